@@ -1,0 +1,229 @@
+//! The command line. The binary answers to its own name with subcommands, and to each
+//! hook's name (an installed link) as that hook.
+
+use crate::hooks::Hook;
+use crate::install::{self, Applied};
+use crate::policy::{self, Policy};
+use crate::runner;
+use clap::{Args, Parser, Subcommand};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "did-it-actually",
+    version,
+    about = "Checks what an AI coding agent did and says against the disk and git.",
+    long_about = "Checks what an AI coding agent did and says against the disk and git.\n\n\
+        Hooks read one event as JSON on stdin and answer in Claude Code's hook format. \
+        They are normally run by Claude Code, registered with `did-it-actually install`. \
+        Each hook also answers to its own name: a link named `verify-write` to this binary \
+        runs `did-it-actually verify-write`.",
+    after_help = "Exit codes: hooks exit 0 with their decision as JSON (or nothing, for no opinion), \
+        and 2 with a reason on stderr when their input cannot be read. Other commands exit 0 on \
+        success, 1 when they find a problem, 2 on a usage error."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Hook: read each write back from disk and record it (PostToolUse, PostToolUseFailure,
+    /// PostToolBatch). Reads the event JSON on stdin.
+    VerifyWrite,
+    /// Register the hooks in a Claude Code settings file (merges; keeps every other entry).
+    Install(InstallArgs),
+    /// Remove exactly the entries `install` added.
+    Uninstall(InstallArgs),
+    /// Inspect the repository's policy file.
+    #[command(subcommand)]
+    Policy(PolicyCommand),
+    /// Print the plugin's hooks/hooks.json (generated from the same table as `install`).
+    #[command(hide = true)]
+    PluginHooks,
+}
+
+#[derive(Args, Debug)]
+struct InstallArgs {
+    /// The project whose `.claude/settings.json` to change [default: the git top level of
+    /// the current directory, else the current directory].
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Change `.claude/settings.local.json` (personal, not committed) instead.
+    #[arg(long, conflicts_with = "user")]
+    local: bool,
+    /// Change `~/.claude/settings.json` (every project of this user) instead.
+    #[arg(long)]
+    user: bool,
+    /// Print the resulting settings file instead of writing it.
+    #[arg(long)]
+    dry_run: bool,
+    /// Leave out `onFailure: "block"` (a hook that crashes or times out then lets the
+    /// tool call through).
+    #[arg(long)]
+    no_fail_closed: bool,
+    /// The binary the entries run [default: this binary].
+    #[arg(long, value_name = "PATH")]
+    binary: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+enum PolicyCommand {
+    /// Parse the policy that applies to a directory and say what it sets, or what is wrong.
+    Check {
+        /// The directory whose policy to check [default: the current directory].
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+    },
+}
+
+pub fn main() -> ExitCode {
+    runner::quiet_panics();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // Multicall: a link named after a hook runs that hook.
+    let invoked_as = args
+        .first()
+        .and_then(|a| Path::new(a).file_name())
+        .and_then(|n| n.to_str())
+        .and_then(Hook::from_name);
+    if let Some(hook) = invoked_as {
+        return run_hook(hook);
+    }
+    let cli = Cli::parse_from(args);
+    match std::panic::catch_unwind(|| dispatch(cli.command)) {
+        Ok(code) => code,
+        Err(_) => {
+            eprintln!("did-it-actually: internal error; this is a bug, please report it");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_hook(hook: Hook) -> ExitCode {
+    let env = |name: &str| std::env::var_os(name);
+    let output = runner::run_hook(hook, std::io::stdin().lock(), &env);
+    // A closed stdout or stderr cannot be reported anywhere; the exit code still stands.
+    let _ = std::io::stdout().write_all(output.stdout.as_bytes());
+    let _ = std::io::stderr().write_all(output.stderr.as_bytes());
+    ExitCode::from(output.exit_code)
+}
+
+fn dispatch(command: Command) -> ExitCode {
+    match command {
+        Command::VerifyWrite => run_hook(Hook::VerifyWrite),
+        Command::Install(args) => install_cmd(&args, false),
+        Command::Uninstall(args) => install_cmd(&args, true),
+        Command::Policy(PolicyCommand::Check { cwd }) => policy_check(cwd),
+        Command::PluginHooks => {
+            print!("{}", install::plugin_hooks_json(&Hook::ALL));
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("did-it-actually: {message}");
+    ExitCode::from(1)
+}
+
+fn current_dir() -> Result<PathBuf, String> {
+    std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))
+}
+
+/// The settings file `args` select.
+fn settings_path(args: &InstallArgs) -> Result<PathBuf, String> {
+    if args.user {
+        let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).ok_or("HOME is not set")?;
+        return Ok(PathBuf::from(home).join(".claude/settings.json"));
+    }
+    let project = match &args.project {
+        Some(p) => p.clone(),
+        None => {
+            let cwd = current_dir()?;
+            policy::repo_root(&cwd).unwrap_or(cwd)
+        }
+    };
+    let file = if args.local { "settings.local.json" } else { "settings.json" };
+    Ok(project.join(".claude").join(file))
+}
+
+fn install_cmd(args: &InstallArgs, uninstall: bool) -> ExitCode {
+    let path = match settings_path(args) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    let binary = match &args.binary {
+        Some(b) => std::path::absolute(b).map_err(|e| e.to_string()),
+        None => std::env::current_exe().and_then(|p| p.canonicalize()).map_err(|e| e.to_string()),
+    };
+    let binary = match binary {
+        Ok(b) => b.to_string_lossy().into_owned(),
+        Err(e) => return fail(format!("cannot find this binary's path: {e}")),
+    };
+    let regs = install::registrations(&Hook::ALL);
+    let edit = |settings: &mut serde_json::Map<String, serde_json::Value>| {
+        if uninstall {
+            install::remove(settings, &Hook::ALL);
+            Ok(())
+        } else {
+            install::merge(settings, &regs, &binary, !args.no_fail_closed)
+        }
+    };
+    if args.dry_run {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let mut settings = match install::parse_settings(&path, &text) {
+            Ok(s) => s,
+            Err(e) => return fail(e),
+        };
+        if let Err(e) = edit(&mut settings) {
+            return fail(format!("{}: {e}", path.display()));
+        }
+        print!("{}", install::render_settings(&settings));
+        return ExitCode::SUCCESS;
+    }
+    let verb = if uninstall { "removed from" } else { "registered in" };
+    match install::apply(&path, edit) {
+        Ok(Applied::Unchanged) => {
+            println!("did-it-actually: {} is already up to date.", path.display());
+            ExitCode::SUCCESS
+        }
+        Ok(Applied::Written { backup }) => {
+            let hooks: Vec<_> = Hook::ALL.iter().map(|h| h.name()).collect();
+            println!("did-it-actually: {} {verb} {}.", hooks.join(", "), path.display());
+            if let Some(b) = backup {
+                println!("did-it-actually: the original was saved as {}.", b.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e),
+    }
+}
+
+fn policy_check(cwd: Option<PathBuf>) -> ExitCode {
+    let cwd = match cwd.map(Ok).unwrap_or_else(current_dir) {
+        Ok(c) => c,
+        Err(e) => return fail(e),
+    };
+    match Policy::discover(&cwd, |n| std::env::var_os(n)) {
+        Ok(p) => {
+            println!("policy: {}", p.source);
+            println!("store.prune_after_days: {}", p.store.prune_after_days);
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+}

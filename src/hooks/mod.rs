@@ -1,0 +1,69 @@
+//! The hooks. Each is a function from a typed [`HookInput`](crate::protocol::HookInput)
+//! and a [`Context`] to a [`HookOutcome`]; none prints or exits. Reading the disk is the
+//! hooks' job; writing state is the caller's (the records come back in the outcome).
+
+pub mod verify_write;
+
+use crate::policy::Policy;
+use crate::protocol::{Event, Response};
+use crate::store::WriteRecord;
+use std::time::SystemTime;
+
+/// The hooks this build provides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hook {
+    VerifyWrite,
+}
+
+impl Hook {
+    pub const ALL: [Hook; 1] = [Hook::VerifyWrite];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Hook::VerifyWrite => "verify-write",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Hook> {
+        Hook::ALL.into_iter().find(|h| h.name() == name)
+    }
+
+    /// The events the hook answers; any other event is a registration mistake.
+    pub fn events(self) -> &'static [Event] {
+        match self {
+            Hook::VerifyWrite => &[
+                Event::PostToolUse,
+                Event::PostToolUseFailure,
+                Event::PostToolBatch,
+            ],
+        }
+    }
+
+    /// The event to fail closed for when the input is too broken to name its own.
+    pub fn primary_event(self) -> Event {
+        self.events()[0]
+    }
+}
+
+/// What a hook may consult besides its input.
+#[derive(Clone, Debug)]
+pub struct Context<'a> {
+    pub policy: &'a Policy,
+    pub now: SystemTime,
+}
+
+/// A hook's answer and the write-log records it wants appended.
+#[derive(Debug, PartialEq)]
+pub struct HookOutcome {
+    pub response: Response,
+    pub records: Vec<WriteRecord>,
+}
+
+impl HookOutcome {
+    pub fn silent() -> Self {
+        HookOutcome {
+            response: Response::silent(),
+            records: Vec::new(),
+        }
+    }
+}

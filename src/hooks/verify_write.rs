@@ -1,0 +1,775 @@
+//! verify-write: reads every write back from the disk, proves it landed, and records it.
+//!
+//! PostToolUse: each write target gets an [`Expectation`] (the exact bytes when they can be
+//! computed, else the text the edit put in and took out) and is checked against the disk.
+//! A write that did not land blocks with a reason the agent can act on; a write that
+//! landed and was then changed by something else (a formatter) is reported as context.
+//! PostToolBatch: every write of the batch is checked again against the final state, so a
+//! write that a sibling call undid is reported (as context: a block there ends the loop).
+//! PostToolUseFailure: the failed attempt is recorded, so the audit knows it never happened.
+
+use super::{Context, HookOutcome};
+use crate::fsutil::{self, FileDigest, Probe};
+use crate::protocol::{BatchCall, Common, Event, HookInput, Payload, Response, ToolCall, Verdict};
+use crate::store::{Operation, Outcome, WriteRecord, RECORD_VERSION};
+use crate::tools::{self, Role, Target, WriteKind};
+use serde_json::Value;
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Files up to this size are loaded to explain a mismatch; larger ones get sizes and
+/// hashes only.
+const DIAGNOSE_LIMIT: u64 = 64 * 1024 * 1024;
+/// How much of a line or a text an explanation quotes.
+const QUOTE_CHARS: usize = 80;
+
+const HOOK: &str = "verify-write";
+
+pub fn run(input: &HookInput, ctx: &Context) -> HookOutcome {
+    match &input.payload {
+        Payload::PostToolUse { call, response } => post_tool_use(input, call, response, ctx),
+        Payload::PostToolUseFailure { call, error } => failure(input, call, error, ctx),
+        Payload::PostToolBatch { calls } => batch(input, calls, ctx),
+        // The dispatcher only hands verify-write the events it registers for.
+        Payload::PreToolUse { .. } | Payload::Stop(_) => HookOutcome::silent(),
+    }
+}
+
+/// What the disk must show after one write, at one path.
+#[derive(Debug)]
+struct Planned {
+    /// Absolute, not yet canonical (the record gets the canonical form).
+    path: PathBuf,
+    op: Operation,
+    expect: Expectation,
+}
+
+#[derive(Debug)]
+enum Expectation {
+    /// A file whose content is known exactly, or constrained by text it must contain.
+    Content(ContentRule),
+    /// A notebook cell in a given state.
+    Cell(CellRule),
+    Directory,
+    /// A move's source: nothing may remain at the path.
+    Gone,
+    /// A move's destination: something must be at the path.
+    Present,
+}
+
+#[derive(Debug, Default)]
+struct ContentRule {
+    /// The whole file, when it can be computed (a Write; an Edit whose original was sent).
+    exact: Option<Vec<u8>>,
+    /// The file before the write, when the host sent it.
+    original: Option<String>,
+    /// Text the write put in: if it is still there the write landed.
+    present: Vec<String>,
+    /// Text the write removed everywhere (`replace_all`).
+    absent: Vec<String>,
+}
+
+#[derive(Debug)]
+struct CellRule {
+    mode: CellMode,
+    cell_id: Option<String>,
+    source: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CellMode {
+    Replace,
+    Insert,
+    Delete,
+}
+
+/// The result of checking one [`Planned`] write against the disk.
+#[derive(Debug)]
+struct Check {
+    outcome: Outcome,
+    /// For the agent: what is there instead, or a note on how it landed.
+    detail: Option<String>,
+    digest: Option<FileDigest>,
+}
+
+impl Check {
+    fn new(outcome: Outcome, detail: impl Into<Option<String>>) -> Check {
+        Check {
+            outcome,
+            detail: detail.into(),
+            digest: None,
+        }
+    }
+}
+
+fn post_tool_use(input: &HookInput, call: &ToolCall, response: &Value, ctx: &Context) -> HookOutcome {
+    let Some(kind) = tools::write_kind(&call.name) else {
+        return HookOutcome::silent();
+    };
+    let plans = match plan(kind, &call.input, Some(response), &input.common.cwd) {
+        Ok(Some(plans)) => plans,
+        Ok(None) => return HookOutcome::silent(),
+        Err(e) => return unplannable(call, &e),
+    };
+    let mut records = Vec::with_capacity(plans.len());
+    let mut failures = Vec::new();
+    let mut changed = Vec::new();
+    for planned in &plans {
+        let check = check(planned);
+        let line = describe(kind, planned, &check);
+        match check.outcome {
+            Outcome::ChangedAfter => changed.push(line.clone()),
+            o if !o.is_verified() => failures.push(line.clone()),
+            _ => {}
+        }
+        records.push(record(input, Event::PostToolUse, call, planned, &check, line, ctx));
+    }
+    let verdict = if !failures.is_empty() {
+        Verdict::Block(format!("{HOOK}: {}", failures.join(" ")))
+    } else if !changed.is_empty() {
+        Verdict::Context(format!("{HOOK}: {}", changed.join(" ")))
+    } else {
+        Verdict::Silent
+    };
+    HookOutcome {
+        response: Response::new(verdict),
+        records,
+    }
+}
+
+/// A write tool call whose input does not say where it writes: it cannot be verified,
+/// and the agent should know.
+fn unplannable(call: &ToolCall, error: &str) -> HookOutcome {
+    HookOutcome {
+        response: Response::new(Verdict::Block(format!(
+            "{HOOK}: could not verify the {} call: {error}. Nothing was recorded; check the file yourself.",
+            call.name
+        ))),
+        records: Vec::new(),
+    }
+}
+
+fn failure(input: &HookInput, call: &ToolCall, error: &str, ctx: &Context) -> HookOutcome {
+    let Some(kind) = tools::write_kind(&call.name) else {
+        return HookOutcome::silent();
+    };
+    let plans = match plan(kind, &call.input, None, &input.common.cwd) {
+        Ok(Some(plans)) => plans,
+        Ok(None) => return HookOutcome::silent(),
+        Err(e) => return unplannable(call, &e),
+    };
+    let reason = format!(
+        "the {} tool failed: {}",
+        tools::normalize(&call.name),
+        quote_block(error)
+    );
+    let records = plans
+        .iter()
+        .map(|planned| {
+            let check = Check::new(Outcome::ToolFailed, None);
+            record(input, Event::PostToolUseFailure, call, planned, &check, reason.clone(), ctx)
+        })
+        .collect();
+    // The agent already saw the tool's error; the record is for the audit.
+    HookOutcome {
+        response: Response::silent(),
+        records,
+    }
+}
+
+fn batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> HookOutcome {
+    struct Checked<'a> {
+        call: &'a ToolCall,
+        kind: WriteKind,
+        planned: Planned,
+        check: Check,
+    }
+    let mut checked = Vec::new();
+    let mut problems = Vec::new();
+    for BatchCall { call, .. } in calls {
+        let Some(kind) = tools::write_kind(&call.name) else {
+            continue;
+        };
+        match plan(kind, &call.input, None, &input.common.cwd) {
+            Ok(Some(plans)) => checked.extend(plans.into_iter().map(|planned| Checked {
+                check: check(&planned),
+                call,
+                kind,
+                planned,
+            })),
+            Ok(None) => {}
+            Err(e) => problems.push(format!("the {} call could not be verified: {e}.", call.name)),
+        }
+    }
+    let mut records = Vec::with_capacity(checked.len());
+    for c in &checked {
+        let mut line = describe(c.kind, &c.planned, &c.check);
+        if !c.check.outcome.is_verified() {
+            let _ = write!(line, " {}", suspects(c.call, &c.planned, &c.check, calls, &input.common.cwd));
+            problems.push(line.clone());
+        }
+        records.push(record(input, Event::PostToolBatch, c.call, &c.planned, &c.check, line, ctx));
+    }
+    let verdict = if problems.is_empty() {
+        Verdict::Silent
+    } else {
+        let mut text = format!(
+            "{HOOK}: after this batch of {} tool calls, {} write(s) no longer hold:",
+            calls.len(),
+            problems.len()
+        );
+        for (i, p) in problems.iter().enumerate() {
+            let _ = write!(text, "\n{}. {p}", i + 1);
+        }
+        text.push_str("\nA write lost to a parallel call is not done: read the file and write it again if the change is still needed.");
+        Verdict::Context(text)
+    };
+    HookOutcome {
+        response: Response::new(verdict),
+        records,
+    }
+}
+
+/// Which other calls of the batch could explain a write that does not hold: a sibling
+/// write whose content is what the disk now holds, else the calls that could write.
+fn suspects(call: &ToolCall, planned: &Planned, check: &Check, calls: &[BatchCall], cwd: &Path) -> String {
+    let others = calls.iter().filter(|b| b.call.tool_use_id != call.tool_use_id || b.call.input != call.input);
+    let mut named = Vec::new();
+    for other in others {
+        let name = tools::normalize(&other.call.name);
+        let id = other.call.tool_use_id.as_deref().unwrap_or("?");
+        if let Some(kind) = tools::write_kind(&other.call.name) {
+            let same_path = tools::write_targets(kind, &other.call.input)
+                .into_iter()
+                .flatten()
+                .any(|t| fsutil::absolute(Path::new(&t.path), cwd) == planned.path);
+            if !same_path {
+                continue;
+            }
+            let content = other.call.input.get("content").and_then(Value::as_str);
+            let wins = match (content, &check.digest) {
+                (Some(c), Some(d)) => fsutil::sha256_hex(c.as_bytes()) == d.sha256,
+                _ => false,
+            };
+            if wins {
+                return format!("The {name} call {id} in the same batch overwrote it (the file holds that call's content).");
+            }
+            named.push(format!("{name} {id}"));
+        } else if !matches!(name, "Read" | "Glob" | "Grep" | "LS" | "WebFetch" | "WebSearch" | "TodoWrite") {
+            let what = other
+                .call
+                .input
+                .get("command")
+                .and_then(Value::as_str)
+                .map(|c| format!(" (`{}`)", quote(c)))
+                .unwrap_or_default();
+            named.push(format!("{name} {id}{what}"));
+        }
+    }
+    if named.is_empty() {
+        "Something outside this batch changed it.".to_owned()
+    } else {
+        format!("Other calls in the same batch that may have changed it: {}.", named.join(", "))
+    }
+}
+
+/// Turns one tool call into the writes to check. `response` is the structured
+/// PostToolUse result when there is one. `Ok(None)`: nothing to verify (an MCP dry run).
+fn plan(kind: WriteKind, input: &Value, response: Option<&Value>, cwd: &Path) -> Result<Option<Vec<Planned>>, String> {
+    let targets = tools::write_targets(kind, input).map_err(|e| e.to_string())?;
+    let resolve = |t: &Target| fsutil::absolute(Path::new(&t.path), cwd);
+    let str_of = |v: Option<&Value>, key: &str| v.and_then(|v| v.get(key)).and_then(Value::as_str).map(str::to_owned);
+    let bool_of = |v: Option<&Value>, key: &str| v.and_then(|v| v.get(key)).and_then(Value::as_bool);
+    // The host's result wins over the request: the user may have changed the content in
+    // the permission dialog (`userModified`).
+    let original = str_of(response, "originalFile");
+    let single = |op, expect| Ok(Some(vec![Planned { path: resolve(&targets[0]), op, expect }]));
+    match kind {
+        WriteKind::Write | WriteKind::McpWriteFile => {
+            let content = str_of(response, "content")
+                .or_else(|| str_of(Some(input), "content"))
+                .ok_or_else(|| format!("the {} tool input has no content (a string)", kind.name()))?;
+            let op = Operation::Write;
+            single(op, Expectation::Content(ContentRule {
+                present: vec![content.clone()],
+                exact: Some(content.into_bytes()),
+                original,
+                absent: Vec::new(),
+            }))
+        }
+        WriteKind::Edit => {
+            let old = str_of(response, "oldString").or_else(|| str_of(Some(input), "old_string")).unwrap_or_default();
+            let new = str_of(response, "newString").or_else(|| str_of(Some(input), "new_string")).unwrap_or_default();
+            let all = bool_of(response, "replaceAll").or_else(|| bool_of(Some(input), "replace_all")).unwrap_or(false);
+            let edits = [Edit { old, new, all }];
+            single(Operation::Edit, Expectation::Content(edit_rule(original, &edits)))
+        }
+        WriteKind::MultiEdit => {
+            let edits = edits_of(input, "edits", "old_string", "new_string", "replace_all")?;
+            single(Operation::MultiEdit, Expectation::Content(edit_rule(original, &edits)))
+        }
+        WriteKind::McpEditFile => {
+            if bool_of(Some(input), "dryRun") == Some(true) {
+                return Ok(None);
+            }
+            let edits = edits_of(input, "edits", "oldText", "newText", "")?;
+            let rule = ContentRule {
+                present: edits.into_iter().map(|e| e.new).filter(|n| !n.is_empty()).collect(),
+                ..ContentRule::default()
+            };
+            single(Operation::Edit, Expectation::Content(rule))
+        }
+        WriteKind::NotebookEdit => {
+            let mode = match str_of(Some(input), "edit_mode").as_deref() {
+                None | Some("replace") => CellMode::Replace,
+                Some("insert") => CellMode::Insert,
+                Some("delete") => CellMode::Delete,
+                Some(other) => return Err(format!("unknown NotebookEdit edit_mode `{other}`")),
+            };
+            let cell_id = str_of(response, "cell_id").filter(|_| mode != CellMode::Delete).or_else(|| str_of(Some(input), "cell_id"));
+            let source = str_of(Some(input), "new_source").unwrap_or_default();
+            single(Operation::NotebookEdit, Expectation::Cell(CellRule { mode, cell_id, source }))
+        }
+        WriteKind::McpMoveFile | WriteKind::McpCreateDirectory => Ok(Some(
+            targets
+                .iter()
+                .map(|t| {
+                    let (op, expect) = match t.role {
+                        Role::MovedFrom => (Operation::MoveFrom, Expectation::Gone),
+                        Role::MovedTo => (Operation::MoveTo, Expectation::Present),
+                        Role::DirectoryCreated | Role::Written => (Operation::CreateDirectory, Expectation::Directory),
+                    };
+                    Planned { path: resolve(t), op, expect }
+                })
+                .collect(),
+        )),
+    }
+}
+
+struct Edit {
+    old: String,
+    new: String,
+    all: bool,
+}
+
+fn edits_of(input: &Value, field: &str, old: &str, new: &str, all: &str) -> Result<Vec<Edit>, String> {
+    let items = input
+        .get(field)
+        .and_then(Value::as_array)
+        .ok_or_else(|| format!("the tool input has no {field} (an array)"))?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let text = |k: &str| {
+                e.get(k).and_then(Value::as_str).map(str::to_owned).ok_or_else(|| format!("{field}[{i}] has no {k} (a string)"))
+            };
+            Ok(Edit {
+                old: text(old)?,
+                new: text(new)?,
+                all: !all.is_empty() && e.get(all).and_then(Value::as_bool).unwrap_or(false),
+            })
+        })
+        .collect()
+}
+
+/// The rule for a sequence of string replacements: exact when the original is known and
+/// every edit applies to it, else the text each edit leaves behind.
+fn edit_rule(original: Option<String>, edits: &[Edit]) -> ContentRule {
+    let exact = original.as_deref().and_then(|orig| {
+        edits
+            .iter()
+            .try_fold(Cow::Borrowed(orig), |text, e| apply(&text, e).map(Cow::Owned))
+            .map(|t| t.into_owned().into_bytes())
+    });
+    let mut rule = ContentRule {
+        exact,
+        original,
+        ..ContentRule::default()
+    };
+    for (i, e) in edits.iter().enumerate() {
+        // A later edit may rewrite what an earlier one put in: only require text that no
+        // later edit touches.
+        let later = &edits[i + 1..];
+        let overlaps = |t: &str| later.iter().any(|l| !l.old.is_empty() && (l.old.contains(t) || t.contains(&l.old)));
+        if !e.new.is_empty() && !overlaps(&e.new) {
+            rule.present.push(e.new.clone());
+        }
+        if e.all && !e.old.is_empty() && !e.new.contains(&e.old) && !overlaps(&e.old) {
+            rule.absent.push(e.old.clone());
+        }
+    }
+    rule
+}
+
+fn apply(text: &str, e: &Edit) -> Option<String> {
+    if e.old.is_empty() {
+        // Claude Code's way of creating a file with Edit.
+        return text.is_empty().then(|| e.new.clone());
+    }
+    if !text.contains(&e.old) {
+        return None;
+    }
+    Some(if e.all {
+        text.replace(&e.old, &e.new)
+    } else {
+        text.replacen(&e.old, &e.new, 1)
+    })
+}
+
+fn check(planned: &Planned) -> Check {
+    let path = &planned.path;
+    let probe = fsutil::probe(path);
+    match &planned.expect {
+        Expectation::Gone => match probe {
+            Probe::Missing => Check::new(Outcome::Landed, None),
+            _ => Check::new(Outcome::SourceRemains, "the source is still there".to_owned()),
+        },
+        Expectation::Present => match probe {
+            Probe::Missing => Check::new(Outcome::Missing, "nothing is at the destination".to_owned()),
+            Probe::Error(e) => Check::new(Outcome::Unreadable, format!("the destination could not be examined: {e}")),
+            _ => Check::new(Outcome::Landed, None),
+        },
+        Expectation::Directory => match probe {
+            Probe::Directory => Check::new(Outcome::Landed, None),
+            Probe::Missing => Check::new(Outcome::Missing, "the directory does not exist".to_owned()),
+            Probe::Error(e) => Check::new(Outcome::Unreadable, format!("the path could not be examined: {e}")),
+            _ => Check::new(Outcome::WrongType, "a file, not a directory, is at the path".to_owned()),
+        },
+        Expectation::Content(rule) => match probe {
+            Probe::File { .. } => check_content(path, rule, planned.op),
+            other => not_a_file(other),
+        },
+        Expectation::Cell(rule) => match probe {
+            Probe::File { .. } => check_cell(path, rule),
+            other => not_a_file(other),
+        },
+    }
+}
+
+fn not_a_file(probe: Probe) -> Check {
+    match probe {
+        Probe::Missing => Check::new(Outcome::Missing, "the file does not exist".to_owned()),
+        Probe::Directory => Check::new(Outcome::WrongType, "a directory is at the path, not a file".to_owned()),
+        Probe::Special => Check::new(Outcome::WrongType, "a FIFO, socket or device is at the path, not a regular file (it was not opened)".to_owned()),
+        Probe::Error(e) => Check::new(Outcome::Unreadable, format!("the file could not be examined: {e}")),
+        Probe::File { .. } => unreachable!("callers handle files"),
+    }
+}
+
+fn check_content(path: &Path, rule: &ContentRule, op: Operation) -> Check {
+    let unreadable = |e: std::io::Error| Check::new(Outcome::Unreadable, format!("the file could not be read: {e}"));
+    let mut digest = None;
+    if let Some(exact) = &rule.exact {
+        match fsutil::compare_file(path, exact) {
+            Ok((true, d)) => return Check { outcome: Outcome::Landed, detail: None, digest: Some(d) },
+            Ok((false, d)) => digest = Some(d),
+            Err(e) => return unreadable(e),
+        }
+    }
+    let disk = match fsutil::read_at_most(path, DIAGNOSE_LIMIT) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => {
+            let mut c = Check::new(
+                Outcome::Differs,
+                format!("the file is larger than {} MiB and differs from what was expected", DIAGNOSE_LIMIT >> 20),
+            );
+            c.digest = digest;
+            return c;
+        }
+        Err(e) => return unreadable(e),
+    };
+    let digest = digest.unwrap_or_else(|| FileDigest { sha256: fsutil::sha256_hex(&disk), size: disk.len() as u64 });
+    let with_digest = |outcome, detail: String| Check { outcome, detail: Some(detail), digest: Some(digest.clone()) };
+    let holds = contains_all(&disk, &rule.present) && contains_none(&disk, &rule.absent);
+    let Some(exact) = &rule.exact else {
+        if holds {
+            return Check { outcome: Outcome::Landed, detail: None, digest: Some(digest) };
+        }
+        return match (&rule.original, disk.is_empty()) {
+            (Some(orig), _) if orig.as_bytes() == disk => with_digest(Outcome::NotLanded, still_original(&digest)),
+            (_, true) => with_digest(Outcome::Empty, "the file is empty".to_owned()),
+            _ => with_digest(Outcome::TextAbsent, missing_text(&disk, rule)),
+        };
+    };
+    if normalize_newlines(&disk) == normalize_newlines(exact) {
+        return with_digest(Outcome::Landed, "landed with different line endings (CRLF/LF)".to_owned());
+    }
+    if rule.original.as_deref().is_some_and(|o| o.as_bytes() == disk) {
+        return with_digest(Outcome::NotLanded, still_original(&digest));
+    }
+    if disk.is_empty() {
+        return with_digest(Outcome::Empty, format!("the file is empty; {} bytes were expected", exact.len()));
+    }
+    if exact.starts_with(&disk) {
+        return with_digest(
+            Outcome::Truncated,
+            format!("the file holds only the first {} of the {} bytes expected", disk.len(), exact.len()),
+        );
+    }
+    let difference = first_difference(exact, &disk);
+    if holds && !rule.present.is_empty() {
+        return with_digest(
+            Outcome::ChangedAfter,
+            format!("it landed, then the file was changed by something else (a formatter or another tool?); the written text is still there, but {difference}"),
+        );
+    }
+    let sizes = format!(
+        "{} bytes (sha256 {}) on disk, {} bytes (sha256 {}) expected",
+        disk.len(),
+        short(&digest.sha256),
+        exact.len(),
+        short(&fsutil::sha256_hex(exact))
+    );
+    if op == Operation::Write {
+        with_digest(Outcome::Differs, format!("the file holds something else: {sizes}; {difference}"))
+    } else {
+        with_digest(Outcome::TextAbsent, format!("{}; {sizes}; {difference}", missing_text(&disk, rule)))
+    }
+}
+
+fn still_original(d: &FileDigest) -> String {
+    format!("the file still holds its previous content ({} bytes, sha256 {})", d.size, short(&d.sha256))
+}
+
+fn missing_text(disk: &[u8], rule: &ContentRule) -> String {
+    if let Some(t) = rule.present.iter().find(|t| !contains(disk, t)) {
+        return format!("the new text \"{}\" is not in the file", quote(t));
+    }
+    match rule.absent.iter().find(|t| contains(disk, t)) {
+        Some(t) => format!("the replaced text \"{}\" is still in the file", quote(t)),
+        None => "the file does not hold the expected content".to_owned(),
+    }
+}
+
+fn contains(hay: &[u8], needle: &str) -> bool {
+    let needle = needle.as_bytes();
+    needle.is_empty() || hay.windows(needle.len()).any(|w| w == needle)
+}
+
+fn contains_all(hay: &[u8], texts: &[String]) -> bool {
+    texts.iter().all(|t| contains(hay, t))
+}
+
+fn contains_none(hay: &[u8], texts: &[String]) -> bool {
+    !texts.iter().any(|t| contains(hay, t))
+}
+
+fn normalize_newlines(bytes: &[u8]) -> Cow<'_, [u8]> {
+    if !bytes.contains(&b'\r') {
+        return Cow::Borrowed(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut iter = bytes.iter().peekable();
+    while let Some(&b) = iter.next() {
+        if b == b'\r' && iter.peek() == Some(&&b'\n') {
+            continue;
+        }
+        out.push(b);
+    }
+    Cow::Owned(out)
+}
+
+/// "line N: expected "…", found "…"" for the first line that differs.
+fn first_difference(expected: &[u8], disk: &[u8]) -> String {
+    let mut exp = expected.split(|&b| b == b'\n');
+    let mut got = disk.split(|&b| b == b'\n');
+    let mut n = 1;
+    loop {
+        match (exp.next(), got.next()) {
+            (Some(a), Some(b)) if a == b => n += 1,
+            (Some(a), Some(b)) => {
+                return format!(
+                    "the first difference is at line {n}: expected \"{}\", found \"{}\"",
+                    quote(&String::from_utf8_lossy(a)),
+                    quote(&String::from_utf8_lossy(b))
+                )
+            }
+            (Some(_), None) => return format!("the file ends before line {n}"),
+            (None, Some(_)) => return format!("the file has more lines than expected, from line {n}"),
+            (None, None) => return "the lines are equal but the bytes differ".to_owned(),
+        }
+    }
+}
+
+fn check_cell(path: &Path, rule: &CellRule) -> Check {
+    let bytes = match fsutil::read_at_most(path, DIAGNOSE_LIMIT) {
+        Ok(Some(b)) => b,
+        Ok(None) => return Check::new(Outcome::Unreadable, "the notebook is too large to check".to_owned()),
+        Err(e) => return Check::new(Outcome::Unreadable, format!("the notebook could not be read: {e}")),
+    };
+    let digest = Some(FileDigest { sha256: fsutil::sha256_hex(&bytes), size: bytes.len() as u64 });
+    let finish = |outcome, detail: Option<String>| Check { outcome, detail, digest: digest.clone() };
+    let notebook: Value = match serde_json::from_slice(&bytes) {
+        Ok(v) => v,
+        Err(e) => return finish(Outcome::Differs, Some(format!("the notebook is not valid JSON: {e}"))),
+    };
+    let cells = notebook.get("cells").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let source_of = |cell: &Value| match cell.get("source") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(lines)) => lines.iter().filter_map(Value::as_str).collect(),
+        _ => String::new(),
+    };
+    let same_source = |cell: &Value| source_of(cell).trim_end() == rule.source.trim_end();
+    // Cell ids are `id` fields (nbformat 4.5); older notebooks are addressed as `cell-N`.
+    let by_id = |id: &str| {
+        cells.iter().enumerate().find(|(i, c)| {
+            c.get("id").and_then(Value::as_str) == Some(id) || id.strip_prefix("cell-").and_then(|n| n.parse().ok()) == Some(*i)
+        }).map(|(_, c)| c)
+    };
+    let id = rule.cell_id.as_deref();
+    match rule.mode {
+        CellMode::Delete => match id.and_then(by_id) {
+            Some(_) => finish(Outcome::NotLanded, Some(format!("cell {} is still in the notebook", id.unwrap_or("?")))),
+            None => finish(Outcome::Landed, None),
+        },
+        CellMode::Insert => match cells.iter().any(same_source) {
+            true => finish(Outcome::Landed, None),
+            false => finish(Outcome::TextAbsent, Some("no cell holds the inserted source".to_owned())),
+        },
+        CellMode::Replace => match id.and_then(by_id) {
+            Some(cell) if same_source(cell) => finish(Outcome::Landed, None),
+            Some(cell) => finish(
+                Outcome::TextAbsent,
+                Some(format!("cell {} holds \"{}\", not the new source", id.unwrap_or("?"), quote(&source_of(cell)))),
+            ),
+            None if cells.iter().any(same_source) => finish(Outcome::Landed, None),
+            None => finish(Outcome::TextAbsent, Some("no cell holds the new source".to_owned())),
+        },
+    }
+}
+
+/// One sentence for the agent: what was written where, and what the disk shows.
+fn describe(kind: WriteKind, planned: &Planned, check: &Check) -> String {
+    let what = match planned.op {
+        Operation::MoveFrom => "move away from".to_owned(),
+        Operation::MoveTo => "move to".to_owned(),
+        Operation::CreateDirectory => "directory creation at".to_owned(),
+        _ => format!("{} to", kind.name()),
+    };
+    let path = planned.path.display();
+    let detail = check.detail.as_deref().unwrap_or("");
+    match check.outcome {
+        Outcome::Landed if detail.is_empty() => format!("The {what} {path} landed."),
+        Outcome::Landed => format!("The {what} {path} {detail}."),
+        Outcome::ChangedAfter => format!("The {what} {path}: {detail}. Read the file before editing it again."),
+        Outcome::ToolFailed => format!("The {what} {path} failed: {detail}."),
+        Outcome::Missing if planned.op != Operation::CreateDirectory => format!(
+            "The {what} {path} did not land: {detail}. Check that its directory exists, then write the file again."
+        ),
+        _ => format!("The {what} {path} did not land: {detail}. Read the file and write it again."),
+    }
+}
+
+fn record(
+    input: &HookInput,
+    event: Event,
+    call: &ToolCall,
+    planned: &Planned,
+    check: &Check,
+    reason: String,
+    ctx: &Context,
+) -> WriteRecord {
+    let Common { session_id, prompt_id, .. } = &input.common;
+    WriteRecord {
+        v: RECORD_VERSION,
+        time: crate::time::rfc3339(ctx.now),
+        session: session_id.clone(),
+        prompt_id: prompt_id.clone(),
+        tool_use_id: call.tool_use_id.clone(),
+        event: event.name().to_owned(),
+        tool: tools::normalize(&call.name).to_owned(),
+        path: fsutil::canonical(&planned.path).to_string_lossy().into_owned(),
+        op: planned.op,
+        verified: check.outcome.is_verified(),
+        outcome: check.outcome,
+        reason: (check.outcome != Outcome::Landed || check.detail.is_some()).then_some(reason),
+        sha256: check.digest.as_ref().map(|d| d.sha256.clone()),
+        size: check.digest.as_ref().map(|d| d.size),
+    }
+}
+
+/// A text shortened to [`QUOTE_CHARS`] characters on one line, for quoting in a sentence.
+fn quote(text: &str) -> String {
+    let one_line: String = text
+        .chars()
+        .map(|c| if c == '\n' { '⏎' } else if c.is_control() { '·' } else { c })
+        .collect();
+    match one_line.char_indices().nth(QUOTE_CHARS) {
+        Some((cut, _)) => format!("{}…", &one_line[..cut]),
+        None => one_line,
+    }
+}
+
+/// A tool's error output, trimmed to its first lines.
+fn quote_block(text: &str) -> String {
+    let first: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).take(3).collect();
+    let joined = first.join(" / ");
+    match joined.char_indices().nth(300) {
+        Some((cut, _)) => format!("{}…", &joined[..cut]),
+        None => joined,
+    }
+}
+
+fn short(sha: &str) -> &str {
+    &sha[..sha.len().min(12)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edit(old: &str, new: &str, all: bool) -> Edit {
+        Edit { old: old.into(), new: new.into(), all }
+    }
+
+    #[test]
+    fn edit_rule_applies_edits_in_order() {
+        let rule = edit_rule(Some("a b a".into()), &[edit("a", "x", false), edit("b", "y", false)]);
+        assert_eq!(rule.exact.as_deref(), Some(&b"x y a"[..]));
+        let rule = edit_rule(Some("a b a".into()), &[edit("a", "x", true)]);
+        assert_eq!(rule.exact.as_deref(), Some(&b"x b x"[..]));
+        assert_eq!(rule.absent, ["a"]);
+        // An edit that does not apply to the original: only text rules remain.
+        let rule = edit_rule(Some("abc".into()), &[edit("zzz", "q", false)]);
+        assert_eq!(rule.exact, None);
+        assert_eq!(rule.present, ["q"]);
+        // Creating a file with an empty old_string.
+        let rule = edit_rule(Some(String::new()), &[edit("", "new file", false)]);
+        assert_eq!(rule.exact.as_deref(), Some(&b"new file"[..]));
+    }
+
+    #[test]
+    fn later_edits_release_earlier_text() {
+        let rule = edit_rule(None, &[edit("a", "foo", false), edit("foo", "bar", false)]);
+        assert_eq!(rule.present, ["bar"]);
+        // replace_all whose new text contains the old one: the old text stays legitimately.
+        let rule = edit_rule(None, &[edit("x", "xx", true)]);
+        assert!(rule.absent.is_empty());
+    }
+
+    #[test]
+    fn first_difference_names_the_line() {
+        assert_eq!(
+            first_difference(b"a\nb\nc", b"a\nB\nc"),
+            "the first difference is at line 2: expected \"b\", found \"B\""
+        );
+        assert_eq!(first_difference(b"a\nb", b"a"), "the file ends before line 2");
+        assert_eq!(
+            first_difference(b"a", b"a\nb"),
+            "the file has more lines than expected, from line 2"
+        );
+    }
+
+    #[test]
+    fn crlf_normalization() {
+        assert_eq!(&*normalize_newlines(b"a\r\nb\r"), b"a\nb\r");
+    }
+
+    #[test]
+    fn quotes_are_one_short_line() {
+        assert_eq!(quote("a\nb\tc"), "a⏎b·c");
+        assert_eq!(quote(&"x".repeat(100)).chars().count(), QUOTE_CHARS + 1);
+    }
+}

@@ -1,0 +1,403 @@
+//! Registering the hooks in Claude Code's settings: a merge that keeps every foreign entry
+//! in place, is idempotent (a second run leaves the file byte-identical), writes
+//! atomically, and keeps a one-time backup of the original.
+//!
+//! The [`registrations`] table is the one description of where each hook goes; the
+//! plugin's `hooks/hooks.json` is generated from it too.
+
+use crate::hooks::Hook;
+use crate::protocol::Event;
+use crate::tools;
+use serde_json::{json, Map, Value};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The binary's file name; a handler whose command ends in it (or in a hook's link name)
+/// is ours, whatever directory it was installed in.
+pub const BINARY_NAME: &str = "did-it-actually";
+/// The backup of the settings file as it was before the first install.
+pub const BACKUP_SUFFIX: &str = ".did-it-actually.bak";
+
+/// Where one hook is registered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Registration {
+    pub hook: Hook,
+    pub event: Event,
+    /// None for events that take no tool matcher.
+    pub matcher: Option<String>,
+    pub timeout_secs: u32,
+    /// `onFailure: "block"`. Never on Stop or SubagentStop, where Claude Code ignores it
+    /// and logs a warning.
+    pub fail_closed: bool,
+}
+
+/// Every registration of `hooks`, in a stable order.
+pub fn registrations(hooks: &[Hook]) -> Vec<Registration> {
+    let mut out = Vec::new();
+    for &hook in hooks {
+        match hook {
+            Hook::VerifyWrite => {
+                for (event, matcher) in [
+                    (Event::PostToolUse, Some(tools::write_tools_matcher())),
+                    (Event::PostToolUseFailure, Some(tools::write_tools_matcher())),
+                    (Event::PostToolBatch, None),
+                ] {
+                    out.push(Registration {
+                        hook,
+                        event,
+                        matcher,
+                        timeout_secs: 30,
+                        fail_closed: true,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The handler object for one registration, in exec form (no shell).
+pub fn handler(reg: &Registration, command: &str, fail_closed: bool) -> Value {
+    let mut h = Map::new();
+    h.insert("type".into(), json!("command"));
+    h.insert("command".into(), json!(command));
+    h.insert("args".into(), json!([reg.hook.name()]));
+    h.insert("timeout".into(), json!(reg.timeout_secs));
+    if fail_closed && reg.fail_closed && !matches!(reg.event, Event::Stop | Event::SubagentStop) {
+        h.insert("onFailure".into(), json!("block"));
+    }
+    Value::Object(h)
+}
+
+/// The hook a handler runs, when the handler is one of ours.
+pub fn our_hook(handler: &Value) -> Option<Hook> {
+    let command = handler.get("command")?.as_str()?;
+    let base = command.rsplit(['/', '\\']).next().unwrap_or(command);
+    if base == BINARY_NAME {
+        let arg = handler.get("args")?.as_array()?.first()?.as_str()?;
+        return Hook::from_name(arg);
+    }
+    Hook::from_name(base)
+}
+
+/// A settings file that cannot be merged. Nothing is written when one occurs.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SettingsError {
+    Read { path: PathBuf, message: String },
+    Invalid { path: PathBuf, line: usize, column: usize, message: String },
+    Shape { path: PathBuf, message: String },
+    Write { path: PathBuf, message: String },
+}
+
+impl std::fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SettingsError::Read { path, message } => {
+                write!(f, "cannot read {}: {message}", path.display())
+            }
+            SettingsError::Invalid { path, line, column, message } => write!(
+                f,
+                "{}:{line}:{column}: not valid JSON: {message}; fix it by hand, nothing was written",
+                path.display()
+            ),
+            SettingsError::Shape { path, message } => write!(
+                f,
+                "{}: {message}; fix it by hand, nothing was written",
+                path.display()
+            ),
+            SettingsError::Write { path, message } => {
+                write!(f, "cannot write {}: {message}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for SettingsError {}
+
+/// Parses settings text; an empty (or all-whitespace) file is an empty object.
+pub fn parse_settings(path: &Path, text: &str) -> Result<Map<String, Value>, SettingsError> {
+    if text.trim().is_empty() {
+        return Ok(Map::new());
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(SettingsError::Shape {
+            path: path.to_owned(),
+            message: "the top level is not a JSON object".into(),
+        }),
+        Err(e) => {
+            let message = e.to_string();
+            let message = match message.rfind(" at line ") {
+                Some(i) => message[..i].to_owned(),
+                None => message,
+            };
+            Err(SettingsError::Invalid {
+                path: path.to_owned(),
+                line: e.line(),
+                column: e.column(),
+                message,
+            })
+        }
+    }
+}
+
+/// Adds (or updates in place) our handler for each registration. Our handlers for the
+/// same hook elsewhere in the event (another matcher, an old binary path) are removed, and
+/// so are the groups that this leaves empty. Foreign entries keep their order.
+pub fn merge(settings: &mut Map<String, Value>, regs: &[Registration], command: &str, fail_closed: bool) -> Result<(), String> {
+    let hooks = settings.entry("hooks").or_insert_with(|| json!({}));
+    let hooks = hooks.as_object_mut().ok_or("`hooks` is not an object")?;
+    for reg in regs {
+        let wanted = handler(reg, command, fail_closed);
+        let groups = hooks.entry(reg.event.name()).or_insert_with(|| json!([]));
+        let groups = groups
+            .as_array_mut()
+            .ok_or_else(|| format!("`hooks.{}` is not an array", reg.event.name()))?;
+        let mut placed = false;
+        for group in groups.iter_mut() {
+            let same_matcher = group_matcher(group) == reg.matcher.as_deref();
+            let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
+                continue;
+            };
+            let mut kept = Vec::with_capacity(handlers.len());
+            for h in handlers.drain(..) {
+                if our_hook(&h) != Some(reg.hook) {
+                    kept.push(h);
+                } else if same_matcher && !placed {
+                    kept.push(wanted.clone());
+                    placed = true;
+                }
+            }
+            *handlers = kept;
+        }
+        groups.retain(|g| !g.get("hooks").and_then(Value::as_array).is_some_and(Vec::is_empty));
+        if placed {
+            continue;
+        }
+        let existing = groups.iter_mut().find(|g| {
+            group_matcher(g) == reg.matcher.as_deref() && g.get("hooks").is_some_and(Value::is_array)
+        });
+        match existing {
+            Some(group) => group["hooks"].as_array_mut().expect("checked above").push(wanted),
+            None => {
+                let mut group = Map::new();
+                if let Some(m) = &reg.matcher {
+                    group.insert("matcher".into(), json!(m));
+                }
+                group.insert("hooks".into(), json!([wanted]));
+                groups.push(Value::Object(group));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Removes every handler of `hooks` that is ours, then the groups and event arrays that
+/// this leaves empty (and `hooks` itself when nothing is left in it).
+pub fn remove(settings: &mut Map<String, Value>, hooks: &[Hook]) {
+    let Some(events) = settings.get_mut("hooks").and_then(Value::as_object_mut) else {
+        return;
+    };
+    events.retain(|_, groups| {
+        let Some(list) = groups.as_array_mut() else {
+            return true;
+        };
+        let before = list.len();
+        list.retain_mut(|group| {
+            let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
+                return true;
+            };
+            let had = handlers.len();
+            handlers.retain(|h| !our_hook(h).is_some_and(|hook| hooks.contains(&hook)));
+            !(handlers.is_empty() && had > 0)
+        });
+        !(list.is_empty() && before > 0)
+    });
+    if events.is_empty() {
+        settings.remove("hooks");
+    }
+}
+
+fn group_matcher(group: &Value) -> Option<&str> {
+    group.get("matcher").and_then(Value::as_str).filter(|m| !m.is_empty())
+}
+
+/// The text of a settings object as we write it.
+pub fn render_settings(settings: &Map<String, Value>) -> String {
+    let mut text = serde_json::to_string_pretty(settings).expect("JSON values serialize");
+    text.push('\n');
+    text
+}
+
+/// What [`apply`] did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Applied {
+    Unchanged,
+    Written { backup: Option<PathBuf> },
+}
+
+/// Reads `path` (absent = empty), changes it with `edit`, and writes it back atomically
+/// when the text changed, keeping a one-time backup of the original.
+pub fn apply(path: &Path, edit: impl FnOnce(&mut Map<String, Value>) -> Result<(), String>) -> Result<Applied, SettingsError> {
+    let original = match fs::read_to_string(path) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            return Err(SettingsError::Read {
+                path: path.to_owned(),
+                message: e.to_string(),
+            })
+        }
+    };
+    let mut settings = parse_settings(path, original.as_deref().unwrap_or(""))?;
+    edit(&mut settings).map_err(|message| SettingsError::Shape {
+        path: path.to_owned(),
+        message,
+    })?;
+    let text = render_settings(&settings);
+    if original.as_deref() == Some(text.as_str()) {
+        return Ok(Applied::Unchanged);
+    }
+    let write_err = |e: std::io::Error| SettingsError::Write {
+        path: path.to_owned(),
+        message: e.to_string(),
+    };
+    let mut backup = None;
+    if let Some(orig) = &original {
+        let b = PathBuf::from(format!("{}{BACKUP_SUFFIX}", path.display()));
+        if !b.exists() {
+            fs::write(&b, orig).map_err(write_err)?;
+            backup = Some(b);
+        }
+    }
+    write_atomically(path, text.as_bytes()).map_err(write_err)?;
+    Ok(Applied::Written { backup })
+}
+
+/// Temp file beside the target, same permissions, then rename: a reader (Claude Code
+/// itself) never sees half a file.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    fs::create_dir_all(dir)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        fs::write(&tmp, bytes)?;
+        if let Ok(meta) = fs::metadata(path) {
+            if meta.permissions().readonly() {
+                return Err(std::io::Error::new(std::io::ErrorKind::PermissionDenied, "the file is read-only"));
+            }
+            fs::set_permissions(&tmp, meta.permissions())?;
+        }
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// The plugin's `hooks/hooks.json`: the same registrations, run through the launcher
+/// script the plugin ships.
+pub fn plugin_hooks_json(hooks: &[Hook]) -> String {
+    let mut settings = Map::new();
+    merge(&mut settings, &registrations(hooks), "${CLAUDE_PLUGIN_ROOT}/bin/did-it-actually", true)
+        .expect("an empty object merges");
+    render_settings(&settings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BIN: &str = "/opt/bin/did-it-actually";
+
+    fn merged(before: Value) -> Value {
+        let Value::Object(mut map) = before else { panic!() };
+        merge(&mut map, &registrations(&Hook::ALL), BIN, true).unwrap();
+        Value::Object(map)
+    }
+
+    #[test]
+    fn empty_settings_get_every_registration() {
+        let after = merged(json!({}));
+        let post = &after["hooks"]["PostToolUse"][0];
+        assert_eq!(post["matcher"], tools::write_tools_matcher());
+        assert_eq!(
+            post["hooks"][0],
+            json!({"type": "command", "command": BIN, "args": ["verify-write"], "timeout": 30, "onFailure": "block"})
+        );
+        assert!(after["hooks"]["PostToolBatch"][0].get("matcher").is_none());
+    }
+
+    #[test]
+    fn foreign_entries_stay_and_merge_is_idempotent() {
+        let before = json!({
+            "model": "x",
+            "hooks": {"PostToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "fmt"}]},
+                {"matcher": tools::write_tools_matcher(), "hooks": [
+                    {"type": "command", "command": "lint"},
+                    {"type": "command", "command": "/old/path/did-it-actually", "args": ["verify-write"], "timeout": 5}
+                ]}
+            ]},
+            "permissions": {"allow": []}
+        });
+        let once = merged(before);
+        let twice = merged(once.clone());
+        assert_eq!(once, twice);
+        let groups = once["hooks"]["PostToolUse"].as_array().unwrap();
+        assert_eq!(groups.len(), 2);
+        assert_eq!(groups[0]["hooks"][0]["command"], "fmt");
+        // Updated in place, after the foreign handler it followed.
+        assert_eq!(groups[1]["hooks"][0]["command"], "lint");
+        assert_eq!(groups[1]["hooks"][1]["command"], BIN);
+        assert_eq!(groups[1]["hooks"][1]["timeout"], 30);
+        let keys: Vec<_> = once.as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["model", "hooks", "permissions"]);
+    }
+
+    #[test]
+    fn our_old_entry_under_another_matcher_moves() {
+        let before = json!({"hooks": {"PostToolUse": [
+            {"matcher": "Write", "hooks": [{"type": "command", "command": "verify-write"}]}
+        ]}});
+        let after = merged(before);
+        let groups = after["hooks"]["PostToolUse"].as_array().unwrap();
+        assert_eq!(groups.len(), 1, "the emptied group is gone: {groups:?}");
+        assert_eq!(groups[0]["matcher"], tools::write_tools_matcher());
+    }
+
+    #[test]
+    fn remove_restores_the_original() {
+        let original = json!({"hooks": {"PostToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "fmt"}]}
+        ]}, "env": {}});
+        let Value::Object(mut map) = merged(original.clone()) else { panic!() };
+        remove(&mut map, &Hook::ALL);
+        assert_eq!(Value::Object(map), original);
+        let Value::Object(mut map) = merged(json!({})) else { panic!() };
+        remove(&mut map, &Hook::ALL);
+        assert_eq!(Value::Object(map), json!({}));
+    }
+
+    #[test]
+    fn recognizes_our_handlers() {
+        assert_eq!(our_hook(&json!({"command": "/x/did-it-actually", "args": ["verify-write"]})), Some(Hook::VerifyWrite));
+        assert_eq!(our_hook(&json!({"command": "/x/verify-write"})), Some(Hook::VerifyWrite));
+        assert_eq!(our_hook(&json!({"command": "/x/did-it-actually", "args": ["nope"]})), None);
+        assert_eq!(our_hook(&json!({"command": "verify-writer"})), None);
+    }
+
+    #[test]
+    fn settings_errors_have_line_and_column() {
+        let e = parse_settings(Path::new("/p/s.json"), "{\n  \"a\": 1,\n}").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "/p/s.json:3:1: not valid JSON: trailing comma; fix it by hand, nothing was written"
+        );
+        assert!(matches!(parse_settings(Path::new("/p"), "[]"), Err(SettingsError::Shape { .. })));
+        let mut bad = parse_settings(Path::new("/p"), r#"{"hooks": []}"#).unwrap();
+        assert_eq!(merge(&mut bad, &registrations(&Hook::ALL), BIN, true), Err("`hooks` is not an object".into()));
+    }
+}

@@ -1,0 +1,16 @@
+//! did-it-actually checks what an AI coding agent did and says against the disk and git.
+//!
+//! Data flows one way: host bytes ([`protocol`]) -> typed input -> a hook in [`hooks`]
+//! (a function from input and [`hooks::Context`] to a [`protocol::Response`]) -> host bytes.
+//! The shared services ([`policy`], [`store`], [`tools`]) sit beside the hooks.
+
+pub mod cli;
+pub mod fsutil;
+pub mod hooks;
+pub mod install;
+pub mod policy;
+pub mod protocol;
+pub mod runner;
+pub mod store;
+pub mod time;
+pub mod tools;

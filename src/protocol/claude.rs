@@ -1,0 +1,445 @@
+//! Claude Code's hook wire format (observed on 2.1.328; see shared/docs/hook-protocol.md).
+//!
+//! Parsing is tolerant of unknown fields (new ones appear every release) and strict about
+//! the fields a hook needs. Rendering picks, per event, the one output form that has the
+//! intended effect: a PreToolUse deny JSON, a PostToolUse `decision: block`, PostToolBatch
+//! context only (a block there ends the agent's loop), a Stop `decision: block`.
+
+use super::{
+    BatchCall, Common, Event, HookInput, InputError, Output, Payload, Response, StopInput,
+    ToolCall, Verdict, MAX_INPUT_BYTES,
+};
+use serde_json::{json, Map, Value};
+use std::io::Read;
+use std::path::PathBuf;
+
+/// Claude Code caps additionalContext and systemMessage strings at 10,000 characters.
+pub const MAX_MESSAGE_CHARS: usize = 10_000;
+
+/// Reads at most [`MAX_INPUT_BYTES`] from `reader`; more is an error, not a truncation.
+pub fn read_input(reader: impl Read) -> Result<Vec<u8>, InputError> {
+    let mut buf = Vec::with_capacity(8 * 1024);
+    reader
+        .take(MAX_INPUT_BYTES as u64 + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| InputError::Read(e.to_string()))?;
+    if buf.len() > MAX_INPUT_BYTES {
+        return Err(InputError::TooLarge {
+            limit: MAX_INPUT_BYTES,
+        });
+    }
+    Ok(buf)
+}
+
+/// A parse failure, with the event when the input got far enough to name one: the
+/// fail-closed answer depends on it.
+#[derive(Debug, PartialEq)]
+pub struct ParseFailure {
+    pub error: InputError,
+    pub event: Option<Event>,
+}
+
+/// Parses one hook input.
+pub fn parse(bytes: &[u8]) -> Result<HookInput, ParseFailure> {
+    let fail = |error| ParseFailure { error, event: None };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(fail(InputError::Empty));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        fail(InputError::NotUtf8 {
+            offset: e.valid_up_to(),
+        })
+    })?;
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        fail(InputError::NotJson {
+            line: e.line(),
+            column: e.column(),
+            message: json_error_message(&e),
+        })
+    })?;
+    let Value::Object(obj) = value else {
+        return Err(fail(InputError::NotObject));
+    };
+    let name = required_str(&obj, "hook_event_name").map_err(fail)?;
+    let event = Event::from_name(name).ok_or_else(|| fail(InputError::UnknownEvent(name.into())))?;
+    parse_event(event, obj).map_err(|error| ParseFailure {
+        error,
+        event: Some(event),
+    })
+}
+
+/// serde_json's message without its trailing " at line L column C" (we say that ourselves).
+fn json_error_message(e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    match full.rfind(" at line ") {
+        Some(i) => full[..i].to_owned(),
+        None => full,
+    }
+}
+
+fn parse_event(event: Event, mut obj: Map<String, Value>) -> Result<HookInput, InputError> {
+    let common = Common {
+        session_id: required_str(&obj, "session_id")?.to_owned(),
+        prompt_id: optional_str(&obj, "prompt_id")?.map(str::to_owned),
+        transcript_path: optional_str(&obj, "transcript_path")?.map(PathBuf::from),
+        cwd: PathBuf::from(required_str(&obj, "cwd")?),
+        permission_mode: optional_str(&obj, "permission_mode")?.map(str::to_owned),
+    };
+    let payload = match event {
+        Event::PreToolUse => Payload::PreToolUse {
+            call: tool_call(&mut obj, "")?,
+        },
+        Event::PostToolUse => Payload::PostToolUse {
+            response: obj.remove("tool_response").unwrap_or(Value::Null),
+            call: tool_call(&mut obj, "")?,
+        },
+        Event::PostToolUseFailure => Payload::PostToolUseFailure {
+            error: optional_str(&obj, "error")?.unwrap_or_default().to_owned(),
+            call: tool_call(&mut obj, "")?,
+        },
+        Event::PostToolBatch => {
+            let calls = match obj.remove("tool_calls") {
+                Some(Value::Array(items)) => items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, item)| batch_call(item, i))
+                    .collect::<Result<_, _>>()?,
+                Some(_) => {
+                    return Err(InputError::WrongType {
+                        field: "tool_calls".into(),
+                        expected: "an array",
+                    })
+                }
+                None => return Err(InputError::MissingField("tool_calls")),
+            };
+            Payload::PostToolBatch { calls }
+        }
+        Event::Stop | Event::SubagentStop => Payload::Stop(StopInput {
+            subagent: event == Event::SubagentStop,
+            stop_hook_active: optional_bool(&obj, "stop_hook_active")?.unwrap_or(false),
+            last_assistant_message: optional_str(&obj, "last_assistant_message")?
+                .map(str::to_owned),
+            agent_id: optional_str(&obj, "agent_id")?.map(str::to_owned),
+            agent_transcript_path: optional_str(&obj, "agent_transcript_path")?
+                .map(PathBuf::from),
+        }),
+    };
+    Ok(HookInput {
+        event,
+        common,
+        payload,
+    })
+}
+
+fn batch_call(item: Value, index: usize) -> Result<BatchCall, InputError> {
+    let Value::Object(mut obj) = item else {
+        return Err(InputError::WrongType {
+            field: format!("tool_calls[{index}]"),
+            expected: "an object",
+        });
+    };
+    let prefix = format!("tool_calls[{index}].");
+    Ok(BatchCall {
+        response: obj.remove("tool_response").unwrap_or(Value::Null),
+        call: tool_call(&mut obj, &prefix)?,
+    })
+}
+
+/// `tool_name`, `tool_input` and `tool_use_id` of an object; `prefix` names its place in
+/// errors (`tool_calls[2].`).
+fn tool_call(obj: &mut Map<String, Value>, prefix: &str) -> Result<ToolCall, InputError> {
+    let with_prefix = |e: InputError| match e {
+        InputError::MissingField(f) if !prefix.is_empty() => InputError::WrongType {
+            field: format!("{prefix}{f}"),
+            expected: "present",
+        },
+        InputError::WrongType { field, expected } => InputError::WrongType {
+            field: format!("{prefix}{field}"),
+            expected,
+        },
+        other => other,
+    };
+    let name = required_str(obj, "tool_name").map_err(with_prefix)?.to_owned();
+    let tool_use_id = optional_str(obj, "tool_use_id")
+        .map_err(with_prefix)?
+        .map(str::to_owned);
+    let input = match obj.remove("tool_input") {
+        Some(v @ Value::Object(_)) => v,
+        Some(_) => {
+            return Err(with_prefix(InputError::WrongType {
+                field: "tool_input".into(),
+                expected: "an object",
+            }))
+        }
+        None => return Err(with_prefix(InputError::MissingField("tool_input"))),
+    };
+    Ok(ToolCall {
+        name,
+        input,
+        tool_use_id,
+    })
+}
+
+fn required_str<'a>(obj: &'a Map<String, Value>, field: &'static str) -> Result<&'a str, InputError> {
+    optional_str(obj, field)?.ok_or(InputError::MissingField(field))
+}
+
+fn optional_str<'a>(
+    obj: &'a Map<String, Value>,
+    field: &'static str,
+) -> Result<Option<&'a str>, InputError> {
+    match obj.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(InputError::WrongType {
+            field: field.into(),
+            expected: "a string",
+        }),
+    }
+}
+
+fn optional_bool(obj: &Map<String, Value>, field: &'static str) -> Result<Option<bool>, InputError> {
+    match obj.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(_) => Err(InputError::WrongType {
+            field: field.into(),
+            expected: "a boolean",
+        }),
+    }
+}
+
+/// Renders a hook's response for `event`.
+pub fn render(event: Event, response: &Response) -> Output {
+    let mut out = Map::new();
+    match (&response.verdict, event) {
+        (Verdict::Silent, _) => {}
+        (Verdict::Deny(reason) | Verdict::Block(reason), Event::PreToolUse) => {
+            out.insert(
+                "hookSpecificOutput".into(),
+                json!({
+                    "hookEventName": event.name(),
+                    "permissionDecision": "deny",
+                    "permissionDecisionReason": cap(reason),
+                }),
+            );
+        }
+        // A block after a batch ends the agent's loop (observed): deliver it as context so
+        // the agent can still repair what went wrong.
+        (
+            Verdict::Deny(text) | Verdict::Block(text) | Verdict::Context(text),
+            Event::PostToolBatch,
+        )
+        | (Verdict::Context(text), Event::PreToolUse | Event::PostToolUse | Event::PostToolUseFailure) => {
+            out.insert(
+                "hookSpecificOutput".into(),
+                json!({"hookEventName": event.name(), "additionalContext": cap(text)}),
+            );
+        }
+        (Verdict::Deny(reason) | Verdict::Block(reason), _) => {
+            out.insert("decision".into(), json!("block"));
+            out.insert("reason".into(), json!(cap(reason)));
+        }
+        // Stop has no additionalContext: what the model should know goes to the user.
+        (Verdict::Context(text), Event::Stop | Event::SubagentStop) => {
+            out.insert("systemMessage".into(), json!(cap(text)));
+        }
+    }
+    if !response.notices.is_empty() {
+        let notices = response.notices.join("\n");
+        let merged = match out.get("systemMessage").and_then(Value::as_str) {
+            Some(existing) => format!("{existing}\n{notices}"),
+            None => notices,
+        };
+        out.insert("systemMessage".into(), json!(cap(&merged)));
+    }
+    let stdout = if out.is_empty() {
+        String::new()
+    } else {
+        Value::Object(out).to_string()
+    };
+    Output {
+        stdout,
+        stderr: String::new(),
+        exit_code: 0,
+    }
+}
+
+/// The fail-closed answer when a hook could not decide: a deny or block on guarding
+/// events; on Stop (where blocking could loop forever) and PostToolBatch (where a block
+/// ends the session) the message goes to the model as context and to the user. When the
+/// event is unknown the input was unreadable: exit 2 with the reason on stderr, which
+/// every event treats as blocking.
+pub fn render_failure(hook: &str, event: Option<Event>, message: &str) -> Output {
+    let text = format!("{hook}: {message}");
+    let Some(event) = event else {
+        return Output {
+            stdout: String::new(),
+            stderr: format!("{text}\n"),
+            exit_code: 2,
+        };
+    };
+    let verdict = match event {
+        Event::Stop | Event::SubagentStop => Verdict::Silent,
+        _ => Verdict::Block(text.clone()),
+    };
+    render(event, &Response::new(verdict).with_notice(text))
+}
+
+/// Truncates to [`MAX_MESSAGE_CHARS`] characters on a character boundary.
+fn cap(text: &str) -> String {
+    const NOTE: &str = "\n[... truncated by did-it-actually]";
+    match text.char_indices().nth(MAX_MESSAGE_CHARS - NOTE.len()) {
+        Some((cut, _)) if text.chars().count() > MAX_MESSAGE_CHARS => {
+            format!("{}{NOTE}", &text[..cut])
+        }
+        _ => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base(event: &str) -> Value {
+        json!({"session_id": "s1", "prompt_id": "p1", "cwd": "/proj",
+               "transcript_path": "/t.jsonl", "hook_event_name": event,
+               "some_future_field": {"x": 1}})
+    }
+
+    #[test]
+    fn parses_observed_pre_tool_use() {
+        let raw = r#"{"session_id":"beb5","transcript_path":"/home/u/.claude/projects/-tmp-proj/beb5.jsonl",
+ "cwd":"/home/u/proj","prompt_id":"f5b2","permission_mode":"bypassPermissions",
+ "effort":{"level":"medium"},"hook_event_name":"PreToolUse","tool_name":"Bash",
+ "tool_input":{"command":"git push origin main","description":"push"},"tool_use_id":"toolu_2_0"}"#;
+        let input = parse(raw.as_bytes()).unwrap();
+        assert_eq!(input.event, Event::PreToolUse);
+        assert_eq!(input.common.session_id, "beb5");
+        assert_eq!(input.common.prompt_id.as_deref(), Some("f5b2"));
+        let Payload::PreToolUse { call } = input.payload else { panic!() };
+        assert_eq!(call.name, "Bash");
+        assert_eq!(call.tool_use_id.as_deref(), Some("toolu_2_0"));
+        assert_eq!(call.input["command"], "git push origin main");
+    }
+
+    #[test]
+    fn parses_batch_and_stop() {
+        let mut v = base("PostToolBatch");
+        v["tool_calls"] = json!([{"tool_name": "Write", "tool_input": {"file_path": "/a"},
+                                  "tool_use_id": "t1", "tool_response": "File created"}]);
+        let input = parse(v.to_string().as_bytes()).unwrap();
+        let Payload::PostToolBatch { calls } = input.payload else { panic!() };
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls[0].response, "File created");
+
+        let mut v = base("SubagentStop");
+        v["stop_hook_active"] = json!(true);
+        v["last_assistant_message"] = json!("done");
+        let input = parse(v.to_string().as_bytes()).unwrap();
+        let Payload::Stop(stop) = input.payload else { panic!() };
+        assert!(stop.subagent && stop.stop_hook_active);
+        assert_eq!(stop.last_assistant_message.as_deref(), Some("done"));
+    }
+
+    #[test]
+    fn input_errors_name_what_is_wrong() {
+        let err = |bytes: &[u8]| parse(bytes).unwrap_err();
+        assert_eq!(err(b"  \n").error, InputError::Empty);
+        assert_eq!(err(b"{\"a\":\"\xff\"}").error, InputError::NotUtf8 { offset: 6 });
+        assert_eq!(
+            err(b"{\n \"a\": }").error.to_string(),
+            "stdin is not valid JSON at line 2, column 7: expected value"
+        );
+        assert_eq!(err(b"[1]").error, InputError::NotObject);
+        assert_eq!(err(b"{}").error, InputError::MissingField("hook_event_name"));
+        assert_eq!(
+            err(br#"{"hook_event_name":"Nope"}"#).error.to_string(),
+            "unknown hook_event_name `Nope`; expected one of PreToolUse, PostToolUse, \
+             PostToolUseFailure, PostToolBatch, Stop, SubagentStop"
+        );
+        let mut v = base("PostToolUse");
+        v["tool_name"] = json!("Write");
+        let e = err(v.to_string().as_bytes());
+        assert_eq!(e.event, Some(Event::PostToolUse));
+        assert_eq!(e.error.to_string(), "the hook input has no `tool_input` field");
+        v["tool_input"] = json!("not an object");
+        assert_eq!(
+            err(v.to_string().as_bytes()).error.to_string(),
+            "the hook input field `tool_input` should be an object"
+        );
+        let mut v = base("PostToolBatch");
+        v["tool_calls"] = json!([{"tool_name": "Write", "tool_input": {}}, {"tool_name": 3}]);
+        assert_eq!(
+            err(v.to_string().as_bytes()).error.to_string(),
+            "the hook input field `tool_calls[1].tool_name` should be a string"
+        );
+        // A lone surrogate escape is not a Unicode scalar value.
+        assert!(matches!(
+            err(br#"{"hook_event_name":"Stop","x":"\ud800"}"#).error,
+            InputError::NotJson { .. }
+        ));
+    }
+
+    #[test]
+    fn too_large_input_is_refused() {
+        let big = std::io::repeat(b' ').take(MAX_INPUT_BYTES as u64 + 10);
+        assert_eq!(
+            read_input(big).unwrap_err(),
+            InputError::TooLarge {
+                limit: MAX_INPUT_BYTES
+            }
+        );
+    }
+
+    #[test]
+    fn renders_each_event_as_the_host_expects() {
+        let deny = Response::new(Verdict::Deny("no".into()));
+        assert_eq!(
+            render(Event::PreToolUse, &deny).stdout,
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#
+        );
+        let block = Response::new(Verdict::Block("bad".into()));
+        assert_eq!(
+            render(Event::PostToolUse, &block).stdout,
+            r#"{"decision":"block","reason":"bad"}"#
+        );
+        assert_eq!(
+            render(Event::PostToolBatch, &block).stdout,
+            r#"{"hookSpecificOutput":{"hookEventName":"PostToolBatch","additionalContext":"bad"}}"#
+        );
+        assert_eq!(
+            render(Event::Stop, &block).stdout,
+            r#"{"decision":"block","reason":"bad"}"#
+        );
+        let silent = render(Event::PostToolUse, &Response::silent());
+        assert_eq!((silent.stdout.as_str(), silent.exit_code), ("", 0));
+        let noticed = Response::silent().with_notice("log unwritable");
+        assert_eq!(
+            render(Event::Stop, &noticed).stdout,
+            r#"{"systemMessage":"log unwritable"}"#
+        );
+    }
+
+    #[test]
+    fn failures_fail_closed_per_event() {
+        let f = render_failure("verify-write", None, "stdin was empty");
+        assert_eq!(f.exit_code, 2);
+        assert_eq!(f.stderr, "verify-write: stdin was empty\n");
+        let f = render_failure("audit-turn", Some(Event::Stop), "boom");
+        assert_eq!(f.exit_code, 0);
+        assert_eq!(f.stdout, r#"{"systemMessage":"audit-turn: boom"}"#);
+        let f = render_failure("scope-guard", Some(Event::PreToolUse), "boom");
+        assert!(f.stdout.contains(r#""permissionDecision":"deny""#));
+    }
+
+    #[test]
+    fn long_messages_are_capped() {
+        let long = "é".repeat(20_000);
+        let out = render(Event::PostToolBatch, &Response::new(Verdict::Context(long)));
+        let v: Value = serde_json::from_str(&out.stdout).unwrap();
+        let text = v["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+        assert_eq!(text.chars().count(), MAX_MESSAGE_CHARS);
+        assert!(text.ends_with("[... truncated by did-it-actually]"));
+    }
+}

@@ -1,0 +1,213 @@
+//! Host wire formats. A host adapter turns stdin bytes into a host-neutral [`HookInput`]
+//! and renders a [`Response`] back into the host's stdout, stderr and exit code.
+//! Claude Code is the first host ([`claude`]); others plug in beside it and nowhere else.
+
+pub mod claude;
+
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// The most stdin a hook accepts. A Write of a large file arrives whole in the JSON, so
+/// this is generous; beyond it the input is refused rather than buffered without bound.
+pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
+
+/// The host events the suite handles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    PreToolUse,
+    PostToolUse,
+    PostToolUseFailure,
+    PostToolBatch,
+    Stop,
+    SubagentStop,
+}
+
+impl Event {
+    pub const ALL: [Event; 6] = [
+        Event::PreToolUse,
+        Event::PostToolUse,
+        Event::PostToolUseFailure,
+        Event::PostToolBatch,
+        Event::Stop,
+        Event::SubagentStop,
+    ];
+
+    /// The event's name on the wire (`hook_event_name`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Event::PreToolUse => "PreToolUse",
+            Event::PostToolUse => "PostToolUse",
+            Event::PostToolUseFailure => "PostToolUseFailure",
+            Event::PostToolBatch => "PostToolBatch",
+            Event::Stop => "Stop",
+            Event::SubagentStop => "SubagentStop",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Event> {
+        Event::ALL.into_iter().find(|e| e.name() == name)
+    }
+}
+
+/// Fields every event carries.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Common {
+    pub session_id: String,
+    /// The current user prompt: the key of a turn. Older hosts may not send it.
+    pub prompt_id: Option<String>,
+    pub transcript_path: Option<PathBuf>,
+    pub cwd: PathBuf,
+    pub permission_mode: Option<String>,
+}
+
+/// One tool call as the host describes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolCall {
+    /// The name as sent, MCP prefix included (see [`crate::tools::normalize`]).
+    pub name: String,
+    pub input: Value,
+    pub tool_use_id: Option<String>,
+}
+
+/// One call of a PostToolBatch: the call and the text the model saw as its result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BatchCall {
+    pub call: ToolCall,
+    pub response: Value,
+}
+
+/// What the event is about, per event.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Payload {
+    PreToolUse {
+        call: ToolCall,
+    },
+    PostToolUse {
+        call: ToolCall,
+        /// The tool's structured result (for Write: `type`, `filePath`, `content`, ...).
+        response: Value,
+    },
+    PostToolUseFailure {
+        call: ToolCall,
+        error: String,
+    },
+    PostToolBatch {
+        calls: Vec<BatchCall>,
+    },
+    Stop(StopInput),
+}
+
+/// Stop and SubagentStop.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StopInput {
+    pub subagent: bool,
+    pub stop_hook_active: bool,
+    pub last_assistant_message: Option<String>,
+    pub agent_id: Option<String>,
+    pub agent_transcript_path: Option<PathBuf>,
+}
+
+/// A parsed hook input: common fields plus the event's payload.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HookInput {
+    pub event: Event,
+    pub common: Common,
+    pub payload: Payload,
+}
+
+/// A hook's decision, independent of any host's wire format.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// No opinion: the host's normal flow continues (exit 0, no output).
+    Silent,
+    /// Refuse a tool call that has not run yet.
+    Deny(String),
+    /// Something that already happened is wrong: make the agent act on it (PostToolUse
+    /// block, Stop block). Where blocking would end the agent's loop instead (PostToolBatch)
+    /// the adapter delivers it as context.
+    Block(String),
+    /// Information for the model, without error framing.
+    Context(String),
+}
+
+/// What a hook answers: its verdict, plus notices for the user about degraded paths
+/// (a record that could not be written, a policy that could not be read). Notices are
+/// never silent: they reach the user as a system message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Response {
+    pub verdict: Verdict,
+    pub notices: Vec<String>,
+}
+
+impl Response {
+    pub fn new(verdict: Verdict) -> Self {
+        Response {
+            verdict,
+            notices: Vec::new(),
+        }
+    }
+
+    pub fn silent() -> Self {
+        Response::new(Verdict::Silent)
+    }
+
+    pub fn with_notice(mut self, notice: impl Into<String>) -> Self {
+        self.notices.push(notice.into());
+        self
+    }
+}
+
+/// Bytes for the host: what to print and how to exit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    pub exit_code: u8,
+}
+
+/// Why stdin could not be turned into a [`HookInput`]. Each message is one line that
+/// names what was wrong and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputError {
+    Read(String),
+    TooLarge { limit: usize },
+    Empty,
+    NotUtf8 { offset: usize },
+    NotJson { line: usize, column: usize, message: String },
+    NotObject,
+    MissingField(&'static str),
+    WrongType { field: String, expected: &'static str },
+    UnknownEvent(String),
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InputError::Read(e) => write!(f, "could not read the hook input from stdin: {e}"),
+            InputError::TooLarge { limit } => write!(
+                f,
+                "the hook input on stdin is larger than {} MiB",
+                limit / (1024 * 1024)
+            ),
+            InputError::Empty => write!(f, "stdin was empty; expected one JSON object"),
+            InputError::NotUtf8 { offset } => {
+                write!(f, "stdin is not UTF-8 (invalid byte at offset {offset}); expected one JSON object")
+            }
+            InputError::NotJson { line, column, message } => {
+                write!(f, "stdin is not valid JSON at line {line}, column {column}: {message}")
+            }
+            InputError::NotObject => write!(f, "stdin is JSON but not an object; expected one JSON object"),
+            InputError::MissingField(name) => write!(f, "the hook input has no `{name}` field"),
+            InputError::WrongType { field, expected } => {
+                write!(f, "the hook input field `{field}` should be {expected}")
+            }
+            InputError::UnknownEvent(name) => write!(
+                f,
+                "unknown hook_event_name `{name}`; expected one of {}",
+                Event::ALL.map(Event::name).join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}

@@ -1,0 +1,110 @@
+//! Runs one hook invocation end to end: stdin bytes -> typed input -> hook -> records
+//! appended -> host bytes. Every failure on the way becomes the event's fail-closed
+//! answer with a reason; a panic inside a hook becomes one too, never a stack trace.
+
+use crate::hooks::{self, Context, Hook, HookOutcome};
+use crate::policy::Policy;
+use crate::protocol::claude::{self, ParseFailure};
+use crate::protocol::{Event, HookInput, Output, Response};
+use crate::store::{self, SessionId, SessionStore};
+use std::ffi::OsString;
+use std::io::Read;
+use std::panic::{self, AssertUnwindSafe};
+use std::time::SystemTime;
+
+/// The process environment, as a function so tests can substitute their own.
+pub type Env<'a> = &'a dyn Fn(&str) -> Option<OsString>;
+
+pub fn run_hook(hook: Hook, stdin: impl Read, env: Env) -> Output {
+    let name = hook.name();
+    let bytes = match claude::read_input(stdin) {
+        Ok(b) => b,
+        Err(e) => return claude::render_failure(name, None, &e.to_string()),
+    };
+    let input = match claude::parse(&bytes) {
+        Ok(input) => input,
+        Err(ParseFailure { error, event }) => {
+            return claude::render_failure(name, event, &error.to_string())
+        }
+    };
+    let event = input.event;
+    if !hook.events().contains(&event) {
+        let message = format!(
+            "this hook does not handle {} events, so the hook registration is wrong; run `did-it-actually install` again",
+            event.name()
+        );
+        return claude::render_failure(name, Some(event), &message);
+    }
+    match panic::catch_unwind(AssertUnwindSafe(|| run_parsed(hook, &input, env))) {
+        Ok(Ok(response)) => claude::render(event, &response),
+        Ok(Err(message)) => claude::render_failure(name, Some(event), &message),
+        Err(payload) => {
+            let message = format!(
+                "internal error ({}); this is a bug in did-it-actually, please report it",
+                panic_message(&payload)
+            );
+            claude::render_failure(name, Some(event), &message)
+        }
+    }
+}
+
+/// Everything after parsing. `Err` is a reason to fail closed.
+fn run_parsed(hook: Hook, input: &HookInput, env: Env) -> Result<Response, String> {
+    let session = SessionId::parse(&input.common.session_id).map_err(|e| e.to_string())?;
+    let mut notices = Vec::new();
+    let policy = match Policy::discover(&input.common.cwd, env) {
+        Ok(p) => p,
+        // verify-write's checks do not depend on the policy: verify with the defaults,
+        // and say so. (Guards that do depend on it fail closed instead.)
+        Err(e) if hook == Hook::VerifyWrite => {
+            notices.push(format!("{}: {e}; the write was checked with the default policy.", hook.name()));
+            Policy::defaults(e.path().to_owned())
+        }
+        Err(e) => return Err(e.to_string()),
+    };
+    let now = SystemTime::now();
+    let ctx = Context { policy: &policy, now };
+    let HookOutcome { mut response, records } = match hook {
+        Hook::VerifyWrite => hooks::verify_write::run(input, &ctx),
+    };
+    if !records.is_empty() {
+        match store::state_root(env).map(|root| (SessionStore::new(&root, &session), root)) {
+            Ok((store, _)) => match store.append(&records) {
+                Ok(created) => {
+                    if created {
+                        let report = store.prune_others(policy.store.prune_after(), now);
+                        notices.extend(report.errors.into_iter().map(|e| {
+                            format!("{}: could not prune an old session: {e}", hook.name())
+                        }));
+                    }
+                }
+                Err(e) => notices.push(unrecorded(hook, input.event, &e.to_string())),
+            },
+            Err(e) => notices.push(unrecorded(hook, input.event, &e.to_string())),
+        }
+    }
+    response.notices.extend(notices);
+    Ok(response)
+}
+
+fn unrecorded(hook: Hook, event: Event, why: &str) -> String {
+    format!(
+        "{}: the {} check ran but its result could not be recorded ({why}); audit-turn will not see these writes.",
+        hook.name(),
+        event.name()
+    )
+}
+
+fn panic_message(payload: &Box<dyn std::any::Any + Send>) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
+}
+
+/// Silences the default panic printer: a panic is reported once, cleanly, by whoever
+/// catches it (the hook runner, or `cli::main`).
+pub fn quiet_panics() {
+    panic::set_hook(Box::new(|_| {}));
+}

@@ -1,0 +1,437 @@
+//! The state the hooks share: one directory per session holding the write log
+//! (`writes.jsonl`, append-only, one [`WriteRecord`] per line) and, beside it, loop state.
+//!
+//! PostToolUse hooks of one batch run in parallel, so appends take an exclusive advisory
+//! lock and write each record with a single `write` call: records are never lost or
+//! interleaved. A reader skips (and counts) lines it cannot parse, so a torn line from a
+//! crashed writer never poisons the rest.
+
+use serde::{Deserialize, Serialize};
+use std::ffi::OsString;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// The write log's file name inside a session directory.
+pub const WRITE_LOG: &str = "writes.jsonl";
+/// The current record version. Readers skip records of other versions (and count them).
+pub const RECORD_VERSION: u32 = 1;
+/// Session ids longer than this are refused (real ones are 36-byte UUIDs).
+pub const MAX_SESSION_ID_BYTES: usize = 128;
+
+/// Where state lives: `$DID_IT_ACTUALLY_STATE_DIR`, else `$XDG_STATE_HOME/did-it-actually`,
+/// else `~/.local/state/did-it-actually`. `env` is the process environment (a parameter so
+/// tests can pass their own).
+pub fn state_root(env: impl Fn(&str) -> Option<OsString>) -> Result<PathBuf, StoreError> {
+    let non_empty = |name: &str| env(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(dir) = non_empty("DID_IT_ACTUALLY_STATE_DIR") {
+        return Ok(dir);
+    }
+    if let Some(dir) = non_empty("XDG_STATE_HOME").filter(|d| d.is_absolute()) {
+        return Ok(dir.join("did-it-actually"));
+    }
+    match non_empty("HOME") {
+        Some(home) => Ok(home.join(".local/state/did-it-actually")),
+        None => Err(StoreError::NoStateDir),
+    }
+}
+
+/// A session id that is safe to use as a directory name: it comes from stdin and must
+/// never escape the state directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionId(String);
+
+impl SessionId {
+    pub fn parse(raw: &str) -> Result<SessionId, StoreError> {
+        let invalid = |why: &'static str| StoreError::InvalidSessionId {
+            id: raw.chars().take(40).collect(),
+            why,
+        };
+        if raw.is_empty() {
+            return Err(invalid("it is empty"));
+        }
+        if raw.len() > MAX_SESSION_ID_BYTES {
+            return Err(invalid("it is longer than 128 bytes"));
+        }
+        if raw.starts_with('.') {
+            return Err(invalid("it starts with a dot"));
+        }
+        if !raw
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        {
+            return Err(invalid("only letters, digits, '-', '_' and '.' are allowed"));
+        }
+        Ok(SessionId(raw.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// What a write did, from the tool's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Operation {
+    Write,
+    Edit,
+    MultiEdit,
+    NotebookEdit,
+    MoveFrom,
+    MoveTo,
+    CreateDirectory,
+}
+
+/// How a verification ended. Only [`Outcome::Landed`] and [`Outcome::ChangedAfter`] count
+/// as a write that happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// The disk holds exactly what the tool was asked to write.
+    Landed,
+    /// The write landed, then something else changed the file; the written text is
+    /// still there.
+    ChangedAfter,
+    /// No file (or directory) at the path.
+    Missing,
+    /// Something other than what was expected is at the path (a directory, a FIFO, ...).
+    WrongType,
+    /// The file exists but could not be read.
+    Unreadable,
+    /// The file still holds its content from before the write.
+    NotLanded,
+    /// The file is empty although content was written.
+    Empty,
+    /// The file holds a prefix of what was written.
+    Truncated,
+    /// The text the edit put in is not in the file.
+    TextAbsent,
+    /// The file holds something else.
+    Differs,
+    /// A move's source is still there.
+    SourceRemains,
+    /// The tool itself reported an error; nothing was written.
+    ToolFailed,
+}
+
+impl Outcome {
+    pub fn is_verified(self) -> bool {
+        matches!(self, Outcome::Landed | Outcome::ChangedAfter)
+    }
+}
+
+/// One line of the write log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WriteRecord {
+    pub v: u32,
+    /// RFC 3339, UTC.
+    pub time: String,
+    pub session: String,
+    /// The turn (the user prompt) the write belongs to.
+    pub prompt_id: Option<String>,
+    pub tool_use_id: Option<String>,
+    /// The host event that verified it (PostToolUse, PostToolBatch, PostToolUseFailure).
+    pub event: String,
+    /// The tool's normalized name.
+    pub tool: String,
+    /// The canonical path (symlinks resolved where the path exists).
+    pub path: String,
+    pub op: Operation,
+    pub verified: bool,
+    pub outcome: Outcome,
+    pub reason: Option<String>,
+    /// SHA-256 of the file on disk after the write, when it is a readable file.
+    pub sha256: Option<String>,
+    pub size: Option<u64>,
+}
+
+/// Problems with the state directory. Each message names the path involved.
+#[derive(Debug)]
+pub enum StoreError {
+    NoStateDir,
+    InvalidSessionId { id: String, why: &'static str },
+    Io { path: PathBuf, action: &'static str, source: io::Error },
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::NoStateDir => write!(
+                f,
+                "no state directory: set DID_IT_ACTUALLY_STATE_DIR, XDG_STATE_HOME or HOME"
+            ),
+            StoreError::InvalidSessionId { id, why } => {
+                write!(f, "session id {id:?} cannot name a state directory: {why}")
+            }
+            StoreError::Io { path, action, source } => {
+                write!(f, "could not {action} {}: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+fn io_err<'a>(path: &'a Path, action: &'static str) -> impl FnOnce(io::Error) -> StoreError + 'a {
+    move |source| StoreError::Io {
+        path: path.to_owned(),
+        action,
+        source,
+    }
+}
+
+/// One session's directory under the state root.
+#[derive(Clone, Debug)]
+pub struct SessionStore {
+    root: PathBuf,
+    dir: PathBuf,
+}
+
+impl SessionStore {
+    pub fn new(root: &Path, session: &SessionId) -> SessionStore {
+        SessionStore {
+            root: root.to_owned(),
+            dir: root.join("sessions").join(session.as_str()),
+        }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn write_log_path(&self) -> PathBuf {
+        self.dir.join(WRITE_LOG)
+    }
+
+    /// Creates the session directory if needed; returns true when it is new (the moment
+    /// to prune other sessions: once per session, not once per tool call).
+    fn ensure_dir(&self) -> Result<bool, StoreError> {
+        if self.dir.is_dir() {
+            return Ok(false);
+        }
+        fs::create_dir_all(&self.dir).map_err(io_err(&self.dir, "create the state directory"))?;
+        Ok(true)
+    }
+
+    /// Appends records under an exclusive lock, all in one write. Returns whether the
+    /// session directory was created by this call.
+    pub fn append(&self, records: &[WriteRecord]) -> Result<bool, StoreError> {
+        if records.is_empty() {
+            return Ok(false);
+        }
+        let created = self.ensure_dir()?;
+        let path = self.write_log_path();
+        let mut buf = Vec::with_capacity(512 * records.len());
+        for record in records {
+            // Serializing a plain struct of strings and numbers cannot fail.
+            serde_json::to_writer(&mut buf, record).expect("a record serializes");
+            buf.push(b'\n');
+        }
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(io_err(&path, "open the write log"))?;
+        file.lock().map_err(io_err(&path, "lock the write log"))?;
+        file.write_all(&buf)
+            .map_err(io_err(&path, "append to the write log"))?;
+        Ok(created)
+    }
+
+    /// Every record of the session, oldest first.
+    pub fn read_write_log(&self) -> Result<LogRead, StoreError> {
+        let path = self.write_log_path();
+        match File::open(&path) {
+            Ok(file) => read_records(BufReader::new(file)).map_err(io_err(&path, "read the write log")),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(LogRead::default()),
+            Err(e) => Err(io_err(&path, "open the write log")(e)),
+        }
+    }
+
+    /// Removes the directories of sessions untouched for longer than `max_age`. This
+    /// session is never removed, nor is any session written within `max_age` (in use).
+    pub fn prune_others(&self, max_age: Duration, now: SystemTime) -> PruneReport {
+        let mut report = PruneReport::default();
+        let sessions = self.root.join("sessions");
+        let Ok(entries) = fs::read_dir(&sessions) else {
+            return report;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path == self.dir || !entry.file_type().is_ok_and(|t| t.is_dir()) {
+                continue;
+            }
+            let idle = now
+                .duration_since(last_modified(&path))
+                .unwrap_or(Duration::ZERO);
+            if idle <= max_age {
+                continue;
+            }
+            match fs::remove_dir_all(&path) {
+                Ok(()) => report.removed += 1,
+                Err(e) => report.errors.push(format!("{}: {e}", path.display())),
+            }
+        }
+        report
+    }
+}
+
+/// The newest modification time of a directory and the files directly inside it.
+fn last_modified(dir: &Path) -> SystemTime {
+    let mtime = |p: &Path| fs::metadata(p).and_then(|m| m.modified()).ok();
+    let mut newest = mtime(dir).unwrap_or(SystemTime::UNIX_EPOCH);
+    if let Ok(entries) = fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            if let Some(t) = mtime(&entry.path()) {
+                newest = newest.max(t);
+            }
+        }
+    }
+    newest
+}
+
+/// What pruning did.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct PruneReport {
+    pub removed: usize,
+    pub errors: Vec<String>,
+}
+
+/// The records of a write log and how many lines were skipped.
+#[derive(Debug, Default, PartialEq)]
+pub struct LogRead {
+    pub records: Vec<WriteRecord>,
+    /// Lines that are not a complete record (a crashed writer, a manual edit).
+    pub torn: usize,
+    /// Complete records of another version than [`RECORD_VERSION`].
+    pub other_version: usize,
+}
+
+pub fn read_records(reader: impl BufRead) -> io::Result<LogRead> {
+    let mut out = LogRead::default();
+    for line in reader.split(b'\n') {
+        let line = line?;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<WriteRecord>(&line) {
+            Ok(r) if r.v == RECORD_VERSION => out.records.push(r),
+            Ok(_) => out.other_version += 1,
+            Err(_) => out.torn += 1,
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(n: usize) -> WriteRecord {
+        WriteRecord {
+            v: RECORD_VERSION,
+            time: "2026-11-30T00:00:00.000Z".into(),
+            session: "s".into(),
+            prompt_id: Some("p".into()),
+            tool_use_id: Some(format!("t{n}")),
+            event: "PostToolUse".into(),
+            tool: "Write".into(),
+            path: format!("/p/ü {n}.txt"),
+            op: Operation::Write,
+            verified: true,
+            outcome: Outcome::Landed,
+            reason: None,
+            sha256: Some("00".repeat(32)),
+            size: Some(12),
+        }
+    }
+
+    fn temp_root(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("dia-store-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn session_ids_cannot_escape() {
+        for bad in ["", "../x", "/abs", "a/b", ".", "..", ".hidden", "a\0b", "a b", "ü"] {
+            assert!(SessionId::parse(bad).is_err(), "{bad:?} accepted");
+        }
+        assert!(SessionId::parse(&"a".repeat(129)).is_err());
+        for good in ["beb5c0de-1234-4abc-8def-0123456789ab", "a", &"a".repeat(128), "x.y_z-1"] {
+            assert!(SessionId::parse(good).is_ok(), "{good:?} refused");
+        }
+        let err = SessionId::parse("a/../x").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            r#"session id "a/../x" cannot name a state directory: only letters, digits, '-', '_' and '.' are allowed"#
+        );
+    }
+
+    #[test]
+    fn state_root_precedence() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| OsString::from(v))
+        };
+        assert_eq!(
+            state_root(env(&[("DID_IT_ACTUALLY_STATE_DIR", "/s"), ("HOME", "/h")])).unwrap(),
+            PathBuf::from("/s")
+        );
+        assert_eq!(
+            state_root(env(&[("XDG_STATE_HOME", "/x"), ("HOME", "/h")])).unwrap(),
+            PathBuf::from("/x/did-it-actually")
+        );
+        // A relative XDG_STATE_HOME is invalid per the XDG spec and ignored.
+        assert_eq!(
+            state_root(env(&[("XDG_STATE_HOME", "rel"), ("HOME", "/h")])).unwrap(),
+            PathBuf::from("/h/.local/state/did-it-actually")
+        );
+        assert!(state_root(env(&[])).is_err());
+    }
+
+    #[test]
+    fn records_round_trip_and_torn_lines_are_counted() {
+        let root = temp_root("roundtrip");
+        let store = SessionStore::new(&root, &SessionId::parse("s").unwrap());
+        assert!(store.append(&[record(1)]).unwrap(), "first append creates the dir");
+        assert!(!store.append(&[record(2), record(3)]).unwrap());
+        let mut f = OpenOptions::new().append(true).open(store.write_log_path()).unwrap();
+        f.write_all(b"{\"v\":1,\"time\":\"tor\n\n{\"v\":99}\n").unwrap();
+        let mut other = serde_json::to_value(record(4)).unwrap();
+        other["v"] = 2.into();
+        writeln!(f, "{other}").unwrap();
+        store.append(&[record(5)]).unwrap();
+        let read = store.read_write_log().unwrap();
+        let ids: Vec<_> = read.records.iter().map(|r| r.tool_use_id.clone().unwrap()).collect();
+        assert_eq!(ids, ["t1", "t2", "t3", "t5"]);
+        assert_eq!(read.records[0], record(1));
+        assert_eq!((read.torn, read.other_version), (2, 1));
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn missing_log_reads_empty() {
+        let store = SessionStore::new(&temp_root("missing"), &SessionId::parse("s").unwrap());
+        assert_eq!(store.read_write_log().unwrap(), LogRead::default());
+    }
+
+    #[test]
+    fn prune_removes_only_idle_other_sessions() {
+        let root = temp_root("prune");
+        let mine = SessionStore::new(&root, &SessionId::parse("mine").unwrap());
+        let old = SessionStore::new(&root, &SessionId::parse("old").unwrap());
+        mine.append(&[record(1)]).unwrap();
+        old.append(&[record(1)]).unwrap();
+        let now = SystemTime::now();
+        // Everything is fresh: nothing goes.
+        assert_eq!(mine.prune_others(Duration::from_secs(3600), now).removed, 0);
+        // Seen from two hours later, "old" is idle; "mine" is kept because it is in use.
+        let later = now + Duration::from_secs(7200);
+        assert_eq!(mine.prune_others(Duration::from_secs(3600), later).removed, 1);
+        assert!(!old.dir().exists());
+        assert!(mine.dir().exists());
+        fs::remove_dir_all(&root).unwrap();
+    }
+}

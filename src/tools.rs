@@ -1,0 +1,272 @@
+//! Tool names and write targets: which tool calls write, and where.
+//!
+//! The table [`WRITE_TOOLS`] is the one place that knows the write tools. The installer
+//! builds its matcher from it, verify-write and scope-guard take their targets from it.
+
+use serde_json::Value;
+
+/// Strips an MCP prefix: `mcp__<server>__<tool>` becomes `<tool>`.
+///
+/// The server part ends at the first `__` after `mcp__` (server names may contain single
+/// underscores and dashes, plugin servers look like `plugin_<plugin>_<server>`). A name
+/// without a complete prefix is returned unchanged.
+pub fn normalize(name: &str) -> &str {
+    let Some(rest) = name.strip_prefix("mcp__") else {
+        return name;
+    };
+    match rest.find("__") {
+        Some(end) if end > 0 && end + 2 < rest.len() => &rest[end + 2..],
+        _ => name,
+    }
+}
+
+/// What a write tool does to the file system; each kind has its own evidence rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteKind {
+    /// Replaces a file's whole content (Claude Code `Write`).
+    Write,
+    /// Replaces one string (or every occurrence) in a file (`Edit`).
+    Edit,
+    /// A sequence of edits applied in order (`MultiEdit`, older hosts).
+    MultiEdit,
+    /// Replaces, inserts or deletes one Jupyter cell (`NotebookEdit`).
+    NotebookEdit,
+    /// MCP filesystem server `write_file {path, content}`.
+    McpWriteFile,
+    /// MCP filesystem server `edit_file {path, edits: [{oldText, newText}], dryRun}`.
+    McpEditFile,
+    /// MCP filesystem server `move_file {source, destination}`.
+    McpMoveFile,
+    /// MCP filesystem server `create_directory {path}`.
+    McpCreateDirectory,
+}
+
+impl WriteKind {
+    /// The tool's name as the table spells it (after [`normalize`]).
+    pub fn name(self) -> &'static str {
+        WRITE_TOOLS
+            .iter()
+            .find(|t| t.kind == self)
+            .map_or("write tool", |t| t.name)
+    }
+}
+
+/// One known write tool: its name after [`normalize`] and what it does.
+#[derive(Debug)]
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub kind: WriteKind,
+}
+
+/// Every write tool the suite knows, by normalized name.
+pub const WRITE_TOOLS: &[ToolSpec] = &[
+    ToolSpec { name: "Write", kind: WriteKind::Write },
+    ToolSpec { name: "Edit", kind: WriteKind::Edit },
+    ToolSpec { name: "MultiEdit", kind: WriteKind::MultiEdit },
+    ToolSpec { name: "NotebookEdit", kind: WriteKind::NotebookEdit },
+    ToolSpec { name: "write_file", kind: WriteKind::McpWriteFile },
+    ToolSpec { name: "edit_file", kind: WriteKind::McpEditFile },
+    ToolSpec { name: "move_file", kind: WriteKind::McpMoveFile },
+    ToolSpec { name: "create_directory", kind: WriteKind::McpCreateDirectory },
+];
+
+/// The write kind of a (raw or normalized) tool name, or `None` for a tool that does not write.
+pub fn write_kind(tool_name: &str) -> Option<WriteKind> {
+    let name = normalize(tool_name);
+    WRITE_TOOLS.iter().find(|t| t.name == name).map(|t| t.kind)
+}
+
+/// The Claude Code matcher (a JavaScript regex, anchored) for every write tool, bare or
+/// behind any MCP server prefix.
+pub fn write_tools_matcher() -> String {
+    let names: Vec<&str> = WRITE_TOOLS.iter().map(|t| t.name).collect();
+    format!("^(mcp__.+__)?({})$", names.join("|"))
+}
+
+/// What happens at one path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The file's content is written or edited.
+    Written,
+    /// A directory is created.
+    DirectoryCreated,
+    /// The path is moved away (a move's source).
+    MovedFrom,
+    /// The path receives a moved file (a move's destination).
+    MovedTo,
+}
+
+/// One path a tool call writes, as the tool was given it (not yet resolved).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub path: String,
+    pub role: Role,
+}
+
+/// A tool input that lacks the field naming its target.
+#[derive(Debug, PartialEq, Eq)]
+pub struct TargetError {
+    pub tool: String,
+    pub expected: &'static str,
+}
+
+impl std::fmt::Display for TargetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the {} tool input has no {} (a non-empty string)",
+            self.tool, self.expected
+        )
+    }
+}
+
+/// The paths a write tool call touches, in the order they are written.
+pub fn write_targets(kind: WriteKind, input: &Value) -> Result<Vec<Target>, TargetError> {
+    let tool = kind.name().to_owned();
+    let field = |names: &'static [&'static str]| -> Result<String, TargetError> {
+        names
+            .iter()
+            .find_map(|n| input.get(*n).and_then(Value::as_str))
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .ok_or(TargetError {
+                tool: tool.clone(),
+                expected: names[0],
+            })
+    };
+    let one = |names, role| field(names).map(|path| vec![Target { path, role }]);
+    match kind {
+        WriteKind::Write | WriteKind::Edit | WriteKind::MultiEdit => {
+            one(&["file_path"], Role::Written)
+        }
+        WriteKind::NotebookEdit => one(&["notebook_path"], Role::Written),
+        // Gemini-style hosts spell it `file_path`; the MCP filesystem server says `path`.
+        WriteKind::McpWriteFile | WriteKind::McpEditFile => {
+            one(&["path", "file_path"], Role::Written)
+        }
+        WriteKind::McpCreateDirectory => one(&["path"], Role::DirectoryCreated),
+        WriteKind::McpMoveFile => Ok(vec![
+            Target {
+                path: field(&["source"])?,
+                role: Role::MovedFrom,
+            },
+            Target {
+                path: field(&["destination"])?,
+                role: Role::MovedTo,
+            },
+        ]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn normalize_seed_cases() {
+        assert_eq!(normalize("mcp__telegram-tools__end_turn"), "end_turn");
+        assert_eq!(normalize("mcp__some-server-name__Write"), "Write");
+        assert_eq!(normalize("mcp__plugin_fs_files__write_file"), "write_file");
+        for unchanged in ["end_turn", "Read", "mcp__incomplete", "not_mcp__server__tool"] {
+            assert_eq!(normalize(unchanged), unchanged);
+        }
+    }
+
+    #[test]
+    fn normalize_edge_cases() {
+        // Empty server or empty tool: not a complete prefix.
+        assert_eq!(normalize("mcp____Write"), "mcp____Write");
+        assert_eq!(normalize("mcp__server__"), "mcp__server__");
+        // The server ends at the FIRST `__`; the tool keeps any later ones.
+        assert_eq!(normalize("mcp__a__b__c"), "b__c");
+        assert_eq!(normalize(""), "");
+    }
+
+    /// A minimal valid input for each kind, with `p` as the path.
+    fn input_for(kind: WriteKind, p: &str) -> Value {
+        match kind {
+            WriteKind::Write => json!({"file_path": p, "content": "x"}),
+            WriteKind::Edit => json!({"file_path": p, "old_string": "a", "new_string": "b"}),
+            WriteKind::MultiEdit => json!({"file_path": p, "edits": []}),
+            WriteKind::NotebookEdit => json!({"notebook_path": p, "new_source": "x"}),
+            WriteKind::McpWriteFile => json!({"path": p, "content": "x"}),
+            WriteKind::McpEditFile => json!({"path": p, "edits": []}),
+            WriteKind::McpMoveFile => json!({"source": p, "destination": "/dst"}),
+            WriteKind::McpCreateDirectory => json!({"path": p}),
+        }
+    }
+
+    /// Derived from the table: every tool, bare and behind several server prefixes, is
+    /// recognized, yields its target, and is matched by the installer's matcher.
+    #[test]
+    fn every_tool_under_every_prefix() {
+        let prefixes = ["", "mcp__fs__", "mcp__some-server-name__", "mcp__plugin_x_fs__"];
+        for spec in WRITE_TOOLS {
+            for prefix in prefixes {
+                let name = format!("{prefix}{}", spec.name);
+                assert_eq!(write_kind(&name), Some(spec.kind), "{name}");
+                let targets = write_targets(spec.kind, &input_for(spec.kind, "/p/f")).unwrap();
+                assert_eq!(targets[0].path, "/p/f", "{name}");
+                assert!(matcher_matches(&name), "{name} not matched");
+            }
+        }
+        for other in ["Read", "Bash", "mcp__fs__read_file", "Writer", "xWrite", "mcp__Write"] {
+            assert_eq!(write_kind(other), None, "{other}");
+            assert!(!matcher_matches(other), "{other} matched");
+        }
+    }
+
+    /// The matcher is `^(mcp__.+__)?(A|B|…)$`; check it without a regex engine.
+    fn matcher_matches(name: &str) -> bool {
+        let m = write_tools_matcher();
+        let alts = m
+            .trim_start_matches("^(mcp__.+__)?(")
+            .trim_end_matches(")$")
+            .split('|')
+            .collect::<Vec<_>>();
+        alts.iter().any(|alt| {
+            name == *alt
+                || name
+                    .strip_suffix(alt)
+                    .and_then(|p| p.strip_prefix("mcp__"))
+                    .is_some_and(|mid| mid.len() > 2 && mid.ends_with("__"))
+        })
+    }
+
+    #[test]
+    fn move_has_two_targets() {
+        let t = write_targets(
+            WriteKind::McpMoveFile,
+            &json!({"source": "/a", "destination": "/b"}),
+        )
+        .unwrap();
+        assert_eq!(
+            t,
+            vec![
+                Target { path: "/a".into(), role: Role::MovedFrom },
+                Target { path: "/b".into(), role: Role::MovedTo },
+            ]
+        );
+    }
+
+    #[test]
+    fn missing_or_empty_path_is_an_error() {
+        for input in [json!({}), json!({"file_path": ""}), json!({"file_path": 3})] {
+            let err = write_targets(WriteKind::Write, &input).unwrap_err();
+            assert_eq!(err.expected, "file_path");
+            assert_eq!(
+                err.to_string(),
+                "the Write tool input has no file_path (a non-empty string)"
+            );
+        }
+        let err = write_targets(WriteKind::McpMoveFile, &json!({"source": "/a"})).unwrap_err();
+        assert_eq!(err.expected, "destination");
+    }
+
+    #[test]
+    fn gemini_style_file_path_for_write_file() {
+        let t = write_targets(WriteKind::McpWriteFile, &json!({"file_path": "/g"})).unwrap();
+        assert_eq!(t[0].path, "/g");
+    }
+}

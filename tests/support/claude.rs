@@ -1,0 +1,548 @@
+//! Running the real Claude Code binary in a throwaway project against [`MockApi`].
+//!
+//! The guards' real client is Claude Code, and its hook handling has surprised us before
+//! (fail-open defaults, loop-ending blocks), so the e2e tests run the pinned release
+//! rather than a re-implementation. Everything is isolated: a temp project, a temp HOME
+//! (so neither the user's settings nor their hooks leak in), a loopback API, and no
+//! inherited `ANTHROPIC_*` / `CLAUDE*` variables.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::fs::{self, File};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use serde_json::Value;
+
+use super::mock_api::MockApi;
+
+/// The Claude Code release whose behaviour the e2e tests pin.
+pub const CLAUDE_CODE_VERSION: &str = "2.1.328";
+
+/// Set to `1` to skip (instead of fail) the e2e tests when the binary cannot be had,
+/// e.g. on a machine without npm or registry access.
+pub const OPTIONAL_ENV: &str = "DID_IT_ACTUALLY_E2E_OPTIONAL";
+
+/// Set to `1` to keep session directories for inspection.
+pub const KEEP_ENV: &str = "KEEP_E2E";
+
+/// Default bound on one session. Scripted sessions take seconds; this only catches hangs.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// How long a timed-out session gets to shut down after SIGTERM before SIGKILL.
+const TERM_GRACE: Duration = Duration::from_secs(3);
+
+/// How long after the session exits its output pipes may stay open (held by a process it
+/// left behind) before we stop waiting for them.
+const PIPE_GRACE: Duration = Duration::from_secs(5);
+
+/// Where the pinned release is installed: `<target dir>/claude-code`, so it is cached
+/// across runs, never committed, and removed by `cargo clean`.
+pub fn install_dir() -> PathBuf {
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let target = match std::env::var_os("CARGO_TARGET_DIR") {
+        // Cargo resolves a relative CARGO_TARGET_DIR against its cwd; for tests that is
+        // the manifest directory.
+        Some(dir) => manifest_dir.join(dir),
+        None => manifest_dir.join("target"),
+    };
+    target.join("claude-code")
+}
+
+/// The path of the pinned Claude Code binary, installing it with npm on first use.
+///
+/// Memoized per process; across processes (test binaries running in parallel) a file lock
+/// makes sure only one of them runs npm while the others wait for its result.
+pub fn claude_binary() -> Result<PathBuf, String> {
+    static BINARY: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    BINARY.get_or_init(locate_or_install).clone()
+}
+
+fn locate_or_install() -> Result<PathBuf, String> {
+    let dir = install_dir();
+    let binary = dir.join("node_modules").join(".bin").join("claude");
+    if check_version(&binary).is_ok() {
+        return Ok(binary);
+    }
+
+    fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let lock_path = dir.join(".install.lock");
+    let lock = File::create(&lock_path)
+        .map_err(|e| format!("cannot create {}: {e}", lock_path.display()))?;
+    lock.lock()
+        .map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
+    // Another process may have installed it while this one waited for the lock.
+    if check_version(&binary).is_ok() {
+        return Ok(binary);
+    }
+
+    let package = format!("@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION}");
+    eprintln!(
+        "e2e: installing {package} into {} (one time, ~360 MB)",
+        dir.display()
+    );
+    let output = Command::new("npm")
+        .arg("install")
+        .arg("--prefix")
+        .arg(&dir)
+        .args([
+            "--no-audit",
+            "--no-fund",
+            "--no-save",
+            "--loglevel=error",
+            &package,
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run npm to install {package}: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "`npm install {package}` failed ({}):\n{}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    check_version(&binary)?;
+    drop(lock); // closing the file releases the lock
+    Ok(binary)
+}
+
+fn check_version(binary: &Path) -> Result<(), String> {
+    let output = Command::new(binary)
+        .arg("--version")
+        .env_remove("CLAUDECODE")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
+    let version = String::from_utf8_lossy(&output.stdout);
+    if output.status.success() && version.trim_start().starts_with(CLAUDE_CODE_VERSION) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} --version printed {:?} ({}), expected {CLAUDE_CODE_VERSION}",
+            binary.display(),
+            version.trim(),
+            output.status
+        ))
+    }
+}
+
+/// The binary, or the decision to skip: `None` (with the reason on stderr) when it cannot
+/// be had and `DID_IT_ACTUALLY_E2E_OPTIONAL=1`. Otherwise a missing binary fails the test,
+/// so a CI machine that silently lost npm access cannot turn the e2e suite into a no-op.
+///
+/// Usage: `let Some(claude) = claude_or_skip() else { return };`
+pub fn claude_or_skip() -> Option<PathBuf> {
+    match claude_binary() {
+        Ok(path) => Some(path),
+        Err(reason) if std::env::var_os(OPTIONAL_ENV).is_some_and(|v| v == "1") => {
+            eprintln!("SKIPPED: Claude Code {CLAUDE_CODE_VERSION} is unavailable ({OPTIONAL_ENV}=1): {reason}");
+            None
+        }
+        Err(reason) => panic!(
+            "Claude Code {CLAUDE_CODE_VERSION} is unavailable: {reason}\n\
+             (set {OPTIONAL_ENV}=1 to skip the e2e tests instead)"
+        ),
+    }
+}
+
+/// A throwaway project (a git repo on `main` with one commit) plus a throwaway HOME,
+/// in which one or more scripted Claude Code sessions run. Removed on drop unless
+/// `KEEP_E2E=1`.
+pub struct Session {
+    claude: PathBuf,
+    root: PathBuf,
+    project: PathBuf,
+    home: PathBuf,
+    env: BTreeMap<OsString, OsString>,
+    timeout: Duration,
+}
+
+/// What one `claude -p` run produced.
+#[derive(Debug)]
+pub struct SessionOutput {
+    pub status: ExitStatus,
+    /// stdout lines that parsed as JSON (`--output-format stream-json`), in order.
+    pub stdout_events: Vec<Value>,
+    /// The raw stdout, including any line that was not JSON.
+    pub stdout: String,
+    pub stderr: String,
+    /// `$HOME/.claude/projects/<slug>/<session_id>.jsonl`, if it exists.
+    pub transcript_path: Option<PathBuf>,
+}
+
+impl Session {
+    /// Creates the project and HOME, or skips like [`claude_or_skip`].
+    pub fn start() -> Option<Session> {
+        claude_or_skip().map(|claude| Session::new(&claude))
+    }
+
+    /// Creates the project and HOME for a known binary. Panics (failing the test) if the
+    /// temp dirs or the initial commit cannot be made.
+    pub fn new(claude: &Path) -> Session {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let name = format!(
+            "did-it-actually-e2e-{}-{}-{nanos:08x}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::SeqCst)
+        );
+        let root = std::env::temp_dir().join(name);
+        let project_dir = root.join("project");
+        let home = root.join("home");
+        for dir in [&project_dir, &home] {
+            fs::create_dir_all(dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
+        }
+        // Claude Code reports (and derives the transcript slug from) the resolved path;
+        // resolving here keeps paths comparable when the temp dir is behind a symlink.
+        let project = fs::canonicalize(&project_dir).unwrap_or(project_dir);
+
+        let session = Session {
+            claude: claude.to_owned(),
+            root,
+            project,
+            home,
+            env: BTreeMap::new(),
+            timeout: DEFAULT_TIMEOUT,
+        };
+        session.git_ok(&["init", "-q", "-b", "main"]);
+        session.git_ok(&["config", "user.name", "did-it-actually e2e"]);
+        session.git_ok(&["config", "user.email", "e2e@did-it-actually.invalid"]);
+        session.git_ok(&["config", "commit.gpgsign", "false"]);
+        session.write("README.md", "scratch project for an e2e test\n");
+        session.git_ok(&["add", "README.md"]);
+        session.git_ok(&["commit", "-q", "-m", "initial commit"]);
+        if std::env::var_os(KEEP_ENV).is_some_and(|v| v == "1") {
+            eprintln!("e2e: session dir {} (kept)", session.root.display());
+        }
+        session
+    }
+
+    /// The project directory (Claude Code's cwd and `CLAUDE_PROJECT_DIR`).
+    pub fn project(&self) -> &Path {
+        &self.project
+    }
+
+    /// The HOME given to Claude Code.
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+
+    /// A fresh directory beside the project (not inside it, so the agent's git status
+    /// stays clean), e.g. for a bare "remote" or a state dir; removed with the session.
+    /// `project` and `home` are taken.
+    pub fn scratch_dir(&self, name: &str) -> PathBuf {
+        assert!(
+            !["project", "home"].contains(&name),
+            "scratch dir name {name:?} is taken"
+        );
+        let dir = self.root.join(name);
+        fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
+        dir
+    }
+
+    /// A path inside the project.
+    pub fn path(&self, relative: impl AsRef<Path>) -> PathBuf {
+        self.project.join(relative)
+    }
+
+    /// Writes a file in the project, creating parent directories.
+    pub fn write(&self, relative: impl AsRef<Path>, contents: impl AsRef<[u8]>) {
+        let path = self.path(relative);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent)
+                .unwrap_or_else(|e| panic!("create {}: {e}", parent.display()));
+        }
+        fs::write(&path, contents).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+    }
+
+    /// Writes `.claude/settings.json` (where project hooks are registered).
+    pub fn write_settings(&self, settings: &Value) {
+        self.write(
+            ".claude/settings.json",
+            serde_json::to_string_pretty(settings).unwrap_or_default(),
+        );
+    }
+
+    /// A project file's contents, or `None` if it cannot be read (e.g. does not exist).
+    pub fn read(&self, relative: impl AsRef<Path>) -> Option<String> {
+        fs::read_to_string(self.path(relative)).ok()
+    }
+
+    /// Adds an environment variable for the Claude Code process (and so for its hooks),
+    /// e.g. `DID_IT_ACTUALLY_STATE_DIR`.
+    pub fn env(&mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> &mut Self {
+        self.env.insert(key.into(), value.into());
+        self
+    }
+
+    /// Replaces [`DEFAULT_TIMEOUT`] for the following runs.
+    pub fn timeout(&mut self, timeout: Duration) -> &mut Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Runs git in the project with the same isolation as the session.
+    pub fn git(&self, args: &[&str]) -> Output {
+        let mut cmd = Command::new("git");
+        cmd.args(args)
+            .current_dir(&self.project)
+            .stdin(Stdio::null());
+        self.isolate(&mut cmd);
+        cmd.output()
+            .unwrap_or_else(|e| panic!("run git {args:?}: {e}"))
+    }
+
+    /// Runs git and returns its trimmed stdout; a failing git command fails the test.
+    pub fn git_ok(&self, args: &[&str]) -> String {
+        let output = self.git(args);
+        assert!(
+            output.status.success(),
+            "git {args:?} failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).trim().to_owned()
+    }
+
+    /// Runs `claude -p <prompt>` against `api` and waits for it. A run that outlives the
+    /// timeout is killed and fails the test, showing what it printed so far.
+    pub fn run(&self, prompt: &str, api: &MockApi) -> SessionOutput {
+        let mut cmd = Command::new(&self.claude);
+        cmd.args([
+            "-p",
+            prompt,
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--dangerously-skip-permissions",
+        ])
+        .current_dir(&self.project)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+        self.isolate(&mut cmd);
+        cmd.env("ANTHROPIC_BASE_URL", api.base_url())
+            .env("ANTHROPIC_API_KEY", "sk-ant-e2e-mock")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("DISABLE_TELEMETRY", "1")
+            // Running as root, --dangerously-skip-permissions is refused without it.
+            .env("IS_SANDBOX", "1");
+        cmd.envs(&self.env);
+
+        let started = Instant::now();
+        let mut child = cmd
+            .spawn()
+            .unwrap_or_else(|e| panic!("spawn {}: {e}", self.claude.display()));
+        let stdout = Drain::start(child.stdout.take());
+        let stderr = Drain::start(child.stderr.take());
+        let status = wait_with_timeout(&mut child, self.timeout);
+        let stdout = stdout.finish();
+        let stderr = stderr.finish();
+
+        let Some(status) = status else {
+            panic!(
+                "claude -p timed out after {:?} (killed)\nmock hits: {:?}\nmock errors: {:?}\n--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}",
+                started.elapsed(),
+                api.hits(),
+                api.errors()
+            );
+        };
+
+        let stdout_events: Vec<Value> = stdout
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        let transcript_path = self.transcript_for(&stdout_events);
+        SessionOutput {
+            status,
+            stdout_events,
+            stdout,
+            stderr,
+            transcript_path,
+        }
+    }
+
+    /// Environment shared by Claude Code and our own git calls: the temp HOME and no
+    /// inherited configuration that could redirect the client or git.
+    fn isolate(&self, cmd: &mut Command) {
+        for (key, _) in std::env::vars_os() {
+            let name = key.to_string_lossy();
+            // CLAUDE* also covers CLAUDECODE, which marks "running inside Claude Code".
+            if name.starts_with("ANTHROPIC_")
+                || name.starts_with("CLAUDE")
+                || name.starts_with("GIT_")
+            {
+                cmd.env_remove(&key);
+            }
+        }
+        cmd.env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("GIT_CONFIG_NOSYSTEM", "1");
+    }
+
+    /// Transcripts live at `$HOME/.claude/projects/<slug>/<session_id>.jsonl`; rather
+    /// than re-deriving the slug, look for the session id under every project folder.
+    fn transcript_for(&self, events: &[Value]) -> Option<PathBuf> {
+        let session_id = events
+            .iter()
+            .find_map(|e| e.get("session_id").and_then(Value::as_str))?;
+        let projects = self.home.join(".claude").join("projects");
+        fs::read_dir(projects)
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|entry| entry.path().join(format!("{session_id}.jsonl")))
+            .find(|path| path.is_file())
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if std::env::var_os(KEEP_ENV).is_some_and(|v| v == "1") {
+            return;
+        }
+        let _ = fs::remove_dir_all(&self.root);
+    }
+}
+
+impl SessionOutput {
+    /// The final `result` event, if the session got that far.
+    pub fn result(&self) -> Option<&Value> {
+        self.stdout_events
+            .iter()
+            .rev()
+            .find(|e| e.get("type").and_then(Value::as_str) == Some("result"))
+    }
+
+    /// The `result` text of the final event (the last assistant message).
+    pub fn result_text(&self) -> Option<&str> {
+        self.result()?.get("result")?.as_str()
+    }
+
+    /// The events of one type (`system`, `assistant`, `user`, `result`).
+    pub fn events(&self, kind: &str) -> Vec<&Value> {
+        self.stdout_events
+            .iter()
+            .filter(|e| e.get("type").and_then(Value::as_str) == Some(kind))
+            .collect()
+    }
+
+    /// The transcript's lines that parse as JSON (an empty list when there is none).
+    pub fn transcript(&self) -> Vec<Value> {
+        let Some(path) = &self.transcript_path else {
+            return Vec::new();
+        };
+        fs::read_to_string(path)
+            .map(|text| {
+                text.lines()
+                    .filter_map(|l| serde_json::from_str(l).ok())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// A description of the run for assertion messages.
+    pub fn describe(&self) -> String {
+        format!(
+            "status {}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            self.status, self.stdout, self.stderr
+        )
+    }
+}
+
+/// Reads a child's pipe on its own thread, so a chatty child cannot block on a full pipe
+/// while we wait for it to exit.
+struct Drain {
+    buffer: Arc<Mutex<Vec<u8>>>,
+    reader: thread::JoinHandle<()>,
+}
+
+impl Drain {
+    fn start(pipe: Option<impl Read + Send + 'static>) -> Drain {
+        let buffer = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&buffer);
+        let reader = thread::spawn(move || {
+            let Some(mut pipe) = pipe else { return };
+            let mut chunk = [0; 8192];
+            while let Ok(n @ 1..) = pipe.read(&mut chunk) {
+                sink.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .extend_from_slice(&chunk[..n]);
+            }
+        });
+        Drain { buffer, reader }
+    }
+
+    /// What was read, once the pipe closes. A process the session left behind may still
+    /// hold the pipe open after the session exited; rather than hang, give up after a grace
+    /// period and say so (the reader thread is then abandoned).
+    fn finish(self) -> String {
+        let deadline = Instant::now() + PIPE_GRACE;
+        while !self.reader.is_finished() && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(10));
+        }
+        let closed = self.reader.is_finished();
+        let bytes = self
+            .buffer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        let mut text = String::from_utf8_lossy(&bytes).into_owned();
+        if !closed {
+            text.push_str(
+                "\n[e2e harness: pipe still open after the session ended; output may be cut]\n",
+            );
+        }
+        text
+    }
+}
+
+/// `None` if the child outlived `timeout` and had to be stopped. It first gets a SIGTERM,
+/// on which Claude Code stops its running hooks (they run in their own sessions, out of
+/// reach of a process-group kill, and would otherwise linger), then a SIGKILL. Polling
+/// keeps this std-only; a 20 ms tick is invisible next to a session's seconds.
+fn wait_with_timeout(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
+    if let Some(status) = wait_until(child, Instant::now() + timeout) {
+        return Some(status);
+    }
+    terminate(child);
+    if wait_until(child, Instant::now() + TERM_GRACE).is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    None
+}
+
+/// Sends SIGTERM. std only offers SIGKILL, so this goes through kill(1); the child is not
+/// reaped yet, so its pid cannot have been reused.
+fn terminate(child: &Child) {
+    #[cfg(unix)]
+    {
+        let _ = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+    #[cfg(not(unix))]
+    let _ = child;
+}
+
+/// The exit status if the child exits before `deadline`.
+fn wait_until(child: &mut Child, deadline: Instant) -> Option<ExitStatus> {
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(20)),
+            _ => return None,
+        }
+    }
+}

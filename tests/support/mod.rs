@@ -1,0 +1,5 @@
+//! Helpers shared by the integration tests. Each test binary uses a subset.
+#![allow(dead_code)]
+
+pub mod claude;
+pub mod mock_api;
