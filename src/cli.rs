@@ -44,6 +44,9 @@ enum Command {
     /// Print the plugin's hooks/hooks.json (generated from the same table as `install`).
     #[command(hide = true)]
     PluginHooks,
+    /// Print the name of every hook this build provides, one per line (for install.sh's links).
+    #[command(hide = true)]
+    HookNames,
 }
 
 #[derive(Args, Debug)]
@@ -117,6 +120,10 @@ fn dispatch(command: Command) -> ExitCode {
         Command::Install(args) => install_cmd(&args, false),
         Command::Uninstall(args) => install_cmd(&args, true),
         Command::Policy(PolicyCommand::Check { cwd }) => policy_check(cwd),
+        Command::HookNames => {
+            Hook::ALL.iter().for_each(|h| println!("{}", h.name()));
+            ExitCode::SUCCESS
+        }
         Command::PluginHooks => {
             print!("{}", install::plugin_hooks_json(&Hook::ALL));
             ExitCode::SUCCESS

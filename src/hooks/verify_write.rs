@@ -649,7 +649,14 @@ fn describe(kind: WriteKind, planned: &Planned, check: &Check) -> String {
         _ => format!("{} to", kind.name()),
     };
     let path = planned.path.display();
-    let detail = check.detail.as_deref().unwrap_or("");
+    let mut detail = check.detail.clone().unwrap_or_default();
+    // When nothing could be compared, say what was expected, so the agent can tell.
+    if let (Expectation::Content(ContentRule { exact: Some(exact), .. }), Outcome::Missing | Outcome::WrongType | Outcome::Unreadable) =
+        (&planned.expect, check.outcome)
+    {
+        let _ = write!(detail, " ({} bytes, sha256 {}, were to be written)", exact.len(), short(&fsutil::sha256_hex(exact)));
+    }
+    let detail = detail.as_str();
     match check.outcome {
         Outcome::Landed if detail.is_empty() => format!("The {what} {path} landed."),
         Outcome::Landed => format!("The {what} {path} {detail}."),

@@ -2,4 +2,5 @@
 #![allow(dead_code)]
 
 pub mod claude;
+pub mod fixture;
 pub mod mock_api;

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Builds did-it-actually, installs it and its hook links into PREFIX/bin, and registers
+# the hooks in a project's Claude Code settings (.claude/settings.json).
+#
+#   install/install.sh [--project DIR] [--prefix DIR] [--local | --user]
+#   install/install.sh --uninstall [--project DIR] [--prefix DIR] [--local | --user]
+#
+# Re-running is harmless: the build is incremental and the settings merge is idempotent.
+set -euo pipefail
+
+usage() {
+  sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+  cat <<'TXT'
+Options:
+  --project DIR  the project to guard (default: the git top level of the current directory)
+  --prefix DIR   where to install (default: $PREFIX, else ~/.local); DIR/bin must be on PATH
+  --local        write .claude/settings.local.json (personal) instead of settings.json
+  --user         write ~/.claude/settings.json (every project) instead
+  --uninstall    remove the registration, the links and the binary
+TXT
+}
+
+die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+
+prefix="${PREFIX:-${HOME:?HOME is not set}/.local}"
+project=""
+scope=()
+mode=install
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --project) [ $# -ge 2 ] || die "--project needs a directory"; project="$2"; shift 2 ;;
+    --prefix) [ $# -ge 2 ] || die "--prefix needs a directory"; prefix="$2"; shift 2 ;;
+    --local | --user) scope+=("$1"); shift ;;
+    --uninstall) mode=uninstall; shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) usage >&2; die "unknown argument: $1" ;;
+  esac
+done
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin_dir="$prefix/bin"
+binary="$bin_dir/did-it-actually"
+
+if [ -z "$project" ]; then
+  project="$(git rev-parse --show-toplevel 2>/dev/null || pwd)"
+fi
+[ -d "$project" ] || die "the project directory $project does not exist"
+project="$(cd "$project" && pwd)"
+
+if [ "$mode" = uninstall ]; then
+  if [ -x "$binary" ]; then
+    "$binary" uninstall --project "$project" ${scope[@]+"${scope[@]}"}
+    for hook in $("$binary" hook-names); do rm -f "$bin_dir/$hook"; done
+  else
+    echo "install.sh: $binary is not installed; nothing to unregister with it" >&2
+  fi
+  if command -v cargo >/dev/null 2>&1 && [ -x "$binary" ]; then
+    cargo uninstall --root "$prefix" did-it-actually
+  fi
+  echo "did-it-actually is uninstalled from $prefix (settings backups, if any, are kept beside the settings files)."
+  exit 0
+fi
+
+command -v cargo >/dev/null 2>&1 ||
+  die "cargo is not on PATH: install the Rust toolchain (rustup, stable), then run this again"
+case ":$PATH:" in
+  *":$bin_dir:"*) ;;
+  *) die "$bin_dir is not on PATH. Add it, e.g. put  export PATH=\"$bin_dir:\$PATH\"  in your shell profile, open a new shell, and run this again (or choose another --prefix)" ;;
+esac
+
+echo "install.sh: building did-it-actually (release) into $prefix ..."
+CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}" \
+  cargo install --quiet --path "$repo" --locked --root "$prefix" --force
+
+for hook in $("$binary" hook-names); do
+  ln -sfn did-it-actually "$bin_dir/$hook"
+done
+echo "install.sh: installed $binary and links: $("$binary" hook-names | tr '\n' ' ')"
+
+"$binary" install --project "$project" ${scope[@]+"${scope[@]}"}
+
+cat <<TXT
+install.sh: done. Claude Code sessions in $project now run the hooks.
+  check a policy:  $binary policy check --cwd "$project"
+  undo:            $repo/install/install.sh --uninstall --project "$project"${scope[@]+ ${scope[*]}}
+TXT

@@ -1,0 +1,14 @@
+//! Fixture tests: real-shaped hook inputs run through the built binary, with snapshots of
+//! what a user (or the agent) sees: exit code, stdout, stderr, and the write log.
+
+mod support;
+
+use support::fixture::run_fixture;
+
+#[test]
+fn verify_write_fixtures() {
+    insta::glob!("fixtures/verify-write/*.json", |path| {
+        let run = run_fixture(path, &["verify-write"]);
+        insta::assert_snapshot!(run.report());
+    });
+}
