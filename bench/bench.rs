@@ -1,0 +1,594 @@
+//! Whole-process latency and peak memory of the hooks, one row per case.
+//!
+//! Run it with `bench/run.sh`, or by hand:
+//! `cargo run --release --locked --example bench -- target/release/did-it-actually [--runs N] [--warmup N]`
+//!
+//! Each run spawns the binary, writes the case's stdin bytes, closes stdin, and reaps the
+//! child with `wait4`, which also returns the child's peak RSS. The time measured is from
+//! just before the spawn to the return of `wait4`: process start, dynamic loading, reading
+//! stdin, the hook itself and exit. stdout and stderr go to /dev/null (a first, unmeasured
+//! run checks the case's answer and records, so a broken case cannot bench its error path).
+//!
+//! Every case runs against the same fixture: a project directory (with a `.git` directory,
+//! so policy discovery stops there) and a state directory whose session already has a
+//! write log of [`LOG_RECORDS`] records. The hook appends to that log, so it is truncated
+//! back to exactly those records before every run.
+//!
+//! To add a hook (block-wrong-branch, scope-guard, audit-turn), add rows to [`CASES`].
+
+use did_it_actually::fsutil::sha256_hex;
+use did_it_actually::store::{Operation, Outcome, WriteRecord, RECORD_VERSION, WRITE_LOG};
+use serde_json::{json, Value};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+/// Records in the session's write log before every run.
+const LOG_RECORDS: usize = 10_000;
+const SESSION: &str = "5f0c2c8e-3b8a-4d7e-9c41-0d6a2f9b7e13";
+const PROMPT: &str = "a41d7c3e-92f0-4b6b-8e15-7c0f3d2a9b64";
+const DEFAULT_RUNS: usize = 300;
+const DEFAULT_WARMUP: usize = 5;
+
+/// One benchmark row.
+struct Case {
+    name: &'static str,
+    /// Arguments after the binary.
+    args: &'static [&'static str],
+    /// Prepares the disk once, before the case's runs (files the hook reads).
+    setup: fn(&Fixture) -> io::Result<()>,
+    /// The bytes written to the hook's stdin.
+    stdin: fn(&Fixture) -> Vec<u8>,
+    /// What a correct run looks like; checked once, on a run outside the measurements.
+    expect: Expect,
+}
+
+/// The answer a case must produce.
+enum Expect {
+    /// Exit 0, nothing on stdout (no objection), and this many records appended to the
+    /// write log, each verified.
+    Silent { records: usize },
+    /// Exit 0 and stdout containing this text.
+    Stdout(&'static str),
+}
+
+const CASES: &[Case] = &[
+    Case {
+        name: "verify-write: Write, 100 B",
+        args: &["verify-write"],
+        setup: |f| put(&f.small_path(0), &small_content(0)),
+        stdin: |f| post_tool_use_write(f, &f.small_path(0), &small_content(0)),
+        expect: Expect::Silent { records: 1 },
+    },
+    Case {
+        name: "verify-write: Write, 1 MiB",
+        args: &["verify-write"],
+        setup: |f| put(&f.large_path(), &large_content()),
+        stdin: |f| post_tool_use_write(f, &f.large_path(), &large_content()),
+        expect: Expect::Silent { records: 1 },
+    },
+    Case {
+        name: "verify-write: Edit, 4 KiB file",
+        args: &["verify-write"],
+        setup: |f| put(&f.edit_path(), &edited_source()),
+        stdin: post_tool_use_edit,
+        expect: Expect::Silent { records: 1 },
+    },
+    Case {
+        name: "verify-write: PostToolBatch, 20 Writes",
+        args: &["verify-write"],
+        setup: |f| (0..BATCH).try_for_each(|i| put(&f.small_path(i), &small_content(i))),
+        stdin: post_tool_batch,
+        expect: Expect::Silent { records: BATCH },
+    },
+    Case {
+        name: "baseline: --version",
+        args: &["--version"],
+        setup: |_| Ok(()),
+        stdin: |_| Vec::new(),
+        expect: Expect::Stdout("did-it-actually"),
+    },
+];
+
+const BATCH: usize = 20;
+
+/// Writes a file the way the tool would have, creating its directory.
+fn put(path: &Path, content: &str) -> io::Result<()> {
+    fs::create_dir_all(path.parent().expect("fixture paths have a parent"))?;
+    fs::write(path, content)
+}
+
+// ---------------------------------------------------------------------------------------
+// Inputs
+
+fn small_content(i: usize) -> String {
+    // ~100 bytes, like a small config or a one-function file.
+    format!("[package]\nname = \"demo-{i}\"\nversion = \"0.1.0\"\n\n[dependencies]\nserde = \"1\"\n# file {i:02}\n")
+}
+
+/// 1 MiB of source-like text.
+fn large_content() -> String {
+    let mut s = String::with_capacity(1 << 20);
+    let mut n = 0;
+    while s.len() < (1 << 20) - 80 {
+        s.push_str(&format!("    let value_{n} = compute(input[{n}], {n} * FACTOR); // step {n}\n"));
+        n += 1;
+    }
+    while s.len() < 1 << 20 {
+        s.push('\n');
+    }
+    s
+}
+
+/// A ~4 KiB Rust file before the edit.
+fn original_source() -> String {
+    let mut s = String::from("//! Configuration loading.\n\nuse std::collections::HashMap;\nuse std::path::Path;\n\n");
+    let mut i = 0;
+    while s.len() < 4000 {
+        s.push_str(&format!(
+            "/// Reads setting {i} from the map.\npub fn setting_{i}(map: &HashMap<String, String>) -> Option<u32> {{\n    map.get(\"setting_{i}\").and_then(|v| v.parse().ok())\n}}\n\n"
+        ));
+        i += 1;
+    }
+    s
+}
+
+const EDIT_OLD: &str = "    map.get(\"setting_7\").and_then(|v| v.parse().ok())\n";
+const EDIT_NEW: &str =
+    "    map.get(\"setting_7\")\n        .and_then(|v| v.trim().parse().ok())\n        .filter(|n| *n > 0)\n";
+
+fn edited_source() -> String {
+    let original = original_source();
+    assert!(original.contains(EDIT_OLD), "the edit applies to the original");
+    original.replacen(EDIT_OLD, EDIT_NEW, 1)
+}
+
+/// The fields every event carries (hook-protocol.md, section 3).
+fn common(f: &Fixture, event: &str) -> serde_json::Map<String, Value> {
+    let v = json!({
+        "session_id": SESSION,
+        "transcript_path": format!("/home/u/.claude/projects/-home-u-proj/{SESSION}.jsonl"),
+        "cwd": f.project,
+        "prompt_id": PROMPT,
+        "permission_mode": "acceptEdits",
+        "effort": {"level": "medium"},
+        "hook_event_name": event,
+    });
+    match v {
+        Value::Object(m) => m,
+        _ => unreachable!(),
+    }
+}
+
+fn post_tool_use_write(f: &Fixture, path: &Path, content: &str) -> Vec<u8> {
+    let mut m = common(f, "PostToolUse");
+    m.insert("tool_name".into(), json!("Write"));
+    m.insert("tool_input".into(), json!({"file_path": path, "content": content}));
+    m.insert(
+        "tool_response".into(),
+        json!({"type": "create", "filePath": path, "content": content,
+               "structuredPatch": [], "originalFile": null, "userModified": false}),
+    );
+    m.insert("tool_use_id".into(), json!("toolu_01BenchWrite0000000000000"));
+    m.insert("duration_ms".into(), json!(3));
+    serde_json::to_vec(&m).unwrap()
+}
+
+fn post_tool_use_edit(f: &Fixture) -> Vec<u8> {
+    let path = f.edit_path();
+    let mut m = common(f, "PostToolUse");
+    m.insert("tool_name".into(), json!("Edit"));
+    m.insert(
+        "tool_input".into(),
+        json!({"file_path": path, "old_string": EDIT_OLD, "new_string": EDIT_NEW, "replace_all": false}),
+    );
+    let start = original_source()[..original_source().find(EDIT_OLD).unwrap()].lines().count() + 1;
+    m.insert(
+        "tool_response".into(),
+        json!({
+            "filePath": path,
+            "oldString": EDIT_OLD,
+            "newString": EDIT_NEW,
+            "originalFile": original_source(),
+            "structuredPatch": [{
+                "oldStart": start - 3, "oldLines": 7, "newStart": start - 3, "newLines": 9,
+                "lines": [" /// Reads setting 7 from the map.",
+                          " pub fn setting_7(map: &HashMap<String, String>) -> Option<u32> {",
+                          "-    map.get(\"setting_7\").and_then(|v| v.parse().ok())",
+                          "+    map.get(\"setting_7\")",
+                          "+        .and_then(|v| v.trim().parse().ok())",
+                          "+        .filter(|n| *n > 0)",
+                          " }"]
+            }],
+            "replaceAll": false,
+            "userModified": false,
+        }),
+    );
+    m.insert("tool_use_id".into(), json!("toolu_01BenchEdit00000000000000"));
+    m.insert("duration_ms".into(), json!(5));
+    serde_json::to_vec(&m).unwrap()
+}
+
+fn post_tool_batch(f: &Fixture) -> Vec<u8> {
+    let calls: Vec<Value> = (0..BATCH)
+        .map(|i| {
+            let path = f.small_path(i);
+            json!({
+                "tool_name": "Write",
+                "tool_input": {"file_path": path, "content": small_content(i)},
+                "tool_use_id": format!("toolu_01BenchBatch{i:012}"),
+                "tool_response": format!("File created successfully at: {}", path.display()),
+            })
+        })
+        .collect();
+    let mut m = common(f, "PostToolBatch");
+    m.insert("tool_calls".into(), Value::Array(calls));
+    serde_json::to_vec(&m).unwrap()
+}
+
+// ---------------------------------------------------------------------------------------
+// Fixture
+
+struct Fixture {
+    root: PathBuf,
+    project: PathBuf,
+    state: PathBuf,
+    log: PathBuf,
+    /// The write log's length with exactly [`LOG_RECORDS`] records.
+    log_len: u64,
+}
+
+impl Fixture {
+    fn create() -> io::Result<Fixture> {
+        let root = std::env::temp_dir().join(format!("did-it-actually-bench-{}", std::process::id()));
+        let project = root.join("proj");
+        let state = root.join("state");
+        let session_dir = state.join("sessions").join(SESSION);
+        fs::create_dir_all(project.join(".git"))?;
+        fs::create_dir_all(project.join("src"))?;
+        fs::create_dir_all(&session_dir)?;
+        let log = session_dir.join(WRITE_LOG);
+        write_log(&log, &project)?;
+        let log_len = fs::metadata(&log)?.len();
+        Ok(Fixture { root, project, state, log, log_len })
+    }
+
+    fn small_path(&self, i: usize) -> PathBuf {
+        self.project.join(format!("crates/demo-{i}/Cargo.toml"))
+    }
+
+    fn large_path(&self) -> PathBuf {
+        self.project.join("src/generated.rs")
+    }
+
+    fn edit_path(&self) -> PathBuf {
+        self.project.join("src/config.rs")
+    }
+
+    /// Drops whatever the last run appended.
+    fn reset_log(&self) -> io::Result<()> {
+        OpenOptions::new().write(true).open(&self.log)?.set_len(self.log_len)
+    }
+
+    fn log_records_since_reset(&self) -> io::Result<Vec<WriteRecord>> {
+        let bytes = fs::read(&self.log)?;
+        bytes[self.log_len as usize..]
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).map_err(io::Error::other))
+            .collect()
+    }
+}
+
+impl Drop for Fixture {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.root);
+    }
+}
+
+/// A session's worth of records: writes and edits over a few hundred files, a few of them
+/// failed or changed after, across many prompts.
+fn write_log(log: &Path, project: &Path) -> io::Result<()> {
+    let mut out = BufWriter::new(File::create(log)?);
+    let start = 1_780_000_000u64; // seconds since the epoch
+    for n in 0..LOG_RECORDS {
+        let time = std::time::UNIX_EPOCH + Duration::from_millis(start * 1000 + n as u64 * 1_700);
+        let (tool, op) = match n % 5 {
+            0 | 1 => ("Write", Operation::Write),
+            4 if n % 50 == 4 => ("MultiEdit", Operation::MultiEdit),
+            _ => ("Edit", Operation::Edit),
+        };
+        let (outcome, reason) = match n % 97 {
+            13 => (Outcome::ChangedAfter, Some("it landed, then the file was changed by something else (a formatter or another tool?); the written text is still there, but the first difference is at line 3".to_owned())),
+            41 => (Outcome::TextAbsent, Some("the new text \"fn main() {\" is not in the file".to_owned())),
+            _ => (Outcome::Landed, None),
+        };
+        let path = project.join(format!("src/module_{}/file_{}.rs", n % 37, n % 311));
+        let record = WriteRecord {
+            v: RECORD_VERSION,
+            time: did_it_actually::time::rfc3339(time),
+            session: SESSION.to_owned(),
+            prompt_id: Some(format!("{:08x}-92f0-4b6b-8e15-7c0f3d2a9b64", n / 40)),
+            tool_use_id: Some(format!("toolu_01{:024}", n)),
+            event: if n % 7 == 0 { "PostToolBatch" } else { "PostToolUse" }.to_owned(),
+            tool: tool.to_owned(),
+            path: path.to_string_lossy().into_owned(),
+            op,
+            verified: outcome.is_verified(),
+            outcome,
+            reason,
+            sha256: Some(sha256_hex(&n.to_le_bytes())),
+            size: Some(200 + (n as u64 * 7919) % 40_000),
+        };
+        serde_json::to_writer(&mut out, &record)?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()
+}
+
+// ---------------------------------------------------------------------------------------
+// Measuring
+
+/// `struct timeval` on 64-bit Linux.
+#[repr(C)]
+#[derive(Default)]
+struct Timeval {
+    tv_sec: i64,
+    tv_usec: i64,
+}
+
+/// `struct rusage` on x86_64 and aarch64 Linux: two timevals, then 14 longs.
+#[repr(C)]
+#[derive(Default)]
+struct Rusage {
+    ru_utime: Timeval,
+    ru_stime: Timeval,
+    /// Peak resident set size, in KiB.
+    ru_maxrss: i64,
+    ru_ixrss: i64,
+    ru_idrss: i64,
+    ru_isrss: i64,
+    ru_minflt: i64,
+    ru_majflt: i64,
+    ru_nswap: i64,
+    ru_inblock: i64,
+    ru_oublock: i64,
+    ru_msgsnd: i64,
+    ru_msgrcv: i64,
+    ru_nsignals: i64,
+    ru_nvcsw: i64,
+    ru_nivcsw: i64,
+}
+
+#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
+compile_error!("the bench declares wait4 and struct rusage for x86_64/aarch64 Linux only");
+
+extern "C" {
+    fn wait4(pid: i32, status: *mut i32, options: i32, rusage: *mut Rusage) -> i32;
+}
+
+/// One measured run.
+struct Sample {
+    wall: Duration,
+    maxrss_kib: i64,
+}
+
+fn run_once(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<Sample, String> {
+    let mut cmd = command(bin, case, fx);
+    cmd.stdout(Stdio::null()).stderr(Stdio::null());
+    let start = Instant::now();
+    let mut child = cmd.spawn().map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+    {
+        let mut pipe = child.stdin.take().expect("stdin is piped");
+        if let Err(e) = pipe.write_all(stdin) {
+            // A child that exits without reading (--version) closes the pipe early.
+            if e.kind() != io::ErrorKind::BrokenPipe {
+                return Err(format!("cannot write stdin: {e}"));
+            }
+        }
+    } // stdin closed here
+    let pid = child.id() as i32;
+    let mut status = 0i32;
+    let mut usage = Rusage::default();
+    loop {
+        // SAFETY: both pointers are to live, properly laid out locals.
+        let r = unsafe { wait4(pid, &mut status, 0, &mut usage) };
+        if r == pid {
+            break;
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(format!("wait4: {e}"));
+        }
+    }
+    let wall = start.elapsed();
+    // The child is reaped; `child` must not be waited on again (dropping it does not wait).
+    drop(child);
+    // WIFEXITED && WEXITSTATUS == 0
+    if status & 0x7f != 0 || (status >> 8) & 0xff != 0 {
+        return Err(format!("{}: the child ended with wait status {status:#x}", case.name));
+    }
+    Ok(Sample { wall, maxrss_kib: usage.ru_maxrss })
+}
+
+fn command(bin: &Path, case: &Case, fx: &Fixture) -> Command {
+    let mut cmd = Command::new(bin);
+    cmd.args(case.args)
+        .current_dir(&fx.project)
+        .env("DID_IT_ACTUALLY_STATE_DIR", &fx.state)
+        .env_remove("DID_IT_ACTUALLY_POLICY")
+        .stdin(Stdio::piped());
+    cmd
+}
+
+/// Runs the case once with its output captured and checks it against `case.expect`.
+fn check_case(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<(), String> {
+    fx.reset_log().map_err(|e| e.to_string())?;
+    let mut child = command(bin, case, fx)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    let _ = writer.join();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let fail = |why: String| {
+        Err(format!(
+            "case `{}` does not behave as expected: {why}\nexit: {}\nstdout: {stdout}\nstderr: {}",
+            case.name,
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    };
+    if !out.status.success() {
+        return fail("it did not exit 0".into());
+    }
+    match case.expect {
+        Expect::Silent { records } => {
+            if !stdout.trim().is_empty() {
+                return fail("it printed an answer where none was expected".into());
+            }
+            let appended = fx.log_records_since_reset().map_err(|e| e.to_string())?;
+            if appended.len() != records {
+                return fail(format!("it appended {} records, not {records}", appended.len()));
+            }
+            if let Some(r) = appended.iter().find(|r| !r.verified) {
+                return fail(format!("a record is not verified: {r:?}"));
+            }
+        }
+        Expect::Stdout(text) => {
+            if !stdout.contains(text) {
+                return fail(format!("stdout does not contain {text:?}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+struct Row {
+    name: &'static str,
+    runs: usize,
+    p50: Duration,
+    p95: Duration,
+    mean: Duration,
+    maxrss_kib: i64,
+}
+
+fn bench_case(bin: &Path, case: &Case, fx: &Fixture, runs: usize, warmup: usize) -> Result<Row, String> {
+    (case.setup)(fx).map_err(|e| format!("{}: setup failed: {e}", case.name))?;
+    let stdin = (case.stdin)(fx);
+    check_case(bin, case, &stdin, fx)?;
+    let reset = || fx.reset_log().map_err(|e| format!("cannot reset the write log: {e}"));
+    for _ in 0..warmup {
+        reset()?;
+        run_once(bin, case, &stdin, fx)?;
+    }
+    let mut samples = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        reset()?;
+        samples.push(run_once(bin, case, &stdin, fx)?);
+    }
+    reset()?;
+    let mut walls: Vec<Duration> = samples.iter().map(|s| s.wall).collect();
+    walls.sort();
+    // Nearest-rank percentiles.
+    let pct = |p: f64| walls[((p * runs as f64).ceil() as usize).clamp(1, runs) - 1];
+    Ok(Row {
+        name: case.name,
+        runs,
+        p50: pct(0.50),
+        p95: pct(0.95),
+        mean: walls.iter().sum::<Duration>() / runs as u32,
+        maxrss_kib: samples.iter().map(|s| s.maxrss_kib).max().unwrap_or(0),
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Reporting
+
+fn ms(d: Duration) -> String {
+    format!("{:.2}", d.as_secs_f64() * 1e3)
+}
+
+fn machine(bin: &Path) -> String {
+    let nproc = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let cpu = cpuinfo
+        .lines()
+        .find(|l| l.starts_with("model name") || l.starts_with("Model") || l.starts_with("Hardware"))
+        .and_then(|l| l.split_once(':'))
+        .map_or("unknown CPU".to_owned(), |(_, v)| v.trim().to_owned());
+    let kernel = fs::read_to_string("/proc/version").map_or("unknown kernel".to_owned(), |v| v.trim().to_owned());
+    let size = fs::metadata(bin).map_or(0, |m| m.len());
+    format!(
+        "Machine: {nproc} CPUs, {cpu}; {kernel}. Binary: {} ({size} bytes, {:.2} MiB).",
+        bin.display(),
+        size as f64 / (1024.0 * 1024.0)
+    )
+}
+
+fn main() -> ExitCode {
+    match real_main() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn real_main() -> Result<(), String> {
+    let usage = "usage: bench <path to did-it-actually> [--runs N] [--warmup N]";
+    let mut args = std::env::args().skip(1);
+    let mut bin = None;
+    let (mut runs, mut warmup) = (DEFAULT_RUNS, DEFAULT_WARMUP);
+    while let Some(a) = args.next() {
+        let mut number = |flag: &str| -> Result<usize, String> {
+            args.next()
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| format!("{flag} needs a number; {usage}"))
+        };
+        match a.as_str() {
+            "--runs" => runs = number("--runs")?.max(1),
+            "--warmup" => warmup = number("--warmup")?,
+            _ if a.starts_with("--") => return Err(format!("unknown option {a}; {usage}")),
+            _ => bin = Some(PathBuf::from(a)),
+        }
+    }
+    let bin = bin.ok_or(usage)?;
+    let bin = fs::canonicalize(&bin).map_err(|e| format!("{}: {e}", bin.display()))?;
+    let fx = Fixture::create().map_err(|e| format!("cannot create the fixture: {e}"))?;
+    eprintln!(
+        "bench: {} cases x {runs} runs ({warmup} warm-up) against a {LOG_RECORDS}-record write log in {}",
+        CASES.len(),
+        fx.root.display()
+    );
+    let mut rows = Vec::new();
+    for case in CASES {
+        eprintln!("bench: {}", case.name);
+        rows.push(bench_case(&bin, case, &fx, runs, warmup)?);
+    }
+    println!("| case | runs | p50 ms | p95 ms | mean ms | max RSS MiB |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for r in &rows {
+        println!(
+            "| {} | {} | {} | {} | {} | {:.1} |",
+            r.name,
+            r.runs,
+            ms(r.p50),
+            ms(r.p95),
+            ms(r.mean),
+            r.maxrss_kib as f64 / 1024.0
+        );
+    }
+    println!();
+    println!("{}", machine(&bin));
+    Ok(())
+}

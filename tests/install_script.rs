@@ -1,0 +1,99 @@
+//! `install/install.sh` as a user runs it: in a scratch HOME and project, with the prefix
+//! on PATH. It builds a release binary (in its own target directory, since the test run
+//! holds the main one), so it is the slowest test here.
+
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn script(args: &[&str], home: &Path, path_var: &str, cwd: &Path) -> Output {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    Command::new("bash")
+        .arg(repo.join("install/install.sh"))
+        .args(args)
+        .current_dir(cwd)
+        .env("HOME", home)
+        .env("PATH", path_var)
+        .env_remove("PREFIX")
+        .env("CARGO_TARGET_DIR", repo.join("target/install-test"))
+        // cargo and rustup find their homes through HOME unless told otherwise.
+        .env("CARGO_HOME", std::env::var_os("CARGO_HOME").unwrap_or_else(|| dirs_home().join(".cargo").into()))
+        .env("RUSTUP_HOME", std::env::var_os("RUSTUP_HOME").unwrap_or_else(|| dirs_home().join(".rustup").into()))
+        .output()
+        .unwrap()
+}
+
+fn dirs_home() -> std::path::PathBuf {
+    std::env::var_os("HOME").map(Into::into).unwrap_or_else(|| "/root".into())
+}
+
+fn show(out: &Output) -> String {
+    format!("exit {:?}\n{}\n{}", out.status.code(), String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+#[test]
+fn install_sh_installs_registers_and_uninstalls() {
+    let dir = support::fixture::scratch("install-sh");
+    let home = dir.join("home");
+    let project = dir.join("root");
+    std::fs::create_dir_all(&home).unwrap();
+    let git = Command::new("git").args(["init", "-q", "-b", "main"]).current_dir(&project).status().unwrap();
+    assert!(git.success());
+    let bin_dir = home.join(".local/bin");
+    let cargo_dir = Path::new(env!("CARGO")).parent().unwrap().to_owned();
+    let system_path = std::env::var("PATH").unwrap_or_default();
+
+    // Without the prefix on PATH it refuses, before building anything, and says how to fix it.
+    let path_without = format!("{}:{system_path}", cargo_dir.display());
+    let out = script(&[], &home, &path_without, &project);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("is not on PATH") && stderr.contains("export PATH="), "{stderr}");
+    assert!(!bin_dir.join("did-it-actually").exists());
+
+    let path_with = format!("{}:{path_without}", bin_dir.display());
+    let out = script(&[], &home, &path_with, &project);
+    assert!(out.status.success(), "{}", show(&out));
+    let binary = bin_dir.join("did-it-actually");
+    assert!(binary.is_file());
+    assert_eq!(std::fs::read_link(bin_dir.join("verify-write")).unwrap(), Path::new("did-it-actually"));
+    let settings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(project.join(".claude/settings.json")).unwrap()).unwrap();
+    let handler = &settings["hooks"]["PostToolUse"][0]["hooks"][0];
+    assert_eq!(handler["command"], binary.to_str().unwrap());
+    assert_eq!(handler["args"][0], "verify-write");
+
+    // The installed link runs the hook exactly as Claude Code would.
+    let state = dir.join("state");
+    std::fs::write(project.join("a.txt"), "hi\n").unwrap();
+    let input = serde_json::json!({"session_id": "s1", "prompt_id": "p1", "cwd": project,
+        "hook_event_name": "PostToolUse", "tool_name": "Write", "tool_use_id": "t1",
+        "tool_input": {"file_path": project.join("a.txt"), "content": "hi\n"}});
+    let mut child = Command::new(bin_dir.join("verify-write"))
+        .env("DID_IT_ACTUALLY_STATE_DIR", &state)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success() && out.stdout.is_empty());
+    let log = std::fs::read_to_string(state.join("sessions/s1/writes.jsonl")).unwrap();
+    assert!(log.contains(r#""outcome":"landed""#), "{log}");
+
+    // Re-running is harmless: same settings, byte for byte.
+    let before = std::fs::read(project.join(".claude/settings.json")).unwrap();
+    let out = script(&[], &home, &path_with, &project);
+    assert!(out.status.success(), "{}", show(&out));
+    assert_eq!(std::fs::read(project.join(".claude/settings.json")).unwrap(), before);
+
+    let out = script(&["--uninstall"], &home, &path_with, &project);
+    assert!(out.status.success(), "{}", show(&out));
+    assert!(!binary.exists() && !bin_dir.join("verify-write").exists());
+    let settings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(project.join(".claude/settings.json")).unwrap()).unwrap();
+    assert_eq!(settings, serde_json::json!({}));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
