@@ -3,11 +3,13 @@
 //! Run it with `bench/run.sh`, or by hand:
 //! `cargo run --release --locked --example bench -- target/release/did-it-actually [--runs N] [--warmup N]`
 //!
-//! Each run spawns the binary, writes the case's stdin bytes, closes stdin, and reaps the
-//! child with `wait4`, which also returns the child's peak RSS. The time measured is from
-//! just before the spawn to the return of `wait4`: process start, dynamic loading, reading
-//! stdin, the hook itself and exit. stdout and stderr go to /dev/null (a first, unmeasured
-//! run checks the case's answer and records, so a broken case cannot bench its error path).
+//! Each run spawns the binary, writes the case's stdin bytes into a pipe, closes it, and
+//! reaps the child with `wait4`, which also returns the child's peak RSS. The time measured
+//! is from just before the spawn to the return of `wait4`: fork and exec, dynamic loading,
+//! reading stdin, the hook itself and exit. stdout and stderr go to /dev/null (a first,
+//! unmeasured run checks the case's answer and records, so a broken case cannot bench its
+//! error path). The runs are made by a small helper process (this binary with `--measure`)
+//! so that the harness's own memory does not leak into `ru_maxrss`: see [`measure`].
 //!
 //! Every case runs against the same fixture: a project directory (with a `.git` directory,
 //! so policy discovery stops there) and a state directory whose session already has a
@@ -21,6 +23,7 @@ use did_it_actually::store::{Operation, Outcome, WriteRecord, RECORD_VERSION, WR
 use serde_json::{json, Value};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
@@ -113,7 +116,9 @@ fn large_content() -> String {
     let mut s = String::with_capacity(1 << 20);
     let mut n = 0;
     while s.len() < (1 << 20) - 80 {
-        s.push_str(&format!("    let value_{n} = compute(input[{n}], {n} * FACTOR); // step {n}\n"));
+        s.push_str(&format!(
+            "    let value_{n} = compute(input[{n}], {n} * FACTOR); // step {n}\n"
+        ));
         n += 1;
     }
     while s.len() < 1 << 20 {
@@ -124,7 +129,9 @@ fn large_content() -> String {
 
 /// A ~4 KiB Rust file before the edit.
 fn original_source() -> String {
-    let mut s = String::from("//! Configuration loading.\n\nuse std::collections::HashMap;\nuse std::path::Path;\n\n");
+    let mut s = String::from(
+        "//! Configuration loading.\n\nuse std::collections::HashMap;\nuse std::path::Path;\n\n",
+    );
     let mut i = 0;
     while s.len() < 4000 {
         s.push_str(&format!(
@@ -141,7 +148,10 @@ const EDIT_NEW: &str =
 
 fn edited_source() -> String {
     let original = original_source();
-    assert!(original.contains(EDIT_OLD), "the edit applies to the original");
+    assert!(
+        original.contains(EDIT_OLD),
+        "the edit applies to the original"
+    );
     original.replacen(EDIT_OLD, EDIT_NEW, 1)
 }
 
@@ -165,13 +175,19 @@ fn common(f: &Fixture, event: &str) -> serde_json::Map<String, Value> {
 fn post_tool_use_write(f: &Fixture, path: &Path, content: &str) -> Vec<u8> {
     let mut m = common(f, "PostToolUse");
     m.insert("tool_name".into(), json!("Write"));
-    m.insert("tool_input".into(), json!({"file_path": path, "content": content}));
+    m.insert(
+        "tool_input".into(),
+        json!({"file_path": path, "content": content}),
+    );
     m.insert(
         "tool_response".into(),
         json!({"type": "create", "filePath": path, "content": content,
                "structuredPatch": [], "originalFile": null, "userModified": false}),
     );
-    m.insert("tool_use_id".into(), json!("toolu_01BenchWrite0000000000000"));
+    m.insert(
+        "tool_use_id".into(),
+        json!("toolu_01BenchWrite0000000000000"),
+    );
     m.insert("duration_ms".into(), json!(3));
     serde_json::to_vec(&m).unwrap()
 }
@@ -184,7 +200,10 @@ fn post_tool_use_edit(f: &Fixture) -> Vec<u8> {
         "tool_input".into(),
         json!({"file_path": path, "old_string": EDIT_OLD, "new_string": EDIT_NEW, "replace_all": false}),
     );
-    let start = original_source()[..original_source().find(EDIT_OLD).unwrap()].lines().count() + 1;
+    let start = original_source()[..original_source().find(EDIT_OLD).unwrap()]
+        .lines()
+        .count()
+        + 1;
     m.insert(
         "tool_response".into(),
         json!({
@@ -206,7 +225,10 @@ fn post_tool_use_edit(f: &Fixture) -> Vec<u8> {
             "userModified": false,
         }),
     );
-    m.insert("tool_use_id".into(), json!("toolu_01BenchEdit00000000000000"));
+    m.insert(
+        "tool_use_id".into(),
+        json!("toolu_01BenchEdit00000000000000"),
+    );
     m.insert("duration_ms".into(), json!(5));
     serde_json::to_vec(&m).unwrap()
 }
@@ -242,7 +264,8 @@ struct Fixture {
 
 impl Fixture {
     fn create() -> io::Result<Fixture> {
-        let root = std::env::temp_dir().join(format!("did-it-actually-bench-{}", std::process::id()));
+        let root =
+            std::env::temp_dir().join(format!("did-it-actually-bench-{}", std::process::id()));
         let project = root.join("proj");
         let state = root.join("state");
         let session_dir = state.join("sessions").join(SESSION);
@@ -252,7 +275,13 @@ impl Fixture {
         let log = session_dir.join(WRITE_LOG);
         write_log(&log, &project)?;
         let log_len = fs::metadata(&log)?.len();
-        Ok(Fixture { root, project, state, log, log_len })
+        Ok(Fixture {
+            root,
+            project,
+            state,
+            log,
+            log_len,
+        })
     }
 
     fn small_path(&self, i: usize) -> PathBuf {
@@ -269,7 +298,10 @@ impl Fixture {
 
     /// Drops whatever the last run appended.
     fn reset_log(&self) -> io::Result<()> {
-        OpenOptions::new().write(true).open(&self.log)?.set_len(self.log_len)
+        OpenOptions::new()
+            .write(true)
+            .open(&self.log)?
+            .set_len(self.log_len)
     }
 
     fn log_records_since_reset(&self) -> io::Result<Vec<WriteRecord>> {
@@ -312,7 +344,12 @@ fn write_log(log: &Path, project: &Path) -> io::Result<()> {
             session: SESSION.to_owned(),
             prompt_id: Some(format!("{:08x}-92f0-4b6b-8e15-7c0f3d2a9b64", n / 40)),
             tool_use_id: Some(format!("toolu_01{:024}", n)),
-            event: if n % 7 == 0 { "PostToolBatch" } else { "PostToolUse" }.to_owned(),
+            event: if n % 7 == 0 {
+                "PostToolBatch"
+            } else {
+                "PostToolUse"
+            }
+            .to_owned(),
             tool: tool.to_owned(),
             path: path.to_string_lossy().into_owned(),
             op,
@@ -362,7 +399,10 @@ struct Rusage {
     ru_nivcsw: i64,
 }
 
-#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
+#[cfg(not(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+)))]
 compile_error!("the bench declares wait4 and struct rusage for x86_64/aarch64 Linux only");
 
 extern "C" {
@@ -375,14 +415,130 @@ struct Sample {
     maxrss_kib: i64,
 }
 
-fn run_once(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<Sample, String> {
-    let mut cmd = command(bin, case, fx);
-    cmd.stdout(Stdio::null()).stderr(Stdio::null());
+/// What `--measure` needs: everything a run depends on, as paths and numbers.
+struct Job {
+    bin: PathBuf,
+    stdin: PathBuf,
+    cwd: PathBuf,
+    state: PathBuf,
+    log: PathBuf,
+    log_len: u64,
+    warmup: usize,
+    runs: usize,
+    args: Vec<String>,
+}
+
+impl Job {
+    fn to_args(&self) -> Vec<String> {
+        let mut v = vec!["--measure".to_owned()];
+        for p in [&self.bin, &self.stdin, &self.cwd, &self.state, &self.log] {
+            v.push(p.to_string_lossy().into_owned());
+        }
+        v.extend([
+            self.log_len.to_string(),
+            self.warmup.to_string(),
+            self.runs.to_string(),
+            "--".into(),
+        ]);
+        v.extend(self.args.iter().cloned());
+        v
+    }
+
+    fn from_args(args: &[String]) -> Option<Job> {
+        let (fixed, rest) = args.split_at(args.iter().position(|a| a == "--")?);
+        let [bin, stdin, cwd, state, log, log_len, warmup, runs] = fixed else {
+            return None;
+        };
+        Some(Job {
+            bin: bin.into(),
+            stdin: stdin.into(),
+            cwd: cwd.into(),
+            state: state.into(),
+            log: log.into(),
+            log_len: log_len.parse().ok()?,
+            warmup: warmup.parse().ok()?,
+            runs: runs.parse().ok()?,
+            args: rest[1..].to_vec(),
+        })
+    }
+}
+
+/// Measures a case in a fresh, small process (this binary with `--measure`), which prints
+/// one `nanoseconds max_rss_kib` line per measured run.
+///
+/// Why a separate process: at exec, Linux folds the RSS of the process image being
+/// replaced into the child's `ru_maxrss`. std's `Command::spawn` uses posix_spawn (a
+/// CLONE_VM child), so that image is the parent's whole address space, and `ru_maxrss`
+/// would report this harness's peak RSS (megabytes of generated inputs), not the hook's.
+/// `--measure` forks instead (a `pre_exec` hook makes std fork), so what is folded in is
+/// only the forked copy's anonymous memory: a few hundred KiB, below any real process's
+/// own peak. It streams stdin from a file so that it never holds a large input itself.
+fn measure(job: &Job) -> Result<Vec<Sample>, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find the bench binary: {e}"))?;
+    let out = Command::new(exe)
+        .args(job.to_args())
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot start the measuring process: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("the measuring process failed ({})", out.status));
+    }
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|line| {
+            let mut it = line.split(' ').map(str::parse::<i64>);
+            match (it.next(), it.next()) {
+                (Some(Ok(ns)), Some(Ok(kib))) => Ok(Sample {
+                    wall: Duration::from_nanos(ns as u64),
+                    maxrss_kib: kib,
+                }),
+                _ => Err(format!("unexpected measurement line {line:?}")),
+            }
+        })
+        .collect()
+}
+
+/// The `--measure` mode: warm-up runs, then measured runs, one line each on stdout.
+fn measure_main(args: &[String]) -> Result<(), String> {
+    let job = Job::from_args(args).ok_or("bad --measure arguments (an internal interface)")?;
+    let mut out = io::stdout().lock();
+    for i in 0..job.warmup + job.runs {
+        OpenOptions::new()
+            .write(true)
+            .open(&job.log)
+            .and_then(|f| f.set_len(job.log_len))
+            .map_err(|e| format!("cannot reset the write log: {e}"))?;
+        let sample = run_once(&job)?;
+        if i >= job.warmup {
+            writeln!(out, "{} {}", sample.wall.as_nanos(), sample.maxrss_kib)
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+fn run_once(job: &Job) -> Result<Sample, String> {
+    let mut input = File::open(&job.stdin).map_err(|e| format!("{}: {e}", job.stdin.display()))?;
+    let mut cmd = Command::new(&job.bin);
+    cmd.args(&job.args)
+        .current_dir(&job.cwd)
+        .env("DID_IT_ACTUALLY_STATE_DIR", &job.state)
+        .env_remove("DID_IT_ACTUALLY_POLICY")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    // SAFETY: the closure does nothing; its presence makes std fork+exec, not posix_spawn.
+    unsafe {
+        cmd.pre_exec(|| Ok(()));
+    }
     let start = Instant::now();
-    let mut child = cmd.spawn().map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", job.bin.display()))?;
     {
         let mut pipe = child.stdin.take().expect("stdin is piped");
-        if let Err(e) = pipe.write_all(stdin) {
+        if let Err(e) = io::copy(&mut input, &mut pipe) {
             // A child that exits without reading (--version) closes the pipe early.
             if e.kind() != io::ErrorKind::BrokenPipe {
                 return Err(format!("cannot write stdin: {e}"));
@@ -408,9 +564,16 @@ fn run_once(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<Sampl
     drop(child);
     // WIFEXITED && WEXITSTATUS == 0
     if status & 0x7f != 0 || (status >> 8) & 0xff != 0 {
-        return Err(format!("{}: the child ended with wait status {status:#x}", case.name));
+        return Err(format!(
+            "{} {:?} ended with wait status {status:#x}",
+            job.bin.display(),
+            job.args
+        ));
     }
-    Ok(Sample { wall, maxrss_kib: usage.ru_maxrss })
+    Ok(Sample {
+        wall,
+        maxrss_kib: usage.ru_maxrss,
+    })
 }
 
 fn command(bin: &Path, case: &Case, fx: &Fixture) -> Command {
@@ -457,7 +620,10 @@ fn check_case(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<(),
             }
             let appended = fx.log_records_since_reset().map_err(|e| e.to_string())?;
             if appended.len() != records {
-                return fail(format!("it appended {} records, not {records}", appended.len()));
+                return fail(format!(
+                    "it appended {} records, not {records}",
+                    appended.len()
+                ));
             }
             if let Some(r) = appended.iter().find(|r| !r.verified) {
                 return fail(format!("a record is not verified: {r:?}"));
@@ -481,21 +647,40 @@ struct Row {
     maxrss_kib: i64,
 }
 
-fn bench_case(bin: &Path, case: &Case, fx: &Fixture, runs: usize, warmup: usize) -> Result<Row, String> {
+fn bench_case(
+    bin: &Path,
+    i: usize,
+    case: &Case,
+    fx: &Fixture,
+    runs: usize,
+    warmup: usize,
+) -> Result<Row, String> {
     (case.setup)(fx).map_err(|e| format!("{}: setup failed: {e}", case.name))?;
     let stdin = (case.stdin)(fx);
     check_case(bin, case, &stdin, fx)?;
-    let reset = || fx.reset_log().map_err(|e| format!("cannot reset the write log: {e}"));
-    for _ in 0..warmup {
-        reset()?;
-        run_once(bin, case, &stdin, fx)?;
+    let stdin_file = fx.root.join(format!("stdin-{i}.json"));
+    fs::write(&stdin_file, &stdin).map_err(|e| format!("{}: {e}", stdin_file.display()))?;
+    drop(stdin);
+    let samples = measure(&Job {
+        bin: bin.to_owned(),
+        stdin: stdin_file,
+        cwd: fx.project.clone(),
+        state: fx.state.clone(),
+        log: fx.log.clone(),
+        log_len: fx.log_len,
+        warmup,
+        runs,
+        args: case.args.iter().map(|a| (*a).to_owned()).collect(),
+    })?;
+    fx.reset_log()
+        .map_err(|e| format!("cannot reset the write log: {e}"))?;
+    if samples.len() != runs {
+        return Err(format!(
+            "{}: {} measurements, not {runs}",
+            case.name,
+            samples.len()
+        ));
     }
-    let mut samples = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        reset()?;
-        samples.push(run_once(bin, case, &stdin, fx)?);
-    }
-    reset()?;
     let mut walls: Vec<Duration> = samples.iter().map(|s| s.wall).collect();
     walls.sort();
     // Nearest-rank percentiles.
@@ -522,10 +707,13 @@ fn machine(bin: &Path) -> String {
     let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let cpu = cpuinfo
         .lines()
-        .find(|l| l.starts_with("model name") || l.starts_with("Model") || l.starts_with("Hardware"))
+        .find(|l| {
+            l.starts_with("model name") || l.starts_with("Model") || l.starts_with("Hardware")
+        })
         .and_then(|l| l.split_once(':'))
         .map_or("unknown CPU".to_owned(), |(_, v)| v.trim().to_owned());
-    let kernel = fs::read_to_string("/proc/version").map_or("unknown kernel".to_owned(), |v| v.trim().to_owned());
+    let kernel = fs::read_to_string("/proc/version")
+        .map_or("unknown kernel".to_owned(), |v| v.trim().to_owned());
     let size = fs::metadata(bin).map_or(0, |m| m.len());
     format!(
         "Machine: {nproc} CPUs, {cpu}; {kernel}. Binary: {} ({size} bytes, {:.2} MiB).",
@@ -545,6 +733,10 @@ fn main() -> ExitCode {
 }
 
 fn real_main() -> Result<(), String> {
+    let all: Vec<String> = std::env::args().collect();
+    if all.get(1).map(String::as_str) == Some("--measure") {
+        return measure_main(&all[2..]);
+    }
     let usage = "usage: bench <path to did-it-actually> [--runs N] [--warmup N]";
     let mut args = std::env::args().skip(1);
     let mut bin = None;
@@ -571,9 +763,9 @@ fn real_main() -> Result<(), String> {
         fx.root.display()
     );
     let mut rows = Vec::new();
-    for case in CASES {
+    for (i, case) in CASES.iter().enumerate() {
         eprintln!("bench: {}", case.name);
-        rows.push(bench_case(&bin, case, &fx, runs, warmup)?);
+        rows.push(bench_case(&bin, i, case, &fx, runs, warmup)?);
     }
     println!("| case | runs | p50 ms | p95 ms | mean ms | max RSS MiB |");
     println!("|---|---:|---:|---:|---:|---:|");

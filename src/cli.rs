@@ -143,7 +143,9 @@ fn current_dir() -> Result<PathBuf, String> {
 /// The settings file `args` select.
 fn settings_path(args: &InstallArgs) -> Result<PathBuf, String> {
     if args.user {
-        let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).ok_or("HOME is not set")?;
+        let home = std::env::var_os("HOME")
+            .filter(|h| !h.is_empty())
+            .ok_or("HOME is not set")?;
         return Ok(PathBuf::from(home).join(".claude/settings.json"));
     }
     let project = match &args.project {
@@ -153,7 +155,11 @@ fn settings_path(args: &InstallArgs) -> Result<PathBuf, String> {
             policy::repo_root(&cwd).unwrap_or(cwd)
         }
     };
-    let file = if args.local { "settings.local.json" } else { "settings.json" };
+    let file = if args.local {
+        "settings.local.json"
+    } else {
+        "settings.json"
+    };
     Ok(project.join(".claude").join(file))
 }
 
@@ -164,7 +170,9 @@ fn install_cmd(args: &InstallArgs, uninstall: bool) -> ExitCode {
     };
     let binary = match &args.binary {
         Some(b) => std::path::absolute(b).map_err(|e| e.to_string()),
-        None => std::env::current_exe().and_then(|p| p.canonicalize()).map_err(|e| e.to_string()),
+        None => std::env::current_exe()
+            .and_then(|p| p.canonicalize())
+            .map_err(|e| e.to_string()),
     };
     let binary = match binary {
         Ok(b) => b.to_string_lossy().into_owned(),
@@ -191,7 +199,11 @@ fn install_cmd(args: &InstallArgs, uninstall: bool) -> ExitCode {
         print!("{}", install::render_settings(&settings));
         return ExitCode::SUCCESS;
     }
-    let verb = if uninstall { "removed from" } else { "registered in" };
+    let verb = if uninstall {
+        "removed from"
+    } else {
+        "registered in"
+    };
     match install::apply(&path, edit) {
         Ok(Applied::Unchanged) => {
             println!("did-it-actually: {} is already up to date.", path.display());
@@ -199,9 +211,16 @@ fn install_cmd(args: &InstallArgs, uninstall: bool) -> ExitCode {
         }
         Ok(Applied::Written { backup }) => {
             let hooks: Vec<_> = Hook::ALL.iter().map(|h| h.name()).collect();
-            println!("did-it-actually: {} {verb} {}.", hooks.join(", "), path.display());
+            println!(
+                "did-it-actually: {} {verb} {}.",
+                hooks.join(", "),
+                path.display()
+            );
             if let Some(b) = backup {
-                println!("did-it-actually: the original was saved as {}.", b.display());
+                println!(
+                    "did-it-actually: the original was saved as {}.",
+                    b.display()
+                );
             }
             ExitCode::SUCCESS
         }

@@ -65,7 +65,9 @@ fn lexical(path: &Path) -> PathBuf {
 #[derive(Debug)]
 pub enum Probe {
     Missing,
-    File { len: u64 },
+    File {
+        len: u64,
+    },
     Directory,
     /// A FIFO, socket or device: never opened.
     Special,
@@ -173,7 +175,11 @@ mod tests {
         assert!(eq);
         assert_eq!(d.size, content.len() as u64);
         assert_eq!(d.sha256, sha256_hex(&content));
-        assert!(!compare_file(&path, &content[..content.len() - 1]).unwrap().0);
+        assert!(
+            !compare_file(&path, &content[..content.len() - 1])
+                .unwrap()
+                .0
+        );
         let mut longer = content.clone();
         longer.push(1);
         assert!(!compare_file(&path, &longer).unwrap().0);

@@ -39,7 +39,10 @@ pub fn registrations(hooks: &[Hook]) -> Vec<Registration> {
             Hook::VerifyWrite => {
                 for (event, matcher) in [
                     (Event::PostToolUse, Some(tools::write_tools_matcher())),
-                    (Event::PostToolUseFailure, Some(tools::write_tools_matcher())),
+                    (
+                        Event::PostToolUseFailure,
+                        Some(tools::write_tools_matcher()),
+                    ),
                     (Event::PostToolBatch, None),
                 ] {
                     out.push(Registration {
@@ -83,10 +86,24 @@ pub fn our_hook(handler: &Value) -> Option<Hook> {
 /// A settings file that cannot be merged. Nothing is written when one occurs.
 #[derive(Debug, PartialEq, Eq)]
 pub enum SettingsError {
-    Read { path: PathBuf, message: String },
-    Invalid { path: PathBuf, line: usize, column: usize, message: String },
-    Shape { path: PathBuf, message: String },
-    Write { path: PathBuf, message: String },
+    Read {
+        path: PathBuf,
+        message: String,
+    },
+    Invalid {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    Shape {
+        path: PathBuf,
+        message: String,
+    },
+    Write {
+        path: PathBuf,
+        message: String,
+    },
 }
 
 impl std::fmt::Display for SettingsError {
@@ -144,7 +161,12 @@ pub fn parse_settings(path: &Path, text: &str) -> Result<Map<String, Value>, Set
 /// Adds (or updates in place) our handler for each registration. Our handlers for the
 /// same hook elsewhere in the event (another matcher, an old binary path) are removed, and
 /// so are the groups that this leaves empty. Foreign entries keep their order.
-pub fn merge(settings: &mut Map<String, Value>, regs: &[Registration], command: &str, fail_closed: bool) -> Result<(), String> {
+pub fn merge(
+    settings: &mut Map<String, Value>,
+    regs: &[Registration],
+    command: &str,
+    fail_closed: bool,
+) -> Result<(), String> {
     let hooks = settings.entry("hooks").or_insert_with(|| json!({}));
     let hooks = hooks.as_object_mut().ok_or("`hooks` is not an object")?;
     for reg in regs {
@@ -170,15 +192,23 @@ pub fn merge(settings: &mut Map<String, Value>, regs: &[Registration], command: 
             }
             *handlers = kept;
         }
-        groups.retain(|g| !g.get("hooks").and_then(Value::as_array).is_some_and(Vec::is_empty));
+        groups.retain(|g| {
+            !g.get("hooks")
+                .and_then(Value::as_array)
+                .is_some_and(Vec::is_empty)
+        });
         if placed {
             continue;
         }
         let existing = groups.iter_mut().find(|g| {
-            group_matcher(g) == reg.matcher.as_deref() && g.get("hooks").is_some_and(Value::is_array)
+            group_matcher(g) == reg.matcher.as_deref()
+                && g.get("hooks").is_some_and(Value::is_array)
         });
         match existing {
-            Some(group) => group["hooks"].as_array_mut().expect("checked above").push(wanted),
+            Some(group) => group["hooks"]
+                .as_array_mut()
+                .expect("checked above")
+                .push(wanted),
             None => {
                 let mut group = Map::new();
                 if let Some(m) = &reg.matcher {
@@ -219,7 +249,10 @@ pub fn remove(settings: &mut Map<String, Value>, hooks: &[Hook]) {
 }
 
 fn group_matcher(group: &Value) -> Option<&str> {
-    group.get("matcher").and_then(Value::as_str).filter(|m| !m.is_empty())
+    group
+        .get("matcher")
+        .and_then(Value::as_str)
+        .filter(|m| !m.is_empty())
 }
 
 /// The text of a settings object as we write it.
@@ -238,7 +271,10 @@ pub enum Applied {
 
 /// Reads `path` (absent = empty), changes it with `edit`, and writes it back atomically
 /// when the text changed, keeping a one-time backup of the original.
-pub fn apply(path: &Path, edit: impl FnOnce(&mut Map<String, Value>) -> Result<(), String>) -> Result<Applied, SettingsError> {
+pub fn apply(
+    path: &Path,
+    edit: impl FnOnce(&mut Map<String, Value>) -> Result<(), String>,
+) -> Result<Applied, SettingsError> {
     let original = match fs::read_to_string(path) {
         Ok(text) => Some(text),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -277,15 +313,24 @@ pub fn apply(path: &Path, edit: impl FnOnce(&mut Map<String, Value>) -> Result<(
 /// Temp file beside the target, same permissions, then rename: a reader (Claude Code
 /// itself) never sees half a file.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     fs::create_dir_all(dir)?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
     let result = (|| {
         fs::write(&tmp, bytes)?;
         if let Ok(meta) = fs::metadata(path) {
             if meta.permissions().readonly() {
-                return Err(std::io::Error::new(std::io::ErrorKind::PermissionDenied, "the file is read-only"));
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::PermissionDenied,
+                    "the file is read-only",
+                ));
             }
             fs::set_permissions(&tmp, meta.permissions())?;
         }
@@ -301,8 +346,13 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// script the plugin ships.
 pub fn plugin_hooks_json(hooks: &[Hook]) -> String {
     let mut settings = Map::new();
-    merge(&mut settings, &registrations(hooks), "${CLAUDE_PLUGIN_ROOT}/bin/did-it-actually", true)
-        .expect("an empty object merges");
+    merge(
+        &mut settings,
+        &registrations(hooks),
+        "${CLAUDE_PLUGIN_ROOT}/bin/did-it-actually",
+        true,
+    )
+    .expect("an empty object merges");
     render_settings(&settings)
 }
 
@@ -313,7 +363,9 @@ mod tests {
     const BIN: &str = "/opt/bin/did-it-actually";
 
     fn merged(before: Value) -> Value {
-        let Value::Object(mut map) = before else { panic!() };
+        let Value::Object(mut map) = before else {
+            panic!()
+        };
         merge(&mut map, &registrations(&Hook::ALL), BIN, true).unwrap();
         Value::Object(map)
     }
@@ -373,19 +425,32 @@ mod tests {
         let original = json!({"hooks": {"PostToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "fmt"}]}
         ]}, "env": {}});
-        let Value::Object(mut map) = merged(original.clone()) else { panic!() };
+        let Value::Object(mut map) = merged(original.clone()) else {
+            panic!()
+        };
         remove(&mut map, &Hook::ALL);
         assert_eq!(Value::Object(map), original);
-        let Value::Object(mut map) = merged(json!({})) else { panic!() };
+        let Value::Object(mut map) = merged(json!({})) else {
+            panic!()
+        };
         remove(&mut map, &Hook::ALL);
         assert_eq!(Value::Object(map), json!({}));
     }
 
     #[test]
     fn recognizes_our_handlers() {
-        assert_eq!(our_hook(&json!({"command": "/x/did-it-actually", "args": ["verify-write"]})), Some(Hook::VerifyWrite));
-        assert_eq!(our_hook(&json!({"command": "/x/verify-write"})), Some(Hook::VerifyWrite));
-        assert_eq!(our_hook(&json!({"command": "/x/did-it-actually", "args": ["nope"]})), None);
+        assert_eq!(
+            our_hook(&json!({"command": "/x/did-it-actually", "args": ["verify-write"]})),
+            Some(Hook::VerifyWrite)
+        );
+        assert_eq!(
+            our_hook(&json!({"command": "/x/verify-write"})),
+            Some(Hook::VerifyWrite)
+        );
+        assert_eq!(
+            our_hook(&json!({"command": "/x/did-it-actually", "args": ["nope"]})),
+            None
+        );
         assert_eq!(our_hook(&json!({"command": "verify-writer"})), None);
     }
 
@@ -396,8 +461,14 @@ mod tests {
             e.to_string(),
             "/p/s.json:3:1: not valid JSON: trailing comma; fix it by hand, nothing was written"
         );
-        assert!(matches!(parse_settings(Path::new("/p"), "[]"), Err(SettingsError::Shape { .. })));
+        assert!(matches!(
+            parse_settings(Path::new("/p"), "[]"),
+            Err(SettingsError::Shape { .. })
+        ));
         let mut bad = parse_settings(Path::new("/p"), r#"{"hooks": []}"#).unwrap();
-        assert_eq!(merge(&mut bad, &registrations(&Hook::ALL), BIN, true), Err("`hooks` is not an object".into()));
+        assert_eq!(
+            merge(&mut bad, &registrations(&Hook::ALL), BIN, true),
+            Err("`hooks` is not an object".into())
+        );
     }
 }

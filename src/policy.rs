@@ -29,7 +29,9 @@ pub struct Policy {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Source {
     /// No policy file at this path: built-in defaults.
-    Defaults { looked_for: PathBuf },
+    Defaults {
+        looked_for: PathBuf,
+    },
     File(PathBuf),
 }
 
@@ -118,17 +120,34 @@ fn known_version<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
 /// A policy that cannot be used, with enough detail to fix it.
 #[derive(Debug, PartialEq, Eq)]
 pub enum PolicyError {
-    Read { path: PathBuf, message: String },
-    Invalid { path: PathBuf, line: usize, column: usize, message: String },
+    Read {
+        path: PathBuf,
+        message: String,
+    },
+    Invalid {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
 }
 
 impl std::fmt::Display for PolicyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             PolicyError::Read { path, message } => {
-                write!(f, "cannot read the policy file {}: {message}", path.display())
+                write!(
+                    f,
+                    "cannot read the policy file {}: {message}",
+                    path.display()
+                )
             }
-            PolicyError::Invalid { path, line, column, message } => write!(
+            PolicyError::Invalid {
+                path,
+                line,
+                column,
+                message,
+            } => write!(
                 f,
                 "invalid policy file {}:{line}:{column}: {message}",
                 path.display()
@@ -167,7 +186,9 @@ pub fn policy_path(cwd: &Path, env: impl Fn(&str) -> Option<OsString>) -> PathBu
             cwd.join(explicit)
         };
     }
-    repo_root(cwd).unwrap_or_else(|| cwd.to_owned()).join(POLICY_FILE)
+    repo_root(cwd)
+        .unwrap_or_else(|| cwd.to_owned())
+        .join(POLICY_FILE)
 }
 
 impl Policy {
@@ -181,7 +202,10 @@ impl Policy {
 
     /// Loads the policy that applies to `cwd`. A file named by `$DID_IT_ACTUALLY_POLICY`
     /// must exist: naming a missing file is a mistake, not a request for defaults.
-    pub fn discover(cwd: &Path, env: impl Fn(&str) -> Option<OsString>) -> Result<Policy, PolicyError> {
+    pub fn discover(
+        cwd: &Path,
+        env: impl Fn(&str) -> Option<OsString>,
+    ) -> Result<Policy, PolicyError> {
         let explicit = env(POLICY_ENV).is_some_and(|v| !v.is_empty());
         let path = policy_path(cwd, env);
         match std::fs::read(&path) {
@@ -237,7 +261,12 @@ impl Policy {
 fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset.min(bytes.len())];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let column = offset - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1) + 1;
+    let column = offset
+        - before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1)
+        + 1;
     (line, column)
 }
 
@@ -257,8 +286,9 @@ mod tests {
     fn minimal_and_full_files() {
         let p = parse(r#"{"version": 1}"#).unwrap();
         assert_eq!(p.store.prune_after_days, 14);
-        let p = parse(r#"{"version": 1, "//": "hi", "store": {"//": ["a"], "prune_after_days": 3}}"#)
-            .unwrap();
+        let p =
+            parse(r#"{"version": 1, "//": "hi", "store": {"//": ["a"], "prune_after_days": 3}}"#)
+                .unwrap();
         assert_eq!(p.store.prune_after(), Duration::from_secs(3 * 86_400));
         assert_eq!(p.source, Source::File("/r/.did-it-actually.json".into()));
     }
@@ -304,13 +334,30 @@ mod tests {
         std::fs::create_dir_all(root.join(".git")).unwrap();
         let no_env = |_: &str| None;
         let p = Policy::discover(&sub, no_env).unwrap();
-        assert_eq!(p.source, Source::Defaults { looked_for: root.join(POLICY_FILE) });
-        std::fs::write(root.join(POLICY_FILE), r#"{"version":1,"store":{"prune_after_days":2}}"#)
-            .unwrap();
-        assert_eq!(Policy::discover(&sub, no_env).unwrap().store.prune_after_days, 2);
+        assert_eq!(
+            p.source,
+            Source::Defaults {
+                looked_for: root.join(POLICY_FILE)
+            }
+        );
+        std::fs::write(
+            root.join(POLICY_FILE),
+            r#"{"version":1,"store":{"prune_after_days":2}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            Policy::discover(&sub, no_env)
+                .unwrap()
+                .store
+                .prune_after_days,
+            2
+        );
         let missing = |k: &str| (k == POLICY_ENV).then(|| OsString::from("/nonexistent/p.json"));
         let e = Policy::discover(&sub, missing).unwrap_err().to_string();
-        assert!(e.starts_with("cannot read the policy file /nonexistent/p.json:"), "{e}");
+        assert!(
+            e.starts_with("cannot read the policy file /nonexistent/p.json:"),
+            "{e}"
+        );
         assert!(e.ends_with("(named by DID_IT_ACTUALLY_POLICY)"), "{e}");
         std::fs::remove_dir_all(&root).unwrap();
     }

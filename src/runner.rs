@@ -57,14 +57,23 @@ fn run_parsed(hook: Hook, input: &HookInput, env: Env) -> Result<Response, Strin
         // verify-write's checks do not depend on the policy: verify with the defaults,
         // and say so. (Guards that do depend on it fail closed instead.)
         Err(e) if hook == Hook::VerifyWrite => {
-            notices.push(format!("{}: {e}; the write was checked with the default policy.", hook.name()));
+            notices.push(format!(
+                "{}: {e}; the write was checked with the default policy.",
+                hook.name()
+            ));
             Policy::defaults(e.path().to_owned())
         }
         Err(e) => return Err(e.to_string()),
     };
     let now = SystemTime::now();
-    let ctx = Context { policy: &policy, now };
-    let HookOutcome { mut response, records } = match hook {
+    let ctx = Context {
+        policy: &policy,
+        now,
+    };
+    let HookOutcome {
+        mut response,
+        records,
+    } = match hook {
         Hook::VerifyWrite => hooks::verify_write::run(input, &ctx),
     };
     if !records.is_empty() {

@@ -61,7 +61,9 @@ impl SessionId {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
         {
-            return Err(invalid("only letters, digits, '-', '_' and '.' are allowed"));
+            return Err(invalid(
+                "only letters, digits, '-', '_' and '.' are allowed",
+            ));
         }
         Ok(SessionId(raw.to_owned()))
     }
@@ -151,8 +153,15 @@ pub struct WriteRecord {
 #[derive(Debug)]
 pub enum StoreError {
     NoStateDir,
-    InvalidSessionId { id: String, why: &'static str },
-    Io { path: PathBuf, action: &'static str, source: io::Error },
+    InvalidSessionId {
+        id: String,
+        why: &'static str,
+    },
+    Io {
+        path: PathBuf,
+        action: &'static str,
+        source: io::Error,
+    },
 }
 
 impl std::fmt::Display for StoreError {
@@ -165,7 +174,11 @@ impl std::fmt::Display for StoreError {
             StoreError::InvalidSessionId { id, why } => {
                 write!(f, "session id {id:?} cannot name a state directory: {why}")
             }
-            StoreError::Io { path, action, source } => {
+            StoreError::Io {
+                path,
+                action,
+                source,
+            } => {
                 write!(f, "could not {action} {}: {source}", path.display())
             }
         }
@@ -244,7 +257,9 @@ impl SessionStore {
     pub fn read_write_log(&self) -> Result<LogRead, StoreError> {
         let path = self.write_log_path();
         match File::open(&path) {
-            Ok(file) => read_records(BufReader::new(file)).map_err(io_err(&path, "read the write log")),
+            Ok(file) => {
+                read_records(BufReader::new(file)).map_err(io_err(&path, "read the write log"))
+            }
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(LogRead::default()),
             Err(e) => Err(io_err(&path, "open the write log")(e)),
         }
@@ -356,11 +371,18 @@ mod tests {
 
     #[test]
     fn session_ids_cannot_escape() {
-        for bad in ["", "../x", "/abs", "a/b", ".", "..", ".hidden", "a\0b", "a b", "ü"] {
+        for bad in [
+            "", "../x", "/abs", "a/b", ".", "..", ".hidden", "a\0b", "a b", "ü",
+        ] {
             assert!(SessionId::parse(bad).is_err(), "{bad:?} accepted");
         }
         assert!(SessionId::parse(&"a".repeat(129)).is_err());
-        for good in ["beb5c0de-1234-4abc-8def-0123456789ab", "a", &"a".repeat(128), "x.y_z-1"] {
+        for good in [
+            "beb5c0de-1234-4abc-8def-0123456789ab",
+            "a",
+            &"a".repeat(128),
+            "x.y_z-1",
+        ] {
             assert!(SessionId::parse(good).is_ok(), "{good:?} refused");
         }
         let err = SessionId::parse("a/../x").unwrap_err().to_string();
@@ -373,7 +395,12 @@ mod tests {
     #[test]
     fn state_root_precedence() {
         let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| OsString::from(v))
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| OsString::from(v))
+            }
         };
         assert_eq!(
             state_root(env(&[("DID_IT_ACTUALLY_STATE_DIR", "/s"), ("HOME", "/h")])).unwrap(),
@@ -395,16 +422,27 @@ mod tests {
     fn records_round_trip_and_torn_lines_are_counted() {
         let root = temp_root("roundtrip");
         let store = SessionStore::new(&root, &SessionId::parse("s").unwrap());
-        assert!(store.append(&[record(1)]).unwrap(), "first append creates the dir");
+        assert!(
+            store.append(&[record(1)]).unwrap(),
+            "first append creates the dir"
+        );
         assert!(!store.append(&[record(2), record(3)]).unwrap());
-        let mut f = OpenOptions::new().append(true).open(store.write_log_path()).unwrap();
-        f.write_all(b"{\"v\":1,\"time\":\"tor\n\n{\"v\":99}\n").unwrap();
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(store.write_log_path())
+            .unwrap();
+        f.write_all(b"{\"v\":1,\"time\":\"tor\n\n{\"v\":99}\n")
+            .unwrap();
         let mut other = serde_json::to_value(record(4)).unwrap();
         other["v"] = 2.into();
         writeln!(f, "{other}").unwrap();
         store.append(&[record(5)]).unwrap();
         let read = store.read_write_log().unwrap();
-        let ids: Vec<_> = read.records.iter().map(|r| r.tool_use_id.clone().unwrap()).collect();
+        let ids: Vec<_> = read
+            .records
+            .iter()
+            .map(|r| r.tool_use_id.clone().unwrap())
+            .collect();
         assert_eq!(ids, ["t1", "t2", "t3", "t5"]);
         assert_eq!(read.records[0], record(1));
         assert_eq!((read.torn, read.other_version), (2, 1));
@@ -429,7 +467,10 @@ mod tests {
         assert_eq!(mine.prune_others(Duration::from_secs(3600), now).removed, 0);
         // Seen from two hours later, "old" is idle; "mine" is kept because it is in use.
         let later = now + Duration::from_secs(7200);
-        assert_eq!(mine.prune_others(Duration::from_secs(3600), later).removed, 1);
+        assert_eq!(
+            mine.prune_others(Duration::from_secs(3600), later).removed,
+            1
+        );
         assert!(!old.dir().exists());
         assert!(mine.dir().exists());
         fs::remove_dir_all(&root).unwrap();

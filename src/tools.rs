@@ -60,14 +60,38 @@ pub struct ToolSpec {
 
 /// Every write tool the suite knows, by normalized name.
 pub const WRITE_TOOLS: &[ToolSpec] = &[
-    ToolSpec { name: "Write", kind: WriteKind::Write },
-    ToolSpec { name: "Edit", kind: WriteKind::Edit },
-    ToolSpec { name: "MultiEdit", kind: WriteKind::MultiEdit },
-    ToolSpec { name: "NotebookEdit", kind: WriteKind::NotebookEdit },
-    ToolSpec { name: "write_file", kind: WriteKind::McpWriteFile },
-    ToolSpec { name: "edit_file", kind: WriteKind::McpEditFile },
-    ToolSpec { name: "move_file", kind: WriteKind::McpMoveFile },
-    ToolSpec { name: "create_directory", kind: WriteKind::McpCreateDirectory },
+    ToolSpec {
+        name: "Write",
+        kind: WriteKind::Write,
+    },
+    ToolSpec {
+        name: "Edit",
+        kind: WriteKind::Edit,
+    },
+    ToolSpec {
+        name: "MultiEdit",
+        kind: WriteKind::MultiEdit,
+    },
+    ToolSpec {
+        name: "NotebookEdit",
+        kind: WriteKind::NotebookEdit,
+    },
+    ToolSpec {
+        name: "write_file",
+        kind: WriteKind::McpWriteFile,
+    },
+    ToolSpec {
+        name: "edit_file",
+        kind: WriteKind::McpEditFile,
+    },
+    ToolSpec {
+        name: "move_file",
+        kind: WriteKind::McpMoveFile,
+    },
+    ToolSpec {
+        name: "create_directory",
+        kind: WriteKind::McpCreateDirectory,
+    },
 ];
 
 /// The write kind of a (raw or normalized) tool name, or `None` for a tool that does not write.
@@ -168,7 +192,12 @@ mod tests {
         assert_eq!(normalize("mcp__telegram-tools__end_turn"), "end_turn");
         assert_eq!(normalize("mcp__some-server-name__Write"), "Write");
         assert_eq!(normalize("mcp__plugin_fs_files__write_file"), "write_file");
-        for unchanged in ["end_turn", "Read", "mcp__incomplete", "not_mcp__server__tool"] {
+        for unchanged in [
+            "end_turn",
+            "Read",
+            "mcp__incomplete",
+            "not_mcp__server__tool",
+        ] {
             assert_eq!(normalize(unchanged), unchanged);
         }
     }
@@ -201,7 +230,12 @@ mod tests {
     /// recognized, yields its target, and is matched by the installer's matcher.
     #[test]
     fn every_tool_under_every_prefix() {
-        let prefixes = ["", "mcp__fs__", "mcp__some-server-name__", "mcp__plugin_x_fs__"];
+        let prefixes = [
+            "",
+            "mcp__fs__",
+            "mcp__some-server-name__",
+            "mcp__plugin_x_fs__",
+        ];
         for spec in WRITE_TOOLS {
             for prefix in prefixes {
                 let name = format!("{prefix}{}", spec.name);
@@ -211,7 +245,14 @@ mod tests {
                 assert!(matcher_matches(&name), "{name} not matched");
             }
         }
-        for other in ["Read", "Bash", "mcp__fs__read_file", "Writer", "xWrite", "mcp__Write"] {
+        for other in [
+            "Read",
+            "Bash",
+            "mcp__fs__read_file",
+            "Writer",
+            "xWrite",
+            "mcp__Write",
+        ] {
             assert_eq!(write_kind(other), None, "{other}");
             assert!(!matcher_matches(other), "{other} matched");
         }
@@ -244,8 +285,14 @@ mod tests {
         assert_eq!(
             t,
             vec![
-                Target { path: "/a".into(), role: Role::MovedFrom },
-                Target { path: "/b".into(), role: Role::MovedTo },
+                Target {
+                    path: "/a".into(),
+                    role: Role::MovedFrom
+                },
+                Target {
+                    path: "/b".into(),
+                    role: Role::MovedTo
+                },
             ]
         );
     }

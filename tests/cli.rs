@@ -39,7 +39,16 @@ fn install_merges_is_idempotent_and_uninstall_restores() {
     std::fs::write(&settings, original).unwrap();
     let p = project.to_str().unwrap();
 
-    let out = run(&["install", "--project", p, "--binary", "/opt/dia/did-it-actually"], &project);
+    let out = run(
+        &[
+            "install",
+            "--project",
+            p,
+            "--binary",
+            "/opt/dia/did-it-actually",
+        ],
+        &project,
+    );
     assert!(out.status.success(), "{}", text(&out));
     let once = std::fs::read_to_string(&settings).unwrap();
     insta::assert_snapshot!("installed_settings", once);
@@ -47,14 +56,28 @@ fn install_merges_is_idempotent_and_uninstall_restores() {
     let backup = project.join(".claude/settings.json.did-it-actually.bak");
     assert_eq!(std::fs::read_to_string(&backup).unwrap(), original);
 
-    let out = run(&["install", "--project", p, "--binary", "/opt/dia/did-it-actually"], &project);
+    let out = run(
+        &[
+            "install",
+            "--project",
+            p,
+            "--binary",
+            "/opt/dia/did-it-actually",
+        ],
+        &project,
+    );
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("already up to date"));
-    assert_eq!(std::fs::read_to_string(&settings).unwrap(), once, "byte-identical");
+    assert_eq!(
+        std::fs::read_to_string(&settings).unwrap(),
+        once,
+        "byte-identical"
+    );
 
     let out = run(&["uninstall", "--project", p], &project);
     assert!(out.status.success(), "{}", text(&out));
-    let after: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let after: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
     let before: serde_json::Value = serde_json::from_str(original).unwrap();
     assert_eq!(after, before);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -68,7 +91,10 @@ fn invalid_settings_are_refused_and_untouched() {
     std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
     let broken = "{\n  \"hooks\": {\n    \"PostToolUse\": [,]\n  }\n}\n";
     std::fs::write(&settings, broken).unwrap();
-    let out = run(&["install", "--project", project.to_str().unwrap()], &project);
+    let out = run(
+        &["install", "--project", project.to_str().unwrap()],
+        &project,
+    );
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr).replace(project.to_str().unwrap(), "[ROOT]");
     assert_eq!(
@@ -76,14 +102,18 @@ fn invalid_settings_are_refused_and_untouched() {
         "did-it-actually: [ROOT]/.claude/settings.json:3:21: not valid JSON: expected value; fix it by hand, nothing was written\n"
     );
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), broken);
-    assert!(!project.join(".claude/settings.json.did-it-actually.bak").exists());
+    assert!(!project
+        .join(".claude/settings.json.did-it-actually.bak")
+        .exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn plugin_hooks_json_is_generated_from_the_install_table() {
     let out = run(&["plugin-hooks"], Path::new(env!("CARGO_MANIFEST_DIR")));
-    let committed = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("hooks/hooks.json")).unwrap();
+    let committed =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("hooks/hooks.json"))
+            .unwrap();
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         committed,
@@ -96,9 +126,15 @@ fn a_link_named_after_a_hook_runs_that_hook() {
     let dir = scratch("multicall");
     let link = dir.join("verify-write");
     std::os::unix::fs::symlink(BIN, &link).unwrap();
-    let out = Command::new(&link).stdin(std::process::Stdio::null()).output().unwrap();
+    let out = Command::new(&link)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "verify-write: stdin was empty; expected one JSON object\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "verify-write: stdin was empty; expected one JSON object\n"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -111,8 +147,15 @@ fn policy_check_reports_defaults_and_errors() {
     assert!(out.status.success());
     let shown = text(&out).replace(root.to_str().unwrap(), "[ROOT]");
     insta::assert_snapshot!("policy_check_defaults", shown);
-    std::fs::write(root.join(".did-it-actually.json"), "{\n  \"version\": 1,\n  \"store\": {\"prune_after_day\": 3}\n}\n").unwrap();
-    let out = run(&["policy", "check", "--cwd", root.to_str().unwrap()], Path::new("/"));
+    std::fs::write(
+        root.join(".did-it-actually.json"),
+        "{\n  \"version\": 1,\n  \"store\": {\"prune_after_day\": 3}\n}\n",
+    )
+    .unwrap();
+    let out = run(
+        &["policy", "check", "--cwd", root.to_str().unwrap()],
+        Path::new("/"),
+    );
     assert_eq!(out.status.code(), Some(1));
     let shown = text(&out).replace(root.to_str().unwrap(), "[ROOT]");
     insta::assert_snapshot!("policy_check_error", shown);

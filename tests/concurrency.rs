@@ -42,20 +42,32 @@ fn fifty_parallel_writers_leave_fifty_intact_records() {
         }
         // Every process is started before any gets its input, so they run together.
         for (child, input) in &mut children {
-            child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(input.as_bytes())
+                .unwrap();
         }
         for (child, _) in children {
             let out = child.wait_with_output().unwrap();
             assert_eq!(out.status.code(), Some(0));
-            assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+            assert!(
+                out.stdout.is_empty(),
+                "{}",
+                String::from_utf8_lossy(&out.stdout)
+            );
         }
-        let log = std::fs::read_to_string(state.join("sessions/concurrent-session/writes.jsonl")).unwrap();
+        let log = std::fs::read_to_string(state.join("sessions/concurrent-session/writes.jsonl"))
+            .unwrap();
         let mut ids: Vec<usize> = log
             .lines()
             .map(|line| {
                 let r: serde_json::Value = serde_json::from_str(line).expect("an intact record");
                 assert_eq!(r["outcome"], "landed");
-                r["tool_use_id"].as_str().unwrap()["toolu_".len()..].parse().unwrap()
+                r["tool_use_id"].as_str().unwrap()["toolu_".len()..]
+                    .parse()
+                    .unwrap()
             })
             .collect();
         ids.sort();

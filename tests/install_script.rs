@@ -18,18 +18,31 @@ fn script(args: &[&str], home: &Path, path_var: &str, cwd: &Path) -> Output {
         .env_remove("PREFIX")
         .env("CARGO_TARGET_DIR", repo.join("target/install-test"))
         // cargo and rustup find their homes through HOME unless told otherwise.
-        .env("CARGO_HOME", std::env::var_os("CARGO_HOME").unwrap_or_else(|| dirs_home().join(".cargo").into()))
-        .env("RUSTUP_HOME", std::env::var_os("RUSTUP_HOME").unwrap_or_else(|| dirs_home().join(".rustup").into()))
+        .env(
+            "CARGO_HOME",
+            std::env::var_os("CARGO_HOME").unwrap_or_else(|| dirs_home().join(".cargo").into()),
+        )
+        .env(
+            "RUSTUP_HOME",
+            std::env::var_os("RUSTUP_HOME").unwrap_or_else(|| dirs_home().join(".rustup").into()),
+        )
         .output()
         .unwrap()
 }
 
 fn dirs_home() -> std::path::PathBuf {
-    std::env::var_os("HOME").map(Into::into).unwrap_or_else(|| "/root".into())
+    std::env::var_os("HOME")
+        .map(Into::into)
+        .unwrap_or_else(|| "/root".into())
 }
 
 fn show(out: &Output) -> String {
-    format!("exit {:?}\n{}\n{}", out.status.code(), String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    format!(
+        "exit {:?}\n{}\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
 }
 
 #[test]
@@ -38,7 +51,11 @@ fn install_sh_installs_registers_and_uninstalls() {
     let home = dir.join("home");
     let project = dir.join("root");
     std::fs::create_dir_all(&home).unwrap();
-    let git = Command::new("git").args(["init", "-q", "-b", "main"]).current_dir(&project).status().unwrap();
+    let git = Command::new("git")
+        .args(["init", "-q", "-b", "main"])
+        .current_dir(&project)
+        .status()
+        .unwrap();
     assert!(git.success());
     let bin_dir = home.join(".local/bin");
     let cargo_dir = Path::new(env!("CARGO")).parent().unwrap().to_owned();
@@ -49,7 +66,10 @@ fn install_sh_installs_registers_and_uninstalls() {
     let out = script(&[], &home, &path_without, &project);
     assert_eq!(out.status.code(), Some(1), "{}", show(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("is not on PATH") && stderr.contains("export PATH="), "{stderr}");
+    assert!(
+        stderr.contains("is not on PATH") && stderr.contains("export PATH="),
+        "{stderr}"
+    );
     assert!(!bin_dir.join("did-it-actually").exists());
 
     let path_with = format!("{}:{path_without}", bin_dir.display());
@@ -57,9 +77,14 @@ fn install_sh_installs_registers_and_uninstalls() {
     assert!(out.status.success(), "{}", show(&out));
     let binary = bin_dir.join("did-it-actually");
     assert!(binary.is_file());
-    assert_eq!(std::fs::read_link(bin_dir.join("verify-write")).unwrap(), Path::new("did-it-actually"));
-    let settings: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(project.join(".claude/settings.json")).unwrap()).unwrap();
+    assert_eq!(
+        std::fs::read_link(bin_dir.join("verify-write")).unwrap(),
+        Path::new("did-it-actually")
+    );
+    let settings: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(project.join(".claude/settings.json")).unwrap(),
+    )
+    .unwrap();
     let handler = &settings["hooks"]["PostToolUse"][0]["hooks"][0];
     assert_eq!(handler["command"], binary.to_str().unwrap());
     assert_eq!(handler["args"][0], "verify-write");
@@ -77,7 +102,12 @@ fn install_sh_installs_registers_and_uninstalls() {
         .spawn()
         .unwrap();
     use std::io::Write;
-    child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.to_string().as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success() && out.stdout.is_empty());
     let log = std::fs::read_to_string(state.join("sessions/s1/writes.jsonl")).unwrap();
@@ -87,13 +117,18 @@ fn install_sh_installs_registers_and_uninstalls() {
     let before = std::fs::read(project.join(".claude/settings.json")).unwrap();
     let out = script(&[], &home, &path_with, &project);
     assert!(out.status.success(), "{}", show(&out));
-    assert_eq!(std::fs::read(project.join(".claude/settings.json")).unwrap(), before);
+    assert_eq!(
+        std::fs::read(project.join(".claude/settings.json")).unwrap(),
+        before
+    );
 
     let out = script(&["--uninstall"], &home, &path_with, &project);
     assert!(out.status.success(), "{}", show(&out));
     assert!(!binary.exists() && !bin_dir.join("verify-write").exists());
-    let settings: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(project.join(".claude/settings.json")).unwrap()).unwrap();
+    let settings: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(project.join(".claude/settings.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(settings, serde_json::json!({}));
     std::fs::remove_dir_all(&dir).unwrap();
 }

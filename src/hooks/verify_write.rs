@@ -103,7 +103,12 @@ impl Check {
     }
 }
 
-fn post_tool_use(input: &HookInput, call: &ToolCall, response: &Value, ctx: &Context) -> HookOutcome {
+fn post_tool_use(
+    input: &HookInput,
+    call: &ToolCall,
+    response: &Value,
+    ctx: &Context,
+) -> HookOutcome {
     let Some(kind) = tools::write_kind(&call.name) else {
         return HookOutcome::silent();
     };
@@ -123,7 +128,15 @@ fn post_tool_use(input: &HookInput, call: &ToolCall, response: &Value, ctx: &Con
             o if !o.is_verified() => failures.push(line.clone()),
             _ => {}
         }
-        records.push(record(input, Event::PostToolUse, call, planned, &check, line, ctx));
+        records.push(record(
+            input,
+            Event::PostToolUse,
+            call,
+            planned,
+            &check,
+            line,
+            ctx,
+        ));
     }
     let verdict = if !failures.is_empty() {
         Verdict::Block(format!("{HOOK}: {}", failures.join(" ")))
@@ -168,7 +181,15 @@ fn failure(input: &HookInput, call: &ToolCall, error: &str, ctx: &Context) -> Ho
         .iter()
         .map(|planned| {
             let check = Check::new(Outcome::ToolFailed, None);
-            record(input, Event::PostToolUseFailure, call, planned, &check, reason.clone(), ctx)
+            record(
+                input,
+                Event::PostToolUseFailure,
+                call,
+                planned,
+                &check,
+                reason.clone(),
+                ctx,
+            )
         })
         .collect();
     // The agent already saw the tool's error; the record is for the audit.
@@ -187,29 +208,54 @@ fn batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> HookOutcome {
     }
     let mut checked = Vec::new();
     let mut problems = Vec::new();
-    for BatchCall { call, .. } in calls {
+    for BatchCall { call, response } in calls {
         let Some(kind) = tools::write_kind(&call.name) else {
             continue;
         };
+        let tool_error = response.as_str().and_then(tool_error_text);
         match plan(kind, &call.input, None, &input.common.cwd) {
-            Ok(Some(plans)) => checked.extend(plans.into_iter().map(|planned| Checked {
-                check: check(&planned),
-                call,
-                kind,
-                planned,
+            Ok(Some(plans)) => checked.extend(plans.into_iter().map(|planned| {
+                let mut check = check(&planned);
+                // A call the tool itself refused (some refusals, such as a parent that is
+                // a file, fire no PostToolUseFailure): the agent saw the error; record
+                // it as a failed attempt, not as a write lost to a sibling.
+                if let (false, Some(error)) = (check.outcome.is_verified(), tool_error) {
+                    check = Check::new(Outcome::ToolFailed, quote_block(error));
+                }
+                Checked {
+                    check,
+                    call,
+                    kind,
+                    planned,
+                }
             })),
             Ok(None) => {}
-            Err(e) => problems.push(format!("the {} call could not be verified: {e}.", call.name)),
+            Err(e) => problems.push(format!(
+                "the {} call could not be verified: {e}.",
+                call.name
+            )),
         }
     }
     let mut records = Vec::with_capacity(checked.len());
     for c in &checked {
         let mut line = describe(c.kind, &c.planned, &c.check);
-        if !c.check.outcome.is_verified() {
-            let _ = write!(line, " {}", suspects(c.call, &c.planned, &c.check, calls, &input.common.cwd));
+        if !c.check.outcome.is_verified() && c.check.outcome != Outcome::ToolFailed {
+            let _ = write!(
+                line,
+                " {}",
+                suspects(c.call, &c.planned, &c.check, calls, &input.common.cwd)
+            );
             problems.push(line.clone());
         }
-        records.push(record(input, Event::PostToolBatch, c.call, &c.planned, &c.check, line, ctx));
+        records.push(record(
+            input,
+            Event::PostToolBatch,
+            c.call,
+            &c.planned,
+            &c.check,
+            line,
+            ctx,
+        ));
     }
     let verdict = if problems.is_empty() {
         Verdict::Silent
@@ -231,10 +277,32 @@ fn batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> HookOutcome {
     }
 }
 
+/// The error text of a batch call's result, when the result is an error: Claude Code
+/// wraps refusals in `<tool_use_error>`, and execution errors start with an errno name
+/// (`ENOENT: no such file or directory, open '…'`).
+fn tool_error_text(text: &str) -> Option<&str> {
+    let t = text.trim_start();
+    if let Some(rest) = t.strip_prefix("<tool_use_error>") {
+        return Some(rest.trim_end().trim_end_matches("</tool_use_error>"));
+    }
+    let errno = t.split_once(": ").is_some_and(|(name, _)| {
+        name.len() > 2 && name.starts_with('E') && name.bytes().all(|b| b.is_ascii_uppercase())
+    });
+    (errno || t.starts_with("Error: ")).then_some(t)
+}
+
 /// Which other calls of the batch could explain a write that does not hold: a sibling
 /// write whose content is what the disk now holds, else the calls that could write.
-fn suspects(call: &ToolCall, planned: &Planned, check: &Check, calls: &[BatchCall], cwd: &Path) -> String {
-    let others = calls.iter().filter(|b| b.call.tool_use_id != call.tool_use_id || b.call.input != call.input);
+fn suspects(
+    call: &ToolCall,
+    planned: &Planned,
+    check: &Check,
+    calls: &[BatchCall],
+    cwd: &Path,
+) -> String {
+    let others = calls
+        .iter()
+        .filter(|b| b.call.tool_use_id != call.tool_use_id || b.call.input != call.input);
     let mut named = Vec::new();
     for other in others {
         let name = tools::normalize(&other.call.name);
@@ -256,7 +324,10 @@ fn suspects(call: &ToolCall, planned: &Planned, check: &Check, calls: &[BatchCal
                 return format!("The {name} call {id} in the same batch overwrote it (the file holds that call's content).");
             }
             named.push(format!("{name} {id}"));
-        } else if !matches!(name, "Read" | "Glob" | "Grep" | "LS" | "WebFetch" | "WebSearch" | "TodoWrite") {
+        } else if !matches!(
+            name,
+            "Read" | "Glob" | "Grep" | "LS" | "WebFetch" | "WebSearch" | "TodoWrite"
+        ) {
             let what = other
                 .call
                 .input
@@ -270,44 +341,80 @@ fn suspects(call: &ToolCall, planned: &Planned, check: &Check, calls: &[BatchCal
     if named.is_empty() {
         "Something outside this batch changed it.".to_owned()
     } else {
-        format!("Other calls in the same batch that may have changed it: {}.", named.join(", "))
+        format!(
+            "Other calls in the same batch that may have changed it: {}.",
+            named.join(", ")
+        )
     }
 }
 
 /// Turns one tool call into the writes to check. `response` is the structured
 /// PostToolUse result when there is one. `Ok(None)`: nothing to verify (an MCP dry run).
-fn plan(kind: WriteKind, input: &Value, response: Option<&Value>, cwd: &Path) -> Result<Option<Vec<Planned>>, String> {
+fn plan(
+    kind: WriteKind,
+    input: &Value,
+    response: Option<&Value>,
+    cwd: &Path,
+) -> Result<Option<Vec<Planned>>, String> {
     let targets = tools::write_targets(kind, input).map_err(|e| e.to_string())?;
     let resolve = |t: &Target| fsutil::absolute(Path::new(&t.path), cwd);
-    let str_of = |v: Option<&Value>, key: &str| v.and_then(|v| v.get(key)).and_then(Value::as_str).map(str::to_owned);
-    let bool_of = |v: Option<&Value>, key: &str| v.and_then(|v| v.get(key)).and_then(Value::as_bool);
+    let str_of = |v: Option<&Value>, key: &str| {
+        v.and_then(|v| v.get(key))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let bool_of =
+        |v: Option<&Value>, key: &str| v.and_then(|v| v.get(key)).and_then(Value::as_bool);
     // The host's result wins over the request: the user may have changed the content in
     // the permission dialog (`userModified`).
     let original = str_of(response, "originalFile");
-    let single = |op, expect| Ok(Some(vec![Planned { path: resolve(&targets[0]), op, expect }]));
+    let single = |op, expect| {
+        Ok(Some(vec![Planned {
+            path: resolve(&targets[0]),
+            op,
+            expect,
+        }]))
+    };
     match kind {
         WriteKind::Write | WriteKind::McpWriteFile => {
             let content = str_of(response, "content")
                 .or_else(|| str_of(Some(input), "content"))
-                .ok_or_else(|| format!("the {} tool input has no content (a string)", kind.name()))?;
+                .ok_or_else(|| {
+                    format!("the {} tool input has no content (a string)", kind.name())
+                })?;
             let op = Operation::Write;
-            single(op, Expectation::Content(ContentRule {
-                present: vec![content.clone()],
-                exact: Some(content.into_bytes()),
-                original,
-                absent: Vec::new(),
-            }))
+            single(
+                op,
+                Expectation::Content(ContentRule {
+                    present: vec![content.clone()],
+                    exact: Some(content.into_bytes()),
+                    original,
+                    absent: Vec::new(),
+                }),
+            )
         }
         WriteKind::Edit => {
-            let old = str_of(response, "oldString").or_else(|| str_of(Some(input), "old_string")).unwrap_or_default();
-            let new = str_of(response, "newString").or_else(|| str_of(Some(input), "new_string")).unwrap_or_default();
-            let all = bool_of(response, "replaceAll").or_else(|| bool_of(Some(input), "replace_all")).unwrap_or(false);
+            let old = str_of(response, "oldString")
+                .or_else(|| str_of(Some(input), "old_string"))
+                .unwrap_or_default();
+            let new = str_of(response, "newString")
+                .or_else(|| str_of(Some(input), "new_string"))
+                .unwrap_or_default();
+            let all = bool_of(response, "replaceAll")
+                .or_else(|| bool_of(Some(input), "replace_all"))
+                .unwrap_or(false);
             let edits = [Edit { old, new, all }];
-            single(Operation::Edit, Expectation::Content(edit_rule(original, &edits)))
+            single(
+                Operation::Edit,
+                Expectation::Content(edit_rule(original, &edits)),
+            )
         }
         WriteKind::MultiEdit => {
             let edits = edits_of(input, "edits", "old_string", "new_string", "replace_all")?;
-            single(Operation::MultiEdit, Expectation::Content(edit_rule(original, &edits)))
+            single(
+                Operation::MultiEdit,
+                Expectation::Content(edit_rule(original, &edits)),
+            )
         }
         WriteKind::McpEditFile => {
             if bool_of(Some(input), "dryRun") == Some(true) {
@@ -315,7 +422,11 @@ fn plan(kind: WriteKind, input: &Value, response: Option<&Value>, cwd: &Path) ->
             }
             let edits = edits_of(input, "edits", "oldText", "newText", "")?;
             let rule = ContentRule {
-                present: edits.into_iter().map(|e| e.new).filter(|n| !n.is_empty()).collect(),
+                present: edits
+                    .into_iter()
+                    .map(|e| e.new)
+                    .filter(|n| !n.is_empty())
+                    .collect(),
                 ..ContentRule::default()
             };
             single(Operation::Edit, Expectation::Content(rule))
@@ -327,9 +438,18 @@ fn plan(kind: WriteKind, input: &Value, response: Option<&Value>, cwd: &Path) ->
                 Some("delete") => CellMode::Delete,
                 Some(other) => return Err(format!("unknown NotebookEdit edit_mode `{other}`")),
             };
-            let cell_id = str_of(response, "cell_id").filter(|_| mode != CellMode::Delete).or_else(|| str_of(Some(input), "cell_id"));
+            let cell_id = str_of(response, "cell_id")
+                .filter(|_| mode != CellMode::Delete)
+                .or_else(|| str_of(Some(input), "cell_id"));
             let source = str_of(Some(input), "new_source").unwrap_or_default();
-            single(Operation::NotebookEdit, Expectation::Cell(CellRule { mode, cell_id, source }))
+            single(
+                Operation::NotebookEdit,
+                Expectation::Cell(CellRule {
+                    mode,
+                    cell_id,
+                    source,
+                }),
+            )
         }
         WriteKind::McpMoveFile | WriteKind::McpCreateDirectory => Ok(Some(
             targets
@@ -338,9 +458,15 @@ fn plan(kind: WriteKind, input: &Value, response: Option<&Value>, cwd: &Path) ->
                     let (op, expect) = match t.role {
                         Role::MovedFrom => (Operation::MoveFrom, Expectation::Gone),
                         Role::MovedTo => (Operation::MoveTo, Expectation::Present),
-                        Role::DirectoryCreated | Role::Written => (Operation::CreateDirectory, Expectation::Directory),
+                        Role::DirectoryCreated | Role::Written => {
+                            (Operation::CreateDirectory, Expectation::Directory)
+                        }
                     };
-                    Planned { path: resolve(t), op, expect }
+                    Planned {
+                        path: resolve(t),
+                        op,
+                        expect,
+                    }
                 })
                 .collect(),
         )),
@@ -353,7 +479,13 @@ struct Edit {
     all: bool,
 }
 
-fn edits_of(input: &Value, field: &str, old: &str, new: &str, all: &str) -> Result<Vec<Edit>, String> {
+fn edits_of(
+    input: &Value,
+    field: &str,
+    old: &str,
+    new: &str,
+    all: &str,
+) -> Result<Vec<Edit>, String> {
     let items = input
         .get(field)
         .and_then(Value::as_array)
@@ -363,7 +495,10 @@ fn edits_of(input: &Value, field: &str, old: &str, new: &str, all: &str) -> Resu
         .enumerate()
         .map(|(i, e)| {
             let text = |k: &str| {
-                e.get(k).and_then(Value::as_str).map(str::to_owned).ok_or_else(|| format!("{field}[{i}] has no {k} (a string)"))
+                e.get(k)
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+                    .ok_or_else(|| format!("{field}[{i}] has no {k} (a string)"))
             };
             Ok(Edit {
                 old: text(old)?,
@@ -380,7 +515,9 @@ fn edit_rule(original: Option<String>, edits: &[Edit]) -> ContentRule {
     let exact = original.as_deref().and_then(|orig| {
         edits
             .iter()
-            .try_fold(Cow::Borrowed(orig), |text, e| apply(&text, e).map(Cow::Owned))
+            .try_fold(Cow::Borrowed(orig), |text, e| {
+                apply(&text, e).map(Cow::Owned)
+            })
             .map(|t| t.into_owned().into_bytes())
     });
     let mut rule = ContentRule {
@@ -392,7 +529,11 @@ fn edit_rule(original: Option<String>, edits: &[Edit]) -> ContentRule {
         // A later edit may rewrite what an earlier one put in: only require text that no
         // later edit touches.
         let later = &edits[i + 1..];
-        let overlaps = |t: &str| later.iter().any(|l| !l.old.is_empty() && (l.old.contains(t) || t.contains(&l.old)));
+        let overlaps = |t: &str| {
+            later
+                .iter()
+                .any(|l| !l.old.is_empty() && (l.old.contains(t) || t.contains(&l.old)))
+        };
         if !e.new.is_empty() && !overlaps(&e.new) {
             rule.present.push(e.new.clone());
         }
@@ -424,18 +565,34 @@ fn check(planned: &Planned) -> Check {
     match &planned.expect {
         Expectation::Gone => match probe {
             Probe::Missing => Check::new(Outcome::Landed, None),
-            _ => Check::new(Outcome::SourceRemains, "the source is still there".to_owned()),
+            _ => Check::new(
+                Outcome::SourceRemains,
+                "the source is still there".to_owned(),
+            ),
         },
         Expectation::Present => match probe {
-            Probe::Missing => Check::new(Outcome::Missing, "nothing is at the destination".to_owned()),
-            Probe::Error(e) => Check::new(Outcome::Unreadable, format!("the destination could not be examined: {e}")),
+            Probe::Missing => {
+                Check::new(Outcome::Missing, "nothing is at the destination".to_owned())
+            }
+            Probe::Error(e) => Check::new(
+                Outcome::Unreadable,
+                format!("the destination could not be examined: {e}"),
+            ),
             _ => Check::new(Outcome::Landed, None),
         },
         Expectation::Directory => match probe {
             Probe::Directory => Check::new(Outcome::Landed, None),
-            Probe::Missing => Check::new(Outcome::Missing, "the directory does not exist".to_owned()),
-            Probe::Error(e) => Check::new(Outcome::Unreadable, format!("the path could not be examined: {e}")),
-            _ => Check::new(Outcome::WrongType, "a file, not a directory, is at the path".to_owned()),
+            Probe::Missing => {
+                Check::new(Outcome::Missing, "the directory does not exist".to_owned())
+            }
+            Probe::Error(e) => Check::new(
+                Outcome::Unreadable,
+                format!("the path could not be examined: {e}"),
+            ),
+            _ => Check::new(
+                Outcome::WrongType,
+                "a file, not a directory, is at the path".to_owned(),
+            ),
         },
         Expectation::Content(rule) => match probe {
             Probe::File { .. } => check_content(path, rule, planned.op),
@@ -451,19 +608,40 @@ fn check(planned: &Planned) -> Check {
 fn not_a_file(probe: Probe) -> Check {
     match probe {
         Probe::Missing => Check::new(Outcome::Missing, "the file does not exist".to_owned()),
-        Probe::Directory => Check::new(Outcome::WrongType, "a directory is at the path, not a file".to_owned()),
-        Probe::Special => Check::new(Outcome::WrongType, "a FIFO, socket or device is at the path, not a regular file (it was not opened)".to_owned()),
-        Probe::Error(e) => Check::new(Outcome::Unreadable, format!("the file could not be examined: {e}")),
+        Probe::Directory => Check::new(
+            Outcome::WrongType,
+            "a directory is at the path, not a file".to_owned(),
+        ),
+        Probe::Special => Check::new(
+            Outcome::WrongType,
+            "a FIFO, socket or device is at the path, not a regular file (it was not opened)"
+                .to_owned(),
+        ),
+        Probe::Error(e) => Check::new(
+            Outcome::Unreadable,
+            format!("the file could not be examined: {e}"),
+        ),
         Probe::File { .. } => unreachable!("callers handle files"),
     }
 }
 
 fn check_content(path: &Path, rule: &ContentRule, op: Operation) -> Check {
-    let unreadable = |e: std::io::Error| Check::new(Outcome::Unreadable, format!("the file could not be read: {e}"));
+    let unreadable = |e: std::io::Error| {
+        Check::new(
+            Outcome::Unreadable,
+            format!("the file could not be read: {e}"),
+        )
+    };
     let mut digest = None;
     if let Some(exact) = &rule.exact {
         match fsutil::compare_file(path, exact) {
-            Ok((true, d)) => return Check { outcome: Outcome::Landed, detail: None, digest: Some(d) },
+            Ok((true, d)) => {
+                return Check {
+                    outcome: Outcome::Landed,
+                    detail: None,
+                    digest: Some(d),
+                }
+            }
             Ok((false, d)) => digest = Some(d),
             Err(e) => return unreadable(e),
         }
@@ -473,39 +651,69 @@ fn check_content(path: &Path, rule: &ContentRule, op: Operation) -> Check {
         Ok(None) => {
             let mut c = Check::new(
                 Outcome::Differs,
-                format!("the file is larger than {} MiB and differs from what was expected", DIAGNOSE_LIMIT >> 20),
+                format!(
+                    "the file is larger than {} MiB and differs from what was expected",
+                    DIAGNOSE_LIMIT >> 20
+                ),
             );
             c.digest = digest;
             return c;
         }
         Err(e) => return unreadable(e),
     };
-    let digest = digest.unwrap_or_else(|| FileDigest { sha256: fsutil::sha256_hex(&disk), size: disk.len() as u64 });
-    let with_digest = |outcome, detail: String| Check { outcome, detail: Some(detail), digest: Some(digest.clone()) };
+    let digest = digest.unwrap_or_else(|| FileDigest {
+        sha256: fsutil::sha256_hex(&disk),
+        size: disk.len() as u64,
+    });
+    let with_digest = |outcome, detail: String| Check {
+        outcome,
+        detail: Some(detail),
+        digest: Some(digest.clone()),
+    };
     let holds = contains_all(&disk, &rule.present) && contains_none(&disk, &rule.absent);
     let Some(exact) = &rule.exact else {
         if holds {
-            return Check { outcome: Outcome::Landed, detail: None, digest: Some(digest) };
+            return Check {
+                outcome: Outcome::Landed,
+                detail: None,
+                digest: Some(digest),
+            };
         }
         return match (&rule.original, disk.is_empty()) {
-            (Some(orig), _) if orig.as_bytes() == disk => with_digest(Outcome::NotLanded, still_original(&digest)),
+            (Some(orig), _) if orig.as_bytes() == disk => {
+                with_digest(Outcome::NotLanded, still_original(&digest))
+            }
             (_, true) => with_digest(Outcome::Empty, "the file is empty".to_owned()),
             _ => with_digest(Outcome::TextAbsent, missing_text(&disk, rule)),
         };
     };
     if normalize_newlines(&disk) == normalize_newlines(exact) {
-        return with_digest(Outcome::Landed, "landed with different line endings (CRLF/LF)".to_owned());
+        return with_digest(
+            Outcome::Landed,
+            "landed with different line endings (CRLF/LF)".to_owned(),
+        );
     }
-    if rule.original.as_deref().is_some_and(|o| o.as_bytes() == disk) {
+    if rule
+        .original
+        .as_deref()
+        .is_some_and(|o| o.as_bytes() == disk)
+    {
         return with_digest(Outcome::NotLanded, still_original(&digest));
     }
     if disk.is_empty() {
-        return with_digest(Outcome::Empty, format!("the file is empty; {} bytes were expected", exact.len()));
+        return with_digest(
+            Outcome::Empty,
+            format!("the file is empty; {} bytes were expected", exact.len()),
+        );
     }
     if exact.starts_with(&disk) {
         return with_digest(
             Outcome::Truncated,
-            format!("the file holds only the first {} of the {} bytes expected", disk.len(), exact.len()),
+            format!(
+                "the file holds only the first {} of the {} bytes expected",
+                disk.len(),
+                exact.len()
+            ),
         );
     }
     let difference = first_difference(exact, &disk);
@@ -523,14 +731,24 @@ fn check_content(path: &Path, rule: &ContentRule, op: Operation) -> Check {
         short(&fsutil::sha256_hex(exact))
     );
     if op == Operation::Write {
-        with_digest(Outcome::Differs, format!("the file holds something else: {sizes}; {difference}"))
+        with_digest(
+            Outcome::Differs,
+            format!("the file holds something else: {sizes}; {difference}"),
+        )
     } else {
-        with_digest(Outcome::TextAbsent, format!("{}; {sizes}; {difference}", missing_text(&disk, rule)))
+        with_digest(
+            Outcome::TextAbsent,
+            format!("{}; {sizes}; {difference}", missing_text(&disk, rule)),
+        )
     }
 }
 
 fn still_original(d: &FileDigest) -> String {
-    format!("the file still holds its previous content ({} bytes, sha256 {})", d.size, short(&d.sha256))
+    format!(
+        "the file still holds its previous content ({} bytes, sha256 {})",
+        d.size,
+        short(&d.sha256)
+    )
 }
 
 fn missing_text(disk: &[u8], rule: &ContentRule) -> String {
@@ -587,7 +805,9 @@ fn first_difference(expected: &[u8], disk: &[u8]) -> String {
                 )
             }
             (Some(_), None) => return format!("the file ends before line {n}"),
-            (None, Some(_)) => return format!("the file has more lines than expected, from line {n}"),
+            (None, Some(_)) => {
+                return format!("the file has more lines than expected, from line {n}")
+            }
             (None, None) => return "the lines are equal but the bytes differ".to_owned(),
         }
     }
@@ -596,16 +816,42 @@ fn first_difference(expected: &[u8], disk: &[u8]) -> String {
 fn check_cell(path: &Path, rule: &CellRule) -> Check {
     let bytes = match fsutil::read_at_most(path, DIAGNOSE_LIMIT) {
         Ok(Some(b)) => b,
-        Ok(None) => return Check::new(Outcome::Unreadable, "the notebook is too large to check".to_owned()),
-        Err(e) => return Check::new(Outcome::Unreadable, format!("the notebook could not be read: {e}")),
+        Ok(None) => {
+            return Check::new(
+                Outcome::Unreadable,
+                "the notebook is too large to check".to_owned(),
+            )
+        }
+        Err(e) => {
+            return Check::new(
+                Outcome::Unreadable,
+                format!("the notebook could not be read: {e}"),
+            )
+        }
     };
-    let digest = Some(FileDigest { sha256: fsutil::sha256_hex(&bytes), size: bytes.len() as u64 });
-    let finish = |outcome, detail: Option<String>| Check { outcome, detail, digest: digest.clone() };
+    let digest = Some(FileDigest {
+        sha256: fsutil::sha256_hex(&bytes),
+        size: bytes.len() as u64,
+    });
+    let finish = |outcome, detail: Option<String>| Check {
+        outcome,
+        detail,
+        digest: digest.clone(),
+    };
     let notebook: Value = match serde_json::from_slice(&bytes) {
         Ok(v) => v,
-        Err(e) => return finish(Outcome::Differs, Some(format!("the notebook is not valid JSON: {e}"))),
+        Err(e) => {
+            return finish(
+                Outcome::Differs,
+                Some(format!("the notebook is not valid JSON: {e}")),
+            )
+        }
     };
-    let cells = notebook.get("cells").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let cells = notebook
+        .get("cells")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
     let source_of = |cell: &Value| match cell.get("source") {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Array(lines)) => lines.iter().filter_map(Value::as_str).collect(),
@@ -614,28 +860,49 @@ fn check_cell(path: &Path, rule: &CellRule) -> Check {
     let same_source = |cell: &Value| source_of(cell).trim_end() == rule.source.trim_end();
     // Cell ids are `id` fields (nbformat 4.5); older notebooks are addressed as `cell-N`.
     let by_id = |id: &str| {
-        cells.iter().enumerate().find(|(i, c)| {
-            c.get("id").and_then(Value::as_str) == Some(id) || id.strip_prefix("cell-").and_then(|n| n.parse().ok()) == Some(*i)
-        }).map(|(_, c)| c)
+        cells
+            .iter()
+            .enumerate()
+            .find(|(i, c)| {
+                c.get("id").and_then(Value::as_str) == Some(id)
+                    || id.strip_prefix("cell-").and_then(|n| n.parse().ok()) == Some(*i)
+            })
+            .map(|(_, c)| c)
     };
     let id = rule.cell_id.as_deref();
     match rule.mode {
         CellMode::Delete => match id.and_then(by_id) {
-            Some(_) => finish(Outcome::NotLanded, Some(format!("cell {} is still in the notebook", id.unwrap_or("?")))),
+            Some(_) => finish(
+                Outcome::NotLanded,
+                Some(format!(
+                    "cell {} is still in the notebook",
+                    id.unwrap_or("?")
+                )),
+            ),
             None => finish(Outcome::Landed, None),
         },
         CellMode::Insert => match cells.iter().any(same_source) {
             true => finish(Outcome::Landed, None),
-            false => finish(Outcome::TextAbsent, Some("no cell holds the inserted source".to_owned())),
+            false => finish(
+                Outcome::TextAbsent,
+                Some("no cell holds the inserted source".to_owned()),
+            ),
         },
         CellMode::Replace => match id.and_then(by_id) {
             Some(cell) if same_source(cell) => finish(Outcome::Landed, None),
             Some(cell) => finish(
                 Outcome::TextAbsent,
-                Some(format!("cell {} holds \"{}\", not the new source", id.unwrap_or("?"), quote(&source_of(cell)))),
+                Some(format!(
+                    "cell {} holds \"{}\", not the new source",
+                    id.unwrap_or("?"),
+                    quote(&source_of(cell))
+                )),
             ),
             None if cells.iter().any(same_source) => finish(Outcome::Landed, None),
-            None => finish(Outcome::TextAbsent, Some("no cell holds the new source".to_owned())),
+            None => finish(
+                Outcome::TextAbsent,
+                Some("no cell holds the new source".to_owned()),
+            ),
         },
     }
 }
@@ -651,10 +918,19 @@ fn describe(kind: WriteKind, planned: &Planned, check: &Check) -> String {
     let path = planned.path.display();
     let mut detail = check.detail.clone().unwrap_or_default();
     // When nothing could be compared, say what was expected, so the agent can tell.
-    if let (Expectation::Content(ContentRule { exact: Some(exact), .. }), Outcome::Missing | Outcome::WrongType | Outcome::Unreadable) =
-        (&planned.expect, check.outcome)
+    if let (
+        Expectation::Content(ContentRule {
+            exact: Some(exact), ..
+        }),
+        Outcome::Missing | Outcome::WrongType | Outcome::Unreadable,
+    ) = (&planned.expect, check.outcome)
     {
-        let _ = write!(detail, " ({} bytes, sha256 {}, were to be written)", exact.len(), short(&fsutil::sha256_hex(exact)));
+        let _ = write!(
+            detail,
+            " ({} bytes, sha256 {}, were to be written)",
+            exact.len(),
+            short(&fsutil::sha256_hex(exact))
+        );
     }
     let detail = detail.as_str();
     match check.outcome {
@@ -678,7 +954,11 @@ fn record(
     reason: String,
     ctx: &Context,
 ) -> WriteRecord {
-    let Common { session_id, prompt_id, .. } = &input.common;
+    let Common {
+        session_id,
+        prompt_id,
+        ..
+    } = &input.common;
     WriteRecord {
         v: RECORD_VERSION,
         time: crate::time::rfc3339(ctx.now),
@@ -687,7 +967,9 @@ fn record(
         tool_use_id: call.tool_use_id.clone(),
         event: event.name().to_owned(),
         tool: tools::normalize(&call.name).to_owned(),
-        path: fsutil::canonical(&planned.path).to_string_lossy().into_owned(),
+        path: fsutil::canonical(&planned.path)
+            .to_string_lossy()
+            .into_owned(),
         op: planned.op,
         verified: check.outcome.is_verified(),
         outcome: check.outcome,
@@ -701,7 +983,15 @@ fn record(
 fn quote(text: &str) -> String {
     let one_line: String = text
         .chars()
-        .map(|c| if c == '\n' { '⏎' } else if c.is_control() { '·' } else { c })
+        .map(|c| {
+            if c == '\n' {
+                '⏎'
+            } else if c.is_control() {
+                '·'
+            } else {
+                c
+            }
+        })
         .collect();
     match one_line.char_indices().nth(QUOTE_CHARS) {
         Some((cut, _)) => format!("{}…", &one_line[..cut]),
@@ -711,7 +1001,11 @@ fn quote(text: &str) -> String {
 
 /// A tool's error output, trimmed to its first lines.
 fn quote_block(text: &str) -> String {
-    let first: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).take(3).collect();
+    let first: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(3)
+        .collect();
     let joined = first.join(" / ");
     match joined.char_indices().nth(300) {
         Some((cut, _)) => format!("{}…", &joined[..cut]),
@@ -728,12 +1022,19 @@ mod tests {
     use super::*;
 
     fn edit(old: &str, new: &str, all: bool) -> Edit {
-        Edit { old: old.into(), new: new.into(), all }
+        Edit {
+            old: old.into(),
+            new: new.into(),
+            all,
+        }
     }
 
     #[test]
     fn edit_rule_applies_edits_in_order() {
-        let rule = edit_rule(Some("a b a".into()), &[edit("a", "x", false), edit("b", "y", false)]);
+        let rule = edit_rule(
+            Some("a b a".into()),
+            &[edit("a", "x", false), edit("b", "y", false)],
+        );
         assert_eq!(rule.exact.as_deref(), Some(&b"x y a"[..]));
         let rule = edit_rule(Some("a b a".into()), &[edit("a", "x", true)]);
         assert_eq!(rule.exact.as_deref(), Some(&b"x b x"[..]));
@@ -762,11 +1063,33 @@ mod tests {
             first_difference(b"a\nb\nc", b"a\nB\nc"),
             "the first difference is at line 2: expected \"b\", found \"B\""
         );
-        assert_eq!(first_difference(b"a\nb", b"a"), "the file ends before line 2");
+        assert_eq!(
+            first_difference(b"a\nb", b"a"),
+            "the file ends before line 2"
+        );
         assert_eq!(
             first_difference(b"a", b"a\nb"),
             "the file has more lines than expected, from line 2"
         );
+    }
+
+    #[test]
+    fn recognizes_tool_errors_in_batch_results() {
+        assert_eq!(
+            tool_error_text(
+                "<tool_use_error>Error calling tool (Write): ENOTDIR: x</tool_use_error>"
+            ),
+            Some("Error calling tool (Write): ENOTDIR: x")
+        );
+        assert!(tool_error_text("EPERM: operation not permitted, open '/a'").is_some());
+        for fine in [
+            "File created successfully at: /a",
+            "The file /a has been updated.",
+            "EOF: fine",
+            "Errors: none",
+        ] {
+            assert_eq!(tool_error_text(fine), None, "{fine}");
+        }
     }
 
     #[test]

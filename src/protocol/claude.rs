@@ -61,7 +61,8 @@ pub fn parse(bytes: &[u8]) -> Result<HookInput, ParseFailure> {
         return Err(fail(InputError::NotObject));
     };
     let name = required_str(&obj, "hook_event_name").map_err(fail)?;
-    let event = Event::from_name(name).ok_or_else(|| fail(InputError::UnknownEvent(name.into())))?;
+    let event =
+        Event::from_name(name).ok_or_else(|| fail(InputError::UnknownEvent(name.into())))?;
     parse_event(event, obj).map_err(|error| ParseFailure {
         error,
         event: Some(event),
@@ -120,8 +121,7 @@ fn parse_event(event: Event, mut obj: Map<String, Value>) -> Result<HookInput, I
             last_assistant_message: optional_str(&obj, "last_assistant_message")?
                 .map(str::to_owned),
             agent_id: optional_str(&obj, "agent_id")?.map(str::to_owned),
-            agent_transcript_path: optional_str(&obj, "agent_transcript_path")?
-                .map(PathBuf::from),
+            agent_transcript_path: optional_str(&obj, "agent_transcript_path")?.map(PathBuf::from),
         }),
     };
     Ok(HookInput {
@@ -159,7 +159,9 @@ fn tool_call(obj: &mut Map<String, Value>, prefix: &str) -> Result<ToolCall, Inp
         },
         other => other,
     };
-    let name = required_str(obj, "tool_name").map_err(with_prefix)?.to_owned();
+    let name = required_str(obj, "tool_name")
+        .map_err(with_prefix)?
+        .to_owned();
     let tool_use_id = optional_str(obj, "tool_use_id")
         .map_err(with_prefix)?
         .map(str::to_owned);
@@ -180,7 +182,10 @@ fn tool_call(obj: &mut Map<String, Value>, prefix: &str) -> Result<ToolCall, Inp
     })
 }
 
-fn required_str<'a>(obj: &'a Map<String, Value>, field: &'static str) -> Result<&'a str, InputError> {
+fn required_str<'a>(
+    obj: &'a Map<String, Value>,
+    field: &'static str,
+) -> Result<&'a str, InputError> {
     optional_str(obj, field)?.ok_or(InputError::MissingField(field))
 }
 
@@ -198,7 +203,10 @@ fn optional_str<'a>(
     }
 }
 
-fn optional_bool(obj: &Map<String, Value>, field: &'static str) -> Result<Option<bool>, InputError> {
+fn optional_bool(
+    obj: &Map<String, Value>,
+    field: &'static str,
+) -> Result<Option<bool>, InputError> {
     match obj.get(field) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Bool(b)) => Ok(Some(*b)),
@@ -230,7 +238,10 @@ pub fn render(event: Event, response: &Response) -> Output {
             Verdict::Deny(text) | Verdict::Block(text) | Verdict::Context(text),
             Event::PostToolBatch,
         )
-        | (Verdict::Context(text), Event::PreToolUse | Event::PostToolUse | Event::PostToolUseFailure) => {
+        | (
+            Verdict::Context(text),
+            Event::PreToolUse | Event::PostToolUse | Event::PostToolUseFailure,
+        ) => {
             out.insert(
                 "hookSpecificOutput".into(),
                 json!({"hookEventName": event.name(), "additionalContext": cap(text)}),
@@ -317,7 +328,9 @@ mod tests {
         assert_eq!(input.event, Event::PreToolUse);
         assert_eq!(input.common.session_id, "beb5");
         assert_eq!(input.common.prompt_id.as_deref(), Some("f5b2"));
-        let Payload::PreToolUse { call } = input.payload else { panic!() };
+        let Payload::PreToolUse { call } = input.payload else {
+            panic!()
+        };
         assert_eq!(call.name, "Bash");
         assert_eq!(call.tool_use_id.as_deref(), Some("toolu_2_0"));
         assert_eq!(call.input["command"], "git push origin main");
@@ -329,7 +342,9 @@ mod tests {
         v["tool_calls"] = json!([{"tool_name": "Write", "tool_input": {"file_path": "/a"},
                                   "tool_use_id": "t1", "tool_response": "File created"}]);
         let input = parse(v.to_string().as_bytes()).unwrap();
-        let Payload::PostToolBatch { calls } = input.payload else { panic!() };
+        let Payload::PostToolBatch { calls } = input.payload else {
+            panic!()
+        };
         assert_eq!(calls.len(), 1);
         assert_eq!(calls[0].response, "File created");
 
@@ -337,7 +352,9 @@ mod tests {
         v["stop_hook_active"] = json!(true);
         v["last_assistant_message"] = json!("done");
         let input = parse(v.to_string().as_bytes()).unwrap();
-        let Payload::Stop(stop) = input.payload else { panic!() };
+        let Payload::Stop(stop) = input.payload else {
+            panic!()
+        };
         assert!(stop.subagent && stop.stop_hook_active);
         assert_eq!(stop.last_assistant_message.as_deref(), Some("done"));
     }
@@ -346,13 +363,19 @@ mod tests {
     fn input_errors_name_what_is_wrong() {
         let err = |bytes: &[u8]| parse(bytes).unwrap_err();
         assert_eq!(err(b"  \n").error, InputError::Empty);
-        assert_eq!(err(b"{\"a\":\"\xff\"}").error, InputError::NotUtf8 { offset: 6 });
+        assert_eq!(
+            err(b"{\"a\":\"\xff\"}").error,
+            InputError::NotUtf8 { offset: 6 }
+        );
         assert_eq!(
             err(b"{\n \"a\": }").error.to_string(),
             "stdin is not valid JSON at line 2, column 7: expected value"
         );
         assert_eq!(err(b"[1]").error, InputError::NotObject);
-        assert_eq!(err(b"{}").error, InputError::MissingField("hook_event_name"));
+        assert_eq!(
+            err(b"{}").error,
+            InputError::MissingField("hook_event_name")
+        );
         assert_eq!(
             err(br#"{"hook_event_name":"Nope"}"#).error.to_string(),
             "unknown hook_event_name `Nope`; expected one of PreToolUse, PostToolUse, \
@@ -362,7 +385,10 @@ mod tests {
         v["tool_name"] = json!("Write");
         let e = err(v.to_string().as_bytes());
         assert_eq!(e.event, Some(Event::PostToolUse));
-        assert_eq!(e.error.to_string(), "the hook input has no `tool_input` field");
+        assert_eq!(
+            e.error.to_string(),
+            "the hook input has no `tool_input` field"
+        );
         v["tool_input"] = json!("not an object");
         assert_eq!(
             err(v.to_string().as_bytes()).error.to_string(),
@@ -438,7 +464,9 @@ mod tests {
         let long = "é".repeat(20_000);
         let out = render(Event::PostToolBatch, &Response::new(Verdict::Context(long)));
         let v: Value = serde_json::from_str(&out.stdout).unwrap();
-        let text = v["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+        let text = v["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap();
         assert_eq!(text.chars().count(), MAX_MESSAGE_CHARS);
         assert!(text.ends_with("[... truncated by did-it-actually]"));
     }

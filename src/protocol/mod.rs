@@ -170,13 +170,24 @@ pub struct Output {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InputError {
     Read(String),
-    TooLarge { limit: usize },
+    TooLarge {
+        limit: usize,
+    },
     Empty,
-    NotUtf8 { offset: usize },
-    NotJson { line: usize, column: usize, message: String },
+    NotUtf8 {
+        offset: usize,
+    },
+    NotJson {
+        line: usize,
+        column: usize,
+        message: String,
+    },
     NotObject,
     MissingField(&'static str),
-    WrongType { field: String, expected: &'static str },
+    WrongType {
+        field: String,
+        expected: &'static str,
+    },
     UnknownEvent(String),
 }
 
@@ -193,10 +204,20 @@ impl std::fmt::Display for InputError {
             InputError::NotUtf8 { offset } => {
                 write!(f, "stdin is not UTF-8 (invalid byte at offset {offset}); expected one JSON object")
             }
-            InputError::NotJson { line, column, message } => {
-                write!(f, "stdin is not valid JSON at line {line}, column {column}: {message}")
+            InputError::NotJson {
+                line,
+                column,
+                message,
+            } => {
+                write!(
+                    f,
+                    "stdin is not valid JSON at line {line}, column {column}: {message}"
+                )
             }
-            InputError::NotObject => write!(f, "stdin is JSON but not an object; expected one JSON object"),
+            InputError::NotObject => write!(
+                f,
+                "stdin is JSON but not an object; expected one JSON object"
+            ),
             InputError::MissingField(name) => write!(f, "the hook input has no `{name}` field"),
             InputError::WrongType { field, expected } => {
                 write!(f, "the hook input field `{field}` should be {expected}")

@@ -72,8 +72,8 @@ pub fn run_fixture(json: &Path, args: &[&str]) -> Run {
         assert!(status.success(), "setup of {name} failed");
     }
     let stdin = substitute(&std::fs::read_to_string(json).unwrap(), &root);
-    let run_as_nobody = std::fs::read_to_string(json.with_extension("runas"))
-        .is_ok_and(|s| s.trim() == "nobody");
+    let run_as_nobody =
+        std::fs::read_to_string(json.with_extension("runas")).is_ok_and(|s| s.trim() == "nobody");
     run_binary(args, stdin.as_bytes(), &root, &state, run_as_nobody)
 }
 
@@ -84,7 +84,8 @@ pub fn run_binary(args: &[&str], stdin: &[u8], root: &Path, state: &Path, as_nob
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(state, std::fs::Permissions::from_mode(0o777)).unwrap();
         let mut c = Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"]).arg(bin);
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            .arg(bin);
         c
     } else {
         Command::new(bin)
@@ -122,12 +123,17 @@ impl Run {
     pub fn records(&self) -> Vec<serde_json::Value> {
         let mut out = Vec::new();
         let sessions = self.state.join("sessions");
-        let Ok(entries) = std::fs::read_dir(&sessions) else { return out };
+        let Ok(entries) = std::fs::read_dir(&sessions) else {
+            return out;
+        };
         let mut dirs: Vec<_> = entries.flatten().map(|e| e.path()).collect();
         dirs.sort();
         for d in dirs {
             if let Ok(text) = std::fs::read_to_string(d.join("writes.jsonl")) {
-                out.extend(text.lines().map(|l| serde_json::from_str(l).expect("an intact record")));
+                out.extend(
+                    text.lines()
+                        .map(|l| serde_json::from_str(l).expect("an intact record")),
+                );
             }
         }
         out
@@ -149,7 +155,10 @@ impl Run {
         for r in &mut records {
             r["time"] = "[TIME]".into();
         }
-        let records: Vec<String> = records.iter().map(|r| serde_json::to_string(r).unwrap()).collect();
+        let records: Vec<String> = records
+            .iter()
+            .map(|r| serde_json::to_string(r).unwrap())
+            .collect();
         redact(&format!(
             "exit: {}\n--- stdout\n{}\n--- stderr\n{}--- records ({})\n{}\n",
             self.exit_code,
@@ -162,8 +171,10 @@ impl Run {
 }
 
 fn is_root() -> bool {
-    std::fs::metadata("/proc/self").map(|m| {
-        use std::os::unix::fs::MetadataExt;
-        m.uid() == 0
-    }).unwrap_or(false)
+    std::fs::metadata("/proc/self")
+        .map(|m| {
+            use std::os::unix::fs::MetadataExt;
+            m.uid() == 0
+        })
+        .unwrap_or(false)
 }
