@@ -9,7 +9,9 @@
 //! reading stdin, the hook itself and exit. stdout and stderr go to /dev/null (a first,
 //! unmeasured run checks the case's answer and records, so a broken case cannot bench its
 //! error path). The runs are made by a small helper process (this binary with `--measure`)
-//! so that the harness's own memory does not leak into `ru_maxrss`: see [`measure`].
+//! so that the harness's own memory does not leak into `ru_maxrss`: see [`measure`]. The
+//! cases' runs are interleaved (round-robin), so slow drift in the machine's state does not
+//! favour one case over another.
 //!
 //! Every case runs against the same fixture: a project directory (with a `.git` directory,
 //! so policy discovery stops there) and a state directory whose session already has a
@@ -40,7 +42,8 @@ struct Case {
     name: &'static str,
     /// Arguments after the binary.
     args: &'static [&'static str],
-    /// Prepares the disk once, before the case's runs (files the hook reads).
+    /// Prepares the disk once, before any run (files the hook reads). Runs of all cases are
+    /// interleaved, so setups must not conflict (use paths of the case's own).
     setup: fn(&Fixture) -> io::Result<()>,
     /// The bytes written to the hook's stdin.
     stdin: fn(&Fixture) -> Vec<u8>,
@@ -61,15 +64,8 @@ const CASES: &[Case] = &[
     Case {
         name: "verify-write: Write, 100 B",
         args: &["verify-write"],
-        setup: |f| put(&f.small_path(0), &small_content(0)),
-        stdin: |f| post_tool_use_write(f, &f.small_path(0), &small_content(0)),
-        expect: Expect::Silent { records: 1 },
-    },
-    Case {
-        name: "verify-write: Write, 1 MiB",
-        args: &["verify-write"],
-        setup: |f| put(&f.large_path(), &large_content()),
-        stdin: |f| post_tool_use_write(f, &f.large_path(), &large_content()),
+        setup: |f| put(&f.small_path(99), &small_content(99)),
+        stdin: |f| post_tool_use_write(f, &f.small_path(99), &small_content(99)),
         expect: Expect::Silent { records: 1 },
     },
     Case {
@@ -415,56 +411,28 @@ struct Sample {
     maxrss_kib: i64,
 }
 
-/// What `--measure` needs: everything a run depends on, as paths and numbers.
-struct Job {
-    bin: PathBuf,
-    stdin: PathBuf,
-    cwd: PathBuf,
-    state: PathBuf,
-    log: PathBuf,
-    log_len: u64,
+/// What `--measure` needs, as a JSON file: the binary, the fixture, and each case's
+/// arguments and stdin file.
+fn job_json(
+    bin: &Path,
+    fx: &Fixture,
+    stdin_files: &[PathBuf],
     warmup: usize,
     runs: usize,
-    args: Vec<String>,
+) -> Value {
+    let cases: Vec<Value> = CASES
+        .iter()
+        .zip(stdin_files)
+        .map(|(case, stdin)| json!({"args": case.args, "stdin": stdin}))
+        .collect();
+    json!({
+        "bin": bin, "cwd": fx.project, "state": fx.state, "log": fx.log, "log_len": fx.log_len,
+        "warmup": warmup, "runs": runs, "cases": cases,
+    })
 }
 
-impl Job {
-    fn to_args(&self) -> Vec<String> {
-        let mut v = vec!["--measure".to_owned()];
-        for p in [&self.bin, &self.stdin, &self.cwd, &self.state, &self.log] {
-            v.push(p.to_string_lossy().into_owned());
-        }
-        v.extend([
-            self.log_len.to_string(),
-            self.warmup.to_string(),
-            self.runs.to_string(),
-            "--".into(),
-        ]);
-        v.extend(self.args.iter().cloned());
-        v
-    }
-
-    fn from_args(args: &[String]) -> Option<Job> {
-        let (fixed, rest) = args.split_at(args.iter().position(|a| a == "--")?);
-        let [bin, stdin, cwd, state, log, log_len, warmup, runs] = fixed else {
-            return None;
-        };
-        Some(Job {
-            bin: bin.into(),
-            stdin: stdin.into(),
-            cwd: cwd.into(),
-            state: state.into(),
-            log: log.into(),
-            log_len: log_len.parse().ok()?,
-            warmup: warmup.parse().ok()?,
-            runs: runs.parse().ok()?,
-            args: rest[1..].to_vec(),
-        })
-    }
-}
-
-/// Measures a case in a fresh, small process (this binary with `--measure`), which prints
-/// one `nanoseconds max_rss_kib` line per measured run.
+/// Measures every case in a fresh, small process (this binary with `--measure`), which
+/// prints one `case_index nanoseconds max_rss_kib` line per measured run.
 ///
 /// Why a separate process: at exec, Linux folds the RSS of the process image being
 /// replaced into the child's `ru_maxrss`. std's `Command::spawn` uses posix_spawn (a
@@ -473,10 +441,11 @@ impl Job {
 /// `--measure` forks instead (a `pre_exec` hook makes std fork), so what is folded in is
 /// only the forked copy's anonymous memory: a few hundred KiB, below any real process's
 /// own peak. It streams stdin from a file so that it never holds a large input itself.
-fn measure(job: &Job) -> Result<Vec<Sample>, String> {
+fn measure(job_file: &Path) -> Result<Vec<Vec<Sample>>, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find the bench binary: {e}"))?;
     let out = Command::new(exe)
-        .args(job.to_args())
+        .arg("--measure")
+        .arg(job_file)
         .stdin(Stdio::null())
         .stderr(Stdio::inherit())
         .output()
@@ -484,48 +453,81 @@ fn measure(job: &Job) -> Result<Vec<Sample>, String> {
     if !out.status.success() {
         return Err(format!("the measuring process failed ({})", out.status));
     }
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|line| {
-            let mut it = line.split(' ').map(str::parse::<i64>);
-            match (it.next(), it.next()) {
-                (Some(Ok(ns)), Some(Ok(kib))) => Ok(Sample {
-                    wall: Duration::from_nanos(ns as u64),
-                    maxrss_kib: kib,
-                }),
-                _ => Err(format!("unexpected measurement line {line:?}")),
+    let mut samples: Vec<Vec<Sample>> = CASES.iter().map(|_| Vec::new()).collect();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let mut it = line.split(' ').map(str::parse::<u64>);
+        match (it.next(), it.next(), it.next()) {
+            (Some(Ok(i)), Some(Ok(ns)), Some(Ok(kib))) if (i as usize) < samples.len() => {
+                samples[i as usize].push(Sample {
+                    wall: Duration::from_nanos(ns),
+                    maxrss_kib: kib as i64,
+                })
             }
-        })
-        .collect()
+            _ => return Err(format!("unexpected measurement line {line:?}")),
+        }
+    }
+    Ok(samples)
 }
 
-/// The `--measure` mode: warm-up runs, then measured runs, one line each on stdout.
-fn measure_main(args: &[String]) -> Result<(), String> {
-    let job = Job::from_args(args).ok_or("bad --measure arguments (an internal interface)")?;
+/// The `--measure` mode. Runs are interleaved: each round runs every case once, starting
+/// one case later than the previous round, so drift in the machine's state (frequency,
+/// other load, page cache) spreads over all cases instead of biasing the later ones.
+fn measure_main(job_file: &Path) -> Result<(), String> {
+    let job: Value = fs::read(job_file)
+        .map_err(|e| e.to_string())
+        .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()))
+        .map_err(|e| format!("{}: {e}", job_file.display()))?;
+    let bad = || format!("{}: not a job file", job_file.display());
+    let path = |k: &str| job[k].as_str().map(PathBuf::from).ok_or_else(bad);
+    let num = |k: &str| job[k].as_u64().ok_or_else(bad);
+    let (bin, cwd, state, log) = (path("bin")?, path("cwd")?, path("state")?, path("log")?);
+    let (log_len, warmup, runs) = (num("log_len")?, num("warmup")?, num("runs")?);
+    let cases: Vec<(Vec<String>, PathBuf)> = job["cases"]
+        .as_array()
+        .ok_or_else(bad)?
+        .iter()
+        .map(|c| {
+            let args = c["args"]
+                .as_array()?
+                .iter()
+                .map(|a| a.as_str().map(str::to_owned))
+                .collect::<Option<_>>()?;
+            Some((args, PathBuf::from(c["stdin"].as_str()?)))
+        })
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
+    drop(job);
     let mut out = io::stdout().lock();
-    for i in 0..job.warmup + job.runs {
-        OpenOptions::new()
-            .write(true)
-            .open(&job.log)
-            .and_then(|f| f.set_len(job.log_len))
-            .map_err(|e| format!("cannot reset the write log: {e}"))?;
-        let sample = run_once(&job)?;
-        if i >= job.warmup {
-            writeln!(out, "{} {}", sample.wall.as_nanos(), sample.maxrss_kib)
-                .map_err(|e| e.to_string())?;
+    let n = cases.len();
+    for round in 0..(warmup + runs) as usize {
+        for k in 0..n {
+            let i = (round + k) % n;
+            let (args, stdin) = &cases[i];
+            OpenOptions::new()
+                .write(true)
+                .open(&log)
+                .and_then(|f| f.set_len(log_len))
+                .map_err(|e| format!("cannot reset the write log: {e}"))?;
+            let mut cmd = Command::new(&bin);
+            cmd.args(args)
+                .current_dir(&cwd)
+                .env("DID_IT_ACTUALLY_STATE_DIR", &state)
+                .env_remove("DID_IT_ACTUALLY_POLICY");
+            let sample = run_once(cmd, stdin)?;
+            if round >= warmup as usize {
+                writeln!(out, "{i} {} {}", sample.wall.as_nanos(), sample.maxrss_kib)
+                    .map_err(|e| e.to_string())?;
+            }
         }
     }
     Ok(())
 }
 
-fn run_once(job: &Job) -> Result<Sample, String> {
-    let mut input = File::open(&job.stdin).map_err(|e| format!("{}: {e}", job.stdin.display()))?;
-    let mut cmd = Command::new(&job.bin);
-    cmd.args(&job.args)
-        .current_dir(&job.cwd)
-        .env("DID_IT_ACTUALLY_STATE_DIR", &job.state)
-        .env_remove("DID_IT_ACTUALLY_POLICY")
-        .stdin(Stdio::piped())
+/// Spawns `cmd` (fork+exec), writes the file `stdin` into its stdin pipe and closes it,
+/// and reaps it with `wait4`.
+fn run_once(mut cmd: Command, stdin: &Path) -> Result<Sample, String> {
+    let mut input = File::open(stdin).map_err(|e| format!("{}: {e}", stdin.display()))?;
+    cmd.stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
     // SAFETY: the closure does nothing; its presence makes std fork+exec, not posix_spawn.
@@ -535,7 +537,7 @@ fn run_once(job: &Job) -> Result<Sample, String> {
     let start = Instant::now();
     let mut child = cmd
         .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", job.bin.display()))?;
+        .map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
     {
         let mut pipe = child.stdin.take().expect("stdin is piped");
         if let Err(e) = io::copy(&mut input, &mut pipe) {
@@ -564,11 +566,7 @@ fn run_once(job: &Job) -> Result<Sample, String> {
     drop(child);
     // WIFEXITED && WEXITSTATUS == 0
     if status & 0x7f != 0 || (status >> 8) & 0xff != 0 {
-        return Err(format!(
-            "{} {:?} ended with wait status {status:#x}",
-            job.bin.display(),
-            job.args
-        ));
+        return Err(format!("{cmd:?} ended with wait status {status:#x}"));
     }
     Ok(Sample {
         wall,
@@ -576,20 +574,15 @@ fn run_once(job: &Job) -> Result<Sample, String> {
     })
 }
 
-fn command(bin: &Path, case: &Case, fx: &Fixture) -> Command {
-    let mut cmd = Command::new(bin);
-    cmd.args(case.args)
-        .current_dir(&fx.project)
-        .env("DID_IT_ACTUALLY_STATE_DIR", &fx.state)
-        .env_remove("DID_IT_ACTUALLY_POLICY")
-        .stdin(Stdio::piped());
-    cmd
-}
-
 /// Runs the case once with its output captured and checks it against `case.expect`.
 fn check_case(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<(), String> {
     fx.reset_log().map_err(|e| e.to_string())?;
-    let mut child = command(bin, case, fx)
+    let mut child = Command::new(bin)
+        .args(case.args)
+        .current_dir(&fx.project)
+        .env("DID_IT_ACTUALLY_STATE_DIR", &fx.state)
+        .env_remove("DID_IT_ACTUALLY_POLICY")
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -635,7 +628,7 @@ fn check_case(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<(),
             }
         }
     }
-    Ok(())
+    fx.reset_log().map_err(|e| e.to_string())
 }
 
 struct Row {
@@ -647,52 +640,20 @@ struct Row {
     maxrss_kib: i64,
 }
 
-fn bench_case(
-    bin: &Path,
-    i: usize,
-    case: &Case,
-    fx: &Fixture,
-    runs: usize,
-    warmup: usize,
-) -> Result<Row, String> {
-    (case.setup)(fx).map_err(|e| format!("{}: setup failed: {e}", case.name))?;
-    let stdin = (case.stdin)(fx);
-    check_case(bin, case, &stdin, fx)?;
-    let stdin_file = fx.root.join(format!("stdin-{i}.json"));
-    fs::write(&stdin_file, &stdin).map_err(|e| format!("{}: {e}", stdin_file.display()))?;
-    drop(stdin);
-    let samples = measure(&Job {
-        bin: bin.to_owned(),
-        stdin: stdin_file,
-        cwd: fx.project.clone(),
-        state: fx.state.clone(),
-        log: fx.log.clone(),
-        log_len: fx.log_len,
-        warmup,
-        runs,
-        args: case.args.iter().map(|a| (*a).to_owned()).collect(),
-    })?;
-    fx.reset_log()
-        .map_err(|e| format!("cannot reset the write log: {e}"))?;
-    if samples.len() != runs {
-        return Err(format!(
-            "{}: {} measurements, not {runs}",
-            case.name,
-            samples.len()
-        ));
-    }
+fn row(case: &Case, samples: &[Sample]) -> Row {
+    let runs = samples.len();
     let mut walls: Vec<Duration> = samples.iter().map(|s| s.wall).collect();
     walls.sort();
     // Nearest-rank percentiles.
     let pct = |p: f64| walls[((p * runs as f64).ceil() as usize).clamp(1, runs) - 1];
-    Ok(Row {
+    Row {
         name: case.name,
         runs,
         p50: pct(0.50),
         p95: pct(0.95),
         mean: walls.iter().sum::<Duration>() / runs as u32,
         maxrss_kib: samples.iter().map(|s| s.maxrss_kib).max().unwrap_or(0),
-    })
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -734,8 +695,10 @@ fn main() -> ExitCode {
 
 fn real_main() -> Result<(), String> {
     let all: Vec<String> = std::env::args().collect();
-    if all.get(1).map(String::as_str) == Some("--measure") {
-        return measure_main(&all[2..]);
+    if let [_, flag, job_file] = &all[..] {
+        if flag == "--measure" {
+            return measure_main(Path::new(job_file));
+        }
     }
     let usage = "usage: bench <path to did-it-actually> [--runs N] [--warmup N]";
     let mut args = std::env::args().skip(1);
@@ -762,10 +725,30 @@ fn real_main() -> Result<(), String> {
         CASES.len(),
         fx.root.display()
     );
-    let mut rows = Vec::new();
+    // Every case's files and stdin first (their setups must not conflict), each checked
+    // once; then all the runs, interleaved.
+    let mut stdin_files = Vec::new();
     for (i, case) in CASES.iter().enumerate() {
-        eprintln!("bench: {}", case.name);
-        rows.push(bench_case(&bin, i, case, &fx, runs, warmup)?);
+        (case.setup)(&fx).map_err(|e| format!("{}: setup failed: {e}", case.name))?;
+        let stdin = (case.stdin)(&fx);
+        check_case(&bin, case, &stdin, &fx)?;
+        let file = fx.root.join(format!("stdin-{i}.json"));
+        fs::write(&file, &stdin).map_err(|e| format!("{}: {e}", file.display()))?;
+        stdin_files.push(file);
+    }
+    let job_file = fx.root.join("job.json");
+    let job = job_json(&bin, &fx, &stdin_files, warmup, runs);
+    fs::write(&job_file, job.to_string()).map_err(|e| format!("{}: {e}", job_file.display()))?;
+    let samples = measure(&job_file)?;
+    fx.reset_log()
+        .map_err(|e| format!("cannot reset the write log: {e}"))?;
+    let rows: Vec<Row> = CASES
+        .iter()
+        .zip(&samples)
+        .map(|(case, s)| row(case, s))
+        .collect();
+    if let Some(r) = rows.iter().find(|r| r.runs != runs) {
+        return Err(format!("{}: {} measurements, not {runs}", r.name, r.runs));
     }
     println!("| case | runs | p50 ms | p95 ms | mean ms | max RSS MiB |");
     println!("|---|---:|---:|---:|---:|---:|");

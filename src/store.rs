@@ -116,6 +116,9 @@ pub enum Outcome {
     SourceRemains,
     /// The tool itself reported an error; nothing was written.
     ToolFailed,
+    /// What the host sent can neither confirm nor refute the write (a deletion without
+    /// the file's previous content); the file exists.
+    Unconfirmed,
 }
 
 impl Outcome {

@@ -56,6 +56,8 @@ enum Expectation {
     Gone,
     /// A move's destination: something must be at the path.
     Present,
+    /// What the host sent cannot confirm or refute the write; the file must exist.
+    Unconfirmable(&'static str),
 }
 
 #[derive(Debug, Default)]
@@ -73,8 +75,13 @@ struct ContentRule {
 #[derive(Debug)]
 struct CellRule {
     mode: CellMode,
+    /// The cell the edit addressed (for an insert: the new cell's id, when the host says).
     cell_id: Option<String>,
     source: String,
+    /// The notebook before and after, as the host sent them (`original_file`,
+    /// `updated_file`, observed on 2.1.328).
+    original: Option<String>,
+    updated: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,7 +131,7 @@ fn post_tool_use(
         let check = check(planned);
         let line = describe(kind, planned, &check);
         match check.outcome {
-            Outcome::ChangedAfter => changed.push(line.clone()),
+            Outcome::ChangedAfter | Outcome::Unconfirmed => changed.push(line.clone()),
             o if !o.is_verified() => failures.push(line.clone()),
             _ => {}
         }
@@ -239,7 +246,9 @@ fn batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> HookOutcome {
     let mut records = Vec::with_capacity(checked.len());
     for c in &checked {
         let mut line = describe(c.kind, &c.planned, &c.check);
-        if !c.check.outcome.is_verified() && c.check.outcome != Outcome::ToolFailed {
+        if !c.check.outcome.is_verified()
+            && !matches!(c.check.outcome, Outcome::ToolFailed | Outcome::Unconfirmed)
+        {
             let _ = write!(
                 line,
                 " {}",
@@ -277,6 +286,26 @@ fn batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> HookOutcome {
     }
 }
 
+/// The errno names a failed file operation reports in Node.js (Claude Code's runtime).
+const FS_ERRNOS: &[&str] = &[
+    "EACCES",
+    "EBUSY",
+    "EEXIST",
+    "EINVAL",
+    "EIO",
+    "EISDIR",
+    "ELOOP",
+    "EMFILE",
+    "ENAMETOOLONG",
+    "ENOENT",
+    "ENOSPC",
+    "ENOTDIR",
+    "EPERM",
+    "EROFS",
+    "ETXTBSY",
+    "EXDEV",
+];
+
 /// The error text of a batch call's result, when the result is an error: Claude Code
 /// wraps refusals in `<tool_use_error>`, and execution errors start with an errno name
 /// (`ENOENT: no such file or directory, open '…'`).
@@ -285,9 +314,9 @@ fn tool_error_text(text: &str) -> Option<&str> {
     if let Some(rest) = t.strip_prefix("<tool_use_error>") {
         return Some(rest.trim_end().trim_end_matches("</tool_use_error>"));
     }
-    let errno = t.split_once(": ").is_some_and(|(name, _)| {
-        name.len() > 2 && name.starts_with('E') && name.bytes().all(|b| b.is_ascii_uppercase())
-    });
+    let errno = t
+        .split_once(": ")
+        .is_some_and(|(name, _)| FS_ERRNOS.contains(&name));
     (errno || t.starts_with("Error: ")).then_some(t)
 }
 
@@ -333,7 +362,7 @@ fn suspects(
                 .input
                 .get("command")
                 .and_then(Value::as_str)
-                .map(|c| format!(" (`{}`)", quote(c)))
+                .map(|c| format!(" ({})", quote(c)))
                 .unwrap_or_default();
             named.push(format!("{name} {id}{what}"));
         }
@@ -367,7 +396,8 @@ fn plan(
         |v: Option<&Value>, key: &str| v.and_then(|v| v.get(key)).and_then(Value::as_bool);
     // The host's result wins over the request: the user may have changed the content in
     // the permission dialog (`userModified`).
-    let original = str_of(response, "originalFile");
+    let original =
+        str_of(response, "originalFile").or_else(|| str_of(response, "originalFileContents"));
     let single = |op, expect| {
         Ok(Some(vec![Planned {
             path: resolve(&targets[0]),
@@ -421,12 +451,18 @@ fn plan(
                 return Ok(None);
             }
             let edits = edits_of(input, "edits", "oldText", "newText", "")?;
+            // The MCP server replaces the first match only and matches whitespace loosely,
+            // so old text may legitimately remain: only the new text is evidence.
+            let present: Vec<String> = edits
+                .into_iter()
+                .map(|e| e.new)
+                .filter(|n| !n.is_empty())
+                .collect();
+            if present.is_empty() {
+                return single(Operation::Edit, Expectation::Unconfirmable("an edit_file that only deletes text cannot be confirmed without the file's previous content"));
+            }
             let rule = ContentRule {
-                present: edits
-                    .into_iter()
-                    .map(|e| e.new)
-                    .filter(|n| !n.is_empty())
-                    .collect(),
+                present,
                 ..ContentRule::default()
             };
             single(Operation::Edit, Expectation::Content(rule))
@@ -438,18 +474,20 @@ fn plan(
                 Some("delete") => CellMode::Delete,
                 Some(other) => return Err(format!("unknown NotebookEdit edit_mode `{other}`")),
             };
-            let cell_id = str_of(response, "cell_id")
-                .filter(|_| mode != CellMode::Delete)
-                .or_else(|| str_of(Some(input), "cell_id"));
-            let source = str_of(Some(input), "new_source").unwrap_or_default();
-            single(
-                Operation::NotebookEdit,
-                Expectation::Cell(CellRule {
-                    mode,
-                    cell_id,
-                    source,
-                }),
-            )
+            // For an insert the host answers with the NEW cell's id; the input's id is the
+            // cell it was inserted after.
+            let cell_id = match mode {
+                CellMode::Insert => str_of(response, "cell_id"),
+                _ => str_of(Some(input), "cell_id").or_else(|| str_of(response, "cell_id")),
+            };
+            let rule = CellRule {
+                mode,
+                cell_id,
+                source: str_of(Some(input), "new_source").unwrap_or_default(),
+                original: str_of(response, "original_file"),
+                updated: str_of(response, "updated_file"),
+            };
+            single(Operation::NotebookEdit, Expectation::Cell(rule))
         }
         WriteKind::McpMoveFile | WriteKind::McpCreateDirectory => Ok(Some(
             targets
@@ -537,7 +575,10 @@ fn edit_rule(original: Option<String>, edits: &[Edit]) -> ContentRule {
         if !e.new.is_empty() && !overlaps(&e.new) {
             rule.present.push(e.new.clone());
         }
-        if e.all && !e.old.is_empty() && !e.new.contains(&e.old) && !overlaps(&e.old) {
+        // Edit refuses an old_string that is not unique (without replace_all), so after
+        // any edit the old text is gone, unless the new text (or a later edit's) has it.
+        let reintroduced = later.iter().any(|l| l.new.contains(&e.old));
+        if !e.old.is_empty() && !e.new.contains(&e.old) && !reintroduced && !overlaps(&e.old) {
             rule.absent.push(e.old.clone());
         }
     }
@@ -593,6 +634,10 @@ fn check(planned: &Planned) -> Check {
                 Outcome::WrongType,
                 "a file, not a directory, is at the path".to_owned(),
             ),
+        },
+        Expectation::Unconfirmable(why) => match probe {
+            Probe::File { .. } => Check::new(Outcome::Unconfirmed, (*why).to_owned()),
+            other => not_a_file(other),
         },
         Expectation::Content(rule) => match probe {
             Probe::File { .. } => check_content(path, rule, planned.op),
@@ -753,10 +798,10 @@ fn still_original(d: &FileDigest) -> String {
 
 fn missing_text(disk: &[u8], rule: &ContentRule) -> String {
     if let Some(t) = rule.present.iter().find(|t| !contains(disk, t)) {
-        return format!("the new text \"{}\" is not in the file", quote(t));
+        return format!("the new text {} is not in the file", quote(t));
     }
     match rule.absent.iter().find(|t| contains(disk, t)) {
-        Some(t) => format!("the replaced text \"{}\" is still in the file", quote(t)),
+        Some(t) => format!("the replaced text {} is still in the file", quote(t)),
         None => "the file does not hold the expected content".to_owned(),
     }
 }
@@ -789,26 +834,46 @@ fn normalize_newlines(bytes: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(out)
 }
 
-/// "line N: expected "…", found "…"" for the first line that differs.
+/// The lines of a text; a final newline ends the last line rather than starting another.
+fn lines_of(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    bytes
+        .strip_suffix(b"\n")
+        .unwrap_or(bytes)
+        .split(|&b| b == b'\n')
+        .take(if bytes.is_empty() { 0 } else { usize::MAX })
+}
+
+/// "line N: expected …, found …" for the first line that differs.
 fn first_difference(expected: &[u8], disk: &[u8]) -> String {
-    let mut exp = expected.split(|&b| b == b'\n');
-    let mut got = disk.split(|&b| b == b'\n');
+    let mut exp = lines_of(expected);
+    let mut got = lines_of(disk);
     let mut n = 1;
     loop {
         match (exp.next(), got.next()) {
             (Some(a), Some(b)) if a == b => n += 1,
             (Some(a), Some(b)) => {
                 return format!(
-                    "the first difference is at line {n}: expected \"{}\", found \"{}\"",
+                    "the first difference is at line {n}: expected {}, found {}",
                     quote(&String::from_utf8_lossy(a)),
                     quote(&String::from_utf8_lossy(b))
                 )
             }
-            (Some(_), None) => return format!("the file ends before line {n}"),
-            (None, Some(_)) => {
-                return format!("the file has more lines than expected, from line {n}")
+            (Some(a), None) => {
+                return format!(
+                    "the file ends before line {n} (expected {})",
+                    quote(&String::from_utf8_lossy(a))
+                )
             }
-            (None, None) => return "the lines are equal but the bytes differ".to_owned(),
+            (None, Some(b)) => {
+                return format!(
+                    "the file has more lines than expected, from line {n}: {}",
+                    quote(&String::from_utf8_lossy(b))
+                )
+            }
+            (None, None) => {
+                return "the lines are equal but the line endings or the final newline differ"
+                    .to_owned()
+            }
         }
     }
 }
@@ -818,7 +883,7 @@ fn check_cell(path: &Path, rule: &CellRule) -> Check {
         Ok(Some(b)) => b,
         Ok(None) => {
             return Check::new(
-                Outcome::Unreadable,
+                Outcome::Unconfirmed,
                 "the notebook is too large to check".to_owned(),
             )
         }
@@ -838,6 +903,24 @@ fn check_cell(path: &Path, rule: &CellRule) -> Check {
         detail,
         digest: digest.clone(),
     };
+    // The host sent the notebook as it wrote it: byte equality is the strongest evidence.
+    if rule
+        .updated
+        .as_deref()
+        .is_some_and(|u| u.as_bytes() == bytes)
+    {
+        return finish(Outcome::Landed, None);
+    }
+    if rule
+        .original
+        .as_deref()
+        .is_some_and(|o| o.as_bytes() == bytes)
+    {
+        return finish(
+            Outcome::NotLanded,
+            Some("the notebook still holds its previous content".to_owned()),
+        );
+    }
     let notebook: Value = match serde_json::from_slice(&bytes) {
         Ok(v) => v,
         Err(e) => {
@@ -847,67 +930,134 @@ fn check_cell(path: &Path, rule: &CellRule) -> Check {
             )
         }
     };
-    let cells = notebook
-        .get("cells")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    let source_of = |cell: &Value| match cell.get("source") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(lines)) => lines.iter().filter_map(Value::as_str).collect(),
-        _ => String::new(),
-    };
-    let same_source = |cell: &Value| source_of(cell).trim_end() == rule.source.trim_end();
-    // Cell ids are `id` fields (nbformat 4.5); older notebooks are addressed as `cell-N`.
-    let by_id = |id: &str| {
-        cells
-            .iter()
-            .enumerate()
-            .find(|(i, c)| {
-                c.get("id").and_then(Value::as_str) == Some(id)
-                    || id.strip_prefix("cell-").and_then(|n| n.parse().ok()) == Some(*i)
-            })
-            .map(|(_, c)| c)
-    };
-    let id = rule.cell_id.as_deref();
-    match rule.mode {
-        CellMode::Delete => match id.and_then(by_id) {
-            Some(_) => finish(
-                Outcome::NotLanded,
-                Some(format!(
-                    "cell {} is still in the notebook",
-                    id.unwrap_or("?")
-                )),
-            ),
-            None => finish(Outcome::Landed, None),
-        },
-        CellMode::Insert => match cells.iter().any(same_source) {
-            true => finish(Outcome::Landed, None),
-            false => finish(
-                Outcome::TextAbsent,
-                Some("no cell holds the inserted source".to_owned()),
-            ),
-        },
-        CellMode::Replace => match id.and_then(by_id) {
-            Some(cell) if same_source(cell) => finish(Outcome::Landed, None),
-            Some(cell) => finish(
-                Outcome::TextAbsent,
-                Some(format!(
-                    "cell {} holds \"{}\", not the new source",
-                    id.unwrap_or("?"),
-                    quote(&source_of(cell))
-                )),
-            ),
-            None if cells.iter().any(same_source) => finish(Outcome::Landed, None),
-            None => finish(
-                Outcome::TextAbsent,
-                Some("no cell holds the new source".to_owned()),
-            ),
-        },
+    let original_count = rule
+        .original
+        .as_deref()
+        .and_then(|o| serde_json::from_str::<Value>(o).ok())
+        .map(|nb| cells_of(&nb).len());
+    let cells = cells_of(&notebook);
+    let verdict = cell_verdict(rule, cells, original_count);
+    // The cell is right but the bytes are not what the host wrote: something (Jupyter
+    // saving outputs, a formatter) changed the notebook afterwards.
+    match verdict {
+        (Outcome::Landed, None) if rule.updated.is_some() => finish(
+            Outcome::ChangedAfter,
+            Some("it landed, then the notebook was changed by something else; the edited cell is as written".to_owned()),
+        ),
+        (outcome, detail) => finish(outcome, detail),
     }
 }
 
-/// One sentence for the agent: what was written where, and what the disk shows.
+fn cells_of(notebook: &Value) -> &[Value] {
+    notebook
+        .get("cells")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+}
+
+fn cell_source(cell: &Value) -> String {
+    match cell.get("source") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(lines)) => lines.iter().filter_map(Value::as_str).collect(),
+        _ => String::new(),
+    }
+}
+
+/// Whether the notebook's cells show the edit. Cell ids are `id` fields (nbformat 4.5);
+/// older notebooks have none and are addressed by position as `cell-N`.
+fn cell_verdict(
+    rule: &CellRule,
+    cells: &[Value],
+    original_count: Option<usize>,
+) -> (Outcome, Option<String>) {
+    let same_source = |cell: &Value| cell_source(cell).trim_end() == rule.source.trim_end();
+    let literal = |id: &str| {
+        cells
+            .iter()
+            .find(|c| c.get("id").and_then(Value::as_str) == Some(id))
+    };
+    let positional = |id: &str| {
+        id.strip_prefix("cell-")
+            .and_then(|n| n.parse::<usize>().ok())
+    };
+    let id = rule.cell_id.as_deref();
+    let count_is =
+        |delta: isize| original_count.map(|n| cells.len() as isize == n as isize + delta);
+    match rule.mode {
+        CellMode::Delete => match id {
+            Some(id) if literal(id).is_some() => (
+                Outcome::NotLanded,
+                Some(format!("cell {id} is still in the notebook")),
+            ),
+            // A positional id names whatever cell now sits there: only the count can tell.
+            Some(id) if positional(id).is_some() => match count_is(-1) {
+                Some(true) => (Outcome::Landed, None),
+                Some(false) => (
+                    Outcome::NotLanded,
+                    Some(format!(
+                        "the notebook has {} cells, not one fewer than before",
+                        cells.len()
+                    )),
+                ),
+                None => (
+                    Outcome::Unconfirmed,
+                    Some(format!(
+                        "deleting {id} cannot be confirmed without the notebook's previous content"
+                    )),
+                ),
+            },
+            _ => (Outcome::Landed, None),
+        },
+        CellMode::Insert => {
+            let found = match id {
+                Some(id) => literal(id).map(|c| same_source(c)),
+                None if count_is(1) == Some(false) => None,
+                None => Some(cells.iter().any(same_source)),
+            };
+            match found {
+                Some(true) => (Outcome::Landed, None),
+                Some(false) => (
+                    Outcome::TextAbsent,
+                    Some(format!(
+                        "the inserted cell {} does not hold the new source",
+                        id.unwrap_or("?")
+                    )),
+                ),
+                None => (
+                    Outcome::TextAbsent,
+                    Some(match id {
+                        Some(id) => format!("the inserted cell {id} is not in the notebook"),
+                        None => "no cell was inserted".to_owned(),
+                    }),
+                ),
+            }
+        }
+        CellMode::Replace => {
+            let cell =
+                id.and_then(|id| literal(id).or_else(|| positional(id).and_then(|i| cells.get(i))));
+            match cell {
+                Some(cell) if same_source(cell) => (Outcome::Landed, None),
+                Some(cell) => (
+                    Outcome::TextAbsent,
+                    Some(format!(
+                        "cell {} holds {}, not the new source",
+                        id.unwrap_or("?"),
+                        quote(&cell_source(cell))
+                    )),
+                ),
+                None if cells.iter().any(same_source) => (Outcome::Landed, None),
+                None => (
+                    Outcome::TextAbsent,
+                    Some("no cell holds the new source".to_owned()),
+                ),
+            }
+        }
+    }
+}
+
+/// One or two sentences for the agent: what was written where, what the disk shows, and
+/// what to do about it.
 fn describe(kind: WriteKind, planned: &Planned, check: &Check) -> String {
     let what = match planned.op {
         Operation::MoveFrom => "move away from".to_owned(),
@@ -932,16 +1082,35 @@ fn describe(kind: WriteKind, planned: &Planned, check: &Check) -> String {
             short(&fsutil::sha256_hex(exact))
         );
     }
-    let detail = detail.as_str();
     match check.outcome {
         Outcome::Landed if detail.is_empty() => format!("The {what} {path} landed."),
         Outcome::Landed => format!("The {what} {path} {detail}."),
         Outcome::ChangedAfter => format!("The {what} {path}: {detail}. Read the file before editing it again."),
+        Outcome::Unconfirmed => format!("The {what} {path} could not be confirmed: {detail}. Read the file if you need to be sure."),
         Outcome::ToolFailed => format!("The {what} {path} failed: {detail}."),
-        Outcome::Missing if planned.op != Operation::CreateDirectory => format!(
-            "The {what} {path} did not land: {detail}. Check that its directory exists, then write the file again."
+        Outcome::Unreadable => format!(
+            "The {what} {path} could not be verified: {detail}. Check the path's permissions; the write may not have landed."
         ),
-        _ => format!("The {what} {path} did not land: {detail}. Read the file and write it again."),
+        outcome => format!("The {what} {path} did not land: {detail}. {}", advice(planned.op, outcome)),
+    }
+}
+
+/// What to do about a write that did not land, for the agent.
+fn advice(op: Operation, outcome: Outcome) -> &'static str {
+    match (op, outcome) {
+        (Operation::CreateDirectory, Outcome::WrongType) => {
+            "Remove the file at that path if the task wants a directory there, or choose another path."
+        }
+        (Operation::CreateDirectory, _) => "Create the directory again.",
+        (Operation::MoveFrom, _) => {
+            "The file was copied rather than moved: remove the source, or move the file again."
+        }
+        (Operation::MoveTo, _) => "Move the file again, and check the source and destination paths.",
+        (_, Outcome::Missing) => "Check that its directory exists, then write the file again.",
+        (_, Outcome::WrongType) => {
+            "Do not read or write through it: choose another path, or remove what is there if the task wants a file."
+        }
+        _ => "Read the file and write it again.",
     }
 }
 
@@ -979,24 +1148,14 @@ fn record(
     }
 }
 
-/// A text shortened to [`QUOTE_CHARS`] characters on one line, for quoting in a sentence.
+/// A text shortened to [`QUOTE_CHARS`] characters, quoted and escaped like a JSON string,
+/// so quotes, newlines and control characters inside it cannot be misread.
 fn quote(text: &str) -> String {
-    let one_line: String = text
-        .chars()
-        .map(|c| {
-            if c == '\n' {
-                '⏎'
-            } else if c.is_control() {
-                '·'
-            } else {
-                c
-            }
-        })
-        .collect();
-    match one_line.char_indices().nth(QUOTE_CHARS) {
-        Some((cut, _)) => format!("{}…", &one_line[..cut]),
-        None => one_line,
-    }
+    let short = match text.char_indices().nth(QUOTE_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    };
+    serde_json::to_string(&short).expect("a string serializes")
 }
 
 /// A tool's error output, trimmed to its first lines.
@@ -1065,12 +1224,17 @@ mod tests {
         );
         assert_eq!(
             first_difference(b"a\nb", b"a"),
-            "the file ends before line 2"
+            "the file ends before line 2 (expected \"b\")"
         );
         assert_eq!(
-            first_difference(b"a", b"a\nb"),
-            "the file has more lines than expected, from line 2"
+            first_difference(b"a\nb\n", b"a\nb\nwatcher\n"),
+            "the file has more lines than expected, from line 3: \"watcher\""
         );
+        assert_eq!(
+            first_difference(b"a\n", b"a"),
+            "the lines are equal but the line endings or the final newline differ"
+        );
+        assert_eq!(lines_of(b"").count(), 0);
     }
 
     #[test]
@@ -1099,7 +1263,7 @@ mod tests {
 
     #[test]
     fn quotes_are_one_short_line() {
-        assert_eq!(quote("a\nb\tc"), "a⏎b·c");
-        assert_eq!(quote(&"x".repeat(100)).chars().count(), QUOTE_CHARS + 1);
+        assert_eq!(quote("say \"hi\"\n\t"), r#""say \"hi\"\n\t""#);
+        assert_eq!(quote(&"x".repeat(100)).chars().count(), QUOTE_CHARS + 3);
     }
 }

@@ -7,9 +7,11 @@ pub mod claude;
 use serde_json::Value;
 use std::path::PathBuf;
 
-/// The most stdin a hook accepts. A Write of a large file arrives whole in the JSON, so
-/// this is generous; beyond it the input is refused rather than buffered without bound.
-pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
+/// The most stdin a hook accepts; beyond it the input is refused rather than buffered
+/// without bound. Generous, because Claude Code sends a written file's content up to three
+/// times in one PostToolUse (`tool_input.content`, `tool_response.content`, and for an
+/// update `originalFile`): a 50 MB Write arrives as about 100 MB of JSON.
+pub const MAX_INPUT_BYTES: usize = 256 * 1024 * 1024;
 
 /// The host events the suite handles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,7 +199,7 @@ impl std::fmt::Display for InputError {
             InputError::Read(e) => write!(f, "could not read the hook input from stdin: {e}"),
             InputError::TooLarge { limit } => write!(
                 f,
-                "the hook input on stdin is larger than {} MiB",
+                "the hook input on stdin is larger than {} MiB, so it was not read and nothing was checked",
                 limit / (1024 * 1024)
             ),
             InputError::Empty => write!(f, "stdin was empty; expected one JSON object"),

@@ -71,10 +71,16 @@ pub fn run_fixture(json: &Path, args: &[&str]) -> Run {
             .unwrap();
         assert!(status.success(), "setup of {name} failed");
     }
-    let stdin = substitute(&std::fs::read_to_string(json).unwrap(), &root);
+    // A fixture may hold bytes that are not UTF-8 (to test that refusal); only text gets
+    // its placeholders replaced.
+    let raw = std::fs::read(json).unwrap();
+    let stdin = match String::from_utf8(raw) {
+        Ok(text) => substitute(&text, &root).into_bytes(),
+        Err(e) => e.into_bytes(),
+    };
     let run_as_nobody =
         std::fs::read_to_string(json.with_extension("runas")).is_ok_and(|s| s.trim() == "nobody");
-    run_binary(args, stdin.as_bytes(), &root, &state, run_as_nobody)
+    run_binary(args, &stdin, &root, &state, run_as_nobody)
 }
 
 /// Runs the binary in `root` (whose parent is removed when the run is dropped).
