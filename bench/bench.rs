@@ -69,6 +69,13 @@ const CASES: &[Case] = &[
         expect: Expect::Silent { records: 1 },
     },
     Case {
+        name: "verify-write: Write, 1 MiB",
+        args: &["verify-write"],
+        setup: |f| put(&f.large_path(), &large_content()),
+        stdin: |f| post_tool_use_write(f, &f.large_path(), &large_content()),
+        expect: Expect::Silent { records: 1 },
+    },
+    Case {
         name: "verify-write: Edit, 4 KiB file",
         args: &["verify-write"],
         setup: |f| put(&f.edit_path(), &edited_source()),
@@ -413,13 +420,7 @@ struct Sample {
 
 /// What `--measure` needs, as a JSON file: the binary, the fixture, and each case's
 /// arguments and stdin file.
-fn job_json(
-    bin: &Path,
-    fx: &Fixture,
-    stdin_files: &[PathBuf],
-    warmup: usize,
-    runs: usize,
-) -> Value {
+fn job_json(bin: &Path, fx: &Fixture, stdin_files: &[PathBuf], warmup: usize, runs: usize) -> Value {
     let cases: Vec<Value> = CASES
         .iter()
         .zip(stdin_files)
@@ -458,10 +459,7 @@ fn measure(job_file: &Path) -> Result<Vec<Vec<Sample>>, String> {
         let mut it = line.split(' ').map(str::parse::<u64>);
         match (it.next(), it.next(), it.next()) {
             (Some(Ok(i)), Some(Ok(ns)), Some(Ok(kib))) if (i as usize) < samples.len() => {
-                samples[i as usize].push(Sample {
-                    wall: Duration::from_nanos(ns),
-                    maxrss_kib: kib as i64,
-                })
+                samples[i as usize].push(Sample { wall: Duration::from_nanos(ns), maxrss_kib: kib as i64 })
             }
             _ => return Err(format!("unexpected measurement line {line:?}")),
         }
@@ -487,11 +485,7 @@ fn measure_main(job_file: &Path) -> Result<(), String> {
         .ok_or_else(bad)?
         .iter()
         .map(|c| {
-            let args = c["args"]
-                .as_array()?
-                .iter()
-                .map(|a| a.as_str().map(str::to_owned))
-                .collect::<Option<_>>()?;
+            let args = c["args"].as_array()?.iter().map(|a| a.as_str().map(str::to_owned)).collect::<Option<_>>()?;
             Some((args, PathBuf::from(c["stdin"].as_str()?)))
         })
         .collect::<Option<_>>()
@@ -515,8 +509,7 @@ fn measure_main(job_file: &Path) -> Result<(), String> {
                 .env_remove("DID_IT_ACTUALLY_POLICY");
             let sample = run_once(cmd, stdin)?;
             if round >= warmup as usize {
-                writeln!(out, "{i} {} {}", sample.wall.as_nanos(), sample.maxrss_kib)
-                    .map_err(|e| e.to_string())?;
+                writeln!(out, "{i} {} {}", sample.wall.as_nanos(), sample.maxrss_kib).map_err(|e| e.to_string())?;
             }
         }
     }
@@ -527,17 +520,13 @@ fn measure_main(job_file: &Path) -> Result<(), String> {
 /// and reaps it with `wait4`.
 fn run_once(mut cmd: Command, stdin: &Path) -> Result<Sample, String> {
     let mut input = File::open(stdin).map_err(|e| format!("{}: {e}", stdin.display()))?;
-    cmd.stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
+    cmd.stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null());
     // SAFETY: the closure does nothing; its presence makes std fork+exec, not posix_spawn.
     unsafe {
         cmd.pre_exec(|| Ok(()));
     }
     let start = Instant::now();
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
+    let mut child = cmd.spawn().map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
     {
         let mut pipe = child.stdin.take().expect("stdin is piped");
         if let Err(e) = io::copy(&mut input, &mut pipe) {
@@ -568,10 +557,7 @@ fn run_once(mut cmd: Command, stdin: &Path) -> Result<Sample, String> {
     if status & 0x7f != 0 || (status >> 8) & 0xff != 0 {
         return Err(format!("{cmd:?} ended with wait status {status:#x}"));
     }
-    Ok(Sample {
-        wall,
-        maxrss_kib: usage.ru_maxrss,
-    })
+    Ok(Sample { wall, maxrss_kib: usage.ru_maxrss })
 }
 
 /// Runs the case once with its output captured and checks it against `case.expect`.
@@ -613,10 +599,7 @@ fn check_case(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<(),
             }
             let appended = fx.log_records_since_reset().map_err(|e| e.to_string())?;
             if appended.len() != records {
-                return fail(format!(
-                    "it appended {} records, not {records}",
-                    appended.len()
-                ));
+                return fail(format!("it appended {} records, not {records}", appended.len()));
             }
             if let Some(r) = appended.iter().find(|r| !r.verified) {
                 return fail(format!("a record is not verified: {r:?}"));
@@ -740,13 +723,8 @@ fn real_main() -> Result<(), String> {
     let job = job_json(&bin, &fx, &stdin_files, warmup, runs);
     fs::write(&job_file, job.to_string()).map_err(|e| format!("{}: {e}", job_file.display()))?;
     let samples = measure(&job_file)?;
-    fx.reset_log()
-        .map_err(|e| format!("cannot reset the write log: {e}"))?;
-    let rows: Vec<Row> = CASES
-        .iter()
-        .zip(&samples)
-        .map(|(case, s)| row(case, s))
-        .collect();
+    fx.reset_log().map_err(|e| format!("cannot reset the write log: {e}"))?;
+    let rows: Vec<Row> = CASES.iter().zip(&samples).map(|(case, s)| row(case, s)).collect();
     if let Some(r) = rows.iter().find(|r| r.runs != runs) {
         return Err(format!("{}: {} measurements, not {runs}", r.name, r.runs));
     }

@@ -35,7 +35,13 @@ pub fn run_hook(hook: Hook, stdin: impl Read, env: Env) -> Output {
         );
         return claude::render_failure(name, Some(event), &message);
     }
-    match panic::catch_unwind(AssertUnwindSafe(|| run_parsed(hook, &input, env))) {
+    contained(name, event, || run_parsed(hook, &input, env))
+}
+
+/// Runs `f` and renders its answer; an error or a panic becomes the event's fail-closed
+/// answer with the reason, never a stack trace.
+fn contained(name: &str, event: Event, f: impl FnOnce() -> Result<Response, String>) -> Output {
+    match panic::catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(response)) => claude::render(event, &response),
         Ok(Err(message)) => claude::render_failure(name, Some(event), &message),
         Err(payload) => {
@@ -116,4 +122,42 @@ fn panic_message(payload: &Box<dyn std::any::Any + Send>) -> String {
 /// catches it (the hook runner, or `cli::main`).
 pub fn quiet_panics() {
     panic::set_hook(Box::new(|_| {}));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_a_clean_block() {
+        let out = contained("verify-write", Event::PostToolUse, || panic!("index out of bounds"));
+        assert_eq!(out.exit_code, 0);
+        assert_eq!(
+            out.stdout,
+            r#"{"decision":"block","reason":"verify-write: internal error (index out of bounds); this is a bug in did-it-actually, please report it","systemMessage":"verify-write: internal error (index out of bounds); this is a bug in did-it-actually, please report it"}"#
+        );
+        let out = contained("verify-write", Event::PostToolBatch, || Err("state dir unwritable".into()));
+        assert!(out.stdout.contains(r#""additionalContext":"verify-write: state dir unwritable""#), "{}", out.stdout);
+    }
+
+    #[test]
+    fn an_unwritable_state_dir_is_reported_not_silent() {
+        let dir = std::env::temp_dir().join(format!("dia-runner-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("a.txt");
+        std::fs::write(&file, "x").unwrap();
+        // The state "directory" is a regular file: nothing can be created under it.
+        let blocker = dir.join("state-is-a-file");
+        std::fs::write(&blocker, "").unwrap();
+        let input = serde_json::json!({"session_id": "s", "cwd": dir, "hook_event_name": "PostToolUse",
+            "tool_name": "Write", "tool_input": {"file_path": file, "content": "x"}});
+        let env = |k: &str| (k == "DID_IT_ACTUALLY_STATE_DIR").then(|| blocker.clone().into_os_string());
+        let out = run_hook(Hook::VerifyWrite, input.to_string().as_bytes(), &env);
+        assert_eq!(out.exit_code, 0);
+        let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        let msg = v["systemMessage"].as_str().unwrap();
+        assert!(msg.starts_with("verify-write: the PostToolUse check ran but its result could not be recorded (could not create the state directory"), "{msg}");
+        assert!(msg.ends_with("audit-turn will not see these writes."), "{msg}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
