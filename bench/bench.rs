@@ -100,6 +100,9 @@ const CASES: &[Case] = &[
 
 const BATCH: usize = 20;
 
+/// The smallest process there is, measured alongside the cases as a floor.
+const FLOOR: &str = "/bin/true";
+
 /// Writes a file the way the tool would have, creating its directory.
 fn put(path: &Path, content: &str) -> io::Result<()> {
     fs::create_dir_all(path.parent().expect("fixture paths have a parent"))?;
@@ -420,20 +423,29 @@ struct Sample {
 
 /// What `--measure` needs, as a JSON file: the binary, the fixture, and each case's
 /// arguments and stdin file.
-fn job_json(bin: &Path, fx: &Fixture, stdin_files: &[PathBuf], warmup: usize, runs: usize) -> Value {
-    let cases: Vec<Value> = CASES
+/// After the cases comes the floor: [`FLOOR`] with empty stdin (the cost of starting and
+/// ending any dynamically linked process here).
+fn job_json(
+    bin: &Path,
+    fx: &Fixture,
+    stdin_files: &[PathBuf],
+    warmup: usize,
+    runs: usize,
+) -> Value {
+    let mut cases: Vec<Value> = CASES
         .iter()
         .zip(stdin_files)
         .map(|(case, stdin)| json!({"args": case.args, "stdin": stdin}))
         .collect();
+    cases.push(json!({"bin": FLOOR, "args": [], "stdin": fx.root.join("empty")}));
     json!({
         "bin": bin, "cwd": fx.project, "state": fx.state, "log": fx.log, "log_len": fx.log_len,
         "warmup": warmup, "runs": runs, "cases": cases,
     })
 }
 
-/// Measures every case in a fresh, small process (this binary with `--measure`), which
-/// prints one `case_index nanoseconds max_rss_kib` line per measured run.
+/// Measures every case, then the floor, in a fresh, small process (this binary with
+/// `--measure`), which prints one `case_index nanoseconds max_rss_kib` line per measured run.
 ///
 /// Why a separate process: at exec, Linux folds the RSS of the process image being
 /// replaced into the child's `ru_maxrss`. std's `Command::spawn` uses posix_spawn (a
@@ -454,12 +466,15 @@ fn measure(job_file: &Path) -> Result<Vec<Vec<Sample>>, String> {
     if !out.status.success() {
         return Err(format!("the measuring process failed ({})", out.status));
     }
-    let mut samples: Vec<Vec<Sample>> = CASES.iter().map(|_| Vec::new()).collect();
+    let mut samples: Vec<Vec<Sample>> = (0..=CASES.len()).map(|_| Vec::new()).collect();
     for line in String::from_utf8_lossy(&out.stdout).lines() {
         let mut it = line.split(' ').map(str::parse::<u64>);
         match (it.next(), it.next(), it.next()) {
             (Some(Ok(i)), Some(Ok(ns)), Some(Ok(kib))) if (i as usize) < samples.len() => {
-                samples[i as usize].push(Sample { wall: Duration::from_nanos(ns), maxrss_kib: kib as i64 })
+                samples[i as usize].push(Sample {
+                    wall: Duration::from_nanos(ns),
+                    maxrss_kib: kib as i64,
+                })
             }
             _ => return Err(format!("unexpected measurement line {line:?}")),
         }
@@ -480,13 +495,24 @@ fn measure_main(job_file: &Path) -> Result<(), String> {
     let num = |k: &str| job[k].as_u64().ok_or_else(bad);
     let (bin, cwd, state, log) = (path("bin")?, path("cwd")?, path("state")?, path("log")?);
     let (log_len, warmup, runs) = (num("log_len")?, num("warmup")?, num("runs")?);
-    let cases: Vec<(Vec<String>, PathBuf)> = job["cases"]
+    let cases: Vec<(PathBuf, Vec<String>, PathBuf)> = job["cases"]
         .as_array()
         .ok_or_else(bad)?
         .iter()
         .map(|c| {
-            let args = c["args"].as_array()?.iter().map(|a| a.as_str().map(str::to_owned)).collect::<Option<_>>()?;
-            Some((args, PathBuf::from(c["stdin"].as_str()?)))
+            let case_bin = c
+                .get("bin")
+                .map_or(Some(bin.as_path()), |b| b.as_str().map(Path::new))?;
+            let args = c["args"]
+                .as_array()?
+                .iter()
+                .map(|a| a.as_str().map(str::to_owned))
+                .collect::<Option<_>>()?;
+            Some((
+                case_bin.to_owned(),
+                args,
+                PathBuf::from(c["stdin"].as_str()?),
+            ))
         })
         .collect::<Option<_>>()
         .ok_or_else(bad)?;
@@ -496,20 +522,21 @@ fn measure_main(job_file: &Path) -> Result<(), String> {
     for round in 0..(warmup + runs) as usize {
         for k in 0..n {
             let i = (round + k) % n;
-            let (args, stdin) = &cases[i];
+            let (bin, args, stdin) = &cases[i];
             OpenOptions::new()
                 .write(true)
                 .open(&log)
                 .and_then(|f| f.set_len(log_len))
                 .map_err(|e| format!("cannot reset the write log: {e}"))?;
-            let mut cmd = Command::new(&bin);
+            let mut cmd = Command::new(bin);
             cmd.args(args)
                 .current_dir(&cwd)
                 .env("DID_IT_ACTUALLY_STATE_DIR", &state)
                 .env_remove("DID_IT_ACTUALLY_POLICY");
             let sample = run_once(cmd, stdin)?;
             if round >= warmup as usize {
-                writeln!(out, "{i} {} {}", sample.wall.as_nanos(), sample.maxrss_kib).map_err(|e| e.to_string())?;
+                writeln!(out, "{i} {} {}", sample.wall.as_nanos(), sample.maxrss_kib)
+                    .map_err(|e| e.to_string())?;
             }
         }
     }
@@ -520,13 +547,17 @@ fn measure_main(job_file: &Path) -> Result<(), String> {
 /// and reaps it with `wait4`.
 fn run_once(mut cmd: Command, stdin: &Path) -> Result<Sample, String> {
     let mut input = File::open(stdin).map_err(|e| format!("{}: {e}", stdin.display()))?;
-    cmd.stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null());
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
     // SAFETY: the closure does nothing; its presence makes std fork+exec, not posix_spawn.
     unsafe {
         cmd.pre_exec(|| Ok(()));
     }
     let start = Instant::now();
-    let mut child = cmd.spawn().map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
     {
         let mut pipe = child.stdin.take().expect("stdin is piped");
         if let Err(e) = io::copy(&mut input, &mut pipe) {
@@ -557,7 +588,10 @@ fn run_once(mut cmd: Command, stdin: &Path) -> Result<Sample, String> {
     if status & 0x7f != 0 || (status >> 8) & 0xff != 0 {
         return Err(format!("{cmd:?} ended with wait status {status:#x}"));
     }
-    Ok(Sample { wall, maxrss_kib: usage.ru_maxrss })
+    Ok(Sample {
+        wall,
+        maxrss_kib: usage.ru_maxrss,
+    })
 }
 
 /// Runs the case once with its output captured and checks it against `case.expect`.
@@ -599,7 +633,10 @@ fn check_case(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<(),
             }
             let appended = fx.log_records_since_reset().map_err(|e| e.to_string())?;
             if appended.len() != records {
-                return fail(format!("it appended {} records, not {records}", appended.len()));
+                return fail(format!(
+                    "it appended {} records, not {records}",
+                    appended.len()
+                ));
             }
             if let Some(r) = appended.iter().find(|r| !r.verified) {
                 return fail(format!("a record is not verified: {r:?}"));
@@ -623,14 +660,14 @@ struct Row {
     maxrss_kib: i64,
 }
 
-fn row(case: &Case, samples: &[Sample]) -> Row {
+fn row(name: &'static str, samples: &[Sample]) -> Row {
     let runs = samples.len();
     let mut walls: Vec<Duration> = samples.iter().map(|s| s.wall).collect();
     walls.sort();
     // Nearest-rank percentiles.
     let pct = |p: f64| walls[((p * runs as f64).ceil() as usize).clamp(1, runs) - 1];
     Row {
-        name: case.name,
+        name,
         runs,
         p50: pct(0.50),
         p95: pct(0.95),
@@ -722,9 +759,16 @@ fn real_main() -> Result<(), String> {
     let job_file = fx.root.join("job.json");
     let job = job_json(&bin, &fx, &stdin_files, warmup, runs);
     fs::write(&job_file, job.to_string()).map_err(|e| format!("{}: {e}", job_file.display()))?;
+    fs::write(fx.root.join("empty"), b"").map_err(|e| format!("cannot create the fixture: {e}"))?;
     let samples = measure(&job_file)?;
-    fx.reset_log().map_err(|e| format!("cannot reset the write log: {e}"))?;
-    let rows: Vec<Row> = CASES.iter().zip(&samples).map(|(case, s)| row(case, s)).collect();
+    fx.reset_log()
+        .map_err(|e| format!("cannot reset the write log: {e}"))?;
+    let rows: Vec<Row> = CASES
+        .iter()
+        .zip(&samples)
+        .map(|(case, s)| row(case.name, s))
+        .collect();
+    let floor = row(FLOOR, &samples[CASES.len()]);
     if let Some(r) = rows.iter().find(|r| r.runs != runs) {
         return Err(format!("{}: {} measurements, not {runs}", r.name, r.runs));
     }
@@ -743,5 +787,13 @@ fn real_main() -> Result<(), String> {
     }
     println!();
     println!("{}", machine(&bin));
+    println!();
+    println!(
+        "Floor: `{FLOOR}` in the same harness, interleaved with the cases: p50 {} ms, p95 {} ms, max RSS {:.1} MiB \
+         (the cost of starting and ending any dynamically linked process on this machine).",
+        ms(floor.p50),
+        ms(floor.p95),
+        floor.maxrss_kib as f64 / 1024.0
+    );
     Ok(())
 }

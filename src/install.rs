@@ -143,16 +143,12 @@ pub fn parse_settings(path: &Path, text: &str) -> Result<Map<String, Value>, Set
             message: "the top level is not a JSON object".into(),
         }),
         Err(e) => {
-            let message = e.to_string();
-            let message = match message.rfind(" at line ") {
-                Some(i) => message[..i].to_owned(),
-                None => message,
-            };
+            let e = crate::json::JsonError::from(&e);
             Err(SettingsError::Invalid {
                 path: path.to_owned(),
-                line: e.line(),
-                column: e.column(),
-                message,
+                line: e.line,
+                column: e.column,
+                message: e.message,
             })
         }
     }

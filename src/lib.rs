@@ -8,6 +8,7 @@ pub mod cli;
 pub mod fsutil;
 pub mod hooks;
 pub mod install;
+pub mod json;
 pub mod policy;
 pub mod protocol;
 pub mod runner;

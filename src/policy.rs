@@ -237,17 +237,16 @@ impl Policy {
             invalid(line, column, "the file is not UTF-8".into())
         })?;
         let file: PolicyFile = serde_json::from_str(text).map_err(|e| {
-            let message = e.to_string();
-            let message = match message.rfind(" at line ") {
-                Some(i) => message[..i].to_owned(),
-                None => message,
-            };
-            let message = if message.starts_with("missing field `version`") {
-                format!("{message}; start the file with \"version\": {POLICY_VERSION}")
+            let e = crate::json::JsonError::from(&e);
+            let message = if e.message.starts_with("missing field `version`") {
+                format!(
+                    "{}; start the file with \"version\": {POLICY_VERSION}",
+                    e.message
+                )
             } else {
-                message
+                e.message
             };
-            invalid(e.line(), e.column(), message)
+            invalid(e.line, e.column, message)
         })?;
         let _ = file.version;
         Ok(Policy {

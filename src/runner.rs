@@ -130,14 +130,23 @@ mod tests {
 
     #[test]
     fn a_panic_becomes_a_clean_block() {
-        let out = contained("verify-write", Event::PostToolUse, || panic!("index out of bounds"));
+        let out = contained("verify-write", Event::PostToolUse, || {
+            panic!("index out of bounds")
+        });
         assert_eq!(out.exit_code, 0);
         assert_eq!(
             out.stdout,
             r#"{"decision":"block","reason":"verify-write: internal error (index out of bounds); this is a bug in did-it-actually, please report it","systemMessage":"verify-write: internal error (index out of bounds); this is a bug in did-it-actually, please report it"}"#
         );
-        let out = contained("verify-write", Event::PostToolBatch, || Err("state dir unwritable".into()));
-        assert!(out.stdout.contains(r#""additionalContext":"verify-write: state dir unwritable""#), "{}", out.stdout);
+        let out = contained("verify-write", Event::PostToolBatch, || {
+            Err("state dir unwritable".into())
+        });
+        assert!(
+            out.stdout
+                .contains(r#""additionalContext":"verify-write: state dir unwritable""#),
+            "{}",
+            out.stdout
+        );
     }
 
     #[test]
@@ -151,13 +160,17 @@ mod tests {
         std::fs::write(&blocker, "").unwrap();
         let input = serde_json::json!({"session_id": "s", "cwd": dir, "hook_event_name": "PostToolUse",
             "tool_name": "Write", "tool_input": {"file_path": file, "content": "x"}});
-        let env = |k: &str| (k == "DID_IT_ACTUALLY_STATE_DIR").then(|| blocker.clone().into_os_string());
+        let env =
+            |k: &str| (k == "DID_IT_ACTUALLY_STATE_DIR").then(|| blocker.clone().into_os_string());
         let out = run_hook(Hook::VerifyWrite, input.to_string().as_bytes(), &env);
         assert_eq!(out.exit_code, 0);
         let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
         let msg = v["systemMessage"].as_str().unwrap();
         assert!(msg.starts_with("verify-write: the PostToolUse check ran but its result could not be recorded (could not create the state directory"), "{msg}");
-        assert!(msg.ends_with("audit-turn will not see these writes."), "{msg}");
+        assert!(
+            msg.ends_with("audit-turn will not see these writes."),
+            "{msg}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

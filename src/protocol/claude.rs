@@ -51,10 +51,11 @@ pub fn parse(bytes: &[u8]) -> Result<HookInput, ParseFailure> {
         })
     })?;
     let value: Value = serde_json::from_str(text).map_err(|e| {
+        let e = crate::json::JsonError::from(&e);
         fail(InputError::NotJson {
-            line: e.line(),
-            column: e.column(),
-            message: json_error_message(&e),
+            line: e.line,
+            column: e.column,
+            message: e.message,
         })
     })?;
     let Value::Object(obj) = value else {
@@ -67,21 +68,6 @@ pub fn parse(bytes: &[u8]) -> Result<HookInput, ParseFailure> {
         error,
         event: Some(event),
     })
-}
-
-/// serde_json's message without its trailing " at line L column C" (we say that ourselves).
-fn json_error_message(e: &serde_json::Error) -> String {
-    let full = e.to_string();
-    let message = match full.rfind(" at line ") {
-        Some(i) => &full[..i],
-        None => &full,
-    };
-    // JavaScript may emit a lone UTF-16 surrogate escape; serde_json's words for it
-    // ("unexpected end of hex escape") do not say what is wrong.
-    if message.contains("hex escape") || message.contains("surrogate") {
-        return format!("{message} (a \\uD800-\\uDFFF escape that is not half of a surrogate pair is not a Unicode character)");
-    }
-    message.to_owned()
 }
 
 fn parse_event(event: Event, mut obj: Map<String, Value>) -> Result<HookInput, InputError> {
