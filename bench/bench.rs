@@ -11,7 +11,8 @@
 //! error path). The runs are made by a small helper process (this binary with `--measure`)
 //! so that the harness's own memory does not leak into `ru_maxrss`: see [`measure`]. The
 //! cases' runs are interleaved (round-robin), so slow drift in the machine's state does not
-//! favour one case over another.
+//! favour one case over another. `/bin/true` runs among them as a floor: the cost of any
+//! process start on the machine.
 //!
 //! Every case runs against the same fixture: a project directory (with a `.git` directory,
 //! so policy discovery stops there) and a state directory whose session already has a
@@ -422,8 +423,7 @@ struct Sample {
 }
 
 /// What `--measure` needs, as a JSON file: the binary, the fixture, and each case's
-/// arguments and stdin file.
-/// After the cases comes the floor: [`FLOOR`] with empty stdin (the cost of starting and
+/// arguments and stdin file. After the cases comes the floor: [`FLOOR`] with empty stdin (the cost of starting and
 /// ending any dynamically linked process here).
 fn job_json(
     bin: &Path,
@@ -763,15 +763,16 @@ fn real_main() -> Result<(), String> {
     let samples = measure(&job_file)?;
     fx.reset_log()
         .map_err(|e| format!("cannot reset the write log: {e}"))?;
+    if let Some((i, s)) = samples.iter().enumerate().find(|(_, s)| s.len() != runs) {
+        let name = CASES.get(i).map_or(FLOOR, |c| c.name);
+        return Err(format!("{name}: {} measurements, not {runs}", s.len()));
+    }
     let rows: Vec<Row> = CASES
         .iter()
         .zip(&samples)
         .map(|(case, s)| row(case.name, s))
         .collect();
     let floor = row(FLOOR, &samples[CASES.len()]);
-    if let Some(r) = rows.iter().find(|r| r.runs != runs) {
-        return Err(format!("{}: {} measurements, not {runs}", r.name, r.runs));
-    }
     println!("| case | runs | p50 ms | p95 ms | mean ms | max RSS MiB |");
     println!("|---|---:|---:|---:|---:|---:|");
     for r in &rows {

@@ -34,6 +34,19 @@ enum Command {
     /// Hook: read each write back from disk and record it (PostToolUse, PostToolUseFailure,
     /// PostToolBatch). Reads the event JSON on stdin.
     VerifyWrite,
+    /// Hook: deny shell commands that would commit to, move, rewrite, delete or push to a
+    /// protected branch (PreToolUse on Bash and PowerShell). Reads the event JSON on stdin.
+    BlockWrongBranch,
+    /// Show how block-wrong-branch reads a shell command: the git invocations in it, the
+    /// repository and branch each acts on, the branches it would update, and the verdict.
+    /// Exits 0 when the command would be allowed, 1 when denied.
+    Explain {
+        /// The shell command, as the agent would run it.
+        command: String,
+        /// The directory it runs in [default: the current directory].
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+    },
     /// Register the hooks in a Claude Code settings file (merges; keeps every other entry).
     Install(InstallArgs),
     /// Remove exactly the entries `install` added.
@@ -117,6 +130,8 @@ fn run_hook(hook: Hook) -> ExitCode {
 fn dispatch(command: Command) -> ExitCode {
     match command {
         Command::VerifyWrite => run_hook(Hook::VerifyWrite),
+        Command::BlockWrongBranch => run_hook(Hook::BlockWrongBranch),
+        Command::Explain { command, cwd } => explain(&command, cwd),
         Command::Install(args) => install_cmd(&args, false),
         Command::Uninstall(args) => install_cmd(&args, true),
         Command::Policy(PolicyCommand::Check { cwd }) => policy_check(cwd),
@@ -225,6 +240,28 @@ fn install_cmd(args: &InstallArgs, uninstall: bool) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => fail(e),
+    }
+}
+
+fn explain(command: &str, cwd: Option<PathBuf>) -> ExitCode {
+    let cwd = match cwd.map(Ok).unwrap_or_else(current_dir) {
+        Ok(c) => std::path::absolute(&c).unwrap_or(c),
+        Err(e) => return fail(e),
+    };
+    let env = |n: &str| std::env::var_os(n);
+    let policy = match Policy::discover(&cwd, env) {
+        Ok(p) => p,
+        Err(e) => {
+            return fail(format!(
+                "{e}; block-wrong-branch denies every command until it is fixed"
+            ))
+        }
+    };
+    let (text, decision) = crate::hooks::block_wrong_branch::explain(command, &cwd, &policy, &env);
+    print!("{text}");
+    match decision {
+        crate::hooks::block_wrong_branch::Decision::Allow => ExitCode::SUCCESS,
+        crate::hooks::block_wrong_branch::Decision::Deny(_) => ExitCode::from(1),
     }
 }
 

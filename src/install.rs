@@ -54,6 +54,13 @@ pub fn registrations(hooks: &[Hook]) -> Vec<Registration> {
                     });
                 }
             }
+            Hook::BlockWrongBranch => out.push(Registration {
+                hook,
+                event: Event::PreToolUse,
+                matcher: Some("Bash|PowerShell".into()),
+                timeout_secs: 10,
+                fail_closed: true,
+            }),
         }
     }
     out

@@ -6,12 +6,14 @@
 
 pub mod cli;
 pub mod fsutil;
+pub mod git;
 pub mod hooks;
 pub mod install;
 pub mod json;
 pub mod policy;
 pub mod protocol;
 pub mod runner;
+pub mod shell;
 pub mod store;
 pub mod time;
 pub mod tools;

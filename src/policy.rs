@@ -23,6 +23,7 @@ pub const POLICY_VERSION: u32 = 1;
 pub struct Policy {
     pub source: Source,
     pub store: StorePolicy,
+    pub branches: BranchPolicy,
 }
 
 /// Where the policy came from: every deny names it.
@@ -95,6 +96,216 @@ fn positive_days<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     Ok(days)
 }
 
+/// The `branches` section: which branches block-wrong-branch protects, and from what.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BranchPolicy {
+    /// Glob patterns of protected branch names (`*` stays within one `/` segment, `**`
+    /// crosses them).
+    #[serde(default = "default_protected", deserialize_with = "glob_list")]
+    pub protected: Vec<String>,
+    /// Also protect each remote's default branch (`refs/remotes/<remote>/HEAD`).
+    #[serde(default = "yes")]
+    pub protect_remote_default: bool,
+    /// What is denied on a protected branch, per kind of change.
+    #[serde(default)]
+    pub deny: DenySwitches,
+    /// Whether force pushes to branches that are not protected are allowed.
+    #[serde(default = "yes")]
+    pub allow_force_push: bool,
+    /// When set, commits and pushes may only land on branches matching these globs.
+    #[serde(default, deserialize_with = "optional_glob_list")]
+    pub allowed: Option<Vec<String>>,
+    #[serde(rename = "//", default, skip_serializing)]
+    _comment: Option<serde_json::Value>,
+    #[serde(skip)]
+    compiled: Option<(globset::GlobSet, Option<globset::GlobSet>)>,
+}
+
+impl PartialEq for BranchPolicy {
+    fn eq(&self, other: &Self) -> bool {
+        (
+            &self.protected,
+            self.protect_remote_default,
+            &self.deny,
+            self.allow_force_push,
+            &self.allowed,
+        ) == (
+            &other.protected,
+            other.protect_remote_default,
+            &other.deny,
+            other.allow_force_push,
+            &other.allowed,
+        )
+    }
+}
+
+impl Default for BranchPolicy {
+    fn default() -> Self {
+        BranchPolicy {
+            protected: default_protected(),
+            protect_remote_default: true,
+            deny: DenySwitches::default(),
+            allow_force_push: true,
+            allowed: None,
+            _comment: None,
+            compiled: None,
+        }
+        .compiled()
+    }
+}
+
+/// Per kind of change, whether block-wrong-branch denies it on a protected branch.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DenySwitches {
+    pub commit: bool,
+    pub merge: bool,
+    pub rebase: bool,
+    pub cherry_pick: bool,
+    pub revert: bool,
+    pub am: bool,
+    pub pull: bool,
+    pub reset: bool,
+    /// `branch -f/-d/-D/-m/-M/-c/-C`, `checkout -B`, `switch -C`, `worktree add -B`.
+    pub branch: bool,
+    pub update_ref: bool,
+    pub fetch: bool,
+    pub push: bool,
+    pub force_push: bool,
+    pub push_delete: bool,
+    /// A command the guard cannot read (in a repository with protected branches).
+    pub unresolvable: bool,
+    #[serde(rename = "//", skip_serializing)]
+    _comment: Option<serde_json::Value>,
+}
+
+impl Default for DenySwitches {
+    fn default() -> Self {
+        DenySwitches {
+            commit: true,
+            merge: true,
+            rebase: true,
+            cherry_pick: true,
+            revert: true,
+            am: true,
+            pull: true,
+            reset: true,
+            branch: true,
+            update_ref: true,
+            fetch: true,
+            push: true,
+            force_push: true,
+            push_delete: true,
+            unresolvable: true,
+            _comment: None,
+        }
+    }
+}
+
+impl DenySwitches {
+    /// The switch for a policy key (see [`crate::git::Action::policy_key`]).
+    pub fn get(&self, key: &str) -> bool {
+        match key {
+            "commit" => self.commit,
+            "merge" => self.merge,
+            "rebase" => self.rebase,
+            "cherry_pick" => self.cherry_pick,
+            "revert" => self.revert,
+            "am" => self.am,
+            "pull" => self.pull,
+            "reset" => self.reset,
+            "branch" => self.branch,
+            "update_ref" => self.update_ref,
+            "fetch" => self.fetch,
+            "push" => self.push,
+            "force_push" => self.force_push,
+            "push_delete" => self.push_delete,
+            _ => self.unresolvable,
+        }
+    }
+}
+
+fn default_protected() -> Vec<String> {
+    vec!["main".into(), "master".into()]
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn glob(pattern: &str) -> Result<globset::Glob, globset::Error> {
+    globset::GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+}
+
+fn glob_set(patterns: &[String]) -> globset::GlobSet {
+    let mut b = globset::GlobSetBuilder::new();
+    for p in patterns {
+        // Validated when the policy was read.
+        if let Ok(g) = glob(p) {
+            b.add(g);
+        }
+    }
+    b.build().unwrap_or_else(|_| globset::GlobSet::empty())
+}
+
+fn glob_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let list = Vec::<String>::deserialize(d)?;
+    for p in &list {
+        glob(p)
+            .map_err(|e| D::Error::custom(format!("invalid branch pattern {p:?}: {}", e.kind())))?;
+    }
+    Ok(list)
+}
+
+fn optional_glob_list<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
+    glob_list(d).map(Some)
+}
+
+impl BranchPolicy {
+    fn compiled(mut self) -> Self {
+        self.compiled = Some((
+            glob_set(&self.protected),
+            self.allowed.as_deref().map(glob_set),
+        ));
+        self
+    }
+
+    /// The rule that protects `branch`, if any: a pattern of `protected`, or the remote
+    /// default branch.
+    pub fn protects(&self, branch: &str, remote_defaults: &[String]) -> Option<String> {
+        let (protected, _) = self.compiled.as_ref()?;
+        let hits = protected.matches(branch);
+        if let Some(&i) = hits.first() {
+            return Some(format!(
+                "branches.protected pattern {:?}",
+                self.protected[i]
+            ));
+        }
+        (self.protect_remote_default && remote_defaults.iter().any(|d| d == branch))
+            .then(|| "branches.protect_remote_default (it is a remote's default branch)".to_owned())
+    }
+
+    /// Whether `branches.allowed` (when set) lets work land on `branch`.
+    pub fn allows(&self, branch: &str) -> bool {
+        match self.compiled.as_ref().and_then(|(_, a)| a.as_ref()) {
+            Some(set) => set.is_match(branch),
+            None => true,
+        }
+    }
+
+    /// The protected patterns, for messages.
+    pub fn describe_protected(&self) -> String {
+        let mut parts: Vec<String> = self.protected.clone();
+        if self.protect_remote_default {
+            parts.push("the remotes' default branches".into());
+        }
+        parts.join(", ")
+    }
+}
+
 /// The file's shape. `"//"` keys hold comments (JSON has none of its own).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -103,6 +314,8 @@ struct PolicyFile {
     version: u32,
     #[serde(default)]
     store: StorePolicy,
+    #[serde(default)]
+    branches: BranchPolicy,
     #[serde(rename = "//", default)]
     _comment: Option<serde_json::Value>,
 }
@@ -197,6 +410,7 @@ impl Policy {
         Policy {
             source: Source::Defaults { looked_for },
             store: StorePolicy::default(),
+            branches: BranchPolicy::default(),
         }
     }
 
@@ -252,6 +466,7 @@ impl Policy {
         Ok(Policy {
             source: Source::File(path.to_owned()),
             store: file.store,
+            branches: file.branches.compiled(),
         })
     }
 }
@@ -296,7 +511,7 @@ mod tests {
     fn errors_carry_path_line_and_column() {
         assert_eq!(
             err("{\n  \"version\": 1,\n  \"stor\": {}\n}"),
-            "invalid policy file /r/.did-it-actually.json:3:8: unknown field `stor`, expected one of `version`, `store`, `//`"
+            "invalid policy file /r/.did-it-actually.json:3:8: unknown field `stor`, expected one of `version`, `store`, `branches`, `//`"
         );
         assert_eq!(
             err("{\"version\": 1,\n \"store\": {\"prune_after_days\": \"7\"}}"),
@@ -322,6 +537,28 @@ mod tests {
         assert_eq!(
             bad_utf8.to_string(),
             "invalid policy file /p.json:2:13: the file is not UTF-8"
+        );
+    }
+
+    #[test]
+    fn branch_rules() {
+        let p = parse(r#"{"version": 1, "branches": {"protected": ["main", "release/*"], "allowed": ["feat/**"],
+            "deny": {"commit": false}, "allow_force_push": false}}"#).unwrap();
+        let b = &p.branches;
+        assert!(b.protects("main", &[]).is_some());
+        assert!(b.protects("release/1.0", &[]).is_some());
+        assert!(b.protects("release/1.0/x", &[]).is_none());
+        assert!(b.protects("develop", &["develop".into()]).is_some());
+        assert!(b.allows("feat/a/b") && !b.allows("fix/x"));
+        assert!(!b.deny.get("commit") && b.deny.get("push"));
+        assert!(!b.allow_force_push);
+        assert_eq!(
+            err(r#"{"version": 1, "branches": {"protected": ["a[b"]}}"#),
+            "invalid policy file /r/.did-it-actually.json:1:49: invalid branch pattern \"a[b\": unclosed character class; missing ']'"
+        );
+        assert_eq!(
+            err(r#"{"version": 1, "branches": {"deny": {"comit": true}}}"#),
+            "invalid policy file /r/.did-it-actually.json:1:44: unknown field `comit`, expected one of `commit`, `merge`, `rebase`, `cherry_pick`, `revert`, `am`, `pull`, `reset`, `branch`, `update_ref`, `fetch`, `push`, `force_push`, `push_delete`, `unresolvable`, `//`"
         );
     }
 

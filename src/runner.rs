@@ -75,12 +75,14 @@ fn run_parsed(hook: Hook, input: &HookInput, env: Env) -> Result<Response, Strin
     let ctx = Context {
         policy: &policy,
         now,
+        env,
     };
     let HookOutcome {
         mut response,
         records,
     } = match hook {
         Hook::VerifyWrite => hooks::verify_write::run(input, &ctx),
+        Hook::BlockWrongBranch => hooks::block_wrong_branch::run(input, &ctx),
     };
     if !records.is_empty() {
         match store::state_root(env).map(|root| (SessionStore::new(&root, &session), root)) {

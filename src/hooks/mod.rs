@@ -2,6 +2,7 @@
 //! and a [`Context`] to a [`HookOutcome`]; none prints or exits. Reading the disk is the
 //! hooks' job; writing state is the caller's (the records come back in the outcome).
 
+pub mod block_wrong_branch;
 pub mod verify_write;
 
 use crate::policy::Policy;
@@ -13,14 +14,16 @@ use std::time::SystemTime;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hook {
     VerifyWrite,
+    BlockWrongBranch,
 }
 
 impl Hook {
-    pub const ALL: [Hook; 1] = [Hook::VerifyWrite];
+    pub const ALL: [Hook; 2] = [Hook::VerifyWrite, Hook::BlockWrongBranch];
 
     pub fn name(self) -> &'static str {
         match self {
             Hook::VerifyWrite => "verify-write",
+            Hook::BlockWrongBranch => "block-wrong-branch",
         }
     }
 
@@ -36,6 +39,7 @@ impl Hook {
                 Event::PostToolUseFailure,
                 Event::PostToolBatch,
             ],
+            Hook::BlockWrongBranch => &[Event::PreToolUse],
         }
     }
 
@@ -46,10 +50,12 @@ impl Hook {
 }
 
 /// What a hook may consult besides its input.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Context<'a> {
     pub policy: &'a Policy,
     pub now: SystemTime,
+    /// The process environment (a function, so tests can give their own).
+    pub env: &'a dyn Fn(&str) -> Option<std::ffi::OsString>,
 }
 
 /// A hook's answer and the write-log records it wants appended.

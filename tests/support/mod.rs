@@ -4,3 +4,4 @@
 pub mod claude;
 pub mod fixture;
 pub mod mock_api;
+pub mod repo;

@@ -1,0 +1,1423 @@
+//! What a git invocation would do to branches: which refs it creates commits on, moves,
+//! rewrites, deletes or pushes to, resolved the way git resolves them (global options,
+//! `-c` and environment config, aliases, the current branch, push refspecs and
+//! `push.default`), without running git.
+
+pub mod grammar;
+pub mod repo;
+
+use grammar::parse_args;
+use repo::{Head, Repo};
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// A word of a git command line that is only known at run time is carried as this
+/// prefix followed by the word as written: it stays one argument, and never equals a
+/// real branch or option.
+pub const DYNAMIC: char = '\u{1}';
+
+pub fn is_dynamic(arg: &str) -> bool {
+    arg.starts_with(DYNAMIC)
+}
+
+/// How deep aliases may expand into aliases before the guard gives up.
+const MAX_ALIAS_DEPTH: usize = 10;
+
+/// Where an updated branch lives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A branch of the repository the command runs in.
+    Local,
+    /// A branch of a remote (a name, a URL or a path), updated by a push.
+    Remote(String),
+}
+
+/// What happens to a branch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Commit,
+    Amend,
+    Merge,
+    Rebase,
+    CherryPick,
+    Revert,
+    Am,
+    Pull,
+    Reset,
+    /// `branch -f`, `checkout -B`, `switch -C`, `worktree add -B`, `branch -M/-C` onto it.
+    ForceMove,
+    /// `branch -m/-M` away from it.
+    Rename,
+    Delete,
+    UpdateRef,
+    Fetch,
+    Push {
+        force: bool,
+    },
+    PushDelete,
+    Rewrite,
+}
+
+impl Action {
+    /// The policy switch (`branches.deny.<key>`) that governs it.
+    pub fn policy_key(self) -> &'static str {
+        match self {
+            Action::Commit | Action::Amend => "commit",
+            Action::Merge => "merge",
+            Action::Rebase | Action::Rewrite => "rebase",
+            Action::CherryPick => "cherry_pick",
+            Action::Revert => "revert",
+            Action::Am => "am",
+            Action::Pull => "pull",
+            Action::Reset => "reset",
+            Action::ForceMove | Action::Rename | Action::Delete => "branch",
+            Action::UpdateRef => "update_ref",
+            Action::Fetch => "fetch",
+            Action::Push { force: false } => "push",
+            Action::Push { force: true } => "force_push",
+            Action::PushDelete => "push_delete",
+        }
+    }
+
+    /// "would … the protected branch main".
+    pub fn verb(self) -> &'static str {
+        match self {
+            Action::Commit => "create a commit on",
+            Action::Amend => "rewrite the last commit of",
+            Action::Merge => "merge into",
+            Action::Rebase => "rebase (rewrite)",
+            Action::CherryPick => "cherry-pick commits onto",
+            Action::Revert => "create a revert commit on",
+            Action::Am => "apply patches as commits on",
+            Action::Pull => "merge remote changes into",
+            Action::Reset => "move (reset)",
+            Action::ForceMove => "force-move",
+            Action::Rename => "rename",
+            Action::Delete => "delete",
+            Action::UpdateRef => "rewrite the ref of",
+            Action::Fetch => "overwrite",
+            Action::Push { force: false } => "push to",
+            Action::Push { force: true } => "force-push to",
+            Action::PushDelete => "delete",
+            Action::Rewrite => "rewrite the history of",
+        }
+    }
+
+    /// Whether it creates commits on or pushes to the branch (what `branches.allowed`
+    /// restricts).
+    pub fn lands_work(self) -> bool {
+        !matches!(self, Action::Delete | Action::Rename | Action::PushDelete)
+    }
+}
+
+/// One branch update a command would make.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefUpdate {
+    pub branch: String,
+    pub place: Place,
+    pub action: Action,
+}
+
+/// What one git invocation does, as far as the guard is concerned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    Update(RefUpdate),
+    /// It cannot be known without running it; the reason says why.
+    Unresolvable(String),
+    /// It runs a shell script (a `!` alias, `rebase --exec`) in `cwd`.
+    Script {
+        text: String,
+        cwd: Option<PathBuf>,
+    },
+    /// A note for `explain` (the repository, the branch, the resolved destination).
+    Note(String),
+}
+
+/// A git invocation: its arguments (dynamic ones marked with [`DYNAMIC`]), the
+/// environment assignments in force, and the directory it runs in (None when unknown).
+#[derive(Clone, Debug)]
+pub struct GitCall {
+    pub args: Vec<String>,
+    pub env: Vec<(String, Option<String>)>,
+    pub cwd: Option<PathBuf>,
+}
+
+/// State shared by the git invocations of one command line: opened repositories, the
+/// current branch as earlier parts of the command changed it, and configuration that
+/// earlier `git config` calls set.
+pub struct Session<'e> {
+    repos: HashMap<PathBuf, Option<usize>>,
+    opened: Vec<Repo>,
+    heads: HashMap<PathBuf, Head>,
+    config_set: Vec<(String, String)>,
+    process_env: &'e dyn Fn(&str) -> Option<OsString>,
+}
+
+/// Configuration layers for one invocation: the command's own (`-c`, `--config-env`,
+/// `GIT_CONFIG_*`) first, then what earlier `git config` calls in the command set, then the
+/// repository's files.
+struct Overrides {
+    pairs: Vec<(String, String)>,
+    /// Keys whose command-line value could not be known.
+    unknown: Vec<String>,
+}
+
+/// Canonical form of a config key: section and variable name are case-insensitive,
+/// a subsection (the middle part) is not.
+fn config_key(key: &str) -> String {
+    match (key.find('.'), key.rfind('.')) {
+        (Some(first), Some(last)) if first != last => format!(
+            "{}{}{}",
+            key[..first].to_ascii_lowercase(),
+            &key[first..last],
+            key[last..].to_ascii_lowercase()
+        ),
+        _ => key.to_ascii_lowercase(),
+    }
+}
+
+impl<'e> Session<'e> {
+    pub fn new(process_env: &'e dyn Fn(&str) -> Option<OsString>) -> Session<'e> {
+        Session {
+            repos: HashMap::new(),
+            opened: Vec::new(),
+            heads: HashMap::new(),
+            config_set: Vec::new(),
+            process_env,
+        }
+    }
+
+    /// The repository for a directory (or an explicit git dir), opened once per command.
+    fn repo(&mut self, dir: &Path, git_dir: Option<&Path>) -> Result<Option<usize>, String> {
+        let key = git_dir.unwrap_or(dir).to_owned();
+        if let Some(r) = self.repos.get(&key) {
+            return Ok(*r);
+        }
+        let opened = Repo::open(dir, git_dir)?.map(|r| {
+            self.opened.push(r);
+            self.opened.len() - 1
+        });
+        self.repos.insert(key, opened);
+        Ok(opened)
+    }
+
+    /// The repository at `dir`, for the walker's questions (is anything protected here?).
+    pub fn repo_at(&mut self, dir: &Path) -> Option<&mut Repo> {
+        let idx = self.repo(dir, None).ok().flatten()?;
+        Some(&mut self.opened[idx])
+    }
+
+    fn head(&self, idx: usize) -> Head {
+        let r = &self.opened[idx];
+        self.heads
+            .get(&r.git_dir())
+            .cloned()
+            .unwrap_or_else(|| r.head())
+    }
+
+    fn set_head(&mut self, idx: usize, head: Head) {
+        let key = self.opened[idx].git_dir();
+        self.heads.insert(key, head);
+    }
+
+    /// The current branch of the repository at `dir` as the command has left it.
+    pub fn current_branch(&mut self, dir: &Path) -> Option<String> {
+        let idx = self.repo(dir, None).ok().flatten()?;
+        match self.head(idx) {
+            Head::Branch(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    fn lookup(&mut self, ov: &Overrides, repo: Option<usize>, key: &str) -> Option<String> {
+        let k = config_key(key);
+        if let Some((_, v)) = ov.pairs.iter().rev().find(|(n, _)| config_key(n) == k) {
+            return Some(v.clone());
+        }
+        if let Some((_, v)) = self
+            .config_set
+            .iter()
+            .rev()
+            .find(|(n, _)| config_key(n) == k)
+        {
+            return Some(v.clone());
+        }
+        match repo {
+            Some(idx) => self.opened[idx].config_str(key),
+            None => git2::Config::open_default()
+                .ok()?
+                .snapshot()
+                .ok()?
+                .get_string(key)
+                .ok(),
+        }
+    }
+
+    /// Analyzes one git invocation.
+    pub fn analyze(&mut self, call: &GitCall) -> Vec<Effect> {
+        self.analyze_depth(call, 0)
+    }
+
+    fn analyze_depth(&mut self, call: &GitCall, depth: usize) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        let env = |name: &str| -> Option<Option<String>> {
+            call.env
+                .iter()
+                .rev()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+        };
+        let mut ov = Overrides {
+            pairs: Vec::new(),
+            unknown: Vec::new(),
+        };
+        config_from_env(&env, &mut ov);
+        let mut cwd = call.cwd.clone();
+        let mut git_dir: Option<Option<String>> = env("GIT_DIR");
+        let args = &call.args;
+        let mut k = 0;
+        // Global options, up to the subcommand.
+        while let Some(arg) = args.get(k) {
+            if is_dynamic(arg) {
+                return vec![Effect::Unresolvable(format!(
+                    "the git option or subcommand `{}` is only known when it runs",
+                    &arg[1..]
+                ))];
+            }
+            let (name, inline) = match arg.split_once('=') {
+                Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
+                _ => (arg.as_str(), None),
+            };
+            if !arg.starts_with('-') {
+                break;
+            }
+            k += 1;
+            if grammar::GLOBAL_EXITS.contains(&name) || name == "--list-cmds" {
+                if name == "--exec-path" && inline.is_some() {
+                    continue;
+                }
+                return effects;
+            }
+            if grammar::GLOBAL_FLAGS.contains(&name) {
+                continue;
+            }
+            if !grammar::GLOBAL_VALUE.contains(&name) {
+                // git refuses an unknown global option and runs nothing.
+                return effects;
+            }
+            let value = match inline {
+                Some(v) if !grammar::GLOBAL_SEPARATE_ONLY.contains(&name) => v,
+                Some(_) => return effects,
+                None => {
+                    k += 1;
+                    match args.get(k - 1) {
+                        Some(v) => v.clone(),
+                        None => return effects,
+                    }
+                }
+            };
+            if is_dynamic(&value) && name != "--attr-source" && name != "--namespace" {
+                return vec![Effect::Unresolvable(format!(
+                    "`git {name}` is given `{}`, only known when it runs",
+                    &value[1..]
+                ))];
+            }
+            match name {
+                "-C" => cwd = cwd.map(|c| c.join(&value)),
+                "-c" => match value.split_once('=') {
+                    Some((key, v)) => ov.pairs.push((key.to_owned(), v.to_owned())),
+                    None => ov.pairs.push((value.clone(), "true".to_owned())),
+                },
+                "--git-dir" => git_dir = Some(Some(value)),
+                "--config-env" => match value.split_once('=') {
+                    Some((key, var)) => match env(var)
+                        .flatten()
+                        .or_else(|| (self.process_env)(var).and_then(|v| v.into_string().ok()))
+                    {
+                        Some(v) => ov.pairs.push((key.to_owned(), v)),
+                        None => ov.unknown.push(key.to_owned()),
+                    },
+                    None => return effects,
+                },
+                _ => {}
+            }
+        }
+        let Some(sub) = args.get(k) else {
+            return effects;
+        };
+        let rest: Vec<String> = args[k + 1..].to_vec();
+        let Some(cwd) = cwd else {
+            return match verb_kind(sub) {
+                VerbKind::ReadOnly => effects,
+                _ => vec![Effect::Unresolvable(format!(
+                    "the directory `git {sub}` runs in is only known when it runs (after an earlier `cd`)"
+                ))],
+            };
+        };
+        let git_dir_path = match &git_dir {
+            Some(Some(gd)) => Some(cwd.join(gd)),
+            Some(None) => {
+                return vec![Effect::Unresolvable(
+                    "GIT_DIR is set to a value only known when it runs".into(),
+                )];
+            }
+            None => None,
+        };
+        if verb_kind(sub) == VerbKind::ReadOnly {
+            return effects;
+        }
+        let repo = match self.repo(&cwd, git_dir_path.as_deref()) {
+            Ok(r) => r,
+            Err(e) => return vec![Effect::Unresolvable(e)],
+        };
+        if verb_kind(sub) == VerbKind::Other {
+            return self.alias_or_unknown(sub, &rest, &call.env, &mut ov, repo, &cwd, depth);
+        }
+        let Some(idx) = repo else {
+            // Not a repository: git refuses a branch operation here.
+            return effects;
+        };
+        effects.push(Effect::Note(format!(
+            "repository {}",
+            self.opened[idx].git_dir().display()
+        )));
+        self.verb(sub, &rest, idx, &mut ov, &mut effects);
+        effects
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn alias_or_unknown(
+        &mut self,
+        sub: &str,
+        rest: &[String],
+        env: &[(String, Option<String>)],
+        ov: &mut Overrides,
+        repo: Option<usize>,
+        cwd: &Path,
+        depth: usize,
+    ) -> Vec<Effect> {
+        let key = format!("alias.{sub}");
+        if ov.unknown.iter().any(|u| config_key(u) == config_key(&key)) {
+            return vec![Effect::Unresolvable(format!("the alias `{sub}` comes from an environment variable that is only known when it runs"))];
+        }
+        let Some(alias) = self.lookup(ov, repo, &key) else {
+            if SAFE_EXTERNALS.contains(&sub) {
+                return Vec::new();
+            }
+            return vec![Effect::Unresolvable(format!(
+                "`git {sub}` is neither a git command the guard knows nor an alias it can resolve"
+            ))];
+        };
+        if depth >= MAX_ALIAS_DEPTH {
+            return vec![Effect::Unresolvable(format!(
+                "the alias `{sub}` expands more than {MAX_ALIAS_DEPTH} levels deep"
+            ))];
+        }
+        let mut effects = vec![Effect::Note(format!("alias {sub} = {alias}"))];
+        if let Some(script) = alias.strip_prefix('!') {
+            if rest.iter().any(|a| is_dynamic(a)) {
+                return vec![Effect::Unresolvable(format!(
+                    "the shell alias `{sub}` is given arguments only known when it runs"
+                ))];
+            }
+            let args: Vec<String> = rest.iter().map(|a| crate::shell::quote(a)).collect();
+            let top = repo
+                .and_then(|i| self.opened[i].workdir().map(Path::to_path_buf))
+                .unwrap_or_else(|| cwd.to_owned());
+            effects.push(Effect::Script {
+                text: format!("{script} {}", args.join(" ")),
+                cwd: Some(top),
+            });
+            return effects;
+        }
+        let Some(words) = shlex::split(&alias) else {
+            return vec![Effect::Unresolvable(format!(
+                "the alias `{sub}` = `{alias}` has unbalanced quotes"
+            ))];
+        };
+        // The alias's own `-c` settings apply; ours carry over as `-c` too.
+        let mut args: Vec<String> = ov
+            .pairs
+            .iter()
+            .flat_map(|(k, v)| ["-c".to_owned(), format!("{k}={v}")])
+            .collect();
+        args.extend(words);
+        args.extend(rest.iter().cloned());
+        let call = GitCall {
+            args,
+            env: env.to_vec(),
+            cwd: Some(cwd.to_owned()),
+        };
+        effects.extend(self.analyze_depth(&call, depth + 1));
+        effects
+    }
+
+    /// The branch-moving verbs.
+    fn verb(
+        &mut self,
+        sub: &str,
+        rest: &[String],
+        idx: usize,
+        ov: &mut Overrides,
+        effects: &mut Vec<Effect>,
+    ) {
+        let head = self.head(idx);
+        effects.push(Effect::Note(format!(
+            "current branch: {}",
+            match &head {
+                Head::Branch(b) => b.clone(),
+                Head::Detached => "(detached HEAD)".into(),
+                Head::Unknown => "(unknown after an earlier command)".into(),
+            }
+        )));
+        let on_current = |action: Action, effects: &mut Vec<Effect>| {
+            match &head {
+            Head::Branch(b) => effects.push(update(b, Place::Local, action)),
+            Head::Detached => {}
+            Head::Unknown => effects.push(Effect::Unresolvable(format!(
+                "`git {sub}` acts on the current branch, which an earlier part of the command changed in a way the guard cannot follow"
+            ))),
+        }
+        };
+        match sub {
+            "commit" => {
+                let p = parse_args(grammar::COMMIT, rest);
+                if p.errors.is_empty() && !p.on("dry-run") {
+                    on_current(
+                        if p.on("amend") {
+                            Action::Amend
+                        } else {
+                            Action::Commit
+                        },
+                        effects,
+                    );
+                }
+            }
+            "merge" => {
+                let p = parse_args(grammar::MERGE, rest);
+                if p.errors.is_empty() && !p.on("abort") && !p.on("quit") && !p.on("squash") {
+                    on_current(Action::Merge, effects);
+                }
+            }
+            "cherry-pick" | "revert" => {
+                let p = parse_args(grammar::PICK, rest);
+                if p.errors.is_empty() && !p.on("abort") && !p.on("quit") && !p.on("no-commit") {
+                    on_current(
+                        if sub == "revert" {
+                            Action::Revert
+                        } else {
+                            Action::CherryPick
+                        },
+                        effects,
+                    );
+                }
+            }
+            "am" => {
+                let p = parse_args(grammar::AM, rest);
+                if p.errors.is_empty()
+                    && !p.on("abort")
+                    && !p.on("quit")
+                    && !p.has("show-current-patch")
+                {
+                    on_current(Action::Am, effects);
+                }
+            }
+            "rebase" => self.rebase(rest, idx, &head, ov, effects),
+            "pull" => {
+                let p = parse_args(grammar::PULL, rest);
+                if !p.errors.is_empty() || p.on("dry-run") {
+                    return;
+                }
+                if any_dynamic(&p.positionals) {
+                    effects.push(dynamic_args("pull", &p.positionals));
+                    return;
+                }
+                for spec in p.positionals.iter().skip(1) {
+                    if let Some(dst) = fetch_destination(spec) {
+                        effects.push(update(&dst, Place::Local, Action::Fetch));
+                    }
+                }
+                let ff_only = p.on("ff-only")
+                    || (!p.has("ff")
+                        && !p.has("no-ff")
+                        && !p.has("rebase")
+                        && self.lookup(ov, Some(idx), "pull.ff").as_deref() == Some("only"));
+                if !ff_only {
+                    on_current(Action::Pull, effects);
+                }
+            }
+            "fetch" => {
+                let p = parse_args(grammar::FETCH, rest);
+                if !p.errors.is_empty() || p.on("dry-run") || p.on("all") || p.on("multiple") {
+                    return;
+                }
+                if p.on("stdin") {
+                    effects.push(Effect::Unresolvable(
+                        "`git fetch --stdin` reads its refspecs from stdin".into(),
+                    ));
+                    return;
+                }
+                if any_dynamic(&p.positionals) {
+                    effects.push(dynamic_args("fetch", &p.positionals));
+                    return;
+                }
+                for spec in p.positionals.iter().skip(1) {
+                    if let Some(dst) = fetch_destination(spec) {
+                        effects.push(update(&dst, Place::Local, Action::Fetch));
+                    }
+                }
+            }
+            "reset" => {
+                let p = parse_args(grammar::RESET, rest);
+                if !p.errors.is_empty() || p.on("patch") {
+                    return;
+                }
+                let before = &p.positionals[..p.dashdash.unwrap_or(p.positionals.len())];
+                let after_paths = p.positionals.len() > before.len();
+                let [rev] = before else { return };
+                if after_paths {
+                    return;
+                }
+                if is_dynamic(rev) {
+                    effects.push(dynamic_args("reset", before));
+                    return;
+                }
+                let repo = &self.opened[idx];
+                match (repo.commit_of(rev), repo.commit_of("HEAD")) {
+                    (Some(target), Some(now)) if target == now => {}
+                    (Some(_), _) => on_current(Action::Reset, effects),
+                    (None, _) => {}
+                }
+            }
+            "branch" => self.branch(rest, &head, effects),
+            "checkout" | "switch" => self.checkout(sub, rest, idx, effects),
+            "worktree" => {
+                if rest.first().map(String::as_str) != Some("add") {
+                    return;
+                }
+                let p = parse_args(grammar::WORKTREE_ADD, &rest[1..]);
+                if let Some(b) = p.value("B") {
+                    effects.push(checked(b, Action::ForceMove));
+                }
+            }
+            "update-ref" => {
+                let p = parse_args(grammar::UPDATE_REF, rest);
+                if p.on("stdin") {
+                    effects.push(Effect::Unresolvable(
+                        "`git update-ref --stdin` reads its updates from stdin".into(),
+                    ));
+                    return;
+                }
+                let Some(r) = p.positionals.first() else {
+                    return;
+                };
+                let action = if p.on("d") {
+                    Action::Delete
+                } else {
+                    Action::UpdateRef
+                };
+                if is_dynamic(r) {
+                    effects.push(dynamic_args("update-ref", &p.positionals));
+                } else if r == "HEAD" && !p.on("no-deref") {
+                    on_current(action, effects);
+                } else if let Some(b) = r.strip_prefix("refs/heads/") {
+                    effects.push(update(b, Place::Local, action));
+                }
+            }
+            "symbolic-ref" => {
+                let positionals: Vec<&String> =
+                    rest.iter().filter(|a| !a.starts_with('-')).collect();
+                if let [name, target] = positionals.as_slice() {
+                    if name.as_str() == "HEAD" {
+                        let head = match target.strip_prefix("refs/heads/") {
+                            Some(b) if !is_dynamic(b) => Head::Branch(b.to_owned()),
+                            _ => Head::Unknown,
+                        };
+                        self.set_head(idx, head);
+                    }
+                }
+            }
+            "config" => self.config(rest),
+            "push" => self.push(rest, idx, &head, ov, effects),
+            "filter-branch" | "filter-repo" => {
+                if rest.iter().any(|a| a == "--all") {
+                    for b in self.opened[idx].local_branches() {
+                        effects.push(update(&b, Place::Local, Action::Rewrite));
+                    }
+                } else {
+                    on_current(Action::Rewrite, effects);
+                }
+            }
+            "submodule" | "bisect" => {
+                let runs_git = rest
+                    .iter()
+                    .any(|a| crate::shell::exec::mentions_git(a) || is_dynamic(a));
+                let runs = rest.iter().any(|a| a == "foreach" || a == "run");
+                if runs && runs_git {
+                    effects.push(Effect::Unresolvable(format!("`git {sub}` runs a command that calls git in repositories the guard does not see")));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn rebase(
+        &mut self,
+        rest: &[String],
+        idx: usize,
+        head: &Head,
+        ov: &mut Overrides,
+        effects: &mut Vec<Effect>,
+    ) {
+        let p = parse_args(grammar::REBASE, rest);
+        if !p.errors.is_empty()
+            || ["abort", "quit", "show-current-patch", "edit-todo"]
+                .iter()
+                .any(|f| p.on(f))
+        {
+            return;
+        }
+        let top = self.opened[idx].workdir().map(Path::to_path_buf);
+        for cmd in p.values("exec") {
+            effects.push(Effect::Script {
+                text: cmd.to_owned(),
+                cwd: top.clone(),
+            });
+        }
+        if any_dynamic(&p.positionals) {
+            effects.push(dynamic_args("rebase", &p.positionals));
+            return;
+        }
+        let resuming = p.on("continue") || p.on("skip");
+        let target = match p.positionals.get(1) {
+            Some(b) if !resuming => {
+                // `git rebase <upstream> <branch>` switches to <branch> first.
+                let h = if self.opened[idx].branch_exists(b) {
+                    Head::Branch(b.clone())
+                } else {
+                    Head::Detached
+                };
+                self.set_head(idx, h.clone());
+                h
+            }
+            _ => head.clone(),
+        };
+        match &target {
+            Head::Branch(b) => effects.push(update(b, Place::Local, Action::Rebase)),
+            Head::Detached => {}
+            Head::Unknown => effects.push(Effect::Unresolvable("`git rebase` acts on the current branch, which an earlier part of the command changed in a way the guard cannot follow".into())),
+        }
+        let update_refs = p.on("update-refs")
+            || (!p.has("no-update-refs")
+                && self
+                    .lookup(ov, Some(idx), "rebase.updateRefs")
+                    .is_some_and(|v| v == "true"));
+        if !update_refs || resuming {
+            return;
+        }
+        // --update-refs moves every branch that points into the rebased range.
+        let repo = &self.opened[idx];
+        let tip = match &target {
+            Head::Branch(b) => repo.commit_of(&format!("refs/heads/{b}")),
+            _ => repo.commit_of("HEAD"),
+        };
+        let base = if p.on("root") {
+            None
+        } else {
+            let upstream = p
+                .value("onto")
+                .map(str::to_owned)
+                .or_else(|| p.positionals.first().cloned())
+                .unwrap_or_else(|| "@{upstream}".to_owned());
+            repo.commit_of(&upstream)
+        };
+        let Some(tip) = tip else { return };
+        for b in repo.local_branches() {
+            if Head::Branch(b.clone()) == target {
+                continue;
+            }
+            let Some(at) = repo.commit_of(&format!("refs/heads/{b}")) else {
+                continue;
+            };
+            let in_range =
+                repo.is_ancestor(at, tip) && base.is_none_or(|base| !repo.is_ancestor(at, base));
+            if in_range {
+                effects.push(update(&b, Place::Local, Action::Rebase));
+            }
+        }
+    }
+
+    fn branch(&mut self, rest: &[String], head: &Head, effects: &mut Vec<Effect>) {
+        let p = parse_args(grammar::BRANCH, rest);
+        if !p.errors.is_empty() {
+            return;
+        }
+        let current = match head {
+            Head::Branch(b) => Some(b.clone()),
+            _ => None,
+        };
+        let names = &p.positionals;
+        if p.on("delete") || p.on("D") {
+            for n in names {
+                effects.push(checked(n, Action::Delete));
+            }
+            return;
+        }
+        let rename = p.on("move") || p.on("M");
+        let copy = p.on("copy") || p.on("C");
+        if rename || copy {
+            let (old, new) = match names.as_slice() {
+                [new] => (current.clone(), Some(new.clone())),
+                [old, new, ..] => (Some(old.clone()), Some(new.clone())),
+                [] => (None, None),
+            };
+            if rename {
+                match old {
+                    Some(o) => effects.push(checked(&o, Action::Rename)),
+                    None if names.len() == 1 => effects.push(Effect::Unresolvable(
+                        "`git branch -m` renames the current branch, which is unknown".into(),
+                    )),
+                    None => {}
+                }
+            }
+            if let Some(n) = new {
+                effects.push(checked(&n, Action::ForceMove));
+            }
+            return;
+        }
+        let listing = [
+            "list",
+            "all",
+            "remotes",
+            "verbose",
+            "show-current",
+            "set-upstream-to",
+            "unset-upstream",
+            "edit-description",
+        ]
+        .iter()
+        .any(|f| p.has(f))
+            || [
+                "contains",
+                "no-contains",
+                "merged",
+                "no-merged",
+                "points-at",
+            ]
+            .iter()
+            .any(|f| p.has(f));
+        if listing {
+            return;
+        }
+        if let Some(name) = names.first() {
+            if is_dynamic(name) {
+                effects.push(dynamic_args("branch", names));
+            } else if p.on("force") {
+                effects.push(update(name, Place::Local, Action::ForceMove));
+            }
+        }
+    }
+
+    fn checkout(&mut self, sub: &str, rest: &[String], idx: usize, effects: &mut Vec<Effect>) {
+        let switch = sub == "switch";
+        let p = parse_args(
+            if switch {
+                grammar::SWITCH
+            } else {
+                grammar::CHECKOUT
+            },
+            rest,
+        );
+        if !p.errors.is_empty() {
+            return;
+        }
+        let (force_create, create) = if switch {
+            ("force-create", "create")
+        } else {
+            ("B", "b")
+        };
+        if let Some(b) = p.value(force_create) {
+            effects.push(checked(b, Action::ForceMove));
+            self.set_head(
+                idx,
+                if is_dynamic(b) {
+                    Head::Unknown
+                } else {
+                    Head::Branch(b.to_owned())
+                },
+            );
+            return;
+        }
+        if let Some(b) = p.value(create).or_else(|| p.value("orphan")) {
+            self.set_head(
+                idx,
+                if is_dynamic(b) {
+                    Head::Unknown
+                } else {
+                    Head::Branch(b.to_owned())
+                },
+            );
+            return;
+        }
+        if p.on("detach") {
+            self.set_head(idx, Head::Detached);
+            return;
+        }
+        if p.on("patch") || p.dashdash == Some(0) {
+            return;
+        }
+        let Some(first) = p.positionals.first() else {
+            return;
+        };
+        let paths_follow = p.positionals.len() > 1;
+        if is_dynamic(first) || first == "-" || first.starts_with("@{-") {
+            if !paths_follow {
+                self.set_head(idx, Head::Unknown);
+            }
+            return;
+        }
+        let repo = &self.opened[idx];
+        let head = if repo.branch_exists(first) {
+            Some(Head::Branch(first.clone()))
+        } else if p.dashdash.is_none()
+            && !p.has("no-guess")
+            && repo
+                .remote_names()
+                .iter()
+                .any(|r| repo.remote_branch_exists(r, first))
+        {
+            // DWIM: a remote branch of that name is checked out as a new local branch.
+            Some(Head::Branch(first.clone()))
+        } else if repo.commit_of(first).is_some() {
+            Some(Head::Detached)
+        } else {
+            None
+        };
+        if let (Some(h), false) = (head, paths_follow && !switch) {
+            self.set_head(idx, h);
+        }
+    }
+
+    fn config(&mut self, rest: &[String]) {
+        let mut positionals = Vec::new();
+        let mut k = 0;
+        while let Some(a) = rest.get(k) {
+            k += 1;
+            match a.as_str() {
+                "-f" | "--file" | "--blob" | "--type" | "--default" | "--comment" | "--value" => {
+                    k += 1
+                }
+                s if s.starts_with('-') => {
+                    if [
+                        "--get",
+                        "--get-all",
+                        "--get-regexp",
+                        "--unset",
+                        "--unset-all",
+                        "-l",
+                        "--list",
+                        "--rename-section",
+                        "--remove-section",
+                        "-e",
+                        "--edit",
+                    ]
+                    .contains(&s)
+                    {
+                        return;
+                    }
+                }
+                _ => positionals.push(a.clone()),
+            }
+        }
+        if positionals.first().map(String::as_str) == Some("set") {
+            positionals.remove(0);
+        }
+        if let [key, value] = positionals.as_slice() {
+            if !is_dynamic(key) {
+                self.config_set.push((key.clone(), value.clone()));
+            }
+        }
+    }
+
+    fn push(
+        &mut self,
+        rest: &[String],
+        idx: usize,
+        head: &Head,
+        ov: &mut Overrides,
+        effects: &mut Vec<Effect>,
+    ) {
+        let p = parse_args(grammar::PUSH, rest);
+        if !p.errors.is_empty() || p.on("dry-run") {
+            return;
+        }
+        if any_dynamic(&p.positionals) || p.value("repo").is_some_and(is_dynamic) {
+            effects.push(dynamic_args("push", &p.positionals));
+            return;
+        }
+        let current = match head {
+            Head::Branch(b) => Some(b.clone()),
+            _ => None,
+        };
+        let remote = match p
+            .positionals
+            .first()
+            .cloned()
+            .or_else(|| p.value("repo").map(str::to_owned))
+        {
+            Some(r) => r,
+            None => self.default_remote(ov, idx, current.as_deref()),
+        };
+        let place = if remote == "." {
+            Place::Local
+        } else {
+            Place::Remote(remote.clone())
+        };
+        // `--force` overrides any lease; a lease alone is still a forced update.
+        let forced = p.on("force") || p.on("force-with-lease") || p.on("mirror");
+        effects.push(Effect::Note(format!("push remote: {remote}")));
+        let repo = &self.opened[idx];
+        if p.on("mirror") {
+            let mut names = repo.local_branches();
+            if let Place::Remote(r) = &place {
+                names.extend(repo.protected_candidates_on_remote(r));
+            }
+            names.sort();
+            names.dedup();
+            for b in names {
+                effects.push(update(&b, place.clone(), Action::Push { force: true }));
+            }
+            return;
+        }
+        if p.on("all") || p.on("branches") {
+            for b in repo.local_branches() {
+                effects.push(update(&b, place.clone(), Action::Push { force: forced }));
+            }
+            return;
+        }
+        let mut specs: Vec<String> = p.positionals.iter().skip(1).cloned().collect();
+        if specs.is_empty() && !p.on("tags") && !p.on("delete") {
+            let configured = self.opened[idx].config_all(&format!("remote.{remote}.push"));
+            let configured: Vec<String> = ov
+                .pairs
+                .iter()
+                .filter(|(k, _)| config_key(k) == config_key(&format!("remote.{remote}.push")))
+                .map(|(_, v)| v.clone())
+                .chain(configured)
+                .collect();
+            if !configured.is_empty() {
+                effects.push(Effect::Note(format!(
+                    "remote.{remote}.push: {}",
+                    configured.join(", ")
+                )));
+                specs = configured;
+            } else {
+                let mode = self
+                    .lookup(ov, Some(idx), "push.default")
+                    .unwrap_or_else(|| "simple".into());
+                effects.push(Effect::Note(format!("push.default: {mode}")));
+                let Some(cur) = current.clone() else {
+                    if matches!(head, Head::Unknown) {
+                        effects.push(Effect::Unresolvable(
+                            "`git push` pushes the current branch, which is unknown here".into(),
+                        ));
+                    }
+                    return;
+                };
+                match mode.as_str() {
+                    "nothing" => return,
+                    "matching" => specs.push(":".into()),
+                    "upstream" | "tracking" => {
+                        match self.lookup(ov, Some(idx), &format!("branch.{cur}.merge")) {
+                            Some(merge) => specs.push(format!("{cur}:{merge}")),
+                            None => return,
+                        }
+                    }
+                    _ => specs.push(format!("{cur}:{cur}")),
+                }
+            }
+        }
+        let repo = &self.opened[idx];
+        let mut k = 0;
+        while let Some(spec) = specs.get(k) {
+            k += 1;
+            if spec == "tag" {
+                k += 1;
+                continue;
+            }
+            if p.on("delete") {
+                if let Some(b) = branch_name(spec) {
+                    effects.push(update(&b, place.clone(), Action::PushDelete));
+                }
+                continue;
+            }
+            let (force, body) = match spec.strip_prefix('+') {
+                Some(b) => (true, b),
+                None => (forced, spec.as_str()),
+            };
+            let action = Action::Push { force };
+            if body.is_empty() || body == ":" {
+                // Matching: every branch that exists on both sides.
+                for b in repo.local_branches() {
+                    let on_remote = match &place {
+                        Place::Remote(r) => {
+                            repo.remote_branch_exists(r, &b) || !repo.remote_names().contains(r)
+                        }
+                        Place::Local => true,
+                    };
+                    if on_remote {
+                        effects.push(update(&b, place.clone(), action));
+                    }
+                }
+                continue;
+            }
+            let (src, dst) = match body.split_once(':') {
+                Some((s, d)) => (s, Some(d)),
+                None => (body, None),
+            };
+            if src.is_empty() {
+                if let Some(b) = dst.and_then(branch_name) {
+                    effects.push(update(&b, place.clone(), Action::PushDelete));
+                }
+                continue;
+            }
+            if src.contains('*') {
+                let Some(dst) = dst else { continue };
+                for b in repo.local_branches() {
+                    if let Some(mapped) = glob_map(src, dst, &b) {
+                        if let Some(name) = branch_name(&mapped) {
+                            effects.push(update(&name, place.clone(), action));
+                        }
+                    }
+                }
+                continue;
+            }
+            let dst = match dst {
+                Some(d) => branch_name(d),
+                None => match src {
+                    "HEAD" | "@" => current.clone(),
+                    s if s.starts_with("refs/tags/") => None,
+                    s => branch_name(s)
+                        .filter(|b| repo.branch_exists(b) || src.starts_with("refs/heads/")),
+                },
+            };
+            if let Some(b) = dst {
+                effects.push(update(&b, place.clone(), action));
+            }
+        }
+    }
+
+    fn default_remote(&mut self, ov: &Overrides, idx: usize, current: Option<&str>) -> String {
+        if let Some(cur) = current {
+            if let Some(r) = self.lookup(ov, Some(idx), &format!("branch.{cur}.pushRemote")) {
+                return r;
+            }
+        }
+        if let Some(r) = self.lookup(ov, Some(idx), "remote.pushDefault") {
+            return r;
+        }
+        if let Some(cur) = current {
+            if let Some(r) = self.lookup(ov, Some(idx), &format!("branch.{cur}.remote")) {
+                return r;
+            }
+        }
+        "origin".into()
+    }
+}
+
+impl Repo {
+    /// Branch names a mirror push could delete on `remote`: its remote-tracking branches.
+    fn protected_candidates_on_remote(&self, remote: &str) -> Vec<String> {
+        self.remote_default_branches()
+            .into_iter()
+            .chain(["main".to_owned(), "master".to_owned()])
+            .filter(|b| self.remote_branch_exists(remote, b))
+            .collect()
+    }
+}
+
+fn update(branch: &str, place: Place, action: Action) -> Effect {
+    Effect::Update(RefUpdate {
+        branch: branch.to_owned(),
+        place,
+        action,
+    })
+}
+
+/// An update of a named local branch, unless the name is dynamic.
+fn checked(name: &str, action: Action) -> Effect {
+    if is_dynamic(name) {
+        Effect::Unresolvable(format!(
+            "the branch name `{}` is only known when it runs",
+            &name[1..]
+        ))
+    } else {
+        update(name, Place::Local, action)
+    }
+}
+
+fn any_dynamic(args: &[String]) -> bool {
+    args.iter().any(|a| is_dynamic(a))
+}
+
+fn dynamic_args(sub: &str, args: &[String]) -> Effect {
+    let shown: Vec<String> = args
+        .iter()
+        .map(|a| a.trim_start_matches(DYNAMIC).to_owned())
+        .collect();
+    Effect::Unresolvable(format!(
+        "`git {sub} {}` has arguments only known when it runs",
+        shown.join(" ")
+    ))
+}
+
+/// A refspec side as a branch name: `main`, `refs/heads/main`; None for other refs.
+fn branch_name(side: &str) -> Option<String> {
+    let side = side.trim_start_matches('+');
+    if let Some(b) = side.strip_prefix("refs/heads/") {
+        return Some(b.to_owned());
+    }
+    if side.starts_with("refs/") || side.is_empty() || side == "HEAD" {
+        return None;
+    }
+    Some(side.to_owned())
+}
+
+/// The local branch a fetch refspec writes (`x:main`, `+x:refs/heads/main`).
+fn fetch_destination(spec: &str) -> Option<String> {
+    let (_, dst) = spec.trim_start_matches('+').split_once(':')?;
+    branch_name(dst)
+}
+
+/// Maps `name` through a glob refspec (`refs/heads/*:refs/heads/*`).
+fn glob_map(src: &str, dst: &str, branch: &str) -> Option<String> {
+    let full = format!("refs/heads/{branch}");
+    let (pre, post) = src.split_once('*')?;
+    let candidate = if src.starts_with("refs/") {
+        full.as_str()
+    } else {
+        branch
+    };
+    let mid = candidate.strip_prefix(pre)?.strip_suffix(post)?;
+    Some(dst.replacen('*', mid, 1))
+}
+
+/// `GIT_CONFIG_COUNT`/`KEY_n`/`VALUE_n` and `GIT_CONFIG_PARAMETERS`.
+fn config_from_env(env: &dyn Fn(&str) -> Option<Option<String>>, ov: &mut Overrides) {
+    if let Some(count) = env("GIT_CONFIG_COUNT") {
+        let n: usize = count.and_then(|c| c.parse().ok()).unwrap_or(0);
+        for i in 0..n.min(100) {
+            match (
+                env(&format!("GIT_CONFIG_KEY_{i}")).flatten(),
+                env(&format!("GIT_CONFIG_VALUE_{i}")),
+            ) {
+                (Some(k), Some(Some(v))) => ov.pairs.push((k, v)),
+                (Some(k), _) => ov.unknown.push(k),
+                _ => {}
+            }
+        }
+    }
+    if let Some(Some(params)) = env("GIT_CONFIG_PARAMETERS") {
+        for item in shlex::split(&params).unwrap_or_default() {
+            match item.split_once('=') {
+                Some((k, v)) => ov.pairs.push((k.to_owned(), v.to_owned())),
+                None => ov.pairs.push((item, "true".into())),
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum VerbKind {
+    /// Cannot move a branch.
+    ReadOnly,
+    /// Analyzed by [`Session::verb`].
+    Moves,
+    /// Not a git builtin: an alias, or an external command.
+    Other,
+}
+
+/// Subcommands the guard analyzes.
+const MOVING: &[&str] = &[
+    "commit",
+    "merge",
+    "rebase",
+    "cherry-pick",
+    "revert",
+    "am",
+    "pull",
+    "fetch",
+    "reset",
+    "branch",
+    "checkout",
+    "switch",
+    "worktree",
+    "update-ref",
+    "symbolic-ref",
+    "config",
+    "push",
+    "filter-branch",
+    "filter-repo",
+    "submodule",
+    "bisect",
+];
+
+/// Builtins that never move a branch (git does not let an alias shadow a builtin).
+const READ_ONLY: &[&str] = &[
+    "add",
+    "annotate",
+    "apply",
+    "archive",
+    "blame",
+    "bugreport",
+    "bundle",
+    "cat-file",
+    "check-attr",
+    "check-ignore",
+    "check-mailmap",
+    "check-ref-format",
+    "cherry",
+    "citool",
+    "clean",
+    "clone",
+    "column",
+    "commit-graph",
+    "commit-tree",
+    "count-objects",
+    "credential",
+    "describe",
+    "diagnose",
+    "diff",
+    "diff-files",
+    "diff-index",
+    "diff-tree",
+    "difftool",
+    "fast-export",
+    "fast-import",
+    "fetch-pack",
+    "for-each-ref",
+    "for-each-repo",
+    "format-patch",
+    "fsck",
+    "gc",
+    "get-tar-commit-id",
+    "grep",
+    "gui",
+    "hash-object",
+    "help",
+    "hook",
+    "index-pack",
+    "init",
+    "instaweb",
+    "interpret-trailers",
+    "log",
+    "ls-files",
+    "ls-remote",
+    "ls-tree",
+    "mailinfo",
+    "mailsplit",
+    "maintenance",
+    "merge-base",
+    "merge-file",
+    "merge-index",
+    "merge-tree",
+    "mergetool",
+    "mktag",
+    "mktree",
+    "multi-pack-index",
+    "mv",
+    "name-rev",
+    "notes",
+    "pack-objects",
+    "pack-refs",
+    "patch-id",
+    "prune",
+    "prune-packed",
+    "range-diff",
+    "read-tree",
+    "reflog",
+    "remote",
+    "repack",
+    "replace",
+    "request-pull",
+    "rerere",
+    "restore",
+    "rev-list",
+    "rev-parse",
+    "rm",
+    "send-email",
+    "shortlog",
+    "show",
+    "show-branch",
+    "show-index",
+    "show-ref",
+    "sparse-checkout",
+    "stash",
+    "status",
+    "stripspace",
+    "tag",
+    "unpack-objects",
+    "update-index",
+    "update-server-info",
+    "var",
+    "verify-commit",
+    "verify-pack",
+    "verify-tag",
+    "version",
+    "whatchanged",
+    "write-tree",
+];
+
+/// External `git-*` commands that exist widely and move no branch.
+const SAFE_EXTERNALS: &[&str] = &["lfs", "crypt", "secret"];
+
+fn verb_kind(sub: &str) -> VerbKind {
+    if MOVING.contains(&sub) {
+        VerbKind::Moves
+    } else if READ_ONLY.contains(&sub) {
+        VerbKind::ReadOnly
+    } else {
+        VerbKind::Other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refspec_sides() {
+        assert_eq!(branch_name("refs/heads/main").as_deref(), Some("main"));
+        assert_eq!(branch_name("main").as_deref(), Some("main"));
+        assert_eq!(branch_name("refs/tags/v1"), None);
+        assert_eq!(
+            fetch_destination("+feat:refs/heads/main").as_deref(),
+            Some("main")
+        );
+        assert_eq!(fetch_destination("main"), None);
+        assert_eq!(
+            glob_map("refs/heads/*", "refs/heads/*", "main").as_deref(),
+            Some("refs/heads/main")
+        );
+        assert_eq!(
+            glob_map("refs/heads/f*", "refs/heads/x/*", "feat").as_deref(),
+            Some("refs/heads/x/eat")
+        );
+        assert_eq!(glob_map("refs/heads/f*", "refs/heads/*", "main"), None);
+    }
+
+    #[test]
+    fn config_keys_compare_like_git() {
+        assert_eq!(config_key("Push.Default"), "push.default");
+        assert_eq!(config_key("branch.Feat.Merge"), "branch.Feat.merge");
+        assert_eq!(config_key("alias.P"), "alias.p");
+    }
+
+    #[test]
+    fn verb_tables_do_not_overlap() {
+        for v in MOVING {
+            assert!(!READ_ONLY.contains(v), "{v}");
+        }
+    }
+}

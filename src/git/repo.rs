@@ -1,0 +1,171 @@
+//! What the guard reads from a repository, through libgit2 (no subprocess): the current
+//! branch, the local branches, the remotes' default branches, configuration, and
+//! ancestry.
+
+use git2::{Repository, RepositoryOpenFlags};
+use std::path::{Path, PathBuf};
+
+/// An opened repository.
+pub struct Repo {
+    repo: Repository,
+    config: Option<git2::Config>,
+}
+
+/// What HEAD is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Head {
+    /// On a branch (possibly unborn).
+    Branch(String),
+    Detached,
+    /// Changed earlier in the same command in a way that cannot be followed.
+    Unknown,
+}
+
+impl Repo {
+    /// The repository holding `dir` (searching upward), or the one at `git_dir` when given.
+    /// `Ok(None)`: no repository there.
+    pub fn open(dir: &Path, git_dir: Option<&Path>) -> Result<Option<Repo>, String> {
+        let opened = match git_dir {
+            Some(gd) => Repository::open_ext(
+                gd,
+                RepositoryOpenFlags::NO_SEARCH,
+                std::iter::empty::<&Path>(),
+            ),
+            None => Repository::open_ext(
+                dir,
+                RepositoryOpenFlags::empty(),
+                std::iter::empty::<&Path>(),
+            ),
+        };
+        match opened {
+            Ok(repo) => Ok(Some(Repo { repo, config: None })),
+            Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
+            Err(e) => Err(format!(
+                "cannot open the git repository at {}: {}",
+                git_dir.unwrap_or(dir).display(),
+                e.message()
+            )),
+        }
+    }
+
+    /// The git directory (`.git`), canonical: the key for per-repository state.
+    pub fn git_dir(&self) -> PathBuf {
+        let p = self.repo.path();
+        p.canonicalize().unwrap_or_else(|_| p.to_owned())
+    }
+
+    /// The top of the work tree, where git runs shell aliases.
+    pub fn workdir(&self) -> Option<&Path> {
+        self.repo.workdir()
+    }
+
+    pub fn head(&self) -> Head {
+        match self.repo.find_reference("HEAD") {
+            Ok(r) => match r.symbolic_target() {
+                Some(target) => match target.strip_prefix("refs/heads/") {
+                    Some(b) => Head::Branch(b.to_owned()),
+                    None => Head::Unknown,
+                },
+                None => Head::Detached,
+            },
+            Err(_) => Head::Unknown,
+        }
+    }
+
+    pub fn local_branches(&self) -> Vec<String> {
+        let Ok(branches) = self.repo.branches(Some(git2::BranchType::Local)) else {
+            return Vec::new();
+        };
+        branches
+            .flatten()
+            .filter_map(|(b, _)| b.name().ok().flatten().map(str::to_owned))
+            .collect()
+    }
+
+    pub fn branch_exists(&self, name: &str) -> bool {
+        self.repo.find_branch(name, git2::BranchType::Local).is_ok()
+    }
+
+    pub fn remote_branch_exists(&self, remote: &str, name: &str) -> bool {
+        self.repo
+            .find_reference(&format!("refs/remotes/{remote}/{name}"))
+            .is_ok()
+    }
+
+    /// The branch each remote's HEAD points at (`refs/remotes/<r>/HEAD`): the remotes'
+    /// default branches.
+    pub fn remote_default_branches(&self) -> Vec<String> {
+        let Ok(remotes) = self.repo.remotes() else {
+            return Vec::new();
+        };
+        remotes
+            .iter()
+            .flatten()
+            .filter_map(|r| {
+                let head = self
+                    .repo
+                    .find_reference(&format!("refs/remotes/{r}/HEAD"))
+                    .ok()?;
+                let target = head.symbolic_target()?;
+                target
+                    .strip_prefix(&format!("refs/remotes/{r}/"))
+                    .map(str::to_owned)
+            })
+            .collect()
+    }
+
+    pub fn remote_names(&self) -> Vec<String> {
+        self.repo
+            .remotes()
+            .map(|r| r.iter().flatten().map(str::to_owned).collect())
+            .unwrap_or_default()
+    }
+
+    fn config(&mut self) -> Option<&git2::Config> {
+        if self.config.is_none() {
+            self.config = self.repo.config().ok().and_then(|mut c| c.snapshot().ok());
+        }
+        self.config.as_ref()
+    }
+
+    /// The last value of a configuration key, from every level git reads.
+    pub fn config_str(&mut self, key: &str) -> Option<String> {
+        self.config()?.get_string(key).ok()
+    }
+
+    /// Every value of a multi-valued key, in order.
+    pub fn config_all(&mut self, key: &str) -> Vec<String> {
+        let Some(config) = self.config() else {
+            return Vec::new();
+        };
+        let Ok(mut entries) = config.multivar(key, None) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        while let Some(Ok(e)) = entries.next() {
+            if let Some(v) = e.value() {
+                out.push(v.to_owned());
+            }
+        }
+        out
+    }
+
+    /// The commit a revision names.
+    pub fn commit_of(&self, rev: &str) -> Option<git2::Oid> {
+        self.repo
+            .revparse_single(rev)
+            .ok()?
+            .peel_to_commit()
+            .ok()
+            .map(|c| c.id())
+    }
+
+    /// Whether `ancestor` is `descendant` or one of its ancestors.
+    pub fn is_ancestor(&self, ancestor: git2::Oid, descendant: git2::Oid) -> bool {
+        ancestor == descendant
+            || self
+                .repo
+                .graph_descendant_of(descendant, ancestor)
+                .unwrap_or(false)
+    }
+}

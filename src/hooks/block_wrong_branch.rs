@@ -1,0 +1,508 @@
+//! block-wrong-branch: denies shell commands that would create commits on, move, rewrite,
+//! delete or push to a protected branch, and stays silent for everything else.
+//!
+//! The command is parsed ([`crate::shell`]), every git invocation in it is found through
+//! wrappers, substitutions, scripts and aliases, and each is resolved to the branch updates
+//! it would make ([`crate::git`]), tracking `cd` and branch switches from one part of the
+//! command to the next. What cannot be read statically is denied in a repository that has
+//! protected branches: under bypassPermissions, "no decision" is no protection.
+
+use super::{Context, HookOutcome};
+use crate::git::{Action, Effect, GitCall, Place, RefUpdate, Session, DYNAMIC};
+use crate::policy::Policy;
+use crate::protocol::{Payload, Response, Verdict};
+use crate::shell::{self, exec, Node, SimpleCommand};
+use std::path::{Path, PathBuf};
+
+const HOOK: &str = "block-wrong-branch";
+/// Scripts inside scripts (`bash -c "eval '…'"`) deeper than this are not followed.
+const MAX_SCRIPT_DEPTH: usize = 8;
+/// At most this many simple commands are analyzed; beyond, the rest is unresolvable.
+const MAX_COMMANDS: usize = 100_000;
+/// Command text quoted in a reason is cut to this many characters.
+const QUOTE_CHARS: usize = 160;
+
+pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
+    let Payload::PreToolUse { call } = &input.payload else {
+        return HookOutcome::silent();
+    };
+    if !matches!(crate::tools::normalize(&call.name), "Bash" | "PowerShell") {
+        return HookOutcome::silent();
+    }
+    let Some(command) = call.input.get("command").and_then(|c| c.as_str()) else {
+        return deny(format!(
+            "{HOOK}: the {} tool input has no command (a string), so it cannot be checked.",
+            call.name
+        ));
+    };
+    let mut session = Session::new(ctx.env);
+    let analysis = analyze(command, &input.common.cwd, &mut session, ctx.env);
+    match decide(&analysis, ctx.policy, &mut session, &input.common.cwd) {
+        Decision::Allow => HookOutcome::silent(),
+        Decision::Deny(reason) => deny(reason),
+    }
+}
+
+fn deny(reason: String) -> HookOutcome {
+    HookOutcome {
+        response: Response::new(Verdict::Deny(reason)),
+        records: Vec::new(),
+    }
+}
+
+/// Everything the guard found in a command.
+#[derive(Debug, Default)]
+pub struct Analysis {
+    /// Branch updates, each with the git command that makes it.
+    pub updates: Vec<(RefUpdate, String)>,
+    /// What could not be resolved, each with the command it is in.
+    pub unresolved: Vec<(String, String)>,
+    /// A readable account of the analysis, for `explain`.
+    pub trace: Vec<String>,
+    commands: usize,
+}
+
+#[derive(Clone, Debug)]
+struct ShellState {
+    cwd: Option<PathBuf>,
+    dir_stack: Vec<Option<PathBuf>>,
+    exported: Vec<(String, Option<String>)>,
+}
+
+/// Analyzes `command` as run in `cwd`.
+pub fn analyze<'e>(
+    command: &str,
+    cwd: &Path,
+    session: &mut Session<'e>,
+    env: &'e dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> Analysis {
+    let mut walker = Walker {
+        session,
+        out: Analysis::default(),
+        env,
+    };
+    let mut state = ShellState {
+        cwd: Some(cwd.to_owned()),
+        dir_stack: Vec::new(),
+        exported: Vec::new(),
+    };
+    walker.script(command, "the command", &mut state, 0);
+    walker.out
+}
+
+struct Walker<'s, 'e> {
+    session: &'s mut Session<'e>,
+    out: Analysis,
+    env: &'e dyn Fn(&str) -> Option<std::ffi::OsString>,
+}
+
+impl Walker<'_, '_> {
+    fn unresolved(&mut self, reason: String, command: &str) {
+        self.out.trace.push(format!("  cannot resolve: {reason}"));
+        self.out.unresolved.push((reason, command.to_owned()));
+    }
+
+    fn script(&mut self, text: &str, via: &str, state: &mut ShellState, depth: usize) {
+        if depth > MAX_SCRIPT_DEPTH {
+            self.unresolved(
+                format!("scripts are nested more than {MAX_SCRIPT_DEPTH} deep"),
+                text,
+            );
+            return;
+        }
+        let parsed = shell::parse(text);
+        for p in &parsed.problems {
+            self.unresolved(format!("{via} cannot be parsed: {p}"), text);
+        }
+        self.walk(&parsed.nodes, state, depth);
+    }
+
+    fn walk(&mut self, nodes: &[Node], state: &mut ShellState, depth: usize) {
+        for node in nodes {
+            match node {
+                Node::Simple(cmd) => self.simple(cmd, state, depth),
+                Node::Subshell(inner) => {
+                    let mut child = state.clone();
+                    self.walk(inner, &mut child, depth);
+                }
+            }
+        }
+    }
+
+    fn simple(&mut self, cmd: &SimpleCommand, state: &mut ShellState, depth: usize) {
+        self.out.commands += 1;
+        let text = command_text(cmd);
+        if self.out.commands > MAX_COMMANDS {
+            if self.out.commands == MAX_COMMANDS + 1 {
+                self.unresolved(
+                    format!("the command holds more than {MAX_COMMANDS} simple commands"),
+                    &text,
+                );
+            }
+            return;
+        }
+        match exec::runs(cmd) {
+            exec::Runs::Nothing => {}
+            exec::Runs::Unknown(reason) => {
+                self.out.trace.push(format!("command: {text}"));
+                self.unresolved(reason, &text);
+            }
+            exec::Runs::Script { text: script, via } => {
+                self.out.trace.push(format!("command: {text}"));
+                self.out
+                    .trace
+                    .push(format!("  runs a script ({via}): {}", cut(&script)));
+                if via == "eval" {
+                    self.script(&script, &via, state, depth + 1);
+                } else {
+                    let mut child = state.clone();
+                    self.script(&script, &via, &mut child, depth + 1);
+                }
+            }
+            exec::Runs::Program(inv) => match inv.name() {
+                "cd" | "pushd" | "popd" | "chdir" => self.change_dir(&inv, state),
+                "export" | "declare" | "typeset" => export(&inv, state),
+                "unset" => {
+                    for w in &inv.args {
+                        if let Some(name) = w.text() {
+                            state.exported.retain(|(n, _)| n != name);
+                        }
+                    }
+                }
+                "git" => self.git(&inv, &text, state, depth),
+                _ => {}
+            },
+        }
+    }
+
+    fn change_dir(&mut self, inv: &exec::Invocation, state: &mut ShellState) {
+        let args: Vec<&shell::Word> = inv
+            .args
+            .iter()
+            .filter(|w| !w.text().is_some_and(|t| t.starts_with('-') && t.len() > 1))
+            .collect();
+        match inv.name() {
+            "popd" => {
+                state.cwd = state.dir_stack.pop().flatten();
+                return;
+            }
+            "pushd" => state.dir_stack.push(state.cwd.clone()),
+            _ => {}
+        }
+        let target = match args.first() {
+            None => (self.env)("HOME").map(PathBuf::from),
+            Some(w) => match w.text() {
+                Some("-") => None,
+                Some(dir) => state.cwd.as_ref().map(|c| normalize(&c.join(dir))),
+                None => None,
+            },
+        };
+        state.cwd = target;
+    }
+
+    fn git(&mut self, inv: &exec::Invocation, text: &str, state: &mut ShellState, depth: usize) {
+        let cwd = match &inv.chdir {
+            None => state.cwd.clone(),
+            Some(Some(d)) => state.cwd.as_ref().map(|c| normalize(&c.join(d))),
+            Some(None) => None,
+        };
+        let mut env = if inv.clear_env {
+            Vec::new()
+        } else {
+            state.exported.clone()
+        };
+        env.extend(inv.env.iter().cloned());
+        let mut args: Vec<String> = inv
+            .args
+            .iter()
+            .map(|w| match w.text() {
+                Some(t) => t.to_owned(),
+                None => match (current_branch_substitution(&w.raw), &cwd) {
+                    (true, Some(dir)) => self
+                        .session
+                        .current_branch(dir)
+                        .unwrap_or_else(|| format!("{DYNAMIC}{}", w.raw)),
+                    _ => format!("{DYNAMIC}{}", w.raw),
+                },
+            })
+            .collect();
+        if inv.appended_unknown {
+            args.push(format!(
+                "{DYNAMIC}(arguments {} appends)",
+                inv.wrappers.last().map_or("xargs", String::as_str)
+            ));
+        }
+        let via = if inv.wrappers.is_empty() {
+            String::new()
+        } else {
+            format!(" (through {})", inv.wrappers.join(", "))
+        };
+        self.out.trace.push(format!(
+            "git invocation: git {}{via} in {}",
+            args.iter()
+                .map(|a| match a.strip_prefix(DYNAMIC) {
+                    Some(raw) => raw.to_owned(),
+                    None => shell::quote(a),
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+            cwd.as_ref()
+                .map_or("an unknown directory".into(), |c| c.display().to_string())
+        ));
+        let call = GitCall {
+            args,
+            env,
+            cwd: cwd.clone(),
+        };
+        for effect in self.session.analyze(&call) {
+            match effect {
+                Effect::Note(n) => self.out.trace.push(format!("  {n}")),
+                Effect::Update(u) => {
+                    self.out.trace.push(format!(
+                        "  -> would {} {}{}",
+                        u.action.verb(),
+                        u.branch,
+                        place(&u.place)
+                    ));
+                    self.out.updates.push((u, text.to_owned()));
+                }
+                Effect::Unresolvable(reason) => self.unresolved(reason, text),
+                Effect::Script {
+                    text: script,
+                    cwd: dir,
+                } => {
+                    self.out
+                        .trace
+                        .push(format!("  runs a script: {}", cut(&script)));
+                    let mut child = ShellState {
+                        cwd: dir.or_else(|| cwd.clone()),
+                        dir_stack: Vec::new(),
+                        exported: state.exported.clone(),
+                    };
+                    self.script(&script, "a git alias or --exec", &mut child, depth + 1);
+                }
+            }
+        }
+    }
+}
+
+/// `export NAME=VALUE …` (and `declare -x`).
+fn export(inv: &exec::Invocation, state: &mut ShellState) {
+    if inv.name() != "export"
+        && !inv.args.iter().any(|w| {
+            w.text()
+                .is_some_and(|t| t.starts_with('-') && t.contains('x'))
+        })
+    {
+        return;
+    }
+    for w in &inv.args {
+        let raw = w.value.as_deref().unwrap_or(&w.raw);
+        if let Some((name, value)) = raw.split_once('=') {
+            if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') && !name.is_empty() {
+                state.exported.retain(|(n, _)| n != name);
+                state
+                    .exported
+                    .push((name.to_owned(), w.value.as_ref().map(|_| value.to_owned())));
+            }
+        }
+    }
+}
+
+/// `$(git branch --show-current)` and its equivalents name the current branch: resolve
+/// them instead of treating them as unknowable (agents write them often).
+fn current_branch_substitution(raw: &str) -> bool {
+    let raw = raw.trim_matches('"');
+    let inner = raw
+        .strip_prefix("$(")
+        .and_then(|r| r.strip_suffix(')'))
+        .or_else(|| raw.strip_prefix('`').and_then(|r| r.strip_suffix('`')));
+    let Some(inner) = inner else { return false };
+    let words: Vec<&str> = inner.split_whitespace().collect();
+    matches!(
+        words.as_slice(),
+        ["git", "branch", "--show-current"]
+            | ["git", "rev-parse", "--abbrev-ref", "HEAD"]
+            | ["git", "symbolic-ref", "--short", "HEAD"]
+            | ["git", "symbolic-ref", "--short", "-q", "HEAD"]
+    )
+}
+
+/// `.` and `..` applied lexically (as bash's logical `cd` does).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn command_text(cmd: &SimpleCommand) -> String {
+    let assigned = cmd
+        .assignments
+        .iter()
+        .map(|a| format!("{}={}", a.name, a.value.raw));
+    let words = cmd.words.iter().map(|w| w.raw.clone());
+    cut(&assigned.chain(words).collect::<Vec<_>>().join(" "))
+}
+
+fn cut(text: &str) -> String {
+    let one_line = text.replace('\n', " ⏎ ");
+    match one_line.char_indices().nth(QUOTE_CHARS) {
+        Some((i, _)) => format!("{}…", &one_line[..i]),
+        None => one_line,
+    }
+}
+
+fn place(p: &Place) -> String {
+    match p {
+        Place::Local => String::new(),
+        Place::Remote(r) => format!(" on {r}"),
+    }
+}
+
+/// The guard's answer.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Decision {
+    Allow,
+    Deny(String),
+}
+
+/// Applies the policy to an analysis.
+pub fn decide(analysis: &Analysis, policy: &Policy, session: &mut Session, cwd: &Path) -> Decision {
+    let rules = &policy.branches;
+    let (defaults, known_branches) = match session.repo_at(cwd) {
+        Some(repo) => {
+            let defaults = repo.remote_default_branches();
+            let mut known = repo.local_branches();
+            known.extend(defaults.iter().cloned());
+            (defaults, Some(known))
+        }
+        None => (Vec::new(), None),
+    };
+    let source = &policy.source;
+    for (u, cmd) in &analysis.updates {
+        let key = u.action.policy_key();
+        if let Some(rule) = rules.protects(&u.branch, &defaults) {
+            if rules.deny.get(key) {
+                return Decision::Deny(format!(
+                    "{HOOK}: `{cmd}` would {} the protected branch {}{}. Rule: {rule} (branches.deny.{key}) in {source}. {}",
+                    u.action.verb(),
+                    u.branch,
+                    place(&u.place),
+                    advice(u.action, &u.branch)
+                ));
+            }
+            continue;
+        }
+        if matches!(u.action, Action::Push { force: true }) && !rules.allow_force_push {
+            return Decision::Deny(format!(
+                "{HOOK}: `{cmd}` would force-push to {}{}. Rule: branches.allow_force_push is false in {source}. Push without --force (rebase on the remote branch first), or ask the user.",
+                u.branch,
+                place(&u.place)
+            ));
+        }
+        if u.action.lands_work() && !rules.allows(&u.branch) {
+            return Decision::Deny(format!(
+                "{HOOK}: `{cmd}` would {} {}{}, which branches.allowed ({}) in {source} does not include. Work on a branch that matches it.",
+                u.action.verb(),
+                u.branch,
+                place(&u.place),
+                rules.allowed.as_deref().unwrap_or_default().join(", ")
+            ));
+        }
+    }
+    if let (Some((reason, cmd)), true) = (analysis.unresolved.first(), rules.deny.unresolvable) {
+        let protected_here = known_branches
+            .is_some_and(|names| names.iter().any(|b| rules.protects(b, &defaults).is_some()));
+        if protected_here {
+            return Decision::Deny(format!(
+                "{HOOK}: cannot tell what `{cmd}` would do: {reason}. This repository has protected branches ({}), and what the guard cannot read it denies (branches.deny.unresolvable in {source}). Write the git command out plainly, without variables, eval or a wrapper shell, e.g. `git push origin HEAD:feat/<name>`.",
+                rules.describe_protected()
+            ));
+        }
+    }
+    Decision::Allow
+}
+
+fn advice(action: Action, branch: &str) -> String {
+    match action {
+        Action::Push { .. } => "Push to a feature branch instead: `git push -u origin HEAD:feat/<name>`, then open a pull request.".into(),
+        Action::PushDelete | Action::Delete | Action::Rename => format!("Leave {branch} in place; if it really must go, ask the user to do it."),
+        Action::ForceMove | Action::UpdateRef | Action::Fetch => {
+            format!("Leave {branch} where it is; create or move a feature branch instead (`git switch -c feat/<name>`).")
+        }
+        _ => format!("Create a feature branch first (`git switch -c feat/<name>`) and do it there; {branch} changes through pull requests."),
+    }
+}
+
+/// The full analysis as text, for `did-it-actually explain`.
+pub fn explain(
+    command: &str,
+    cwd: &Path,
+    policy: &Policy,
+    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> (String, Decision) {
+    let mut session = Session::new(env);
+    let analysis = analyze(command, cwd, &mut session, env);
+    let decision = decide(&analysis, policy, &mut session, cwd);
+    let mut out = format!(
+        "command in {}\npolicy: {}\nprotected: {}\n",
+        cwd.display(),
+        policy.source,
+        policy.branches.describe_protected()
+    );
+    if analysis.trace.is_empty() {
+        out.push_str("no git invocation and nothing unresolvable\n");
+    }
+    for line in &analysis.trace {
+        out.push_str(line);
+        out.push('\n');
+    }
+    match &decision {
+        Decision::Allow => out.push_str("verdict: allow (no protected branch is touched)\n"),
+        Decision::Deny(reason) => {
+            out.push_str("verdict: deny\n");
+            out.push_str(reason);
+            out.push('\n');
+        }
+    }
+    (out, decision)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn current_branch_substitutions() {
+        assert!(current_branch_substitution("$(git branch --show-current)"));
+        assert!(current_branch_substitution(
+            "\"$(git rev-parse --abbrev-ref HEAD)\""
+        ));
+        assert!(current_branch_substitution(
+            "`git symbolic-ref --short HEAD`"
+        ));
+        assert!(!current_branch_substitution("$(git log -1)"));
+        assert!(!current_branch_substitution("$B"));
+    }
+
+    #[test]
+    fn commands_without_git_touch_nothing() {
+        let env = |_: &str| None;
+        let mut session = Session::new(&env);
+        let a = analyze(
+            "ls -la && cargo test | tail -5; echo \"git push origin main\"",
+            Path::new("/nonexistent"),
+            &mut session,
+            &env,
+        );
+        assert!(a.updates.is_empty() && a.unresolved.is_empty(), "{a:?}");
+    }
+}

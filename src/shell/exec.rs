@@ -1,0 +1,740 @@
+//! What one simple command runs, through its wrappers.
+//!
+//! `sudo -u x env A=1 timeout 5 nice -n 5 git push` runs `git push` with `A=1`; `bash -lc
+//! 'git push'` and `eval 'git push'` run a script; `echo … | sh` and `sh <<EOF` run the
+//! text they are fed; `$G push` runs something that cannot be known. The wrappers and
+//! their options are tables, so adding one is a line.
+
+use super::{PipedText, RedirectOp, SimpleCommand, Word};
+
+/// What a simple command runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Runs {
+    /// Nothing that executes a program (assignments only, `command -v`, an interactive
+    /// shell with no input).
+    Nothing,
+    /// A program with its arguments, after unwrapping.
+    Program(Invocation),
+    /// A shell script given as text (`bash -c`, `eval`, a heredoc or a pipe into a shell).
+    Script { text: String, via: String },
+    /// Something runs that cannot be known statically; the reason says what.
+    Unknown(String),
+}
+
+/// A program invocation after wrappers are peeled off.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Invocation {
+    /// The command name as written (`/usr/bin/git`, `git`).
+    pub program: String,
+    pub args: Vec<Word>,
+    /// Environment assignments in force, in order; the value is None when dynamic.
+    pub env: Vec<(String, Option<String>)>,
+    /// `env -i`: the inherited environment is gone.
+    pub clear_env: bool,
+    /// A directory the wrapper changes to first (`env -C`, `sudo -D`); None inside when
+    /// dynamic.
+    pub chdir: Option<Option<String>>,
+    /// `xargs` and `parallel` append arguments that only exist at run time.
+    pub appended_unknown: bool,
+    /// The wrappers peeled off, outermost first (for `explain`).
+    pub wrappers: Vec<String>,
+}
+
+impl Invocation {
+    /// The program's base name, without directories or a Windows `.exe`.
+    pub fn name(&self) -> &str {
+        let base = self
+            .program
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or(&self.program);
+        base.strip_suffix(".exe").unwrap_or(base)
+    }
+}
+
+/// How a wrapper's arguments are laid out before the command it runs.
+struct Wrapper {
+    name: &'static str,
+    /// Options that take the next word as their value (or an attached one: `-uroot`,
+    /// `--user=root`).
+    value_opts: &'static [&'static str],
+    /// Words between the options and the command (`timeout DURATION cmd`).
+    positionals: usize,
+    /// The wrapped command's arguments are extended at run time.
+    appends: bool,
+}
+
+const WRAPPERS: &[Wrapper] = &[
+    Wrapper {
+        name: "sudo",
+        value_opts: &[
+            "-u",
+            "--user",
+            "-g",
+            "--group",
+            "-h",
+            "--host",
+            "-p",
+            "--prompt",
+            "-C",
+            "--close-from",
+            "-D",
+            "--chdir",
+            "-r",
+            "--role",
+            "-t",
+            "--type",
+            "-U",
+            "--other-user",
+            "-T",
+            "--command-timeout",
+        ],
+        positionals: 0,
+        appends: false,
+    },
+    Wrapper {
+        name: "doas",
+        value_opts: &["-u", "-C"],
+        positionals: 0,
+        appends: false,
+    },
+    Wrapper {
+        name: "command",
+        value_opts: &[],
+        positionals: 0,
+        appends: false,
+    },
+    Wrapper {
+        name: "builtin",
+        value_opts: &[],
+        positionals: 0,
+        appends: false,
+    },
+    Wrapper {
+        name: "exec",
+        value_opts: &["-a"],
+        positionals: 0,
+        appends: false,
+    },
+    Wrapper {
+        name: "nohup",
+        value_opts: &[],
+        positionals: 0,
+        appends: false,
+    },
+    Wrapper {
+        name: "time",
+        value_opts: &["-f", "--format", "-o", "--output"],
+        positionals: 0,
+        appends: false,
+    },
+    Wrapper {
+        name: "nice",
+        value_opts: &["-n", "--adjustment"],
+        positionals: 0,
+        appends: false,
+    },
+    Wrapper {
+        name: "ionice",
+        value_opts: &["-c", "--class", "-n", "--classdata", "-p", "-P", "-u"],
+        positionals: 0,
+        appends: false,
+    },
+    Wrapper {
+        name: "timeout",
+        value_opts: &["-s", "--signal", "-k", "--kill-after"],
+        positionals: 1,
+        appends: false,
+    },
+    Wrapper {
+        name: "stdbuf",
+        value_opts: &["-i", "--input", "-o", "--output", "-e", "--error"],
+        positionals: 0,
+        appends: false,
+    },
+    Wrapper {
+        name: "setsid",
+        value_opts: &[],
+        positionals: 0,
+        appends: false,
+    },
+    Wrapper {
+        name: "taskset",
+        value_opts: &[],
+        positionals: 1,
+        appends: false,
+    },
+    Wrapper {
+        name: "unbuffer",
+        value_opts: &[],
+        positionals: 0,
+        appends: false,
+    },
+    Wrapper {
+        name: "chronic",
+        value_opts: &[],
+        positionals: 0,
+        appends: false,
+    },
+    Wrapper {
+        name: "caffeinate",
+        value_opts: &["-t", "-w"],
+        positionals: 0,
+        appends: false,
+    },
+    Wrapper {
+        name: "xargs",
+        value_opts: &[
+            "-I",
+            "-n",
+            "--max-args",
+            "-L",
+            "--max-lines",
+            "-P",
+            "--max-procs",
+            "-s",
+            "--max-chars",
+            "-d",
+            "--delimiter",
+            "-E",
+            "-a",
+            "--arg-file",
+            "--process-slot-var",
+        ],
+        positionals: 0,
+        appends: true,
+    },
+    Wrapper {
+        name: "parallel",
+        value_opts: &[
+            "-j",
+            "--jobs",
+            "-S",
+            "--sshlogin",
+            "--joblog",
+            "--results",
+            "-I",
+            "--delay",
+            "--timeout",
+        ],
+        positionals: 0,
+        appends: true,
+    },
+    Wrapper {
+        name: "busybox",
+        value_opts: &[],
+        positionals: 0,
+        appends: false,
+    },
+];
+
+/// Shells whose `-c` argument (or stdin) is a script.
+const SHELLS: &[&str] = &[
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "mksh",
+    "ash",
+    "yash",
+    "posh",
+    "fish",
+    "pwsh",
+    "powershell",
+];
+/// Shell options that take the next word as their value.
+const SHELL_VALUE_OPTS: &[&str] = &["-o", "+o", "-O", "+O", "--rcfile", "--init-file"];
+
+/// Interpreters and the options that take inline code.
+const INTERPRETERS: &[(&str, &[&str])] = &[
+    ("python", &["-c"]),
+    ("python2", &["-c"]),
+    ("python3", &["-c"]),
+    ("pypy", &["-c"]),
+    ("pypy3", &["-c"]),
+    ("perl", &["-e", "-E"]),
+    ("ruby", &["-e"]),
+    ("node", &["-e", "--eval", "-p", "--print"]),
+    ("nodejs", &["-e", "--eval", "-p", "--print"]),
+    ("bun", &["-e", "--eval"]),
+    ("deno", &["eval"]),
+    ("php", &["-r"]),
+    ("lua", &["-e"]),
+    ("Rscript", &["-e"]),
+    ("osascript", &["-e"]),
+];
+
+/// What `cmd` runs. Wrappers nest (`sudo env timeout 5 git`), up to a fixed depth.
+pub fn runs(cmd: &SimpleCommand) -> Runs {
+    let mut inv = Invocation {
+        env: cmd
+            .assignments
+            .iter()
+            .map(|a| (a.name.clone(), a.value.value.clone()))
+            .collect(),
+        ..Invocation::default()
+    };
+    let mut words: &[Word] = &cmd.words;
+    for _ in 0..16 {
+        let Some((first, rest)) = words.split_first() else {
+            return Runs::Nothing;
+        };
+        let Some(program) = first.text() else {
+            return Runs::Unknown(format!(
+                "the command name `{}` is only known when it runs",
+                first.raw
+            ));
+        };
+        inv.program = program.to_owned();
+        let name = inv.name().to_owned();
+        match name.as_str() {
+            "env" => match env_command(rest, &mut inv) {
+                Ok(next) => {
+                    inv.wrappers.push(name);
+                    words = next;
+                    continue;
+                }
+                Err(runs) => return runs,
+            },
+            "command"
+                if rest
+                    .first()
+                    .and_then(Word::text)
+                    .is_some_and(|o| o == "-v" || o == "-V") =>
+            {
+                return Runs::Nothing;
+            }
+            "su" | "runuser" => {
+                if let Some(script) = option_value(rest, &["-c", "--command"]) {
+                    return script_or_unknown(script, &name);
+                }
+                if name == "runuser" {
+                    if let Some(k) = rest.iter().position(|w| w.text() == Some("--")) {
+                        inv.wrappers.push(name);
+                        words = &rest[k + 1..];
+                        continue;
+                    }
+                }
+                return Runs::Nothing;
+            }
+            "flock" => {
+                if let Some(script) = option_value(rest, &["-c", "--command"]) {
+                    return script_or_unknown(script, "flock");
+                }
+                let start = skip_options(rest, &["-w", "--timeout", "-E", "--conflict-exit-code"]);
+                inv.wrappers.push(name);
+                words = rest.get(start + 1..).unwrap_or_default();
+                continue;
+            }
+            "watch" => {
+                let start = skip_options(rest, &["-n", "--interval", "-d", "--differences"]);
+                return join_script(&rest[start..], "watch");
+            }
+            "eval" => return join_script(rest, "eval"),
+            _ => {}
+        }
+        if let Some(w) = WRAPPERS.iter().find(|w| w.name == name) {
+            if w.name == "nice" {
+                // `nice -5 cmd`: an old-style adjustment is a flag of its own.
+                let start = rest
+                    .iter()
+                    .position(|a| {
+                        !a.text()
+                            .is_some_and(|t| t.starts_with('-') && t[1..].parse::<i32>().is_ok())
+                    })
+                    .unwrap_or(rest.len());
+                let start = start + skip_options(&rest[start..], w.value_opts);
+                inv.wrappers.push(name);
+                words = &rest[start..];
+                continue;
+            }
+            if w.name == "sudo" {
+                if let Some(dir) = option_value(rest, &["-D", "--chdir"]) {
+                    inv.chdir = Some(dir.value.clone());
+                }
+            }
+            let start = skip_options(rest, w.value_opts) + w.positionals;
+            inv.appended_unknown |= w.appends;
+            inv.wrappers.push(name);
+            words = rest.get(start..).unwrap_or_default();
+            if words.is_empty() && w.appends {
+                // `xargs` alone runs `echo`.
+                return Runs::Nothing;
+            }
+            continue;
+        }
+        if SHELLS.contains(&name.as_str()) {
+            return shell(&name, rest, cmd);
+        }
+        if let Some((_, code_opts)) = INTERPRETERS.iter().find(|(n, _)| {
+            *n == name || name.starts_with(&format!("{n}.")) && n.starts_with("python")
+        }) {
+            return interpreter(&name, rest, code_opts, cmd);
+        }
+        inv.args = rest.to_vec();
+        return Runs::Program(inv);
+    }
+    Runs::Unknown("wrappers are nested more than 16 deep".into())
+}
+
+/// `env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]… cmd`.
+fn env_command<'w>(args: &'w [Word], inv: &mut Invocation) -> Result<&'w [Word], Runs> {
+    let mut k = 0;
+    while let Some(w) = args.get(k) {
+        let Some(t) = w.text() else {
+            return Err(Runs::Unknown(format!(
+                "`env` is given `{}`, only known when it runs",
+                w.raw
+            )));
+        };
+        match t {
+            "-i" | "--ignore-environment" | "-" => {
+                inv.clear_env = true;
+                inv.env.clear();
+            }
+            "-0" | "--null" | "-v" | "--debug" => {}
+            "-u" | "--unset" | "-C" | "--chdir" => {
+                let value = args.get(k + 1).and_then(Word::text).map(str::to_owned);
+                if t == "-C" || t == "--chdir" {
+                    inv.chdir = Some(value);
+                } else if let Some(name) = value {
+                    inv.env.retain(|(n, _)| *n != name);
+                }
+                k += 1;
+            }
+            "-S" | "--split-string" => {
+                return Err(match args.get(k + 1).and_then(Word::text) {
+                    Some(s) => Runs::Script {
+                        text: format!("{} {}", s, join_words(&args[k + 2..]).unwrap_or_default()),
+                        via: "env -S".into(),
+                    },
+                    None => {
+                        Runs::Unknown("`env -S` splits a string only known when it runs".into())
+                    }
+                });
+            }
+            "--" => return Ok(&args[k + 1..]),
+            _ if t.starts_with("--unset=") => {
+                let name = &t["--unset=".len()..];
+                inv.env.retain(|(n, _)| n != name);
+            }
+            _ if t.starts_with("--chdir=") => {
+                inv.chdir = Some(Some(t["--chdir=".len()..].to_owned()))
+            }
+            _ if t.starts_with('-') => {}
+            _ => match t.split_once('=') {
+                Some((name, value)) if !name.is_empty() => {
+                    inv.env.push((name.to_owned(), Some(value.to_owned())))
+                }
+                _ => return Ok(&args[k..]),
+            },
+        }
+        k += 1;
+    }
+    Ok(&args[args.len()..])
+}
+
+/// The index of the first word after the options (`--` consumed), given which options
+/// take a separate value.
+fn skip_options(args: &[Word], value_opts: &[&str]) -> usize {
+    let mut k = 0;
+    while let Some(t) = args.get(k).and_then(Word::text) {
+        if t == "--" {
+            return k + 1;
+        }
+        if !t.starts_with('-') || t == "-" {
+            break;
+        }
+        let takes_value = value_opts.contains(&t);
+        k += if takes_value { 2 } else { 1 };
+    }
+    k.min(args.len())
+}
+
+/// The value of the first of `names` in `args` (`-c VALUE`, `-cVALUE` for a short
+/// option, `--name=VALUE`).
+fn option_value<'w>(args: &'w [Word], names: &[&str]) -> Option<&'w Word> {
+    for (k, w) in args.iter().enumerate() {
+        let Some(t) = w.text() else { continue };
+        if names.contains(&t) {
+            return args.get(k + 1);
+        }
+    }
+    None
+}
+
+fn join_words(words: &[Word]) -> Option<String> {
+    let parts: Option<Vec<&str>> = words.iter().map(Word::text).collect();
+    parts.map(|p| p.join(" "))
+}
+
+fn join_script(words: &[Word], via: &str) -> Runs {
+    match join_words(words) {
+        Some(text) if text.trim().is_empty() => Runs::Nothing,
+        Some(text) => Runs::Script {
+            text,
+            via: via.into(),
+        },
+        None => Runs::Unknown(format!("`{via}` runs text that is only known when it runs")),
+    }
+}
+
+fn script_or_unknown(script: &Word, via: &str) -> Runs {
+    match script.text() {
+        Some(text) => Runs::Script {
+            text: text.to_owned(),
+            via: format!("{via} -c"),
+        },
+        None => Runs::Unknown(format!(
+            "`{via} -c` runs `{}`, only known when it runs",
+            script.raw
+        )),
+    }
+}
+
+/// A shell: `-c SCRIPT`, or a script on stdin (a heredoc, a here-string, a pipe).
+fn shell(name: &str, args: &[Word], cmd: &SimpleCommand) -> Runs {
+    let mut k = 0;
+    let mut command_mode = false;
+    let mut stdin_mode = false;
+    while let Some(w) = args.get(k) {
+        let Some(t) = w.text() else {
+            return Runs::Unknown(format!(
+                "`{name}` is given `{}`, only known when it runs",
+                w.raw
+            ));
+        };
+        if t == "--" || t == "-" {
+            k += 1;
+            break;
+        }
+        if SHELL_VALUE_OPTS.contains(&t) {
+            k += 2;
+            continue;
+        }
+        if let Some(flags) = t.strip_prefix('-').filter(|f| !f.starts_with('-')) {
+            command_mode |= flags.contains('c')
+                || (name.starts_with("pwsh") || name.starts_with("powershell"))
+                    && flags.eq_ignore_ascii_case("command");
+            stdin_mode |= flags.contains('s');
+        } else if !t.starts_with("--") && !t.starts_with('+') {
+            break;
+        }
+        k += 1;
+    }
+    if command_mode {
+        return match args.get(k) {
+            Some(script) => script_or_unknown(script, name),
+            None => Runs::Nothing,
+        };
+    }
+    if args.get(k).is_some() && !stdin_mode {
+        // A script file: its text is not ours to read (see the README's limits).
+        return Runs::Nothing;
+    }
+    match stdin_text(cmd) {
+        Some(Ok(text)) => Runs::Script {
+            text,
+            via: format!("{name} reading stdin"),
+        },
+        Some(Err(reason)) => Runs::Unknown(reason),
+        None => Runs::Nothing,
+    }
+}
+
+/// The text on a command's stdin: a heredoc, a here-string or a pipe. None when stdin is
+/// not redirected or piped (or comes from a file).
+fn stdin_text(cmd: &SimpleCommand) -> Option<Result<String, String>> {
+    for r in cmd.redirects.iter().rev() {
+        if r.fd.unwrap_or(0) != 0 {
+            continue;
+        }
+        match (r.op, &r.heredoc) {
+            (RedirectOp::Heredoc, Some(h)) => return Some(Ok(h.body.clone())),
+            (RedirectOp::HereString, _) => {
+                return Some(r.target.text().map(str::to_owned).ok_or_else(|| {
+                    format!(
+                        "the here-string `{}` is only known when it runs",
+                        r.target.raw
+                    )
+                }))
+            }
+            (RedirectOp::Read, _) => return None,
+            _ => {}
+        }
+    }
+    match &cmd.piped_text {
+        Some(PipedText::Known(text)) => Some(Ok(text.clone())),
+        Some(PipedText::Unknown) => Some(Err(
+            "a shell reads a script from a pipe whose text is only known when it runs".into(),
+        )),
+        None => None,
+    }
+}
+
+/// An interpreter with inline code (or code on stdin) that mentions git is opaque: the
+/// guard cannot tell which git command it builds.
+fn interpreter(name: &str, args: &[Word], code_opts: &[&str], cmd: &SimpleCommand) -> Runs {
+    let mut code: Vec<String> = Vec::new();
+    for (k, w) in args.iter().enumerate() {
+        let Some(t) = w.text() else { continue };
+        if code_opts.contains(&t) {
+            match args.get(k + 1) {
+                Some(c) => code.push(c.text().map_or_else(|| c.raw.clone(), str::to_owned)),
+                None => {}
+            }
+        } else if let Some(c) = code_opts.iter().find_map(|o| {
+            o.strip_prefix('-')
+                .filter(|_| o.len() == 2)
+                .and_then(|_| t.strip_prefix(o))
+                .filter(|c| !c.is_empty())
+        }) {
+            code.push(c.to_owned());
+        }
+    }
+    if let Some(Ok(text)) = stdin_text(cmd) {
+        code.push(text);
+    }
+    if code.iter().any(|c| mentions_git(c)) {
+        return Runs::Unknown(format!("`{name}` runs inline code that calls git"));
+    }
+    Runs::Nothing
+}
+
+/// Whether code text contains the word `git` (not as part of `digit`, `.github`, …).
+pub fn mentions_git(code: &str) -> bool {
+    let b = code.as_bytes();
+    code.match_indices("git").any(|(i, _)| {
+        let before = i.checked_sub(1).map(|j| b[j]);
+        let after = b.get(i + 3).copied();
+        let boundary = |c: Option<u8>| {
+            c.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.'))
+        };
+        boundary(before) && boundary(after)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::parse;
+
+    fn run_of(src: &str) -> Runs {
+        let script = parse(src);
+        assert!(script.problems.is_empty(), "{:?}", script.problems);
+        runs(script.simple_commands().last().unwrap())
+    }
+
+    fn program(src: &str) -> (String, Vec<String>) {
+        match run_of(src) {
+            Runs::Program(inv) => (
+                inv.name().to_owned(),
+                inv.args.iter().map(|w| w.raw.clone()).collect(),
+            ),
+            other => panic!("{src:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn wrappers_are_unwrapped() {
+        for src in [
+            "git push origin main",
+            "sudo git push origin main",
+            "sudo -u root -E git push origin main",
+            "doas -u root git push origin main",
+            "env git push origin main",
+            "env -i PATH=/bin GIT_DIR=x git push origin main",
+            "command git push origin main",
+            "exec git push origin main",
+            "nohup git push origin main",
+            "nice -n 5 git push origin main",
+            "nice -5 git push origin main",
+            "time git push origin main",
+            "timeout 5 git push origin main",
+            "timeout -s KILL 5s git push origin main",
+            "stdbuf -oL git push origin main",
+            "\\git push origin main",
+            "/usr/bin/git push origin main",
+            "VAR=1 git push origin main",
+            "busybox git push origin main",
+            "sudo env timeout 5 nice git push origin main",
+            "runuser -u x -- git push origin main",
+            "flock /tmp/l git push origin main",
+        ] {
+            assert_eq!(
+                program(src),
+                (
+                    "git".to_owned(),
+                    vec!["push".into(), "origin".into(), "main".into()]
+                ),
+                "{src}"
+            );
+        }
+    }
+
+    #[test]
+    fn env_and_chdir_are_kept() {
+        let Runs::Program(inv) = run_of("A=1 env -u A B=2 -C ../x git status") else {
+            panic!()
+        };
+        assert_eq!(inv.env, [("B".to_owned(), Some("2".to_owned()))]);
+        assert_eq!(inv.chdir, Some(Some("../x".to_owned())));
+        let Runs::Program(inv) = run_of("sudo -D /srv git status") else {
+            panic!()
+        };
+        assert_eq!(inv.chdir, Some(Some("/srv".to_owned())));
+        let Runs::Program(inv) = run_of("xargs -n 1 git push origin") else {
+            panic!()
+        };
+        assert!(inv.appended_unknown);
+    }
+
+    #[test]
+    fn scripts_are_found() {
+        let script = |src| match run_of(src) {
+            Runs::Script { text, .. } => text,
+            other => panic!("{src:?}: {other:?}"),
+        };
+        assert_eq!(
+            script("bash -c 'git push origin main'"),
+            "git push origin main"
+        );
+        assert_eq!(script("bash -lc 'git push'"), "git push");
+        assert_eq!(script("sh -ec 'git push'"), "git push");
+        assert_eq!(script("zsh -o errexit -c 'git push'"), "git push");
+        assert_eq!(script("busybox sh -c 'git push'"), "git push");
+        assert_eq!(script("eval 'git push' origin"), "git push origin");
+        assert_eq!(script("echo 'git push' | bash"), "git push");
+        assert_eq!(script("bash <<EOF\ngit push\nEOF"), "git push\n");
+        assert_eq!(script("bash <<< 'git push'"), "git push");
+        assert_eq!(script("su -c 'git push' root"), "git push");
+        assert_eq!(script("watch -n 1 git status"), "git status");
+        assert_eq!(script("env -S 'git push'"), "git push ");
+        assert_eq!(script("pwsh -Command 'git push'"), "git push");
+    }
+
+    #[test]
+    fn unknowns_and_nothings() {
+        assert!(matches!(run_of("$G push"), Runs::Unknown(_)));
+        assert!(matches!(run_of("eval \"$CMD\""), Runs::Unknown(_)));
+        assert!(matches!(run_of("curl x | sh"), Runs::Unknown(_)));
+        assert!(matches!(run_of("bash -c \"$X\""), Runs::Unknown(_)));
+        assert!(matches!(
+            run_of("python3 -c 'import os; os.system(\"git push origin main\")'"),
+            Runs::Unknown(_)
+        ));
+        assert_eq!(run_of("python3 -c 'print(1)'"), Runs::Nothing);
+        assert_eq!(run_of("bash deploy.sh"), Runs::Nothing);
+        assert_eq!(run_of("command -v git"), Runs::Nothing);
+        assert_eq!(run_of("A=1"), Runs::Nothing);
+        assert_eq!(run_of("sudo"), Runs::Nothing);
+    }
+
+    #[test]
+    fn git_as_a_word() {
+        assert!(mentions_git("os.system('git push')"));
+        assert!(mentions_git("git"));
+        assert!(!mentions_git("digit .github gitlab"));
+    }
+}
