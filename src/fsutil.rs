@@ -46,8 +46,8 @@ pub fn canonical(path: &Path) -> PathBuf {
     lexical(path)
 }
 
-/// `.` and `..` applied without touching the disk.
-fn lexical(path: &Path) -> PathBuf {
+/// `.` and `..` applied without touching the disk (as bash's logical `cd` does).
+pub fn lexical(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {

@@ -149,7 +149,13 @@ pub struct GitCall {
 pub struct Session<'e> {
     repos: HashMap<PathBuf, Option<usize>>,
     opened: Vec<Repo>,
+    /// The current branch as the command changed it, per repository (keyed by git dir)
+    /// or per work tree the command itself adds (keyed by its path).
     heads: HashMap<PathBuf, Head>,
+    /// Work trees `git worktree add` creates earlier in the command: (path, repository).
+    worktrees: Vec<(PathBuf, usize)>,
+    /// The key in `heads` of the repository being analyzed.
+    key: PathBuf,
     config_set: Vec<(String, String)>,
     process_env: &'e dyn Fn(&str) -> Option<OsString>,
 }
@@ -183,6 +189,8 @@ impl<'e> Session<'e> {
             repos: HashMap::new(),
             opened: Vec::new(),
             heads: HashMap::new(),
+            worktrees: Vec::new(),
+            key: PathBuf::new(),
             config_set: Vec::new(),
             process_env,
         }
@@ -208,22 +216,43 @@ impl<'e> Session<'e> {
         Some(&mut self.opened[idx])
     }
 
-    fn head(&self, idx: usize) -> Head {
-        let r = &self.opened[idx];
-        self.heads
-            .get(&r.git_dir())
-            .cloned()
-            .unwrap_or_else(|| r.head())
+    /// The repository for a directory and its key in `heads`: a work tree added earlier
+    /// in the command (it does not exist yet), else the repository on disk.
+    fn locate(
+        &mut self,
+        dir: &Path,
+        git_dir: Option<&Path>,
+    ) -> Result<Option<(usize, PathBuf)>, String> {
+        if git_dir.is_none() {
+            if let Some((path, idx)) = self
+                .worktrees
+                .iter()
+                .find(|(p, _)| dir.starts_with(p))
+                .cloned()
+            {
+                return Ok(Some((idx, path)));
+            }
+        }
+        Ok(self
+            .repo(dir, git_dir)?
+            .map(|idx| (idx, self.opened[idx].git_dir())))
     }
 
-    fn set_head(&mut self, idx: usize, head: Head) {
-        let key = self.opened[idx].git_dir();
-        self.heads.insert(key, head);
+    fn head(&self, idx: usize) -> Head {
+        self.heads
+            .get(&self.key)
+            .cloned()
+            .unwrap_or_else(|| self.opened[idx].head())
+    }
+
+    fn set_head(&mut self, head: Head) {
+        self.heads.insert(self.key.clone(), head);
     }
 
     /// The current branch of the repository at `dir` as the command has left it.
     pub fn current_branch(&mut self, dir: &Path) -> Option<String> {
-        let idx = self.repo(dir, None).ok().flatten()?;
+        let (idx, key) = self.locate(dir, None).ok().flatten()?;
+        self.key = key;
         match self.head(idx) {
             Head::Branch(b) => Some(b),
             _ => None,
@@ -367,10 +396,12 @@ impl<'e> Session<'e> {
         if verb_kind(sub) == VerbKind::ReadOnly {
             return effects;
         }
-        let repo = match self.repo(&cwd, git_dir_path.as_deref()) {
-            Ok(r) => r,
+        let (repo, key) = match self.locate(&cwd, git_dir_path.as_deref()) {
+            Ok(Some((idx, key))) => (Some(idx), key),
+            Ok(None) => (None, PathBuf::new()),
             Err(e) => return vec![Effect::Unresolvable(e)],
         };
+        self.key = key;
         if verb_kind(sub) == VerbKind::Other {
             return self.alias_or_unknown(sub, &rest, &call.env, &mut ov, repo, &cwd, depth);
         }
@@ -382,7 +413,7 @@ impl<'e> Session<'e> {
             "repository {}",
             self.opened[idx].git_dir().display()
         )));
-        self.verb(sub, &rest, idx, &mut ov, &mut effects);
+        self.verb(sub, &rest, idx, &cwd, &mut ov, &mut effects);
         effects
     }
 
@@ -459,6 +490,7 @@ impl<'e> Session<'e> {
         sub: &str,
         rest: &[String],
         idx: usize,
+        cwd: &Path,
         ov: &mut Overrides,
         effects: &mut Vec<Effect>,
     ) {
@@ -583,11 +615,15 @@ impl<'e> Session<'e> {
                     effects.push(dynamic_args("reset", before));
                     return;
                 }
-                let repo = &self.opened[idx];
-                match (repo.commit_of(rev), repo.commit_of("HEAD")) {
-                    (Some(target), Some(now)) if target == now => {}
-                    (Some(_), _) => on_current(Action::Reset, effects),
-                    (None, _) => {}
+                // `git reset HEAD` moves nothing; any other revision moves the branch (even one
+                // that happens to point at the same commit today); a word that is no revision
+                // is a path, which only touches the index.
+                let head_aliases = ["HEAD", "@", "HEAD~0", "HEAD^0", "@~0", "@^0"];
+                let revision_syntax = rev.contains('~') || rev.contains('^') || rev.contains("@{");
+                if !head_aliases.contains(&rev.as_str())
+                    && (revision_syntax || self.opened[idx].commit_of(rev).is_some())
+                {
+                    on_current(Action::Reset, effects);
                 }
             }
             "branch" => self.branch(rest, &head, effects),
@@ -597,9 +633,13 @@ impl<'e> Session<'e> {
                     return;
                 }
                 let p = parse_args(grammar::WORKTREE_ADD, &rest[1..]);
+                if !p.errors.is_empty() {
+                    return;
+                }
                 if let Some(b) = p.value("B") {
                     effects.push(checked(b, Action::ForceMove));
                 }
+                self.add_worktree(&p, idx, cwd);
             }
             "update-ref" => {
                 let p = parse_args(grammar::UPDATE_REF, rest);
@@ -634,7 +674,7 @@ impl<'e> Session<'e> {
                             Some(b) if !is_dynamic(b) => Head::Branch(b.to_owned()),
                             _ => Head::Unknown,
                         };
-                        self.set_head(idx, head);
+                        self.set_head(head);
                     }
                 }
             }
@@ -660,6 +700,31 @@ impl<'e> Session<'e> {
             }
             _ => {}
         }
+    }
+
+    /// Remembers a work tree added by the command, with what it has checked out, so that
+    /// later parts of the command that `cd` into it are judged on that branch.
+    fn add_worktree(&mut self, p: &grammar::Parsed, idx: usize, cwd: &Path) {
+        let Some(path) = p.positionals.first().filter(|a| !is_dynamic(a)) else {
+            return;
+        };
+        let path = crate::fsutil::lexical(&cwd.join(path));
+        let repo = &self.opened[idx];
+        let head = match (p.value("B").or_else(|| p.value("b")), p.positionals.get(1)) {
+            (Some(b), _) if !is_dynamic(b) => Head::Branch(b.to_owned()),
+            (Some(_), _) => Head::Unknown,
+            _ if p.on("detach") => Head::Detached,
+            (None, Some(c)) if is_dynamic(c) => Head::Unknown,
+            (None, Some(c)) if repo.branch_exists(c) => Head::Branch(c.clone()),
+            (None, Some(_)) => Head::Detached,
+            // With no commit-ish, git creates a branch named after the directory.
+            (None, None) => match path.file_name() {
+                Some(n) => Head::Branch(n.to_string_lossy().into_owned()),
+                None => Head::Unknown,
+            },
+        };
+        self.heads.insert(path.clone(), head);
+        self.worktrees.push((path, idx));
     }
 
     fn rebase(
@@ -698,7 +763,7 @@ impl<'e> Session<'e> {
                 } else {
                     Head::Detached
                 };
-                self.set_head(idx, h.clone());
+                self.set_head(h.clone());
                 h
             }
             _ => head.clone(),
@@ -839,29 +904,23 @@ impl<'e> Session<'e> {
         };
         if let Some(b) = p.value(force_create) {
             effects.push(checked(b, Action::ForceMove));
-            self.set_head(
-                idx,
-                if is_dynamic(b) {
-                    Head::Unknown
-                } else {
-                    Head::Branch(b.to_owned())
-                },
-            );
+            self.set_head(if is_dynamic(b) {
+                Head::Unknown
+            } else {
+                Head::Branch(b.to_owned())
+            });
             return;
         }
         if let Some(b) = p.value(create).or_else(|| p.value("orphan")) {
-            self.set_head(
-                idx,
-                if is_dynamic(b) {
-                    Head::Unknown
-                } else {
-                    Head::Branch(b.to_owned())
-                },
-            );
+            self.set_head(if is_dynamic(b) {
+                Head::Unknown
+            } else {
+                Head::Branch(b.to_owned())
+            });
             return;
         }
         if p.on("detach") {
-            self.set_head(idx, Head::Detached);
+            self.set_head(Head::Detached);
             return;
         }
         if p.on("patch") || p.dashdash == Some(0) {
@@ -873,7 +932,7 @@ impl<'e> Session<'e> {
         let paths_follow = p.positionals.len() > 1;
         if is_dynamic(first) || first == "-" || first.starts_with("@{-") {
             if !paths_follow {
-                self.set_head(idx, Head::Unknown);
+                self.set_head(Head::Unknown);
             }
             return;
         }
@@ -895,7 +954,7 @@ impl<'e> Session<'e> {
             None
         };
         if let (Some(h), false) = (head, paths_follow && !switch) {
-            self.set_head(idx, h);
+            self.set_head(h);
         }
     }
 
@@ -974,11 +1033,25 @@ impl<'e> Session<'e> {
         } else {
             Place::Remote(remote.clone())
         };
+        let mirror = p.on("mirror")
+            || self
+                .lookup(ov, Some(idx), &format!("remote.{remote}.mirror"))
+                .is_some_and(|v| v == "true");
         // `--force` overrides any lease; a lease alone is still a forced update.
-        let forced = p.on("force") || p.on("force-with-lease") || p.on("mirror");
+        let forced = p.on("force") || p.on("force-with-lease") || mirror;
+        let key = format!("remote.{remote}.push");
+        let mut configured: Vec<String> = ov
+            .pairs
+            .iter()
+            .filter(|(k, _)| config_key(k) == config_key(&key))
+            .map(|(_, v)| v.clone())
+            .collect();
+        if configured.is_empty() {
+            configured = self.opened[idx].config_all(&key);
+        }
         effects.push(Effect::Note(format!("push remote: {remote}")));
         let repo = &self.opened[idx];
-        if p.on("mirror") {
+        if mirror {
             let mut names = repo.local_branches();
             if let Place::Remote(r) = &place {
                 names.extend(repo.protected_candidates_on_remote(r));
@@ -998,20 +1071,9 @@ impl<'e> Session<'e> {
         }
         let mut specs: Vec<String> = p.positionals.iter().skip(1).cloned().collect();
         if specs.is_empty() && !p.on("tags") && !p.on("delete") {
-            let configured = self.opened[idx].config_all(&format!("remote.{remote}.push"));
-            let configured: Vec<String> = ov
-                .pairs
-                .iter()
-                .filter(|(k, _)| config_key(k) == config_key(&format!("remote.{remote}.push")))
-                .map(|(_, v)| v.clone())
-                .chain(configured)
-                .collect();
             if !configured.is_empty() {
-                effects.push(Effect::Note(format!(
-                    "remote.{remote}.push: {}",
-                    configured.join(", ")
-                )));
-                specs = configured;
+                effects.push(Effect::Note(format!("{key}: {}", configured.join(", "))));
+                specs = configured.clone();
             } else {
                 let mode = self
                     .lookup(ov, Some(idx), "push.default")
@@ -1028,19 +1090,19 @@ impl<'e> Session<'e> {
                 match mode.as_str() {
                     "nothing" => return,
                     "matching" => specs.push(":".into()),
-                    "upstream" | "tracking" => {
-                        match self.lookup(ov, Some(idx), &format!("branch.{cur}.merge")) {
-                            Some(merge) => specs.push(format!("{cur}:{merge}")),
-                            None => return,
-                        }
-                    }
+                    "upstream" | "tracking" => match self.upstream_of(ov, idx, &cur) {
+                        Some(merge) => specs.push(format!("{cur}:{merge}")),
+                        None => return,
+                    },
                     _ => specs.push(format!("{cur}:{cur}")),
                 }
             }
         }
-        let repo = &self.opened[idx];
+        let mode = self.lookup(ov, Some(idx), "push.default");
+        let upstream_mode = matches!(mode.as_deref(), Some("upstream" | "tracking"));
         let mut k = 0;
         while let Some(spec) = specs.get(k) {
+            let repo = &self.opened[idx];
             k += 1;
             if spec == "tag" {
                 k += 1;
@@ -1093,18 +1155,60 @@ impl<'e> Session<'e> {
                 }
                 continue;
             }
-            let dst = match dst {
-                Some(d) => branch_name(d),
-                None => match src {
-                    "HEAD" | "@" => current.clone(),
-                    s if s.starts_with("refs/tags/") => None,
-                    s => branch_name(s)
-                        .filter(|b| repo.branch_exists(b) || src.starts_with("refs/heads/")),
-                },
+            let (dst, action) = match dst {
+                Some(d) => (branch_name(d), action),
+                None => {
+                    let source = match src {
+                        "HEAD" | "@" => current.clone(),
+                        s if s.starts_with("refs/tags/") => None,
+                        s => branch_name(s)
+                            .filter(|b| repo.branch_exists(b) || src.starts_with("refs/heads/")),
+                    };
+                    // Without `:dst`, a named branch goes where remote.<name>.push maps it,
+                    // else (push.default=upstream) to its upstream; HEAD goes to its own
+                    // name (verified with git 2.47).
+                    let named = !matches!(src, "HEAD" | "@");
+                    match source
+                        .as_deref()
+                        .filter(|_| named)
+                        .map(|b| (b, map_through(&configured, b)))
+                    {
+                        Some((_, Some((mapped, plus)))) => (
+                            branch_name(&mapped),
+                            Action::Push {
+                                force: force || plus,
+                            },
+                        ),
+                        Some((b, None)) if upstream_mode => match self.upstream_of(ov, idx, b) {
+                            Some(merge) => (branch_name(&merge), action),
+                            None => (source, action),
+                        },
+                        _ => (source, action),
+                    }
+                }
             };
             if let Some(b) = dst {
                 effects.push(update(&b, place.clone(), action));
             }
+        }
+    }
+
+    /// The branch `branch` pushes to under push.default=upstream (its `merge` ref). A key
+    /// set both in the repository and with `-c` has several values, and git refuses.
+    fn upstream_of(&mut self, ov: &Overrides, idx: usize, branch: &str) -> Option<String> {
+        let key = format!("branch.{branch}.merge");
+        let same = |(k, _): &&(String, String)| config_key(k) == config_key(&key);
+        // `git config key value` earlier in the command replaces the file's value; `-c`
+        // adds one.
+        let mut values = match self.config_set.iter().rev().find(same) {
+            Some((_, v)) => vec![v.clone()],
+            None => self.opened[idx].config_all(&key),
+        };
+        values.extend(ov.pairs.iter().filter(same).map(|(_, v)| v.clone()));
+        values.dedup();
+        match values.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
         }
     }
 
@@ -1201,6 +1305,22 @@ fn glob_map(src: &str, dst: &str, branch: &str) -> Option<String> {
     };
     let mid = candidate.strip_prefix(pre)?.strip_suffix(post)?;
     Some(dst.replacen('*', mid, 1))
+}
+
+/// Where `remote.<name>.push` refspecs send local branch `branch`, and whether forced.
+fn map_through(configured: &[String], branch: &str) -> Option<(String, bool)> {
+    let full = format!("refs/heads/{branch}");
+    configured.iter().find_map(|spec| {
+        let (plus, body) = match spec.strip_prefix('+') {
+            Some(b) => (true, b),
+            None => (false, spec.as_str()),
+        };
+        let (src, dst) = body.split_once(':')?;
+        if src.contains('*') {
+            return glob_map(src, dst, branch).map(|d| (d, plus));
+        }
+        (src == full || src == branch).then(|| (dst.to_owned(), plus))
+    })
 }
 
 /// `GIT_CONFIG_COUNT`/`KEY_n`/`VALUE_n` and `GIT_CONFIG_PARAMETERS`.

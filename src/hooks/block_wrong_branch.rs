@@ -193,7 +193,10 @@ impl Walker<'_, '_> {
             None => (self.env)("HOME").map(PathBuf::from),
             Some(w) => match w.text() {
                 Some("-") => None,
-                Some(dir) => state.cwd.as_ref().map(|c| normalize(&c.join(dir))),
+                Some(dir) => state
+                    .cwd
+                    .as_ref()
+                    .map(|c| crate::fsutil::lexical(&c.join(dir))),
                 None => None,
             },
         };
@@ -203,7 +206,10 @@ impl Walker<'_, '_> {
     fn git(&mut self, inv: &exec::Invocation, text: &str, state: &mut ShellState, depth: usize) {
         let cwd = match &inv.chdir {
             None => state.cwd.clone(),
-            Some(Some(d)) => state.cwd.as_ref().map(|c| normalize(&c.join(d))),
+            Some(Some(d)) => state
+                .cwd
+                .as_ref()
+                .map(|c| crate::fsutil::lexical(&c.join(d))),
             Some(None) => None,
         };
         let mut env = if inv.clear_env {
@@ -326,21 +332,6 @@ fn current_branch_substitution(raw: &str) -> bool {
             | ["git", "symbolic-ref", "--short", "HEAD"]
             | ["git", "symbolic-ref", "--short", "-q", "HEAD"]
     )
-}
-
-/// `.` and `..` applied lexically (as bash's logical `cd` does).
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 fn command_text(cmd: &SimpleCommand) -> String {

@@ -1011,7 +1011,7 @@ fn cell_verdict(
         },
         CellMode::Insert => {
             let found = match id {
-                Some(id) => literal(id).map(|c| same_source(c)),
+                Some(id) => literal(id).map(same_source),
                 None if count_is(1) == Some(false) => None,
                 None => Some(cells.iter().any(same_source)),
             };

@@ -295,7 +295,7 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
                     words = next;
                     continue;
                 }
-                Err(runs) => return runs,
+                Err(runs) => return *runs,
             },
             "command"
                 if rest
@@ -379,14 +379,14 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
 }
 
 /// `env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]… cmd`.
-fn env_command<'w>(args: &'w [Word], inv: &mut Invocation) -> Result<&'w [Word], Runs> {
+fn env_command<'w>(args: &'w [Word], inv: &mut Invocation) -> Result<&'w [Word], Box<Runs>> {
     let mut k = 0;
     while let Some(w) = args.get(k) {
         let Some(t) = w.text() else {
-            return Err(Runs::Unknown(format!(
+            return Err(Box::new(Runs::Unknown(format!(
                 "`env` is given `{}`, only known when it runs",
                 w.raw
-            )));
+            ))));
         };
         match t {
             "-i" | "--ignore-environment" | "-" => {
@@ -404,7 +404,7 @@ fn env_command<'w>(args: &'w [Word], inv: &mut Invocation) -> Result<&'w [Word],
                 k += 1;
             }
             "-S" | "--split-string" => {
-                return Err(match args.get(k + 1).and_then(Word::text) {
+                return Err(Box::new(match args.get(k + 1).and_then(Word::text) {
                     Some(s) => Runs::Script {
                         text: format!("{} {}", s, join_words(&args[k + 2..]).unwrap_or_default()),
                         via: "env -S".into(),
@@ -412,7 +412,7 @@ fn env_command<'w>(args: &'w [Word], inv: &mut Invocation) -> Result<&'w [Word],
                     None => {
                         Runs::Unknown("`env -S` splits a string only known when it runs".into())
                     }
-                });
+                }));
             }
             "--" => return Ok(&args[k + 1..]),
             _ if t.starts_with("--unset=") => {
@@ -580,9 +580,8 @@ fn interpreter(name: &str, args: &[Word], code_opts: &[&str], cmd: &SimpleComman
     for (k, w) in args.iter().enumerate() {
         let Some(t) = w.text() else { continue };
         if code_opts.contains(&t) {
-            match args.get(k + 1) {
-                Some(c) => code.push(c.text().map_or_else(|| c.raw.clone(), str::to_owned)),
-                None => {}
+            if let Some(c) = args.get(k + 1) {
+                code.push(c.text().map_or_else(|| c.raw.clone(), str::to_owned));
             }
         } else if let Some(c) = code_opts.iter().find_map(|o| {
             o.strip_prefix('-')
