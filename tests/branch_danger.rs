@@ -707,8 +707,59 @@ fn watched(repo: &ScratchRepo, watch: Watch) -> Option<String> {
     }
 }
 
+/// One [`ScratchRepo`] per distinct setup, built once; each case runs in a copy of it (a
+/// plain file copy with the absolute paths in `work/.git/config` rewritten), which keeps
+/// the test fast without sharing any repository between cases.
+struct Templates(std::collections::HashMap<&'static str, ScratchRepo>);
+
+impl Templates {
+    fn new(cases: &'static [Case]) -> Templates {
+        let mut map = std::collections::HashMap::new();
+        for case in cases {
+            map.entry(case.setup)
+                .or_insert_with(|| ScratchRepo::new("danger-template", case.setup));
+        }
+        Templates(map)
+    }
+
+    fn instance(&self, setup: &str) -> ScratchRepo {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let template = &self.0[setup];
+        let dir = std::env::temp_dir().join(format!(
+            "dia-repo-{}-danger-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        copy_dir(&template.dir, &dir);
+        let config = dir.join("work/.git/config");
+        let text = std::fs::read_to_string(&config).unwrap();
+        let (from, to) = (template.dir.to_str().unwrap(), dir.to_str().unwrap());
+        assert!(
+            text.contains(from),
+            "the clone's config names its origin by absolute path"
+        );
+        std::fs::write(&config, text.replace(from, to)).unwrap();
+        ScratchRepo { dir }
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
 /// Runs one case; returns a failure description, if any.
-fn check(case: &Case, expect_change: bool) -> Option<String> {
+fn check(templates: &Templates, case: &Case, expect_change: bool) -> Option<String> {
     let expected = if expect_change { "deny" } else { "allow" };
     match corpus_verdict(case.setup, case.command) {
         Some(v) if v == expected => {}
@@ -719,7 +770,7 @@ fn check(case: &Case, expect_change: bool) -> Option<String> {
             ))
         }
     }
-    let repo = ScratchRepo::new("danger", case.setup);
+    let repo = templates.instance(case.setup);
     for prep in case.prep {
         let (code, out) = run(&repo, prep);
         if code != Some(0) {
@@ -764,9 +815,8 @@ fn check(case: &Case, expect_change: bool) -> Option<String> {
 }
 
 fn check_all(cases: &'static [Case], expect_change: bool) -> Vec<String> {
-    let threads = std::thread::available_parallelism()
-        .map_or(4, |n| n.get())
-        .min(8);
+    let templates = Templates::new(cases);
+    let threads = 4;
     let next = std::sync::atomic::AtomicUsize::new(0);
     let failures = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|s| {
@@ -774,7 +824,7 @@ fn check_all(cases: &'static [Case], expect_change: bool) -> Vec<String> {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(case) = cases.get(i) else { break };
-                if let Some(f) = check(case, expect_change) {
+                if let Some(f) = check(&templates, case, expect_change) {
                     failures.lock().unwrap().push(f);
                 }
             });

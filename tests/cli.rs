@@ -180,3 +180,34 @@ fn the_example_policy_is_valid() {
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
 }
+
+#[test]
+fn explain_shows_the_analysis() {
+    let repo = support::repo::ScratchRepo::new("explain", "main");
+    let work = repo.work();
+    let mut shown = String::new();
+    for command in [
+        "sudo -u root git -c alias.p=push p origin HEAD:main",
+        "cd sub && git switch feat && git commit -m 'x' && git push",
+        "ls -la | grep README",
+        "G=git; $G push origin main",
+    ] {
+        let out = Command::new(BIN)
+            .args(["explain", command, "--cwd"])
+            .arg(&work)
+            .env("HOME", repo.dir.join("outside"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env_remove("DID_IT_ACTUALLY_POLICY")
+            .output()
+            .unwrap();
+        shown.push_str(&format!(
+            "$ did-it-actually explain {command:?}\n{}\n",
+            text(&out)
+        ));
+    }
+    let canonical = std::fs::canonicalize(&repo.dir).unwrap();
+    let shown = shown
+        .replace(canonical.to_str().unwrap(), "[SCRATCH]")
+        .replace(repo.dir.to_str().unwrap(), "[SCRATCH]");
+    insta::assert_snapshot!("explain", shown);
+}

@@ -12,3 +12,11 @@ fn verify_write_fixtures() {
         insta::assert_snapshot!(run.report());
     });
 }
+
+#[test]
+fn block_wrong_branch_fixtures() {
+    insta::glob!("fixtures/block-wrong-branch/*.json", |path| {
+        let run = run_fixture(path, &["block-wrong-branch"]);
+        insta::assert_snapshot!(run.report());
+    });
+}

@@ -80,6 +80,7 @@ pub fn analyze<'e>(
         session,
         out: Analysis::default(),
         env,
+        outer: None,
     };
     let mut state = ShellState {
         cwd: Some(cwd.to_owned()),
@@ -94,12 +95,24 @@ struct Walker<'s, 'e> {
     session: &'s mut Session<'e>,
     out: Analysis,
     env: &'e dyn Fn(&str) -> Option<std::ffi::OsString>,
+    /// The command as the agent wrote it, while analyzing what it runs inside.
+    outer: Option<String>,
 }
 
 impl Walker<'_, '_> {
     fn unresolved(&mut self, reason: String, command: &str) {
         self.out.trace.push(format!("  cannot resolve: {reason}"));
-        self.out.unresolved.push((reason, command.to_owned()));
+        let cited = self.cite(command);
+        self.out.unresolved.push((reason, cited));
+    }
+
+    /// How a reason quotes a command: as the agent wrote it, and what it runs inside
+    /// when that differs (an alias, `bash -c`, `eval`).
+    fn cite(&self, command: &str) -> String {
+        match &self.outer {
+            Some(outer) if outer != command => format!("`{outer}` (which runs `{command}`)"),
+            _ => format!("`{command}`"),
+        }
     }
 
     fn script(&mut self, text: &str, via: &str, state: &mut ShellState, depth: usize) {
@@ -132,6 +145,9 @@ impl Walker<'_, '_> {
     fn simple(&mut self, cmd: &SimpleCommand, state: &mut ShellState, depth: usize) {
         self.out.commands += 1;
         let text = command_text(cmd);
+        if depth == 0 {
+            self.outer = Some(text.clone());
+        }
         if self.out.commands > MAX_COMMANDS {
             if self.out.commands == MAX_COMMANDS + 1 {
                 self.unresolved(
@@ -270,7 +286,8 @@ impl Walker<'_, '_> {
                         u.branch,
                         place(&u.place)
                     ));
-                    self.out.updates.push((u, text.to_owned()));
+                    let cited = self.cite(text);
+                    self.out.updates.push((u, cited));
                 }
                 Effect::Unresolvable(reason) => self.unresolved(reason, text),
                 Effect::Script {
@@ -383,7 +400,7 @@ pub fn decide(analysis: &Analysis, policy: &Policy, session: &mut Session, cwd: 
         if let Some(rule) = rules.protects(&u.branch, &defaults) {
             if rules.deny.get(key) {
                 return Decision::Deny(format!(
-                    "{HOOK}: `{cmd}` would {} the protected branch {}{}. Rule: {rule} (branches.deny.{key}) in {source}. {}",
+                    "{HOOK}: {cmd} would {} the protected branch {}{}. Rule: {rule} (branches.deny.{key}) in {source}. {}",
                     u.action.verb(),
                     u.branch,
                     place(&u.place),
@@ -394,14 +411,14 @@ pub fn decide(analysis: &Analysis, policy: &Policy, session: &mut Session, cwd: 
         }
         if matches!(u.action, Action::Push { force: true }) && !rules.allow_force_push {
             return Decision::Deny(format!(
-                "{HOOK}: `{cmd}` would force-push to {}{}. Rule: branches.allow_force_push is false in {source}. Push without --force (rebase on the remote branch first), or ask the user.",
+                "{HOOK}: {cmd} would force-push to {}{}. Rule: branches.allow_force_push is false in {source}. Push without --force (rebase on the remote branch first), or ask the user.",
                 u.branch,
                 place(&u.place)
             ));
         }
         if u.action.lands_work() && !rules.allows(&u.branch) {
             return Decision::Deny(format!(
-                "{HOOK}: `{cmd}` would {} {}{}, which branches.allowed ({}) in {source} does not include. Work on a branch that matches it.",
+                "{HOOK}: {cmd} would {} {}{}, which branches.allowed ({}) in {source} does not include. Work on a branch that matches it.",
                 u.action.verb(),
                 u.branch,
                 place(&u.place),
@@ -414,7 +431,7 @@ pub fn decide(analysis: &Analysis, policy: &Policy, session: &mut Session, cwd: 
             .is_some_and(|names| names.iter().any(|b| rules.protects(b, &defaults).is_some()));
         if protected_here {
             return Decision::Deny(format!(
-                "{HOOK}: cannot tell what `{cmd}` would do: {reason}. This repository has protected branches ({}), and what the guard cannot read it denies (branches.deny.unresolvable in {source}). Write the git command out plainly, without variables, eval or a wrapper shell, e.g. `git push origin HEAD:feat/<name>`.",
+                "{HOOK}: cannot tell what {cmd} would do: {reason}. This repository has protected branches ({}), and what the guard cannot read it denies (branches.deny.unresolvable in {source}). Write the git command out plainly, without variables, eval or a wrapper shell, e.g. `git push origin HEAD:feat/<name>`.",
                 rules.describe_protected()
             ));
         }

@@ -684,6 +684,8 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        // A word cut short by an error (an unterminated quote) has no reliable value.
+        let dynamic = dynamic || self.fatal;
         Word {
             raw: String::from_utf8_lossy(&self.s[start..self.i]).into_owned(),
             value: (!dynamic).then(|| String::from_utf8_lossy(&value).into_owned()),
