@@ -109,8 +109,9 @@ impl Walker<'_, '_> {
     /// How a reason quotes a command: as the agent wrote it, and what it runs inside
     /// when that differs (an alias, `bash -c`, `eval`).
     fn cite(&self, command: &str) -> String {
+        let command = cut(command);
         match &self.outer {
-            Some(outer) if outer != command => format!("`{outer}` (which runs `{command}`)"),
+            Some(outer) if *outer != command => format!("`{outer}` (which runs `{command}`)"),
             _ => format!("`{command}`"),
         }
     }
