@@ -274,6 +274,41 @@ fn policy_check(cwd: Option<PathBuf>) -> ExitCode {
         Ok(p) => {
             println!("policy: {}", p.source);
             println!("store.prune_after_days: {}", p.store.prune_after_days);
+            let b = &p.branches;
+            println!("branches.protected: {}", b.describe_protected());
+            let denied: Vec<&str> = [
+                "commit",
+                "merge",
+                "rebase",
+                "cherry_pick",
+                "revert",
+                "am",
+                "pull",
+                "reset",
+                "branch",
+                "update_ref",
+                "fetch",
+                "push",
+                "force_push",
+                "push_delete",
+                "unresolvable",
+            ]
+            .into_iter()
+            .filter(|k| b.deny.get(k))
+            .collect();
+            println!(
+                "branches.deny: {}",
+                if denied.is_empty() {
+                    "nothing".into()
+                } else {
+                    denied.join(", ")
+                }
+            );
+            println!("branches.allow_force_push: {}", b.allow_force_push);
+            match &b.allowed {
+                Some(list) => println!("branches.allowed: {}", list.join(", ")),
+                None => println!("branches.allowed: any branch"),
+            }
             ExitCode::SUCCESS
         }
         Err(e) => fail(e),

@@ -261,7 +261,12 @@ fn glob_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
 }
 
 fn optional_glob_list<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
-    glob_list(d).map(Some)
+    let list = Option::<Vec<String>>::deserialize(d)?;
+    for p in list.iter().flatten() {
+        glob(p)
+            .map_err(|e| D::Error::custom(format!("invalid branch pattern {p:?}: {}", e.kind())))?;
+    }
+    Ok(list)
 }
 
 impl BranchPolicy {

@@ -59,22 +59,39 @@ fn hostile_commands_get_an_answer() {
     let repo = ScratchRepo::new("bad-input", "main");
     let megabyte_harmless = "echo hello world; ".repeat(60_000);
     let out = hook(&repo, &input(&repo, &megabyte_harmless));
-    assert_eq!(out, (0, String::new(), String::new()), "1 MB without git is allowed");
+    assert_eq!(
+        out,
+        (0, String::new(), String::new()),
+        "1 MB without git is allowed"
+    );
 
     let megabyte_push = format!("{megabyte_harmless}git push origin HEAD:main");
-    assert!(denied(&hook(&repo, &input(&repo, &megabyte_push))), "the push at the end of 1 MB is found");
+    assert!(
+        denied(&hook(&repo, &input(&repo, &megabyte_push))),
+        "the push at the end of 1 MB is found"
+    );
 
-    let nested = format!("echo {}git push origin main{}", "$( ".repeat(5_000), " )".repeat(5_000));
+    let nested = format!(
+        "echo {}git push origin main{}",
+        "$( ".repeat(5_000),
+        " )".repeat(5_000)
+    );
     let out = hook(&repo, &input(&repo, &nested));
     assert!(denied(&out) && out.1.contains("nested"), "{}", out.1);
 
     // Unescaped backquotes do not nest: this is a long row of harmless substitutions.
     let backticks = format!("echo {}x{}", "`echo ".repeat(2_000), "`".repeat(2_000));
-    assert_eq!(hook(&repo, &input(&repo, &backticks)), (0, String::new(), String::new()));
+    assert_eq!(
+        hook(&repo, &input(&repo, &backticks)),
+        (0, String::new(), String::new())
+    );
     // Escaped ones do: nesting beyond the limit is denied with a reason.
     let mut escaped = "git push origin main".to_owned();
     for _ in 0..40 {
-        escaped = format!("echo `{}`", escaped.replace('\\', "\\\\").replace('`', "\\`"));
+        escaped = format!(
+            "echo `{}`",
+            escaped.replace('\\', "\\\\").replace('`', "\\`")
+        );
         if escaped.len() > 200_000 {
             break;
         }
@@ -95,7 +112,12 @@ fn broken_json_gets_a_clear_refusal() {
     let lone = br#"{"session_id":"s","cwd":"/","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push \ud800 main"}}"#;
     let out = hook(&repo, lone);
     assert_eq!(out.0, 2);
-    assert!(out.2.starts_with("block-wrong-branch: stdin is not valid JSON at line 1, column"), "{}", out.2);
+    assert!(
+        out.2
+            .starts_with("block-wrong-branch: stdin is not valid JSON at line 1, column"),
+        "{}",
+        out.2
+    );
     assert!(out.2.contains("surrogate"), "{}", out.2);
 
     let out = hook(&repo, b"\xff\xfe{}");

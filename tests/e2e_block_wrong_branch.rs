@@ -13,21 +13,44 @@ const BIN: &str = env!("CARGO_BIN_EXE_did-it-actually");
 
 #[test]
 fn a_push_to_main_is_denied_and_a_feature_push_goes_through() {
-    let Some(mut session) = Session::start() else { return };
+    let Some(mut session) = Session::start() else {
+        return;
+    };
     let origin = session.scratch_dir("origin.git");
-    let out = Command::new("git").args(["init", "-q", "--bare"]).arg(&origin).output().unwrap();
+    let out = Command::new("git")
+        .args(["init", "-q", "--bare"])
+        .arg(&origin)
+        .output()
+        .unwrap();
     assert!(out.status.success());
     session.git_ok(&["remote", "add", "origin", origin.to_str().unwrap()]);
     session.git_ok(&["push", "-q", "origin", "main"]);
     let main_before = session.git_ok(&["--git-dir", origin.to_str().unwrap(), "rev-parse", "main"]);
-    let out = Command::new(BIN).args(["install", "--project"]).arg(session.project()).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(BIN)
+        .args(["install", "--project"])
+        .arg(session.project())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     session.env("DID_IT_ACTUALLY_STATE_DIR", session.scratch_dir("state"));
 
     let api = MockApi::start(vec![
-        Step::tool("Bash", json!({"command": "git switch -c feat/x && git commit --allow-empty -q -m work", "description": "commit on a branch"})),
-        Step::tool("Bash", json!({"command": "git push origin HEAD:main", "description": "push"})),
-        Step::tool("Bash", json!({"command": "git push -u origin HEAD:feat/x", "description": "push the branch"})),
+        Step::tool(
+            "Bash",
+            json!({"command": "git switch -c feat/x && git commit --allow-empty -q -m work", "description": "commit on a branch"}),
+        ),
+        Step::tool(
+            "Bash",
+            json!({"command": "git push origin HEAD:main", "description": "push"}),
+        ),
+        Step::tool(
+            "Bash",
+            json!({"command": "git push -u origin HEAD:feat/x", "description": "push the branch"}),
+        ),
         Step::text("Pushed feat/x."),
     ]);
     let out = session.run("Commit and push", &api);
@@ -45,7 +68,11 @@ fn a_push_to_main_is_denied_and_a_feature_push_goes_through() {
         "{}",
         denied.text
     );
-    assert!(denied.text.contains("git push -u origin HEAD:feat/<name>"), "{}", denied.text);
+    assert!(
+        denied.text.contains("git push -u origin HEAD:feat/<name>"),
+        "{}",
+        denied.text
+    );
     let main_after = session.git_ok(&["--git-dir", origin.to_str().unwrap(), "rev-parse", "main"]);
     assert_eq!(main_before, main_after, "the remote's main must not move");
 
