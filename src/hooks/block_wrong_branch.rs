@@ -385,6 +385,10 @@ pub enum Decision {
 
 /// Applies the policy to an analysis.
 pub fn decide(analysis: &Analysis, policy: &Policy, session: &mut Session, cwd: &Path) -> Decision {
+    // Nothing touched, nothing unknown: no repository access at all.
+    if analysis.updates.is_empty() && analysis.unresolved.is_empty() {
+        return Decision::Allow;
+    }
     let rules = &policy.branches;
     let (defaults, known_branches) = match session.repo_at(cwd) {
         Some(repo) => {
