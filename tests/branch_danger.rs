@@ -70,6 +70,7 @@ const ORIGIN_ALLOWS_DELETE: &str =
 const ORIGIN_PUSH_OPTIONS: &str =
     "git --git-dir=../origin.git config receive.advertisePushOptions true";
 
+#[derive(Clone, Copy)]
 struct Case {
     setup: &'static str,
     prep: &'static [&'static str],
@@ -119,24 +120,6 @@ const DENIED: &[Case] = &[
     case(
         "feat",
         &[FEAT_AHEAD],
-        "git push origin HEAD~0:main",
-        OriginMain,
-    ),
-    case(
-        "feat",
-        &[FEAT_AHEAD],
-        "git push origin 'feat^{}:main'",
-        OriginMain,
-    ),
-    case(
-        "feat",
-        &[FEAT_AHEAD],
-        "git push -uf origin HEAD:main",
-        OriginMain,
-    ),
-    case(
-        "feat",
-        &[FEAT_AHEAD],
         "git push ../origin.git HEAD:main",
         OriginMain,
     ),
@@ -162,25 +145,7 @@ const DENIED: &[Case] = &[
     case(
         "feat",
         &[MAIN_AHEAD],
-        "git push origin ma\"\"in",
-        OriginMain,
-    ),
-    case(
-        "feat",
-        &[MAIN_AHEAD],
         "git push origin \\\\nmain",
-        OriginMain,
-    ),
-    case(
-        "feat",
-        &[MAIN_AHEAD],
-        "git push origin feat -- main",
-        OriginMain,
-    ),
-    case(
-        "feat",
-        &[MAIN_AHEAD],
-        "git push --signed=if-asked origin main",
         OriginMain,
     ),
     case(
@@ -266,12 +231,11 @@ const DENIED: &[Case] = &[
         "git -c push.default=upstream push",
         OriginMain,
     ),
-    case(
-        "feat",
-        &[MAIN_AHEAD],
-        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=push.default GIT_CONFIG_VALUE_0=matching git push",
-        OriginMain,
-    ),
+    // config and upstream changed by an earlier segment of the same command
+    case("feat", &[FEAT_AHEAD], "git config remote.origin.push refs/heads/feat:refs/heads/main && git push", OriginMain),
+    case("feat", &[FEAT_AHEAD], "printf '[remote \"origin\"]\\n\\tpush = HEAD:refs/heads/main\\n' >> .git/config && git push", OriginMain),
+    case("feat", &[FEAT_AHEAD], "git branch -u origin/main && git -c push.default=upstream push", OriginMain),
+    case("feat", &[], "git clone -q ../origin.git c2 && cd c2 && git commit --allow-empty -m x && git push origin HEAD:main", OriginMain),
     // aliases
     case(
         "feat",
@@ -283,18 +247,6 @@ const DENIED: &[Case] = &[
         "feat",
         &[FEAT_AHEAD],
         "git -c alias.p='!git push origin HEAD:main' p",
-        OriginMain,
-    ),
-    case(
-        "feat",
-        &[FEAT_AHEAD],
-        "git -c 'alias.p=!f() { git push origin HEAD:main; }; f' p",
-        OriginMain,
-    ),
-    case(
-        "feat",
-        &[MAIN_AHEAD],
-        "git -c alias.a=b -c alias.b=push a origin main",
         OriginMain,
     ),
     case(
@@ -346,18 +298,6 @@ const DENIED: &[Case] = &[
         "timeout 5 git push origin main",
         OriginMain,
     ),
-    case(
-        "feat",
-        &[MAIN_AHEAD],
-        "nice -n 5 git push origin main",
-        OriginMain,
-    ),
-    case(
-        "feat",
-        &[MAIN_AHEAD],
-        "stdbuf -oL git push origin main",
-        OriginMain,
-    ),
     case("feat", &[MAIN_AHEAD], "\\git push origin main", OriginMain),
     case(
         "feat",
@@ -369,12 +309,6 @@ const DENIED: &[Case] = &[
         "feat",
         &[MAIN_AHEAD],
         "bash -lc 'git push origin main'",
-        OriginMain,
-    ),
-    case(
-        "feat",
-        &[MAIN_AHEAD],
-        "bash -c \"bash -c 'git push origin main'\"",
         OriginMain,
     ),
     case(
@@ -398,12 +332,6 @@ const DENIED: &[Case] = &[
     case(
         "feat",
         &[MAIN_AHEAD],
-        "for b in main; do git push origin $b; done",
-        OriginMain,
-    ),
-    case(
-        "feat",
-        &[MAIN_AHEAD],
         "eval 'git push origin main'",
         OriginMain,
     ),
@@ -416,13 +344,6 @@ const DENIED: &[Case] = &[
     case(
         "feat",
         &[MAIN_AHEAD],
-        "echo $(git push origin main)",
-        OriginMain,
-    ),
-    case("feat", &[MAIN_AHEAD], "(git push origin main)", OriginMain),
-    case(
-        "feat",
-        &[MAIN_AHEAD],
         "python3 -c 'import os; os.system(\"git push origin main\")'",
         OriginMain,
     ),
@@ -432,6 +353,10 @@ const DENIED: &[Case] = &[
         "git push origin main; Write-Host done",
         OriginMain,
     ),
+    case("feat", &[MAIN_AHEAD], "find . -maxdepth 0 -exec git push origin main \\;", OriginMain),
+    case("feat", &[MAIN_AHEAD], "trap 'git push origin main' EXIT", OriginMain),
+    case("feat", &[MAIN_AHEAD], "source /dev/stdin <<< 'git push origin main'", OriginMain),
+    case("feat", &[MAIN_AHEAD], "git -c core.fsmonitor='git push origin main; :' status", OriginMain),
     // compound state: switch/checkout, cd, -C, subshells
     case(
         "feat",
@@ -476,16 +401,11 @@ const DENIED: &[Case] = &[
         "git -C ../outside -C ../work commit -m x",
         LocalMain,
     ),
-    case(
-        "feat",
-        &[STAGED],
-        "bash -c 'git switch main && git commit -m x'",
-        LocalMain,
-    ),
     // the verbs on main
     case("main", &[FEAT_AHEAD], "git merge feat", LocalMain),
     case("main", &[FEAT_AHEAD], "git cherry-pick feat", LocalMain),
-    case("main", &[FEAT_AHEAD], "git reset --soft feat", LocalMain),
+    case("main", &[FEAT_AHEAD], "git merge --ff-only feat", LocalMain),
+    case("main", &[STAGED], "git --work-tree=../outside commit -m x", LocalMain),
     case(
         "main",
         &[REMOTE_FEAT_AHEAD],
@@ -504,7 +424,6 @@ const DENIED: &[Case] = &[
     // ref movers that need no checkout
     case("feat", &[FEAT_AHEAD], "git branch -f main", LocalMain),
     case("feat", &[], "git branch -D main", LocalMain),
-    case("feat", &[FEAT_AHEAD], "git branch -M feat main", LocalMain),
     case(
         "feat",
         &[],
@@ -525,7 +444,6 @@ const DENIED: &[Case] = &[
         LocalMain,
     ),
     case("feat", &[FEAT_AHEAD], "git checkout -B main", LocalMain),
-    case("feat", &[FEAT_AHEAD], "git switch -C main", LocalMain),
     case(
         "feat",
         &[FEAT_AHEAD],
@@ -539,7 +457,6 @@ const DENIED: &[Case] = &[
         "git fetch origin feat:main",
         LocalMain,
     ),
-    case("feat", &[FEAT_AHEAD], "git push . feat:main", LocalMain),
     case("feat", &[], "git push . :main", LocalMain),
     case(
         "feat",
@@ -561,12 +478,6 @@ const CONTROLS: &[Case] = &[
     case(
         "feat",
         &[FEAT_AHEAD],
-        "git push -fu origin feat",
-        OriginMain,
-    ),
-    case(
-        "feat",
-        &[FEAT_AHEAD],
         "git push --force-with-lease=main origin feat",
         OriginMain,
     ),
@@ -580,12 +491,6 @@ const CONTROLS: &[Case] = &[
         "feat",
         &[FEAT_AHEAD],
         "git push origin 'refs/heads/*:refs/heads/backup/*'",
-        OriginMain,
-    ),
-    case(
-        "feat",
-        &[FEAT_AHEAD],
-        "git push origin HEAD:refs/tags/main",
         OriginMain,
     ),
     case(
@@ -619,12 +524,6 @@ const CONTROLS: &[Case] = &[
         OriginMain,
     ),
     case(
-        "feat,cfg:alias.p=push",
-        &[MAIN_AHEAD],
-        "git -c alias.p=status p origin main",
-        OriginMain,
-    ),
-    case(
         "main",
         &[STAGED],
         "git switch feat && git commit -m x",
@@ -640,18 +539,6 @@ const CONTROLS: &[Case] = &[
         "feat",
         &[MAIN_AHEAD],
         "git checkout main -- . && git commit -m x",
-        LocalMain,
-    ),
-    case(
-        "feat",
-        &[MAIN_AHEAD],
-        "git merge --into-name main main",
-        LocalMain,
-    ),
-    case(
-        "main",
-        &[FEAT_AHEAD],
-        "git rebase origin/main feat",
         LocalMain,
     ),
     case("feat", &[FEAT_AHEAD], "git update-ref main HEAD", LocalMain),
@@ -700,25 +587,23 @@ fn run(repo: &ScratchRepo, script: &str) -> (Option<i32>, String) {
     (status, std::fs::read_to_string(&log).unwrap_or_default())
 }
 
-fn watched(repo: &ScratchRepo, watch: Watch) -> Option<String> {
-    match watch {
-        Watch::OriginMain => repo.origin_ref("main"),
-        Watch::LocalMain => repo.local_ref("main"),
-    }
-}
-
 /// One [`ScratchRepo`] per distinct setup, built once; each case runs in a copy of it (a
-/// plain file copy with the absolute paths in `work/.git/config` rewritten), which keeps
-/// the test fast without sharing any repository between cases.
+/// plain file copy, without the hook samples, with the absolute paths in `work/.git/config`
+/// rewritten), which keeps the test fast without sharing any repository between cases.
 struct Templates(std::collections::HashMap<&'static str, ScratchRepo>);
 
 impl Templates {
     fn new(cases: &'static [Case]) -> Templates {
-        let mut map = std::collections::HashMap::new();
-        for case in cases {
-            map.entry(case.setup)
-                .or_insert_with(|| ScratchRepo::new("danger-template", case.setup));
-        }
+        let mut setups: Vec<&'static str> = cases.iter().map(|c| c.setup).collect();
+        setups.sort_unstable();
+        setups.dedup();
+        let map = std::thread::scope(|s| {
+            let handles: Vec<_> = setups
+                .iter()
+                .map(|&setup| s.spawn(move || (setup, ScratchRepo::new("danger-template", setup))))
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
         Templates(map)
     }
 
@@ -751,6 +636,11 @@ fn copy_dir(from: &Path, to: &Path) {
         let entry = entry.unwrap();
         let target = to.join(entry.file_name());
         if entry.file_type().unwrap().is_dir() {
+            if entry.file_name() == "hooks" {
+                // only git's *.sample files: not needed, and half of all the files
+                std::fs::create_dir_all(&target).unwrap();
+                continue;
+            }
             copy_dir(&entry.path(), &target);
         } else {
             std::fs::copy(entry.path(), &target).unwrap();
@@ -796,11 +686,11 @@ fn check(templates: &Templates, case: &Case, expect_change: bool) -> Option<Stri
         )
     };
     if expect_change {
-        let was = match case.watch {
-            Watch::OriginMain => &before.0,
-            Watch::LocalMain => &before.1,
+        let (was, is) = match case.watch {
+            Watch::OriginMain => (&before.0, &after.0),
+            Watch::LocalMain => (&before.1, &after.1),
         };
-        if *was == watched(&repo, case.watch) {
+        if was == is {
             return Some(describe(&format!("{:?} did not change", case.watch)));
         }
     } else {
@@ -841,21 +731,65 @@ fn have(program: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// Programs some sampled commands need beyond git and bash; a case whose program is
+/// missing on this machine is skipped (and said so), never failed.
+const OPTIONAL: &[&str] = &[
+    "python3",
+    "stdbuf",
+    "timeout",
+    "nice",
+    "xargs",
+    "find",
+    "/usr/bin/git",
+];
+
+fn runnable(cases: &'static [Case]) -> &'static [Case] {
+    let missing: Vec<&str> = OPTIONAL
+        .iter()
+        .copied()
+        .filter(|p| {
+            if p.starts_with('/') {
+                !Path::new(p).exists()
+            } else {
+                !have(p)
+            }
+        })
+        .collect();
+    if missing.is_empty() {
+        return cases;
+    }
+    let kept: Vec<Case> = cases
+        .iter()
+        .filter(|c| {
+            let skip = missing.iter().any(|p| c.command.contains(p));
+            if skip {
+                eprintln!("skipped (needs one of {missing:?}): {}", c.command);
+            }
+            !skip
+        })
+        .copied()
+        .collect();
+    Vec::leak(kept)
+}
+
 #[test]
 fn denied_commands_really_change_a_protected_ref() {
-    assert!(DENIED.len() >= 25);
-    for tool in [
-        "git", "bash", "timeout", "nice", "stdbuf", "xargs", "env", "python3",
-    ] {
-        assert!(have(tool), "{tool} is needed on PATH");
-    }
-    assert!(Path::new("/usr/bin/git").exists(), "/usr/bin/git is needed");
-    let failures = check_all(DENIED, true);
+    assert!(
+        have("git") && have("bash"),
+        "git and bash are needed on PATH"
+    );
+    let cases = runnable(DENIED);
+    assert!(
+        cases.len() >= 25,
+        "only {} denied cases can run here",
+        cases.len()
+    );
+    let failures = check_all(cases, true);
     assert!(
         failures.is_empty(),
         "{} of {} denied corpus commands did not change the protected ref:\n{}",
         failures.len(),
-        DENIED.len(),
+        cases.len(),
         failures.join("\n")
     );
 }

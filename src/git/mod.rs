@@ -156,6 +156,9 @@ pub struct Session<'e> {
     worktrees: Vec<(PathBuf, usize)>,
     /// The key in `heads` of the repository being analyzed.
     key: PathBuf,
+    /// Directories an earlier `git clone` or `git init` in the command creates: what runs
+    /// in them cannot be read before they exist.
+    created: Vec<PathBuf>,
     config_set: Vec<(String, String)>,
     process_env: &'e dyn Fn(&str) -> Option<OsString>,
 }
@@ -191,6 +194,7 @@ impl<'e> Session<'e> {
             heads: HashMap::new(),
             worktrees: Vec::new(),
             key: PathBuf::new(),
+            created: Vec::new(),
             config_set: Vec::new(),
             process_env,
         }
@@ -372,6 +376,9 @@ impl<'e> Session<'e> {
                 _ => {}
             }
         }
+        for (key, value) in &ov.pairs {
+            effects.extend(command_setting(key, value, cwd.clone()));
+        }
         let Some(sub) = args.get(k) else {
             return effects;
         };
@@ -393,8 +400,18 @@ impl<'e> Session<'e> {
             }
             None => None,
         };
+        if sub == "clone" || sub == "init" {
+            self.record_created(sub, &rest, &cwd, &mut effects);
+            return effects;
+        }
         if verb_kind(sub) == VerbKind::ReadOnly {
             return effects;
+        }
+        if git_dir_path.is_none() && self.created.iter().any(|d| cwd.starts_with(d)) {
+            return vec![Effect::Unresolvable(format!(
+                "`git {sub}` runs in {}, a repository an earlier `git clone` or `git init` in the same command creates, so its branches cannot be read yet",
+                cwd.display()
+            ))];
         }
         let (repo, key) = match self.locate(&cwd, git_dir_path.as_deref()) {
             Ok(Some((idx, key))) => (Some(idx), key),
@@ -484,6 +501,79 @@ impl<'e> Session<'e> {
         effects
     }
 
+    /// `git clone REPO [DIR]` and `git init [DIR]`: remember the directory; run what
+    /// `--upload-pack` names.
+    fn record_created(
+        &mut self,
+        sub: &str,
+        rest: &[String],
+        cwd: &Path,
+        effects: &mut Vec<Effect>,
+    ) {
+        const CLONE_VALUES: &[&str] = &[
+            "-o",
+            "--origin",
+            "-b",
+            "--branch",
+            "-u",
+            "--upload-pack",
+            "--reference",
+            "--reference-if-able",
+            "--separate-git-dir",
+            "--depth",
+            "-c",
+            "--config",
+            "--template",
+            "--filter",
+            "-j",
+            "--jobs",
+            "--shallow-since",
+            "--shallow-exclude",
+            "--server-option",
+            "--bundle-uri",
+            "--ref-format",
+            "--object-format",
+            "--shared-repository",
+        ];
+        let mut positionals = Vec::new();
+        let mut k = 0;
+        while let Some(a) = rest.get(k) {
+            k += 1;
+            if CLONE_VALUES.contains(&a.as_str()) {
+                if matches!(a.as_str(), "-u" | "--upload-pack") {
+                    if let Some(program) = rest.get(k) {
+                        effects.push(Effect::Script {
+                            text: program.clone(),
+                            cwd: None,
+                        });
+                    }
+                }
+                k += 1;
+            } else if !a.starts_with('-') {
+                positionals.push(a.clone());
+            }
+        }
+        let dir = match (sub, positionals.as_slice()) {
+            ("init", [dir, ..]) | ("clone", [_, dir, ..]) => dir.clone(),
+            ("clone", [source]) => {
+                let base = source
+                    .trim_end_matches('/')
+                    .rsplit(['/', ':'])
+                    .next()
+                    .unwrap_or(source);
+                base.strip_suffix(".git").unwrap_or(base).to_owned()
+            }
+            _ => return,
+        };
+        if is_dynamic(&dir) {
+            return;
+        }
+        let path = crate::fsutil::lexical(&cwd.join(dir));
+        if !path.join(".git").exists() {
+            self.created.push(path);
+        }
+    }
+
     /// The branch-moving verbs.
     fn verb(
         &mut self,
@@ -558,7 +648,16 @@ impl<'e> Session<'e> {
             "rebase" => self.rebase(rest, idx, &head, ov, effects),
             "pull" => {
                 let p = parse_args(grammar::PULL, rest);
-                if !p.errors.is_empty() || p.on("dry-run") {
+                if !p.errors.is_empty() {
+                    return;
+                }
+                for program in p.values("upload-pack") {
+                    effects.push(Effect::Script {
+                        text: program.to_owned(),
+                        cwd: None,
+                    });
+                }
+                if p.on("dry-run") {
                     return;
                 }
                 if any_dynamic(&p.positionals) {
@@ -581,6 +680,12 @@ impl<'e> Session<'e> {
             }
             "fetch" => {
                 let p = parse_args(grammar::FETCH, rest);
+                for program in p.values("upload-pack") {
+                    effects.push(Effect::Script {
+                        text: program.to_owned(),
+                        cwd: None,
+                    });
+                }
                 if !p.errors.is_empty() || p.on("dry-run") || p.on("all") || p.on("multiple") {
                     return;
                 }
@@ -626,7 +731,7 @@ impl<'e> Session<'e> {
                     on_current(Action::Reset, effects);
                 }
             }
-            "branch" => self.branch(rest, &head, effects),
+            "branch" => self.branch(rest, idx, &head, effects),
             "checkout" | "switch" => self.checkout(sub, rest, idx, effects),
             "worktree" => {
                 if rest.first().map(String::as_str) != Some("add") {
@@ -678,7 +783,10 @@ impl<'e> Session<'e> {
                     }
                 }
             }
-            "config" => self.config(rest),
+            "config" => {
+                let top = self.opened[idx].workdir().map(Path::to_path_buf);
+                effects.extend(self.config(rest, top));
+            }
             "push" => self.push(rest, idx, &head, ov, effects),
             "filter-branch" | "filter-repo" => {
                 if rest.iter().any(|a| a == "--all") {
@@ -813,7 +921,7 @@ impl<'e> Session<'e> {
         }
     }
 
-    fn branch(&mut self, rest: &[String], head: &Head, effects: &mut Vec<Effect>) {
+    fn branch(&mut self, rest: &[String], idx: usize, head: &Head, effects: &mut Vec<Effect>) {
         let p = parse_args(grammar::BRANCH, rest);
         if !p.errors.is_empty() {
             return;
@@ -823,6 +931,15 @@ impl<'e> Session<'e> {
             _ => None,
         };
         let names = &p.positionals;
+        if let Some(upstream) = p.value("set-upstream-to").filter(|u| !is_dynamic(u)) {
+            if let Some(b) = names.first().cloned().or(current.clone()) {
+                self.set_upstream(idx, &b, upstream);
+            }
+            return;
+        }
+        if let ([name, start], true) = (names.as_slice(), p.has("track")) {
+            self.set_upstream(idx, name, start);
+        }
         if p.on("delete") || p.on("D") {
             for n in names {
                 effects.push(checked(n, Action::Delete));
@@ -912,6 +1029,11 @@ impl<'e> Session<'e> {
             return;
         }
         if let Some(b) = p.value(create).or_else(|| p.value("orphan")) {
+            if let (true, Some(start)) = (p.has("track"), p.positionals.first()) {
+                if !is_dynamic(b) && !is_dynamic(start) {
+                    self.set_upstream(idx, b, start);
+                }
+            }
             self.set_head(if is_dynamic(b) {
                 Head::Unknown
             } else {
@@ -958,7 +1080,9 @@ impl<'e> Session<'e> {
         }
     }
 
-    fn config(&mut self, rest: &[String]) {
+    /// `git config KEY VALUE` (also `set`, `--add`): later parts of the command see the
+    /// value. A key that holds a command makes that command a script to analyze.
+    fn config(&mut self, rest: &[String], top: Option<PathBuf>) -> Vec<Effect> {
         let mut positionals = Vec::new();
         let mut k = 0;
         while let Some(a) = rest.get(k) {
@@ -968,22 +1092,8 @@ impl<'e> Session<'e> {
                     k += 1
                 }
                 s if s.starts_with('-') => {
-                    if [
-                        "--get",
-                        "--get-all",
-                        "--get-regexp",
-                        "--unset",
-                        "--unset-all",
-                        "-l",
-                        "--list",
-                        "--rename-section",
-                        "--remove-section",
-                        "-e",
-                        "--edit",
-                    ]
-                    .contains(&s)
-                    {
-                        return;
+                    if CONFIG_READS.contains(&s) {
+                        return Vec::new();
                     }
                 }
                 _ => positionals.push(a.clone()),
@@ -992,11 +1102,36 @@ impl<'e> Session<'e> {
         if positionals.first().map(String::as_str) == Some("set") {
             positionals.remove(0);
         }
-        if let [key, value] = positionals.as_slice() {
-            if !is_dynamic(key) {
-                self.config_set.push((key.clone(), value.clone()));
-            }
+        let [key, value] = positionals.as_slice() else {
+            return Vec::new();
+        };
+        if is_dynamic(key) {
+            return vec![Effect::Unresolvable(format!(
+                "`git config {}` sets a key only known when it runs",
+                &key[1..]
+            ))];
         }
+        self.config_set.push((key.clone(), value.clone()));
+        command_setting(key, value, top).into_iter().collect()
+    }
+
+    /// Records an upstream (`branch -u`, `checkout -b x --track r/b`) for later
+    /// `push.default=upstream` resolution.
+    fn set_upstream(&mut self, idx: usize, branch: &str, upstream: &str) {
+        let remotes = self.opened[idx].remote_names();
+        let (remote, merge) = match remotes
+            .iter()
+            .find(|r| upstream.starts_with(&format!("{r}/")))
+        {
+            Some(r) => (r.clone(), upstream[r.len() + 1..].to_owned()),
+            None => (".".to_owned(), upstream.to_owned()),
+        };
+        self.config_set
+            .push((format!("branch.{branch}.remote"), remote));
+        self.config_set.push((
+            format!("branch.{branch}.merge"),
+            format!("refs/heads/{merge}"),
+        ));
     }
 
     fn push(
@@ -1008,7 +1143,16 @@ impl<'e> Session<'e> {
         effects: &mut Vec<Effect>,
     ) {
         let p = parse_args(grammar::PUSH, rest);
-        if !p.errors.is_empty() || p.on("dry-run") {
+        if !p.errors.is_empty() {
+            return;
+        }
+        for program in p.values("receive-pack").into_iter().chain(p.values("exec")) {
+            effects.push(Effect::Script {
+                text: program.to_owned(),
+                cwd: None,
+            });
+        }
+        if p.on("dry-run") {
             return;
         }
         if any_dynamic(&p.positionals) || p.value("repo").is_some_and(is_dynamic) {
@@ -1040,15 +1184,10 @@ impl<'e> Session<'e> {
         // `--force` overrides any lease; a lease alone is still a forced update.
         let forced = p.on("force") || p.on("force-with-lease") || mirror;
         let key = format!("remote.{remote}.push");
-        let mut configured: Vec<String> = ov
-            .pairs
-            .iter()
-            .filter(|(k, _)| config_key(k) == config_key(&key))
-            .map(|(_, v)| v.clone())
-            .collect();
-        if configured.is_empty() {
-            configured = self.opened[idx].config_all(&key);
-        }
+        let same = |(k, _): &&(String, String)| config_key(k) == config_key(&key);
+        let mut configured: Vec<String> = self.opened[idx].config_all(&key);
+        configured.extend(self.config_set.iter().filter(same).map(|(_, v)| v.clone()));
+        configured.extend(ov.pairs.iter().filter(same).map(|(_, v)| v.clone()));
         effects.push(Effect::Note(format!("push remote: {remote}")));
         let repo = &self.opened[idx];
         if mirror {
@@ -1305,6 +1444,68 @@ fn glob_map(src: &str, dst: &str, branch: &str) -> Option<String> {
     };
     let mid = candidate.strip_prefix(pre)?.strip_suffix(post)?;
     Some(dst.replacen('*', mid, 1))
+}
+
+/// `git config` options that read or remove rather than set.
+const CONFIG_READS: &[&str] = &[
+    "--get",
+    "--get-all",
+    "--get-regexp",
+    "--get-urlmatch",
+    "--unset",
+    "--unset-all",
+    "-l",
+    "--list",
+    "--rename-section",
+    "--remove-section",
+    "-e",
+    "--edit",
+];
+
+/// Configuration keys whose value is a command git runs (through the shell): `-c
+/// core.fsmonitor='git push …' status` runs a push.
+fn runs_command(key: &str) -> bool {
+    let k = config_key(key);
+    const EXACT: &[&str] = &[
+        "core.fsmonitor",
+        "core.pager",
+        "core.editor",
+        "core.sshcommand",
+        "core.askpass",
+        "sequence.editor",
+        "diff.external",
+        "gpg.program",
+        "gpg.ssh.program",
+        "credential.helper",
+        "uploadpack.packobjectshook",
+    ];
+    let parts: Vec<&str> = k.split('.').collect();
+    EXACT.contains(&k.as_str())
+        || parts.first() == Some(&"pager")
+        || matches!(
+            (parts.first(), parts.last()),
+            (Some(&"diff"), Some(&("command" | "textconv")))
+                | (Some(&"filter"), Some(&("clean" | "smudge" | "process")))
+                | (Some(&"merge"), Some(&"driver"))
+                | (Some(&"remote"), Some(&("receivepack" | "uploadpack")))
+        )
+}
+
+/// The script a command-holding setting runs, if `key` is one.
+fn command_setting(key: &str, value: &str, cwd: Option<PathBuf>) -> Option<Effect> {
+    if !runs_command(key) {
+        return None;
+    }
+    if is_dynamic(value) {
+        return Some(Effect::Unresolvable(format!(
+            "the command in `{key}` is only known when it runs"
+        )));
+    }
+    let text = value.strip_prefix('!').unwrap_or(value);
+    Some(Effect::Script {
+        text: text.to_owned(),
+        cwd,
+    })
 }
 
 /// Where `remote.<name>.push` refspecs send local branch `branch`, and whether forced.

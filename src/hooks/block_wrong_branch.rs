@@ -158,6 +158,10 @@ impl Walker<'_, '_> {
             }
             return;
         }
+        if let Some(target) = writes_git_config(cmd) {
+            self.out.trace.push(format!("command: {text}"));
+            self.unresolved(format!("it writes git's configuration directly ({target}), which can change where later git commands push"), &text);
+        }
         match exec::runs(cmd) {
             exec::Runs::Nothing => {}
             exec::Runs::Unknown(reason) => {
@@ -174,6 +178,12 @@ impl Walker<'_, '_> {
                 } else {
                     let mut child = state.clone();
                     self.script(&script, &via, &mut child, depth + 1);
+                }
+            }
+            exec::Runs::Commands(commands) => {
+                self.out.trace.push(format!("command: {text}"));
+                for inner in &commands {
+                    self.simple(inner, state, depth + 1);
                 }
             }
             exec::Runs::Program(inv) => match inv.name() {
@@ -308,6 +318,20 @@ impl Walker<'_, '_> {
             }
         }
     }
+}
+
+/// A redirection that writes a git config file (`>> .git/config`).
+fn writes_git_config(cmd: &SimpleCommand) -> Option<String> {
+    use crate::shell::RedirectOp::*;
+    cmd.redirects.iter().find_map(|r| {
+        let writes = matches!(r.op, Write | Append | WriteAll | AppendAll | ReadWrite)
+            || (r.op == DupOut && r.target.text().is_some_and(|t| t.parse::<u32>().is_err()));
+        let target = r.target.text().unwrap_or(&r.target.raw);
+        let config = target.ends_with(".git/config")
+            || target.ends_with("/config.worktree")
+            || target.ends_with(".gitconfig");
+        (writes && config).then(|| target.to_owned())
+    })
 }
 
 /// `export NAME=VALUE …` (and `declare -x`).

@@ -19,6 +19,8 @@ pub enum Runs {
     Script { text: String, via: String },
     /// Something runs that cannot be known statically; the reason says what.
     Unknown(String),
+    /// Commands another program runs (`find -exec`), each to analyze as written.
+    Commands(Vec<SimpleCommand>),
 }
 
 /// A program invocation after wrappers are peeled off.
@@ -307,7 +309,7 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
             }
             "su" | "runuser" => {
                 if let Some(script) = option_value(rest, &["-c", "--command"]) {
-                    return script_or_unknown(script, &name);
+                    return script_or_unknown(&script, &name);
                 }
                 if name == "runuser" {
                     if let Some(k) = rest.iter().position(|w| w.text() == Some("--")) {
@@ -320,7 +322,7 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
             }
             "flock" => {
                 if let Some(script) = option_value(rest, &["-c", "--command"]) {
-                    return script_or_unknown(script, "flock");
+                    return script_or_unknown(&script, "flock");
                 }
                 let start = skip_options(rest, &["-w", "--timeout", "-E", "--conflict-exit-code"]);
                 inv.wrappers.push(name);
@@ -332,6 +334,38 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
                 return join_script(&rest[start..], "watch");
             }
             "eval" => return join_script(rest, "eval"),
+            "trap" => {
+                // `trap 'cmd' SIGNAL…` runs cmd later; `trap -p`, `trap - SIG` run nothing.
+                return match rest.first() {
+                    Some(w) if w.text().is_some_and(|t| t.starts_with('-')) => Runs::Nothing,
+                    Some(w) if rest.len() > 1 => script_or_unknown(w, "trap"),
+                    _ => Runs::Nothing,
+                };
+            }
+            "script" => {
+                return match option_value(rest, &["-c", "--command"]) {
+                    Some(cmd) => script_or_unknown(&cmd, "script"),
+                    None => Runs::Nothing,
+                };
+            }
+            "source" | "." => {
+                return match rest.first().and_then(Word::text) {
+                    Some("/dev/stdin" | "-" | "/proc/self/fd/0") => match stdin_text(cmd) {
+                        Some(Ok(text)) => Runs::Script {
+                            text,
+                            via: format!("{name} /dev/stdin"),
+                        },
+                        Some(Err(reason)) => Runs::Unknown(reason),
+                        None => Runs::Nothing,
+                    },
+                    Some(_) => Runs::Nothing,
+                    None if !rest.is_empty() => {
+                        Runs::Unknown(format!("`{name}` reads a file named only when it runs"))
+                    }
+                    None => Runs::Nothing,
+                };
+            }
+            "find" => return find_exec(rest),
             _ => {}
         }
         if let Some(w) = WRAPPERS.iter().find(|w| w.name == name) {
@@ -350,7 +384,9 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
                 continue;
             }
             if w.name == "sudo" {
-                if let Some(dir) = option_value(rest, &["-D", "--chdir"]) {
+                // Only sudo's own options: `sudo git branch -D main` is no chdir.
+                let own = &rest[..skip_options(rest, w.value_opts)];
+                if let Some(dir) = option_value(own, &["-D", "--chdir"]) {
                     inv.chdir = Some(dir.value.clone());
                 }
             }
@@ -376,6 +412,41 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
         return Runs::Program(inv);
     }
     Runs::Unknown("wrappers are nested more than 16 deep".into())
+}
+
+/// The commands `find -exec/-execdir/-ok/-okdir … ;` runs; `{}` is a file name, only
+/// known when it runs.
+fn find_exec(args: &[Word]) -> Runs {
+    let mut commands = Vec::new();
+    let mut k = 0;
+    while let Some(w) = args.get(k) {
+        k += 1;
+        if !matches!(w.text(), Some("-exec" | "-execdir" | "-ok" | "-okdir")) {
+            continue;
+        }
+        let mut words = Vec::new();
+        while let Some(a) = args.get(k) {
+            k += 1;
+            match a.text() {
+                Some(";" | "+") => break,
+                Some(t) if t.contains("{}") => words.push(Word {
+                    raw: t.to_owned(),
+                    value: None,
+                    quoted: false,
+                }),
+                _ => words.push(a.clone()),
+            }
+        }
+        commands.push(SimpleCommand {
+            words,
+            ..SimpleCommand::default()
+        });
+    }
+    if commands.is_empty() {
+        Runs::Nothing
+    } else {
+        Runs::Commands(commands)
+    }
 }
 
 /// `env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]… cmd`.
@@ -452,13 +523,43 @@ fn skip_options(args: &[Word], value_opts: &[&str]) -> usize {
     k.min(args.len())
 }
 
-/// The value of the first of `names` in `args` (`-c VALUE`, `-cVALUE` for a short
-/// option, `--name=VALUE`).
-fn option_value<'w>(args: &'w [Word], names: &[&str]) -> Option<&'w Word> {
+/// The value of the first of `names` in `args`: `-c VALUE`, a bundle ending in the short
+/// letter (`-qc VALUE`), an attached short value (`-cVALUE`), `--name VALUE`,
+/// `--name=VALUE`. A bare value is returned as a literal word.
+fn option_value(args: &[Word], names: &[&str]) -> Option<Word> {
     for (k, w) in args.iter().enumerate() {
         let Some(t) = w.text() else { continue };
-        if names.contains(&t) {
-            return args.get(k + 1);
+        if t == "--" {
+            return None;
+        }
+        for name in names {
+            if t == *name {
+                return args.get(k + 1).cloned();
+            }
+            if let Some(long) = name.strip_prefix("--") {
+                if let Some(v) = t
+                    .strip_prefix("--")
+                    .and_then(|r| r.strip_prefix(long))
+                    .and_then(|r| r.strip_prefix('='))
+                {
+                    return Some(Word::literal(v));
+                }
+                continue;
+            }
+            let Some(letter) = name.strip_prefix('-').and_then(|l| l.chars().next()) else {
+                continue;
+            };
+            let Some(bundle) = t.strip_prefix('-').filter(|b| !b.starts_with('-')) else {
+                continue;
+            };
+            if let Some(pos) = bundle.find(letter) {
+                let rest = &bundle[pos + letter.len_utf8()..];
+                return if rest.is_empty() {
+                    args.get(k + 1).cloned()
+                } else {
+                    Some(Word::literal(rest))
+                };
+            }
         }
     }
     None
@@ -711,6 +812,29 @@ mod tests {
         assert_eq!(script("watch -n 1 git status"), "git status");
         assert_eq!(script("env -S 'git push'"), "git push ");
         assert_eq!(script("pwsh -Command 'git push'"), "git push");
+        assert_eq!(script("script -qc 'git push' /dev/null"), "git push");
+        assert_eq!(script("trap 'git push' EXIT"), "git push");
+        assert_eq!(script("source /dev/stdin <<< 'git push'"), "git push");
+    }
+
+    #[test]
+    fn find_exec_runs_commands() {
+        let Runs::Commands(cmds) =
+            run_of("find . -name '*.rs' -exec git add {} \\; -execdir git push origin main +")
+        else {
+            panic!()
+        };
+        let words: Vec<Vec<Option<&str>>> = cmds
+            .iter()
+            .map(|c| c.words.iter().map(Word::text).collect())
+            .collect();
+        assert_eq!(
+            words,
+            [
+                vec![Some("git"), Some("add"), None],
+                vec![Some("git"), Some("push"), Some("origin"), Some("main")]
+            ]
+        );
     }
 
     #[test]
