@@ -38,19 +38,19 @@ pub fn run(input: &HookInput, ctx: &Context) -> HookOutcome {
 
 /// What the disk must show after one write, at one path.
 #[derive(Debug)]
-struct Planned {
+struct Planned<'a> {
     /// Absolute, not yet canonical (the record gets the canonical form).
     path: PathBuf,
     op: Operation,
-    expect: Expectation,
+    expect: Expectation<'a>,
 }
 
 #[derive(Debug)]
-enum Expectation {
+enum Expectation<'a> {
     /// A file whose content is known exactly, or constrained by text it must contain.
-    Content(ContentRule),
+    Content(ContentRule<'a>),
     /// A notebook cell in a given state.
-    Cell(CellRule),
+    Cell(CellRule<'a>),
     Directory,
     /// A move's source: nothing may remain at the path.
     Gone,
@@ -61,27 +61,30 @@ enum Expectation {
 }
 
 #[derive(Debug, Default)]
-struct ContentRule {
-    /// The whole file, when it can be computed (a Write; an Edit whose original was sent).
-    exact: Option<Vec<u8>>,
+struct ContentRule<'a> {
+    /// The whole file, when it can be computed (a Write, borrowed from the input; an
+    /// Edit whose original was sent).
+    exact: Option<Cow<'a, [u8]>>,
+    /// A Write: the exact content is itself the text that must still be there.
+    whole: bool,
     /// The file before the write, when the host sent it.
-    original: Option<String>,
+    original: Option<&'a str>,
     /// Text the write put in: if it is still there the write landed.
-    present: Vec<String>,
-    /// Text the write removed everywhere (`replace_all`).
-    absent: Vec<String>,
+    present: Vec<&'a str>,
+    /// Text the write removed (an Edit's old text, unique by the tool's rule).
+    absent: Vec<&'a str>,
 }
 
 #[derive(Debug)]
-struct CellRule {
+struct CellRule<'a> {
     mode: CellMode,
     /// The cell the edit addressed (for an insert: the new cell's id, when the host says).
-    cell_id: Option<String>,
-    source: String,
+    cell_id: Option<&'a str>,
+    source: &'a str,
     /// The notebook before and after, as the host sent them (`original_file`,
     /// `updated_file`, observed on 2.1.328).
-    original: Option<String>,
-    updated: Option<String>,
+    original: Option<&'a str>,
+    updated: Option<&'a str>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,7 +213,7 @@ fn batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> HookOutcome {
     struct Checked<'a> {
         call: &'a ToolCall,
         kind: WriteKind,
-        planned: Planned,
+        planned: Planned<'a>,
         check: Check,
     }
     let mut checked = Vec::new();
@@ -379,19 +382,14 @@ fn suspects(
 
 /// Turns one tool call into the writes to check. `response` is the structured
 /// PostToolUse result when there is one. `Ok(None)`: nothing to verify (an MCP dry run).
-fn plan(
+fn plan<'a>(
     kind: WriteKind,
-    input: &Value,
-    response: Option<&Value>,
+    input: &'a Value,
+    response: Option<&'a Value>,
     cwd: &Path,
-) -> Result<Option<Vec<Planned>>, String> {
+) -> Result<Option<Vec<Planned<'a>>>, String> {
     let targets = tools::write_targets(kind, input).map_err(|e| e.to_string())?;
     let resolve = |t: &Target| fsutil::absolute(Path::new(&t.path), cwd);
-    let str_of = |v: Option<&Value>, key: &str| {
-        v.and_then(|v| v.get(key))
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-    };
     let bool_of =
         |v: Option<&Value>, key: &str| v.and_then(|v| v.get(key)).and_then(Value::as_bool);
     // The host's result wins over the request: the user may have changed the content in
@@ -416,10 +414,10 @@ fn plan(
             single(
                 op,
                 Expectation::Content(ContentRule {
-                    present: vec![content.clone()],
-                    exact: Some(content.into_bytes()),
+                    exact: Some(Cow::Borrowed(content.as_bytes())),
+                    whole: true,
                     original,
-                    absent: Vec::new(),
+                    ..ContentRule::default()
                 }),
             )
         }
@@ -453,7 +451,7 @@ fn plan(
             let edits = edits_of(input, "edits", "oldText", "newText", "")?;
             // The MCP server replaces the first match only and matches whitespace loosely,
             // so old text may legitimately remain: only the new text is evidence.
-            let present: Vec<String> = edits
+            let present: Vec<&str> = edits
                 .into_iter()
                 .map(|e| e.new)
                 .filter(|n| !n.is_empty())
@@ -468,7 +466,7 @@ fn plan(
             single(Operation::Edit, Expectation::Content(rule))
         }
         WriteKind::NotebookEdit => {
-            let mode = match str_of(Some(input), "edit_mode").as_deref() {
+            let mode = match str_of(Some(input), "edit_mode") {
                 None | Some("replace") => CellMode::Replace,
                 Some("insert") => CellMode::Insert,
                 Some("delete") => CellMode::Delete,
@@ -511,19 +509,24 @@ fn plan(
     }
 }
 
-struct Edit {
-    old: String,
-    new: String,
+/// A string value of an optional object.
+fn str_of<'a>(v: Option<&'a Value>, key: &str) -> Option<&'a str> {
+    v.and_then(|v| v.get(key)).and_then(Value::as_str)
+}
+
+struct Edit<'a> {
+    old: &'a str,
+    new: &'a str,
     all: bool,
 }
 
-fn edits_of(
-    input: &Value,
+fn edits_of<'a>(
+    input: &'a Value,
     field: &str,
     old: &str,
     new: &str,
     all: &str,
-) -> Result<Vec<Edit>, String> {
+) -> Result<Vec<Edit<'a>>, String> {
     let items = input
         .get(field)
         .and_then(Value::as_array)
@@ -535,7 +538,6 @@ fn edits_of(
             let text = |k: &str| {
                 e.get(k)
                     .and_then(Value::as_str)
-                    .map(str::to_owned)
                     .ok_or_else(|| format!("{field}[{i}] has no {k} (a string)"))
             };
             Ok(Edit {
@@ -549,14 +551,14 @@ fn edits_of(
 
 /// The rule for a sequence of string replacements: exact when the original is known and
 /// every edit applies to it, else the text each edit leaves behind.
-fn edit_rule(original: Option<String>, edits: &[Edit]) -> ContentRule {
-    let exact = original.as_deref().and_then(|orig| {
+fn edit_rule<'a>(original: Option<&'a str>, edits: &[Edit<'a>]) -> ContentRule<'a> {
+    let exact = original.and_then(|orig| {
         edits
             .iter()
             .try_fold(Cow::Borrowed(orig), |text, e| {
                 apply(&text, e).map(Cow::Owned)
             })
-            .map(|t| t.into_owned().into_bytes())
+            .map(|t| Cow::Owned(t.into_owned().into_bytes()))
     });
     let mut rule = ContentRule {
         exact,
@@ -570,16 +572,16 @@ fn edit_rule(original: Option<String>, edits: &[Edit]) -> ContentRule {
         let overlaps = |t: &str| {
             later
                 .iter()
-                .any(|l| !l.old.is_empty() && (l.old.contains(t) || t.contains(&l.old)))
+                .any(|l| !l.old.is_empty() && (l.old.contains(t) || t.contains(l.old)))
         };
-        if !e.new.is_empty() && !overlaps(&e.new) {
-            rule.present.push(e.new.clone());
+        if !e.new.is_empty() && !overlaps(e.new) {
+            rule.present.push(e.new);
         }
         // Edit refuses an old_string that is not unique (without replace_all), so after
         // any edit the old text is gone, unless the new text (or a later edit's) has it.
-        let reintroduced = later.iter().any(|l| l.new.contains(&e.old));
-        if !e.old.is_empty() && !e.new.contains(&e.old) && !reintroduced && !overlaps(&e.old) {
-            rule.absent.push(e.old.clone());
+        let reintroduced = later.iter().any(|l| l.new.contains(e.old));
+        if !e.old.is_empty() && !e.new.contains(e.old) && !reintroduced && !overlaps(e.old) {
+            rule.absent.push(e.old);
         }
     }
     rule
@@ -588,15 +590,15 @@ fn edit_rule(original: Option<String>, edits: &[Edit]) -> ContentRule {
 fn apply(text: &str, e: &Edit) -> Option<String> {
     if e.old.is_empty() {
         // Claude Code's way of creating a file with Edit.
-        return text.is_empty().then(|| e.new.clone());
+        return text.is_empty().then(|| e.new.to_owned());
     }
-    if !text.contains(&e.old) {
+    if !text.contains(e.old) {
         return None;
     }
     Some(if e.all {
-        text.replace(&e.old, &e.new)
+        text.replace(e.old, e.new)
     } else {
-        text.replacen(&e.old, &e.new, 1)
+        text.replacen(e.old, e.new, 1)
     })
 }
 
@@ -715,7 +717,12 @@ fn check_content(path: &Path, rule: &ContentRule, op: Operation) -> Check {
         detail: Some(detail),
         digest: Some(digest.clone()),
     };
-    let holds = contains_all(&disk, &rule.present) && contains_none(&disk, &rule.absent);
+    let whole_present = match (&rule.exact, rule.whole) {
+        (Some(exact), true) => contains_bytes(&disk, exact),
+        _ => true,
+    };
+    let holds =
+        whole_present && contains_all(&disk, &rule.present) && contains_none(&disk, &rule.absent);
     let Some(exact) = &rule.exact else {
         if holds {
             return Check {
@@ -738,11 +745,7 @@ fn check_content(path: &Path, rule: &ContentRule, op: Operation) -> Check {
             "landed with different line endings (CRLF/LF)".to_owned(),
         );
     }
-    if rule
-        .original
-        .as_deref()
-        .is_some_and(|o| o.as_bytes() == disk)
-    {
+    if rule.original.is_some_and(|o| o.as_bytes() == disk) {
         return with_digest(Outcome::NotLanded, still_original(&digest));
     }
     if disk.is_empty() {
@@ -762,7 +765,7 @@ fn check_content(path: &Path, rule: &ContentRule, op: Operation) -> Check {
         );
     }
     let difference = first_difference(exact, &disk);
-    if holds && !rule.present.is_empty() {
+    if holds && (rule.whole || !rule.present.is_empty()) {
         return with_digest(
             Outcome::ChangedAfter,
             format!("it landed, then the file was changed by something else (a formatter or another tool?); the written text is still there, but {difference}"),
@@ -807,15 +810,26 @@ fn missing_text(disk: &[u8], rule: &ContentRule) -> String {
 }
 
 fn contains(hay: &[u8], needle: &str) -> bool {
-    let needle = needle.as_bytes();
-    needle.is_empty() || hay.windows(needle.len()).any(|w| w == needle)
+    contains_bytes(hay, needle.as_bytes())
 }
 
-fn contains_all(hay: &[u8], texts: &[String]) -> bool {
+/// Substring search: linear (std's two-way search) when both sides are UTF-8, which the
+/// text of a file written by an agent almost always is.
+fn contains_bytes(hay: &[u8], needle: &[u8]) -> bool {
+    if needle.is_empty() {
+        return true;
+    }
+    match (std::str::from_utf8(hay), std::str::from_utf8(needle)) {
+        (Ok(h), Ok(n)) => h.contains(n),
+        _ => hay.windows(needle.len()).any(|w| w == needle),
+    }
+}
+
+fn contains_all(hay: &[u8], texts: &[&str]) -> bool {
     texts.iter().all(|t| contains(hay, t))
 }
 
-fn contains_none(hay: &[u8], texts: &[String]) -> bool {
+fn contains_none(hay: &[u8], texts: &[&str]) -> bool {
     !texts.iter().any(|t| contains(hay, t))
 }
 
@@ -904,18 +918,10 @@ fn check_cell(path: &Path, rule: &CellRule) -> Check {
         digest: digest.clone(),
     };
     // The host sent the notebook as it wrote it: byte equality is the strongest evidence.
-    if rule
-        .updated
-        .as_deref()
-        .is_some_and(|u| u.as_bytes() == bytes)
-    {
+    if rule.updated.is_some_and(|u| u.as_bytes() == bytes) {
         return finish(Outcome::Landed, None);
     }
-    if rule
-        .original
-        .as_deref()
-        .is_some_and(|o| o.as_bytes() == bytes)
-    {
+    if rule.original.is_some_and(|o| o.as_bytes() == bytes) {
         return finish(
             Outcome::NotLanded,
             Some("the notebook still holds its previous content".to_owned()),
@@ -932,7 +938,6 @@ fn check_cell(path: &Path, rule: &CellRule) -> Check {
     };
     let original_count = rule
         .original
-        .as_deref()
         .and_then(|o| serde_json::from_str::<Value>(o).ok())
         .map(|nb| cells_of(&nb).len());
     let cells = cells_of(&notebook);
@@ -981,7 +986,7 @@ fn cell_verdict(
         id.strip_prefix("cell-")
             .and_then(|n| n.parse::<usize>().ok())
     };
-    let id = rule.cell_id.as_deref();
+    let id = rule.cell_id;
     let count_is =
         |delta: isize| original_count.map(|n| cells.len() as isize == n as isize + delta);
     match rule.mode {
@@ -1180,30 +1185,26 @@ fn short(sha: &str) -> &str {
 mod tests {
     use super::*;
 
-    fn edit(old: &str, new: &str, all: bool) -> Edit {
-        Edit {
-            old: old.into(),
-            new: new.into(),
-            all,
-        }
+    fn edit<'a>(old: &'a str, new: &'a str, all: bool) -> Edit<'a> {
+        Edit { old, new, all }
     }
 
     #[test]
     fn edit_rule_applies_edits_in_order() {
         let rule = edit_rule(
-            Some("a b a".into()),
+            Some("a b a"),
             &[edit("a", "x", false), edit("b", "y", false)],
         );
         assert_eq!(rule.exact.as_deref(), Some(&b"x y a"[..]));
-        let rule = edit_rule(Some("a b a".into()), &[edit("a", "x", true)]);
+        let rule = edit_rule(Some("a b a"), &[edit("a", "x", true)]);
         assert_eq!(rule.exact.as_deref(), Some(&b"x b x"[..]));
         assert_eq!(rule.absent, ["a"]);
         // An edit that does not apply to the original: only text rules remain.
-        let rule = edit_rule(Some("abc".into()), &[edit("zzz", "q", false)]);
+        let rule = edit_rule(Some("abc"), &[edit("zzz", "q", false)]);
         assert_eq!(rule.exact, None);
         assert_eq!(rule.present, ["q"]);
         // Creating a file with an empty old_string.
-        let rule = edit_rule(Some(String::new()), &[edit("", "new file", false)]);
+        let rule = edit_rule(Some(""), &[edit("", "new file", false)]);
         assert_eq!(rule.exact.as_deref(), Some(&b"new file"[..]));
     }
 
