@@ -11,16 +11,12 @@ use super::{Context, HookOutcome};
 use crate::git::{Action, Effect, GitCall, Place, RefUpdate, Session, DYNAMIC};
 use crate::policy::Policy;
 use crate::protocol::{Payload, Response, Verdict};
-use crate::shell::{self, exec, Node, SimpleCommand};
-use std::path::{Path, PathBuf};
+use crate::shell::exec::{self, Runs};
+use crate::shell::walk::{invocation_cwd, ShellState, Site, Spawn, Visitor, Walker};
+use crate::shell::{self, SimpleCommand};
+use std::path::Path;
 
 const HOOK: &str = "block-wrong-branch";
-/// Scripts inside scripts (`bash -c "eval '…'"`) deeper than this are not followed.
-const MAX_SCRIPT_DEPTH: usize = 8;
-/// At most this many simple commands are analyzed; beyond, the rest is unresolvable.
-const MAX_COMMANDS: usize = 100_000;
-/// Command text quoted in a reason is cut to this many characters.
-const QUOTE_CHARS: usize = 160;
 
 pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
     let Payload::PreToolUse { call } = &input.payload else {
@@ -59,14 +55,6 @@ pub struct Analysis {
     pub unresolved: Vec<(String, String)>,
     /// A readable account of the analysis, for `explain`.
     pub trace: Vec<String>,
-    commands: usize,
-}
-
-#[derive(Clone, Debug)]
-struct ShellState {
-    cwd: Option<PathBuf>,
-    dir_stack: Vec<Option<PathBuf>>,
-    exported: Vec<(String, Option<String>)>,
 }
 
 /// Analyzes `command` as run in `cwd`.
@@ -76,169 +64,59 @@ pub fn analyze<'e>(
     session: &mut Session<'e>,
     env: &'e dyn Fn(&str) -> Option<std::ffi::OsString>,
 ) -> Analysis {
-    let mut walker = Walker {
+    let guard = Guard {
         session,
         out: Analysis::default(),
-        env,
-        outer: None,
     };
-    let mut state = ShellState {
-        cwd: Some(cwd.to_owned()),
-        dir_stack: Vec::new(),
-        exported: Vec::new(),
-    };
-    walker.script(command, "the command", &mut state, 0);
-    walker.out
+    Walker::new(guard, env).run(command, cwd.to_owned()).out
 }
 
-struct Walker<'s, 'e> {
+/// The visitor: resolves each git invocation to branch updates.
+struct Guard<'s, 'e> {
     session: &'s mut Session<'e>,
     out: Analysis,
-    env: &'e dyn Fn(&str) -> Option<std::ffi::OsString>,
-    /// The command as the agent wrote it, while analyzing what it runs inside.
-    outer: Option<String>,
 }
 
-impl Walker<'_, '_> {
-    fn unresolved(&mut self, reason: String, command: &str) {
-        self.out.trace.push(format!("  cannot resolve: {reason}"));
-        let cited = self.cite(command);
-        self.out.unresolved.push((reason, cited));
-    }
-
-    /// How a reason quotes a command: as the agent wrote it, and what it runs inside
-    /// when that differs (an alias, `bash -c`, `eval`).
-    fn cite(&self, command: &str) -> String {
-        let command = cut(command);
-        match &self.outer {
-            Some(outer) if *outer != command => format!("`{outer}` (which runs `{command}`)"),
-            _ => format!("`{command}`"),
-        }
-    }
-
-    fn script(&mut self, text: &str, via: &str, state: &mut ShellState, depth: usize) {
-        if depth > MAX_SCRIPT_DEPTH {
-            self.unresolved(
-                format!("scripts are nested more than {MAX_SCRIPT_DEPTH} deep"),
-                text,
-            );
-            return;
-        }
-        let parsed = shell::parse(text);
-        for p in &parsed.problems {
-            self.unresolved(format!("{via} cannot be parsed: {p}"), text);
-        }
-        self.walk(&parsed.nodes, state, depth);
-    }
-
-    fn walk(&mut self, nodes: &[Node], state: &mut ShellState, depth: usize) {
-        for node in nodes {
-            match node {
-                Node::Simple(cmd) => self.simple(cmd, state, depth),
-                Node::Subshell(inner) => {
-                    let mut child = state.clone();
-                    self.walk(inner, &mut child, depth);
-                }
-            }
-        }
-    }
-
-    fn simple(&mut self, cmd: &SimpleCommand, state: &mut ShellState, depth: usize) {
-        self.out.commands += 1;
-        let text = command_text(cmd);
-        if depth == 0 {
-            self.outer = Some(text.clone());
-        }
-        if self.out.commands > MAX_COMMANDS {
-            if self.out.commands == MAX_COMMANDS + 1 {
-                self.unresolved(
-                    format!("the command holds more than {MAX_COMMANDS} simple commands"),
-                    &text,
-                );
-            }
-            return;
-        }
+impl Visitor for Guard<'_, '_> {
+    fn command(
+        &mut self,
+        site: &Site,
+        cmd: &SimpleCommand,
+        runs: &Runs,
+        state: &ShellState,
+    ) -> Vec<Spawn> {
         if let Some(target) = writes_git_config(cmd) {
-            self.out.trace.push(format!("command: {text}"));
-            self.unresolved(format!("it writes git's configuration directly ({target}), which can change where later git commands push"), &text);
+            self.out.trace.push(format!("command: {}", site.text));
+            self.unresolved(site, format!("it writes git's configuration directly ({target}), which can change where later git commands push"));
         }
-        match exec::runs(cmd) {
-            exec::Runs::Nothing => {}
-            exec::Runs::Unknown(reason) => {
-                self.out.trace.push(format!("command: {text}"));
-                self.unresolved(reason, &text);
+        match runs {
+            Runs::Unknown(reason) => {
+                self.out.trace.push(format!("command: {}", site.text));
+                self.unresolved(site, reason.clone());
+                Vec::new()
             }
-            exec::Runs::Script { text: script, via } => {
-                self.out.trace.push(format!("command: {text}"));
-                self.out
-                    .trace
-                    .push(format!("  runs a script ({via}): {}", cut(&script)));
-                if via == "eval" {
-                    self.script(&script, &via, state, depth + 1);
-                } else {
-                    let mut child = state.clone();
-                    self.script(&script, &via, &mut child, depth + 1);
-                }
+            Runs::Script { .. } | Runs::Commands(_) => {
+                self.out.trace.push(format!("command: {}", site.text));
+                Vec::new()
             }
-            exec::Runs::Commands(commands) => {
-                self.out.trace.push(format!("command: {text}"));
-                for inner in &commands {
-                    self.simple(inner, state, depth + 1);
-                }
-            }
-            exec::Runs::Program(inv) => match inv.name() {
-                "cd" | "pushd" | "popd" | "chdir" => self.change_dir(&inv, state),
-                "export" | "declare" | "typeset" => export(&inv, state),
-                "unset" => {
-                    for w in &inv.args {
-                        if let Some(name) = w.text() {
-                            state.exported.retain(|(n, _)| n != name);
-                        }
-                    }
-                }
-                "git" => self.git(&inv, &text, state, depth),
-                _ => {}
-            },
+            Runs::Program(inv) if inv.name() == "git" => self.git(site, inv, state),
+            Runs::Program(_) | Runs::Nothing => Vec::new(),
         }
     }
 
-    fn change_dir(&mut self, inv: &exec::Invocation, state: &mut ShellState) {
-        let args: Vec<&shell::Word> = inv
-            .args
-            .iter()
-            .filter(|w| !w.text().is_some_and(|t| t.starts_with('-') && t.len() > 1))
-            .collect();
-        match inv.name() {
-            "popd" => {
-                state.cwd = state.dir_stack.pop().flatten();
-                return;
-            }
-            "pushd" => state.dir_stack.push(state.cwd.clone()),
-            _ => {}
-        }
-        let target = match args.first() {
-            None => (self.env)("HOME").map(PathBuf::from),
-            Some(w) => match w.text() {
-                Some("-") => None,
-                Some(dir) => state
-                    .cwd
-                    .as_ref()
-                    .map(|c| crate::fsutil::lexical(&c.join(dir))),
-                None => None,
-            },
-        };
-        state.cwd = target;
+    fn unresolved(&mut self, site: &Site, reason: String) {
+        self.out.trace.push(format!("  cannot resolve: {reason}"));
+        self.out.unresolved.push((reason, site.cited.clone()));
     }
 
-    fn git(&mut self, inv: &exec::Invocation, text: &str, state: &mut ShellState, depth: usize) {
-        let cwd = match &inv.chdir {
-            None => state.cwd.clone(),
-            Some(Some(d)) => state
-                .cwd
-                .as_ref()
-                .map(|c| crate::fsutil::lexical(&c.join(d))),
-            Some(None) => None,
-        };
+    fn note(&mut self, line: String) {
+        self.out.trace.push(line);
+    }
+}
+
+impl Guard<'_, '_> {
+    fn git(&mut self, site: &Site, inv: &exec::Invocation, state: &ShellState) -> Vec<Spawn> {
+        let cwd = invocation_cwd(inv, state);
         let mut env = if inv.clear_env {
             Vec::new()
         } else {
@@ -287,6 +165,7 @@ impl Walker<'_, '_> {
             env,
             cwd: cwd.clone(),
         };
+        let mut spawned = Vec::new();
         for effect in self.session.analyze(&call) {
             match effect {
                 Effect::Note(n) => self.out.trace.push(format!("  {n}")),
@@ -297,26 +176,17 @@ impl Walker<'_, '_> {
                         u.branch,
                         place(&u.place)
                     ));
-                    let cited = self.cite(text);
-                    self.out.updates.push((u, cited));
+                    self.out.updates.push((u, site.cited.clone()));
                 }
-                Effect::Unresolvable(reason) => self.unresolved(reason, text),
-                Effect::Script {
-                    text: script,
-                    cwd: dir,
-                } => {
-                    self.out
-                        .trace
-                        .push(format!("  runs a script: {}", cut(&script)));
-                    let mut child = ShellState {
-                        cwd: dir.or_else(|| cwd.clone()),
-                        dir_stack: Vec::new(),
-                        exported: state.exported.clone(),
-                    };
-                    self.script(&script, "a git alias or --exec", &mut child, depth + 1);
-                }
+                Effect::Unresolvable(reason) => self.unresolved(site, reason),
+                Effect::Script { text, cwd: dir } => spawned.push(Spawn {
+                    text,
+                    cwd: dir.or_else(|| cwd.clone()),
+                    via: "a git alias or --exec".into(),
+                }),
             }
         }
+        spawned
     }
 }
 
@@ -332,29 +202,6 @@ fn writes_git_config(cmd: &SimpleCommand) -> Option<String> {
             || target.ends_with(".gitconfig");
         (writes && config).then(|| target.to_owned())
     })
-}
-
-/// `export NAME=VALUE …` (and `declare -x`).
-fn export(inv: &exec::Invocation, state: &mut ShellState) {
-    if inv.name() != "export"
-        && !inv.args.iter().any(|w| {
-            w.text()
-                .is_some_and(|t| t.starts_with('-') && t.contains('x'))
-        })
-    {
-        return;
-    }
-    for w in &inv.args {
-        let raw = w.value.as_deref().unwrap_or(&w.raw);
-        if let Some((name, value)) = raw.split_once('=') {
-            if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') && !name.is_empty() {
-                state.exported.retain(|(n, _)| n != name);
-                state
-                    .exported
-                    .push((name.to_owned(), w.value.as_ref().map(|_| value.to_owned())));
-            }
-        }
-    }
 }
 
 /// `$(git branch --show-current)` and its equivalents name the current branch: resolve
@@ -374,23 +221,6 @@ fn current_branch_substitution(raw: &str) -> bool {
             | ["git", "symbolic-ref", "--short", "HEAD"]
             | ["git", "symbolic-ref", "--short", "-q", "HEAD"]
     )
-}
-
-fn command_text(cmd: &SimpleCommand) -> String {
-    let assigned = cmd
-        .assignments
-        .iter()
-        .map(|a| format!("{}={}", a.name, a.value.raw));
-    let words = cmd.words.iter().map(|w| w.raw.clone());
-    cut(&assigned.chain(words).collect::<Vec<_>>().join(" "))
-}
-
-fn cut(text: &str) -> String {
-    let one_line = text.replace('\n', " ⏎ ");
-    match one_line.char_indices().nth(QUOTE_CHARS) {
-        Some((i, _)) => format!("{}…", &one_line[..i]),
-        None => one_line,
-    }
 }
 
 fn place(p: &Place) -> String {

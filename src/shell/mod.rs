@@ -14,6 +14,7 @@
 
 pub mod exec;
 mod parse;
+pub mod walk;
 
 pub use parse::parse;
 

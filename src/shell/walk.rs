@@ -1,0 +1,269 @@
+//! Walks a script the way a shell would run it, and shows each simple command to a
+//! [`Visitor`] with the shell's state at that point: the directory (through `cd`,
+//! `pushd`, `popd`; a subshell's changes stay in it) and the exported environment.
+//! Scripts run by wrappers (`bash -c`, `eval`, a pipe into a shell) and commands run by
+//! other programs (`find -exec`) are walked too, within fixed depth and size limits.
+
+use super::exec::{self, Invocation, Runs};
+use super::{Node, SimpleCommand};
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// Scripts inside scripts (`bash -c "eval '…'"`) deeper than this are not followed.
+pub const MAX_SCRIPT_DEPTH: usize = 8;
+/// At most this many simple commands are walked; beyond, the rest is unresolvable.
+pub const MAX_COMMANDS: usize = 100_000;
+/// Command text quoted in a reason is cut to this many characters.
+const QUOTE_CHARS: usize = 160;
+
+/// The shell's state as the script goes.
+#[derive(Clone, Debug, Default)]
+pub struct ShellState {
+    /// None once a `cd` went somewhere only known at run time.
+    pub cwd: Option<PathBuf>,
+    dir_stack: Vec<Option<PathBuf>>,
+    /// `export`ed variables (value None when dynamic).
+    pub exported: Vec<(String, Option<String>)>,
+}
+
+/// Where a visited command is.
+pub struct Site {
+    /// The command as written (cut to a quotable length).
+    pub text: String,
+    /// How a message should quote it: as the agent wrote it, and what it runs inside
+    /// when that differs (`` `bash -c 'git push'` (which runs `git push`) ``).
+    pub cited: String,
+    pub depth: usize,
+}
+
+/// A script a visitor learned that a command runs (a git alias, `rebase --exec`), to be
+/// walked in a child shell.
+pub struct Spawn {
+    pub text: String,
+    pub cwd: Option<PathBuf>,
+    pub via: String,
+}
+
+pub trait Visitor {
+    /// Every simple command, in execution order, with what it runs.
+    fn command(
+        &mut self,
+        site: &Site,
+        cmd: &SimpleCommand,
+        runs: &Runs,
+        state: &ShellState,
+    ) -> Vec<Spawn>;
+    /// Something the walk itself cannot follow (a parse error, the limits).
+    fn unresolved(&mut self, site: &Site, reason: String);
+    /// A line for a human-readable account (`explain`).
+    fn note(&mut self, _line: String) {}
+}
+
+pub struct Walker<'e, V> {
+    pub visitor: V,
+    env: &'e dyn Fn(&str) -> Option<OsString>,
+    outer: Option<String>,
+    commands: usize,
+}
+
+impl<'e, V: Visitor> Walker<'e, V> {
+    pub fn new(visitor: V, env: &'e dyn Fn(&str) -> Option<OsString>) -> Self {
+        Walker {
+            visitor,
+            env,
+            outer: None,
+            commands: 0,
+        }
+    }
+
+    /// Walks `text` as a script run in `cwd`.
+    pub fn run(mut self, text: &str, cwd: PathBuf) -> V {
+        let mut state = ShellState {
+            cwd: Some(cwd),
+            ..ShellState::default()
+        };
+        self.script(text, "the command", &mut state, 0);
+        self.visitor
+    }
+
+    fn site(&self, text: &str, depth: usize) -> Site {
+        let text = cut(text);
+        let cited = match &self.outer {
+            Some(outer) if *outer != text => format!("`{outer}` (which runs `{text}`)"),
+            _ => format!("`{text}`"),
+        };
+        Site { text, cited, depth }
+    }
+
+    fn script(&mut self, text: &str, via: &str, state: &mut ShellState, depth: usize) {
+        if depth > MAX_SCRIPT_DEPTH {
+            let site = self.site(text, depth);
+            self.visitor.unresolved(
+                &site,
+                format!("scripts are nested more than {MAX_SCRIPT_DEPTH} deep"),
+            );
+            return;
+        }
+        let parsed = super::parse(text);
+        if !parsed.problems.is_empty() {
+            let site = self.site(text, depth);
+            for p in &parsed.problems {
+                self.visitor
+                    .unresolved(&site, format!("{via} cannot be parsed: {p}"));
+            }
+        }
+        self.walk(&parsed.nodes, state, depth);
+    }
+
+    fn walk(&mut self, nodes: &[Node], state: &mut ShellState, depth: usize) {
+        for node in nodes {
+            match node {
+                Node::Simple(cmd) => self.simple(cmd, state, depth),
+                Node::Subshell(inner) => {
+                    let mut child = state.clone();
+                    self.walk(inner, &mut child, depth);
+                }
+            }
+        }
+    }
+
+    fn simple(&mut self, cmd: &SimpleCommand, state: &mut ShellState, depth: usize) {
+        self.commands += 1;
+        let text = command_text(cmd);
+        if depth == 0 {
+            self.outer = Some(cut(&text));
+        }
+        if self.commands > MAX_COMMANDS {
+            if self.commands == MAX_COMMANDS + 1 {
+                let site = self.site(&text, depth);
+                self.visitor.unresolved(
+                    &site,
+                    format!("the command holds more than {MAX_COMMANDS} simple commands"),
+                );
+            }
+            return;
+        }
+        let runs = exec::runs(cmd);
+        let site = self.site(&text, depth);
+        let spawned = self.visitor.command(&site, cmd, &runs, state);
+        match &runs {
+            Runs::Script { text: script, via } => {
+                self.visitor
+                    .note(format!("  runs a script ({via}): {}", cut(script)));
+                if via == "eval" {
+                    self.script(script, via, state, depth + 1);
+                } else {
+                    let mut child = state.clone();
+                    self.script(script, via, &mut child, depth + 1);
+                }
+            }
+            Runs::Commands(commands) => {
+                for inner in commands {
+                    self.simple(inner, state, depth + 1);
+                }
+            }
+            Runs::Program(inv) => match inv.name() {
+                "cd" | "pushd" | "popd" | "chdir" => self.change_dir(inv, state),
+                "export" | "declare" | "typeset" => export(inv, state),
+                "unset" => {
+                    for w in &inv.args {
+                        if let Some(name) = w.text() {
+                            state.exported.retain(|(n, _)| n != name);
+                        }
+                    }
+                }
+                _ => {}
+            },
+            Runs::Nothing | Runs::Unknown(_) => {}
+        }
+        for spawn in spawned {
+            self.visitor
+                .note(format!("  runs a script: {}", cut(&spawn.text)));
+            let mut child = ShellState {
+                cwd: spawn.cwd.or_else(|| state.cwd.clone()),
+                dir_stack: Vec::new(),
+                exported: state.exported.clone(),
+            };
+            self.script(&spawn.text, &spawn.via, &mut child, depth + 1);
+        }
+    }
+
+    fn change_dir(&mut self, inv: &Invocation, state: &mut ShellState) {
+        let dir = inv
+            .args
+            .iter()
+            .find(|w| !w.text().is_some_and(|t| t.starts_with('-') && t.len() > 1));
+        match inv.name() {
+            "popd" => {
+                state.cwd = state.dir_stack.pop().flatten();
+                return;
+            }
+            "pushd" => state.dir_stack.push(state.cwd.clone()),
+            _ => {}
+        }
+        state.cwd = match dir {
+            None => (self.env)("HOME").map(PathBuf::from),
+            Some(w) => match w.text() {
+                Some("-") | None => None,
+                Some(d) => state
+                    .cwd
+                    .as_ref()
+                    .map(|c| crate::fsutil::lexical(&c.join(d))),
+            },
+        };
+    }
+}
+
+/// The directory an invocation runs in: the shell's, changed by a wrapper's own option
+/// (`env -C`, `sudo -D`).
+pub fn invocation_cwd(inv: &Invocation, state: &ShellState) -> Option<PathBuf> {
+    match &inv.chdir {
+        None => state.cwd.clone(),
+        Some(Some(d)) => state
+            .cwd
+            .as_ref()
+            .map(|c| crate::fsutil::lexical(&c.join(d))),
+        Some(None) => None,
+    }
+}
+
+/// `export NAME=VALUE …` (and `declare -x`).
+fn export(inv: &Invocation, state: &mut ShellState) {
+    let declares_export = inv.args.iter().any(|w| {
+        w.text()
+            .is_some_and(|t| t.starts_with('-') && t.contains('x'))
+    });
+    if inv.name() != "export" && !declares_export {
+        return;
+    }
+    for w in &inv.args {
+        let raw = w.value.as_deref().unwrap_or(&w.raw);
+        if let Some((name, value)) = raw.split_once('=') {
+            if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                state.exported.retain(|(n, _)| n != name);
+                state
+                    .exported
+                    .push((name.to_owned(), w.value.as_ref().map(|_| value.to_owned())));
+            }
+        }
+    }
+}
+
+/// A simple command as written: assignments and words.
+pub fn command_text(cmd: &SimpleCommand) -> String {
+    let assigned = cmd
+        .assignments
+        .iter()
+        .map(|a| format!("{}={}", a.name, a.value.raw));
+    let words = cmd.words.iter().map(|w| w.raw.clone());
+    cut(&assigned.chain(words).collect::<Vec<_>>().join(" "))
+}
+
+/// One line, at most [`QUOTE_CHARS`] characters.
+pub fn cut(text: &str) -> String {
+    let one_line = text.replace('\n', " ⏎ ");
+    match one_line.char_indices().nth(QUOTE_CHARS) {
+        Some((i, _)) => format!("{}…", &one_line[..i]),
+        None => one_line,
+    }
+}
