@@ -17,9 +17,13 @@
 //! Every case runs against the same fixture: a project directory (with a `.git` directory,
 //! so policy discovery stops there) and a state directory whose session already has a
 //! write log of [`LOG_RECORDS`] records. The hook appends to that log, so it is truncated
-//! back to exactly those records before every run.
+//! back to exactly those records before every run. The block-wrong-branch cases run in a
+//! real scratch repository instead ([`make_repo`]: `main` pushed to a bare `origin`,
+//! `feat/x` checked out). Every hook process gets an empty scratch `HOME` (no
+//! `.gitconfig`) and no `GIT_*` variables, so the user's git configuration cannot change
+//! an answer or the time it takes.
 //!
-//! To add a hook (block-wrong-branch, scope-guard, audit-turn), add rows to [`CASES`].
+//! To add a hook (scope-guard, audit-turn), add rows to [`CASES`].
 
 use did_it_actually::fsutil::sha256_hex;
 use did_it_actually::store::{Operation, Outcome, WriteRecord, RECORD_VERSION, WRITE_LOG};
@@ -43,6 +47,9 @@ struct Case {
     name: &'static str,
     /// Arguments after the binary.
     args: &'static [&'static str],
+    /// The hook process's working directory. The case's stdin names the same directory as
+    /// the event's `cwd` (which is what the hooks read).
+    dir: Dir,
     /// Prepares the disk once, before any run (files the hook reads). Runs of all cases are
     /// interleaved, so setups must not conflict (use paths of the case's own).
     setup: fn(&Fixture) -> io::Result<()>,
@@ -52,6 +59,15 @@ struct Case {
     expect: Expect,
 }
 
+/// Where a case runs.
+#[derive(Clone, Copy)]
+enum Dir {
+    /// The project directory (an empty `.git` directory, no repository behind it).
+    Project,
+    /// The work tree of the scratch git repository, on `feat/x`.
+    Repo,
+}
+
 /// The answer a case must produce.
 enum Expect {
     /// Exit 0, nothing on stdout (no objection), and this many records appended to the
@@ -59,12 +75,16 @@ enum Expect {
     Silent { records: usize },
     /// Exit 0 and stdout containing this text.
     Stdout(&'static str),
+    /// Exit 0, a PreToolUse `permissionDecision` of `deny` whose reason contains this
+    /// text, and no records appended.
+    Deny(&'static str),
 }
 
 const CASES: &[Case] = &[
     Case {
         name: "verify-write: Write, 100 B",
         args: &["verify-write"],
+        dir: Dir::Project,
         setup: |f| put(&f.small_path(99), &small_content(99)),
         stdin: |f| post_tool_use_write(f, &f.small_path(99), &small_content(99)),
         expect: Expect::Silent { records: 1 },
@@ -72,6 +92,7 @@ const CASES: &[Case] = &[
     Case {
         name: "verify-write: Write, 1 MiB",
         args: &["verify-write"],
+        dir: Dir::Project,
         setup: |f| put(&f.large_path(), &large_content()),
         stdin: |f| post_tool_use_write(f, &f.large_path(), &large_content()),
         expect: Expect::Silent { records: 1 },
@@ -79,6 +100,7 @@ const CASES: &[Case] = &[
     Case {
         name: "verify-write: Edit, 4 KiB file",
         args: &["verify-write"],
+        dir: Dir::Project,
         setup: |f| put(&f.edit_path(), &edited_source()),
         stdin: post_tool_use_edit,
         expect: Expect::Silent { records: 1 },
@@ -86,13 +108,71 @@ const CASES: &[Case] = &[
     Case {
         name: "verify-write: PostToolBatch, 20 Writes",
         args: &["verify-write"],
+        dir: Dir::Project,
         setup: |f| (0..BATCH).try_for_each(|i| put(&f.small_path(i), &small_content(i))),
         stdin: post_tool_batch,
         expect: Expect::Silent { records: BATCH },
     },
     Case {
+        name: "block-wrong-branch: `ls -la`",
+        args: &["block-wrong-branch"],
+        dir: Dir::Repo,
+        setup: |_| Ok(()),
+        stdin: |f| pre_tool_use_bash(f, "ls -la"),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
+        name: "block-wrong-branch: `cargo test`",
+        args: &["block-wrong-branch"],
+        dir: Dir::Repo,
+        setup: |_| Ok(()),
+        stdin: |f| pre_tool_use_bash(f, "cargo test"),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
+        name: "block-wrong-branch: `git status`",
+        args: &["block-wrong-branch"],
+        dir: Dir::Repo,
+        setup: |_| Ok(()),
+        stdin: |f| pre_tool_use_bash(f, "git status"),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
+        name: "block-wrong-branch: `git push origin feat/x`",
+        args: &["block-wrong-branch"],
+        dir: Dir::Repo,
+        setup: |_| Ok(()),
+        stdin: |f| pre_tool_use_bash(f, "git push origin feat/x"),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
+        name: "block-wrong-branch: 30-segment compound, push to feat/x",
+        args: &["block-wrong-branch"],
+        dir: Dir::Repo,
+        setup: |_| Ok(()),
+        stdin: |f| pre_tool_use_bash(f, COMPOUND),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
+        name: "block-wrong-branch: 100 KiB command (heredoc)",
+        args: &["block-wrong-branch"],
+        dir: Dir::Repo,
+        setup: |_| Ok(()),
+        stdin: |f| pre_tool_use_bash(f, &large_command()),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
+        name: "block-wrong-branch: `git push origin HEAD:main` (denied)",
+        args: &["block-wrong-branch"],
+        dir: Dir::Repo,
+        setup: |_| Ok(()),
+        stdin: |f| pre_tool_use_bash(f, "git push origin HEAD:main"),
+        expect: Expect::Deny("would push to the protected branch main on origin"),
+    },
+    Case {
         name: "baseline: --version",
         args: &["--version"],
+        dir: Dir::Project,
         setup: |_| Ok(()),
         stdin: |_| Vec::new(),
         expect: Expect::Stdout("did-it-actually"),
@@ -163,11 +243,11 @@ fn edited_source() -> String {
 }
 
 /// The fields every event carries (hook-protocol.md, section 3).
-fn common(f: &Fixture, event: &str) -> serde_json::Map<String, Value> {
+fn common(cwd: &Path, event: &str) -> serde_json::Map<String, Value> {
     let v = json!({
         "session_id": SESSION,
         "transcript_path": format!("/home/u/.claude/projects/-home-u-proj/{SESSION}.jsonl"),
-        "cwd": f.project,
+        "cwd": cwd,
         "prompt_id": PROMPT,
         "permission_mode": "acceptEdits",
         "effort": {"level": "medium"},
@@ -180,7 +260,7 @@ fn common(f: &Fixture, event: &str) -> serde_json::Map<String, Value> {
 }
 
 fn post_tool_use_write(f: &Fixture, path: &Path, content: &str) -> Vec<u8> {
-    let mut m = common(f, "PostToolUse");
+    let mut m = common(&f.project, "PostToolUse");
     m.insert("tool_name".into(), json!("Write"));
     m.insert(
         "tool_input".into(),
@@ -201,7 +281,7 @@ fn post_tool_use_write(f: &Fixture, path: &Path, content: &str) -> Vec<u8> {
 
 fn post_tool_use_edit(f: &Fixture) -> Vec<u8> {
     let path = f.edit_path();
-    let mut m = common(f, "PostToolUse");
+    let mut m = common(&f.project, "PostToolUse");
     m.insert("tool_name".into(), json!("Edit"));
     m.insert(
         "tool_input".into(),
@@ -252,9 +332,71 @@ fn post_tool_batch(f: &Fixture) -> Vec<u8> {
             })
         })
         .collect();
-    let mut m = common(f, "PostToolBatch");
+    let mut m = common(&f.project, "PostToolBatch");
     m.insert("tool_calls".into(), Value::Array(calls));
     serde_json::to_vec(&m).unwrap()
+}
+
+/// A PreToolUse event for Bash, run in the scratch repository.
+fn pre_tool_use_bash(f: &Fixture, command: &str) -> Vec<u8> {
+    let mut m = common(&f.repo, "PreToolUse");
+    m.insert("permission_mode".into(), json!("bypassPermissions"));
+    m.insert("tool_name".into(), json!("Bash"));
+    m.insert(
+        "tool_input".into(),
+        json!({"command": command, "description": "Run the command"}),
+    );
+    m.insert(
+        "tool_use_id".into(),
+        json!("toolu_01BenchBash00000000000000"),
+    );
+    serde_json::to_vec(&m).unwrap()
+}
+
+/// 30 simple commands joined with `&&`, `;` and `|`: 29 harmless ones (build, test,
+/// read-only git, text tools), then a push of HEAD to the feature branch.
+const COMPOUND: &str = concat!(
+    "cargo fmt --all -- --check && cargo clippy --all-targets --quiet && cargo test --quiet; ",
+    "git status --short && git diff --stat | tail -1 && git log --oneline -5 | cat; ",
+    "git branch --show-current && git rev-parse HEAD && git remote -v | sort | uniq; ",
+    "ls -la src | wc -l && grep -rn TODO src | head -20 | cut -c1-120; ",
+    "find . -name '*.rs' -newer Cargo.toml | xargs wc -l | sort -n | tail -5; ",
+    "test -f Cargo.lock && cat Cargo.toml | grep -c version; ",
+    "git stash list | head -3; echo checks done && date -u +%FT%TZ; ",
+    "git push origin HEAD:feat/x",
+);
+
+/// Exactly this many bytes of command.
+const LARGE_COMMAND_BYTES: usize = 100 * 1024;
+
+/// A 100 KiB command: a quoted heredoc that writes prose notes to a file (the way an
+/// agent writes a long file through Bash).
+fn large_command() -> String {
+    let head = "mkdir -p notes && cat > notes/design-notes.md <<'EOF'\n";
+    let tail = "EOF\n";
+    let mut s = String::with_capacity(LARGE_COMMAND_BYTES);
+    s.push_str(head);
+    let mut n = 0;
+    loop {
+        let line = format!(
+            "- note {n}: the parser reads this line as heredoc text; it mentions main, feat/x and the build only as words.\n"
+        );
+        if s.len() + line.len() + tail.len() > LARGE_COMMAND_BYTES {
+            break;
+        }
+        s.push_str(&line);
+        n += 1;
+    }
+    while s.len() + tail.len() < LARGE_COMMAND_BYTES {
+        s.push('.');
+    }
+    if !s.ends_with('\n') {
+        s.pop();
+        s.push('\n');
+    }
+    s.push_str(tail);
+    assert_eq!(s.len(), LARGE_COMMAND_BYTES);
+    s
 }
 
 // ---------------------------------------------------------------------------------------
@@ -263,6 +405,10 @@ fn post_tool_batch(f: &Fixture) -> Vec<u8> {
 struct Fixture {
     root: PathBuf,
     project: PathBuf,
+    /// The scratch repository's work tree (see [`make_repo`]).
+    repo: PathBuf,
+    /// The hooks' `HOME`: an empty directory, so no `.gitconfig`.
+    home: PathBuf,
     state: PathBuf,
     log: PathBuf,
     /// The write log's length with exactly [`LOG_RECORDS`] records.
@@ -282,13 +428,25 @@ impl Fixture {
         let log = session_dir.join(WRITE_LOG);
         write_log(&log, &project)?;
         let log_len = fs::metadata(&log)?.len();
+        let home = root.join("home");
+        fs::create_dir_all(&home)?;
+        let repo = make_repo(&root.join("repo"), &home)?;
         Ok(Fixture {
             root,
             project,
+            repo,
+            home,
             state,
             log,
             log_len,
         })
+    }
+
+    fn dir(&self, dir: Dir) -> &Path {
+        match dir {
+            Dir::Project => &self.project,
+            Dir::Repo => &self.repo,
+        }
     }
 
     fn small_path(&self, i: usize) -> PathBuf {
@@ -325,6 +483,75 @@ impl Drop for Fixture {
     fn drop(&mut self) {
         let _ = fs::remove_dir_all(&self.root);
     }
+}
+
+/// Builds the scratch repository under `dir` and returns its work tree: `work/` with one
+/// commit on `main`, a bare `origin.git/` as the remote `origin` with `main` pushed, and a
+/// new branch `feat/x` checked out (not pushed).
+fn make_repo(dir: &Path, home: &Path) -> io::Result<PathBuf> {
+    let work = dir.join("work");
+    let origin = dir.join("origin.git");
+    fs::create_dir_all(&work)?;
+    git(&work, home, &["init", "-q", "-b", "main"])?;
+    fs::write(work.join("README.md"), "bench\n")?;
+    git(&work, home, &["add", "README.md"])?;
+    git(&work, home, &["commit", "-q", "-m", "seed"])?;
+    git(dir, home, &["init", "-q", "--bare", "origin.git"])?;
+    let origin = origin
+        .to_str()
+        .ok_or_else(|| io::Error::other("non-UTF-8 temp dir"))?;
+    git(&work, home, &["remote", "add", "origin", origin])?;
+    git(&work, home, &["push", "-q", "origin", "main"])?;
+    git(&work, home, &["checkout", "-q", "-b", "feat/x"])?;
+    Ok(work)
+}
+
+/// Runs a setup git command, isolated from the user's and the system's configuration.
+fn git(cwd: &Path, home: &Path, args: &[&str]) -> io::Result<()> {
+    let mut cmd = Command::new("git");
+    cmd.current_dir(cwd);
+    without_git_env(&mut cmd);
+    let out = cmd
+        .args(args)
+        .env("HOME", home)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "bench")
+        .env("GIT_AUTHOR_EMAIL", "bench@example.invalid")
+        .env("GIT_COMMITTER_NAME", "bench")
+        .env("GIT_COMMITTER_EMAIL", "bench@example.invalid")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| io::Error::other(format!("cannot run git: {e}")))?;
+    if !out.status.success() {
+        return Err(io::Error::other(format!(
+            "git {args:?} in {}: {}",
+            cwd.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    Ok(())
+}
+
+/// Removes every `GIT_*` variable (`GIT_DIR`, `GIT_CONFIG_PARAMETERS`, …) the harness
+/// itself may have inherited.
+fn without_git_env(cmd: &mut Command) {
+    for (name, _) in std::env::vars_os() {
+        if name.as_encoded_bytes().starts_with(b"GIT_") {
+            cmd.env_remove(name);
+        }
+    }
+}
+
+/// The environment of every measured or checked process: the fixture's state directory,
+/// no policy override, an empty `HOME` (libgit2 reads `$HOME/.gitconfig`) and no XDG
+/// config directory, and no `GIT_*` variables.
+fn hook_env(cmd: &mut Command, state: &Path, home: &Path) {
+    without_git_env(cmd);
+    cmd.env("DID_IT_ACTUALLY_STATE_DIR", state)
+        .env_remove("DID_IT_ACTUALLY_POLICY")
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"));
 }
 
 /// A session's worth of records: writes and edits over a few hundred files, a few of them
@@ -435,11 +662,12 @@ fn job_json(
     let mut cases: Vec<Value> = CASES
         .iter()
         .zip(stdin_files)
-        .map(|(case, stdin)| json!({"args": case.args, "stdin": stdin}))
+        .map(|(case, stdin)| json!({"args": case.args, "cwd": fx.dir(case.dir), "stdin": stdin}))
         .collect();
-    cases.push(json!({"bin": FLOOR, "args": [], "stdin": fx.root.join("empty")}));
+    cases
+        .push(json!({"bin": FLOOR, "args": [], "cwd": fx.project, "stdin": fx.root.join("empty")}));
     json!({
-        "bin": bin, "cwd": fx.project, "state": fx.state, "log": fx.log, "log_len": fx.log_len,
+        "bin": bin, "state": fx.state, "home": fx.home, "log": fx.log, "log_len": fx.log_len,
         "warmup": warmup, "runs": runs, "cases": cases,
     })
 }
@@ -493,9 +721,10 @@ fn measure_main(job_file: &Path) -> Result<(), String> {
     let bad = || format!("{}: not a job file", job_file.display());
     let path = |k: &str| job[k].as_str().map(PathBuf::from).ok_or_else(bad);
     let num = |k: &str| job[k].as_u64().ok_or_else(bad);
-    let (bin, cwd, state, log) = (path("bin")?, path("cwd")?, path("state")?, path("log")?);
+    let (bin, state, home, log) = (path("bin")?, path("state")?, path("home")?, path("log")?);
     let (log_len, warmup, runs) = (num("log_len")?, num("warmup")?, num("runs")?);
-    let cases: Vec<(PathBuf, Vec<String>, PathBuf)> = job["cases"]
+    type JobCase = (PathBuf, Vec<String>, PathBuf, PathBuf);
+    let cases: Vec<JobCase> = job["cases"]
         .as_array()
         .ok_or_else(bad)?
         .iter()
@@ -511,6 +740,7 @@ fn measure_main(job_file: &Path) -> Result<(), String> {
             Some((
                 case_bin.to_owned(),
                 args,
+                PathBuf::from(c["cwd"].as_str()?),
                 PathBuf::from(c["stdin"].as_str()?),
             ))
         })
@@ -522,17 +752,15 @@ fn measure_main(job_file: &Path) -> Result<(), String> {
     for round in 0..(warmup + runs) as usize {
         for k in 0..n {
             let i = (round + k) % n;
-            let (bin, args, stdin) = &cases[i];
+            let (bin, args, cwd, stdin) = &cases[i];
             OpenOptions::new()
                 .write(true)
                 .open(&log)
                 .and_then(|f| f.set_len(log_len))
                 .map_err(|e| format!("cannot reset the write log: {e}"))?;
             let mut cmd = Command::new(bin);
-            cmd.args(args)
-                .current_dir(&cwd)
-                .env("DID_IT_ACTUALLY_STATE_DIR", &state)
-                .env_remove("DID_IT_ACTUALLY_POLICY");
+            cmd.args(args).current_dir(cwd);
+            hook_env(&mut cmd, &state, &home);
             let sample = run_once(cmd, stdin)?;
             if round >= warmup as usize {
                 writeln!(out, "{i} {} {}", sample.wall.as_nanos(), sample.maxrss_kib)
@@ -597,11 +825,10 @@ fn run_once(mut cmd: Command, stdin: &Path) -> Result<Sample, String> {
 /// Runs the case once with its output captured and checks it against `case.expect`.
 fn check_case(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<(), String> {
     fx.reset_log().map_err(|e| e.to_string())?;
-    let mut child = Command::new(bin)
-        .args(case.args)
-        .current_dir(&fx.project)
-        .env("DID_IT_ACTUALLY_STATE_DIR", &fx.state)
-        .env_remove("DID_IT_ACTUALLY_POLICY")
+    let mut cmd = Command::new(bin);
+    cmd.args(case.args).current_dir(fx.dir(case.dir));
+    hook_env(&mut cmd, &fx.state, &fx.home);
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -645,6 +872,24 @@ fn check_case(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<(),
         Expect::Stdout(text) => {
             if !stdout.contains(text) {
                 return fail(format!("stdout does not contain {text:?}"));
+            }
+        }
+        Expect::Deny(text) => {
+            let answer: Value = match serde_json::from_str(&stdout) {
+                Ok(v) => v,
+                Err(e) => return fail(format!("stdout is not JSON: {e}")),
+            };
+            let hso = &answer["hookSpecificOutput"];
+            if hso["hookEventName"] != "PreToolUse" || hso["permissionDecision"] != "deny" {
+                return fail("it did not answer with a PreToolUse deny".into());
+            }
+            let reason = hso["permissionDecisionReason"].as_str().unwrap_or("");
+            if !reason.contains(text) {
+                return fail(format!("the reason does not contain {text:?}"));
+            }
+            let appended = fx.log_records_since_reset().map_err(|e| e.to_string())?;
+            if !appended.is_empty() {
+                return fail(format!("it appended {} records, not 0", appended.len()));
             }
         }
     }

@@ -37,6 +37,18 @@ enum Command {
     /// Hook: deny shell commands that would commit to, move, rewrite, delete or push to a
     /// protected branch (PreToolUse on Bash and PowerShell). Reads the event JSON on stdin.
     BlockWrongBranch,
+    /// Hook: deny writes outside the policy's scope, and to the guards' own files
+    /// (PreToolUse on the write tools, Bash and PowerShell). Reads the event JSON on stdin.
+    ScopeGuard,
+    /// Show how scope-guard judges a path: where it resolves, the rule that decides, and
+    /// the verdict. Exits 0 when a write there would be allowed, 1 when denied.
+    CheckPath {
+        /// The path, as a tool or command would give it.
+        path: String,
+        /// The directory it is relative to [default: the current directory].
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+    },
     /// Show how block-wrong-branch reads a shell command: the git invocations in it, the
     /// repository and branch each acts on, the branches it would update, and the verdict.
     /// Exits 0 when the command would be allowed, 1 when denied.
@@ -131,6 +143,8 @@ fn dispatch(command: Command) -> ExitCode {
     match command {
         Command::VerifyWrite => run_hook(Hook::VerifyWrite),
         Command::BlockWrongBranch => run_hook(Hook::BlockWrongBranch),
+        Command::ScopeGuard => run_hook(Hook::ScopeGuard),
+        Command::CheckPath { path, cwd } => check_path(&path, cwd),
         Command::Explain { command, cwd } => explain(&command, cwd),
         Command::Install(args) => install_cmd(&args, false),
         Command::Uninstall(args) => install_cmd(&args, true),
@@ -240,6 +254,36 @@ fn install_cmd(args: &InstallArgs, uninstall: bool) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => fail(e),
+    }
+}
+
+fn check_path(path: &str, cwd: Option<PathBuf>) -> ExitCode {
+    let cwd = match cwd.map(Ok).unwrap_or_else(current_dir) {
+        Ok(c) => std::path::absolute(&c).unwrap_or(c),
+        Err(e) => return fail(e),
+    };
+    let env = |n: &str| std::env::var_os(n);
+    let policy = match Policy::discover(&cwd, env) {
+        Ok(p) => p,
+        Err(e) => {
+            return fail(format!(
+                "{e}; scope-guard denies every write until it is fixed"
+            ))
+        }
+    };
+    let scope = crate::scope::Scope::new(&policy, &cwd, &env);
+    let j = scope.judge(path, &cwd);
+    println!("path: {path}");
+    println!("resolves to: {}", j.resolved.display());
+    println!("project root: {}", scope.root.display());
+    println!("policy: {}", policy.source);
+    println!("rule: {}", j.rule);
+    if j.allowed {
+        println!("verdict: allow");
+        ExitCode::SUCCESS
+    } else {
+        println!("verdict: deny. {}", scope.advice(&j));
+        ExitCode::from(1)
     }
 }
 

@@ -46,6 +46,60 @@ pub fn canonical(path: &Path) -> PathBuf {
     lexical(path)
 }
 
+/// Symbolic links followed before a path gives up (as the kernel's ELOOP limit).
+const MAX_LINKS: usize = 40;
+
+/// Where a write to `path` (absolute) would land, resolved the way the kernel resolves
+/// it: each existing component's symlink followed (a dangling one too: writing through
+/// it creates its target), `..` applied to what the resolution reached, and the part that
+/// does not exist yet appended as written.
+pub fn resolve(path: &Path) -> Result<PathBuf, String> {
+    let mut pending: Vec<std::ffi::OsString> = path
+        .components()
+        .rev()
+        .map(|c| c.as_os_str().to_owned())
+        .collect();
+    let mut out = PathBuf::from("/");
+    let mut links = 0;
+    let mut exists = true;
+    while let Some(part) = pending.pop() {
+        match part.to_str() {
+            Some("/") | Some(".") | Some("") => continue,
+            Some("..") => {
+                out.pop();
+                continue;
+            }
+            _ => {}
+        }
+        let candidate = out.join(&part);
+        if exists {
+            match fs::symlink_metadata(&candidate) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    links += 1;
+                    if links > MAX_LINKS {
+                        return Err(format!(
+                            "more than {MAX_LINKS} symbolic links in {}",
+                            path.display()
+                        ));
+                    }
+                    let target = fs::read_link(&candidate).map_err(|e| {
+                        format!("cannot read the link {}: {e}", candidate.display())
+                    })?;
+                    if target.is_absolute() {
+                        out = PathBuf::from("/");
+                    }
+                    pending.extend(target.components().rev().map(|c| c.as_os_str().to_owned()));
+                    continue;
+                }
+                Ok(_) => {}
+                Err(_) => exists = false,
+            }
+        }
+        out.push(&part);
+    }
+    Ok(out)
+}
+
 /// `.` and `..` applied without touching the disk (as bash's logical `cd` does).
 pub fn lexical(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
@@ -163,6 +217,43 @@ mod tests {
             real.join("real/x.txt")
         );
         assert_eq!(canonical(&root.join("link/./a/b")), real.join("real/a/b"));
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn resolve_follows_links_like_the_kernel() {
+        let root = std::env::temp_dir().join(format!("dia-resolve-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        fs::create_dir_all(root.join("in/deep")).unwrap();
+        fs::create_dir_all(root.join("out")).unwrap();
+        let root = fs::canonicalize(&root).unwrap();
+        std::os::unix::fs::symlink(root.join("out"), root.join("in/escape")).unwrap();
+        std::os::unix::fs::symlink("../out/new.txt", root.join("in/dangling")).unwrap();
+        std::os::unix::fs::symlink("deep", root.join("in/rel")).unwrap();
+        std::os::unix::fs::symlink("loop", root.join("in/loop")).unwrap();
+        assert_eq!(
+            resolve(&root.join("in/escape/x.txt")).unwrap(),
+            root.join("out/x.txt")
+        );
+        assert_eq!(
+            resolve(&root.join("in/dangling")).unwrap(),
+            root.join("out/new.txt")
+        );
+        assert_eq!(
+            resolve(&root.join("in/rel/../escape/y")).unwrap(),
+            root.join("out/y")
+        );
+        assert_eq!(
+            resolve(&root.join("in/./missing/../z")).unwrap(),
+            root.join("in/z")
+        );
+        assert_eq!(
+            resolve(&root.join("in/deep/")).unwrap(),
+            root.join("in/deep")
+        );
+        assert!(resolve(&root.join("in/loop/x"))
+            .unwrap_err()
+            .contains("symbolic links"));
         fs::remove_dir_all(&root).unwrap();
     }
 

@@ -54,6 +54,17 @@ pub fn registrations(hooks: &[Hook]) -> Vec<Registration> {
                     });
                 }
             }
+            Hook::ScopeGuard => {
+                for matcher in [tools::write_tools_matcher(), "Bash|PowerShell".to_owned()] {
+                    out.push(Registration {
+                        hook,
+                        event: Event::PreToolUse,
+                        matcher: Some(matcher),
+                        timeout_secs: 10,
+                        fail_closed: true,
+                    });
+                }
+            }
             Hook::BlockWrongBranch => out.push(Registration {
                 hook,
                 event: Event::PreToolUse,
@@ -178,15 +189,24 @@ pub fn merge(
         let groups = groups
             .as_array_mut()
             .ok_or_else(|| format!("`hooks.{}` is not an array", reg.event.name()))?;
+        // The same hook may be registered on one event under several matchers
+        // (scope-guard on the write tools and on Bash): those entries are not stale.
+        let siblings: Vec<Option<&str>> = regs
+            .iter()
+            .filter(|r| r.hook == reg.hook && r.event == reg.event && r.matcher != reg.matcher)
+            .map(|r| r.matcher.as_deref())
+            .collect();
         let mut placed = false;
         for group in groups.iter_mut() {
-            let same_matcher = group_matcher(group) == reg.matcher.as_deref();
+            let matcher = group_matcher(group).map(str::to_owned);
+            let same_matcher = matcher.as_deref() == reg.matcher.as_deref();
+            let sibling_group = siblings.contains(&matcher.as_deref());
             let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
                 continue;
             };
             let mut kept = Vec::with_capacity(handlers.len());
             for h in handlers.drain(..) {
-                if our_hook(&h) != Some(reg.hook) {
+                if our_hook(&h) != Some(reg.hook) || sibling_group {
                     kept.push(h);
                 } else if same_matcher && !placed {
                     kept.push(wanted.clone());

@@ -13,6 +13,7 @@ pub mod json;
 pub mod policy;
 pub mod protocol;
 pub mod runner;
+pub mod scope;
 pub mod shell;
 pub mod store;
 pub mod time;

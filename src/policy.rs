@@ -24,6 +24,7 @@ pub struct Policy {
     pub source: Source,
     pub store: StorePolicy,
     pub branches: BranchPolicy,
+    pub scope: ScopePolicy,
 }
 
 /// Where the policy came from: every deny names it.
@@ -311,6 +312,106 @@ impl BranchPolicy {
     }
 }
 
+/// The `scope` section: where scope-guard lets the agent write.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScopePolicy {
+    /// The project root: absolute, or relative to the repository root. Default: the git
+    /// top level, else `CLAUDE_PROJECT_DIR`, else the hook's working directory.
+    #[serde(default)]
+    pub root: Option<PathBuf>,
+    /// Globs, relative to the root, that may be written.
+    #[serde(default = "default_scope_allow", deserialize_with = "path_glob_list")]
+    pub allow: Vec<String>,
+    /// Globs, relative to the root, that may not be written (a deny always wins).
+    #[serde(default = "default_scope_deny", deserialize_with = "path_glob_list")]
+    pub deny: Vec<String>,
+    /// Outside the root: `"deny"`, or `{"allow": [absolute globs]}`.
+    #[serde(default, deserialize_with = "outside_root")]
+    pub outside_root: Vec<String>,
+    #[serde(rename = "//", default, skip_serializing)]
+    _comment: Option<serde_json::Value>,
+}
+
+impl Default for ScopePolicy {
+    fn default() -> Self {
+        ScopePolicy {
+            root: None,
+            allow: default_scope_allow(),
+            deny: default_scope_deny(),
+            outside_root: Vec::new(),
+            _comment: None,
+        }
+    }
+}
+
+fn default_scope_allow() -> Vec<String> {
+    vec!["**".into()]
+}
+
+fn default_scope_deny() -> Vec<String> {
+    [
+        ".git",
+        ".git/**",
+        ".env",
+        ".env.*",
+        "**/*.pem",
+        "**/*.key",
+        "**/id_rsa*",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Builds a glob for paths: `*` stays within one `/` part, `**` crosses them.
+pub fn path_glob(pattern: &str) -> Result<globset::Glob, globset::Error> {
+    globset::GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .case_insensitive(CASE_INSENSITIVE_FS)
+        .build()
+}
+
+/// Whether file names compare without case on this platform (macOS and Windows by
+/// default).
+pub const CASE_INSENSITIVE_FS: bool = cfg!(any(target_os = "macos", target_os = "windows"));
+
+fn path_glob_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let list = Vec::<String>::deserialize(d)?;
+    for p in &list {
+        path_glob(p)
+            .map_err(|e| D::Error::custom(format!("invalid path pattern {p:?}: {}", e.kind())))?;
+    }
+    Ok(list)
+}
+
+fn outside_root<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let expected = "expected \"deny\" or {\"allow\": [absolute path patterns]}";
+    match serde_json::Value::deserialize(d)? {
+        serde_json::Value::String(s) if s == "deny" => Ok(Vec::new()),
+        serde_json::Value::Object(map) if map.len() == 1 && map.contains_key("allow") => {
+            let list: Vec<String> = serde_json::from_value(map["allow"].clone()).map_err(|_| {
+                D::Error::custom(format!(
+                    "outside_root.allow must be a list of strings; {expected}"
+                ))
+            })?;
+            for p in &list {
+                if !p.starts_with('/') {
+                    return Err(D::Error::custom(format!(
+                        "outside_root pattern {p:?} must be absolute"
+                    )));
+                }
+                path_glob(p).map_err(|e| {
+                    D::Error::custom(format!("invalid path pattern {p:?}: {}", e.kind()))
+                })?;
+            }
+            Ok(list)
+        }
+        other => Err(D::Error::custom(format!(
+            "invalid outside_root {other}; {expected}"
+        ))),
+    }
+}
+
 /// The file's shape. `"//"` keys hold comments (JSON has none of its own).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -321,6 +422,8 @@ struct PolicyFile {
     store: StorePolicy,
     #[serde(default)]
     branches: BranchPolicy,
+    #[serde(default)]
+    scope: ScopePolicy,
     #[serde(rename = "//", default)]
     _comment: Option<serde_json::Value>,
 }
@@ -416,6 +519,7 @@ impl Policy {
             source: Source::Defaults { looked_for },
             store: StorePolicy::default(),
             branches: BranchPolicy::default(),
+            scope: ScopePolicy::default(),
         }
     }
 
@@ -472,6 +576,7 @@ impl Policy {
             source: Source::File(path.to_owned()),
             store: file.store,
             branches: file.branches.compiled(),
+            scope: file.scope,
         })
     }
 }
@@ -516,7 +621,7 @@ mod tests {
     fn errors_carry_path_line_and_column() {
         assert_eq!(
             err("{\n  \"version\": 1,\n  \"stor\": {}\n}"),
-            "invalid policy file /r/.did-it-actually.json:3:8: unknown field `stor`, expected one of `version`, `store`, `branches`, `//`"
+            "invalid policy file /r/.did-it-actually.json:3:8: unknown field `stor`, expected one of `version`, `store`, `branches`, `scope`, `//`"
         );
         assert_eq!(
             err("{\"version\": 1,\n \"store\": {\"prune_after_days\": \"7\"}}"),

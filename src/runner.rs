@@ -83,6 +83,7 @@ fn run_parsed(hook: Hook, input: &HookInput, env: Env) -> Result<Response, Strin
     } = match hook {
         Hook::VerifyWrite => hooks::verify_write::run(input, &ctx),
         Hook::BlockWrongBranch => hooks::block_wrong_branch::run(input, &ctx),
+        Hook::ScopeGuard => hooks::scope_guard::run(input, &ctx),
     };
     if !records.is_empty() {
         match store::state_root(env).map(|root| (SessionStore::new(&root, &session), root)) {

@@ -20,3 +20,11 @@ fn block_wrong_branch_fixtures() {
         insta::assert_snapshot!(run.report());
     });
 }
+
+#[test]
+fn scope_guard_fixtures() {
+    insta::glob!("fixtures/scope-guard/*.json", |path| {
+        let run = run_fixture(path, &["scope-guard"]);
+        insta::assert_snapshot!(run.report());
+    });
+}

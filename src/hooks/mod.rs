@@ -3,6 +3,7 @@
 //! hooks' job; writing state is the caller's (the records come back in the outcome).
 
 pub mod block_wrong_branch;
+pub mod scope_guard;
 pub mod verify_write;
 
 use crate::policy::Policy;
@@ -15,15 +16,17 @@ use std::time::SystemTime;
 pub enum Hook {
     VerifyWrite,
     BlockWrongBranch,
+    ScopeGuard,
 }
 
 impl Hook {
-    pub const ALL: [Hook; 2] = [Hook::VerifyWrite, Hook::BlockWrongBranch];
+    pub const ALL: [Hook; 3] = [Hook::VerifyWrite, Hook::BlockWrongBranch, Hook::ScopeGuard];
 
     pub fn name(self) -> &'static str {
         match self {
             Hook::VerifyWrite => "verify-write",
             Hook::BlockWrongBranch => "block-wrong-branch",
+            Hook::ScopeGuard => "scope-guard",
         }
     }
 
@@ -39,7 +42,7 @@ impl Hook {
                 Event::PostToolUseFailure,
                 Event::PostToolBatch,
             ],
-            Hook::BlockWrongBranch => &[Event::PreToolUse],
+            Hook::BlockWrongBranch | Hook::ScopeGuard => &[Event::PreToolUse],
         }
     }
 

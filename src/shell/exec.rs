@@ -406,7 +406,11 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
         if let Some((_, code_opts)) = INTERPRETERS.iter().find(|(n, _)| {
             *n == name || name.starts_with(&format!("{n}.")) && n.starts_with("python")
         }) {
-            return interpreter(&name, rest, code_opts, cmd);
+            if let Some(unknown) = interpreter(&name, rest, code_opts, cmd) {
+                return unknown;
+            }
+            inv.args = rest.to_vec();
+            return Runs::Program(inv);
         }
         inv.args = rest.to_vec();
         return Runs::Program(inv);
@@ -675,8 +679,9 @@ fn stdin_text(cmd: &SimpleCommand) -> Option<Result<String, String>> {
 }
 
 /// An interpreter with inline code (or code on stdin) that mentions git is opaque: the
-/// guard cannot tell which git command it builds.
-fn interpreter(name: &str, args: &[Word], code_opts: &[&str], cmd: &SimpleCommand) -> Runs {
+/// guard cannot tell which git command it builds. Otherwise it is a program like any
+/// other (`perl -pi -e … file` still writes `file`).
+fn interpreter(name: &str, args: &[Word], code_opts: &[&str], cmd: &SimpleCommand) -> Option<Runs> {
     let mut code: Vec<String> = Vec::new();
     for (k, w) in args.iter().enumerate() {
         let Some(t) = w.text() else { continue };
@@ -697,9 +702,11 @@ fn interpreter(name: &str, args: &[Word], code_opts: &[&str], cmd: &SimpleComman
         code.push(text);
     }
     if code.iter().any(|c| mentions_git(c)) {
-        return Runs::Unknown(format!("`{name}` runs inline code that calls git"));
+        return Some(Runs::Unknown(format!(
+            "`{name}` runs inline code that calls git"
+        )));
     }
-    Runs::Nothing
+    None
 }
 
 /// Whether code text contains the word `git` (not as part of `digit`, `.github`, …).
@@ -847,7 +854,7 @@ mod tests {
             run_of("python3 -c 'import os; os.system(\"git push origin main\")'"),
             Runs::Unknown(_)
         ));
-        assert_eq!(run_of("python3 -c 'print(1)'"), Runs::Nothing);
+        assert!(matches!(run_of("python3 -c 'print(1)'"), Runs::Program(_)));
         assert_eq!(run_of("bash deploy.sh"), Runs::Nothing);
         assert_eq!(run_of("command -v git"), Runs::Nothing);
         assert_eq!(run_of("A=1"), Runs::Nothing);

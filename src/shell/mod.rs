@@ -15,6 +15,7 @@
 pub mod exec;
 mod parse;
 pub mod walk;
+pub mod writes;
 
 pub use parse::parse;
 

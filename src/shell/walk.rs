@@ -249,14 +249,36 @@ fn export(inv: &Invocation, state: &mut ShellState) {
     }
 }
 
-/// A simple command as written: assignments and words.
+/// A simple command as written: assignments, words and redirections (a heredoc's body
+/// left out).
 pub fn command_text(cmd: &SimpleCommand) -> String {
+    use super::RedirectOp::*;
     let assigned = cmd
         .assignments
         .iter()
         .map(|a| format!("{}={}", a.name, a.value.raw));
     let words = cmd.words.iter().map(|w| w.raw.clone());
-    cut(&assigned.chain(words).collect::<Vec<_>>().join(" "))
+    let redirects = cmd.redirects.iter().map(|r| {
+        let op = match r.op {
+            Write => ">",
+            Append => ">>",
+            Read => "<",
+            ReadWrite => "<>",
+            WriteAll => "&>",
+            AppendAll => "&>>",
+            DupOut => ">&",
+            DupIn => "<&",
+            Heredoc => "<<",
+            HereString => "<<<",
+        };
+        let fd = r.fd.map(|f| f.to_string()).unwrap_or_default();
+        format!("{fd}{op}{}", r.target.raw)
+    });
+    cut(&assigned
+        .chain(words)
+        .chain(redirects)
+        .collect::<Vec<_>>()
+        .join(" "))
 }
 
 /// One line, at most [`QUOTE_CHARS`] characters.

@@ -149,9 +149,11 @@ impl Run {
     /// it is JSON), stderr, and the records written (times and scratch paths redacted).
     pub fn report(&self) -> String {
         let root = std::fs::canonicalize(&self.root).unwrap_or(self.root.clone());
+        let scratch = root.parent().unwrap().to_str().unwrap().to_owned();
         let redact = |s: &str| {
             s.replace(root.to_str().unwrap(), "[ROOT]")
                 .replace(self.root.to_str().unwrap(), "[ROOT]")
+                .replace(&scratch, "[SCRATCH]")
         };
         let stdout = match serde_json::from_str::<serde_json::Value>(&self.stdout) {
             Ok(v) => serde_json::to_string_pretty(&v).unwrap(),

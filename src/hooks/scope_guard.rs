@@ -1,0 +1,183 @@
+//! scope-guard: denies writes outside the scope the repository's policy allows, and any
+//! write to the guard suite's own policy, settings and state.
+//!
+//! Write tools are judged by their targets (the same tool table as verify-write); shell
+//! commands by the writes they visibly make ([`crate::shell::writes`]), found through the
+//! same walk as block-wrong-branch's. A target that is not a literal path is denied: it
+//! could point anywhere.
+
+use super::{Context, HookOutcome};
+use crate::protocol::{Payload, Response, Verdict};
+use crate::scope::Scope;
+use crate::shell::exec::Runs;
+use crate::shell::walk::{invocation_cwd, ShellState, Site, Spawn, Visitor, Walker};
+use crate::shell::writes::{write_targets, WriteTarget};
+use crate::shell::SimpleCommand;
+use crate::tools;
+use std::path::{Path, PathBuf};
+
+const HOOK: &str = "scope-guard";
+
+pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
+    let Payload::PreToolUse { call } = &input.payload else {
+        return HookOutcome::silent();
+    };
+    let cwd = &input.common.cwd;
+    let scope = Scope::new(ctx.policy, cwd, ctx.env);
+    let name = tools::normalize(&call.name);
+    let denial = if let Some(kind) = tools::write_kind(&call.name) {
+        match tools::write_targets(kind, &call.input) {
+            Ok(targets) => targets.iter().find_map(|t| {
+                let j = scope.judge(&t.path, cwd);
+                (!j.allowed).then(|| {
+                    format!(
+                        "{HOOK}: the {name} to {} is not allowed: {}. {}",
+                        shown(&t.path, &j.resolved),
+                        j.rule,
+                        scope.advice(&j)
+                    )
+                })
+            }),
+            Err(e) => Some(format!(
+                "{HOOK}: cannot tell where this {name} writes: {e}."
+            )),
+        }
+    } else if matches!(name, "Bash" | "PowerShell") {
+        match call.input.get("command").and_then(|c| c.as_str()) {
+            Some(command) => check_command(command, cwd, &scope, ctx.env).into_iter().next(),
+            None => Some(format!("{HOOK}: the {name} tool input has no command (a string), so its writes cannot be checked.")),
+        }
+    } else {
+        None
+    };
+    match denial {
+        Some(reason) => HookOutcome {
+            response: Response::new(Verdict::Deny(reason)),
+            records: Vec::new(),
+        },
+        None => HookOutcome::silent(),
+    }
+}
+
+/// The path as given, and where it resolves when that differs.
+fn shown(raw: &str, resolved: &Path) -> String {
+    if Path::new(raw) == resolved {
+        raw.to_owned()
+    } else {
+        format!("{raw} (which resolves to {})", resolved.display())
+    }
+}
+
+/// Every denial for the writes of a shell command, in order.
+pub fn check_command(
+    command: &str,
+    cwd: &Path,
+    scope: &Scope,
+    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> Vec<String> {
+    let home = env("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    Walker::new(
+        Writes {
+            scope,
+            home,
+            denials: Vec::new(),
+        },
+        env,
+    )
+    .run(command, cwd.to_owned())
+    .denials
+}
+
+struct Writes<'s> {
+    scope: &'s Scope,
+    home: Option<PathBuf>,
+    denials: Vec<String>,
+}
+
+impl Visitor for Writes<'_> {
+    fn command(
+        &mut self,
+        site: &Site,
+        cmd: &SimpleCommand,
+        runs: &Runs,
+        state: &ShellState,
+    ) -> Vec<Spawn> {
+        // Redirections happen in the shell's directory; a program's own targets in the
+        // directory its wrapper moved to (`env -C dir cp …`).
+        let program_cwd = match runs {
+            Runs::Program(inv) => invocation_cwd(inv, state),
+            _ => state.cwd.clone(),
+        };
+        for target in write_targets(cmd, runs) {
+            let cwd = if target.how.starts_with("redirection") {
+                state.cwd.clone()
+            } else {
+                program_cwd.clone()
+            };
+            if let Some(reason) = self.judge(site, &target, cwd.as_deref()) {
+                self.denials.push(reason);
+            }
+        }
+        Vec::new()
+    }
+
+    fn unresolved(&mut self, site: &Site, reason: String) {
+        self.denials.push(format!(
+            "{HOOK}: cannot tell what {} writes: {reason}. Write the command out plainly so its targets can be checked.",
+            site.cited
+        ));
+    }
+}
+
+impl Writes<'_> {
+    fn judge(&self, site: &Site, target: &WriteTarget, cwd: Option<&Path>) -> Option<String> {
+        let literal = target
+            .word
+            .text()
+            .map(str::to_owned)
+            .or_else(|| self.tilde(&target.word.raw));
+        let Some(path) = literal else {
+            return Some(format!(
+                "{HOOK}: {} writes to `{}` ({}), a path only known when it runs, which could be outside scope. Write to a literal path inside {}/.",
+                site.cited,
+                target.word.raw,
+                target.how,
+                self.scope.root.display()
+            ));
+        };
+        let cwd = match (cwd, Path::new(&path).is_absolute()) {
+            (Some(c), _) => c.to_owned(),
+            (None, true) => PathBuf::from("/"),
+            (None, false) => {
+                return Some(format!(
+                    "{HOOK}: {} writes to `{path}` ({}) relative to a directory only known when it runs (after a `cd` to a variable). Use an absolute path inside {}/.",
+                    site.cited,
+                    target.how,
+                    self.scope.root.display()
+                ))
+            }
+        };
+        let j = self.scope.judge(&path, &cwd);
+        (!j.allowed).then(|| {
+            format!(
+                "{HOOK}: {} would write {} ({}), which is not allowed: {}. {}",
+                site.cited,
+                shown(&path, &j.resolved),
+                target.how,
+                j.rule,
+                self.scope.advice(&j)
+            )
+        })
+    }
+
+    /// `~` and `~/…` (unquoted, otherwise literal) are the home directory.
+    fn tilde(&self, raw: &str) -> Option<String> {
+        let rest = raw.strip_prefix('~')?;
+        if !(rest.is_empty() || rest.starts_with('/'))
+            || rest.contains(['$', '`', '\'', '"', '\\', '{'])
+        {
+            return None;
+        }
+        Some(format!("{}{rest}", self.home.as_ref()?.display()))
+    }
+}
