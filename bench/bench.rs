@@ -170,6 +170,44 @@ const CASES: &[Case] = &[
         expect: Expect::Deny("would push to the protected branch main on origin"),
     },
     Case {
+        name: "scope-guard: Write inside the project",
+        args: &["scope-guard"],
+        dir: Dir::Project,
+        setup: |_| Ok(()),
+        stdin: |f| pre_tool_use_write(&f.project, &f.project.join("src/new.rs")),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
+        name: "scope-guard: Write, policy with 200 globs",
+        args: &["scope-guard"],
+        dir: Dir::Project,
+        setup: |f| make_glob_project(&f.glob_project()),
+        stdin: |f| pre_tool_use_write(&f.glob_project(), &f.glob_project().join("src/mod99/x.rs")),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
+        name: "scope-guard: Bash `cargo fmt && echo ok > src/out.txt`",
+        args: &["scope-guard"],
+        dir: Dir::Project,
+        setup: |_| Ok(()),
+        stdin: |f| {
+            let mut v: Value =
+                serde_json::from_slice(&pre_tool_use_bash(f, "cargo fmt && echo ok > src/out.txt"))
+                    .unwrap();
+            v["cwd"] = json!(f.project);
+            serde_json::to_vec(&v).unwrap()
+        },
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
+        name: "scope-guard: Write outside the root (denied)",
+        args: &["scope-guard"],
+        dir: Dir::Project,
+        setup: |_| Ok(()),
+        stdin: |f| pre_tool_use_write(&f.project, Path::new("/etc/bench-outside.txt")),
+        expect: Expect::Deny("outside the project root"),
+    },
+    Case {
         name: "baseline: --version",
         args: &["--version"],
         dir: Dir::Project,
@@ -338,6 +376,30 @@ fn post_tool_batch(f: &Fixture) -> Vec<u8> {
 }
 
 /// A PreToolUse event for Bash, run in the scratch repository.
+fn pre_tool_use_write(cwd: &Path, path: &Path) -> Vec<u8> {
+    let mut m = common(cwd, "PreToolUse");
+    m.insert("tool_name".into(), json!("Write"));
+    m.insert(
+        "tool_input".into(),
+        json!({"file_path": path, "content": "fn main() {}\n"}),
+    );
+    m.insert(
+        "tool_use_id".into(),
+        json!("toolu_01BenchScope0000000000000"),
+    );
+    serde_json::to_vec(&m).unwrap()
+}
+
+/// A project whose policy has 100 allow and 100 deny globs; the benchmarked path is
+/// matched by one of the last allow globs.
+fn make_glob_project(dir: &Path) -> io::Result<()> {
+    fs::create_dir_all(dir.join(".git"))?;
+    let allow: Vec<String> = (0..100).map(|i| format!("src/mod{i}/**")).collect();
+    let deny: Vec<String> = (0..100).map(|i| format!("**/secret{i}/*.key")).collect();
+    let policy = json!({"version": 1, "scope": {"allow": allow, "deny": deny}});
+    fs::write(dir.join(".did-it-actually.json"), policy.to_string())
+}
+
 fn pre_tool_use_bash(f: &Fixture, command: &str) -> Vec<u8> {
     let mut m = common(&f.repo, "PreToolUse");
     m.insert("permission_mode".into(), json!("bypassPermissions"));
@@ -416,6 +478,10 @@ struct Fixture {
 }
 
 impl Fixture {
+    fn glob_project(&self) -> PathBuf {
+        self.root.join("glob200")
+    }
+
     fn create() -> io::Result<Fixture> {
         let root =
             std::env::temp_dir().join(format!("did-it-actually-bench-{}", std::process::id()));

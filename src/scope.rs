@@ -7,7 +7,6 @@
 
 use crate::fsutil;
 use crate::policy::{self, path_glob, Policy, CASE_INSENSITIVE_FS};
-use globset::{GlobSet, GlobSetBuilder};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -25,32 +24,78 @@ pub struct Scope {
     pub source: String,
 }
 
+/// Glob patterns matched one by one, in order, each compiled only when the path holds
+/// every literal piece of it: a policy with hundreds of patterns costs the few that could
+/// match, not a regex compilation of all of them (which alone would take milliseconds,
+/// once per tool call).
 struct Patterns {
-    set: GlobSet,
     list: Vec<String>,
+    /// Per pattern, the literal pieces a matching path must contain.
+    pieces: Vec<Vec<String>>,
 }
 
 impl Patterns {
     fn new(list: &[String]) -> Patterns {
-        let mut b = GlobSetBuilder::new();
-        for p in list {
-            if let Ok(g) = path_glob(p) {
-                b.add(g);
-            }
-        }
         Patterns {
-            set: b.build().unwrap_or_else(|_| GlobSet::empty()),
             list: list.to_vec(),
+            pieces: list.iter().map(|p| literal_pieces(p)).collect(),
         }
     }
 
     /// The first pattern that matches, if any.
     fn first_match(&self, path: &Path) -> Option<&str> {
-        self.set
-            .matches(path)
-            .first()
-            .map(|&i| self.list[i].as_str())
+        let text = path.to_string_lossy();
+        let text = if CASE_INSENSITIVE_FS {
+            text.to_lowercase()
+        } else {
+            text.into_owned()
+        };
+        self.list
+            .iter()
+            .zip(&self.pieces)
+            .find_map(|(pattern, pieces)| {
+                if !pieces.iter().all(|piece| text.contains(piece.as_str())) {
+                    return None;
+                }
+                let matcher = path_glob(pattern).ok()?.compile_matcher();
+                matcher.is_match(path).then_some(pattern.as_str())
+            })
     }
+}
+
+/// The literal pieces of a glob: the text between wildcards, character classes,
+/// alternatives and `/`. A pattern with escapes gets none (it is always compiled).
+fn literal_pieces(pattern: &str) -> Vec<String> {
+    if pattern.contains('\\') {
+        return Vec::new();
+    }
+    let mut pieces = Vec::new();
+    let mut current = String::new();
+    let mut depth = 0;
+    for c in pattern.chars() {
+        match c {
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth -= 1,
+            '*' | '?' | '/' if depth == 0 => pieces.push(std::mem::take(&mut current)),
+            _ if depth == 0 => current.push(c),
+            _ => {}
+        }
+        if depth > 0 && !current.is_empty() {
+            pieces.push(std::mem::take(&mut current));
+        }
+    }
+    pieces.push(current);
+    pieces
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            if CASE_INSENSITIVE_FS {
+                p.to_lowercase()
+            } else {
+                p
+            }
+        })
+        .collect()
 }
 
 /// The verdict on one path.
@@ -237,6 +282,31 @@ impl Scope {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn literal_pieces_never_reject_a_match() {
+        assert_eq!(literal_pieces("**/secret7/*.key"), ["secret7", ".key"]);
+        assert_eq!(literal_pieces("src/{a,b}/x[0-9].rs"), ["src", "x", ".rs"]);
+        assert!(literal_pieces("a\\*b").is_empty());
+        // Each pattern matches a path that holds all its pieces, at any depth.
+        let p = Patterns::new(&[
+            "**/secret7/*.key".into(),
+            ".env".into(),
+            "src/{a,b}/**".into(),
+        ]);
+        assert_eq!(
+            p.first_match(Path::new("secret7/k.key")),
+            Some("**/secret7/*.key")
+        );
+        assert_eq!(
+            p.first_match(Path::new("x/y/secret7/k.key")),
+            Some("**/secret7/*.key")
+        );
+        assert_eq!(p.first_match(Path::new(".env")), Some(".env"));
+        assert_eq!(p.first_match(Path::new("src/b/c/d")), Some("src/{a,b}/**"));
+        assert_eq!(p.first_match(Path::new("src/c/d")), None);
+        assert_eq!(p.first_match(Path::new("x/.env")), None);
+    }
 
     #[test]
     fn deny_wins_and_guarded_files_stay_guarded() {
