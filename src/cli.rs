@@ -96,6 +96,19 @@ struct InstallArgs {
     /// The binary the entries run [default: this binary].
     #[arg(long, value_name = "PATH")]
     binary: Option<PathBuf>,
+    /// Only these hooks, comma-separated [default: all of them].
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_hook)]
+    hooks: Vec<Hook>,
+}
+
+fn parse_hook(name: &str) -> Result<Hook, String> {
+    Hook::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Hook::ALL.iter().map(|h| h.name()).collect();
+        format!(
+            "unknown hook `{name}`; expected one of {}",
+            names.join(", ")
+        )
+    })
 }
 
 #[derive(Subcommand, Debug)]
@@ -207,10 +220,15 @@ fn install_cmd(args: &InstallArgs, uninstall: bool) -> ExitCode {
         Ok(b) => b.to_string_lossy().into_owned(),
         Err(e) => return fail(format!("cannot find this binary's path: {e}")),
     };
-    let regs = install::registrations(&Hook::ALL);
+    let selected: Vec<Hook> = if args.hooks.is_empty() {
+        Hook::ALL.to_vec()
+    } else {
+        args.hooks.clone()
+    };
+    let regs = install::registrations(&selected);
     let edit = |settings: &mut serde_json::Map<String, serde_json::Value>| {
         if uninstall {
-            install::remove(settings, &Hook::ALL);
+            install::remove(settings, &selected);
             Ok(())
         } else {
             install::merge(settings, &regs, &binary, !args.no_fail_closed)
@@ -239,7 +257,7 @@ fn install_cmd(args: &InstallArgs, uninstall: bool) -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(Applied::Written { backup }) => {
-            let hooks: Vec<_> = Hook::ALL.iter().map(|h| h.name()).collect();
+            let hooks: Vec<_> = selected.iter().map(|h| h.name()).collect();
             println!(
                 "did-it-actually: {} {verb} {}.",
                 hooks.join(", "),

@@ -61,7 +61,6 @@ pub fn resolve(path: &Path) -> Result<PathBuf, String> {
         .collect();
     let mut out = PathBuf::from("/");
     let mut links = 0;
-    let mut exists = true;
     while let Some(part) = pending.pop() {
         match part.to_str() {
             Some("/") | Some(".") | Some("") => continue,
@@ -72,27 +71,25 @@ pub fn resolve(path: &Path) -> Result<PathBuf, String> {
             _ => {}
         }
         let candidate = out.join(&part);
-        if exists {
-            match fs::symlink_metadata(&candidate) {
-                Ok(m) if m.file_type().is_symlink() => {
-                    links += 1;
-                    if links > MAX_LINKS {
-                        return Err(format!(
-                            "more than {MAX_LINKS} symbolic links in {}",
-                            path.display()
-                        ));
-                    }
-                    let target = fs::read_link(&candidate).map_err(|e| {
-                        format!("cannot read the link {}: {e}", candidate.display())
-                    })?;
-                    if target.is_absolute() {
-                        out = PathBuf::from("/");
-                    }
-                    pending.extend(target.components().rev().map(|c| c.as_os_str().to_owned()));
-                    continue;
+        // Every component is looked at, even after a missing one: `new/../link/x` climbs
+        // back into existing directories, and the link there still leads elsewhere (the
+        // Write tool creates `new` first).
+        if let Ok(m) = fs::symlink_metadata(&candidate) {
+            if m.file_type().is_symlink() {
+                links += 1;
+                if links > MAX_LINKS {
+                    return Err(format!(
+                        "more than {MAX_LINKS} symbolic links in {}",
+                        path.display()
+                    ));
                 }
-                Ok(_) => {}
-                Err(_) => exists = false,
+                let target = fs::read_link(&candidate)
+                    .map_err(|e| format!("cannot read the link {}: {e}", candidate.display()))?;
+                if target.is_absolute() {
+                    out = PathBuf::from("/");
+                }
+                pending.extend(target.components().rev().map(|c| c.as_os_str().to_owned()));
+                continue;
             }
         }
         out.push(&part);

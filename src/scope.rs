@@ -3,12 +3,18 @@
 //! never writable by the agent it guards.
 //!
 //! A path is judged where the write would really land ([`fsutil::resolve`]): `..`, a
-//! symlink inside the root pointing outside, a dangling symlink, all resolve first.
+//! symlink inside the root pointing outside, a dangling symlink, all resolve first. A
+//! write that reaches a whole directory (`rm -r`, moving or extracting into it) is judged
+//! by what the directory holds too.
 
 use crate::fsutil;
 use crate::policy::{self, path_glob, Policy, CASE_INSENSITIVE_FS};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+
+/// Entries looked at under a directory for a recursive write before the scan stops; the
+/// literal parts of the rules (guarded files, `src/generated/**`) are always checked.
+const SCAN_LIMIT: usize = 2_000;
 
 /// The compiled scope of one project.
 pub struct Scope {
@@ -18,20 +24,382 @@ pub struct Scope {
     outside: Patterns,
     /// Files and directories no agent may write: (path, what it is).
     guarded: Vec<(PathBuf, &'static str)>,
-    /// Globs relative to the root with the same standing (`.claude/settings*.json`).
-    guarded_rel: Patterns,
+    /// Directories whose `settings*.json` files are Claude Code's settings (where the
+    /// guards are registered): the project's `.claude` at the root and at
+    /// `CLAUDE_PROJECT_DIR`, and the user's.
+    settings_dirs: Vec<(PathBuf, &'static str)>,
     /// Where the rules come from, for messages.
     pub source: String,
 }
 
+/// How a write touches its target.
+#[derive(Clone, Copy, Debug)]
+pub struct How {
+    /// Follow a final symlink (a write through it), or act on the link itself (`rm`, `mv`
+    /// of the link).
+    pub follow_last: bool,
+    /// Reaches everything under a directory target (`rm -r`, `mv dir`, extraction).
+    pub recursive: bool,
+}
+
+impl Default for How {
+    fn default() -> Self {
+        How {
+            follow_last: true,
+            recursive: false,
+        }
+    }
+}
+
+/// The verdict on one path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    /// Where the write would land.
+    pub resolved: PathBuf,
+    pub allowed: bool,
+    /// Why, for a person: the rule that decided.
+    pub rule: String,
+}
+
+impl Scope {
+    /// The scope for a hook running in `cwd`.
+    pub fn new(policy: &Policy, cwd: &Path, env: &dyn Fn(&str) -> Option<OsString>) -> Scope {
+        let project_dir = env("CLAUDE_PROJECT_DIR")
+            .filter(|d| !d.is_empty())
+            .map(PathBuf::from);
+        let base = policy::repo_root(cwd)
+            .or_else(|| project_dir.clone())
+            .unwrap_or_else(|| cwd.to_owned());
+        let root = match &policy.scope.root {
+            Some(r) if r.is_absolute() => r.clone(),
+            Some(r) => base.join(r),
+            None => base,
+        };
+        let resolve = |p: PathBuf| fsutil::resolve(&p).unwrap_or(p);
+        let root = resolve(root);
+        let mut guarded = vec![(
+            resolve(policy.source.path().to_owned()),
+            "the guard's policy file",
+        )];
+        if let Ok(state) = crate::store::state_root(env) {
+            guarded.push((resolve(state), "the guard's state directory"));
+        }
+        let mut settings_dirs = vec![(root.join(".claude"), "Claude Code's project settings")];
+        if let Some(dir) = project_dir {
+            settings_dirs.push((
+                resolve(dir.join(".claude")),
+                "Claude Code's project settings",
+            ));
+        }
+        if let Some(home) = env("HOME").filter(|h| !h.is_empty()) {
+            settings_dirs.push((
+                resolve(PathBuf::from(home).join(".claude")),
+                "Claude Code's user settings",
+            ));
+        }
+        Scope {
+            allow: Patterns::new(&policy.scope.allow),
+            deny: Patterns::new(&policy.scope.deny),
+            outside: Patterns::new(&policy.scope.outside_root),
+            guarded,
+            settings_dirs,
+            source: policy.source.to_string(),
+            root,
+        }
+    }
+
+    /// Judges a write to `raw` (as a tool gave it) from `cwd`.
+    pub fn judge(&self, raw: &str, cwd: &Path) -> Judgement {
+        self.judge_with(raw, cwd, How::default())
+    }
+
+    /// Judges a write to `raw` from `cwd`, as `how` describes it.
+    pub fn judge_with(&self, raw: &str, cwd: &Path, how: How) -> Judgement {
+        let refuse = |why: &str| Judgement {
+            resolved: PathBuf::from(raw),
+            allowed: false,
+            rule: why.to_owned(),
+        };
+        if raw.contains('\0') {
+            return refuse("the path contains a NUL byte");
+        }
+        if raw.is_empty() {
+            return refuse("the path is empty");
+        }
+        let b = raw.as_bytes();
+        if b.len() > 2 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/')
+        {
+            return refuse("it is a Windows absolute path (it starts with a drive letter), outside the project root");
+        }
+        // A Windows-style path (`src\lib.rs`) is judged in both readings: as one name
+        // here, and with `\` as a separator where the host would split it.
+        if raw.contains('\\') {
+            let unix = self.judge_one(raw, cwd, how);
+            let windows = self.judge_one(&raw.replace('\\', "/"), cwd, how);
+            return if unix.allowed { windows } else { unix };
+        }
+        self.judge_one(raw, cwd, how)
+    }
+
+    fn judge_one(&self, raw: &str, cwd: &Path, how: How) -> Judgement {
+        let absolute = fsutil::absolute(Path::new(raw), cwd);
+        let resolved = match (
+            how.follow_last || raw.ends_with('/'),
+            absolute.parent(),
+            absolute.file_name(),
+        ) {
+            // `rm link`, `mv link x`: the link itself, in its resolved directory.
+            (false, Some(parent), Some(name)) => fsutil::resolve(parent).map(|p| p.join(name)),
+            _ => fsutil::resolve(&absolute),
+        };
+        let resolved = match resolved {
+            Ok(p) => p,
+            Err(e) => {
+                return Judgement {
+                    resolved: absolute,
+                    allowed: false,
+                    rule: e,
+                }
+            }
+        };
+        let mut j = self.judge_resolved(&resolved);
+        if j.allowed && how.follow_last {
+            if let Some(why) = shared_hard_link(&resolved) {
+                j = Judgement {
+                    resolved: resolved.clone(),
+                    allowed: false,
+                    rule: why,
+                };
+            }
+        }
+        if j.allowed && how.recursive && resolved.is_dir() {
+            if let Some(inner) = self.protected_below(&resolved) {
+                j = Judgement {
+                    resolved,
+                    allowed: false,
+                    rule: inner,
+                };
+            }
+        }
+        j
+    }
+
+    fn judge_resolved(&self, resolved: &Path) -> Judgement {
+        let verdict = |allowed, rule: String| Judgement {
+            resolved: resolved.to_owned(),
+            allowed,
+            rule,
+        };
+        let (r, root) = (fold(resolved), fold(&self.root));
+        for (path, what) in &self.guarded {
+            let path = fold(path);
+            if r == path || r.starts_with(&path) {
+                return verdict(
+                    false,
+                    format!(
+                        "it is {what} ({}), which the agent it guards may never change",
+                        path.display()
+                    ),
+                );
+            }
+        }
+        for (dir, what) in &self.settings_dirs {
+            if is_settings_file(&r, &fold(dir)) {
+                return verdict(
+                    false,
+                    format!("it is {what} ({}/settings*.json), where the guards are registered, which the agent may never change", dir.display()),
+                );
+            }
+        }
+        let Ok(rel) = r.strip_prefix(&root) else {
+            return match self.outside.first_match(&r) {
+                Some(g) => verdict(
+                    true,
+                    format!("outside the root, allowed by scope.outside_root pattern {g:?}"),
+                ),
+                None => verdict(
+                    false,
+                    format!(
+                        "it is outside the project root {} (scope.outside_root is deny in {})",
+                        self.root.display(),
+                        self.source
+                    ),
+                ),
+            };
+        };
+        if let Some(g) = self.deny.first_match(rel) {
+            return verdict(
+                false,
+                format!(
+                    "it matches the deny pattern {g:?} (scope.deny in {})",
+                    self.source
+                ),
+            );
+        }
+        // `src/generated/**` protects the directory itself too: replacing or removing it
+        // writes everything under it.
+        let protected_dir = self
+            .deny
+            .list
+            .iter()
+            .zip(&self.deny.literal_dirs)
+            .find(|(g, p)| p.as_deref() == Some(rel) && g.ends_with("/**"));
+        if let Some((g, _)) = protected_dir {
+            return verdict(
+                false,
+                format!(
+                    "it is the directory the deny pattern {g:?} protects (scope.deny in {})",
+                    self.source
+                ),
+            );
+        }
+        match self.allow.first_match(rel) {
+            Some(g) => verdict(
+                true,
+                format!("inside the root, allowed by scope.allow pattern {g:?}"),
+            ),
+            None if rel.as_os_str().is_empty() => verdict(true, "it is the project root".into()),
+            None => verdict(
+                false,
+                format!(
+                    "no scope.allow pattern ({}) matches it, in {}",
+                    self.allow.list.join(", "),
+                    self.source
+                ),
+            ),
+        }
+    }
+
+    /// For a write that reaches everything under `dir`: the first thing below it that may
+    /// not be written.
+    fn protected_below(&self, dir: &Path) -> Option<String> {
+        let d = fold(dir);
+        for (path, what) in &self.guarded {
+            if fold(path).starts_with(&d) && path.exists() {
+                return Some(format!(
+                    "it holds {what} ({}), which the agent it guards may never change",
+                    path.display()
+                ));
+            }
+        }
+        for (settings, what) in &self.settings_dirs {
+            if fold(settings).starts_with(&d) && has_settings_file(settings) {
+                return Some(format!(
+                    "it holds {what} ({}/settings*.json), which the agent may never change",
+                    settings.display()
+                ));
+            }
+        }
+        let root = fold(&self.root);
+        // Deny patterns that start with literal directories (`src/generated/**`): exact.
+        for (pattern, prefix) in self.deny.list.iter().zip(&self.deny.literal_dirs) {
+            let Some(prefix) = prefix else { continue };
+            let lit = root.join(prefix);
+            if lit.starts_with(&d) && lit.exists() {
+                return Some(format!(
+                    "it holds {}, which the deny pattern {pattern:?} protects (scope.deny in {})",
+                    lit.display(),
+                    self.source
+                ));
+            }
+        }
+        // The others (`**/*.pem`) against what is there, up to a bound.
+        let mut seen = 0;
+        let mut queue = vec![dir.to_owned()];
+        while let Some(next) = queue.pop() {
+            let Ok(entries) = std::fs::read_dir(&next) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                seen += 1;
+                if seen > SCAN_LIMIT {
+                    return None;
+                }
+                let path = entry.path();
+                if let Ok(rel) = fold(&path).strip_prefix(&root) {
+                    if let Some(g) = self.deny.first_match(rel) {
+                        return Some(format!(
+                            "it holds {}, which matches the deny pattern {g:?} (scope.deny in {})",
+                            path.display(),
+                            self.source
+                        ));
+                    }
+                }
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    queue.push(path);
+                }
+            }
+        }
+        None
+    }
+
+    /// What the agent can do instead, for a denied path.
+    pub fn advice(&self, j: &Judgement) -> String {
+        if j.rule.contains("may never change") {
+            "Leave it as it is; if it must change, ask the user to do it.".into()
+        } else if j.rule.contains("outside the project root") {
+            format!(
+                "Write inside {}/ instead, or ask the user to allow that directory in scope.outside_root.",
+                self.root.display()
+            )
+        } else if j.rule.contains("deny pattern") || j.rule.contains("hard links") {
+            "Do not write it; if the task needs it, ask the user.".into()
+        } else {
+            "Write to a path scope.allow covers, or ask the user to widen scope.allow.".into()
+        }
+    }
+}
+
+fn fold(p: &Path) -> PathBuf {
+    if CASE_INSENSITIVE_FS {
+        PathBuf::from(p.to_string_lossy().to_lowercase())
+    } else {
+        p.to_owned()
+    }
+}
+
+/// `settings*.json` directly inside `dir`.
+fn is_settings_file(path: &Path, dir: &Path) -> bool {
+    path.parent() == Some(dir)
+        && path.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+            let n = if CASE_INSENSITIVE_FS {
+                n.to_lowercase()
+            } else {
+                n.to_owned()
+            };
+            n.starts_with("settings") && n.ends_with(".json")
+        })
+}
+
+fn has_settings_file(dir: &Path) -> bool {
+    std::fs::read_dir(dir)
+        .is_ok_and(|entries| entries.flatten().any(|e| is_settings_file(&e.path(), dir)))
+}
+
+/// A regular file with other hard links: writing it in place changes them too, wherever
+/// they are.
+fn shared_hard_link(path: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::symlink_metadata(path).ok()?;
+    (m.is_file() && m.nlink() > 1).then(|| {
+        format!(
+            "it is a file with {} hard links, so writing it in place changes the same file under its other names, which may be outside the project",
+            m.nlink()
+        )
+    })
+}
+
 /// Glob patterns matched one by one, in order, each compiled only when the path holds
 /// every literal piece of it: a policy with hundreds of patterns costs the few that could
-/// match, not a regex compilation of all of them (which alone would take milliseconds,
-/// once per tool call).
+/// match, not a regex compilation of all of them (which alone takes milliseconds, once per
+/// tool call).
 struct Patterns {
     list: Vec<String>,
     /// Per pattern, the literal pieces a matching path must contain.
     pieces: Vec<Vec<String>>,
+    /// Per pattern, its leading literal directories (`src/generated` of
+    /// `src/generated/**`), when it has any.
+    literal_dirs: Vec<Option<PathBuf>>,
 }
 
 impl Patterns {
@@ -39,6 +407,7 @@ impl Patterns {
         Patterns {
             list: list.to_vec(),
             pieces: list.iter().map(|p| literal_pieces(p)).collect(),
+            literal_dirs: list.iter().map(|p| literal_dirs(p)).collect(),
         }
     }
 
@@ -61,6 +430,15 @@ impl Patterns {
                 matcher.is_match(path).then_some(pattern.as_str())
             })
     }
+}
+
+/// The components of a glob before its first wildcard, when there are any.
+fn literal_dirs(pattern: &str) -> Option<PathBuf> {
+    let lit: Vec<&str> = pattern
+        .split('/')
+        .take_while(|c| !c.contains(['*', '?', '[', '{', '\\']))
+        .collect();
+    (!lit.is_empty() && !lit[0].is_empty()).then(|| PathBuf::from(lit.join("/")))
 }
 
 /// The literal pieces of a glob: the text between wildcards, character classes,
@@ -96,187 +474,6 @@ fn literal_pieces(pattern: &str) -> Vec<String> {
             }
         })
         .collect()
-}
-
-/// The verdict on one path.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Judgement {
-    /// Where the write would land.
-    pub resolved: PathBuf,
-    pub allowed: bool,
-    /// Why, for a person: the rule that decided.
-    pub rule: String,
-}
-
-impl Scope {
-    /// The scope for a hook running in `cwd`.
-    pub fn new(policy: &Policy, cwd: &Path, env: &dyn Fn(&str) -> Option<OsString>) -> Scope {
-        let repo = policy::repo_root(cwd);
-        let base = repo
-            .clone()
-            .or_else(|| {
-                env("CLAUDE_PROJECT_DIR")
-                    .filter(|d| !d.is_empty())
-                    .map(PathBuf::from)
-            })
-            .unwrap_or_else(|| cwd.to_owned());
-        let root = match &policy.scope.root {
-            Some(r) if r.is_absolute() => r.clone(),
-            Some(r) => base.join(r),
-            None => base,
-        };
-        let root = fsutil::resolve(&root).unwrap_or(root);
-        let mut guarded = vec![(
-            fsutil::resolve(policy.source.path())
-                .unwrap_or_else(|_| policy.source.path().to_owned()),
-            "the guard's policy file",
-        )];
-        if let Ok(state) = crate::store::state_root(env) {
-            guarded.push((
-                fsutil::resolve(&state).unwrap_or(state),
-                "the guard's state directory",
-            ));
-        }
-        if let Some(home) = env("HOME").filter(|h| !h.is_empty()) {
-            for f in ["settings.json", "settings.local.json"] {
-                let p = PathBuf::from(&home).join(".claude").join(f);
-                guarded.push((
-                    fsutil::resolve(&p).unwrap_or(p),
-                    "Claude Code's user settings, where the guards are registered",
-                ));
-            }
-        }
-        Scope {
-            allow: Patterns::new(&policy.scope.allow),
-            deny: Patterns::new(&policy.scope.deny),
-            outside: Patterns::new(&policy.scope.outside_root),
-            guarded,
-            guarded_rel: Patterns::new(&[".claude/settings*.json".to_owned()]),
-            source: policy.source.to_string(),
-            root,
-        }
-    }
-
-    /// Judges a write to `raw` (as the tool or the command gave it) from `cwd`.
-    pub fn judge(&self, raw: &str, cwd: &Path) -> Judgement {
-        let refuse = |why: String| Judgement {
-            resolved: PathBuf::from(raw),
-            allowed: false,
-            rule: why,
-        };
-        if raw.contains('\0') {
-            return refuse("the path contains a NUL byte".into());
-        }
-        if raw.is_empty() {
-            return refuse("the path is empty".into());
-        }
-        // A Windows-style path (`src\\lib.rs`) is judged in both readings: as one name
-        // here, and with `\\` as a separator where the host would split it.
-        if raw.contains('\\') {
-            let unix = self.judge_one(raw, cwd);
-            let windows = self.judge_one(&raw.replace('\\', "/"), cwd);
-            return if unix.allowed { windows } else { unix };
-        }
-        self.judge_one(raw, cwd)
-    }
-
-    fn judge_one(&self, raw: &str, cwd: &Path) -> Judgement {
-        let absolute = fsutil::absolute(Path::new(raw), cwd);
-        let resolved = match fsutil::resolve(&absolute) {
-            Ok(p) => p,
-            Err(e) => {
-                return Judgement {
-                    resolved: absolute,
-                    allowed: false,
-                    rule: e,
-                }
-            }
-        };
-        let verdict = |allowed, rule: String| Judgement {
-            resolved: resolved.clone(),
-            allowed,
-            rule,
-        };
-        let fold = |p: &Path| {
-            if CASE_INSENSITIVE_FS {
-                PathBuf::from(p.to_string_lossy().to_lowercase())
-            } else {
-                p.to_owned()
-            }
-        };
-        let (r, root) = (fold(&resolved), fold(&self.root));
-        for (path, what) in &self.guarded {
-            let path = fold(path);
-            if r == path || r.starts_with(&path) {
-                return verdict(
-                    false,
-                    format!(
-                        "it is {what} ({}), which the agent it guards may never change",
-                        path.display()
-                    ),
-                );
-            }
-        }
-        let Ok(rel) = r.strip_prefix(&root) else {
-            return match self.outside.first_match(&r) {
-                Some(g) => verdict(
-                    true,
-                    format!("outside the root, allowed by scope.outside_root pattern {g:?}"),
-                ),
-                None => verdict(
-                    false,
-                    format!(
-                        "it is outside the project root {} (scope.outside_root is deny in {})",
-                        self.root.display(),
-                        self.source
-                    ),
-                ),
-            };
-        };
-        if let Some(g) = self.guarded_rel.first_match(rel) {
-            return verdict(false, format!("it is Claude Code's project settings ({g}), where the guards are registered, which the agent may never change"));
-        }
-        if let Some(g) = self.deny.first_match(rel) {
-            return verdict(
-                false,
-                format!(
-                    "it matches the deny pattern {g:?} (scope.deny in {})",
-                    self.source
-                ),
-            );
-        }
-        match self.allow.first_match(rel) {
-            Some(g) => verdict(
-                true,
-                format!("inside the root, allowed by scope.allow pattern {g:?}"),
-            ),
-            None if rel.as_os_str().is_empty() => verdict(true, "it is the project root".into()),
-            None => verdict(
-                false,
-                format!(
-                    "no scope.allow pattern ({}) matches it, in {}",
-                    self.allow.list.join(", "),
-                    self.source
-                ),
-            ),
-        }
-    }
-
-    /// What the agent can do instead, for a denied path.
-    pub fn advice(&self, j: &Judgement) -> String {
-        if j.rule.contains("may never change") {
-            "Leave it as it is; if it must change, ask the user to do it.".into()
-        } else if j.rule.contains("outside the project root") {
-            format!(
-                "Write inside {}/ instead, or ask the user to allow that directory in scope.outside_root.",
-                self.root.display()
-            )
-        } else if j.rule.contains("deny pattern") {
-            "Do not write it; if the task needs it, ask the user.".into()
-        } else {
-            "Write to a path scope.allow covers, or ask the user to widen scope.allow.".into()
-        }
-    }
 }
 
 #[cfg(test)]

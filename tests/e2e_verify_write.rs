@@ -17,8 +17,10 @@ const BIN: &str = env!("CARGO_BIN_EXE_did-it-actually");
 /// state directory beside it.
 fn guarded_session() -> Option<(Session, PathBuf)> {
     let mut session = Session::start()?;
+    // verify-write alone: scope-guard would (rightly) deny the writes outside the
+    // project that these tests use to make the Write tool fail.
     let out = Command::new(BIN)
-        .args(["install", "--project"])
+        .args(["install", "--hooks", "verify-write", "--project"])
         .arg(session.project())
         .output()
         .unwrap();

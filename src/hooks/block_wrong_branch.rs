@@ -99,6 +99,14 @@ impl Visitor for Guard<'_, '_> {
                 self.out.trace.push(format!("command: {}", site.text));
                 Vec::new()
             }
+            Runs::Program(exec::Invocation {
+                opaque: Some(reason),
+                ..
+            }) => {
+                self.out.trace.push(format!("command: {}", site.text));
+                self.unresolved(site, reason.clone());
+                Vec::new()
+            }
             Runs::Program(inv) if inv.name() == "git" => self.git(site, inv, state),
             Runs::Program(_) | Runs::Nothing => Vec::new(),
         }

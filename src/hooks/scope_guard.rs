@@ -8,7 +8,7 @@
 
 use super::{Context, HookOutcome};
 use crate::protocol::{Payload, Response, Verdict};
-use crate::scope::Scope;
+use crate::scope::{How, Scope};
 use crate::shell::exec::Runs;
 use crate::shell::walk::{invocation_cwd, ShellState, Site, Spawn, Visitor, Walker};
 use crate::shell::writes::{write_targets, WriteTarget};
@@ -131,43 +131,130 @@ impl Visitor for Writes<'_> {
 
 impl Writes<'_> {
     fn judge(&self, site: &Site, target: &WriteTarget, cwd: Option<&Path>) -> Option<String> {
-        let literal = target
-            .word
-            .text()
-            .map(str::to_owned)
-            .or_else(|| self.tilde(&target.word.raw));
-        let Some(path) = literal else {
-            return Some(format!(
-                "{HOOK}: {} writes to `{}` ({}), a path only known when it runs, which could be outside scope. Write to a literal path inside {}/.",
-                site.cited,
-                target.word.raw,
-                target.how,
-                self.scope.root.display()
-            ));
+        let root = self.scope.root.display();
+        let dynamic = |word: &crate::shell::Word| {
+            format!(
+                "{HOOK}: {} writes to `{}` ({}), a path only known when it runs, which could be outside scope. Write to a literal path inside {root}/.",
+                site.cited, word.raw, target.how
+            )
         };
-        let cwd = match (cwd, Path::new(&path).is_absolute()) {
-            (Some(c), _) => c.to_owned(),
+        let Some(path) = self.literal(&target.word) else {
+            return Some(dynamic(&target.word));
+        };
+        let base = match &target.base {
+            None => cwd.map(Path::to_path_buf),
+            Some(b) => match self.literal(b) {
+                Some(b) => cwd
+                    .map(|c| c.join(&b))
+                    .or_else(|| Some(PathBuf::from(&b)).filter(|p| p.is_absolute())),
+                None => return Some(dynamic(b)),
+            },
+        };
+        let cwd = match (base, Path::new(&path).is_absolute()) {
+            (Some(c), _) => c,
             (None, true) => PathBuf::from("/"),
             (None, false) => {
                 return Some(format!(
-                    "{HOOK}: {} writes to `{path}` ({}) relative to a directory only known when it runs (after a `cd` to a variable). Use an absolute path inside {}/.",
-                    site.cited,
-                    target.how,
-                    self.scope.root.display()
+                    "{HOOK}: {} writes to `{path}` ({}) relative to a directory only known when it runs (after a `cd` to a variable). Use an absolute path inside {root}/.",
+                    site.cited, target.how
                 ))
             }
         };
-        let j = self.scope.judge(&path, &cwd);
-        (!j.allowed).then(|| {
-            format!(
-                "{HOOK}: {} would write {} ({}), which is not allowed: {}. {}",
-                site.cited,
-                shown(&path, &j.resolved),
-                target.how,
-                j.rule,
-                self.scope.advice(&j)
-            )
-        })
+        if target.if_exists && std::fs::symlink_metadata(cwd.join(&path)).is_err() {
+            return None;
+        }
+        let how = How {
+            follow_last: !target.no_follow,
+            recursive: target.recursive,
+        };
+        // A copy, move or link into an existing directory lands at DIR/<source name>.
+        let into_dir =
+            !target.sources.is_empty() && (path.ends_with('/') || cwd.join(&path).is_dir());
+        let landing: Vec<String> = if into_dir {
+            let mut names = Vec::new();
+            for source in &target.sources {
+                let Some(src) = self.literal(source) else {
+                    return Some(dynamic(source));
+                };
+                let name = Path::new(src.trim_end_matches('/'))
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned());
+                names.push(format!(
+                    "{}/{}",
+                    path.trim_end_matches('/'),
+                    name.unwrap_or_default()
+                ));
+            }
+            names
+        } else {
+            self.expand(&target.word, &path, &cwd)
+        };
+        for landed in landing {
+            let j = self.scope.judge_with(&landed, &cwd, how);
+            if !j.allowed {
+                return Some(format!(
+                    "{HOOK}: {} would write {} ({}), which is not allowed: {}. {}",
+                    site.cited,
+                    shown(&landed, &j.resolved),
+                    target.how,
+                    j.rule,
+                    self.scope.advice(&j)
+                ));
+            }
+        }
+        None
+    }
+
+    /// The word's literal text, `~/…` read as the home directory.
+    fn literal(&self, word: &crate::shell::Word) -> Option<String> {
+        word.text()
+            .map(str::to_owned)
+            .or_else(|| self.tilde(&word.raw))
+    }
+
+    /// An unquoted glob (`certs/*`) names the files it matches, as the shell expands it:
+    /// each is judged. Wildcards before the last part are judged as their literal
+    /// directory, recursively (everything under it may be named). No match: the word
+    /// itself, as the shell passes it on.
+    fn expand(&self, word: &crate::shell::Word, path: &str, cwd: &Path) -> Vec<String> {
+        let wild = |s: &str| s.contains(['*', '?', '[']);
+        if word.quoted || !wild(path) {
+            return vec![path.to_owned()];
+        }
+        let (dir, last) = match path.rsplit_once('/') {
+            Some((d, l)) => (if d.is_empty() { "/" } else { d }, l),
+            None => (".", path),
+        };
+        if wild(dir) {
+            let literal: Vec<&str> = dir.split('/').take_while(|c| !wild(c)).collect();
+            let literal = if literal.is_empty() {
+                ".".to_owned()
+            } else {
+                literal.join("/")
+            };
+            return vec![format!("{literal}/")];
+        }
+        let Ok(glob) = globset::Glob::new(last).map(|g| g.compile_matcher()) else {
+            return vec![path.to_owned()];
+        };
+        let matches: Vec<String> = std::fs::read_dir(cwd.join(dir))
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .filter(|e| {
+                        glob.is_match(e.file_name())
+                            && (last.starts_with('.')
+                                || !e.file_name().to_string_lossy().starts_with('.'))
+                    })
+                    .map(|e| format!("{dir}/{}", e.file_name().to_string_lossy()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if matches.is_empty() {
+            vec![path.to_owned()]
+        } else {
+            matches
+        }
     }
 
     /// `~` and `~/…` (unquoted, otherwise literal) are the home directory.

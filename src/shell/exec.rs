@@ -40,6 +40,9 @@ pub struct Invocation {
     pub appended_unknown: bool,
     /// The wrappers peeled off, outermost first (for `explain`).
     pub wrappers: Vec<String>,
+    /// Why the program's effect cannot be read (an interpreter whose inline code calls
+    /// git); its file arguments are still known.
+    pub opaque: Option<String>,
 }
 
 impl Invocation {
@@ -406,9 +409,7 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
         if let Some((_, code_opts)) = INTERPRETERS.iter().find(|(n, _)| {
             *n == name || name.starts_with(&format!("{n}.")) && n.starts_with("python")
         }) {
-            if let Some(unknown) = interpreter(&name, rest, code_opts, cmd) {
-                return unknown;
-            }
+            inv.opaque = interpreter(&name, rest, code_opts, cmd);
             inv.args = rest.to_vec();
             return Runs::Program(inv);
         }
@@ -681,7 +682,12 @@ fn stdin_text(cmd: &SimpleCommand) -> Option<Result<String, String>> {
 /// An interpreter with inline code (or code on stdin) that mentions git is opaque: the
 /// guard cannot tell which git command it builds. Otherwise it is a program like any
 /// other (`perl -pi -e … file` still writes `file`).
-fn interpreter(name: &str, args: &[Word], code_opts: &[&str], cmd: &SimpleCommand) -> Option<Runs> {
+fn interpreter(
+    name: &str,
+    args: &[Word],
+    code_opts: &[&str],
+    cmd: &SimpleCommand,
+) -> Option<String> {
     let mut code: Vec<String> = Vec::new();
     for (k, w) in args.iter().enumerate() {
         let Some(t) = w.text() else { continue };
@@ -702,9 +708,7 @@ fn interpreter(name: &str, args: &[Word], code_opts: &[&str], cmd: &SimpleComman
         code.push(text);
     }
     if code.iter().any(|c| mentions_git(c)) {
-        return Some(Runs::Unknown(format!(
-            "`{name}` runs inline code that calls git"
-        )));
+        return Some(format!("`{name}` runs inline code that calls git"));
     }
     None
 }
@@ -852,9 +856,15 @@ mod tests {
         assert!(matches!(run_of("bash -c \"$X\""), Runs::Unknown(_)));
         assert!(matches!(
             run_of("python3 -c 'import os; os.system(\"git push origin main\")'"),
-            Runs::Unknown(_)
+            Runs::Program(Invocation {
+                opaque: Some(_),
+                ..
+            })
         ));
-        assert!(matches!(run_of("python3 -c 'print(1)'"), Runs::Program(_)));
+        assert!(matches!(
+            run_of("python3 -c 'print(1)'"),
+            Runs::Program(Invocation { opaque: None, .. })
+        ));
         assert_eq!(run_of("bash deploy.sh"), Runs::Nothing);
         assert_eq!(run_of("command -v git"), Runs::Nothing);
         assert_eq!(run_of("A=1"), Runs::Nothing);

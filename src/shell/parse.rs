@@ -418,24 +418,36 @@ impl<'a> Parser<'a> {
         self.trailing_redirects(nodes)
     }
 
-    /// Redirections after a compound command (`done > log`) are parsed for their
-    /// substitutions and otherwise dropped.
+    /// Redirections after a compound command (`done > log`, `} > out`) apply to all of
+    /// it: they are kept as a command of their own (no words, only redirections), so what
+    /// they write is seen; substitutions in them run first.
     fn trailing_redirects(&mut self, mut nodes: Vec<Node>) -> Vec<Node> {
+        let mut redirects = Vec::new();
         loop {
             self.skip_blank(false);
             if self.fatal || !self.at_redirect() {
-                return nodes;
+                break;
             }
             let mut pre = Vec::new();
-            self.parse_redirect(&mut pre);
+            redirects.extend(self.parse_redirect(&mut pre));
             nodes.splice(0..0, pre);
         }
+        if !redirects.is_empty() {
+            nodes.push(Node::Simple(SimpleCommand {
+                redirects,
+                ..SimpleCommand::default()
+            }));
+        }
+        nodes
     }
 
     fn at_redirect(&self) -> bool {
         let rest = &self.s[self.i..];
         let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-        matches!(rest.get(digits), Some(b'<' | b'>')) || rest.starts_with(b"&>")
+        // `<(…)` and `>(…)` are process substitutions, words rather than redirections.
+        let process_substitution = digits == 0 && rest.get(1) == Some(&b'(');
+        (matches!(rest.get(digits), Some(b'<' | b'>')) && !process_substitution)
+            || rest.starts_with(b"&>")
     }
 
     fn parse_simple(&mut self, terms: &[&'static str]) -> Vec<Node> {
@@ -447,6 +459,16 @@ impl<'a> Parser<'a> {
                 break;
             }
             let Some(b) = self.peek() else { break };
+            if cmd.words.first().is_some_and(|w| w.raw == "[[")
+                && !cmd.words.iter().any(|w| w.raw == "]]")
+                && matches!(b, b'<' | b'>')
+            {
+                // Inside `[[ … ]]`, `<` and `>` compare strings.
+                self.i += 1;
+                cmd.words
+                    .push(Word::literal(if b == b'<' { "<" } else { ">" }));
+                continue;
+            }
             if self.at_redirect() {
                 let r = self.parse_redirect(&mut pre);
                 cmd.redirects.extend(r);
@@ -610,6 +632,21 @@ impl<'a> Parser<'a> {
                 break;
             }
             match b {
+                b'<' | b'>' if self.peek_at(1) == Some(b'(') => {
+                    // `<(cmd)` / `>(cmd)`: cmd runs; the word is a /dev/fd path.
+                    self.i += 2;
+                    dynamic = true;
+                    if !self.enter() {
+                        break;
+                    }
+                    pre.extend(self.parse_list(&[], true));
+                    self.leave();
+                    if self.peek() == Some(b')') {
+                        self.i += 1;
+                    } else if !self.fatal {
+                        self.fail("unterminated process substitution: no matching `)`".into());
+                    }
+                }
                 _ if is_meta(b) => {
                     // `NAME=(a b)`: an array assignment; its elements do not run.
                     if b == b'(' && is_assignment_prefix(&self.s[start..self.i]) {
@@ -1136,9 +1173,10 @@ mod tests {
             words("for b in main dev; do git push origin $b; done"),
             w(&[&["git", "push", "origin", "<$b>"]])
         );
+        // The loop's redirection stays, as a command of its own.
         assert_eq!(
             words("while false; do x; done > log"),
-            w(&[&["false"], &["x"]])
+            w(&[&["false"], &["x"], &[]])
         );
         assert_eq!(
             words("case $1 in a|b) git push;; (c) git commit ;& *) z;; esac"),
@@ -1205,6 +1243,30 @@ mod tests {
         );
         let s = parse("arr=(a b) x");
         assert_eq!(s.simple_commands()[0].assignments[0].name, "arr");
+    }
+
+    #[test]
+    fn compound_redirections_and_comparisons() {
+        let s = parse(
+            "{ echo a; } > out; for x in y; do :; done >> log; [[ b > a ]] && diff <(ls a) >(cat)",
+        );
+        let cmds = s.simple_commands();
+        let redirect_only: Vec<_> = cmds
+            .iter()
+            .filter(|c| c.words.is_empty())
+            .map(|c| c.redirects[0].target.raw.clone())
+            .collect();
+        assert_eq!(redirect_only, ["out", "log"]);
+        let test = cmds
+            .iter()
+            .find(|c| c.words.first().is_some_and(|w| w.raw == "[["))
+            .unwrap();
+        assert!(test.redirects.is_empty());
+        assert_eq!(test.words.len(), 5);
+        assert!(cmds
+            .iter()
+            .any(|c| c.words.first().and_then(Word::text) == Some("ls")));
+        assert!(s.problems.is_empty(), "{:?}", s.problems);
     }
 
     #[test]

@@ -189,10 +189,15 @@ impl<'e, V: Visitor> Walker<'e, V> {
     }
 
     fn change_dir(&mut self, inv: &Invocation, state: &mut ShellState) {
-        let dir = inv
+        let is_flag =
+            |w: &&super::Word| w.text().is_some_and(|t| t.starts_with('-') && t.len() > 1);
+        // `cd -P` resolves symlinks; plain `cd` is logical (`..` undoes the last part).
+        let physical = inv
             .args
             .iter()
-            .find(|w| !w.text().is_some_and(|t| t.starts_with('-') && t.len() > 1));
+            .filter(is_flag)
+            .any(|w| w.text().is_some_and(|t| t.contains('P')));
+        let dir = inv.args.iter().find(|w| !is_flag(w));
         match inv.name() {
             "popd" => {
                 state.cwd = state.dir_stack.pop().flatten();
@@ -201,16 +206,29 @@ impl<'e, V: Visitor> Walker<'e, V> {
             "pushd" => state.dir_stack.push(state.cwd.clone()),
             _ => {}
         }
-        state.cwd = match dir {
-            None => (self.env)("HOME").map(PathBuf::from),
-            Some(w) => match w.text() {
-                Some("-") | None => None,
-                Some(d) => state
-                    .cwd
-                    .as_ref()
-                    .map(|c| crate::fsutil::lexical(&c.join(d))),
+        let home = || (self.env)("HOME").map(PathBuf::from);
+        let target = match dir {
+            None => home(),
+            Some(w) => match (w.text(), w.raw.strip_prefix('~')) {
+                (Some("-"), _) => None,
+                (Some(d), _) => state.cwd.as_ref().map(|c| c.join(d)),
+                // `cd ~`, `cd ~/x`: the home directory.
+                (None, Some(rest))
+                    if (rest.is_empty() || rest.starts_with('/'))
+                        && !rest.contains(['$', '`', '"', '\'', '\\']) =>
+                {
+                    home().map(|h| h.join(rest.trim_start_matches('/')))
+                }
+                (None, _) => None,
             },
         };
+        state.cwd = target.map(|t| {
+            if physical {
+                crate::fsutil::resolve(&t).unwrap_or(t)
+            } else {
+                crate::fsutil::lexical(&t)
+            }
+        });
     }
 }
 

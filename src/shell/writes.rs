@@ -1,18 +1,32 @@
 //! The files a simple command visibly writes: redirections, and the arguments of the
-//! common file writers (`tee`, `cp`, `mv`, `install`, `dd of=`, `sed -i`, `perl -i`,
-//! `truncate`, `touch`, `mkdir`, `ln`, `rm`, `curl -o`, `wget -O`, `tar -C`, `unzip -d`,
-//! `git checkout -- <path>`, `git restore`, `git rm`, `git mv`). Which arguments are
-//! targets is a table per program; a target that is not literal text is reported as such.
+//! common file writers (`tee`, `cp`, `mv`, `install`, `ln`, `dd of=`, `sed -i`, `perl -i`,
+//! `truncate`, `touch`, `mkdir`, `rm`, `rmdir`, `unlink`, `shred`, `curl -o/-O`,
+//! `wget -O/-P`, `tar -x -C`/`tar -c -f`, `unzip -d`, `git checkout`/`restore`/`rm`/`mv`).
+//! Which arguments are targets is a table per program; a target that is not literal text
+//! is reported as such, and so are the arguments `xargs` appends.
 
 use super::exec::{Invocation, Runs};
 use super::{RedirectOp, SimpleCommand, Word};
 
 /// One path a command writes (or deletes, or creates).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct WriteTarget {
     pub word: Word,
     /// How it is written, for messages (`redirection >`, `tee`, `cp`).
     pub how: String,
+    /// Acts on a final symlink itself (`rm link`, `mv link x`), not on what it points to.
+    pub no_follow: bool,
+    /// Reaches everything under a directory target (`rm -r`, moving a directory,
+    /// extracting into it).
+    pub recursive: bool,
+    /// For a copy, move or link destination: the sources, whose names land inside the
+    /// destination when it is a directory.
+    pub sources: Vec<Word>,
+    /// Relative paths are relative to this directory rather than the command's
+    /// (`git -C dir`, `--work-tree`).
+    pub base: Option<Word>,
+    /// A word that is a path only when it exists (`git checkout X`: a branch, or a file).
+    pub if_exists: bool,
 }
 
 /// Targets that are not files.
@@ -22,7 +36,12 @@ const NOT_FILES: &[&str] = &[
     "/dev/stderr",
     "/dev/tty",
     "/dev/zero",
+    "/dev/full",
 ];
+
+fn is_not_a_file(t: &str) -> bool {
+    NOT_FILES.contains(&t) || t.starts_with("/dev/fd/")
+}
 
 /// Options that take a value, per writer, so their values are not taken for paths.
 const VALUE_OPTS: &[(&str, &[&str])] = &[
@@ -48,9 +67,6 @@ const VALUE_OPTS: &[(&str, &[&str])] = &[
     ("truncate", &["-s", "--size", "-r", "--reference"]),
     ("touch", &["-d", "--date", "-t", "-r", "--reference"]),
     ("mkdir", &["-m", "--mode"]),
-    ("rm", &[]),
-    ("rmdir", &[]),
-    ("unlink", &[]),
     (
         "shred",
         &["-n", "--iterations", "-s", "--size", "--random-source"],
@@ -59,7 +75,85 @@ const VALUE_OPTS: &[(&str, &[&str])] = &[
         "sed",
         &["-e", "--expression", "-f", "--file", "-l", "--line-length"],
     ),
-    ("perl", &["-e", "-E", "-I", "-M", "-m"]),
+    (
+        "curl",
+        &[
+            "-o",
+            "--output",
+            "--output-dir",
+            "-d",
+            "--data",
+            "-H",
+            "--header",
+            "-X",
+            "--request",
+            "-u",
+            "--user",
+            "-A",
+            "--user-agent",
+            "-e",
+            "--referer",
+            "-b",
+            "--cookie",
+            "-c",
+            "--cookie-jar",
+            "-F",
+            "--form",
+            "-T",
+            "--upload-file",
+            "-x",
+            "--proxy",
+            "-m",
+            "--max-time",
+            "-w",
+            "--write-out",
+            "-K",
+            "--config",
+            "--connect-timeout",
+            "--retry",
+            "-r",
+            "--range",
+            "-E",
+            "--cert",
+            "--key",
+            "--cacert",
+            "--data-raw",
+            "--data-binary",
+            "--data-urlencode",
+        ],
+    ),
+    (
+        "wget",
+        &[
+            "-O",
+            "--output-document",
+            "-P",
+            "--directory-prefix",
+            "-o",
+            "--output-file",
+            "-a",
+            "--append-output",
+            "-t",
+            "--tries",
+            "-T",
+            "--timeout",
+            "-U",
+            "--user-agent",
+            "--header",
+            "-e",
+            "--execute",
+            "-i",
+            "--input-file",
+            "--user",
+            "--password",
+        ],
+    ),
+];
+
+/// Programs whose positional arguments are all targets: what `xargs` appends to them is
+/// a target too.
+const ALL_POSITIONALS: &[&str] = &[
+    "tee", "truncate", "touch", "mkdir", "rm", "rmdir", "unlink", "shred",
 ];
 
 /// Every file `cmd` visibly writes.
@@ -82,19 +176,21 @@ pub fn write_targets(cmd: &SimpleCommand, runs: &Runs) -> Vec<WriteTarget> {
             }
             _ => continue,
         };
-        if r.target
-            .text()
-            .is_some_and(|t| NOT_FILES.contains(&t) || t.starts_with("/dev/fd/"))
-        {
+        if r.target.text().is_some_and(is_not_a_file) {
             continue;
         }
         out.push(WriteTarget {
             word: r.target.clone(),
             how: format!("redirection {op}"),
+            ..WriteTarget::default()
         });
     }
     if let Runs::Program(inv) = runs {
-        out.extend(program_targets(inv));
+        out.extend(
+            program_targets(inv)
+                .into_iter()
+                .filter(|t| !t.word.text().is_some_and(is_not_a_file)),
+        );
     }
     out
 }
@@ -104,54 +200,54 @@ fn program_targets(inv: &Invocation) -> Vec<WriteTarget> {
     let target = |w: &Word| WriteTarget {
         word: w.clone(),
         how: name.to_owned(),
+        ..WriteTarget::default()
     };
     let value_opts = VALUE_OPTS
         .iter()
         .find(|(n, _)| *n == name)
         .map(|(_, v)| *v)
         .unwrap_or_default();
-    let (opts, positionals) = split_options(&inv.args, value_opts);
+    let (opts, mut positionals) = split_options(&inv.args, value_opts);
+    if inv.appended_unknown
+        && (ALL_POSITIONALS.contains(&name) || matches!(name, "cp" | "mv" | "ln" | "install"))
+    {
+        // `ls | xargs rm`: the targets only exist at run time.
+        positionals.push(Word {
+            raw: format!(
+                "(arguments {} appends)",
+                inv.wrappers.last().map_or("xargs", String::as_str)
+            ),
+            value: None,
+            quoted: false,
+        });
+    }
     let opt = |names: &[&str]| {
         opts.iter()
             .find(|(n, _)| names.contains(&n.as_str()))
             .map(|(_, v)| v.clone())
     };
     let has = |names: &[&str]| opts.iter().any(|(n, _)| names.contains(&n.as_str()));
+    let short_flag = |letter: char| {
+        opts.iter()
+            .any(|(n, _)| n.starts_with('-') && !n.starts_with("--") && n.contains(letter))
+    };
     match name {
-        "tee" | "truncate" | "touch" | "mkdir" | "rm" | "rmdir" | "unlink" | "shred" => {
+        "tee" | "truncate" | "touch" | "mkdir" | "shred" => {
             positionals.iter().map(&target).collect()
         }
-        "cp" | "mv" | "install" | "ln" => {
-            let mut out = Vec::new();
-            if name == "mv" {
-                // Moving a file away writes (removes) it at the source.
-                let sources = if opt(&["-t", "--target-directory"]).is_some() {
-                    &positionals[..]
-                } else {
-                    &positionals[..positionals.len().saturating_sub(1)]
-                };
-                out.extend(sources.iter().map(|w| WriteTarget {
-                    word: w.clone(),
-                    how: "mv (source)".into(),
-                }));
-            }
-            if name == "install" && has(&["-d", "--directory"]) {
-                out.extend(positionals.iter().map(&target));
-            } else if let Some(Some(dir)) = opt(&["-t", "--target-directory"]) {
-                out.push(target(&dir));
-            } else if name == "ln" && positionals.len() == 1 {
-                // `ln -s /x/y` creates `y` in the current directory.
-                if let Some(base) = positionals[0]
-                    .text()
-                    .and_then(|t| t.trim_end_matches('/').rsplit('/').next())
-                {
-                    out.push(target(&Word::literal(base)));
-                }
-            } else if let Some(last) = positionals.last().filter(|_| positionals.len() >= 2) {
-                out.push(target(last));
-            }
-            out
+        "rm" | "rmdir" | "unlink" => {
+            let recursive =
+                name == "rm" && (short_flag('r') || short_flag('R') || has(&["--recursive"]));
+            positionals
+                .iter()
+                .map(|w| WriteTarget {
+                    no_follow: true,
+                    recursive,
+                    ..target(w)
+                })
+                .collect()
         }
+        "cp" | "mv" | "install" | "ln" => copy_like(name, &opts, &positionals),
         "dd" => inv
             .args
             .iter()
@@ -184,88 +280,305 @@ fn program_targets(inv: &Invocation) -> Vec<WriteTarget> {
             };
             files.iter().map(&target).collect()
         }
-        "perl" => {
-            let in_place = inv.args.iter().any(|w| {
-                w.text().is_some_and(|t| {
-                    t.starts_with('-')
-                        && !t.starts_with("--")
-                        && t[1..]
-                            .split(['e', 'E'])
-                            .next()
-                            .is_some_and(|f| f.contains('i'))
-                })
-            });
-            let code_given = has(&["-e", "-E"])
-                || inv.args.iter().any(|w| {
-                    w.text().is_some_and(|t| {
-                        t.starts_with('-')
-                            && !t.starts_with("--")
-                            && (t.ends_with('e') || t.ends_with('E'))
+        "perl" => perl_targets(inv),
+        "curl" => {
+            let mut out: Vec<WriteTarget> = opt_values(&inv.args, &["-o", "--output"])
+                .iter()
+                .filter(|w| w.text() != Some("-"))
+                .map(&target)
+                .collect();
+            if inv.args.iter().any(|w| {
+                matches!(w.text(), Some("-O" | "--remote-name" | "--remote-name-all"))
+                    || w.text().is_some_and(|t| {
+                        t.starts_with('-') && !t.starts_with("--") && t.ends_with('O')
                     })
-                });
-            if !in_place {
-                return Vec::new();
+            }) {
+                let dir = opt(&["--output-dir"]).flatten();
+                out.extend(
+                    positionals
+                        .iter()
+                        .filter_map(|u| url_file_name(u, dir.as_ref()))
+                        .map(|w| target(&w)),
+                );
             }
-            let files = if code_given {
-                &positionals[..]
-            } else {
-                positionals.get(1..).unwrap_or_default()
-            };
-            files.iter().map(&target).collect()
+            out
         }
-        "curl" => opt_values(&inv.args, &["-o", "--output"])
-            .into_iter()
-            .map(|w| target(&w))
-            .collect(),
-        "wget" => opt_values(&inv.args, &["-O", "--output-document"])
-            .into_iter()
-            .map(|w| target(&w))
-            .collect(),
-        "tar" => {
-            let extracting = inv
-                .args
-                .first()
-                .and_then(Word::text)
-                .is_some_and(|t| !t.starts_with("--") && t.contains('x'))
-                || inv.args.iter().any(|w| {
-                    w.text().is_some_and(|t| {
-                        t == "--extract"
-                            || t == "--get"
-                            || (t.starts_with('-') && !t.starts_with("--") && t.contains('x'))
-                    })
-                });
-            if !extracting {
-                return Vec::new();
+        "wget" => {
+            let named: Vec<WriteTarget> = opt_values(&inv.args, &["-O", "--output-document"])
+                .iter()
+                .filter(|w| w.text() != Some("-"))
+                .map(&target)
+                .collect();
+            if !named.is_empty()
+                || opt_values(&inv.args, &["-O", "--output-document"])
+                    .iter()
+                    .any(|w| w.text() == Some("-"))
+            {
+                return named;
             }
-            let dirs = opt_values(&inv.args, &["-C", "--directory"]);
-            if dirs.is_empty() {
-                vec![target(&Word::literal("."))]
-            } else {
-                dirs.into_iter().map(|w| target(&w)).collect()
-            }
+            let dir = opt(&["-P", "--directory-prefix"]).flatten();
+            positionals
+                .iter()
+                .filter_map(|u| url_file_name(u, dir.as_ref()))
+                .map(|w| target(&w))
+                .collect()
         }
+        "tar" => tar_targets(inv),
         "unzip" => {
             let dirs = opt_values(&inv.args, &["-d"]);
-            if dirs.is_empty() {
-                vec![target(&Word::literal("."))]
+            let dirs = if dirs.is_empty() {
+                vec![Word::literal(".")]
             } else {
-                dirs.into_iter().map(|w| target(&w)).collect()
-            }
+                dirs
+            };
+            dirs.iter()
+                .map(|w| WriteTarget {
+                    recursive: true,
+                    ..target(w)
+                })
+                .collect()
         }
         "git" => git_targets(inv),
         _ => Vec::new(),
     }
 }
 
-/// `git checkout [<tree-ish>] -- <paths>`, `git restore <paths>`, `git rm`, `git mv`.
-fn git_targets(inv: &Invocation) -> Vec<WriteTarget> {
-    // Skip git's global options to the subcommand.
+/// `cp`, `mv`, `install`, `ln`: the destination (with the sources, which land inside it
+/// when it is a directory), and for `mv` the sources themselves, which are removed.
+fn copy_like(
+    name: &str,
+    opts: &[(String, Option<Word>)],
+    positionals: &[Word],
+) -> Vec<WriteTarget> {
+    let has = |names: &[&str]| opts.iter().any(|(n, _)| names.contains(&n.as_str()));
+    let short_flag = |letter: char| {
+        opts.iter()
+            .any(|(n, _)| n.starts_with('-') && !n.starts_with("--") && n.contains(letter))
+    };
+    let target_dir = opts
+        .iter()
+        .find(|(n, _)| n == "-t" || n == "--target-directory")
+        .and_then(|(_, v)| v.clone());
+    let mut out = Vec::new();
+    if name == "install" && (short_flag('d') || has(&["--directory"])) {
+        return positionals
+            .iter()
+            .map(|w| WriteTarget {
+                word: w.clone(),
+                how: name.into(),
+                ..WriteTarget::default()
+            })
+            .collect();
+    }
+    let (sources, destination) = match (&target_dir, positionals.split_last()) {
+        (Some(dir), _) => (positionals, Some(dir.clone())),
+        (None, Some((last, rest))) if !rest.is_empty() => (rest, Some(last.clone())),
+        // `ln -s /x/y`: the link `y` in the current directory.
+        (None, Some((only, _))) if name == "ln" => {
+            let base = only
+                .text()
+                .and_then(|t| t.trim_end_matches('/').rsplit('/').next())
+                .map(Word::literal);
+            (&positionals[..0], base)
+        }
+        _ => (&positionals[..0], None),
+    };
+    if name == "mv" {
+        out.extend(sources.iter().map(|w| WriteTarget {
+            word: w.clone(),
+            how: "mv (source)".into(),
+            no_follow: true,
+            recursive: true,
+            ..WriteTarget::default()
+        }));
+    }
+    let copies_trees = name == "cp"
+        && (short_flag('r')
+            || short_flag('R')
+            || short_flag('a')
+            || has(&["--recursive", "--archive"]));
+    let no_target_dir =
+        short_flag('T') || has(&["--no-target-directory"]) || (name == "ln" && short_flag('n'));
+    if let Some(dest) = destination {
+        out.push(WriteTarget {
+            word: dest,
+            how: name.to_owned(),
+            recursive: copies_trees || name == "mv",
+            sources: if no_target_dir {
+                Vec::new()
+            } else {
+                sources.to_vec()
+            },
+            no_follow: name == "ln" && no_target_dir,
+            ..WriteTarget::default()
+        });
+    }
+    out
+}
+
+/// `perl -i … file…`: the files after the code (`-e CODE`, or a bundle ending in `e`).
+fn perl_targets(inv: &Invocation) -> Vec<WriteTarget> {
+    let mut in_place = false;
+    let mut code_given = false;
+    let mut files = Vec::new();
     let mut k = 0;
-    while let Some(t) = inv.args.get(k).and_then(Word::text) {
+    while let Some(w) = inv.args.get(k) {
+        k += 1;
+        match w.text() {
+            Some(t) if t.starts_with('-') && !t.starts_with("--") && t.len() > 1 => {
+                let flags = &t[1..];
+                // `-i.bak`: everything after `i` is the backup suffix.
+                let before_i = flags.split('i').next().unwrap_or(flags);
+                if flags.contains('i') && !before_i.contains(['e', 'E']) {
+                    in_place = true;
+                }
+                let letters = if flags.contains('i') && !before_i.contains(['e', 'E']) {
+                    before_i
+                } else {
+                    flags
+                };
+                if letters.ends_with(['e', 'E']) {
+                    code_given = true;
+                    k += 1;
+                }
+            }
+            Some("--") => {
+                files.extend(inv.args[k..].iter().cloned());
+                break;
+            }
+            _ => files.push(w.clone()),
+        }
+    }
+    if !in_place {
+        return Vec::new();
+    }
+    let files = if code_given {
+        &files[..]
+    } else {
+        files.get(1..).unwrap_or_default()
+    };
+    files
+        .iter()
+        .map(|w| WriteTarget {
+            word: w.clone(),
+            how: "perl -i".into(),
+            ..WriteTarget::default()
+        })
+        .collect()
+}
+
+/// `tar -x [-C dir]` writes under a directory; `tar -c/-r/-u -f file` writes the archive.
+fn tar_targets(inv: &Invocation) -> Vec<WriteTarget> {
+    let first = inv.args.first().and_then(Word::text).unwrap_or_default();
+    let mode = |long: &[&str], letter: char| {
+        (!first.starts_with("--") && !first.starts_with('-') && first.contains(letter))
+            || inv.args.iter().any(|w| {
+                w.text().is_some_and(|t| {
+                    long.contains(&t)
+                        || (t.starts_with('-') && !t.starts_with("--") && t.contains(letter))
+                })
+            })
+    };
+    let target = |w: &Word, recursive| WriteTarget {
+        word: w.clone(),
+        how: "tar".into(),
+        recursive,
+        ..WriteTarget::default()
+    };
+    if mode(&["--extract", "--get"], 'x') {
+        let dirs = opt_values(&inv.args, &["-C", "--directory"]);
+        let dirs = if dirs.is_empty() {
+            vec![Word::literal(".")]
+        } else {
+            dirs
+        };
+        return dirs.iter().map(|w| target(w, true)).collect();
+    }
+    if mode(&["--create", "--append", "--update"], 'c')
+        || mode(&["--append"], 'r')
+        || mode(&["--update"], 'u')
+    {
+        // `tar -czf out.tgz`: `f` takes the next word (or, bundled first without a dash,
+        // the first word after the bundle).
+        let mut files = opt_values(&inv.args, &["-f", "--file"]);
+        if files.is_empty() && !first.starts_with('-') && first.contains('f') {
+            files.extend(inv.args.get(1).cloned());
+        }
+        return files
+            .iter()
+            .filter(|w| w.text() != Some("-"))
+            .map(|w| target(w, false))
+            .collect();
+    }
+    Vec::new()
+}
+
+/// The file name a download takes from its URL (`…/x.tgz?y` -> `x.tgz`), in `dir`.
+fn url_file_name(url: &Word, dir: Option<&Word>) -> Option<Word> {
+    let u = url.text()?;
+    if !u.contains("://") {
+        return None;
+    }
+    let path = u.split(['?', '#']).next()?;
+    let name = path
+        .rsplit('/')
+        .next()
+        .filter(|n| !n.is_empty() && !path.ends_with("://"))?;
+    Some(match dir {
+        Some(d) => match d.text() {
+            Some(d) => Word::literal(&format!("{}/{name}", d.trim_end_matches('/'))),
+            None => Word {
+                raw: format!("{}/{name}", d.raw),
+                value: None,
+                quoted: false,
+            },
+        },
+        None => Word::literal(name),
+    })
+}
+
+/// `git checkout [<tree-ish>] [--] <paths>`, `git restore <paths>`, `git rm`, `git mv`,
+/// relative to `-C` and `--work-tree` when given.
+fn git_targets(inv: &Invocation) -> Vec<WriteTarget> {
+    let mut base: Option<Word> = None;
+    let join = |base: &Option<Word>, dir: &Word| -> Word {
+        match (base.as_ref().and_then(Word::text), dir.text()) {
+            (_, Some(d)) if d.starts_with('/') => dir.clone(),
+            (Some(b), Some(d)) => Word::literal(&format!("{b}/{d}")),
+            (None, _) => dir.clone(),
+            _ => Word {
+                raw: dir.raw.clone(),
+                value: None,
+                quoted: false,
+            },
+        }
+    };
+    let mut k = 0;
+    while let Some(w) = inv.args.get(k) {
+        let Some(t) = w.text() else { break };
         if !t.starts_with('-') {
             break;
         }
-        k += if matches!(t, "-C" | "-c") { 2 } else { 1 };
+        match t {
+            "-C" => {
+                if let Some(d) = inv.args.get(k + 1) {
+                    base = Some(join(&base, d));
+                }
+                k += 2;
+            }
+            "-c" | "--git-dir" | "--namespace" | "--config-env" => k += 2,
+            "--work-tree" => {
+                if let Some(d) = inv.args.get(k + 1) {
+                    base = Some(join(&base, d));
+                }
+                k += 2;
+            }
+            _ if t.starts_with("--work-tree=") => {
+                base = Some(join(&base, &Word::literal(&t["--work-tree=".len()..])));
+                k += 1;
+            }
+            _ => k += 1,
+        }
     }
     let Some(sub) = inv.args.get(k).and_then(Word::text) else {
         return Vec::new();
@@ -278,14 +591,39 @@ fn git_targets(inv: &Invocation) -> Vec<WriteTarget> {
             .map(|w| WriteTarget {
                 word: w.clone(),
                 how: how.clone(),
+                recursive: true,
+                base: base.clone(),
+                ..WriteTarget::default()
             })
             .collect()
     };
     match sub {
-        "checkout" => match rest.iter().position(|w| w.text() == Some("--")) {
-            Some(dd) => paths(&rest[dd + 1..]),
-            None => Vec::new(),
-        },
+        "checkout" => {
+            let (opts, positionals) = split_options(
+                rest,
+                &["-b", "-B", "--orphan", "--conflict", "--pathspec-from-file"],
+            );
+            if opts
+                .iter()
+                .any(|(n, _)| matches!(n.as_str(), "-b" | "-B" | "--orphan" | "--detach"))
+            {
+                return Vec::new();
+            }
+            match rest.iter().position(|w| w.text() == Some("--")) {
+                Some(dd) => paths(&rest[dd + 1..]),
+                // Without `--`: `git checkout <branch>` switches; `git checkout <tree-ish>
+                // <path>…` and `git checkout <path>` restore files. A lone word is judged
+                // as the path it may be (a branch name inside the root is harmless).
+                None if positionals.len() >= 2 => paths(&positionals[1..]),
+                None => paths(&positionals)
+                    .into_iter()
+                    .map(|t| WriteTarget {
+                        if_exists: true,
+                        ..t
+                    })
+                    .collect(),
+            }
+        }
         "restore" | "rm" | "mv" => {
             let value_opts: &[&str] = &["-s", "--source", "--pathspec-from-file"];
             let (opts, positionals) = split_options(rest, value_opts);
@@ -442,7 +780,9 @@ mod tests {
         );
         assert_eq!(targets("sed -i.bak -e 's/a/b/' f"), t(&[("sed", "f")]));
         assert_eq!(targets("sed 's/a/b/' f"), t(&[]));
-        assert_eq!(targets("perl -pi -e 's/a/b/' f"), t(&[("perl", "f")]));
+        assert_eq!(targets("perl -pi -e 's/a/b/' f"), t(&[("perl -i", "f")]));
+        assert_eq!(targets("perl -i -pe 's/a/b/' f"), t(&[("perl -i", "f")]));
+        assert_eq!(targets("perl -pe 's/a/b/' f"), t(&[]));
         assert_eq!(targets("truncate -s 0 f"), t(&[("truncate", "f")]));
         assert_eq!(targets("touch -d now f"), t(&[("touch", "f")]));
         assert_eq!(targets("mkdir -p a/b"), t(&[("mkdir", "a/b")]));
@@ -459,12 +799,38 @@ mod tests {
         );
         assert_eq!(targets("wget -O f.tgz http://x"), t(&[("wget", "f.tgz")]));
         assert_eq!(targets("tar -xzf a.tgz -C /opt"), t(&[("tar", "/opt")]));
-        assert_eq!(targets("tar -czf a.tgz src"), t(&[]));
+        assert_eq!(targets("tar -tzf a.tgz"), t(&[]));
         assert_eq!(
             targets("git checkout HEAD -- a b"),
             t(&[("git checkout", "a"), ("git checkout", "b")])
         );
-        assert_eq!(targets("git checkout main"), t(&[]));
+        assert_eq!(targets("git checkout main"), t(&[("git checkout", "main")]));
+        assert_eq!(
+            targets("git checkout HEAD~1 .env"),
+            t(&[("git checkout", ".env")])
+        );
+        assert_eq!(
+            targets("git -C sub checkout -- a"),
+            t(&[("git checkout", "a")])
+        );
+        assert_eq!(targets("git checkout -b new"), t(&[]));
+        assert_eq!(
+            targets("tee /dev/null; dd if=a of=/dev/null; curl -o - http://x"),
+            t(&[])
+        );
+        assert_eq!(
+            targets("curl -O http://h/p/id_rsa?x=1"),
+            t(&[("curl", "id_rsa")])
+        );
+        assert_eq!(
+            targets("wget -P dl http://h/a.tgz"),
+            t(&[("wget", "dl/a.tgz")])
+        );
+        assert_eq!(targets("tar -czf out.tgz src"), t(&[("tar", "out.tgz")]));
+        assert_eq!(
+            targets("ls | xargs rm"),
+            t(&[("rm", "<(arguments xargs appends)>")])
+        );
         assert_eq!(targets("git restore --staged a"), t(&[]));
         assert_eq!(targets("git restore -s HEAD a"), t(&[("git restore", "a")]));
         assert_eq!(targets("sudo tee /etc/x"), t(&[("tee", "/etc/x")]));
