@@ -136,11 +136,24 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse_from(args);
     match std::panic::catch_unwind(|| dispatch(cli.command)) {
         Ok(code) => code,
-        Err(_) => {
-            eprintln!("did-it-actually: internal error; this is a bug, please report it");
+        // A reader that stopped reading (`… | head`) is not an error of ours.
+        Err(payload) if panic_text(&payload).contains("Broken pipe") => ExitCode::SUCCESS,
+        Err(payload) => {
+            eprintln!(
+                "did-it-actually: internal error ({}); this is a bug, please report it",
+                panic_text(&payload)
+            );
             ExitCode::from(2)
         }
     }
+}
+
+fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_default()
 }
 
 fn run_hook(hook: Hook) -> ExitCode {
@@ -370,6 +383,18 @@ fn policy_check(cwd: Option<PathBuf>) -> ExitCode {
             match &b.allowed {
                 Some(list) => println!("branches.allowed: {}", list.join(", ")),
                 None => println!("branches.allowed: any branch"),
+            }
+            let scope = crate::scope::Scope::new(&p, &cwd, &|n: &str| std::env::var_os(n));
+            println!("scope.root: {}", scope.root.display());
+            println!("scope.allow: {}", p.scope.allow.join(", "));
+            println!("scope.deny: {}", p.scope.deny.join(", "));
+            if p.scope.outside_root.is_empty() {
+                println!("scope.outside_root: deny");
+            } else {
+                println!(
+                    "scope.outside_root: allow {}",
+                    p.scope.outside_root.join(", ")
+                );
             }
             ExitCode::SUCCESS
         }
