@@ -40,6 +40,31 @@ enum Command {
     /// Hook: deny writes outside the policy's scope, and to the guards' own files
     /// (PreToolUse on the write tools, Bash and PowerShell). Reads the event JSON on stdin.
     ScopeGuard,
+    /// Hook: when the agent stops, check what its final message claims against what the
+    /// turn did; block the stop while claims are unbacked (Stop, SubagentStop).
+    AuditTurn,
+    /// Run the audit of audit-turn offline: every claim found, its evidence, the verdict.
+    /// Exits 0 when everything is backed, 1 otherwise.
+    Audit {
+        /// The session transcript (JSONL).
+        #[arg(long, value_name = "FILE")]
+        transcript: PathBuf,
+        /// The final message [default: the turn's last assistant text in the transcript].
+        #[arg(long, value_name = "TEXT")]
+        message: Option<String>,
+        /// The turn [default: the last prompt in the transcript].
+        #[arg(long, value_name = "ID")]
+        prompt_id: Option<String>,
+        /// The session whose write log to use [default: none].
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
+        /// The project directory [default: the current directory].
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+    },
+    /// Completion-promise loops: keep the agent working until it keeps a promise.
+    #[command(subcommand)]
+    Loop(LoopCommand),
     /// Show how scope-guard judges a path: where it resolves, the rule that decides, and
     /// the verdict. Exits 0 when a write there would be allowed, 1 when denied.
     CheckPath {
@@ -112,6 +137,38 @@ fn parse_hook(name: &str) -> Result<Hook, String> {
 }
 
 #[derive(Subcommand, Debug)]
+enum LoopCommand {
+    /// Start a loop for the project: the next session that stops is held to the promise.
+    Start {
+        /// The text the agent must finish with, as <promise>TEXT</promise>.
+        #[arg(long, value_name = "TEXT")]
+        promise: String,
+        /// Stops to block before giving up.
+        #[arg(long, value_name = "N", default_value_t = crate::loops::DEFAULT_MAX_ITERATIONS)]
+        max_iterations: u32,
+        /// The task to re-feed at every stop.
+        #[arg(long, value_name = "TEXT", conflicts_with = "prompt_file")]
+        prompt: Option<String>,
+        /// The task to re-feed, from a file.
+        #[arg(long, value_name = "FILE")]
+        prompt_file: Option<PathBuf>,
+        /// The project [default: the git top level of the current directory].
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+    },
+    /// Show the project's loop.
+    Status {
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+    },
+    /// End the project's loop.
+    Cancel {
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
 enum PolicyCommand {
     /// Parse the policy that applies to a directory and say what it sets, or what is wrong.
     Check {
@@ -170,6 +227,15 @@ fn dispatch(command: Command) -> ExitCode {
         Command::VerifyWrite => run_hook(Hook::VerifyWrite),
         Command::BlockWrongBranch => run_hook(Hook::BlockWrongBranch),
         Command::ScopeGuard => run_hook(Hook::ScopeGuard),
+        Command::AuditTurn => run_hook(Hook::AuditTurn),
+        Command::Audit {
+            transcript,
+            message,
+            prompt_id,
+            session,
+            cwd,
+        } => audit_cmd(&transcript, message, prompt_id, session, cwd),
+        Command::Loop(cmd) => loop_cmd(cmd),
         Command::CheckPath { path, cwd } => check_path(&path, cwd),
         Command::Explain { command, cwd } => explain(&command, cwd),
         Command::Install(args) => install_cmd(&args, false),
@@ -285,6 +351,197 @@ fn install_cmd(args: &InstallArgs, uninstall: bool) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => fail(e),
+    }
+}
+
+fn project_dir(cwd: Option<PathBuf>) -> Result<PathBuf, String> {
+    let cwd = cwd.map(Ok).unwrap_or_else(current_dir)?;
+    let cwd = std::path::absolute(&cwd).unwrap_or(cwd);
+    Ok(policy::repo_root(&cwd).unwrap_or(cwd))
+}
+
+fn loop_cmd(cmd: LoopCommand) -> ExitCode {
+    use crate::loops::{self, LoopState, Status};
+    let env = |n: &str| std::env::var_os(n);
+    let root = match crate::store::state_root(env) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let (LoopCommand::Start { cwd, .. }
+    | LoopCommand::Status { cwd }
+    | LoopCommand::Cancel { cwd }) = &cmd;
+    let project = match project_dir(cwd.clone()) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    let path = loops::state_path(&root, &project);
+    match cmd {
+        LoopCommand::Start {
+            promise,
+            max_iterations,
+            prompt,
+            prompt_file,
+            ..
+        } => {
+            if loops::normalize(&promise).is_empty() {
+                return fail("--promise must not be empty");
+            }
+            let prompt = match (prompt, prompt_file) {
+                (Some(p), _) => p,
+                (None, Some(f)) => match std::fs::read_to_string(&f) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        return fail(format!("cannot read the prompt file {}: {e}", f.display()))
+                    }
+                },
+                (None, None) => "Continue the task.".to_owned(),
+            };
+            let state = LoopState {
+                v: 1,
+                project: project.clone(),
+                promise,
+                prompt,
+                max_iterations,
+                session: None,
+                iteration: 0,
+                status: Status::Active,
+            };
+            match loops::save(&path, &state) {
+                Ok(()) => {
+                    println!(
+                        "did-it-actually: loop started for {} (state: {}).",
+                        project.display(),
+                        path.display()
+                    );
+                    println!("The next session to stop there must finish with <promise>{}</promise>; at most {max_iterations} iterations.", state.promise);
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(e),
+            }
+        }
+        LoopCommand::Status { .. } => match loops::load(&path) {
+            Ok(Some(s)) => {
+                println!(
+                    "loop for {}: {:?}, iteration {} of {}, promise {:?}, session {}",
+                    s.project.display(),
+                    s.status,
+                    s.iteration,
+                    s.max_iterations,
+                    s.promise,
+                    s.session.as_deref().unwrap_or("(not bound yet)")
+                );
+                ExitCode::SUCCESS
+            }
+            Ok(None) => {
+                println!("no loop for {}", project.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(e),
+        },
+        LoopCommand::Cancel { .. } => match std::fs::remove_file(&path) {
+            Ok(()) => {
+                println!(
+                    "did-it-actually: the loop for {} is cancelled.",
+                    project.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                println!("no loop for {}", project.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(format!("cannot remove {}: {e}", path.display())),
+        },
+    }
+}
+
+fn audit_cmd(
+    transcript: &Path,
+    message: Option<String>,
+    prompt_id: Option<String>,
+    session: Option<String>,
+    cwd: Option<PathBuf>,
+) -> ExitCode {
+    use crate::hooks::audit_turn::{audit, Evidence};
+    let env = |n: &str| std::env::var_os(n);
+    let cwd = match cwd.map(Ok).unwrap_or_else(current_dir) {
+        Ok(c) => std::path::absolute(&c).unwrap_or(c),
+        Err(e) => return fail(e),
+    };
+    let policy = match Policy::discover(&cwd, env) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    let turn = match crate::transcript::read_turn(transcript, prompt_id.as_deref()) {
+        Ok(t) => t,
+        Err(e) => return fail(format!("cannot read {}: {e}", transcript.display())),
+    };
+    let records = match (session, crate::store::state_root(env)) {
+        (Some(s), Ok(root)) => match crate::store::SessionId::parse(&s) {
+            Ok(id) => crate::store::SessionStore::new(&root, &id)
+                .read_write_log()
+                .map(|l| {
+                    l.records
+                        .into_iter()
+                        .filter(|r| prompt_id.is_none() || r.prompt_id == prompt_id)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            Err(e) => return fail(e),
+        },
+        _ => Vec::new(),
+    };
+    let message = message
+        .or_else(|| turn.last_assistant_text.clone())
+        .unwrap_or_default();
+    println!(
+        "turn: {} tool calls{}, {} write-log records",
+        turn.events
+            .iter()
+            .filter(|e| matches!(e, crate::transcript::Event::ToolUse { .. }))
+            .count(),
+        if turn.prompt_found {
+            ""
+        } else {
+            " (its prompt line was not found)"
+        },
+        records.len()
+    );
+    let ev = Evidence {
+        turn: &turn,
+        records: &records,
+        cwd: &cwd,
+        policy: &policy.audit,
+        transcript_ok: true,
+    };
+    let result = audit(&message, &ev);
+    if result.claims.is_empty() {
+        println!("no claims found in the message");
+    }
+    for (claim, verdict) in &result.claims {
+        match verdict {
+            Ok(evidence) => println!(
+                "backed: {:?} in \"{}\"\n  evidence: {evidence}",
+                claim.kind, claim.sentence
+            ),
+            Err(f) => println!(
+                "NOT backed: {:?} in \"{}\"\n  why: {}\n  to back it: {}",
+                claim.kind, claim.sentence, f.why, f.fix
+            ),
+        }
+    }
+    for f in &result.failures {
+        println!("failure not mentioned: {}: {}", f.what, f.why);
+    }
+    for n in &result.notes {
+        println!("note: {n}");
+    }
+    if result.unbacked().is_empty() {
+        println!("verdict: the stop would go through");
+        ExitCode::SUCCESS
+    } else {
+        println!("verdict: the stop would be blocked");
+        ExitCode::from(1)
     }
 }
 

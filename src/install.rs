@@ -65,6 +65,17 @@ pub fn registrations(hooks: &[Hook]) -> Vec<Registration> {
                     });
                 }
             }
+            Hook::AuditTurn => {
+                for event in [Event::Stop, Event::SubagentStop] {
+                    out.push(Registration {
+                        hook,
+                        event,
+                        matcher: None,
+                        timeout_secs: 60,
+                        fail_closed: false,
+                    });
+                }
+            }
             Hook::BlockWrongBranch => out.push(Registration {
                 hook,
                 event: Event::PreToolUse,
@@ -333,37 +344,7 @@ pub fn apply(
     Ok(Applied::Written { backup })
 }
 
-/// Temp file beside the target, same permissions, then rename: a reader (Claude Code
-/// itself) never sees half a file.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        fs::write(&tmp, bytes)?;
-        if let Ok(meta) = fs::metadata(path) {
-            if meta.permissions().readonly() {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::PermissionDenied,
-                    "the file is read-only",
-                ));
-            }
-            fs::set_permissions(&tmp, meta.permissions())?;
-        }
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
-}
+pub use crate::fsutil::write_atomically;
 
 /// The plugin's `hooks/hooks.json`: the same registrations, run through the launcher
 /// script the plugin ships.

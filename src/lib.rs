@@ -4,12 +4,15 @@
 //! (a function from input and [`hooks::Context`] to a [`protocol::Response`]) -> host bytes.
 //! The shared services ([`policy`], [`store`], [`tools`]) sit beside the hooks.
 
+pub mod claims;
 pub mod cli;
 pub mod fsutil;
 pub mod git;
 pub mod hooks;
 pub mod install;
 pub mod json;
+pub mod loop_guard;
+pub mod loops;
 pub mod policy;
 pub mod protocol;
 pub mod runner;
@@ -18,3 +21,4 @@ pub mod shell;
 pub mod store;
 pub mod time;
 pub mod tools;
+pub mod transcript;

@@ -25,6 +25,7 @@ pub struct Policy {
     pub store: StorePolicy,
     pub branches: BranchPolicy,
     pub scope: ScopePolicy,
+    pub audit: AuditPolicy,
 }
 
 /// Where the policy came from: every deny names it.
@@ -412,6 +413,138 @@ fn outside_root<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error
     }
 }
 
+/// The `audit` section: what audit-turn checks when the agent stops.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AuditPolicy {
+    pub enabled: bool,
+    /// Check claims that files changed.
+    pub file_claims: bool,
+    /// Check claims that tests, the build or a linter pass.
+    pub test_claims: bool,
+    /// Check claims of commits and pushes.
+    pub git_claims: bool,
+    /// Commands that count as running the tests (matched as leading words, wrappers
+    /// unwrapped).
+    pub test_commands: Vec<String>,
+    /// Commands that count as building, and as linting.
+    pub build_commands: Vec<String>,
+    pub lint_commands: Vec<String>,
+    /// Consecutive blocks of one turn before the stop goes through with a notice (1 to 7:
+    /// Claude Code ends the turn itself after 8).
+    #[serde(deserialize_with = "max_blocks")]
+    pub max_blocks: u32,
+    /// Audit subagents' stops too.
+    pub subagents: bool,
+    /// Paths never audited (globs relative to the project root).
+    #[serde(deserialize_with = "path_glob_list")]
+    pub ignore_paths: Vec<String>,
+    #[serde(rename = "//", skip_serializing)]
+    _comment: Option<serde_json::Value>,
+}
+
+impl Default for AuditPolicy {
+    fn default() -> Self {
+        let list = |items: &[&str]| items.iter().map(|s| s.to_string()).collect();
+        AuditPolicy {
+            enabled: true,
+            file_claims: true,
+            test_claims: true,
+            git_claims: true,
+            test_commands: list(&[
+                "cargo test",
+                "cargo nextest",
+                "pytest",
+                "python -m pytest",
+                "python3 -m pytest",
+                "go test",
+                "npm test",
+                "npm run test",
+                "pnpm test",
+                "pnpm run test",
+                "yarn test",
+                "npx jest",
+                "jest",
+                "npx vitest",
+                "vitest",
+                "bun test",
+                "deno test",
+                "make test",
+                "make check",
+                "just test",
+                "mvn test",
+                "mvn verify",
+                "gradle test",
+                "./gradlew test",
+                "rspec",
+                "bundle exec rspec",
+                "dotnet test",
+                "ctest",
+                "tox",
+                "nox",
+                "mix test",
+                "swift test",
+                "cabal test",
+                "stack test",
+                "install/test.sh",
+            ]),
+            build_commands: list(&[
+                "cargo build",
+                "cargo check",
+                "npm run build",
+                "pnpm build",
+                "pnpm run build",
+                "yarn build",
+                "go build",
+                "tsc",
+                "npx tsc",
+                "make",
+                "mvn package",
+                "mvn compile",
+                "gradle build",
+                "./gradlew build",
+                "dotnet build",
+                "swift build",
+                "cabal build",
+            ]),
+            lint_commands: list(&[
+                "cargo clippy",
+                "cargo fmt",
+                "eslint",
+                "npx eslint",
+                "npm run lint",
+                "pnpm lint",
+                "yarn lint",
+                "ruff",
+                "flake8",
+                "pylint",
+                "mypy",
+                "golangci-lint",
+                "prettier",
+                "npx prettier",
+                "shellcheck",
+                "black",
+                "gofmt",
+                "rubocop",
+            ]),
+            max_blocks: 3,
+            subagents: true,
+            ignore_paths: Vec::new(),
+            _comment: None,
+        }
+    }
+}
+
+fn max_blocks<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let n = u32::deserialize(d)?;
+    if !(1..=7).contains(&n) {
+        return Err(D::Error::custom(format!(
+            "audit.max_blocks is {n}; it must be 1 to 7 (Claude Code ends the turn by itself after 8 consecutive stop-hook blocks)"
+        )));
+    }
+    Ok(n)
+}
+
 /// The file's shape. `"//"` keys hold comments (JSON has none of its own).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -424,6 +557,8 @@ struct PolicyFile {
     branches: BranchPolicy,
     #[serde(default)]
     scope: ScopePolicy,
+    #[serde(default)]
+    audit: AuditPolicy,
     #[serde(rename = "//", default)]
     _comment: Option<serde_json::Value>,
 }
@@ -520,6 +655,7 @@ impl Policy {
             store: StorePolicy::default(),
             branches: BranchPolicy::default(),
             scope: ScopePolicy::default(),
+            audit: AuditPolicy::default(),
         }
     }
 
@@ -577,6 +713,7 @@ impl Policy {
             store: file.store,
             branches: file.branches.compiled(),
             scope: file.scope,
+            audit: file.audit,
         })
     }
 }
@@ -621,7 +758,7 @@ mod tests {
     fn errors_carry_path_line_and_column() {
         assert_eq!(
             err("{\n  \"version\": 1,\n  \"stor\": {}\n}"),
-            "invalid policy file /r/.did-it-actually.json:3:8: unknown field `stor`, expected one of `version`, `store`, `branches`, `scope`, `//`"
+            "invalid policy file /r/.did-it-actually.json:3:8: unknown field `stor`, expected one of `version`, `store`, `branches`, `scope`, `audit`, `//`"
         );
         assert_eq!(
             err("{\"version\": 1,\n \"store\": {\"prune_after_days\": \"7\"}}"),

@@ -19,12 +19,16 @@ pub fn run_hook(hook: Hook, stdin: impl Read, env: Env) -> Output {
     let name = hook.name();
     let bytes = match claude::read_input(stdin) {
         Ok(b) => b,
-        Err(e) => return claude::render_failure(name, None, &e.to_string()),
+        Err(e) => return claude::render_failure(name, hook.fallback_event(), &e.to_string()),
     };
     let input = match claude::parse(&bytes) {
         Ok(input) => input,
         Err(ParseFailure { error, event }) => {
-            return claude::render_failure(name, event, &error.to_string())
+            return claude::render_failure(
+                name,
+                event.or(hook.fallback_event()),
+                &error.to_string(),
+            )
         }
     };
     let event = input.event;
@@ -60,11 +64,12 @@ fn run_parsed(hook: Hook, input: &HookInput, env: Env) -> Result<Response, Strin
     let mut notices = Vec::new();
     let policy = match Policy::discover(&input.common.cwd, env) {
         Ok(p) => p,
-        // verify-write's checks do not depend on the policy: verify with the defaults,
-        // and say so. (Guards that do depend on it fail closed instead.)
-        Err(e) if hook == Hook::VerifyWrite => {
+        // verify-write and audit-turn must not stop working (or, for a stop hook, keep the
+        // agent from stopping) over a broken policy: they use the defaults and say so.
+        // The guards fail closed instead.
+        Err(e) if matches!(hook, Hook::VerifyWrite | Hook::AuditTurn) => {
             notices.push(format!(
-                "{}: {e}; the write was checked with the default policy.",
+                "{}: {e}; the built-in defaults were used instead.",
                 hook.name()
             ));
             Policy::defaults(e.path().to_owned())
@@ -84,6 +89,7 @@ fn run_parsed(hook: Hook, input: &HookInput, env: Env) -> Result<Response, Strin
         Hook::VerifyWrite => hooks::verify_write::run(input, &ctx),
         Hook::BlockWrongBranch => hooks::block_wrong_branch::run(input, &ctx),
         Hook::ScopeGuard => hooks::scope_guard::run(input, &ctx),
+        Hook::AuditTurn => hooks::audit_turn::run(input, &ctx)?,
     };
     if !records.is_empty() {
         match store::state_root(env).map(|root| (SessionStore::new(&root, &session), root)) {

@@ -150,6 +150,21 @@ impl Repo {
         out
     }
 
+    /// Whether the work tree's `path` differs from HEAD (modified, added, deleted,
+    /// untracked). None when the path is outside the work tree or ignored.
+    pub fn differs_from_head(&self, path: &Path) -> Option<bool> {
+        let workdir = self.repo.workdir()?;
+        let workdir = workdir
+            .canonicalize()
+            .unwrap_or_else(|_| workdir.to_owned());
+        let rel = path.strip_prefix(&workdir).ok()?;
+        let status = self.repo.status_file(rel).ok()?;
+        if status.contains(git2::Status::IGNORED) {
+            return None;
+        }
+        Some(!status.is_empty())
+    }
+
     /// The commit a revision names.
     pub fn commit_of(&self, rev: &str) -> Option<git2::Oid> {
         self.repo

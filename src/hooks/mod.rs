@@ -2,6 +2,7 @@
 //! and a [`Context`] to a [`HookOutcome`]; none prints or exits. Reading the disk is the
 //! hooks' job; writing state is the caller's (the records come back in the outcome).
 
+pub mod audit_turn;
 pub mod block_wrong_branch;
 pub mod scope_guard;
 pub mod verify_write;
@@ -17,16 +18,23 @@ pub enum Hook {
     VerifyWrite,
     BlockWrongBranch,
     ScopeGuard,
+    AuditTurn,
 }
 
 impl Hook {
-    pub const ALL: [Hook; 3] = [Hook::VerifyWrite, Hook::BlockWrongBranch, Hook::ScopeGuard];
+    pub const ALL: [Hook; 4] = [
+        Hook::VerifyWrite,
+        Hook::BlockWrongBranch,
+        Hook::ScopeGuard,
+        Hook::AuditTurn,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Hook::VerifyWrite => "verify-write",
             Hook::BlockWrongBranch => "block-wrong-branch",
             Hook::ScopeGuard => "scope-guard",
+            Hook::AuditTurn => "audit-turn",
         }
     }
 
@@ -43,12 +51,17 @@ impl Hook {
                 Event::PostToolBatch,
             ],
             Hook::BlockWrongBranch | Hook::ScopeGuard => &[Event::PreToolUse],
+            Hook::AuditTurn => &[Event::Stop, Event::SubagentStop],
         }
     }
 
-    /// The event to fail closed for when the input is too broken to name its own.
-    pub fn primary_event(self) -> Event {
-        self.events()[0]
+    /// The event to answer for when the input is too broken to name its own: a stop
+    /// hook must not block (it could never end), the guards block (exit 2).
+    pub fn fallback_event(self) -> Option<Event> {
+        match self {
+            Hook::AuditTurn => Some(Event::Stop),
+            _ => None,
+        }
     }
 }
 

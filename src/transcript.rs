@@ -1,0 +1,324 @@
+//! The current turn of a Claude Code transcript (JSONL), read backward from the end of
+//! the file in chunks: time and memory depend on the size of the turn, not of the
+//! session (transcripts reach hundreds of megabytes).
+//!
+//! Every line is parsed on its own; a line that is not JSON (raw control characters,
+//! invalid UTF-8, a torn write) is skipped and counted, and the count is reported by
+//! whoever reads the turn: a silent skip is how a bad line once hid a promise.
+
+use serde_json::Value;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+use std::time::SystemTime;
+
+/// Bytes read per step backward.
+const CHUNK: usize = 64 * 1024;
+
+/// What happened in one turn, in order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Turn {
+    /// Whether the turn's first line (the user's prompt) was found.
+    pub prompt_found: bool,
+    /// When the turn started (the prompt line's timestamp).
+    pub started: Option<SystemTime>,
+    pub events: Vec<Event>,
+    /// The last text the assistant wrote in the turn.
+    pub last_assistant_text: Option<String>,
+    /// Whether the turn's last message line is that text (nothing came after it: no tool
+    /// result, no hook feedback).
+    pub ends_with_text: bool,
+    /// Lines of the turn that could not be parsed.
+    pub bad_lines: usize,
+}
+
+/// A tool call or a tool result.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    ToolUse {
+        id: String,
+        name: String,
+        input: Value,
+    },
+    ToolResult {
+        id: String,
+        is_error: bool,
+        text: String,
+    },
+}
+
+impl Turn {
+    /// The result of a tool call, if it came.
+    pub fn result_of(&self, id: &str) -> Option<(bool, &str)> {
+        self.events.iter().find_map(|e| match e {
+            Event::ToolResult {
+                id: rid,
+                is_error,
+                text,
+            } if rid == id => Some((*is_error, text.as_str())),
+            _ => None,
+        })
+    }
+}
+
+/// Reads the turn of `prompt_id` (or, without one, the turn after the last prompt) from
+/// the end of the transcript at `path`.
+pub fn read_turn(path: &Path, prompt_id: Option<&str>) -> std::io::Result<Turn> {
+    let mut file = File::open(path)?;
+    let mut pos = file.seek(SeekFrom::End(0))?;
+    let mut turn = Turn::default();
+    let mut backward: Vec<Value> = Vec::new();
+    // The start of the chunk after the current one: a line cut by the chunk boundary.
+    let mut carry: Vec<u8> = Vec::new();
+    'chunks: loop {
+        let start = pos.saturating_sub(CHUNK as u64);
+        let len = (pos - start) as usize;
+        let mut buf = vec![0; len];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(&mut buf)?;
+        buf.extend_from_slice(&carry);
+        pos = start;
+        // The first piece may continue in the previous chunk, unless this is the file's
+        // beginning.
+        let (head, complete) = match (pos, buf.iter().position(|&b| b == b'\n')) {
+            (0, _) => (Vec::new(), &buf[..]),
+            (_, Some(nl)) => (buf[..nl].to_vec(), &buf[nl + 1..]),
+            (_, None) => {
+                carry = buf;
+                continue;
+            }
+        };
+        for line in complete.rsplit(|&b| b == b'\n') {
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let Ok(value) = serde_json::from_slice::<Value>(line) else {
+                turn.bad_lines += 1;
+                continue;
+            };
+            match turn_boundary(&value, prompt_id) {
+                Boundary::Inside => backward.push(value),
+                Boundary::Start => {
+                    turn.prompt_found = true;
+                    turn.started = value
+                        .get("timestamp")
+                        .and_then(Value::as_str)
+                        .and_then(crate::time::parse_rfc3339);
+                    break 'chunks;
+                }
+                Boundary::Before => break 'chunks,
+            }
+        }
+        if pos == 0 {
+            break;
+        }
+        carry = head;
+    }
+    for value in backward.into_iter().rev() {
+        collect(&value, &mut turn);
+    }
+    Ok(turn)
+}
+
+enum Boundary {
+    /// A line of the turn.
+    Inside,
+    /// The turn's prompt line.
+    Start,
+    /// A line of an earlier turn.
+    Before,
+}
+
+fn turn_boundary(line: &Value, prompt_id: Option<&str>) -> Boundary {
+    if line.get("type").and_then(Value::as_str) != Some("user") {
+        return Boundary::Inside;
+    }
+    let is_prompt = match line.pointer("/message/content") {
+        Some(Value::String(_)) => true,
+        Some(Value::Array(blocks)) => !blocks
+            .iter()
+            .any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result")),
+        _ => false,
+    };
+    // Synthetic user lines (a Stop hook's feedback) belong to the turn they continue.
+    let synthetic = line.get("isMeta").and_then(Value::as_bool) == Some(true)
+        || line.get("isSynthetic").and_then(Value::as_bool) == Some(true);
+    match (prompt_id, line.get("promptId").and_then(Value::as_str)) {
+        (Some(want), Some(got)) if got != want => Boundary::Before,
+        (Some(_), Some(_)) if is_prompt && !synthetic && !is_hook_feedback(line) => Boundary::Start,
+        (None, _) if is_prompt && !synthetic && !is_hook_feedback(line) => Boundary::Start,
+        _ => Boundary::Inside,
+    }
+}
+
+/// `Stop hook feedback:` lines are user lines too, inside the turn.
+fn is_hook_feedback(line: &Value) -> bool {
+    let text = match line.pointer("/message/content") {
+        Some(Value::String(s)) => s.as_str(),
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .find_map(|b| b.get("text").and_then(Value::as_str))
+            .unwrap_or(""),
+        _ => "",
+    };
+    text.starts_with("Stop hook feedback:") || text.starts_with("SubagentStop hook feedback:")
+}
+
+fn collect(line: &Value, turn: &mut Turn) {
+    let Some(blocks) = line.pointer("/message/content").and_then(Value::as_array) else {
+        // A user line with plain text (hook feedback) comes after the text it answers.
+        if line.get("type").and_then(Value::as_str) == Some("user") {
+            turn.ends_with_text = false;
+        }
+        return;
+    };
+    let role = line.get("type").and_then(Value::as_str);
+    match role {
+        Some("user") => turn.ends_with_text = false,
+        Some("assistant") => {
+            turn.ends_with_text = blocks
+                .iter()
+                .any(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+                && !blocks
+                    .iter()
+                    .any(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"));
+        }
+        _ => {}
+    }
+    for block in blocks {
+        match (role, block.get("type").and_then(Value::as_str)) {
+            (Some("assistant"), Some("text")) => {
+                if let Some(t) = block.get("text").and_then(Value::as_str) {
+                    turn.last_assistant_text = Some(t.to_owned());
+                }
+            }
+            (Some("assistant"), Some("tool_use")) => turn.events.push(Event::ToolUse {
+                id: str_field(block, "id"),
+                name: str_field(block, "name"),
+                input: block.get("input").cloned().unwrap_or(Value::Null),
+            }),
+            (Some("user"), Some("tool_result")) => turn.events.push(Event::ToolResult {
+                id: str_field(block, "tool_use_id"),
+                is_error: block
+                    .get("is_error")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+                text: content_text(block.get("content")),
+            }),
+            _ => {}
+        }
+    }
+}
+
+fn str_field(v: &Value, key: &str) -> String {
+    v.get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// A tool result's content as text: a string, or the text blocks of an array.
+fn content_text(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::io::Write;
+
+    fn user_prompt(pid: &str, text: &str) -> Value {
+        json!({"type": "user", "promptId": pid, "timestamp": "2026-11-30T02:00:00.000Z", "message": {"role": "user", "content": text}})
+    }
+
+    fn assistant(blocks: Value) -> Value {
+        json!({"type": "assistant", "message": {"role": "assistant", "content": blocks}})
+    }
+
+    fn result(pid: &str, id: &str, err: bool, text: &str) -> Value {
+        json!({"type": "user", "promptId": pid, "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "is_error": err, "content": text}]}})
+    }
+
+    fn write_lines(name: &str, lines: &[Vec<u8>]) -> std::path::PathBuf {
+        let p = std::env::temp_dir().join(format!("dia-transcript-{name}-{}", std::process::id()));
+        let mut f = File::create(&p).unwrap();
+        for l in lines {
+            f.write_all(l).unwrap();
+            f.write_all(b"\n").unwrap();
+        }
+        p
+    }
+
+    fn line(v: Value) -> Vec<u8> {
+        v.to_string().into_bytes()
+    }
+
+    #[test]
+    fn reads_only_the_current_turn_and_counts_bad_lines() {
+        let mut lines = vec![
+            line(user_prompt("p1", "first")),
+            line(assistant(
+                json!([{"type": "tool_use", "id": "old", "name": "Bash", "input": {"command": "ls"}}]),
+            )),
+            line(result("p1", "old", false, "x")),
+            line(user_prompt("p2", "second")),
+            line(json!({"type": "attachment"})),
+        ];
+        lines.push(b"{\"type\": \"assistant\", \"bad\": \"\x01raw control\"}".to_vec());
+        lines.push(b"\xff\xfe not utf-8".to_vec());
+        lines.push(line(assistant(json!([{"type": "text", "text": "running"}, {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cargo test"}}]))));
+        lines.push(line(result("p2", "t1", false, "test result: ok. 3 passed")));
+        lines.push(line(assistant(
+            json!([{"type": "text", "text": "All tests pass."}]),
+        )));
+        let p = write_lines("turn", &lines);
+        let turn = read_turn(&p, Some("p2")).unwrap();
+        assert!(turn.prompt_found);
+        assert_eq!(turn.bad_lines, 2);
+        assert_eq!(turn.events.len(), 2);
+        assert_eq!(
+            turn.result_of("t1"),
+            Some((false, "test result: ok. 3 passed"))
+        );
+        assert_eq!(turn.last_assistant_text.as_deref(), Some("All tests pass."));
+        assert!(turn.started.is_some());
+        // A turn whose lines are not there yet: the previous turn stops the read.
+        let turn = read_turn(&p, Some("p3")).unwrap();
+        assert!(!turn.prompt_found && turn.events.is_empty());
+        std::fs::remove_file(&p).unwrap();
+    }
+
+    #[test]
+    fn a_turn_across_chunk_boundaries() {
+        let mut lines = vec![line(user_prompt("p", "go"))];
+        let big = "x".repeat(CHUNK / 3);
+        for i in 0..20 {
+            lines.push(line(assistant(json!([{"type": "tool_use", "id": format!("t{i}"), "name": "Bash", "input": {"command": big}}]))));
+            lines.push(line(result("p", &format!("t{i}"), false, "ok")));
+        }
+        let p = write_lines("chunks", &lines);
+        let turn = read_turn(&p, Some("p")).unwrap();
+        assert_eq!(
+            (turn.events.len(), turn.bad_lines, turn.prompt_found),
+            (40, 0, true)
+        );
+        std::fs::remove_file(&p).unwrap();
+    }
+
+    #[test]
+    fn empty_and_missing_files() {
+        let p = write_lines("empty", &[]);
+        assert_eq!(read_turn(&p, Some("p")).unwrap(), Turn::default());
+        std::fs::remove_file(&p).unwrap();
+        assert!(read_turn(Path::new("/nonexistent/t.jsonl"), Some("p")).is_err());
+    }
+}
