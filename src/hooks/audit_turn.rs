@@ -611,8 +611,13 @@ fn push_evidence(
 fn unclaimed_failures(records: &[WriteRecord]) -> Vec<Finding> {
     let mut out = Vec::new();
     for (i, r) in records.iter().enumerate() {
+        // A tool that failed showed the agent its error; a write that reported success
+        // and did not land is the silent failure this is for.
         let settled = r.verified
-            || matches!(r.outcome, store::Outcome::Unconfirmed)
+            || matches!(
+                r.outcome,
+                store::Outcome::Unconfirmed | store::Outcome::ToolFailed
+            )
             || records[i + 1..]
                 .iter()
                 .any(|later| later.path == r.path && later.verified);

@@ -314,6 +314,10 @@ const FS_ERRNOS: &[&str] = &[
 /// (`ENOENT: no such file or directory, open '…'`).
 fn tool_error_text(text: &str) -> Option<&str> {
     let t = text.trim_start();
+    // A hook refused the call (`PreToolUse:Write hook error: …`).
+    if t.starts_with("PreToolUse:") && t.contains(" hook error: ") {
+        return Some(t);
+    }
     if let Some(rest) = t.strip_prefix("<tool_use_error>") {
         return Some(rest.trim_end().trim_end_matches("</tool_use_error>"));
     }
