@@ -1,8 +1,9 @@
 //! Claims in an agent's final message, extracted deterministically and explainably:
 //! files changed, tests/build/lint passing, commits and pushes. Precision before recall:
-//! a sentence that is negated, conditional, future, a question, reported speech, or inside
-//! a fenced block makes no claim; text inside a code span is a quotation (it can name a
-//! path or a command, never carry a verb).
+//! a clause that is conditional, future, a question or reported speech makes no claim; a
+//! negated part of a sentence (`without touching X`, `and no files changed`) drops only
+//! that part; fenced blocks, blockquotes and tables about claims are quotations. A code
+//! span is a quotation too: it can name a path or a command, never carry the verb.
 
 /// What a claim says happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,6 +55,7 @@ const MODIFY_VERBS: &[&str] = &[
     "documented",
     "corrected",
     "amended",
+    "touched",
 ];
 const CREATE_VERBS: &[&str] = &[
     "created",
@@ -67,33 +69,32 @@ const CREATE_VERBS: &[&str] = &[
 ];
 const DELETE_VERBS: &[&str] = &["removed", "deleted", "dropped"];
 const RENAME_VERBS: &[&str] = &["renamed", "moved"];
+/// Verbs of looking, not changing: a path after one is read, not written.
+const READ_VERBS: &[&str] = &[
+    "read",
+    "reviewed",
+    "checked",
+    "inspected",
+    "opened",
+    "looked",
+    "examined",
+    "investigated",
+    "ran",
+    "viewed",
+    "searched",
+    "grepped",
+    "scanned",
+    "studied",
+    "consulted",
+    "found",
+    "saw",
+    "noticed",
+    "traced",
+];
 
-/// Words that make a clause no claim: negation, the future, conditions, suggestions,
-/// reported speech.
+/// Words that make a whole clause no claim: the future, conditions, suggestions, reported
+/// speech, things done by others.
 const NOT_A_STATEMENT: &[&str] = &[
-    "not",
-    "never",
-    "nothing",
-    "unchanged",
-    "untouched",
-    "without",
-    "neither",
-    "nor",
-    "didn't",
-    "don't",
-    "doesn't",
-    "haven't",
-    "hasn't",
-    "wasn't",
-    "weren't",
-    "isn't",
-    "aren't",
-    "won't",
-    "can't",
-    "cannot",
-    "couldn't",
-    "shouldn't",
-    "no",
     "will",
     "i'll",
     "we'll",
@@ -120,22 +121,60 @@ const NOT_A_STATEMENT: &[&str] = &[
     "consider",
     "recommend",
     "suggest",
-    "try",
     "says",
     "said",
     "according",
-    "asked",
-    "requested",
-    "expects",
-    "expected",
+    "mentioned",
+    "claimed",
+    "assuming",
+    "assume",
+    "provided",
     "tbd",
     "pending",
     "remaining",
-    "still",
+    "previously",
+    "reads",
+    "ago",
+    "yesterday",
+    "week",
+];
+/// Words that make a clause no claim when they open it: instructions and attributions
+/// ("Run `make test` to …", "Per the README: …").
+const NOT_A_STATEMENT_START: &[&str] = &[
+    "run", "try", "make", "remember", "use", "ensure", "see", "note", "per", "check", "verify",
+    "confirm",
+];
+/// Words that negate the part of a sentence they are in.
+const NEGATIONS: &[&str] = &[
+    "not",
+    "never",
+    "nothing",
+    "unchanged",
+    "untouched",
+    "without",
+    "neither",
+    "nor",
+    "no",
+    "none",
+    "didn't",
+    "don't",
+    "doesn't",
+    "haven't",
+    "hasn't",
+    "wasn't",
+    "weren't",
+    "isn't",
+    "aren't",
+    "won't",
+    "can't",
+    "cannot",
+    "couldn't",
+    "shouldn't",
     "yet",
+    "still",
 ];
 
-/// File names without an extension that are files all the same.
+/// File names without an extension that are files all the same (when quoted).
 const BARE_FILE_NAMES: &[&str] = &[
     "Makefile",
     "Dockerfile",
@@ -232,39 +271,98 @@ const FILE_EXTENSIONS: &[&str] = &[
 
 /// Every claim in `message`.
 pub fn extract(message: &str) -> Vec<Claim> {
+    // "Everything passes" after a fenced `cargo test` is about the tests.
+    let lower = message.to_lowercase();
+    let mentions_tests = ["test", "spec", "pytest", "jest", "vitest"]
+        .iter()
+        .any(|w| lower.contains(w));
     let mut claims = Vec::new();
-    for sentence in sentences(&strip_fences(message)) {
+    for sentence in sentences(&prose_lines(message)) {
         for clause in clauses(&sentence) {
-            claims.extend(clause_claims(&clause, &sentence));
+            claims.extend(clause_claims(&clause, &sentence, mentions_tests));
         }
     }
     claims
 }
 
-/// The message without fenced code blocks (what is inside them is quoted, not said).
-fn strip_fences(message: &str) -> String {
-    let mut out = String::new();
-    let mut fence: Option<&str> = None;
+/// The message's lines that are the agent's own prose: without fenced blocks (a closing
+/// fence is at least as long as its opening one), blockquotes, and tables about claims;
+/// list items under a "Files changed:" line get that line's verb.
+fn prose_lines(message: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut fence: Option<(char, usize)> = None;
+    let mut claim_table = false;
+    let mut in_table = false;
+    let mut list_verb: Option<String> = None;
     for line in message.lines() {
         let t = line.trim_start();
-        match fence {
-            Some(f) if t.starts_with(f) => fence = None,
-            Some(_) => {}
-            None if t.starts_with("```") || t.starts_with("~~~") => fence = Some(&t[..3]),
-            None => {
-                out.push_str(line);
-                out.push('\n');
+        let run = |c: char| t.chars().take_while(|&x| x == c).count();
+        if let Some((c, n)) = fence {
+            if run(c) >= n && t.trim_start_matches(c).trim().is_empty() {
+                fence = None;
             }
+            continue;
         }
+        if let Some(c) = ['`', '~'].into_iter().find(|&c| run(c) >= 3) {
+            fence = Some((c, run(c)));
+            continue;
+        }
+        if t.starts_with('>') {
+            continue;
+        }
+        if t.starts_with('|') {
+            // A table whose header speaks of claims lists claims; it makes none.
+            let header = !in_table;
+            in_table = true;
+            if header
+                && t.to_lowercase()
+                    .split(|c: char| !c.is_alphanumeric())
+                    .any(|w| w == "claim" || w == "claims")
+            {
+                claim_table = true;
+            }
+            if claim_table {
+                continue;
+            }
+        } else {
+            in_table = false;
+            claim_table = false;
+        }
+        // "Files changed:" followed by a list of paths.
+        let cleaned = clean_markdown(t);
+        let lower = cleaned.to_lowercase();
+        if cleaned.ends_with(':') && lower.contains("file") {
+            list_verb = lower
+                .split_whitespace()
+                .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+                .find(|w| verb_class(w).is_some())
+                .map(str::to_owned);
+            out.push(String::new());
+            continue;
+        }
+        let is_item = t.starts_with("- ") || t.starts_with("* ");
+        match (&list_verb, is_item) {
+            (Some(verb), true)
+                if !cleaned
+                    .split_whitespace()
+                    .any(|w| verb_class(&w.to_lowercase()).is_some()) =>
+            {
+                out.push(format!("{verb} {cleaned}"));
+                continue;
+            }
+            (_, false) => list_verb = None,
+            _ => {}
+        }
+        out.push(line.to_owned());
     }
     out
 }
 
 /// Sentences: lines (list items, table rows, headings), split at `.`/`!`/`?` followed by
-/// a space, never inside a code span.
-fn sentences(text: &str) -> Vec<String> {
+/// a space (not after `e.g.` or `i.e.`), never inside a code span.
+fn sentences(lines: &[String]) -> Vec<String> {
     let mut out = Vec::new();
-    for raw_line in text.lines() {
+    for raw_line in lines {
         let line = clean_markdown(raw_line);
         let mut current = String::new();
         let mut in_code = false;
@@ -275,7 +373,13 @@ fn sentences(text: &str) -> Vec<String> {
                 in_code = !in_code;
             }
             let next = chars.get(i + 1);
-            if !in_code && matches!(c, '.' | '!' | '?') && next.is_none_or(|n| n.is_whitespace()) {
+            let abbreviation = current.to_lowercase().ends_with("e.g.")
+                || current.to_lowercase().ends_with("i.e.");
+            if !in_code
+                && !abbreviation
+                && matches!(c, '.' | '!' | '?')
+                && next.is_none_or(|n| n.is_whitespace())
+            {
                 out.push(std::mem::take(&mut current));
             }
         }
@@ -289,10 +393,10 @@ fn sentences(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// A line without list markers, heading marks, emphasis and table pipes.
+/// A line without list markers, heading marks, emphasis, links and table pipes.
 fn clean_markdown(line: &str) -> String {
     let mut t = line.trim();
-    for marker in ["- [x] ", "- [ ] ", "- ", "* ", "+ ", "> "] {
+    for marker in ["- [x] ", "- [ ] ", "- ", "* ", "+ "] {
         if let Some(rest) = t.strip_prefix(marker) {
             t = rest;
         }
@@ -304,7 +408,18 @@ fn clean_markdown(line: &str) -> String {
     } else {
         t
     };
-    let t = t.replace("**", "").replace("__", "");
+    let mut t = t.replace("**", "");
+    // `[text](target)` reads as its text.
+    while let Some(open) = t.find("](") {
+        let Some(start) = t[..open].rfind('[') else {
+            break;
+        };
+        let Some(close) = t[open..].find(')') else {
+            break;
+        };
+        let text = t[start + 1..open].to_owned();
+        t.replace_range(start..open + close + 1, &text);
+    }
     if t.starts_with('|') {
         if t.trim_matches(|c| c == '|' || c == '-' || c == ':' || c == ' ')
             .is_empty()
@@ -322,21 +437,40 @@ fn clean_markdown(line: &str) -> String {
     t
 }
 
-/// Clauses: parts joined by `;` or `, but` / ` but `, each judged on its own.
+/// Clauses: parts joined by `;`, ` — `, or ` but `, each judged on its own; never split
+/// inside a code span or a quotation.
 fn clauses(sentence: &str) -> Vec<String> {
     let mut out = vec![String::new()];
-    let mut in_code = false;
+    let (mut in_code, mut in_quote) = (false, false);
     let chars: Vec<char> = sentence.chars().collect();
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
-        if c == '`' {
-            in_code = !in_code;
+        match c {
+            '`' => in_code = !in_code,
+            '"' | '“' | '”' if !in_code => in_quote = !in_quote,
+            _ => {}
         }
-        let rest: String = chars[i..chars.len().min(i + 5)].iter().collect();
-        if !in_code && (c == ';' || rest.to_lowercase() == " but ") {
+        let rest: String = chars[i..chars.len().min(i + 5)]
+            .iter()
+            .collect::<String>()
+            .to_lowercase();
+        let split = if in_code || in_quote {
+            0
+        } else if c == ';' {
+            1
+        } else if (rest.starts_with(" — ") || rest.starts_with(" -- "))
+            && sentence.trim_end().ends_with('?')
+        {
+            3
+        } else if rest == " but " {
+            5
+        } else {
+            0
+        };
+        if split > 0 {
             out.push(String::new());
-            i += if c == ';' { 1 } else { 5 };
+            i += split;
             continue;
         }
         out.last_mut().expect("never empty").push(c);
@@ -345,11 +479,12 @@ fn clauses(sentence: &str) -> Vec<String> {
     out.into_iter().filter(|c| !c.trim().is_empty()).collect()
 }
 
-/// A token of a clause: a word of prose, or a code span / quoted string (a quotation).
+/// A token of a clause: a word of prose, a code span, or a quotation.
 #[derive(Debug, Clone)]
 enum Token {
     Word(String),
-    Quoted(String),
+    Code(String),
+    Quote(String),
 }
 
 fn tokens(clause: &str) -> Vec<Token> {
@@ -363,36 +498,59 @@ fn tokens(clause: &str) -> Vec<Token> {
         let w = w
             .trim_end_matches(['.', ',', ':', ';', ')'])
             .trim_start_matches('(');
+        let comma = word.trim_end_matches(['.', ')', ']']).ends_with(',');
         if !w.is_empty() {
+            let w = match w {
+                "→" | "->" | "=>" => "to",
+                other => other,
+            };
             out.push(Token::Word(w.to_owned()));
+        }
+        if comma {
+            out.push(Token::Word(",".into()));
         }
         word.clear();
     };
     while let Some(c) = chars.next() {
-        match c {
-            '`' | '"' | '“' | '”' => {
-                flush(&mut word, &mut out);
-                let close = match c {
-                    '“' => '”',
-                    other => other,
-                };
+        let opens = match c {
+            '`' => Some('`'),
+            '"' => Some('"'),
+            '“' => Some('”'),
+            // A single quote opens only at a word's start (not in `didn't`).
+            '\'' if word.is_empty() => Some('\''),
+            _ => None,
+        };
+        match opens {
+            Some(close) => {
                 let mut q = String::new();
                 let mut closed = false;
-                for d in chars.by_ref() {
+                let mut look = chars.clone();
+                while let Some(d) = look.next() {
                     if d == close || (c == '"' && d == '”') {
+                        // A closing single quote is followed by a non-letter.
+                        if close == '\'' && look.peek().is_some_and(|n| n.is_alphanumeric()) {
+                            q.push(d);
+                            continue;
+                        }
                         closed = true;
                         break;
                     }
                     q.push(d);
                 }
                 if closed {
-                    out.push(Token::Quoted(q));
+                    flush(&mut word, &mut out);
+                    chars = look;
+                    out.push(if c == '`' {
+                        Token::Code(q)
+                    } else {
+                        Token::Quote(q)
+                    });
                 } else {
-                    word.push_str(&q);
+                    word.push(c);
                 }
             }
-            c if c.is_whitespace() => flush(&mut word, &mut out),
-            c => word.push(c),
+            None if c.is_whitespace() => flush(&mut word, &mut out),
+            None => word.push(c),
         }
     }
     flush(&mut word, &mut out);
@@ -404,51 +562,107 @@ fn lower_words(tokens: &[Token]) -> Vec<String> {
         .iter()
         .map(|t| match t {
             Token::Word(w) => w.to_lowercase().replace('’', "'"),
-            Token::Quoted(_) => "\u{1}".into(),
+            Token::Code(_) | Token::Quote(_) => "\u{1}".into(),
         })
         .collect()
 }
 
-/// Whether a clause states something as done: no negation, condition, future, question,
-/// reported speech. "no errors" and "no warnings" are results, not negations.
-fn is_statement(clause: &str, words: &[String]) -> bool {
-    if clause.trim_end().ends_with('?') {
-        return false;
-    }
-    !words.iter().enumerate().any(|(i, w)| {
-        let w = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
-        let result_phrase = matches!(w, "no" | "without" | "zero")
-            && words.get(i + 1).is_some_and(|n| {
-                n.starts_with("error")
-                    || n.starts_with("warning")
-                    || n.starts_with("failure")
-                    || n.starts_with("issue")
-                    || n.starts_with("regression")
-            });
-        !result_phrase && (NOT_A_STATEMENT.contains(&w) || w.ends_with("n't"))
-    })
+fn bare(w: &str) -> &str {
+    w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
 }
 
-fn clause_claims(clause: &str, sentence: &str) -> Vec<Claim> {
-    let toks = tokens(clause);
-    let words = lower_words(&toks);
-    if !is_statement(clause, &words) {
+/// Whether a clause states something as done: no condition, future, question, reported
+/// speech.
+fn is_statement(clause: &str, words: &[String]) -> bool {
+    let opens_with = words
+        .first()
+        .is_some_and(|w| NOT_A_STATEMENT_START.contains(&bare(w)));
+    !clause.trim_end().ends_with('?')
+        && !opens_with
+        && !words.iter().any(|w| NOT_A_STATEMENT.contains(&bare(w)))
+}
+
+/// "no errors", "zero warnings", "without regressions" state a result; they negate
+/// nothing.
+fn is_negation(words: &[String], i: usize) -> bool {
+    let w = bare(&words[i]);
+    let result = |n: &String| {
+        [
+            "error",
+            "warning",
+            "failure",
+            "issue",
+            "problem",
+            "regression",
+        ]
+        .iter()
+        .any(|r| n.starts_with(r))
+    };
+    let result_phrase = matches!(w, "no" | "without" | "zero")
+        && words[i + 1..words.len().min(i + 3)].iter().any(result);
+    !result_phrase && (NEGATIONS.contains(&w) || w.ends_with("n't"))
+}
+
+/// The clause without its negated parts: comma-separated parts, and `and no …` tails,
+/// that hold a negation.
+fn drop_negated(toks: Vec<Token>) -> Vec<Token> {
+    let mut parts: Vec<Vec<Token>> = vec![Vec::new()];
+    for t in toks {
+        let ends_part = matches!(&t, Token::Word(w) if w == "," || w == "—");
+        parts.last_mut().expect("never empty").push(t);
+        if ends_part {
+            parts.push(Vec::new());
+        }
+    }
+    // Split "X and no Y" / "X and not Y" too.
+    let mut split = Vec::new();
+    for part in parts {
+        let words = lower_words(&part);
+        let mut start = 0;
+        for i in 0..words.len() {
+            if words[i] == "and" && i + 1 < words.len() && is_negation(&words, i + 1) {
+                split.push(part[start..i].to_vec());
+                start = i + 1;
+            }
+        }
+        split.push(part[start..].to_vec());
+    }
+    split
+        .into_iter()
+        .filter(|part| {
+            let words = lower_words(part);
+            !(0..words.len()).any(|i| is_negation(&words, i))
+        })
+        .flatten()
+        .collect()
+}
+
+fn clause_claims(clause: &str, sentence: &str, mentions_tests: bool) -> Vec<Claim> {
+    let all = tokens(clause);
+    if !is_statement(clause, &lower_words(&all)) {
         return Vec::new();
     }
+    let toks = drop_negated(all);
+    let words = lower_words(&toks);
     let claim = |kind| Claim {
         kind,
         sentence: sentence.to_owned(),
     };
     let mut out: Vec<Claim> = file_claims(&toks, &words).into_iter().map(claim).collect();
-    // For the rest, code spans read as words (`cargo test` passes).
-    let flat: Vec<String> = toks
+    // For the rest, code spans read as words (`cargo test` passes), but only prose can
+    // say that something passed.
+    let flat: Vec<(String, bool)> = toks
         .iter()
         .flat_map(|t| match t {
-            Token::Word(w) => vec![w.to_lowercase()],
-            Token::Quoted(q) => q.split_whitespace().map(str::to_lowercase).collect(),
+            Token::Word(w) => vec![(w.to_lowercase(), true)],
+            Token::Code(q) => q
+                .split_whitespace()
+                .map(|x| (x.to_lowercase(), false))
+                .collect(),
+            Token::Quote(_) => Vec::new(),
         })
         .collect();
-    out.extend(result_claims(&flat).into_iter().map(claim));
+    out.extend(result_claims(&flat, mentions_tests).into_iter().map(claim));
     out.extend(git_claims(&toks, &flat).into_iter().map(claim));
     out
 }
@@ -469,33 +683,44 @@ fn verb_class(word: &str) -> Option<u8> {
 }
 
 /// A token that names a file: a quoted path (with `/` or `.`, or a known bare name), or a
-/// bare word with `/` or a known extension.
+/// bare word with `/` or a known extension. A `:line` suffix is dropped.
 fn as_path(t: &Token) -> Option<String> {
     let (text, quoted) = match t {
-        Token::Quoted(q) => (q.trim(), true),
+        Token::Code(q) | Token::Quote(q) => (q.trim(), true),
         Token::Word(w) => (
             w.trim_end_matches(['.', ',', ':', ';', ')', '\''])
                 .trim_start_matches(['(', '\'']),
             false,
         ),
     };
+    let text = match text.rsplit_once(':') {
+        Some((p, line)) if !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()) => p
+            .rsplit_once(':')
+            .filter(|(_, l)| l.bytes().all(|b| b.is_ascii_digit()))
+            .map_or(p, |(q, _)| q),
+        _ => text,
+    };
     if text.is_empty()
         || text.contains("://")
         || text.starts_with('-')
         || text.contains(['(', ')', '=', '<', '>', '{', '}'])
+        || text.contains("::")
     {
         return None;
     }
-    if BARE_FILE_NAMES.contains(&text) {
+    if quoted && BARE_FILE_NAMES.contains(&text) {
         return Some(text.to_owned());
     }
-    if !quoted && text.contains(char::is_whitespace) {
+    if text.contains(char::is_whitespace)
+        && (!quoted || (!text.contains('/') && !text.contains('.')))
+    {
         return None;
     }
-    if quoted && text.split_whitespace().count() > 1 && !text.contains('/') && !text.contains('.') {
-        return None;
-    }
-    let name = text.rsplit('/').next().unwrap_or(text);
+    let name = text
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(text);
     let ext = name
         .rsplit_once('.')
         .map(|(stem, e)| (stem, e.to_ascii_lowercase()));
@@ -518,7 +743,6 @@ fn as_path(t: &Token) -> Option<String> {
     if !ok || text.ends_with("/.") {
         return None;
     }
-    // `e.g`, `i.e`, version numbers.
     if matches!(text.to_ascii_lowercase().as_str(), "e.g" | "i.e" | "etc")
         || text.starts_with(|c: char| c.is_ascii_digit()) && !slash
     {
@@ -534,55 +758,110 @@ fn file_claims(toks: &[Token], words: &[String]) -> Vec<Kind> {
         .enumerate()
         .filter_map(|(i, w)| verb_class(w).map(|c| (i, c)))
         .collect();
-    if verbs.is_empty() {
+    if verbs.is_empty()
+        || words
+            .iter()
+            .any(|w| matches!(bare(w), "shows" | "showed" | "lists" | "listed"))
+    {
         return out;
     }
+    let paths: Vec<(usize, String)> = toks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| as_path(t).map(|p| (i, p)))
+        .collect();
+    let prep = |i: usize| {
+        if i > 0 {
+            bare(&words[i - 1]).to_owned()
+        } else {
+            String::new()
+        }
+    };
     let mut skip = std::collections::HashSet::new();
-    for (i, t) in toks.iter().enumerate() {
+    for (i, path) in &paths {
+        let i = *i;
         if skip.contains(&i) {
             continue;
         }
-        let Some(path) = as_path(t) else { continue };
-        // The verb that governs the path: the nearest one before it, else after it
-        // ("`a.rs` was updated").
-        let Some(&(vi, class)) = verbs
-            .iter()
-            .rev()
-            .find(|(vi, _)| *vi < i)
-            .or_else(|| verbs.iter().find(|(vi, _)| *vi > i))
-        else {
+        // The verb that governs the path: the nearest one before it; else one after it
+        // ("`a.rs` was updated", a table row "`a.rs` | Updated"), unless the path was
+        // only read ("Read `a.rs` and updated the docs").
+        let before = verbs.iter().rev().find(|(vi, _)| *vi < i);
+        let read_before = words[..i].iter().any(|w| READ_VERBS.contains(&bare(w)));
+        let Some(&(vi, class)) = before.or_else(|| {
+            if read_before {
+                None
+            } else {
+                verbs.iter().find(|(vi, _)| *vi > i)
+            }
+        }) else {
             continue;
         };
-        let between = |a: usize, b: usize| &words[a.min(b) + 1..a.max(b)];
-        let preposition_before = i > 0
-            && matches!(
-                words[i - 1].as_str(),
-                "to" | "in" | "into" | "inside" | "within" | "of"
-            );
+        let object_after_verb = vi > i && words.len() > vi + 1;
+        let p = prep(i);
+        let container = matches!(
+            p.as_str(),
+            "to" | "in" | "into" | "inside" | "within" | "of" | "from"
+        );
+        let path_object_before = paths.iter().any(|(j, _)| *j > vi && *j < i);
         let change = match class {
             3 => {
-                // `renamed a to b`: the next path after "to".
-                let to = toks
-                    .iter()
-                    .enumerate()
-                    .skip(i + 1)
-                    .find(|(j, t)| words[j - 1] == "to" && as_path(t).is_some())
-                    .map(|(j, t)| (j, as_path(t).unwrap_or_default()));
-                match to {
-                    Some((j, to)) => {
+                let after = |prep_word: &str| {
+                    paths
+                        .iter()
+                        .find(|(j, _)| *j > i.max(vi) && prep(*j) == prep_word)
+                        .cloned()
+                };
+                if vi > i {
+                    // "`a` was renamed to `b`"; a table row "`b` | Renamed from `a`".
+                    if let Some((j, to)) = after("to") {
                         skip.insert(j);
                         Change::Renamed { to }
+                    } else if let Some((j, from)) = after("from") {
+                        skip.insert(j);
+                        out.push(Kind::File {
+                            path: from,
+                            change: Change::Renamed { to: path.clone() },
+                        });
+                        continue;
+                    } else {
+                        Change::Modified
                     }
-                    None => continue,
+                } else if matches!(p.as_str(), "from" | "to" | "in" | "within") {
+                    // Something (not this file) moved from or to it, or renamed in it.
+                    Change::Modified
+                } else {
+                    match after("to") {
+                        Some((j, to)) => {
+                            skip.insert(j);
+                            Change::Renamed { to }
+                        }
+                        None => continue,
+                    }
                 }
             }
+            // "removed the import from `a.rs`": the file is where something was removed.
+            2 if container && vi < i && !path_object_before && i > vi + 1 => Change::Modified,
             2 => Change::Deleted,
-            // "added a test to `lib.rs`": the file is where something was added.
-            1 if vi < i && preposition_before && !between(vi, i).is_empty() => Change::Modified,
+            // "added a test to `lib.rs`" / "`package.json` | Added the script": the file is
+            // where something was added; "Added `target/` to `.gitignore`": the text
+            // added is no file of its own.
+            1 if vi < i && container && i > vi + 1 => Change::Modified,
+            1 if vi < i
+                && paths
+                    .iter()
+                    .any(|(j, _)| *j > i && matches!(prep(*j).as_str(), "to" | "into" | "in")) =>
+            {
+                continue
+            }
+            1 if object_after_verb => Change::Modified,
             1 => Change::Created,
             _ => Change::Modified,
         };
-        out.push(Kind::File { path, change });
+        out.push(Kind::File {
+            path: path.clone(),
+            change,
+        });
     }
     out
 }
@@ -650,72 +929,92 @@ const LINT_OK: &[&str] = &[
     "succeeds",
     "succeeded",
 ];
+/// Subjects that stand for the tests when the message is about tests ("all pass").
+const TEST_PRONOUNS: &[&str] = &["everything", "all", "they", "both", "each"];
 
 fn clean(w: &str) -> &str {
     w.trim_matches(|c: char| !c.is_alphanumeric() && c != '/' && c != '-')
 }
 
-/// Tests, build and lint results.
-fn result_claims(words: &[String]) -> Vec<Kind> {
+/// Tests, build and lint results. `words` carry whether they are prose (a word in a code
+/// span can name a runner, not report that it passed).
+fn result_claims(words: &[(String, bool)], mentions_tests: bool) -> Vec<Kind> {
     let mut out = Vec::new();
-    let w: Vec<&str> = words.iter().map(|s| clean(s)).collect();
+    let w: Vec<&str> = words.iter().map(|(s, _)| clean(s)).collect();
+    let prose = |i: usize| words[i].1;
     let has_failure = w.iter().enumerate().any(|(i, x)| {
         (x.starts_with("fail") || *x == "errors" || *x == "error")
-            && !(i > 0 && matches!(w[i - 1], "no" | "0" | "zero" | "without"))
+            && !(i > 0 && matches!(w[i - 1], "no" | "0" | "zero" | "without" | "lint"))
     });
     let near = |a: &[&str], b: &[&str], window: usize| {
         w.iter().enumerate().any(|(i, x)| {
             a.contains(x)
-                && w[i + 1..w.len().min(i + 1 + window)]
-                    .iter()
-                    .any(|y| b.contains(y))
+                && (i + 1..w.len().min(i + 1 + window)).any(|j| b.contains(&w[j]) && prose(j))
         })
     };
-    let count_re = || -> Option<u64> {
-        for (i, x) in w.iter().enumerate() {
-            // "12/12 tests"
-            if let Some((a, b)) = words[i].split_once('/') {
-                if a.chars().all(|c| c.is_ascii_digit())
-                    && !a.is_empty()
-                    && b.trim_end_matches(|c: char| !c.is_ascii_digit())
-                        .parse::<u64>()
-                        .is_ok()
+    let count = || -> Option<u64> {
+        for (i, (raw, _)) in words.iter().enumerate() {
+            if let Some((a, b)) = raw.split_once('/') {
+                let b = b.trim_end_matches(|c: char| !c.is_ascii_digit());
+                if !a.is_empty()
+                    && a.chars().all(|c| c.is_ascii_digit())
+                    && !b.is_empty()
+                    && b.chars().all(|c| c.is_ascii_digit())
                 {
-                    return b
-                        .trim_end_matches(|c: char| !c.is_ascii_digit())
-                        .parse()
-                        .ok();
+                    return b.parse().ok();
                 }
             }
-            if let Ok(n) = x.parse::<u64>() {
-                let next = w.get(i + 1).copied().unwrap_or("");
-                if TEST_WORDS.contains(&next) || next == "passed" || next == "passing" {
+            if let Ok(n) = w[i].parse::<u64>() {
+                // "42 tests", "7 doc tests", "3 new transcript tests", "42 passed".
+                let ahead = &w[i + 1..w.len().min(i + 4)];
+                if ahead
+                    .first()
+                    .is_some_and(|x| *x == "passed" || *x == "passing")
+                    || ahead.iter().any(|x| TEST_WORDS.contains(x))
+                {
                     return Some(n);
                 }
             }
         }
         None
     };
-    let test_claim = (near(TEST_WORDS, PASS_WORDS, 4)
-        || (w.contains(&"passed") && count_re().is_some()))
-        && !has_failure;
+    let pronoun_pass = mentions_tests && near(TEST_PRONOUNS, PASS_WORDS, 2);
+    let counted_pass = w
+        .iter()
+        .enumerate()
+        .any(|(i, x)| matches!(*x, "passed" | "passing") && prose(i))
+        && count().is_some();
+    let test_claim =
+        (near(TEST_WORDS, PASS_WORDS, 6) || pronoun_pass || counted_pass) && !has_failure;
     let added_tests = w
         .iter()
         .any(|x| matches!(*x, "added" | "wrote" | "created"))
-        && !w.iter().any(|x| PASS_WORDS.contains(x) && *x != "ok");
+        && !w
+            .iter()
+            .enumerate()
+            .any(|(i, x)| PASS_WORDS.contains(x) && *x != "ok" && prose(i));
     if test_claim && !added_tests {
-        out.push(Kind::Tests { count: count_re() });
+        out.push(Kind::Tests { count: count() });
     }
-    if (near(BUILD_WORDS, BUILD_OK, 3) || w.contains(&"compiles") || w.contains(&"builds"))
-        && !has_failure
-        && !test_claim
-    {
+    let cargo_check =
+        w.windows(2).any(|p| p == ["cargo", "check"]) && near(&["check"], BUILD_OK, 4);
+    let builds = w
+        .iter()
+        .enumerate()
+        .any(|(i, x)| matches!(*x, "compiles" | "builds") && prose(i));
+    if (near(BUILD_WORDS, BUILD_OK, 3) || builds || cargo_check) && !has_failure {
         out.push(Kind::Build);
     }
-    let no_warnings = w
-        .windows(2)
-        .any(|p| matches!(p[0], "no" | "zero" | "0") && p[1].starts_with("warning"));
-    if (near(LINT_WORDS, LINT_OK, 4) || (no_warnings && w.iter().any(|x| LINT_WORDS.contains(x))))
+    let clean_result = w.iter().enumerate().any(|(i, x)| {
+        matches!(*x, "no" | "zero" | "0")
+            && w[i + 1..w.len().min(i + 3)].iter().any(|n| {
+                ["warning", "error", "issue", "problem"]
+                    .iter()
+                    .any(|r| n.starts_with(r))
+            })
+    });
+    if (near(LINT_WORDS, LINT_OK, 6)
+        || (clean_result && w.iter().any(|x| LINT_WORDS.contains(x) || *x == "check")))
         && !has_failure
     {
         out.push(Kind::Lint);
@@ -724,28 +1023,29 @@ fn result_claims(words: &[String]) -> Vec<Kind> {
 }
 
 fn is_hash(t: &str) -> bool {
-    (7..=40).contains(&t.len())
+    (6..=40).contains(&t.len())
         && t.chars().all(|c| c.is_ascii_hexdigit())
         && t.chars().any(|c| c.is_ascii_alphabetic())
         && t.chars().any(|c| c.is_ascii_digit())
 }
 
 /// Commits and pushes.
-fn git_claims(toks: &[Token], words: &[String]) -> Vec<Kind> {
+fn git_claims(toks: &[Token], words: &[(String, bool)]) -> Vec<Kind> {
     let mut out = Vec::new();
-    let w: Vec<&str> = words.iter().map(|s| clean(s)).collect();
+    let w: Vec<&str> = words.iter().map(|(s, _)| clean(s)).collect();
     let raw: Vec<String> = toks
         .iter()
         .flat_map(|t| match t {
             Token::Word(x) => vec![x.clone()],
-            Token::Quoted(q) => q.split_whitespace().map(str::to_owned).collect(),
+            Token::Code(q) => q.split_whitespace().map(str::to_owned).collect(),
+            Token::Quote(_) => Vec::new(),
         })
         .collect();
     let committed = w.contains(&"committed")
         || w.windows(3).any(|p| {
             matches!(p[0], "created" | "made")
-                && matches!(p[1], "a" | "the" | "one")
-                && p[2].starts_with("commit")
+                && (p[1].starts_with("commit")
+                    || matches!(p[1], "a" | "the" | "one") && p[2].starts_with("commit"))
         });
     if committed {
         let hash = raw
@@ -755,21 +1055,47 @@ fn git_claims(toks: &[Token], words: &[String]) -> Vec<Kind> {
             .map(str::to_owned);
         out.push(Kind::Commit { hash });
     }
-    if let Some(i) = w.iter().position(|x| *x == "pushed") {
-        let branch = w[i + 1..]
+    let is_remote = |b: &str| {
+        matches!(
+            b,
+            "origin" | "the" | "remote" | "github" | "upstream" | "gitlab"
+        )
+    };
+    if let Some(i) = w.iter().position(|x| x.ends_with("pushed")) {
+        let to = w[i + 1..]
             .iter()
             .position(|x| *x == "to")
-            .and_then(|j| raw.get(i + 2 + j))
+            .map(|j| i + 1 + j);
+        let after_to = to
+            .and_then(|j| raw.get(j + 1))
             .map(|b| clean(b).to_owned())
-            .filter(|b| {
-                !b.is_empty()
-                    && !matches!(
-                        b.as_str(),
-                        "origin" | "the" | "remote" | "github" | "upstream"
-                    )
-            });
-        let branch = branch.map(|b| b.strip_prefix("origin/").map(str::to_owned).unwrap_or(b));
+            .filter(|b| !b.is_empty() && !is_remote(b));
+        // "Pushed `feat/x` to origin": the object is the branch.
+        let object = raw
+            .get(i + 1)
+            .map(|b| clean(b).to_owned())
+            .filter(|b| (b.contains('/') || b.contains('-')) && !is_remote(b) && Some(i + 1) != to);
+        let branch = after_to
+            .or(object)
+            .map(|b| b.strip_prefix("origin/").map(str::to_owned).unwrap_or(b));
         out.push(Kind::Push { branch });
+    } else if let Some(p) = w.windows(2).position(|x| x == ["git", "push"]) {
+        // "`git push -u origin feat/x` succeeded."
+        if w.iter()
+            .enumerate()
+            .any(|(i, x)| matches!(*x, "succeeded" | "succeeds" | "worked" | "went") && words[i].1)
+        {
+            let args: Vec<&str> = w[p + 2..]
+                .iter()
+                .copied()
+                .take_while(|x| !matches!(*x, "succeeded" | "succeeds" | "worked" | "went"))
+                .filter(|x| !x.starts_with('-'))
+                .collect();
+            let branch = args
+                .get(1)
+                .map(|b| b.rsplit(':').next().unwrap_or(b).to_owned());
+            out.push(Kind::Push { branch });
+        }
     }
     out
 }
