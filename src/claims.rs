@@ -735,10 +735,13 @@ fn as_path(t: &Token) -> Option<String> {
         None => false,
     };
     let slash = text.contains('/') && text.chars().any(|c| c.is_alphanumeric());
+    // Unquoted, `feat/x` or `origin/main` is a branch as often as a path: a bare word
+    // needs an extension, or to start like a path does.
+    let path_like_start = ["/", "./", "../", "~/"].iter().any(|p| text.starts_with(p));
     let ok = if quoted {
         slash || has_ext(false) || name.starts_with('.') && name.len() > 1
     } else {
-        slash || has_ext(true)
+        has_ext(true) || (slash && path_like_start)
     };
     if !ok || text.ends_with("/.") {
         return None;

@@ -1,0 +1,120 @@
+//! The transcript reader and the offline audit on real and synthetic transcripts: a real
+//! one recorded from Claude Code 2.1.328 (`tests/fixtures/transcripts/`), one of 500 MB
+//! whose current turn is 50 lines, one without the turn's prompt line.
+
+use did_it_actually::transcript::{read_turn, Event};
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+
+const REAL: &str = "tests/fixtures/transcripts/real-2.1.328.jsonl";
+const REAL_PROMPT: &str = "ad89058c-d5e8-4afc-b6fa-d6086cfa42a6";
+
+#[test]
+fn the_real_transcript_holds_the_turn() {
+    let turn = read_turn(Path::new(REAL), Some(REAL_PROMPT)).unwrap();
+    assert!(turn.prompt_found);
+    assert_eq!(turn.bad_lines, 0);
+    let calls: Vec<&str> = turn
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ToolUse { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(calls, ["Write", "Bash"]);
+    assert_eq!(
+        turn.result_of("toolu_2_0"),
+        Some((false, "3 passed, 0 failed"))
+    );
+    assert_eq!(
+        turn.last_assistant_text.as_deref(),
+        Some("Done. All tests pass.")
+    );
+    assert!(turn.ends_with_text);
+}
+
+#[test]
+fn the_offline_audit_explains_the_real_turn() {
+    let run = |message: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+            .args([
+                "audit",
+                "--transcript",
+                REAL,
+                "--prompt-id",
+                REAL_PROMPT,
+                "--message",
+                message,
+                "--cwd",
+                "/",
+            ])
+            .env_remove("DID_IT_ACTUALLY_POLICY")
+            .output()
+            .unwrap();
+        format!(
+            "exit: {}\n{}",
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout)
+        )
+    };
+    insta::assert_snapshot!("audit_backed", run("Done. All tests pass."));
+    insta::assert_snapshot!(
+        "audit_unbacked",
+        run("I updated `/nonexistent/x.rs` and pushed to feat/x. 4 tests passed.")
+    );
+}
+
+/// A 500 MB transcript whose current turn is 50 lines at the end: the reader returns that
+/// turn (its cost, which does not depend on the file's size, is in the benchmark).
+#[test]
+fn a_500_mb_transcript_with_a_short_turn() {
+    let path =
+        std::env::temp_dir().join(format!("dia-big-transcript-{}.jsonl", std::process::id()));
+    {
+        let mut f =
+            std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&path).unwrap());
+        let filler = format!(
+            "{}\n",
+            serde_json::json!({"type": "user", "promptId": "old", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "x", "content": "y".repeat(1000)}]}})
+        );
+        let block = filler.repeat((1 << 20) / filler.len());
+        for _ in 0..500 {
+            f.write_all(block.as_bytes()).unwrap();
+        }
+        writeln!(f, "{}", serde_json::json!({"type": "user", "promptId": "now", "timestamp": "2026-11-30T02:00:00.000Z", "message": {"role": "user", "content": "go"}})).unwrap();
+        for i in 0..24 {
+            writeln!(f, "{}", serde_json::json!({"type": "assistant", "message": {"content": [{"type": "tool_use", "id": format!("t{i}"), "name": "Bash", "input": {"command": "ls"}}]}})).unwrap();
+            writeln!(f, "{}", serde_json::json!({"type": "user", "promptId": "now", "message": {"content": [{"type": "tool_result", "tool_use_id": format!("t{i}"), "content": "ok"}]}})).unwrap();
+        }
+        writeln!(f, "{}", serde_json::json!({"type": "assistant", "message": {"content": [{"type": "text", "text": "done"}]}})).unwrap();
+    }
+    assert!(std::fs::metadata(&path).unwrap().len() >= 500 * (1 << 20) - (1 << 20));
+    let turn = read_turn(&path, Some("now")).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(turn.prompt_found);
+    assert_eq!(turn.events.len(), 48);
+    assert_eq!(turn.last_assistant_text.as_deref(), Some("done"));
+}
+
+#[test]
+fn a_transcript_without_the_prompt_line() {
+    let path = std::env::temp_dir().join(format!("dia-noprompt-{}.jsonl", std::process::id()));
+    let lines = [
+        serde_json::json!({"type": "assistant", "message": {"content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cargo test"}}]}}),
+        serde_json::json!({"type": "user", "promptId": "p", "message": {"content": [{"type": "tool_result", "tool_use_id": "t1", "content": "test result: ok. 1 passed"}]}}),
+    ];
+    std::fs::write(
+        &path,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+    let turn = read_turn(&path, Some("p")).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(
+        !turn.prompt_found,
+        "the whole file is the turn, and it says its start was not seen"
+    );
+    assert_eq!(turn.events.len(), 2);
+}
