@@ -229,6 +229,46 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
+/// Calls `f` with each line of the file, last line first, reading the file backward in
+/// chunks, until `f` returns false: the cost is the lines visited, not the file's size.
+/// Empty lines are skipped; a line is given without its newline.
+pub fn lines_backward(path: &Path, mut f: impl FnMut(&[u8]) -> bool) -> io::Result<()> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = File::open(path)?;
+    let mut pos = file.seek(SeekFrom::End(0))?;
+    // The start of the chunk after the current one: a line cut by the chunk boundary.
+    let mut carry: Vec<u8> = Vec::new();
+    loop {
+        let start = pos.saturating_sub(CHUNK as u64);
+        let mut buf = vec![0; (pos - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(&mut buf)?;
+        buf.extend_from_slice(&carry);
+        pos = start;
+        // The first piece may continue in the previous chunk, unless this is the start.
+        let (head, complete) = match (pos, buf.iter().position(|&b| b == b'\n')) {
+            (0, _) => (Vec::new(), &buf[..]),
+            (_, Some(nl)) => (buf[..nl].to_vec(), &buf[nl + 1..]),
+            (_, None) => {
+                carry = buf;
+                continue;
+            }
+        };
+        for line in complete.rsplit(|&b| b == b'\n') {
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            if !f(line) {
+                return Ok(());
+            }
+        }
+        if pos == 0 {
+            return Ok(());
+        }
+        carry = head;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -268,6 +268,39 @@ impl SessionStore {
         }
     }
 
+    /// The records of one turn: read backward from the end of the log until a record of
+    /// another turn (a session's turns follow each other), so the cost is the turn's, not
+    /// the log's.
+    pub fn read_turn_records(&self, prompt_id: Option<&str>) -> Result<LogRead, StoreError> {
+        let path = self.write_log_path();
+        let mut out = LogRead::default();
+        let result = crate::fsutil::lines_backward(&path, |line| {
+            match serde_json::from_slice::<WriteRecord>(line) {
+                Ok(r) if r.prompt_id.as_deref() != prompt_id => false,
+                Ok(r) if r.v == RECORD_VERSION => {
+                    out.records.push(r);
+                    true
+                }
+                Ok(_) => {
+                    out.other_version += 1;
+                    true
+                }
+                Err(_) => {
+                    out.torn += 1;
+                    true
+                }
+            }
+        });
+        match result {
+            Ok(()) => {
+                out.records.reverse();
+                Ok(out)
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(LogRead::default()),
+            Err(e) => Err(io_err(&path, "read the write log")(e)),
+        }
+    }
+
     /// Removes the directories of sessions untouched for longer than `max_age`. This
     /// session is never removed, nor is any session written within `max_age` (in use).
     pub fn prune_others(&self, max_age: Duration, now: SystemTime) -> PruneReport {
@@ -449,6 +482,36 @@ mod tests {
         assert_eq!(ids, ["t1", "t2", "t3", "t5"]);
         assert_eq!(read.records[0], record(1));
         assert_eq!((read.torn, read.other_version), (2, 1));
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_turn_is_read_from_the_end() {
+        let root = temp_root("turn");
+        let store = SessionStore::new(&root, &SessionId::parse("s").unwrap());
+        let with_prompt = |n, p: &str| WriteRecord {
+            prompt_id: Some(p.into()),
+            ..record(n)
+        };
+        store
+            .append(&[
+                with_prompt(1, "a"),
+                with_prompt(2, "b"),
+                with_prompt(3, "b"),
+            ])
+            .unwrap();
+        let turn = store.read_turn_records(Some("b")).unwrap();
+        let ids: Vec<_> = turn
+            .records
+            .iter()
+            .map(|r| r.tool_use_id.clone().unwrap())
+            .collect();
+        assert_eq!(ids, ["t2", "t3"]);
+        assert!(store
+            .read_turn_records(Some("c"))
+            .unwrap()
+            .records
+            .is_empty());
         fs::remove_dir_all(&root).unwrap();
     }
 

@@ -7,13 +7,8 @@
 //! whoever reads the turn: a silent skip is how a bad line once hid a promise.
 
 use serde_json::Value;
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::time::SystemTime;
-
-/// Bytes read per step backward.
-const CHUNK: usize = 64 * 1024;
 
 /// What happened in one turn, in order.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -64,56 +59,29 @@ impl Turn {
 /// Reads the turn of `prompt_id` (or, without one, the turn after the last prompt) from
 /// the end of the transcript at `path`.
 pub fn read_turn(path: &Path, prompt_id: Option<&str>) -> std::io::Result<Turn> {
-    let mut file = File::open(path)?;
-    let mut pos = file.seek(SeekFrom::End(0))?;
     let mut turn = Turn::default();
     let mut backward: Vec<Value> = Vec::new();
-    // The start of the chunk after the current one: a line cut by the chunk boundary.
-    let mut carry: Vec<u8> = Vec::new();
-    'chunks: loop {
-        let start = pos.saturating_sub(CHUNK as u64);
-        let len = (pos - start) as usize;
-        let mut buf = vec![0; len];
-        file.seek(SeekFrom::Start(start))?;
-        file.read_exact(&mut buf)?;
-        buf.extend_from_slice(&carry);
-        pos = start;
-        // The first piece may continue in the previous chunk, unless this is the file's
-        // beginning.
-        let (head, complete) = match (pos, buf.iter().position(|&b| b == b'\n')) {
-            (0, _) => (Vec::new(), &buf[..]),
-            (_, Some(nl)) => (buf[..nl].to_vec(), &buf[nl + 1..]),
-            (_, None) => {
-                carry = buf;
-                continue;
-            }
+    crate::fsutil::lines_backward(path, |line| {
+        let Ok(value) = serde_json::from_slice::<Value>(line) else {
+            turn.bad_lines += 1;
+            return true;
         };
-        for line in complete.rsplit(|&b| b == b'\n') {
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
+        match turn_boundary(&value, prompt_id) {
+            Boundary::Inside => {
+                backward.push(value);
+                true
             }
-            let Ok(value) = serde_json::from_slice::<Value>(line) else {
-                turn.bad_lines += 1;
-                continue;
-            };
-            match turn_boundary(&value, prompt_id) {
-                Boundary::Inside => backward.push(value),
-                Boundary::Start => {
-                    turn.prompt_found = true;
-                    turn.started = value
-                        .get("timestamp")
-                        .and_then(Value::as_str)
-                        .and_then(crate::time::parse_rfc3339);
-                    break 'chunks;
-                }
-                Boundary::Before => break 'chunks,
+            Boundary::Start => {
+                turn.prompt_found = true;
+                turn.started = value
+                    .get("timestamp")
+                    .and_then(Value::as_str)
+                    .and_then(crate::time::parse_rfc3339);
+                false
             }
+            Boundary::Before => false,
         }
-        if pos == 0 {
-            break;
-        }
-        carry = head;
-    }
+    })?;
     for value in backward.into_iter().rev() {
         collect(&value, &mut turn);
     }
@@ -234,6 +202,7 @@ fn content_text(content: Option<&Value>) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::fs::File;
     use std::io::Write;
 
     fn user_prompt(pid: &str, text: &str) -> Value {
@@ -300,7 +269,7 @@ mod tests {
     #[test]
     fn a_turn_across_chunk_boundaries() {
         let mut lines = vec![line(user_prompt("p", "go"))];
-        let big = "x".repeat(CHUNK / 3);
+        let big = "x".repeat(64 * 1024 / 3);
         for i in 0..20 {
             lines.push(line(assistant(json!([{"type": "tool_use", "id": format!("t{i}"), "name": "Bash", "input": {"command": big}}]))));
             lines.push(line(result("p", &format!("t{i}"), false, "ok")));

@@ -705,12 +705,10 @@ pub fn run(input: &HookInput, ctx: &Context) -> Result<HookOutcome, String> {
         .clone()
         .or_else(|| turn.last_assistant_text.clone())
         .unwrap_or_default();
-    let log = store.read_write_log().map_err(|e| e.to_string())?;
-    let records: Vec<WriteRecord> = log
-        .records
-        .into_iter()
-        .filter(|r| r.prompt_id.as_deref() == input.common.prompt_id.as_deref())
-        .collect();
+    let log = store
+        .read_turn_records(input.common.prompt_id.as_deref())
+        .map_err(|e| e.to_string())?;
+    let records: Vec<WriteRecord> = log.records;
     let ev = Evidence {
         turn: &turn,
         records: &records,
