@@ -208,6 +208,30 @@ const CASES: &[Case] = &[
         expect: Expect::Deny("outside the project root"),
     },
     Case {
+        name: "audit-turn: clean 20-call turn, 1 MiB transcript",
+        args: &["audit-turn"],
+        dir: Dir::Project,
+        setup: |f| make_transcript(&f.transcript(1), 1),
+        stdin: |f| stop_input(f, &f.transcript(1)),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
+        name: "audit-turn: same turn, 100 MiB transcript",
+        args: &["audit-turn"],
+        dir: Dir::Project,
+        setup: |f| make_transcript(&f.transcript(100), 100),
+        stdin: |f| stop_input(f, &f.transcript(100)),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
+        name: "audit-turn: same turn, 500 MiB transcript",
+        args: &["audit-turn"],
+        dir: Dir::Project,
+        setup: |f| make_transcript(&f.transcript(500), 500),
+        stdin: |f| stop_input(f, &f.transcript(500)),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
         name: "baseline: --version",
         args: &["--version"],
         dir: Dir::Project,
@@ -376,6 +400,64 @@ fn post_tool_batch(f: &Fixture) -> Vec<u8> {
 }
 
 /// A PreToolUse event for Bash, run in the scratch repository.
+/// The turn the audit-turn cases audit: its prompt id is not the write log's.
+const AUDIT_PROMPT: &str = "b52e8d4f-0000-4000-8000-0000000a0d17";
+
+/// A transcript of `mib` MiB: earlier turns, then a turn of 20 tool calls whose last one
+/// runs the tests, and a final message that says they pass.
+fn make_transcript(path: &Path, mib: usize) -> io::Result<()> {
+    use std::io::Write as _;
+    let mut f = io::BufWriter::with_capacity(1 << 20, fs::File::create(path)?);
+    let filler = format!(
+        "{}\n",
+        json!({"type": "user", "promptId": "0ld-turn", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_old", "content": "x".repeat(900)}]}})
+    );
+    let block = filler.repeat((1 << 20) / filler.len());
+    for _ in 0..mib.saturating_sub(1) {
+        f.write_all(block.as_bytes())?;
+    }
+    writeln!(
+        f,
+        "{}",
+        json!({"type": "user", "promptId": AUDIT_PROMPT, "timestamp": "2026-11-30T02:00:00.000Z", "message": {"role": "user", "content": "Run the tests"}})
+    )?;
+    for i in 0..20 {
+        let command = if i == 19 { "cargo test" } else { "ls -la" };
+        let output = if i == 19 {
+            "test result: ok. 3 passed; 0 failed"
+        } else {
+            "total 0"
+        };
+        writeln!(
+            f,
+            "{}",
+            json!({"type": "assistant", "message": {"role": "assistant", "content": [{"type": "tool_use", "id": format!("toolu_{i}"), "name": "Bash", "input": {"command": command}}]}})
+        )?;
+        writeln!(
+            f,
+            "{}",
+            json!({"type": "user", "promptId": AUDIT_PROMPT, "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": format!("toolu_{i}"), "content": output}]}})
+        )?;
+    }
+    writeln!(
+        f,
+        "{}",
+        json!({"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": "All tests pass."}]}})
+    )?;
+    f.flush()
+}
+
+fn stop_input(f: &Fixture, transcript: &Path) -> Vec<u8> {
+    let mut m = common(&f.project, "Stop");
+    m.insert("prompt_id".into(), json!(AUDIT_PROMPT));
+    m.insert("transcript_path".into(), json!(transcript));
+    m.insert("stop_hook_active".into(), json!(false));
+    m.insert("last_assistant_message".into(), json!("All tests pass."));
+    m.insert("background_tasks".into(), json!([]));
+    m.insert("session_crons".into(), json!([]));
+    serde_json::to_vec(&m).unwrap()
+}
+
 fn pre_tool_use_write(cwd: &Path, path: &Path) -> Vec<u8> {
     let mut m = common(cwd, "PreToolUse");
     m.insert("tool_name".into(), json!("Write"));
@@ -478,6 +560,10 @@ struct Fixture {
 }
 
 impl Fixture {
+    fn transcript(&self, mib: usize) -> PathBuf {
+        self.root.join(format!("transcript-{mib}mib.jsonl"))
+    }
+
     fn glob_project(&self) -> PathBuf {
         self.root.join("glob200")
     }

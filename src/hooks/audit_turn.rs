@@ -73,11 +73,20 @@ pub struct Evidence<'a> {
 /// Audits `message` against the evidence.
 pub fn audit(message: &str, ev: &Evidence) -> Audit {
     let mut out = Audit::default();
-    let repo = Repo::open(ev.cwd, None).ok().flatten();
+    let claims = claims::extract(message);
+    // The repository is opened only for the claims that need it.
+    let needs_repo = claims
+        .iter()
+        .any(|c| matches!(c.kind, Kind::File { .. } | Kind::Commit { hash: Some(_) }));
+    let repo = if needs_repo {
+        Repo::open(ev.cwd, None).ok().flatten()
+    } else {
+        None
+    };
     let root = crate::policy::repo_root(ev.cwd).unwrap_or_else(|| ev.cwd.to_owned());
     let ignored = ignore_set(&ev.policy.ignore_paths);
     let runs = command_runs(ev.turn);
-    for claim in claims::extract(message) {
+    for claim in claims {
         let verdict = match &claim.kind {
             Kind::File { .. } if !ev.policy.file_claims => continue,
             Kind::Tests { .. } | Kind::Build | Kind::Lint if !ev.policy.test_claims => continue,
