@@ -28,3 +28,11 @@ fn scope_guard_fixtures() {
         insta::assert_snapshot!(run.report());
     });
 }
+
+#[test]
+fn audit_turn_fixtures() {
+    insta::glob!("fixtures/audit-turn/*.json", |path| {
+        let run = run_fixture(path, &["audit-turn"]);
+        insta::assert_snapshot!(run.report());
+    });
+}

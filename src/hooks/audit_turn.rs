@@ -87,6 +87,17 @@ pub fn audit(message: &str, ev: &Evidence) -> Audit {
     let ignored = ignore_set(&ev.policy.ignore_paths);
     let runs = command_runs(ev.turn);
     for claim in claims {
+        let needs_transcript = matches!(
+            claim.kind,
+            Kind::Tests { .. } | Kind::Build | Kind::Lint | Kind::Commit { .. } | Kind::Push { .. }
+        );
+        if needs_transcript && !ev.transcript_ok {
+            out.notes.push(format!(
+                "\"{}\" could not be checked without the transcript",
+                crate::shell::walk::cut(&claim.sentence)
+            ));
+            continue;
+        }
         let verdict = match &claim.kind {
             Kind::File { .. } if !ev.policy.file_claims => continue,
             Kind::Tests { .. } | Kind::Build | Kind::Lint if !ev.policy.test_claims => continue,
@@ -708,7 +719,7 @@ pub fn run(input: &HookInput, ctx: &Context) -> Result<HookOutcome, String> {
         return Ok(HookOutcome::silent());
     }
     let prompt_id = input.common.prompt_id.clone().unwrap_or_default();
-    let (turn, transcript_note) = read_turn(input, stop);
+    let (turn, transcript_note, transcript_ok) = read_turn(input, stop);
     let message = stop
         .last_assistant_message
         .clone()
@@ -723,7 +734,7 @@ pub fn run(input: &HookInput, ctx: &Context) -> Result<HookOutcome, String> {
         records: &records,
         cwd,
         policy,
-        transcript_ok: transcript_note.is_none(),
+        transcript_ok,
     };
     let mut audit = if policy.enabled {
         audit(&message, &ev)
@@ -785,7 +796,7 @@ pub fn run(input: &HookInput, ctx: &Context) -> Result<HookOutcome, String> {
 
 /// The turn from the transcript (the subagent's own for SubagentStop), and a note when it
 /// could not be read.
-fn read_turn(input: &HookInput, stop: &StopInput) -> (Turn, Option<String>) {
+fn read_turn(input: &HookInput, stop: &StopInput) -> (Turn, Option<String>, bool) {
     let (path, prompt) = if stop.subagent {
         (stop.agent_transcript_path.as_ref(), None)
     } else {
@@ -801,6 +812,7 @@ fn read_turn(input: &HookInput, stop: &StopInput) -> (Turn, Option<String>) {
                 "the host sent no transcript path, so tool calls of this turn could not be checked"
                     .into(),
             ),
+            false,
         );
     };
     // Claude Code writes the transcript asynchronously: when the stop fires, the last
@@ -818,6 +830,7 @@ fn read_turn(input: &HookInput, stop: &StopInput) -> (Turn, Option<String>) {
                         "the transcript {} could not be read ({e})",
                         path.display()
                     )),
+                    false,
                 )
             }
         };
@@ -825,10 +838,10 @@ fn read_turn(input: &HookInput, stop: &StopInput) -> (Turn, Option<String>) {
             turn.ends_with_text && turn.last_assistant_text.as_deref().map(str::trim) == Some(m)
         });
         if caught_up {
-            return (turn, None);
+            return (turn, None, true);
         }
         if std::time::Instant::now() >= deadline {
-            return (turn, Some(format!("the transcript had not caught up with the final message after {} ms; the audit used what it held", TRANSCRIPT_WAIT.as_millis())));
+            return (turn, Some(format!("the transcript had not caught up with the final message after {} ms; the audit used what it held", TRANSCRIPT_WAIT.as_millis())), true);
         }
         std::thread::sleep(Duration::from_millis(25));
     }
