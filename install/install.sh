@@ -79,8 +79,20 @@ echo "install.sh: installed $binary and links: $("$binary" hook-names | tr '\n' 
 
 "$binary" install --project "$project" ${scope[@]+"${scope[@]}"}
 
-cat <<TXT
+undo="$repo/install/install.sh --uninstall --project \"$project\"${scope[@]+ ${scope[*]}} --prefix \"$prefix\""
+echo "install.sh: checking the result with \`did-it-actually doctor\` ..."
+if "$binary" doctor --project "$project"; then
+  cat <<TXT
 install.sh: done. Claude Code sessions in $project now run the hooks.
+  check again:     $binary doctor --project "$project"
   check a policy:  $binary policy check --cwd "$project"
-  undo:            $repo/install/install.sh --uninstall --project "$project"${scope[@]+ ${scope[*]}}
+  undo:            $undo
 TXT
+else
+  cat >&2 <<TXT
+install.sh: installed, but doctor found a problem (the lines marked FAIL above, each with its fix).
+  check again:     $binary doctor --project "$project"
+  undo:            $undo
+TXT
+  exit 1
+fi

@@ -88,6 +88,32 @@ enum Command {
     Install(InstallArgs),
     /// Remove exactly the entries `install` added.
     Uninstall(InstallArgs),
+    /// Check that the guards really protect the project: binary, links, registrations
+    /// (command, timeout, onFailure), Claude Code's version, the policy, the state
+    /// directory, and a live self-test of every registered hook. Exits 1 when a check fails.
+    Doctor {
+        /// The project [default: the git top level of the current directory].
+        #[arg(long, value_name = "DIR")]
+        project: Option<PathBuf>,
+        /// Print the checks as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the write log as a table.
+    Log {
+        /// The session [default: the most recently written one].
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
+        /// Only this turn (prompt id).
+        #[arg(long, value_name = "ID")]
+        turn: Option<String>,
+        /// Only writes that did not land.
+        #[arg(long)]
+        failed: bool,
+        /// Print the records as JSON lines.
+        #[arg(long)]
+        json: bool,
+    },
     /// Inspect the repository's policy file.
     #[command(subcommand)]
     Policy(PolicyCommand),
@@ -118,6 +144,10 @@ struct InstallArgs {
     /// tool call through).
     #[arg(long)]
     no_fail_closed: bool,
+    /// Write `onFailure: "block"` even when the `claude` on PATH is older than 2.1.295
+    /// (which ignores it).
+    #[arg(long)]
+    force: bool,
     /// The binary the entries run [default: this binary].
     #[arg(long, value_name = "PATH")]
     binary: Option<PathBuf>,
@@ -170,6 +200,13 @@ enum LoopCommand {
 
 #[derive(Subcommand, Debug)]
 enum PolicyCommand {
+    /// Write a starter `.did-it-actually.json` (every key, with its default) at the
+    /// repository root; refuses to overwrite one.
+    Init {
+        /// The directory whose repository gets the file [default: the current directory].
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+    },
     /// Parse the policy that applies to a directory and say what it sets, or what is wrong.
     Check {
         /// The directory whose policy to check [default: the current directory].
@@ -241,6 +278,14 @@ fn dispatch(command: Command) -> ExitCode {
         Command::Install(args) => install_cmd(&args, false),
         Command::Uninstall(args) => install_cmd(&args, true),
         Command::Policy(PolicyCommand::Check { cwd }) => policy_check(cwd),
+        Command::Policy(PolicyCommand::Init { cwd }) => policy_init(cwd),
+        Command::Doctor { project, json } => doctor(project, json),
+        Command::Log {
+            session,
+            turn,
+            failed,
+            json,
+        } => log_cmd(session, turn, failed, json),
         Command::HookNames => {
             Hook::ALL.iter().for_each(|h| println!("{}", h.name()));
             ExitCode::SUCCESS
@@ -305,15 +350,17 @@ fn install_cmd(args: &InstallArgs, uninstall: bool) -> ExitCode {
         args.hooks.clone()
     };
     let regs = install::registrations(&selected);
+    let fail_closed = !args.no_fail_closed && (uninstall || args.force || on_failure_honoured());
     let edit = |settings: &mut serde_json::Map<String, serde_json::Value>| {
         if uninstall {
             install::remove(settings, &selected);
             Ok(())
         } else {
-            install::merge(settings, &regs, &binary, !args.no_fail_closed)
+            install::merge(settings, &regs, &binary, fail_closed)
         }
     };
     if args.dry_run {
+        // The file on stdout (so it can be redirected), the diff on stderr for the reader.
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         let mut settings = match install::parse_settings(&path, &text) {
             Ok(s) => s,
@@ -322,7 +369,15 @@ fn install_cmd(args: &InstallArgs, uninstall: bool) -> ExitCode {
         if let Err(e) = edit(&mut settings) {
             return fail(format!("{}: {e}", path.display()));
         }
-        print!("{}", install::render_settings(&settings));
+        let rendered = install::render_settings(&settings);
+        print!("{rendered}");
+        let label = path.display().to_string();
+        let diff = install::unified_diff(&text, &rendered, &label, &format!("{label} (after)"));
+        if diff.is_empty() {
+            eprintln!("did-it-actually: dry run: {label} would not change.");
+        } else {
+            eprint!("{diff}");
+        }
         return ExitCode::SUCCESS;
     }
     let verb = if uninstall {
@@ -351,6 +406,186 @@ fn install_cmd(args: &InstallArgs, uninstall: bool) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => fail(e),
+    }
+}
+
+/// Whether the `claude` on PATH honours `onFailure` (2.1.295+). When it does not, says so
+/// loudly and returns false, so that install writes entries that say what will happen
+/// rather than a promise Claude Code ignores. No `claude` found: nothing to check.
+fn on_failure_honoured() -> bool {
+    let env = |n: &str| std::env::var_os(n);
+    let Some((path, Some(v))) = crate::doctor::claude_version(&env) else {
+        return true;
+    };
+    if v >= crate::doctor::ON_FAILURE_SINCE {
+        return true;
+    }
+    eprintln!(
+        "did-it-actually: WARNING: {} is Claude Code {}.{}.{}, which ignores `onFailure` (2.1.295 and later honour it).\n\
+         did-it-actually: Under that version, a hook that crashes, times out or is missing lets the tool call through: the guards fail OPEN.\n\
+         did-it-actually: The entries are written without `onFailure`. Update Claude Code and run install again, or pass --force to write it anyway.",
+        path.display(),
+        v.0,
+        v.1,
+        v.2
+    );
+    false
+}
+
+/// Whether output may be colored: a terminal, and no NO_COLOR.
+fn color() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+fn doctor(project: Option<PathBuf>, json: bool) -> ExitCode {
+    let project = match project_dir(project) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    let binary = match std::env::current_exe().and_then(|p| p.canonicalize()) {
+        Ok(b) => b,
+        Err(e) => return fail(format!("cannot find this binary's path: {e}")),
+    };
+    let env = |n: &str| std::env::var_os(n);
+    let scope = crate::doctor::Scope {
+        project,
+        home: std::env::var_os("HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from),
+        binary,
+    };
+    let checks = crate::doctor::run(&scope, &env);
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&checks).expect("checks serialize")
+        );
+    } else {
+        print!("{}", crate::doctor::render(&checks, color()));
+    }
+    if checks.iter().any(|c| c.mark == crate::doctor::Mark::Fail) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn log_cmd(session: Option<String>, turn: Option<String>, failed: bool, json: bool) -> ExitCode {
+    let env = |n: &str| std::env::var_os(n);
+    let root = match crate::store::state_root(env) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let session = match session {
+        Some(s) => s,
+        None => {
+            let newest = std::fs::read_dir(root.join("sessions"))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter_map(|e| {
+                    Some((
+                        e.path()
+                            .join(crate::store::WRITE_LOG)
+                            .metadata()
+                            .ok()?
+                            .modified()
+                            .ok()?,
+                        e.file_name().to_string_lossy().into_owned(),
+                    ))
+                })
+                .max();
+            match newest {
+                Some((_, s)) => s,
+                None => {
+                    return fail(format!(
+                        "no session has a write log under {}",
+                        root.display()
+                    ))
+                }
+            }
+        }
+    };
+    let id = match crate::store::SessionId::parse(&session) {
+        Ok(id) => id,
+        Err(e) => return fail(e),
+    };
+    let read = match crate::store::SessionStore::new(&root, &id).read_write_log() {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let records: Vec<_> = read
+        .records
+        .iter()
+        .filter(|r| turn.is_none() || r.prompt_id == turn)
+        .filter(|r| !failed || !r.verified)
+        .collect();
+    if json {
+        for r in &records {
+            println!("{}", serde_json::to_string(r).expect("records serialize"));
+        }
+    } else {
+        println!(
+            "session {session}: {} record(s){}",
+            records.len(),
+            if read.torn > 0 {
+                format!(" ({} unreadable line(s) skipped)", read.torn)
+            } else {
+                String::new()
+            }
+        );
+        println!(
+            "{:<24} {:<12} {:<10} {:<16} {:<8} path",
+            "time", "turn", "tool", "outcome", "event"
+        );
+        for r in &records {
+            let outcome = serde_json::to_value(r.outcome)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            let turn: String = r
+                .prompt_id
+                .as_deref()
+                .unwrap_or("-")
+                .chars()
+                .take(12)
+                .collect();
+            println!(
+                "{:<24} {:<12} {:<10} {:<16} {:<8} {}",
+                r.time,
+                turn,
+                r.tool,
+                outcome,
+                r.event
+                    .trim_start_matches("PostTool")
+                    .trim_start_matches("Use"),
+                r.path
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn policy_init(cwd: Option<PathBuf>) -> ExitCode {
+    let dir = match project_dir(cwd) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    let path = dir.join(policy::POLICY_FILE);
+    if path.exists() {
+        return fail(format!(
+            "{} exists already; it was left as it is",
+            path.display()
+        ));
+    }
+    const EXAMPLE: &str = include_str!("../policy.example.json");
+    match std::fs::write(&path, EXAMPLE) {
+        Ok(()) => {
+            println!("did-it-actually: wrote {} (every key with its default; edit it, then `did-it-actually policy check`).", path.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(format!("cannot write {}: {e}", path.display())),
     }
 }
 

@@ -6,6 +6,7 @@
 
 pub mod claims;
 pub mod cli;
+pub mod doctor;
 pub mod fsutil;
 pub mod git;
 pub mod hooks;

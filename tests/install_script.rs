@@ -77,6 +77,17 @@ fn install_sh_installs_registers_and_uninstalls() {
     assert!(out.status.success(), "{}", show(&out));
     let binary = bin_dir.join("did-it-actually");
     assert!(binary.is_file());
+    // Doctor ran on the result, its self-tests passed, and the way back is printed.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("[ok  ] self-test: block-wrong-branch (a push to main): denied")
+            && !stdout.contains("[FAIL]"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("undo:") && stdout.contains("install/install.sh --uninstall"),
+        "{stdout}"
+    );
     assert_eq!(
         std::fs::read_link(bin_dir.join("verify-write")).unwrap(),
         Path::new("did-it-actually")
