@@ -5,45 +5,9 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-fn script(args: &[&str], home: &Path, path_var: &str, cwd: &Path) -> Output {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    Command::new("bash")
-        .arg(repo.join("install/install.sh"))
-        .args(args)
-        .current_dir(cwd)
-        .env("HOME", home)
-        .env("PATH", path_var)
-        .env_remove("PREFIX")
-        .env("CARGO_TARGET_DIR", repo.join("target/install-test"))
-        // cargo and rustup find their homes through HOME unless told otherwise.
-        .env(
-            "CARGO_HOME",
-            std::env::var_os("CARGO_HOME").unwrap_or_else(|| dirs_home().join(".cargo").into()),
-        )
-        .env(
-            "RUSTUP_HOME",
-            std::env::var_os("RUSTUP_HOME").unwrap_or_else(|| dirs_home().join(".rustup").into()),
-        )
-        .output()
-        .unwrap()
-}
-
-fn dirs_home() -> std::path::PathBuf {
-    std::env::var_os("HOME")
-        .map(Into::into)
-        .unwrap_or_else(|| "/root".into())
-}
-
-fn show(out: &Output) -> String {
-    format!(
-        "exit {:?}\n{}\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
+use support::install_sh::{run as script, show};
 
 #[test]
 fn install_sh_installs_registers_and_uninstalls() {
@@ -58,7 +22,7 @@ fn install_sh_installs_registers_and_uninstalls() {
         .unwrap();
     assert!(git.success());
     let bin_dir = home.join(".local/bin");
-    let cargo_dir = Path::new(env!("CARGO")).parent().unwrap().to_owned();
+    let cargo_dir = support::install_sh::cargo_dir();
     let system_path = std::env::var("PATH").unwrap_or_default();
 
     // Without the prefix on PATH it refuses, before building anything, and says how to fix it.

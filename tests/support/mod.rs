@@ -3,5 +3,6 @@
 
 pub mod claude;
 pub mod fixture;
+pub mod install_sh;
 pub mod mock_api;
 pub mod repo;
