@@ -557,9 +557,13 @@ fn log_cmd(session: Option<String>, turn: Option<String>, failed: bool, json: bo
                 turn,
                 r.tool,
                 outcome,
-                r.event
-                    .trim_start_matches("PostTool")
-                    .trim_start_matches("Use"),
+                // PostToolUse -> use, PostToolUseFailure -> failure, PostToolBatch -> batch
+                match r.event.as_str() {
+                    "PostToolUse" => "use",
+                    "PostToolUseFailure" => "failure",
+                    "PostToolBatch" => "batch",
+                    other => other,
+                },
                 r.path
             );
         }

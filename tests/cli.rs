@@ -211,3 +211,100 @@ fn explain_shows_the_analysis() {
         .replace(repo.dir.to_str().unwrap(), "[SCRATCH]");
     insta::assert_snapshot!("explain", shown);
 }
+
+#[test]
+fn log_prints_the_newest_sessions_writes_and_filters_them() {
+    let dir = scratch("log");
+    let project = dir.join("root");
+    let state = dir.join("state");
+    std::fs::write(project.join("a.txt"), "hi\n").unwrap();
+    for (turn, file) in [("p1", "a.txt"), ("p2", "b.txt")] {
+        let input = serde_json::json!({"session_id": "s1", "prompt_id": turn, "cwd": project,
+            "hook_event_name": "PostToolUse", "tool_name": "Write", "tool_use_id": turn,
+            "tool_input": {"file_path": project.join(file), "content": "hi\n"}});
+        let mut child = Command::new(BIN)
+            .arg("verify-write")
+            .env("DID_IT_ACTUALLY_STATE_DIR", &state)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.to_string().as_bytes())
+            .unwrap();
+        child.wait().unwrap();
+    }
+    let log = |args: &[&str]| {
+        Command::new(BIN)
+            .arg("log")
+            .args(args)
+            .env("DID_IT_ACTUALLY_STATE_DIR", &state)
+            .output()
+            .unwrap()
+    };
+    let out = log(&[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let table = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = table.lines().collect();
+    assert_eq!(rows[0], "session s1: 2 record(s)");
+    assert!(
+        rows[2].contains(" p1 ") && rows[2].contains(" landed ") && rows[2].ends_with("/a.txt"),
+        "{table}"
+    );
+    assert!(
+        rows[3].contains(" p2 ") && rows[3].contains(" missing ") && rows[3].contains(" use "),
+        "{table}"
+    );
+
+    let out = log(&["--failed", "--json"]);
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["outcome"], "missing");
+    let out = log(&["--session", "s1", "--turn", "p1"]);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("session s1: 1 record(s)"));
+
+    // A session that does not exist, and one that cannot be a session id: exit 1, said.
+    let out = log(&["--session", "../x"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("session id \"../x\""),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn policy_init_writes_a_valid_policy_once() {
+    let dir = scratch("policy-init");
+    let project = dir.join("root");
+    let out = run(
+        &["policy", "init", "--cwd", project.to_str().unwrap()],
+        &project,
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let written = std::fs::read_to_string(project.join(".did-it-actually.json")).unwrap();
+    assert_eq!(written, include_str!("../policy.example.json"));
+    let out = run(
+        &["policy", "check", "--cwd", project.to_str().unwrap()],
+        &project,
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    std::fs::write(project.join(".did-it-actually.json"), "{}\n").unwrap();
+    let out = run(
+        &["policy", "init", "--cwd", project.to_str().unwrap()],
+        &project,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("exists already"));
+    assert_eq!(
+        std::fs::read_to_string(project.join(".did-it-actually.json")).unwrap(),
+        "{}\n"
+    );
+}
