@@ -61,6 +61,9 @@ enum Command {
         /// The project directory [default: the current directory].
         #[arg(long, value_name = "DIR")]
         cwd: Option<PathBuf>,
+        /// Print the audit as one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// Completion-promise loops: keep the agent working until it keeps a promise.
     #[command(subcommand)]
@@ -73,6 +76,9 @@ enum Command {
         /// The directory it is relative to [default: the current directory].
         #[arg(long, value_name = "DIR")]
         cwd: Option<PathBuf>,
+        /// Print the judgement as one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// Show how block-wrong-branch reads a shell command: the git invocations in it, the
     /// repository and branch each acts on, the branches it would update, and the verdict.
@@ -83,6 +89,9 @@ enum Command {
         /// The directory it runs in [default: the current directory].
         #[arg(long, value_name = "DIR")]
         cwd: Option<PathBuf>,
+        /// Print the analysis as one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// Register the hooks in a Claude Code settings file (merges; keeps every other entry).
     Install(InstallArgs),
@@ -271,10 +280,11 @@ fn dispatch(command: Command) -> ExitCode {
             prompt_id,
             session,
             cwd,
-        } => audit_cmd(&transcript, message, prompt_id, session, cwd),
+            json,
+        } => audit_cmd(&transcript, message, prompt_id, session, cwd, json),
         Command::Loop(cmd) => loop_cmd(cmd),
-        Command::CheckPath { path, cwd } => check_path(&path, cwd),
-        Command::Explain { command, cwd } => explain(&command, cwd),
+        Command::CheckPath { path, cwd, json } => check_path(&path, cwd, json),
+        Command::Explain { command, cwd, json } => explain(&command, cwd, json),
         Command::Install(args) => install_cmd(&args, false),
         Command::Uninstall(args) => install_cmd(&args, true),
         Command::Policy(PolicyCommand::Check { cwd }) => policy_check(cwd),
@@ -407,6 +417,13 @@ fn install_cmd(args: &InstallArgs, uninstall: bool) -> ExitCode {
         }
         Err(e) => fail(e),
     }
+}
+
+fn print_json(value: &serde_json::Value) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).expect("JSON values serialize")
+    );
 }
 
 /// Whether the `claude` on PATH honours `onFailure` (2.1.295+). When it does not, says so
@@ -700,6 +717,7 @@ fn audit_cmd(
     prompt_id: Option<String>,
     session: Option<String>,
     cwd: Option<PathBuf>,
+    json: bool,
 ) -> ExitCode {
     use crate::hooks::audit_turn::{audit, Evidence};
     let env = |n: &str| std::env::var_os(n);
@@ -733,19 +751,6 @@ fn audit_cmd(
     let message = message
         .or_else(|| turn.last_assistant_text.clone())
         .unwrap_or_default();
-    println!(
-        "turn: {} tool calls{}, {} write-log records",
-        turn.events
-            .iter()
-            .filter(|e| matches!(e, crate::transcript::Event::ToolUse { .. }))
-            .count(),
-        if turn.prompt_found {
-            ""
-        } else {
-            " (its prompt line was not found)"
-        },
-        records.len()
-    );
     let ev = Evidence {
         turn: &turn,
         records: &records,
@@ -754,6 +759,51 @@ fn audit_cmd(
         transcript_ok: true,
     };
     let result = audit(&message, &ev);
+    let tool_calls = turn
+        .events
+        .iter()
+        .filter(|e| matches!(e, crate::transcript::Event::ToolUse { .. }))
+        .count();
+    let unbacked = !result.unbacked().is_empty();
+    if json {
+        let claims: Vec<serde_json::Value> = result
+            .claims
+            .iter()
+            .map(|(claim, verdict)| match verdict {
+                Ok(evidence) => serde_json::json!({"kind": format!("{:?}", claim.kind), "sentence": claim.sentence, "backed": true, "evidence": evidence}),
+                Err(f) => serde_json::json!({"kind": format!("{:?}", claim.kind), "sentence": claim.sentence, "backed": false, "why": f.why, "fix": f.fix}),
+            })
+            .collect();
+        let failures: Vec<serde_json::Value> = result
+            .failures
+            .iter()
+            .map(|f| serde_json::json!({"what": f.what, "why": f.why, "fix": f.fix}))
+            .collect();
+        print_json(&serde_json::json!({
+            "message": message,
+            "tool_calls": tool_calls,
+            "prompt_found": turn.prompt_found,
+            "write_log_records": records.len(),
+            "claims": claims,
+            "failures": failures,
+            "notes": result.notes,
+            "verdict": if unbacked { "block" } else { "pass" },
+        }));
+        return if unbacked {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
+    println!(
+        "turn: {tool_calls} tool calls{}, {} write-log records",
+        if turn.prompt_found {
+            ""
+        } else {
+            " (its prompt line was not found)"
+        },
+        records.len()
+    );
     if result.claims.is_empty() {
         println!("no claims found in the message");
     }
@@ -775,7 +825,7 @@ fn audit_cmd(
     for n in &result.notes {
         println!("note: {n}");
     }
-    if result.unbacked().is_empty() {
+    if !unbacked {
         println!("verdict: the stop would go through");
         ExitCode::SUCCESS
     } else {
@@ -784,7 +834,7 @@ fn audit_cmd(
     }
 }
 
-fn check_path(path: &str, cwd: Option<PathBuf>) -> ExitCode {
+fn check_path(path: &str, cwd: Option<PathBuf>, json: bool) -> ExitCode {
     let cwd = match cwd.map(Ok).unwrap_or_else(current_dir) {
         Ok(c) => std::path::absolute(&c).unwrap_or(c),
         Err(e) => return fail(e),
@@ -800,6 +850,22 @@ fn check_path(path: &str, cwd: Option<PathBuf>) -> ExitCode {
     };
     let scope = crate::scope::Scope::new(&policy, &cwd, &env);
     let j = scope.judge(path, &cwd);
+    if json {
+        print_json(&serde_json::json!({
+            "path": path,
+            "resolved": j.resolved,
+            "root": scope.root,
+            "policy": policy.source.to_string(),
+            "rule": j.rule,
+            "verdict": if j.allowed { "allow" } else { "deny" },
+            "advice": (!j.allowed).then(|| scope.advice(&j)),
+        }));
+        return if j.allowed {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        };
+    }
     println!("path: {path}");
     println!("resolves to: {}", j.resolved.display());
     println!("project root: {}", scope.root.display());
@@ -814,7 +880,7 @@ fn check_path(path: &str, cwd: Option<PathBuf>) -> ExitCode {
     }
 }
 
-fn explain(command: &str, cwd: Option<PathBuf>) -> ExitCode {
+fn explain(command: &str, cwd: Option<PathBuf>, json: bool) -> ExitCode {
     let cwd = match cwd.map(Ok).unwrap_or_else(current_dir) {
         Ok(c) => std::path::absolute(&c).unwrap_or(c),
         Err(e) => return fail(e),
@@ -828,11 +894,28 @@ fn explain(command: &str, cwd: Option<PathBuf>) -> ExitCode {
             ))
         }
     };
-    let (text, decision) = crate::hooks::block_wrong_branch::explain(command, &cwd, &policy, &env);
-    print!("{text}");
-    match decision {
-        crate::hooks::block_wrong_branch::Decision::Allow => ExitCode::SUCCESS,
-        crate::hooks::block_wrong_branch::Decision::Deny(_) => ExitCode::from(1),
+    use crate::hooks::block_wrong_branch::{explain, Decision};
+    let e = explain(command, &cwd, &policy, &env);
+    if json {
+        let (verdict, reason) = match &e.decision {
+            Decision::Allow => ("allow", None),
+            Decision::Deny(r) => ("deny", Some(r)),
+        };
+        print_json(&serde_json::json!({
+            "command": command,
+            "cwd": cwd,
+            "policy": policy.source.to_string(),
+            "protected": policy.branches.describe_protected(),
+            "trace": e.trace,
+            "verdict": verdict,
+            "reason": reason,
+        }));
+    } else {
+        print!("{}", e.text(&cwd, &policy));
+    }
+    match e.decision {
+        Decision::Allow => ExitCode::SUCCESS,
+        Decision::Deny(_) => ExitCode::from(1),
     }
 }
 

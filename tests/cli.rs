@@ -308,3 +308,59 @@ fn policy_init_writes_a_valid_policy_once() {
         "{}\n"
     );
 }
+
+#[test]
+fn explain_and_check_path_answer_in_json_with_the_same_exit_codes() {
+    let dir = scratch("json");
+    let project = dir.join("root");
+    assert!(Command::new("git")
+        .args(["init", "-q", "-b", "main"])
+        .current_dir(&project)
+        .status()
+        .unwrap()
+        .success());
+    let p = project.to_str().unwrap();
+    let out = run(
+        &["explain", "--json", "--cwd", p, "git push origin HEAD:main"],
+        &project,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "deny");
+    assert!(
+        v["reason"]
+            .as_str()
+            .unwrap()
+            .contains("protected branch main"),
+        "{v}"
+    );
+    assert!(
+        v["trace"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l.as_str().unwrap().contains("would push to main")),
+        "{v}"
+    );
+    let out = run(&["explain", "--json", "--cwd", p, "ls -la"], &project);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["verdict"].as_str(), v["reason"].is_null()),
+        (Some("allow"), true)
+    );
+
+    let out = run(
+        &["check-path", "--json", "--cwd", p, "/etc/passwd"],
+        &project,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "deny");
+    assert_eq!(v["resolved"], "/etc/passwd");
+    assert!(v["advice"].is_string());
+    let out = run(&["check-path", "--json", "--cwd", p, "src/x.rs"], &project);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["resolved"], project.join("src/x.rs").to_str().unwrap());
+}

@@ -118,3 +118,45 @@ fn a_transcript_without_the_prompt_line() {
     );
     assert_eq!(turn.events.len(), 2);
 }
+
+#[test]
+fn the_offline_audit_as_json() {
+    let out = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+        .args([
+            "audit",
+            "--json",
+            "--transcript",
+            REAL,
+            "--prompt-id",
+            REAL_PROMPT,
+        ])
+        .args([
+            "--message",
+            "I updated `/nonexistent/x.rs`. All tests pass.",
+            "--cwd",
+            "/",
+        ])
+        .env_remove("DID_IT_ACTUALLY_POLICY")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "block");
+    assert_eq!(v["tool_calls"], 2);
+    let claims = v["claims"].as_array().unwrap();
+    let file = claims.iter().find(|c| c["backed"] == false).unwrap();
+    assert!(
+        file["sentence"]
+            .as_str()
+            .unwrap()
+            .contains("/nonexistent/x.rs"),
+        "{v}"
+    );
+    assert!(file["why"].is_string() && file["fix"].is_string(), "{v}");
+    assert!(
+        claims
+            .iter()
+            .any(|c| c["backed"] == true && c["evidence"].is_string()),
+        "{v}"
+    );
+}

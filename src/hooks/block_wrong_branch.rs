@@ -317,38 +317,53 @@ fn advice(action: Action, branch: &str) -> String {
     }
 }
 
-/// The full analysis as text, for `did-it-actually explain`.
+/// The full analysis, for `did-it-actually explain`.
+pub struct Explanation {
+    /// One line per git invocation or unresolvable piece, in order.
+    pub trace: Vec<String>,
+    pub decision: Decision,
+}
+
 pub fn explain(
     command: &str,
     cwd: &Path,
     policy: &Policy,
     env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
-) -> (String, Decision) {
+) -> Explanation {
     let mut session = Session::new(env);
     let analysis = analyze(command, cwd, &mut session, env);
     let decision = decide(&analysis, policy, &mut session, cwd);
-    let mut out = format!(
-        "command in {}\npolicy: {}\nprotected: {}\n",
-        cwd.display(),
-        policy.source,
-        policy.branches.describe_protected()
-    );
-    if analysis.trace.is_empty() {
-        out.push_str("no git invocation and nothing unresolvable\n");
+    Explanation {
+        trace: analysis.trace,
+        decision,
     }
-    for line in &analysis.trace {
-        out.push_str(line);
-        out.push('\n');
-    }
-    match &decision {
-        Decision::Allow => out.push_str("verdict: allow (no protected branch is touched)\n"),
-        Decision::Deny(reason) => {
-            out.push_str("verdict: deny\n");
-            out.push_str(reason);
+}
+
+impl Explanation {
+    pub fn text(&self, cwd: &Path, policy: &Policy) -> String {
+        let mut out = format!(
+            "command in {}\npolicy: {}\nprotected: {}\n",
+            cwd.display(),
+            policy.source,
+            policy.branches.describe_protected()
+        );
+        if self.trace.is_empty() {
+            out.push_str("no git invocation and nothing unresolvable\n");
+        }
+        for line in &self.trace {
+            out.push_str(line);
             out.push('\n');
         }
+        match &self.decision {
+            Decision::Allow => out.push_str("verdict: allow (no protected branch is touched)\n"),
+            Decision::Deny(reason) => {
+                out.push_str("verdict: deny\n");
+                out.push_str(reason);
+                out.push('\n');
+            }
+        }
+        out
     }
-    (out, decision)
 }
 
 #[cfg(test)]
