@@ -15,7 +15,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The Claude Code version from which `onFailure` is honoured.
-pub const ON_FAILURE_SINCE: (u32, u32, u32) = (2, 1, 295);
+pub const ON_FAILURE_SINCE: Version = (2, 1, 295);
+
+/// major.minor.patch, ordered as tuples are.
+pub type Version = (u32, u32, u32);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -322,7 +325,7 @@ fn handler_check(reg: &Registered, handler: &Value, matcher: Option<&str>) -> Ch
 }
 
 /// `2.1.328 (Claude Code)` -> (2, 1, 328).
-pub fn parse_version(text: &str) -> Option<(u32, u32, u32)> {
+pub fn parse_version(text: &str) -> Option<Version> {
     let v = text.split_whitespace().next()?;
     let mut parts = v
         .trim_start_matches('v')
@@ -334,7 +337,7 @@ pub fn parse_version(text: &str) -> Option<(u32, u32, u32)> {
 /// The version of the `claude` found on PATH.
 pub fn claude_version(
     env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
-) -> Option<(PathBuf, Option<(u32, u32, u32)>)> {
+) -> Option<(PathBuf, Option<Version>)> {
     let path = env("PATH")?;
     let claude = std::env::split_paths(&path)
         .map(|d| d.join("claude"))
