@@ -144,7 +144,7 @@ struct InstallArgs {
     #[arg(long, conflicts_with = "user")]
     local: bool,
     /// Change `~/.claude/settings.json` (every project of this user) instead.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "project")]
     user: bool,
     /// Print the resulting settings file instead of writing it.
     #[arg(long)]
@@ -371,18 +371,15 @@ fn install_cmd(args: &InstallArgs, uninstall: bool) -> ExitCode {
     };
     if args.dry_run {
         // The file on stdout (so it can be redirected), the diff on stderr for the reader.
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let mut settings = match install::parse_settings(&path, &text) {
-            Ok(s) => s,
+        // Read and checked exactly as the real run would: what fails there fails here.
+        let plan = match install::plan(&path, edit) {
+            Ok(p) => p,
             Err(e) => return fail(e),
         };
-        if let Err(e) = edit(&mut settings) {
-            return fail(format!("{}: {e}", path.display()));
-        }
-        let rendered = install::render_settings(&settings);
-        print!("{rendered}");
-        let label = path.display().to_string();
-        let diff = install::unified_diff(&text, &rendered, &label, &format!("{label} (after)"));
+        print!("{}", plan.text);
+        let label = plan.target.display().to_string();
+        let before = plan.original.as_deref().unwrap_or("");
+        let diff = install::unified_diff(before, &plan.text, &label, &format!("{label} (after)"));
         if diff.is_empty() {
             eprintln!("did-it-actually: dry run: {label} would not change.");
         } else {
@@ -396,6 +393,13 @@ fn install_cmd(args: &InstallArgs, uninstall: bool) -> ExitCode {
         "registered in"
     };
     match install::apply(&path, edit) {
+        Ok(Applied::Unchanged) if uninstall => {
+            println!(
+                "did-it-actually: {} has none of these entries; nothing was changed.",
+                path.display()
+            );
+            ExitCode::SUCCESS
+        }
         Ok(Applied::Unchanged) => {
             println!("did-it-actually: {} is already up to date.", path.display());
             ExitCode::SUCCESS

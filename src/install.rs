@@ -101,12 +101,23 @@ pub fn handler(reg: &Registration, command: &str, fail_closed: bool) -> Value {
     Value::Object(h)
 }
 
-/// The hook a handler runs, when the handler is one of ours.
+/// The hook a handler runs, when the handler is one of ours: exec form (our binary, the
+/// hook as first argument), or shell form, as a user may have written it
+/// (`/opt/bin/did-it-actually verify-write`, `/opt/bin/verify-write`).
 pub fn our_hook(handler: &Value) -> Option<Hook> {
     let command = handler.get("command")?.as_str()?;
-    let base = command.rsplit(['/', '\\']).next().unwrap_or(command);
+    let exec_args = handler.get("args").and_then(Value::as_array);
+    let words: Vec<String> = match exec_args {
+        Some(_) => vec![command.to_owned()],
+        None => shlex::split(command).unwrap_or_default(),
+    };
+    let program = words.first()?;
+    let base = program.rsplit(['/', '\\']).next().unwrap_or(program);
     if base == BINARY_NAME {
-        let arg = handler.get("args")?.as_array()?.first()?.as_str()?;
+        let arg = match exec_args {
+            Some(args) => args.first()?.as_str()?,
+            None => words.get(1)?.as_str(),
+        };
         return Hook::from_name(arg);
     }
     Hook::from_name(base)
@@ -165,21 +176,35 @@ pub fn parse_settings(path: &Path, text: &str) -> Result<Map<String, Value>, Set
     if text.trim().is_empty() {
         return Ok(Map::new());
     }
+    if text.starts_with('\u{feff}') {
+        return Err(SettingsError::Invalid {
+            path: path.to_owned(),
+            line: 1,
+            column: 1,
+            message: "the file starts with a byte-order mark (U+FEFF), which JSON does not allow (save it as UTF-8 without BOM)".into(),
+        });
+    }
+    let invalid = |e: &serde_json::Error| {
+        let e = crate::json::JsonError::from(e);
+        SettingsError::Invalid {
+            path: path.to_owned(),
+            line: e.line,
+            column: e.column,
+            message: e.message,
+        }
+    };
     match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(map)) => Ok(map),
+        Ok(Value::Object(map)) => {
+            // A rewrite would keep only the last of two equal keys: refuse rather than
+            // drop the other's text.
+            crate::json::find_duplicate_key(text).map_err(|e| invalid(&e))?;
+            Ok(map)
+        }
         Ok(_) => Err(SettingsError::Shape {
             path: path.to_owned(),
             message: "the top level is not a JSON object".into(),
         }),
-        Err(e) => {
-            let e = crate::json::JsonError::from(&e);
-            Err(SettingsError::Invalid {
-                path: path.to_owned(),
-                line: e.line,
-                column: e.column,
-                message: e.message,
-            })
-        }
+        Err(e) => Err(invalid(&e)),
     }
 }
 
@@ -208,14 +233,17 @@ pub fn merge(
             .map(|r| r.matcher.as_deref())
             .collect();
         let mut placed = false;
-        for group in groups.iter_mut() {
+        // Groups this merge empties go; a group that was empty already is not ours to drop.
+        let mut emptied = vec![false; groups.len()];
+        for (i, group) in groups.iter_mut().enumerate() {
             let matcher = group_matcher(group).map(str::to_owned);
             let same_matcher = matcher.as_deref() == reg.matcher.as_deref();
             let sibling_group = siblings.contains(&matcher.as_deref());
             let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
                 continue;
             };
-            let mut kept = Vec::with_capacity(handlers.len());
+            let had = handlers.len();
+            let mut kept = Vec::with_capacity(had);
             for h in handlers.drain(..) {
                 if our_hook(&h) != Some(reg.hook) || sibling_group {
                     kept.push(h);
@@ -224,12 +252,13 @@ pub fn merge(
                     placed = true;
                 }
             }
+            emptied[i] = had > 0 && kept.is_empty();
             *handlers = kept;
         }
-        groups.retain(|g| {
-            !g.get("hooks")
-                .and_then(Value::as_array)
-                .is_some_and(Vec::is_empty)
+        let mut i = 0;
+        groups.retain(|_| {
+            i += 1;
+            !emptied[i - 1]
         });
         if placed {
             continue;
@@ -262,6 +291,7 @@ pub fn remove(settings: &mut Map<String, Value>, hooks: &[Hook]) {
     let Some(events) = settings.get_mut("hooks").and_then(Value::as_object_mut) else {
         return;
     };
+    let had = events.len();
     events.retain(|_, groups| {
         let Some(list) = groups.as_array_mut() else {
             return true;
@@ -277,7 +307,7 @@ pub fn remove(settings: &mut Map<String, Value>, hooks: &[Hook]) {
         });
         !(list.is_empty() && before > 0)
     });
-    if events.is_empty() {
+    if had > 0 && events.is_empty() {
         settings.remove("hooks");
     }
 }
@@ -299,49 +329,137 @@ pub fn render_settings(settings: &Map<String, Value>) -> String {
 /// What [`apply`] did.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Applied {
+    /// The edit changed no value: the file was left as it was, byte for byte.
     Unchanged,
-    Written { backup: Option<PathBuf> },
+    Written {
+        backup: Option<PathBuf>,
+    },
 }
 
-/// Reads `path` (absent = empty), changes it with `edit`, and writes it back atomically
-/// when the text changed, keeping a one-time backup of the original.
-pub fn apply(
+/// A settings edit worked out but not written: what `--dry-run` shows and `apply` writes.
+#[derive(Debug)]
+pub struct Plan {
+    /// The file that would be written: the settings path, or the file it links to.
+    pub target: PathBuf,
+    /// The text as it is (None: no file).
+    pub original: Option<String>,
+    /// The text as it would be.
+    pub text: String,
+    /// Whether any value changes. When none does, nothing is written, so a file in the
+    /// user's own formatting is not reformatted for nothing.
+    pub changed: bool,
+}
+
+/// Reads `path` (absent = empty object), and works out what `edit` makes of it.
+pub fn plan(
     path: &Path,
     edit: impl FnOnce(&mut Map<String, Value>) -> Result<(), String>,
-) -> Result<Applied, SettingsError> {
-    let original = match fs::read_to_string(path) {
-        Ok(text) => Some(text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => {
-            return Err(SettingsError::Read {
-                path: path.to_owned(),
-                message: e.to_string(),
-            })
-        }
+) -> Result<Plan, SettingsError> {
+    let read_err = |message: String| SettingsError::Read {
+        path: path.to_owned(),
+        message,
     };
-    let mut settings = parse_settings(path, original.as_deref().unwrap_or(""))?;
+    // A settings file that is a link (dotfiles) is edited where it lives; replacing the
+    // link with a file would leave the real one stale.
+    let target = match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).map_err(|e| {
+            read_err(format!(
+                "it is a symbolic link whose target cannot be resolved ({e}); fix or remove the link"
+            ))
+        })?,
+        _ => path.to_owned(),
+    };
+    let original = match fs::read(&target) {
+        Ok(bytes) => Some(String::from_utf8(bytes).map_err(|e| {
+            read_err(format!(
+                "it is not UTF-8 text (the byte at offset {} is invalid); nothing was written",
+                e.utf8_error().valid_up_to()
+            ))
+        })?),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(read_err(e.to_string())),
+    };
+    let before = parse_settings(path, original.as_deref().unwrap_or(""))?;
+    let mut settings = before.clone();
     edit(&mut settings).map_err(|message| SettingsError::Shape {
         path: path.to_owned(),
         message,
     })?;
-    let text = render_settings(&settings);
-    if original.as_deref() == Some(text.as_str()) {
+    let changed = settings != before;
+    let text = if changed {
+        render_settings(&settings)
+    } else {
+        original.clone().unwrap_or_default()
+    };
+    Ok(Plan {
+        target,
+        original,
+        text,
+        changed,
+    })
+}
+
+/// Reads `path` (absent = empty), changes it with `edit`, and, when a value changed,
+/// writes it back atomically (same permissions), keeping a one-time backup of the
+/// original beside `path` that is no more readable than the original. On any error
+/// nothing is left behind: no half-written file, no backup of a write that failed.
+pub fn apply(
+    path: &Path,
+    edit: impl FnOnce(&mut Map<String, Value>) -> Result<(), String>,
+) -> Result<Applied, SettingsError> {
+    let plan = plan(path, edit)?;
+    if !plan.changed {
         return Ok(Applied::Unchanged);
     }
-    let write_err = |e: std::io::Error| SettingsError::Write {
-        path: path.to_owned(),
+    let write_err = |p: &Path, e: std::io::Error| SettingsError::Write {
+        path: p.to_owned(),
         message: e.to_string(),
     };
+    let meta = fs::metadata(&plan.target).ok();
+    if meta.as_ref().is_some_and(|m| m.permissions().readonly()) {
+        return Err(write_err(
+            &plan.target,
+            std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                "the file is read-only",
+            ),
+        ));
+    }
     let mut backup = None;
-    if let Some(orig) = &original {
+    if let (Some(orig), Some(meta)) = (&plan.original, &meta) {
         let b = PathBuf::from(format!("{}{BACKUP_SUFFIX}", path.display()));
         if !b.exists() {
-            fs::write(&b, orig).map_err(write_err)?;
+            write_private_copy(&b, orig.as_bytes(), meta).map_err(|e| write_err(&b, e))?;
             backup = Some(b);
         }
     }
-    write_atomically(path, text.as_bytes()).map_err(write_err)?;
+    if let Err(e) = write_atomically(&plan.target, plan.text.as_bytes()) {
+        if let Some(b) = &backup {
+            let _ = fs::remove_file(b);
+        }
+        return Err(write_err(&plan.target, e));
+    }
     Ok(Applied::Written { backup })
+}
+
+/// Creates `path` (which must not exist) with `bytes`, readable by no one the original
+/// (`like`) does not let read it.
+fn write_private_copy(path: &Path, bytes: &[u8], like: &fs::Metadata) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        options.mode(like.permissions().mode() & 0o777);
+    }
+    let mut file = options.open(path)?;
+    if let Err(e) = file.write_all(bytes).and_then(|()| file.sync_all()) {
+        drop(file);
+        let _ = fs::remove_file(path);
+        return Err(e);
+    }
+    Ok(())
 }
 
 pub use crate::fsutil::write_atomically;

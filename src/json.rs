@@ -31,9 +31,83 @@ impl From<&serde_json::Error> for JsonError {
     }
 }
 
+/// Whether a JSON text names a key twice in one object. serde_json keeps the last value
+/// silently (as JavaScript's JSON.parse does); a tool that rewrites the file would then
+/// drop the first one's text. The error carries the duplicate's line and column.
+pub fn find_duplicate_key(text: &str) -> Result<(), serde_json::Error> {
+    serde_json::from_str::<NoDuplicates>(text).map(|_| ())
+}
+
+struct NoDuplicates;
+
+impl<'de> serde::Deserialize<'de> for NoDuplicates {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(NoDuplicatesVisitor)
+    }
+}
+
+struct NoDuplicatesVisitor;
+
+impl<'de> serde::de::Visitor<'de> for NoDuplicatesVisitor {
+    type Value = NoDuplicates;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
+    }
+    fn visit_unit<E>(self) -> Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<NoDuplicates, A::Error> {
+        while seq.next_element::<NoDuplicates>()?.is_some() {}
+        Ok(NoDuplicates)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<NoDuplicates, A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !seen.insert(key.clone()) {
+                return Err(serde::de::Error::custom(format!(
+                    "duplicate key `{key}` (Claude Code would use only the last one)"
+                )));
+            }
+            map.next_value::<NoDuplicates>()?;
+        }
+        Ok(NoDuplicates)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_duplicate_key_is_found_with_its_position_at_any_depth() {
+        assert!(find_duplicate_key(r#"{"a": {"b": 1, "c": [1, {"d": 2}]}, "b": 1}"#).is_ok());
+        let e = find_duplicate_key("{\n  \"hooks\": {},\n  \"x\": [{\"m\": 1, \"m\": 2}]\n}")
+            .unwrap_err();
+        let e = JsonError::from(&e);
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (
+                3,
+                "duplicate key `m` (Claude Code would use only the last one)"
+            )
+        );
+    }
 
     #[test]
     fn position_is_split_from_the_message() {
