@@ -211,24 +211,12 @@ fn ours(
                 .flatten()
             {
                 if let Some(hook) = install::our_hook(h) {
+                    let (command, args) = program_and_args(h);
                     let reg = Registered {
                         hook,
                         event,
-                        command: h
-                            .get("command")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default()
-                            .to_owned(),
-                        args: h
-                            .get("args")
-                            .and_then(Value::as_array)
-                            .map(|a| {
-                                a.iter()
-                                    .filter_map(Value::as_str)
-                                    .map(str::to_owned)
-                                    .collect()
-                            })
-                            .unwrap_or_default(),
+                        command,
+                        args,
                         file: file.to_owned(),
                     };
                     out.push((reg, h.clone(), matcher.clone()));
@@ -237,6 +225,28 @@ fn ours(
         }
     }
     out
+}
+
+/// The program and its arguments as Claude Code runs them: exec form as written, shell
+/// form split the way `sh` would split a plain command line.
+fn program_and_args(handler: &Value) -> (String, Vec<String>) {
+    let command = handler
+        .get("command")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    match handler.get("args").and_then(Value::as_array) {
+        Some(args) => (
+            command.to_owned(),
+            args.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+        ),
+        None => {
+            let mut words = shlex::split(command).unwrap_or_default().into_iter();
+            (words.next().unwrap_or_default(), words.collect())
+        }
+    }
 }
 
 fn handler_check(reg: &Registered, handler: &Value, matcher: Option<&str>) -> Check {

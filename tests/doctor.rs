@@ -304,3 +304,35 @@ fn dry_run_prints_the_file_on_stdout_and_a_diff_on_stderr_and_writes_nothing() {
         redact(&String::from_utf8_lossy(&out.stderr), &s.dir)
     );
 }
+
+#[test]
+fn a_hand_written_shell_form_entry_is_checked_and_self_tested_as_claude_code_runs_it() {
+    let s = Setup::new("doctor-shellform", Some("2.1.328"));
+    let settings = s.project.join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    let entry = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": format!("{} block-wrong-branch", s.bin.display()),
+         "timeout": 10, "onFailure": "block"}]}]}});
+    std::fs::write(&settings, entry.to_string()).unwrap();
+    let (code, report) = s.doctor();
+    let line = marks(&report)
+        .into_iter()
+        .find(|l| l.contains("block-wrong-branch on PreToolUse"))
+        .unwrap();
+    assert!(
+        line.starts_with("[warn]")
+            && line.contains("shell form")
+            && !line.contains("cannot be run"),
+        "{report}"
+    );
+    assert!(
+        report.contains("[ok  ] self-test: block-wrong-branch (a push to main): denied"),
+        "{report}"
+    );
+    // The other three hooks are not registered: a warning, not a failure.
+    assert!(
+        report.contains("[warn] registration: not registered: verify-write on PostToolUse"),
+        "{report}"
+    );
+    assert_eq!(code, 0, "{report}");
+}
