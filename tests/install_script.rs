@@ -107,3 +107,31 @@ fn install_sh_installs_registers_and_uninstalls() {
     assert_eq!(settings, serde_json::json!({}));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn install_sh_without_cargo_stops_and_says_how_to_get_it() {
+    let dir = support::fixture::scratch("install-sh-nocargo");
+    let home = dir.join("home");
+    let tools = dir.join("tools");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&tools).unwrap();
+    // A PATH with what the script needs before its cargo check, and no cargo.
+    std::os::unix::fs::symlink(support::install_sh::which("dirname"), tools.join("dirname"))
+        .unwrap();
+    let path = format!("{}:{}", home.join(".local/bin").display(), tools.display());
+    let project = dir.join("root");
+    let out = script(
+        &["--project", project.to_str().unwrap()],
+        &home,
+        &path,
+        &project,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cargo is not on PATH") && stderr.contains("rustup"),
+        "{stderr}"
+    );
+    assert!(!home.join(".local/bin/did-it-actually").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

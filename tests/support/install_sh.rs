@@ -7,7 +7,8 @@ use std::process::{Command, Output};
 
 pub fn run(args: &[&str], home: &Path, path_var: &str, cwd: &Path) -> Output {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    Command::new("bash")
+    // Found on the test's own PATH: the script's PATH may leave bash out on purpose.
+    Command::new(which("bash"))
         .arg(repo.join("install/install.sh"))
         .args(args)
         .current_dir(cwd)
@@ -20,6 +21,14 @@ pub fn run(args: &[&str], home: &Path, path_var: &str, cwd: &Path) -> Output {
         .env("RUSTUP_HOME", tool_home("RUSTUP_HOME", ".rustup"))
         .output()
         .unwrap()
+}
+
+/// A program on the test process's PATH.
+pub fn which(program: &str) -> PathBuf {
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| panic!("{program} is not on PATH"))
 }
 
 fn tool_home(var: &str, default: &str) -> PathBuf {
