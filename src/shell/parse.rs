@@ -82,6 +82,12 @@ impl<'a> Parser<'a> {
         self.s.get(self.i).copied()
     }
 
+    /// Moves past `n` bytes, never past the end: an escape at the very end of the input
+    /// (`"\`) must leave the position at the end, where the slices taken from it hold.
+    fn skip(&mut self, n: usize) {
+        self.i = (self.i + n).min(self.s.len());
+    }
+
     fn peek_at(&self, k: usize) -> Option<u8> {
         self.s.get(self.i + k).copied()
     }
@@ -167,6 +173,9 @@ impl<'a> Parser<'a> {
     fn parse_list(&mut self, terms: &[&'static str], paren: bool) -> Vec<Node> {
         let mut nodes = Vec::new();
         loop {
+            // Every round consumes input or ends the list; a round that does neither is
+            // text no rule takes (`;;` outside a case), which the guard must not spin on.
+            let round_start = self.i;
             self.skip_blank(true);
             while self.peek() == Some(b';') && !self.starts_with(";;") && !self.starts_with(";&") {
                 self.i += 1;
@@ -219,6 +228,12 @@ impl<'a> Parser<'a> {
                         self.fail(format!("unexpected `{}` at byte {}", b as char, self.i));
                     }
                 }
+            }
+            if self.i == round_start && !self.fatal {
+                let what = self
+                    .peek()
+                    .map_or("end of input".to_owned(), |b| format!("`{}`", b as char));
+                self.fail(format!("unexpected {what} at byte {}", self.i));
             }
         }
         nodes
@@ -753,7 +768,7 @@ impl<'a> Parser<'a> {
                         Some(c) => value.extend_from_slice(&[b'\\', c]),
                         None => {}
                     }
-                    self.i += 2;
+                    self.skip(2);
                 }
                 b'$' => self.parse_dollar(value, dynamic, pre),
                 b'`' => {
@@ -817,7 +832,7 @@ impl<'a> Parser<'a> {
                                 return;
                             }
                         }
-                        b'\\' => self.i += 1,
+                        b'\\' => self.skip(1),
                         _ => {}
                     }
                 }
@@ -946,7 +961,7 @@ fn substitutions_in(body: &str, depth: usize, problems: &mut Vec<String>) -> Vec
             break;
         }
         match b {
-            b'\\' => p.i += 2,
+            b'\\' => p.skip(2),
             b'$' => p.parse_dollar(&mut scratch, &mut dynamic, &mut nodes),
             b'`' => p.parse_backticks(&mut nodes),
             _ => p.i += 1,
@@ -1306,6 +1321,26 @@ mod tests {
             "{:?}",
             s.problems
         );
+    }
+
+    /// Found by tests/property.rs: an escape as the last byte ran the position past the
+    /// end (a slice panic), and `;;` outside a `case` made the list loop spin forever.
+    #[test]
+    fn truncated_escapes_and_stray_case_terminators_are_problems_not_panics_or_hangs() {
+        for bad in [
+            "\"\\",
+            "${a\\",
+            "`\\",
+            "$'\\",
+            ";;",
+            ";; '",
+            "echo a ;; echo b",
+            ";&",
+        ] {
+            let s = parse(bad);
+            assert!(!s.problems.is_empty(), "{bad:?} parsed cleanly");
+        }
+        assert!(parse("case x in x) a;; y) b;& esac").problems.is_empty());
     }
 
     #[test]
