@@ -312,8 +312,23 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(1)
 }
 
-fn current_dir() -> Result<PathBuf, String> {
-    std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))
+/// `--cwd DIR` as given, or the current directory; absolute either way.
+fn working_dir(cwd: Option<PathBuf>) -> Result<PathBuf, String> {
+    let cwd = match cwd {
+        Some(c) => c,
+        None => std::env::current_dir()
+            .map_err(|e| format!("cannot read the current directory: {e}"))?,
+    };
+    Ok(std::path::absolute(&cwd).unwrap_or(cwd))
+}
+
+/// The working directory (see [`working_dir`]) and the policy in force there.
+/// `consequence` tells the reader of a policy error what the hooks do meanwhile.
+fn cwd_and_policy(cwd: Option<PathBuf>, consequence: &str) -> Result<(PathBuf, Policy), String> {
+    let cwd = working_dir(cwd)?;
+    let policy =
+        Policy::discover(&cwd, |n| std::env::var_os(n)).map_err(|e| format!("{e}{consequence}"))?;
+    Ok((cwd, policy))
 }
 
 /// The settings file `args` select.
@@ -327,7 +342,7 @@ fn settings_path(args: &InstallArgs) -> Result<PathBuf, String> {
     let project = match &args.project {
         Some(p) => p.clone(),
         None => {
-            let cwd = current_dir()?;
+            let cwd = working_dir(None)?;
             policy::repo_root(&cwd).unwrap_or(cwd)
         }
     };
@@ -615,8 +630,7 @@ fn policy_init(cwd: Option<PathBuf>) -> ExitCode {
 }
 
 fn project_dir(cwd: Option<PathBuf>) -> Result<PathBuf, String> {
-    let cwd = cwd.map(Ok).unwrap_or_else(current_dir)?;
-    let cwd = std::path::absolute(&cwd).unwrap_or(cwd);
+    let cwd = working_dir(cwd)?;
     Ok(policy::repo_root(&cwd).unwrap_or(cwd))
 }
 
@@ -725,12 +739,8 @@ fn audit_cmd(
 ) -> ExitCode {
     use crate::hooks::audit_turn::{audit, Evidence};
     let env = |n: &str| std::env::var_os(n);
-    let cwd = match cwd.map(Ok).unwrap_or_else(current_dir) {
-        Ok(c) => std::path::absolute(&c).unwrap_or(c),
-        Err(e) => return fail(e),
-    };
-    let policy = match Policy::discover(&cwd, env) {
-        Ok(p) => p,
+    let (cwd, policy) = match cwd_and_policy(cwd, "") {
+        Ok(found) => found,
         Err(e) => return fail(e),
     };
     let turn = match crate::transcript::read_turn(transcript, prompt_id.as_deref()) {
@@ -839,19 +849,12 @@ fn audit_cmd(
 }
 
 fn check_path(path: &str, cwd: Option<PathBuf>, json: bool) -> ExitCode {
-    let cwd = match cwd.map(Ok).unwrap_or_else(current_dir) {
-        Ok(c) => std::path::absolute(&c).unwrap_or(c),
-        Err(e) => return fail(e),
-    };
     let env = |n: &str| std::env::var_os(n);
-    let policy = match Policy::discover(&cwd, env) {
-        Ok(p) => p,
-        Err(e) => {
-            return fail(format!(
-                "{e}; scope-guard denies every write until it is fixed"
-            ))
-        }
-    };
+    let (cwd, policy) =
+        match cwd_and_policy(cwd, "; scope-guard denies every write until it is fixed") {
+            Ok(found) => found,
+            Err(e) => return fail(e),
+        };
     let scope = crate::scope::Scope::new(&policy, &cwd, &env);
     let j = scope.judge(path, &cwd);
     if json {
@@ -885,18 +888,13 @@ fn check_path(path: &str, cwd: Option<PathBuf>, json: bool) -> ExitCode {
 }
 
 fn explain(command: &str, cwd: Option<PathBuf>, json: bool) -> ExitCode {
-    let cwd = match cwd.map(Ok).unwrap_or_else(current_dir) {
-        Ok(c) => std::path::absolute(&c).unwrap_or(c),
-        Err(e) => return fail(e),
-    };
     let env = |n: &str| std::env::var_os(n);
-    let policy = match Policy::discover(&cwd, env) {
-        Ok(p) => p,
-        Err(e) => {
-            return fail(format!(
-                "{e}; block-wrong-branch denies every command until it is fixed"
-            ))
-        }
+    let (cwd, policy) = match cwd_and_policy(
+        cwd,
+        "; block-wrong-branch denies every command until it is fixed",
+    ) {
+        Ok(found) => found,
+        Err(e) => return fail(e),
     };
     use crate::hooks::block_wrong_branch::{explain, Decision};
     let e = explain(command, &cwd, &policy, &env);
@@ -924,7 +922,7 @@ fn explain(command: &str, cwd: Option<PathBuf>, json: bool) -> ExitCode {
 }
 
 fn policy_check(cwd: Option<PathBuf>) -> ExitCode {
-    let cwd = match cwd.map(Ok).unwrap_or_else(current_dir) {
+    let cwd = match working_dir(cwd) {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
