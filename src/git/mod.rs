@@ -602,10 +602,13 @@ impl<'e> Session<'e> {
             ))),
         }
         };
+        // An option the tables do not know is no reason to allow: git may know it (a newer
+        // git than the tables), and if it does not, git refuses and the deny costs nothing.
+        // So parse errors never skip the current-branch effect below.
         match sub {
             "commit" => {
                 let p = parse_args(grammar::COMMIT, rest);
-                if p.errors.is_empty() && !p.on("dry-run") {
+                if !p.on("dry-run") {
                     on_current(
                         if p.on("amend") {
                             Action::Amend
@@ -618,13 +621,13 @@ impl<'e> Session<'e> {
             }
             "merge" => {
                 let p = parse_args(grammar::MERGE, rest);
-                if p.errors.is_empty() && !p.on("abort") && !p.on("quit") && !p.on("squash") {
+                if !p.on("abort") && !p.on("quit") && !p.on("squash") {
                     on_current(Action::Merge, effects);
                 }
             }
             "cherry-pick" | "revert" => {
                 let p = parse_args(grammar::PICK, rest);
-                if p.errors.is_empty() && !p.on("abort") && !p.on("quit") && !p.on("no-commit") {
+                if !p.on("abort") && !p.on("quit") && !p.on("no-commit") {
                     on_current(
                         if sub == "revert" {
                             Action::Revert
@@ -637,11 +640,7 @@ impl<'e> Session<'e> {
             }
             "am" => {
                 let p = parse_args(grammar::AM, rest);
-                if p.errors.is_empty()
-                    && !p.on("abort")
-                    && !p.on("quit")
-                    && !p.has("show-current-patch")
-                {
+                if !p.on("abort") && !p.on("quit") && !p.has("show-current-patch") {
                     on_current(Action::Am, effects);
                 }
             }
@@ -649,6 +648,7 @@ impl<'e> Session<'e> {
             "pull" => {
                 let p = parse_args(grammar::PULL, rest);
                 if !p.errors.is_empty() {
+                    on_current(Action::Pull, effects);
                     return;
                 }
                 for program in p.values("upload-pack") {
@@ -707,7 +707,11 @@ impl<'e> Session<'e> {
             }
             "reset" => {
                 let p = parse_args(grammar::RESET, rest);
-                if !p.errors.is_empty() || p.on("patch") {
+                if p.on("patch") {
+                    return;
+                }
+                if !p.errors.is_empty() {
+                    on_current(Action::Reset, effects);
                     return;
                 }
                 let before = &p.positionals[..p.dashdash.unwrap_or(p.positionals.len())];
