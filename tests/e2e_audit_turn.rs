@@ -14,18 +14,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_did-it-actually");
 
 fn guarded_session() -> Option<(Session, PathBuf)> {
     let mut session = Session::start()?;
-    let out = Command::new(BIN)
-        .args(["install", "--project"])
-        .arg(session.project())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let state = session.scratch_dir("state");
-    session.env("DID_IT_ACTUALLY_STATE_DIR", &state);
+    let state = session.install(&[]);
     Some((session, state))
 }
 

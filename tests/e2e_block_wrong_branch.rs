@@ -9,8 +9,6 @@ use std::process::Command;
 use support::claude::Session;
 use support::mock_api::{tool_result, tool_use_id, MockApi, Step};
 
-const BIN: &str = env!("CARGO_BIN_EXE_did-it-actually");
-
 #[test]
 fn a_push_to_main_is_denied_and_a_feature_push_goes_through() {
     let Some(mut session) = Session::start() else {
@@ -26,17 +24,7 @@ fn a_push_to_main_is_denied_and_a_feature_push_goes_through() {
     session.git_ok(&["remote", "add", "origin", origin.to_str().unwrap()]);
     session.git_ok(&["push", "-q", "origin", "main"]);
     let main_before = session.git_ok(&["--git-dir", origin.to_str().unwrap(), "rev-parse", "main"]);
-    let out = Command::new(BIN)
-        .args(["install", "--project"])
-        .arg(session.project())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    session.env("DID_IT_ACTUALLY_STATE_DIR", session.scratch_dir("state"));
+    session.install(&[]);
 
     let api = MockApi::start(vec![
         Step::tool(

@@ -6,30 +6,16 @@
 mod support;
 
 use serde_json::{json, Value};
-use std::process::Command;
 use support::claude::Session;
 use support::mock_api::{tool_result, tool_use_id, MockApi, Step};
-
-const BIN: &str = env!("CARGO_BIN_EXE_did-it-actually");
 
 #[test]
 fn writes_outside_scope_are_denied_and_inside_are_verified() {
     let Some(mut session) = Session::start() else {
         return;
     };
-    let out = Command::new(BIN)
-        .args(["install", "--project"])
-        .arg(session.project())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let state = session.install(&[]);
     let settings_before = session.read(".claude/settings.json").unwrap();
-    let state = session.scratch_dir("state");
-    session.env("DID_IT_ACTUALLY_STATE_DIR", &state);
     let outside = session.scratch_dir("outside").join("escape.txt");
     let inside = session.path("src/ok.txt");
 

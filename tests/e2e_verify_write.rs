@@ -7,11 +7,8 @@ mod support;
 
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use support::claude::Session;
 use support::mock_api::{system_notes, tool_result, tool_use_id, MockApi, Step};
-
-const BIN: &str = env!("CARGO_BIN_EXE_did-it-actually");
 
 /// A session whose project has verify-write installed the way a user installs it, and a
 /// state directory beside it.
@@ -19,18 +16,7 @@ fn guarded_session() -> Option<(Session, PathBuf)> {
     let mut session = Session::start()?;
     // verify-write alone: scope-guard would (rightly) deny the writes outside the
     // project that these tests use to make the Write tool fail.
-    let out = Command::new(BIN)
-        .args(["install", "--hooks", "verify-write", "--project"])
-        .arg(session.project())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "install failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let state = session.scratch_dir("state");
-    session.env("DID_IT_ACTUALLY_STATE_DIR", &state);
+    let state = session.install(&["--hooks", "verify-write"]);
     Some((session, state))
 }
 

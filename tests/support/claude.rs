@@ -279,6 +279,27 @@ impl Session {
 
     /// Adds an environment variable for the Claude Code process (and so for its hooks),
     /// e.g. `DID_IT_ACTUALLY_STATE_DIR`.
+    /// Registers the hooks in the project the way a user does (`did-it-actually install
+    /// --project <project>` plus `args`), and gives the session a state directory of its
+    /// own, which is returned.
+    pub fn install(&mut self, args: &[&str]) -> PathBuf {
+        let out = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+            .arg("install")
+            .args(args)
+            .arg("--project")
+            .arg(&self.project)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "install failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let state = self.scratch_dir("state");
+        self.env("DID_IT_ACTUALLY_STATE_DIR", &state);
+        state
+    }
+
     pub fn env(&mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> &mut Self {
         self.env.insert(key.into(), value.into());
         self
