@@ -96,8 +96,15 @@ pub const WRITE_TOOLS: &[ToolSpec] = &[
 
 /// The write kind of a (raw or normalized) tool name, or `None` for a tool that does not write.
 pub fn write_kind(tool_name: &str) -> Option<WriteKind> {
-    let name = normalize(tool_name);
-    WRITE_TOOLS.iter().find(|t| t.name == name).map(|t| t.kind)
+    let known = |name: &str| WRITE_TOOLS.iter().find(|t| t.name == name).map(|t| t.kind);
+    // The registered matcher's `mcp__.+__` is greedy, so `mcp__my__fs__write_file` (a
+    // server whose name holds `__`) reaches the hooks too: the last segment must decide
+    // as well, or the guards would wave through a write they were called to judge.
+    known(normalize(tool_name)).or_else(|| {
+        let rest = tool_name.strip_prefix("mcp__")?;
+        let last = rest.rfind("__").filter(|&i| i > 0)?;
+        known(&rest[last + 2..])
+    })
 }
 
 /// The Claude Code matcher (a JavaScript regex, anchored) for every write tool, bare or
@@ -235,6 +242,8 @@ mod tests {
             "mcp__fs__",
             "mcp__some-server-name__",
             "mcp__plugin_x_fs__",
+            // A server name holding `__`: the matcher takes it, so write_kind must too.
+            "mcp__my__fs__",
         ];
         for spec in WRITE_TOOLS {
             for prefix in prefixes {
