@@ -426,12 +426,17 @@ fn plan<'a>(
             )
         }
         WriteKind::Edit => {
-            let old = str_of(response, "oldString")
-                .or_else(|| str_of(Some(input), "old_string"))
-                .unwrap_or_default();
-            let new = str_of(response, "newString")
-                .or_else(|| str_of(Some(input), "new_string"))
-                .unwrap_or_default();
+            let old = str_of(response, "oldString").or_else(|| str_of(Some(input), "old_string"));
+            let new = str_of(response, "newString").or_else(|| str_of(Some(input), "new_string"));
+            // Without either string there is nothing to look for: say so, never "landed".
+            let (Some(old), Some(new)) = (old, new) else {
+                return single(
+                    Operation::Edit,
+                    Expectation::Unconfirmable(
+                        "an Edit without old_string and new_string cannot be checked",
+                    ),
+                );
+            };
             let all = bool_of(response, "replaceAll")
                 .or_else(|| bool_of(Some(input), "replace_all"))
                 .unwrap_or(false);
@@ -722,7 +727,8 @@ fn check_content(path: &Path, rule: &ContentRule, op: Operation) -> Check {
         digest: Some(digest.clone()),
     };
     let whole_present = match (&rule.exact, rule.whole) {
-        (Some(exact), true) => contains_bytes(&disk, exact),
+        // Empty content is "in" every file: an empty Write holds only on an empty file.
+        (Some(exact), true) => !exact.is_empty() && contains_bytes(&disk, exact),
         _ => true,
     };
     let holds =
@@ -1016,7 +1022,23 @@ fn cell_verdict(
                     )),
                 ),
             },
-            _ => (Outcome::Landed, None),
+            // A literal id that is gone: the delete landed.
+            Some(_) => (Outcome::Landed, None),
+            // No id says which cell went: only the count can tell.
+            None => match count_is(-1) {
+                Some(true) => (Outcome::Landed, None),
+                Some(false) => (
+                    Outcome::NotLanded,
+                    Some(format!(
+                        "the notebook has {} cells, not one fewer than before",
+                        cells.len()
+                    )),
+                ),
+                None => (
+                    Outcome::Unconfirmed,
+                    Some("a delete without a cell id cannot be confirmed without the notebook's previous content".to_owned()),
+                ),
+            },
         },
         CellMode::Insert => {
             let found = match id {
