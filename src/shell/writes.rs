@@ -40,7 +40,10 @@ const NOT_FILES: &[&str] = &[
 ];
 
 fn is_not_a_file(t: &str) -> bool {
-    NOT_FILES.contains(&t) || t.starts_with("/dev/fd/")
+    // `/dev/fd/3` is a descriptor; `/dev/fd/../../tmp/x` is a path like any other.
+    NOT_FILES.contains(&t)
+        || t.strip_prefix("/dev/fd/")
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Options that take a value, per writer, so their values are not taken for paths.
@@ -166,11 +169,12 @@ pub fn write_targets(cmd: &SimpleCommand, runs: &Runs) -> Vec<WriteTarget> {
             RedirectOp::WriteAll => "&>",
             RedirectOp::AppendAll => "&>>",
             RedirectOp::ReadWrite => "<>",
-            // `>&2` duplicates a descriptor; `>&file` writes a file.
+            // `>&2` duplicates a descriptor; `>&file` writes a file, and so may `>&"$X"`:
+            // a target known only when it runs is judged (and denied) as one.
             RedirectOp::DupOut
                 if r.target
                     .text()
-                    .is_some_and(|t| t.parse::<u32>().is_err() && t != "-") =>
+                    .is_none_or(|t| t.parse::<u32>().is_err() && t != "-") =>
             {
                 ">&"
             }
