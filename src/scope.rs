@@ -84,7 +84,15 @@ impl Scope {
         if let Ok(state) = crate::store::state_root(env) {
             guarded.push((resolve(state), "the guard's state directory"));
         }
-        let mut settings_dirs = vec![(root.join(".claude"), "Claude Code's project settings")];
+        // Both where `.claude` is and where it leads: a `.claude` that is (or becomes) a
+        // symlink must not open a way around the guard.
+        let mut settings_dirs = vec![
+            (root.join(".claude"), "Claude Code's project settings"),
+            (
+                resolve(root.join(".claude")),
+                "Claude Code's project settings",
+            ),
+        ];
         if let Some(dir) = project_dir {
             settings_dirs.push((
                 resolve(dir.join(".claude")),

@@ -28,7 +28,20 @@ pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
     let denial = if let Some(kind) = tools::write_kind(&call.name) {
         match tools::write_targets(kind, &call.input) {
             Ok(targets) => targets.iter().find_map(|t| {
-                let j = scope.judge(&t.path, cwd);
+                // A move takes the whole tree at its source (the link itself, not what it
+                // points to) and puts it at its destination, as `mv` does in a shell.
+                let how = match t.role {
+                    tools::Role::MovedFrom => How {
+                        follow_last: false,
+                        recursive: true,
+                    },
+                    tools::Role::MovedTo => How {
+                        follow_last: true,
+                        recursive: true,
+                    },
+                    _ => How::default(),
+                };
+                let j = scope.judge_with(&t.path, cwd, how);
                 (!j.allowed).then(|| {
                     format!(
                         "{HOOK}: the {name} to {} is not allowed: {}. {}",
