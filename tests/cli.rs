@@ -364,3 +364,35 @@ fn explain_and_check_path_answer_in_json_with_the_same_exit_codes() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["resolved"], project.join("src/x.rs").to_str().unwrap());
 }
+
+#[test]
+fn a_repository_libgit2_cannot_open_counts_as_protected() {
+    let dir = scratch("unreadable-repo");
+    let project = dir.join("root");
+    for args in [
+        &["init", "-q", "-b", "main"][..],
+        &["config", "core.repositoryformatversion", "1"],
+        &["config", "extensions.somefutureextension", "true"],
+    ] {
+        assert!(Command::new("git")
+            .args(args)
+            .current_dir(&project)
+            .status()
+            .unwrap()
+            .success());
+    }
+    let p = project.to_str().unwrap();
+    let out = run(
+        &["explain", "--json", "--cwd", p, "git commit -am x"],
+        &project,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["reason"]
+            .as_str()
+            .unwrap()
+            .contains("cannot open the git repository"),
+        "{v}"
+    );
+}

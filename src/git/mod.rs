@@ -214,10 +214,10 @@ impl<'e> Session<'e> {
         Ok(opened)
     }
 
-    /// The repository at `dir`, for the walker's questions (is anything protected here?).
-    pub fn repo_at(&mut self, dir: &Path) -> Option<&mut Repo> {
-        let idx = self.repo(dir, None).ok().flatten()?;
-        Some(&mut self.opened[idx])
+    /// The repository at `dir`, for the walker's questions (is anything protected here?):
+    /// `Ok(None)` when there is none, `Err` when there is one that cannot be opened.
+    pub fn repo_at(&mut self, dir: &Path) -> Result<Option<&mut Repo>, String> {
+        Ok(self.repo(dir, None)?.map(|idx| &mut self.opened[idx]))
     }
 
     /// The repository for a directory and its key in `heads`: a work tree added earlier

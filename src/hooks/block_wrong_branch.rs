@@ -252,14 +252,18 @@ pub fn decide(analysis: &Analysis, policy: &Policy, session: &mut Session, cwd: 
         return Decision::Allow;
     }
     let rules = &policy.branches;
-    let (defaults, known_branches) = match session.repo_at(cwd) {
-        Some(repo) => {
+    // Branches known here: None when there is no repository. A repository that cannot
+    // be opened (a format libgit2 does not read, unsafe ownership) may hold anything, so
+    // it counts as having protected branches.
+    let (defaults, known_branches, unreadable) = match session.repo_at(cwd) {
+        Ok(Some(repo)) => {
             let defaults = repo.remote_default_branches();
             let mut known = repo.local_branches();
             known.extend(defaults.iter().cloned());
-            (defaults, Some(known))
+            (defaults, Some(known), false)
         }
-        None => (Vec::new(), None),
+        Ok(None) => (Vec::new(), None, false),
+        Err(_) => (Vec::new(), None, true),
     };
     let source = &policy.source;
     for (u, cmd) in &analysis.updates {
@@ -294,8 +298,9 @@ pub fn decide(analysis: &Analysis, policy: &Policy, session: &mut Session, cwd: 
         }
     }
     if let (Some((reason, cmd)), true) = (analysis.unresolved.first(), rules.deny.unresolvable) {
-        let protected_here = known_branches
-            .is_some_and(|names| names.iter().any(|b| rules.protects(b, &defaults).is_some()));
+        let protected_here = unreadable
+            || known_branches
+                .is_some_and(|names| names.iter().any(|b| rules.protects(b, &defaults).is_some()));
         if protected_here {
             return Decision::Deny(format!(
                 "{HOOK}: cannot tell what {cmd} would do: {reason}. This repository has protected branches ({}), and what the guard cannot read it denies (branches.deny.unresolvable in {source}). Write the git command out plainly, without variables, eval or a wrapper shell, e.g. `git push origin HEAD:feat/<name>`.",
