@@ -420,7 +420,10 @@ impl<'e> Session<'e> {
         };
         self.key = key;
         if verb_kind(sub) == VerbKind::Other {
-            return self.alias_or_unknown(sub, &rest, &call.env, &mut ov, repo, &cwd, depth);
+            // Keep what the global options already showed (a `-c core.pager=…` script).
+            effects
+                .extend(self.alias_or_unknown(sub, &rest, &call.env, &mut ov, repo, &cwd, depth));
+            return effects;
         }
         let Some(idx) = repo else {
             // Not a repository: git refuses a branch operation here.
