@@ -1019,6 +1019,9 @@ impl<'e> Session<'e> {
             rest,
         );
         if !p.errors.is_empty() {
+            // An option the tables lack (a newer git may accept it): where HEAD ends up is
+            // unknown, so what follows in the command is judged against no known branch.
+            self.set_head(Head::Unknown);
             return;
         }
         let (force_create, create) = if switch {
