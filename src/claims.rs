@@ -373,8 +373,17 @@ fn sentences(lines: &[String]) -> Vec<String> {
                 in_code = !in_code;
             }
             let next = chars.get(i + 1);
-            let abbreviation = current.to_lowercase().ends_with("e.g.")
-                || current.to_lowercase().ends_with("i.e.");
+            // Only the last four characters matter (a whole-sentence lowercase per
+            // character made a long line quadratic).
+            let tail = &chars[i.saturating_sub(3)..=i];
+            let is = |abbr: &str| {
+                tail.len() == 4
+                    && tail
+                        .iter()
+                        .zip(abbr.chars())
+                        .all(|(a, b)| a.to_ascii_lowercase() == b)
+            };
+            let abbreviation = is("e.g.") || is("i.e.");
             if !in_code
                 && !abbreviation
                 && matches!(c, '.' | '!' | '?')

@@ -629,19 +629,23 @@ fn push_evidence(
 
 /// Writes of the turn that did not land, unless a later write to the same path did.
 fn unclaimed_failures(records: &[WriteRecord]) -> Vec<Finding> {
+    // Walked newest first: a path is settled once a verified write to it is seen, and
+    // reported at most once (by exact path: `/a/b.rs` must not hide `/a/b.rs.bak`).
+    let mut verified_later: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut reported: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let mut out = Vec::new();
-    for (i, r) in records.iter().enumerate() {
+    for r in records.iter().rev() {
+        if r.verified {
+            verified_later.insert(&r.path);
+            continue;
+        }
         // A tool that failed showed the agent its error; a write that reported success
         // and did not land is the silent failure this is for.
-        let settled = r.verified
-            || matches!(
-                r.outcome,
-                store::Outcome::Unconfirmed | store::Outcome::ToolFailed
-            )
-            || records[i + 1..]
-                .iter()
-                .any(|later| later.path == r.path && later.verified);
-        if settled || out.iter().any(|f: &Finding| f.what.contains(&r.path)) {
+        let settled = matches!(
+            r.outcome,
+            store::Outcome::Unconfirmed | store::Outcome::ToolFailed
+        ) || verified_later.contains(r.path.as_str());
+        if settled || !reported.insert(&r.path) {
             continue;
         }
         out.push(Finding {
@@ -654,6 +658,7 @@ fn unclaimed_failures(records: &[WriteRecord]) -> Vec<Finding> {
             fix: "write it again, or say in your message that it failed".into(),
         });
     }
+    out.reverse();
     out
 }
 
@@ -699,6 +704,7 @@ pub fn run(input: &HookInput, ctx: &Context) -> Result<HookOutcome, String> {
     let cwd = &input.common.cwd;
     let project = crate::policy::repo_root(cwd).unwrap_or_else(|| cwd.clone());
     let loop_path = loops::state_path(&state_root, &project);
+    let mut loop_note = None;
     let active_loop = match loops::load(&loop_path) {
         Ok(Some(l))
             if l.status == Status::Active
@@ -708,11 +714,10 @@ pub fn run(input: &HookInput, ctx: &Context) -> Result<HookOutcome, String> {
             Some(l)
         }
         Ok(_) => None,
+        // A broken loop file stops the loop, not the audit: the note says why.
         Err(e) => {
-            return Ok(HookOutcome {
-                response: Response::silent().with_notice(format!("{HOOK}: {e}")),
-                records: Vec::new(),
-            })
+            loop_note = Some(e.to_string());
+            None
         }
     };
     if (!policy.enabled || (stop.subagent && !policy.subagents)) && active_loop.is_none() {
@@ -742,6 +747,7 @@ pub fn run(input: &HookInput, ctx: &Context) -> Result<HookOutcome, String> {
         Audit::default()
     };
     audit.notes.extend(transcript_note);
+    audit.notes.extend(loop_note);
     if log.torn > 0 {
         audit.notes.push(format!(
             "{} line(s) of the write log could not be read and were skipped",
@@ -769,15 +775,31 @@ pub fn run(input: &HookInput, ctx: &Context) -> Result<HookOutcome, String> {
         ));
     }
     if unbacked.is_empty() {
-        guard.reset(&prompt_id, &agent).map_err(|e| e.to_string())?;
         let mut response = Response::silent();
         response.notices.extend(notes_for_user);
+        if let Err(e) = guard.reset(&prompt_id, &agent) {
+            response.notices.push(format!("{HOOK}: {e}"));
+        }
         return Ok(HookOutcome {
             response,
             records: Vec::new(),
         });
     }
-    let response = match guard.block(&prompt_id, &agent, policy.max_blocks).map_err(|e| e.to_string())? {
+    // Without the counter a block could repeat forever: the stop goes through, and the
+    // user is told both why and what was unbacked.
+    let decision = match guard.block(&prompt_id, &agent, policy.max_blocks) {
+        Ok(d) => d,
+        Err(e) => {
+            return Ok(HookOutcome {
+                response: Response::silent().with_notice(format!(
+                    "{HOOK}: the stop goes through unchecked because the stop-block counter failed ({e}); claims unbacked: {}",
+                    list_for_user(&unbacked)
+                )),
+                records: Vec::new(),
+            })
+        }
+    };
+    let response = match decision {
         loop_guard::Decision::Block(_) => {
             let mut r = Response::new(Verdict::Block(block_reason(&unbacked, &audit.notes)));
             r.notices.extend(notes_for_user);
@@ -929,5 +951,41 @@ mod tests {
         assert!(output_fails("test result: FAILED. 1 passed; 2 failed"));
         assert!(output_fails("== 1 failed, 3 passed =="));
         assert!(!output_fails("test result: ok. 3 passed; 0 failed"));
+    }
+
+    #[test]
+    fn each_unlanded_path_is_reported_once_unless_a_later_write_landed() {
+        let rec = |path: &str, verified: bool| WriteRecord {
+            v: 1,
+            time: String::new(),
+            session: "s".into(),
+            prompt_id: None,
+            tool_use_id: None,
+            event: "PostToolUse".into(),
+            tool: "Write".into(),
+            path: path.into(),
+            op: store::Operation::Write,
+            verified,
+            outcome: if verified {
+                store::Outcome::Landed
+            } else {
+                store::Outcome::NotLanded
+            },
+            reason: None,
+            sha256: None,
+            size: None,
+        };
+        let records = [
+            rec("/a/b.rs.bak", false),
+            rec("/a/b.rs", false),
+            rec("/a/b.rs", false),
+            rec("/a/c.rs", false),
+            rec("/a/c.rs", true),
+        ];
+        let found: Vec<String> = unclaimed_failures(&records)
+            .into_iter()
+            .map(|f| f.what)
+            .collect();
+        assert_eq!(found, ["the Write to /a/b.rs.bak", "the Write to /a/b.rs"]);
     }
 }
