@@ -125,8 +125,18 @@ fn settings_checks(scope: &Scope, out: &mut Vec<Check>) -> Vec<Registered> {
     }
     let mut registered = Vec::new();
     for file in &files {
-        let Ok(text) = std::fs::read_to_string(file) else {
-            continue;
+        let text = match install::read_settings(file) {
+            Ok((_, Some(text))) => text,
+            Ok((_, None)) => continue,
+            Err(e) => {
+                out.push(check(
+                    Mark::Fail,
+                    format!("settings {}", file.display()),
+                    e.to_string(),
+                    Some("make it a readable UTF-8 file; Claude Code cannot read it either".into()),
+                ));
+                continue;
+            }
         };
         let settings = match install::parse_settings(file, &text) {
             Ok(s) => s,
@@ -140,6 +150,24 @@ fn settings_checks(scope: &Scope, out: &mut Vec<Check>) -> Vec<Registered> {
                 continue;
             }
         };
+        if let Err(e) = install::duplicate_key(file, &text) {
+            out.push(check(
+                Mark::Warn,
+                format!("settings {}", file.display()),
+                e.to_string(),
+                Some("keep one of the two keys (`did-it-actually install` refuses to rewrite the file until then)".into()),
+            ));
+        }
+        // In any settings file, this leaves Claude Code running managed hooks only: ours
+        // never run (allowManagedHooksOnly counts only in managed settings).
+        if settings.get("disableAllHooks") == Some(&Value::Bool(true)) {
+            out.push(check(
+                Mark::Fail,
+                format!("settings {}", file.display()),
+                "`disableAllHooks: true`: Claude Code runs no hook from user or project settings, so the guards do not run",
+                Some(format!("remove `disableAllHooks` from {}", file.display())),
+            ));
+        }
         let found = ours(&settings, file);
         if found.is_empty() {
             out.push(check(

@@ -184,28 +184,61 @@ pub fn parse_settings(path: &Path, text: &str) -> Result<Map<String, Value>, Set
             message: "the file starts with a byte-order mark (U+FEFF), which JSON does not allow (save it as UTF-8 without BOM)".into(),
         });
     }
-    let invalid = |e: &serde_json::Error| {
-        let e = crate::json::JsonError::from(e);
-        SettingsError::Invalid {
-            path: path.to_owned(),
-            line: e.line,
-            column: e.column,
-            message: e.message,
-        }
-    };
     match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(map)) => {
-            // A rewrite would keep only the last of two equal keys: refuse rather than
-            // drop the other's text.
-            crate::json::find_duplicate_key(text).map_err(|e| invalid(&e))?;
-            Ok(map)
-        }
+        Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(SettingsError::Shape {
             path: path.to_owned(),
             message: "the top level is not a JSON object".into(),
         }),
-        Err(e) => Err(invalid(&e)),
+        Err(e) => Err(invalid_json(path, &e)),
     }
+}
+
+fn invalid_json(path: &Path, e: &serde_json::Error) -> SettingsError {
+    let e = crate::json::JsonError::from(e);
+    SettingsError::Invalid {
+        path: path.to_owned(),
+        line: e.line,
+        column: e.column,
+        message: e.message,
+    }
+}
+
+/// A key written twice in one object. Claude Code reads such a file (the last one wins);
+/// a rewrite would drop the first one's text, so install refuses it.
+pub fn duplicate_key(path: &Path, text: &str) -> Result<(), SettingsError> {
+    if text.trim().is_empty() {
+        return Ok(());
+    }
+    crate::json::find_duplicate_key(text).map_err(|e| invalid_json(path, &e))
+}
+
+/// The file a settings path stands for (a symlink's target: dotfiles) and its text, or
+/// None when there is no file.
+pub fn read_settings(path: &Path) -> Result<(PathBuf, Option<String>), SettingsError> {
+    let read_err = |message: String| SettingsError::Read {
+        path: path.to_owned(),
+        message,
+    };
+    let target = match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).map_err(|e| {
+            read_err(format!(
+                "it is a symbolic link whose target cannot be resolved ({e}); fix or remove the link"
+            ))
+        })?,
+        _ => path.to_owned(),
+    };
+    let text = match fs::read(&target) {
+        Ok(bytes) => Some(String::from_utf8(bytes).map_err(|e| {
+            read_err(format!(
+                "it is not UTF-8 text (the byte at offset {} is invalid); nothing was written",
+                e.utf8_error().valid_up_to()
+            ))
+        })?),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(read_err(e.to_string())),
+    };
+    Ok((target, text))
 }
 
 /// Adds (or updates in place) our handler for each registration. Our handlers for the
@@ -355,31 +388,12 @@ pub fn plan(
     path: &Path,
     edit: impl FnOnce(&mut Map<String, Value>) -> Result<(), String>,
 ) -> Result<Plan, SettingsError> {
-    let read_err = |message: String| SettingsError::Read {
-        path: path.to_owned(),
-        message,
-    };
     // A settings file that is a link (dotfiles) is edited where it lives; replacing the
     // link with a file would leave the real one stale.
-    let target = match fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).map_err(|e| {
-            read_err(format!(
-                "it is a symbolic link whose target cannot be resolved ({e}); fix or remove the link"
-            ))
-        })?,
-        _ => path.to_owned(),
-    };
-    let original = match fs::read(&target) {
-        Ok(bytes) => Some(String::from_utf8(bytes).map_err(|e| {
-            read_err(format!(
-                "it is not UTF-8 text (the byte at offset {} is invalid); nothing was written",
-                e.utf8_error().valid_up_to()
-            ))
-        })?),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(read_err(e.to_string())),
-    };
-    let before = parse_settings(path, original.as_deref().unwrap_or(""))?;
+    let (target, original) = read_settings(path)?;
+    let text = original.as_deref().unwrap_or("");
+    let before = parse_settings(path, text)?;
+    duplicate_key(path, text)?;
     let mut settings = before.clone();
     edit(&mut settings).map_err(|message| SettingsError::Shape {
         path: path.to_owned(),

@@ -336,3 +336,40 @@ fn a_hand_written_shell_form_entry_is_checked_and_self_tested_as_claude_code_run
     );
     assert_eq!(code, 0, "{report}");
 }
+
+#[test]
+fn disabled_hooks_unreadable_settings_and_duplicate_keys_are_reported() {
+    let s = Setup::new("doctor-disabled", Some("2.1.328"));
+    s.install(&[]);
+    let user = s.dir.join("home/.claude/settings.json");
+    std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+    std::fs::write(
+        &user,
+        "{\"disableAllHooks\": true, \"model\": \"a\", \"model\": \"b\"}",
+    )
+    .unwrap();
+    std::fs::write(
+        s.project.join(".claude/settings.local.json"),
+        b"{\"x\": \"\xff\"}",
+    )
+    .unwrap();
+    let (code, report) = s.doctor();
+    assert_eq!(code, 1, "{report}");
+    assert!(
+        report.contains(
+            "[FAIL] settings [SCRATCH]/home/.claude/settings.json: `disableAllHooks: true`"
+        ),
+        "{report}"
+    );
+    assert!(report.contains("[warn] settings [SCRATCH]/home/.claude/settings.json: [SCRATCH]/home/.claude/settings.json:1:"), "{report}");
+    assert!(report.contains("duplicate key `model`"), "{report}");
+    assert!(
+        report.contains("[FAIL] settings [SCRATCH]/root/.claude/settings.local.json: cannot read"),
+        "{report}"
+    );
+    // The project's registrations are still read and checked.
+    assert!(
+        report.contains("[ok  ] self-test: block-wrong-branch"),
+        "{report}"
+    );
+}
