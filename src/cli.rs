@@ -747,20 +747,28 @@ fn audit_cmd(
         Ok(t) => t,
         Err(e) => return fail(format!("cannot read {}: {e}", transcript.display())),
     };
-    let records = match (session, crate::store::state_root(env)) {
-        (Some(s), Ok(root)) => match crate::store::SessionId::parse(&s) {
-            Ok(id) => crate::store::SessionStore::new(&root, &id)
-                .read_write_log()
-                .map(|l| {
-                    l.records
-                        .into_iter()
-                        .filter(|r| prompt_id.is_none() || r.prompt_id == prompt_id)
-                        .collect()
-                })
-                .unwrap_or_default(),
-            Err(e) => return fail(e),
-        },
-        _ => Vec::new(),
+    // A session named on the command line whose log cannot be read is an error, not an
+    // audit with no writes.
+    let records = match session {
+        None => Vec::new(),
+        Some(s) => {
+            let log = crate::store::state_root(env)
+                .map_err(|e| e.to_string())
+                .and_then(|root| {
+                    let id = crate::store::SessionId::parse(&s).map_err(|e| e.to_string())?;
+                    crate::store::SessionStore::new(&root, &id)
+                        .read_write_log()
+                        .map_err(|e| e.to_string())
+                });
+            match log {
+                Ok(l) => l
+                    .records
+                    .into_iter()
+                    .filter(|r| prompt_id.is_none() || r.prompt_id == prompt_id)
+                    .collect(),
+                Err(e) => return fail(format!("cannot read the write log of session {s}: {e}")),
+            }
+        }
     };
     let message = message
         .or_else(|| turn.last_assistant_text.clone())
