@@ -113,6 +113,20 @@ pub struct Registered {
     pub command: String,
     pub args: Vec<String>,
     pub file: PathBuf,
+    /// The group's matcher; None or empty or `*` matches every tool.
+    pub matcher: Option<String>,
+}
+
+impl Registered {
+    /// Whether this entry runs for every tool the expected registration does: the same
+    /// matcher, or one that matches everything. A narrower matcher (`Write` for the write
+    /// tools) leaves tools unguarded.
+    fn covers(&self, expected: &Registration) -> bool {
+        match (self.matcher.as_deref(), expected.matcher.as_deref()) {
+            (None | Some("" | "*"), _) | (_, None) => true,
+            (Some(have), Some(want)) => have == want,
+        }
+    }
 }
 
 fn settings_checks(scope: &Scope, out: &mut Vec<Check>) -> Vec<Registered> {
@@ -188,9 +202,24 @@ fn settings_checks(scope: &Scope, out: &mut Vec<Check>) -> Vec<Registered> {
         .filter(|e| {
             !registered
                 .iter()
-                .any(|r| r.hook == e.hook && r.event == e.event)
+                .any(|r| r.hook == e.hook && r.event == e.event && r.covers(e))
         })
-        .map(|e| format!("{} on {}", e.hook.name(), e.event.name()))
+        .map(|e| {
+            let narrower: Vec<&str> = registered
+                .iter()
+                .filter(|r| r.hook == e.hook && r.event == e.event)
+                .filter_map(|r| r.matcher.as_deref())
+                .collect();
+            match (narrower.is_empty(), e.matcher.as_deref()) {
+                (false, Some(want)) => format!(
+                    "{} on {} for every tool of `{want}` (its matchers here: `{}`)",
+                    e.hook.name(),
+                    e.event.name(),
+                    narrower.join("`, `")
+                ),
+                _ => format!("{} on {}", e.hook.name(), e.event.name()),
+            }
+        })
         .collect();
     if registered.is_empty() {
         out.push(check(
@@ -246,6 +275,7 @@ fn ours(
                         command,
                         args,
                         file: file.to_owned(),
+                        matcher: matcher.clone(),
                     };
                     out.push((reg, h.clone(), matcher.clone()));
                 }

@@ -373,3 +373,26 @@ fn disabled_hooks_unreadable_settings_and_duplicate_keys_are_reported() {
         "{report}"
     );
 }
+
+#[test]
+fn a_matcher_narrower_than_the_write_tools_is_reported() {
+    let s = Setup::new("doctor-matcher", Some("2.1.328"));
+    s.install(&[]);
+    let path = s.project.join(".claude/settings.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let write_tools = "^(mcp__.+__)?(Write|Edit|MultiEdit|NotebookEdit|write_file|edit_file|move_file|create_directory)$";
+    // Only the PreToolUse group (scope-guard) is narrowed to `Write`.
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for group in v["hooks"]["PreToolUse"].as_array_mut().unwrap() {
+        if group["matcher"] == write_tools {
+            group["matcher"] = "Write".into();
+        }
+    }
+    std::fs::write(&path, v.to_string()).unwrap();
+    let (code, report) = s.doctor();
+    assert_eq!(code, 0, "{report}");
+    assert!(
+        report.contains("[warn] registration: not registered: scope-guard on PreToolUse for every tool of `^(mcp__.+__)?(Write|") && report.contains("(its matchers here: `Bash|PowerShell`, `Write`)"),
+        "{report}"
+    );
+}
