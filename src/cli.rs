@@ -339,13 +339,7 @@ fn settings_path(args: &InstallArgs) -> Result<PathBuf, String> {
             .ok_or("HOME is not set")?;
         return Ok(PathBuf::from(home).join(".claude/settings.json"));
     }
-    let project = match &args.project {
-        Some(p) => p.clone(),
-        None => {
-            let cwd = working_dir(None)?;
-            policy::repo_root(&cwd).unwrap_or(cwd)
-        }
-    };
+    let project = project_arg(args.project.clone())?;
     let file = if args.local {
         "settings.local.json"
     } else {
@@ -475,7 +469,7 @@ fn color() -> bool {
 }
 
 fn doctor(project: Option<PathBuf>, json: bool) -> ExitCode {
-    let project = match project_dir(project) {
+    let project = match project_arg(project) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
@@ -626,6 +620,15 @@ fn policy_init(cwd: Option<PathBuf>) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => fail(format!("cannot write {}: {e}", path.display())),
+    }
+}
+
+/// `--project DIR` as given (install and doctor must agree on it), else the git top
+/// level of the current directory.
+fn project_arg(project: Option<PathBuf>) -> Result<PathBuf, String> {
+    match project {
+        Some(p) => working_dir(Some(p)),
+        None => project_dir(None),
     }
 }
 
