@@ -570,7 +570,6 @@ fn git_targets(inv: &Invocation) -> Vec<WriteTarget> {
                 }
                 k += 2;
             }
-            "-c" | "--git-dir" | "--namespace" | "--config-env" => k += 2,
             "--work-tree" => {
                 if let Some(d) = inv.args.get(k + 1) {
                     base = Some(join(&base, d));
@@ -581,19 +580,44 @@ fn git_targets(inv: &Invocation) -> Vec<WriteTarget> {
                 base = Some(join(&base, &Word::literal(&t["--work-tree=".len()..])));
                 k += 1;
             }
+            // git's own table of global options: which take a separate value.
+            _ if crate::git::grammar::GLOBAL_VALUE.contains(&t) => k += 2,
             _ => k += 1,
         }
+    }
+    // The work tree named in the environment (`GIT_WORK_TREE=/x git checkout -- a`)
+    // is where the paths land; one known only when it runs makes them unreadable.
+    if let Some((_, value)) = inv.env.iter().rev().find(|(n, _)| n == "GIT_WORK_TREE") {
+        let dir = match value {
+            Some(v) => Word::literal(v),
+            None => Word {
+                raw: "$GIT_WORK_TREE".into(),
+                value: None,
+                quoted: false,
+            },
+        };
+        base = Some(join(&base, &dir));
     }
     let Some(sub) = inv.args.get(k).and_then(Word::text) else {
         return Vec::new();
     };
     let rest = &inv.args[k + 1..];
     let how = format!("git {sub}");
+    // A pathspec with magic (`:/x`, `:(top)x`) or a glob git expands itself (`'src/*'`)
+    // names paths the guard cannot list: judged as unreadable, like a variable.
+    let pathspec = |w: &Word| match w.text() {
+        Some(t) if t.starts_with(':') || t.contains(['*', '?', '[']) => Word {
+            raw: w.raw.clone(),
+            value: None,
+            quoted: w.quoted,
+        },
+        _ => w.clone(),
+    };
     let paths = |words: &[Word]| -> Vec<WriteTarget> {
         words
             .iter()
             .map(|w| WriteTarget {
-                word: w.clone(),
+                word: pathspec(w),
                 how: how.clone(),
                 recursive: true,
                 base: base.clone(),
