@@ -268,8 +268,9 @@ impl<'a> Parser<'a> {
             return Vec::new();
         }
         if self.starts_with("((") {
-            self.skip_balanced_parens();
-            return self.trailing_redirects(Vec::new());
+            let mut nodes = Vec::new();
+            self.skip_balanced_parens_running_substitutions(&mut nodes);
+            return self.trailing_redirects(nodes);
         }
         if self.peek() == Some(b'(') {
             self.i += 1;
@@ -617,6 +618,22 @@ impl<'a> Parser<'a> {
     }
 
     /// Skips `(( … ))` (or `$(( … ))` from its first `(`), counting parentheses.
+    /// Command substitutions in `s[start..end]` (a `${…}` or `$((…))` body, which the
+    /// shell expands before it uses the value), added to `pre`.
+    fn substitutions_between(&mut self, start: usize, end: usize, pre: &mut Vec<Node>) {
+        let body = String::from_utf8_lossy(&self.s[start..end.max(start)]).into_owned();
+        if body.contains("$(") || body.contains('`') {
+            pre.extend(substitutions_in(&body, self.depth + 1, &mut self.problems));
+        }
+    }
+
+    /// [`Self::skip_balanced_parens`], keeping the command substitutions inside.
+    fn skip_balanced_parens_running_substitutions(&mut self, pre: &mut Vec<Node>) {
+        let start = self.i;
+        self.skip_balanced_parens();
+        self.substitutions_between(start, self.i, pre);
+    }
+
     fn skip_balanced_parens(&mut self) {
         let mut depth = 0usize;
         while let Some(b) = self.peek() {
@@ -801,7 +818,7 @@ impl<'a> Parser<'a> {
         match self.peek_at(1) {
             Some(b'(') if self.peek_at(2) == Some(b'(') => {
                 self.i += 1;
-                self.skip_balanced_parens();
+                self.skip_balanced_parens_running_substitutions(pre);
                 *dynamic = true;
             }
             Some(b'(') => {
@@ -821,6 +838,7 @@ impl<'a> Parser<'a> {
             Some(b'{') => {
                 self.i += 2;
                 *dynamic = true;
+                let start = self.i;
                 let mut depth = 1;
                 while let Some(b) = self.peek() {
                     self.i += 1;
@@ -829,6 +847,8 @@ impl<'a> Parser<'a> {
                         b'}' => {
                             depth -= 1;
                             if depth == 0 {
+                                // `${X:-$(cmd)}` runs cmd.
+                                self.substitutions_between(start, self.i - 1, pre);
                                 return;
                             }
                         }
