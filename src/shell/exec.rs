@@ -689,11 +689,22 @@ fn interpreter(
     cmd: &SimpleCommand,
 ) -> Option<String> {
     let mut code: Vec<String> = Vec::new();
+    let mut script_file = false;
     for (k, w) in args.iter().enumerate() {
-        let Some(t) = w.text() else { continue };
+        let Some(t) = w.text() else {
+            script_file = true;
+            continue;
+        };
         if code_opts.contains(&t) {
-            if let Some(c) = args.get(k + 1) {
-                code.push(c.text().map_or_else(|| c.raw.clone(), str::to_owned));
+            match args.get(k + 1) {
+                // Code only known when it runs may call git as well as any other.
+                Some(c) if c.text().is_none() => {
+                    return Some(format!(
+                        "`{name}` runs inline code that is only known when it runs"
+                    ));
+                }
+                Some(c) => code.push(c.text().unwrap_or_default().to_owned()),
+                None => {}
             }
         } else if let Some(c) = code_opts.iter().find_map(|o| {
             o.strip_prefix('-')
@@ -702,10 +713,21 @@ fn interpreter(
                 .filter(|c| !c.is_empty())
         }) {
             code.push(c.to_owned());
+        } else if !t.starts_with('-') {
+            // A script file (or some option's value): stdin is then data, not code.
+            script_file = true;
         }
     }
-    if let Some(Ok(text)) = stdin_text(cmd) {
-        code.push(text);
+    // Without inline code or a script file, stdin is the program.
+    let stdin_is_code = code.is_empty() && !script_file;
+    match stdin_text(cmd) {
+        Some(Ok(text)) => code.push(text),
+        Some(Err(_)) if stdin_is_code => {
+            return Some(format!(
+                "`{name}` runs code from a pipe whose text is only known when it runs"
+            ));
+        }
+        _ => {}
     }
     if code.iter().any(|c| mentions_git(c)) {
         return Some(format!("`{name}` runs inline code that calls git"));
