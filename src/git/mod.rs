@@ -357,7 +357,7 @@ impl<'e> Session<'e> {
                 ))];
             }
             match name {
-                "-C" => cwd = cwd.map(|c| c.join(&value)),
+                "-C" => cwd = cwd.map(|c| crate::fsutil::lexical(&c.join(&value))),
                 "-c" => match value.split_once('=') {
                     Some((key, v)) => ov.pairs.push((key.to_owned(), v.to_owned())),
                     None => ov.pairs.push((value.clone(), "true".to_owned())),
@@ -392,7 +392,7 @@ impl<'e> Session<'e> {
             };
         };
         let git_dir_path = match &git_dir {
-            Some(Some(gd)) => Some(cwd.join(gd)),
+            Some(Some(gd)) => Some(crate::fsutil::lexical(&cwd.join(gd))),
             Some(None) => {
                 return vec![Effect::Unresolvable(
                     "GIT_DIR is set to a value only known when it runs".into(),
