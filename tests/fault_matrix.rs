@@ -148,6 +148,24 @@ fn faults() -> Vec<Fault> {
                 Some(Expect::Notice("stdin was empty")),
             ],
         ),
+        // The cwd field.
+        row("cwd is empty", |c| c.cwd = json!(""), input_fault("`cwd`")),
+        row("cwd is \".\"", |c| c.cwd = json!("."), input_fault("`cwd`")),
+        row(
+            "cwd is relative",
+            |c| c.cwd = json!("sub/dir"),
+            input_fault("`cwd`"),
+        ),
+        row(
+            "cwd is garbage",
+            |c| c.cwd = json!("\u{1}\u{7f}x y"),
+            input_fault("`cwd`"),
+        ),
+        row(
+            "cwd holds a NUL byte",
+            |c| c.cwd = json!(format!("{}\u{0}x", c.root.display())),
+            input_fault("`cwd`"),
+        ),
         // The transcript.
         row(
             "the transcript is a FIFO with no writer",
