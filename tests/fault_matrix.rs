@@ -212,6 +212,73 @@ fn faults() -> Vec<Fault> {
                 Some(Expect::Notice("audit-turn")),
             ],
         ),
+        row(
+            "the write log is a FIFO with no reader",
+            |c| {
+                let session = c.state.join("sessions/s");
+                std::fs::create_dir_all(&session).unwrap();
+                mkfifo(&session.join("writes.jsonl"));
+            },
+            [
+                Some(Expect::Notice("could not be recorded")),
+                None,
+                None,
+                Some(Expect::Notice("FIFO")),
+            ],
+        ),
+        row(
+            "the loop state file is a FIFO with no writer",
+            |c| {
+                let p = did_it_actually::loops::state_path(&c.state, &c.root);
+                std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+                mkfifo(&p);
+            },
+            audit_only(Expect::Notice("FIFO")),
+        ),
+        row(
+            "the stop-block counter's lock is a FIFO with no reader",
+            |c| {
+                let session = c.state.join("sessions/s");
+                std::fs::create_dir_all(&session).unwrap();
+                mkfifo(&session.join("stop-blocks.lock"));
+            },
+            audit_only(Expect::Notice("FIFO")),
+        ),
+        row(
+            "the stop-block counter is a FIFO with no writer",
+            |c| {
+                let session = c.state.join("sessions/s");
+                std::fs::create_dir_all(&session).unwrap();
+                mkfifo(&session.join("stop-blocks.json"));
+                // A turn that gets blocked: the counter is read, then replaced.
+                say(c, "I updated `nothing-here.rs`.");
+            },
+            audit_only(Expect::Block("nothing-here.rs")),
+        ),
+        Fault {
+            name: "the disk fills up in the middle of a record, then space is freed",
+            setup: |c| {
+                // One record is there; the limit falls inside the next one.
+                let session = c.state.join("sessions/s");
+                std::fs::create_dir_all(&session).unwrap();
+                let first = record_line("t0");
+                let pad = 4096 - 200 - first.len();
+                write(
+                    &session.join("writes.jsonl"),
+                    &format!("{first}{}\n", " ".repeat(pad - 1)),
+                );
+                c.file_size_limit = Some(4096);
+            },
+            expect: [
+                Some(Expect::Notice("could not be recorded")),
+                None,
+                None,
+                None,
+            ],
+            after: Some(|c| {
+                c_run_again_and_check_log(c);
+            }),
+        },
         // Git: an operation on main is in progress.
         row(
             "main mid-rebase (merge backend): git rebase --continue",
@@ -402,6 +469,18 @@ fn clone_cell(c: &Cell) -> Cell {
         env: c.env.clone(),
         file_size_limit: c.file_size_limit,
     }
+}
+
+/// Ends the turn with another final message (in the transcript too, so audit-turn does
+/// not wait for it to appear).
+fn say(c: &mut Cell, text: &str) {
+    c.message = text.to_owned();
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&c.transcript)
+        .unwrap();
+    let line = json!({"message": {"role": "assistant", "content": [{"type": "text", "text": text}]}, "type": "assistant"});
+    writeln!(f, "{line}").unwrap();
 }
 
 fn write(path: &Path, text: &str) {
