@@ -404,9 +404,15 @@ pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 }
 
 fn too_large(len: u64, limit: u64) -> io::Error {
+    const MIB: u64 = 1024 * 1024;
+    let limit = if limit % MIB == 0 {
+        format!("{} MiB", limit / MIB)
+    } else {
+        format!("{limit} bytes")
+    };
     io::Error::new(
         io::ErrorKind::InvalidData,
-        format!("it holds {len} bytes, more than the {limit} allowed, so it was not read"),
+        format!("it is {len} bytes, over the limit of {limit}, so it was not read"),
     )
 }
 
@@ -587,7 +593,7 @@ mod tests {
         let e = read_regular(&file, 11).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "it holds 12 bytes, more than the 11 allowed, so it was not read"
+            "it is 12 bytes, over the limit of 11 bytes, so it was not read"
         );
         assert_eq!(
             open_regular(&dir.join("missing")).unwrap_err().kind(),

@@ -148,6 +148,63 @@ fn faults() -> Vec<Fault> {
                 Some(Expect::Notice("stdin was empty")),
             ],
         ),
+        // The policy.
+        row(
+            "the policy file is a FIFO with no writer",
+            |c| mkfifo(&c.root.join(".did-it-actually.json")),
+            policy_fault("FIFO"),
+        ),
+        row(
+            "the policy named by DID_IT_ACTUALLY_POLICY is a FIFO",
+            |c| {
+                let p = c.dir.join("policy.fifo");
+                mkfifo(&p);
+                c.env.push(("DID_IT_ACTUALLY_POLICY", p.into()));
+            },
+            policy_fault("FIFO"),
+        ),
+        row(
+            "the policy file is a directory",
+            |c| std::fs::create_dir(c.root.join(".did-it-actually.json")).unwrap(),
+            policy_fault("a directory"),
+        ),
+        row(
+            "the policy file is over 1 MiB",
+            |c| {
+                let padding = " ".repeat(2 << 20);
+                write(
+                    &c.root.join(".did-it-actually.json"),
+                    &format!("{{\"version\": 1{padding}}}"),
+                );
+            },
+            policy_fault("at most 1 MiB"),
+        ),
+        row(
+            "the policy holds a million globs (8 MB)",
+            |c| {
+                let globs: Vec<String> = (0..1_000_000).map(|i| format!("g{i}/*")).collect();
+                let policy = json!({"version": 1, "scope": {"deny": globs}});
+                write(&c.root.join(".did-it-actually.json"), &policy.to_string());
+            },
+            policy_fault("at most 1 MiB"),
+        ),
+        row(
+            "the policy has 257 patterns in a list",
+            |c| {
+                let globs: Vec<String> = (0..257).map(|i| format!("gen/{i}/**")).collect();
+                let policy = json!({"version": 1, "branches": {"protected": globs}});
+                write(&c.root.join(".did-it-actually.json"), &policy.to_string());
+            },
+            policy_fault("a list may hold at most 256"),
+        ),
+        row(
+            "the policy has a pattern of 257 bytes",
+            |c| {
+                let policy = json!({"version": 1, "scope": {"allow": ["src/**", "x".repeat(257)]}});
+                write(&c.root.join(".did-it-actually.json"), &policy.to_string());
+            },
+            policy_fault("at most 256 bytes"),
+        ),
         // The cwd field.
         row("cwd is empty", |c| c.cwd = json!(""), input_fault("`cwd`")),
         row("cwd is \".\"", |c| c.cwd = json!("."), input_fault("`cwd`")),
