@@ -883,11 +883,9 @@ impl<'e> Session<'e> {
         let in_progress = self.opened[idx]
             .in_progress()
             .filter(|op| resuming && op.operation == "rebase");
-        let target = match p.positionals.get(1) {
-            _ if in_progress.is_some() => {
-                Head::Branch(in_progress.map(|op| op.branch).unwrap_or_default())
-            }
-            Some(b) if !resuming => {
+        let target = match (in_progress, p.positionals.get(1)) {
+            (Some(op), _) => Head::Branch(op.branch),
+            (None, Some(b)) if !resuming => {
                 // `git rebase <upstream> <branch>` switches to <branch> first.
                 let h = if self.opened[idx].branch_exists(b) {
                     Head::Branch(b.clone())
