@@ -587,58 +587,69 @@ fn log_cmd(session: Option<String>, turn: Option<String>, failed: bool, json: bo
         Ok(r) => r,
         Err(e) => return fail(e),
     };
-    let records: Vec<_> = read
+    // Writes and the guards' denials, one ledger in time order (RFC 3339 sorts as text).
+    let mut entries: Vec<crate::store::Record> = read
         .records
-        .iter()
+        .into_iter()
         .filter(|r| turn.is_none() || r.prompt_id == turn)
         .filter(|r| !failed || !r.verified)
+        .map(Into::into)
+        .chain(
+            read.denials
+                .into_iter()
+                .filter(|d| turn.is_none() || d.prompt_id == turn)
+                .map(Into::into),
+        )
         .collect();
+    entries.sort_by(|a, b| a.time().cmp(b.time()));
     if json {
-        for r in &records {
+        for r in &entries {
             println!("{}", serde_json::to_string(r).expect("records serialize"));
         }
-    } else {
-        println!(
-            "session {session}: {} record(s){}",
-            records.len(),
-            if read.torn > 0 {
-                format!(" ({} unreadable line(s) skipped)", read.torn)
-            } else {
-                String::new()
-            }
-        );
-        println!(
-            "{:<24} {:<12} {:<10} {:<16} {:<8} path",
-            "time", "turn", "tool", "outcome", "event"
-        );
-        for r in &records {
-            let outcome = serde_json::to_value(r.outcome)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_default();
-            let turn: String = r
-                .prompt_id
-                .as_deref()
-                .unwrap_or("-")
-                .chars()
-                .take(12)
-                .collect();
-            println!(
-                "{:<24} {:<12} {:<10} {:<16} {:<8} {}",
-                r.time,
-                turn,
-                r.tool,
-                outcome,
-                // PostToolUse -> use, PostToolUseFailure -> failure, PostToolBatch -> batch
-                match r.event.as_str() {
-                    "PostToolUse" => "use",
-                    "PostToolUseFailure" => "failure",
-                    "PostToolBatch" => "batch",
-                    other => other,
-                },
-                r.path
-            );
+        return ExitCode::SUCCESS;
+    }
+    println!(
+        "session {session}: {} record(s){}",
+        entries.len(),
+        if read.torn > 0 {
+            format!(" ({} unreadable line(s) skipped)", read.torn)
+        } else {
+            String::new()
         }
+    );
+    println!(
+        "{:<24} {:<12} {:<12} {:<16} {:<19} path",
+        "time", "turn", "tool", "outcome", "by"
+    );
+    for entry in &entries {
+        let (time, prompt, tool, outcome, by, what) = match entry {
+            crate::store::Record::Write(r) => (
+                &r.time,
+                &r.prompt_id,
+                &r.tool,
+                r.outcome.name().to_owned(),
+                // Who checked it: verify-write after the tool, after a failed tool, or
+                // after the whole batch.
+                match r.event.as_str() {
+                    "PostToolUse" => "verify-write",
+                    "PostToolUseFailure" => "verify-write (failed)",
+                    "PostToolBatch" => "verify-write (batch)",
+                    other => other,
+                }
+                .to_owned(),
+                r.path.clone(),
+            ),
+            crate::store::Record::Denial(d) => (
+                &d.time,
+                &d.prompt_id,
+                &d.tool,
+                "denied".to_owned(),
+                d.hook.clone(),
+                d.targets.first().cloned().unwrap_or_default(),
+            ),
+        };
+        let turn: String = prompt.as_deref().unwrap_or("-").chars().take(12).collect();
+        println!("{time:<24} {turn:<12} {tool:<12} {outcome:<16} {by:<19} {what}");
     }
     ExitCode::SUCCESS
 }

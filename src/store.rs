@@ -224,6 +224,14 @@ pub enum Record {
 }
 
 impl Record {
+    /// When it was written (RFC 3339, UTC).
+    pub fn time(&self) -> &str {
+        match self {
+            Record::Denial(d) => &d.time,
+            Record::Write(w) => &w.time,
+        }
+    }
+
     fn version(&self) -> u32 {
         match self {
             Record::Denial(d) => d.v,
