@@ -232,6 +232,30 @@ const CASES: &[Case] = &[
         expect: Expect::Silent { records: 0 },
     },
     Case {
+        name: "audit-turn: claimless message, missing transcript",
+        args: &["audit-turn"],
+        dir: Dir::Project,
+        setup: |_| Ok(()),
+        stdin: |f| stop_input_with(f, &f.project.join("no-such-transcript.jsonl"), CLAIMLESS),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
+        name: "audit-turn: claimless message, 100 MiB transcript",
+        args: &["audit-turn"],
+        dir: Dir::Project,
+        setup: |f| make_transcript(&f.transcript(100), 100),
+        stdin: |f| stop_input_with(f, &f.transcript(100), CLAIMLESS),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
+        name: "audit-turn --end-turn-tool: batch without the tool",
+        args: &["audit-turn", "--end-turn-tool", "end_turn"],
+        dir: Dir::Project,
+        setup: |_| Ok(()),
+        stdin: post_tool_batch,
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
         name: "baseline: --version",
         args: &["--version"],
         dir: Dir::Project,
@@ -447,12 +471,19 @@ fn make_transcript(path: &Path, mib: usize) -> io::Result<()> {
     f.flush()
 }
 
+/// A final message that claims nothing: the common stop, which needs no evidence.
+const CLAIMLESS: &str = "Here is what I found: the parser already handles CRLF line endings.";
+
 fn stop_input(f: &Fixture, transcript: &Path) -> Vec<u8> {
+    stop_input_with(f, transcript, "All tests pass.")
+}
+
+fn stop_input_with(f: &Fixture, transcript: &Path, message: &str) -> Vec<u8> {
     let mut m = common(&f.project, "Stop");
     m.insert("prompt_id".into(), json!(AUDIT_PROMPT));
     m.insert("transcript_path".into(), json!(transcript));
     m.insert("stop_hook_active".into(), json!(false));
-    m.insert("last_assistant_message".into(), json!("All tests pass."));
+    m.insert("last_assistant_message".into(), json!(message));
     m.insert("background_tasks".into(), json!([]));
     m.insert("session_crons".into(), json!([]));
     serde_json::to_vec(&m).unwrap()

@@ -963,6 +963,11 @@ fn end_turn_batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> Hook
             input.common.prompt_id.as_deref(),
         ),
     };
+    if need == Need::Start {
+        // As for a stop: file claims do not depend on it (and in an SDK session the
+        // transcript file may not exist yet at the first batch).
+        transcript.note = None;
+    }
     if need != Need::Nothing {
         add_batch(&mut transcript.turn, calls);
     }
@@ -1063,12 +1068,18 @@ fn read_transcript(
         )
     };
     let Some(path) = path else {
-        return Transcript::unread(Some(
+        let note = (need == Need::Results).then(|| {
             "the host sent no transcript path, so tool calls of this turn could not be checked"
-                .into(),
-        ));
+                .to_owned()
+        });
+        return Transcript::unread(note);
     };
-    let first = read_transcript_once(Some(path), prompt);
+    let mut first = read_transcript_once(Some(path), prompt);
+    if need == Need::Start {
+        // File claims are checked against the write log, the disk and git; the transcript
+        // only sharpens "changed in this turn". Without it there is nothing to report.
+        first.note = None;
+    }
     let Some(expected) = message
         .map(str::trim)
         .filter(|_| need == Need::Results && first.ok)
