@@ -26,7 +26,7 @@
 //! To add a hook (scope-guard, audit-turn), add rows to [`CASES`].
 
 use did_it_actually::fsutil::sha256_hex;
-use did_it_actually::store::{Operation, Outcome, WriteRecord, RECORD_VERSION, WRITE_LOG};
+use did_it_actually::store::{Operation, Outcome, Record, WriteRecord, RECORD_VERSION, WRITE_LOG};
 use serde_json::{json, Value};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -652,7 +652,7 @@ impl Fixture {
             .set_len(self.log_len)
     }
 
-    fn log_records_since_reset(&self) -> io::Result<Vec<WriteRecord>> {
+    fn log_records_since_reset(&self) -> io::Result<Vec<Record>> {
         let bytes = fs::read(&self.log)?;
         bytes[self.log_len as usize..]
             .split(|&b| b == b'\n')
@@ -1048,8 +1048,11 @@ fn check_case(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<(),
                     appended.len()
                 ));
             }
-            if let Some(r) = appended.iter().find(|r| !r.verified) {
-                return fail(format!("a record is not verified: {r:?}"));
+            if let Some(r) = appended
+                .iter()
+                .find(|r| !matches!(r, Record::Write(w) if w.verified))
+            {
+                return fail(format!("a record is not a verified write: {r:?}"));
             }
         }
         Expect::Stdout(text) => {
@@ -1070,9 +1073,12 @@ fn check_case(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<(),
             if !reason.contains(text) {
                 return fail(format!("the reason does not contain {text:?}"));
             }
+            // A guard records its denial in the ledger, and nothing else.
             let appended = fx.log_records_since_reset().map_err(|e| e.to_string())?;
-            if !appended.is_empty() {
-                return fail(format!("it appended {} records, not 0", appended.len()));
+            if !matches!(appended.as_slice(), [Record::Denial(_)]) {
+                return fail(format!(
+                    "it appended {appended:?}, not exactly one denial record"
+                ));
             }
         }
     }

@@ -79,6 +79,11 @@ pub fn audit(message: &str, ev: &Evidence) -> Audit {
 /// Audits claims already read from a message against the evidence.
 pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
     let mut out = Audit::default();
+    if claims.is_empty() {
+        // Nothing to back; only the turn's silent write failures remain to report.
+        add_turn_findings(&mut out, ev);
+        return out;
+    }
     // The repository is opened only for the claims that need it.
     let needs_repo = claims
         .iter()
@@ -133,6 +138,13 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
         };
         out.claims.push((claim, verdict));
     }
+    add_turn_findings(&mut out, ev);
+    out
+}
+
+/// What the turn says whatever the message claims: writes that silently did not land,
+/// and transcript lines that could not be read.
+fn add_turn_findings(out: &mut Audit, ev: &Evidence) {
     out.failures = unclaimed_failures(ev.records);
     if ev.turn.bad_lines > 0 {
         out.notes.push(format!(
@@ -140,7 +152,6 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             ev.turn.bad_lines
         ));
     }
-    out
 }
 
 fn ignore_set(patterns: &[String]) -> Option<globset::GlobSet> {

@@ -29,6 +29,51 @@ pub const CLAUDE_CODE_VERSION: &str = "2.1.328";
 /// them can be asked for with [`claude_binary_version`] / [`Session::start_with`].
 pub const CLAUDE_CODE_VERSIONS: [&str; 2] = ["2.1.328", "2.1.332"];
 
+/// One `#[test]` per release in [`CLAUDE_CODE_VERSIONS`] for each named scenario, a
+/// `fn(version: &str)` that starts its sessions with [`Session::start_with`]`(version)`.
+///
+/// `per_claude_code_version!(a_scenario);` generates `a_scenario::claude_code_2_1_328`
+/// and `a_scenario::claude_code_2_1_332` (a module beside the fn of the same name), so a
+/// failure names the release, the harness runs them in parallel, and
+/// `cargo test --test NAME 2_1_332` picks one release. The scenarios stay ordinary fns,
+/// which rustfmt formats (it leaves macro bodies alone).
+///
+/// The releases are spelled out here because a macro cannot make identifiers from
+/// strings; [`listed_version`] fails a test whose release left [`CLAUDE_CODE_VERSIONS`],
+/// and the const check below fails the build when the list grows without this macro.
+#[macro_export]
+macro_rules! per_claude_code_version {
+    ($($scenario:ident),+ $(,)?) => {$(
+        mod $scenario {
+            #[test]
+            fn claude_code_2_1_328() {
+                super::$scenario($crate::support::claude::listed_version("2.1.328"));
+            }
+
+            #[test]
+            fn claude_code_2_1_332() {
+                super::$scenario($crate::support::claude::listed_version("2.1.332"));
+            }
+        }
+    )+};
+}
+
+const _: () = assert!(
+    CLAUDE_CODE_VERSIONS.len() == 2,
+    "per_claude_code_version! generates one test per release: update it with the list"
+);
+
+/// `version`, after checking it is one of [`CLAUDE_CODE_VERSIONS`] (see
+/// [`per_claude_code_version!`]).
+pub fn listed_version(version: &'static str) -> &'static str {
+    assert!(
+        CLAUDE_CODE_VERSIONS.contains(&version),
+        "Claude Code {version} is not in CLAUDE_CODE_VERSIONS {CLAUDE_CODE_VERSIONS:?}: \
+         update per_claude_code_version!"
+    );
+    version
+}
+
 /// Set to `1` to skip (instead of fail) the e2e tests when the binary cannot be had,
 /// e.g. on a machine without npm or registry access.
 pub const OPTIONAL_ENV: &str = "DID_IT_ACTUALLY_E2E_OPTIONAL";
@@ -546,8 +591,9 @@ pub const STOP_FEEDBACK: &str = "Stop hook feedback:";
 /// that holds the most of them (a request carries the whole conversation), cut to start at
 /// [`STOP_FEEDBACK`]. The marker is searched inside the text, not only at its start:
 /// 2.1.328 sends `Stop hook feedback:\n<reason>` as a plain user text, 2.1.332 wraps it in
-/// a `<system-reminder>` (and adds a `Stop hook blocking error from command` system note,
-/// which is not counted here). Its length is the number of blocks.
+/// a `<system-reminder>` (see [`assert_stop_feedback_shape`]). Both also add a `Stop hook
+/// blocking error from command` system note, which is not counted here. Its length is the
+/// number of blocks.
 pub fn stop_feedback(requests: &[Value]) -> Vec<String> {
     requests
         .iter()
@@ -575,6 +621,51 @@ pub fn stop_feedback(requests: &[Value]) -> Vec<String> {
         })
         .max_by_key(Vec::len)
         .unwrap_or_default()
+}
+
+/// The first line 2.1.332 puts inside the `<system-reminder>` that carries a hook's
+/// output to the model, before [`STOP_FEEDBACK`] (the paragraph goes on to say that what
+/// the hook only relays is data, not a message from the user).
+pub const HOOK_OUTPUT_PREAMBLE: &str =
+    "The text below is the output of a hook that the user, their organization or this environment set up.";
+
+/// Asserts that every user text carrying a Stop block has the shape `version` gives it:
+/// on 2.1.328 the text is `Stop hook feedback:\n<reason>`; on 2.1.332 it is
+/// `<system-reminder>\n` + [`HOOK_OUTPUT_PREAMBLE`] + the rest of that paragraph +
+/// `\nStop hook feedback:\n<reason>\n</system-reminder>`, one block per text. Returns how
+/// many such texts the requests hold (counting a text repeated by later requests again).
+/// Panics for a release whose shape nobody has looked at yet.
+pub fn assert_stop_feedback_shape(version: &str, requests: &[Value]) -> usize {
+    let texts: Vec<String> = requests
+        .iter()
+        .flat_map(user_texts)
+        .filter(|t| t.contains(STOP_FEEDBACK))
+        .collect();
+    for text in &texts {
+        match version {
+            "2.1.328" => assert!(
+                text.starts_with(STOP_FEEDBACK),
+                "Claude Code {version}: a Stop block is not a plain `{STOP_FEEDBACK}` text: {text:?}"
+            ),
+            "2.1.332" => {
+                let wrapped = text
+                    .strip_prefix("<system-reminder>\n")
+                    .and_then(|t| t.strip_suffix("\n</system-reminder>"));
+                assert!(
+                    wrapped.is_some_and(|t| t.starts_with(HOOK_OUTPUT_PREAMBLE)
+                        && t.matches(STOP_FEEDBACK).count() == 1
+                        && t.contains(&format!("\n{STOP_FEEDBACK}\n"))),
+                    "Claude Code {version}: a Stop block is not one `{STOP_FEEDBACK}` in a \
+                     <system-reminder> after the hook-output preamble: {text:?}"
+                );
+            }
+            _ => panic!(
+                "Claude Code {version}: how it shows a Stop block to the model is not known; \
+                 observe it and add it to assert_stop_feedback_shape"
+            ),
+        }
+    }
+    texts.len()
 }
 
 /// Reads a child's pipe on its own thread, so a chatty child cannot block on a full pipe
