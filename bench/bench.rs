@@ -26,7 +26,7 @@
 //! To add a hook (scope-guard, audit-turn), add rows to [`CASES`].
 
 use did_it_actually::fsutil::sha256_hex;
-use did_it_actually::store::{Operation, Outcome, WriteRecord, RECORD_VERSION, WRITE_LOG};
+use did_it_actually::store::{Operation, Outcome, Record, WriteRecord, RECORD_VERSION, WRITE_LOG};
 use serde_json::{json, Value};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -229,6 +229,30 @@ const CASES: &[Case] = &[
         dir: Dir::Project,
         setup: |f| make_transcript(&f.transcript(500), 500),
         stdin: |f| stop_input(f, &f.transcript(500)),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
+        name: "audit-turn: claimless message, missing transcript",
+        args: &["audit-turn"],
+        dir: Dir::Project,
+        setup: |_| Ok(()),
+        stdin: |f| stop_input_with(f, &f.project.join("no-such-transcript.jsonl"), CLAIMLESS),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
+        name: "audit-turn: claimless message, 100 MiB transcript",
+        args: &["audit-turn"],
+        dir: Dir::Project,
+        setup: |f| make_transcript(&f.transcript(100), 100),
+        stdin: |f| stop_input_with(f, &f.transcript(100), CLAIMLESS),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
+        name: "audit-turn --end-turn-tool: batch without the tool",
+        args: &["audit-turn", "--end-turn-tool", "end_turn"],
+        dir: Dir::Project,
+        setup: |_| Ok(()),
+        stdin: post_tool_batch,
         expect: Expect::Silent { records: 0 },
     },
     Case {
@@ -447,12 +471,19 @@ fn make_transcript(path: &Path, mib: usize) -> io::Result<()> {
     f.flush()
 }
 
+/// A final message that claims nothing: the common stop, which needs no evidence.
+const CLAIMLESS: &str = "Here is what I found: the parser already handles CRLF line endings.";
+
 fn stop_input(f: &Fixture, transcript: &Path) -> Vec<u8> {
+    stop_input_with(f, transcript, "All tests pass.")
+}
+
+fn stop_input_with(f: &Fixture, transcript: &Path, message: &str) -> Vec<u8> {
     let mut m = common(&f.project, "Stop");
     m.insert("prompt_id".into(), json!(AUDIT_PROMPT));
     m.insert("transcript_path".into(), json!(transcript));
     m.insert("stop_hook_active".into(), json!(false));
-    m.insert("last_assistant_message".into(), json!("All tests pass."));
+    m.insert("last_assistant_message".into(), json!(message));
     m.insert("background_tasks".into(), json!([]));
     m.insert("session_crons".into(), json!([]));
     serde_json::to_vec(&m).unwrap()
@@ -621,7 +652,7 @@ impl Fixture {
             .set_len(self.log_len)
     }
 
-    fn log_records_since_reset(&self) -> io::Result<Vec<WriteRecord>> {
+    fn log_records_since_reset(&self) -> io::Result<Vec<Record>> {
         let bytes = fs::read(&self.log)?;
         bytes[self.log_len as usize..]
             .split(|&b| b == b'\n')
@@ -1017,8 +1048,11 @@ fn check_case(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<(),
                     appended.len()
                 ));
             }
-            if let Some(r) = appended.iter().find(|r| !r.verified) {
-                return fail(format!("a record is not verified: {r:?}"));
+            if let Some(r) = appended
+                .iter()
+                .find(|r| !matches!(r, Record::Write(w) if w.verified))
+            {
+                return fail(format!("a record is not a verified write: {r:?}"));
             }
         }
         Expect::Stdout(text) => {
@@ -1039,9 +1073,12 @@ fn check_case(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<(),
             if !reason.contains(text) {
                 return fail(format!("the reason does not contain {text:?}"));
             }
+            // A guard records its denial in the ledger, and nothing else.
             let appended = fx.log_records_since_reset().map_err(|e| e.to_string())?;
-            if !appended.is_empty() {
-                return fail(format!("it appended {} records, not 0", appended.len()));
+            if !matches!(appended.as_slice(), [Record::Denial(_)]) {
+                return fail(format!(
+                    "it appended {appended:?}, not exactly one denial record"
+                ));
             }
         }
     }

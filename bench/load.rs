@@ -248,34 +248,42 @@ fn round(bin: &Path, fx: &Fixture, round: usize, procs: usize) -> Result<Vec<Dur
         .collect()
 }
 
-/// After all rounds: every verify-write record intact and present, every subagent's
-/// counter at exactly one block.
+/// After all rounds: every record intact and present (a verified write per verify-write
+/// process, a denial per denied push), every subagent's counter at exactly one block.
 fn check_state(fx: &Fixture, rounds: usize, procs: usize) -> Result<(usize, usize), String> {
     let session = fx.state.join("sessions").join(SESSION);
     let log = fs::read_to_string(session.join("writes.jsonl")).map_err(|e| e.to_string())?;
-    let mut ids = Vec::new();
+    let (mut writes, mut denials) = (Vec::new(), Vec::new());
     for line in log.lines() {
         let r: Value =
             serde_json::from_str(line).map_err(|e| format!("a torn record ({e}): {line}"))?;
-        if r["verified"] != true {
-            return Err(format!("a record is not verified: {line}"));
+        let id = r["tool_use_id"].as_str().unwrap_or("").to_owned();
+        match (r["kind"].as_str(), &r["verified"]) {
+            (Some("denial"), _) => denials.push(id),
+            (None, Value::Bool(true)) => writes.push(id),
+            _ => return Err(format!("an unexpected record: {line}")),
         }
-        ids.push(r["tool_use_id"].as_str().unwrap_or("").to_owned());
     }
-    let mut want: Vec<String> = (0..rounds)
-        .flat_map(|r| {
-            (0..procs)
-                .filter(|i| i % 4 == 0)
-                .map(move |i| format!("r{r}-p{i}"))
-        })
-        .collect();
-    ids.sort();
-    want.sort();
-    if ids != want {
+    let ids = |keep: fn(usize) -> bool| -> Vec<String> {
+        let mut v: Vec<String> = (0..rounds)
+            .flat_map(|r| {
+                (0..procs)
+                    .filter(move |&i| keep(i))
+                    .map(move |i| format!("r{r}-p{i}"))
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    writes.sort();
+    denials.sort();
+    if writes != ids(|i| i % 4 == 0) || denials != ids(|i| i % 8 == 1) {
         return Err(format!(
-            "the write log holds {} records, {} expected",
-            ids.len(),
-            want.len()
+            "the write log holds {} writes and {} denials, not {} and {}",
+            writes.len(),
+            denials.len(),
+            ids(|i| i % 4 == 0).len(),
+            ids(|i| i % 8 == 1).len()
         ));
     }
     let counters: Value = serde_json::from_slice(
@@ -283,15 +291,14 @@ fn check_state(fx: &Fixture, rounds: usize, procs: usize) -> Result<(usize, usiz
     )
     .map_err(|e| e.to_string())?;
     let entries = counters["entries"].as_array().cloned().unwrap_or_default();
-    let expected = rounds * (0..procs).filter(|i| i % 4 == 3).count();
+    let expected = ids(|i| i % 4 == 3).len();
     if entries.len() != expected || entries.iter().any(|e| e["blocks"] != 1) {
         return Err(format!(
-            "the stop-block counter holds {} entries ({} expected, each at 1 block): {counters:.600}",
-            entries.len(),
-            expected
+            "the stop-block counter holds {} entries ({expected} expected, each at 1 block): {counters:.600}",
+            entries.len()
         ));
     }
-    Ok((ids.len(), entries.len()))
+    Ok((writes.len() + denials.len(), entries.len()))
 }
 
 fn pct(sorted: &[Duration], p: f64) -> Duration {
@@ -337,7 +344,7 @@ fn load(bin: &Path, rounds: usize, procs: usize) -> Result<(), String> {
     let (records, counters) = check_state(&fx, rounds, procs)?;
     println!();
     println!(
-        "Every answer as expected; the write log holds all {records} records intact, and the stop-block counter all {counters} updates."
+        "Every answer as expected; the write log holds all {records} records intact (writes and denials), and the stop-block counter all {counters} updates."
     );
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! The command line. The binary answers to its own name with subcommands, and to each
 //! hook's name (an installed link) as that hook.
 
-use crate::hooks::Hook;
+use crate::hooks::{Hook, HookArgs};
 use crate::install::{self, Applied};
 use crate::policy::{self, Policy};
 use crate::runner;
@@ -41,8 +41,15 @@ enum Command {
     /// (PreToolUse on the write tools, Bash and PowerShell). Reads the event JSON on stdin.
     ScopeGuard,
     /// Hook: when the agent stops, check what its final message claims against what the
-    /// turn did; block the stop while claims are unbacked (Stop, SubagentStop).
-    AuditTurn,
+    /// turn did; block the stop while claims are unbacked (Stop, SubagentStop; and
+    /// PostToolBatch for an Agent SDK app's turn-terminator tool, see --end-turn-tool).
+    AuditTurn {
+        /// A tool that ends the agent's loop (bare, or behind any `mcp__<server>__`):
+        /// registered on PostToolBatch, a batch that calls it is audited, and the loop
+        /// ends only when the claims in its text hold. Repeatable.
+        #[arg(long, value_name = "NAME")]
+        end_turn_tool: Vec<String>,
+    },
     /// Run the audit of audit-turn offline: every claim found, its evidence, the verdict.
     /// Exits 0 when everything is backed, 1 otherwise.
     Audit {
@@ -149,6 +156,14 @@ struct InstallArgs {
     /// Print the resulting settings file instead of writing it.
     #[arg(long)]
     dry_run: bool,
+    /// Print only the hook registration, as the JSON object an Agent SDK app passes as its
+    /// `settings` option; writes nothing.
+    #[arg(long, conflicts_with_all = ["dry_run", "local", "user", "project"])]
+    print_settings: bool,
+    /// Also register audit-turn on PostToolBatch for this turn-terminator tool (an Agent
+    /// SDK app's `end_turn`, bare or MCP-served). Repeatable.
+    #[arg(long, value_name = "NAME")]
+    end_turn_tool: Vec<String>,
     /// Leave out `onFailure: "block"` (a hook that crashes or times out then lets the
     /// tool call through).
     #[arg(long)]
@@ -234,7 +249,15 @@ pub fn main() -> ExitCode {
         .and_then(|n| n.to_str())
         .and_then(Hook::from_name);
     if let Some(hook) = invoked_as {
-        return run_hook(hook);
+        if args.len() == 1 {
+            return run_hook(hook, &HookArgs::default());
+        }
+        // A link given arguments (`audit-turn --end-turn-tool end_turn`): read them as
+        // the subcommand's.
+        let mut as_sub = vec![std::ffi::OsString::from(install::BINARY_NAME)];
+        as_sub.push(hook.name().into());
+        as_sub.extend(args.into_iter().skip(1));
+        return dispatch(Cli::parse_from(as_sub).command);
     }
     let cli = Cli::parse_from(args);
     match std::panic::catch_unwind(|| dispatch(cli.command)) {
@@ -259,9 +282,9 @@ fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_default()
 }
 
-fn run_hook(hook: Hook) -> ExitCode {
+fn run_hook(hook: Hook, args: &HookArgs) -> ExitCode {
     let env = |name: &str| std::env::var_os(name);
-    let output = runner::run_hook(hook, std::io::stdin().lock(), &env);
+    let output = runner::run_hook(hook, args, std::io::stdin().lock(), &env);
     // A closed stdout or stderr cannot be reported anywhere; the exit code still stands.
     let _ = std::io::stdout().write_all(output.stdout.as_bytes());
     let _ = std::io::stderr().write_all(output.stderr.as_bytes());
@@ -270,10 +293,15 @@ fn run_hook(hook: Hook) -> ExitCode {
 
 fn dispatch(command: Command) -> ExitCode {
     match command {
-        Command::VerifyWrite => run_hook(Hook::VerifyWrite),
-        Command::BlockWrongBranch => run_hook(Hook::BlockWrongBranch),
-        Command::ScopeGuard => run_hook(Hook::ScopeGuard),
-        Command::AuditTurn => run_hook(Hook::AuditTurn),
+        Command::VerifyWrite => run_hook(Hook::VerifyWrite, &HookArgs::default()),
+        Command::BlockWrongBranch => run_hook(Hook::BlockWrongBranch, &HookArgs::default()),
+        Command::ScopeGuard => run_hook(Hook::ScopeGuard, &HookArgs::default()),
+        Command::AuditTurn { end_turn_tool } => run_hook(
+            Hook::AuditTurn,
+            &HookArgs {
+                end_turn_tools: end_turn_tool,
+            },
+        ),
         Command::Audit {
             transcript,
             message,
@@ -349,10 +377,9 @@ fn settings_path(args: &InstallArgs) -> Result<PathBuf, String> {
 }
 
 fn install_cmd(args: &InstallArgs, uninstall: bool) -> ExitCode {
-    let path = match settings_path(args) {
-        Ok(p) => p,
-        Err(e) => return fail(e),
-    };
+    if uninstall && (args.print_settings || !args.end_turn_tool.is_empty()) {
+        return fail("--print-settings and --end-turn-tool go with `install`, not `uninstall`");
+    }
     let binary = match &args.binary {
         Some(b) => std::path::absolute(b).map_err(|e| e.to_string()),
         None => std::env::current_exe()
@@ -368,7 +395,22 @@ fn install_cmd(args: &InstallArgs, uninstall: bool) -> ExitCode {
     } else {
         args.hooks.clone()
     };
-    let regs = install::registrations(&selected);
+    let regs = install::registrations_with(&selected, &args.end_turn_tool);
+    if args.print_settings {
+        // An Agent SDK app passes this as its `settings` option: the SDK's own Claude Code
+        // (2.1.295 or later) honours onFailure, whatever `claude` is on this PATH.
+        let fail_closed = !args.no_fail_closed;
+        let mut settings = serde_json::Map::new();
+        if let Err(e) = install::merge(&mut settings, &regs, &binary, fail_closed) {
+            return fail(e);
+        }
+        print!("{}", install::render_settings(&settings));
+        return ExitCode::SUCCESS;
+    }
+    let path = match settings_path(args) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
     let fail_closed = !args.no_fail_closed && (uninstall || args.force || on_failure_honoured());
     let edit = |settings: &mut serde_json::Map<String, serde_json::Value>| {
         if uninstall {
@@ -545,58 +587,69 @@ fn log_cmd(session: Option<String>, turn: Option<String>, failed: bool, json: bo
         Ok(r) => r,
         Err(e) => return fail(e),
     };
-    let records: Vec<_> = read
+    // Writes and the guards' denials, one ledger in time order (RFC 3339 sorts as text).
+    let mut entries: Vec<crate::store::Record> = read
         .records
-        .iter()
+        .into_iter()
         .filter(|r| turn.is_none() || r.prompt_id == turn)
         .filter(|r| !failed || !r.verified)
+        .map(Into::into)
+        .chain(
+            read.denials
+                .into_iter()
+                .filter(|d| turn.is_none() || d.prompt_id == turn)
+                .map(Into::into),
+        )
         .collect();
+    entries.sort_by(|a, b| a.time().cmp(b.time()));
     if json {
-        for r in &records {
+        for r in &entries {
             println!("{}", serde_json::to_string(r).expect("records serialize"));
         }
-    } else {
-        println!(
-            "session {session}: {} record(s){}",
-            records.len(),
-            if read.torn > 0 {
-                format!(" ({} unreadable line(s) skipped)", read.torn)
-            } else {
-                String::new()
-            }
-        );
-        println!(
-            "{:<24} {:<12} {:<10} {:<16} {:<8} path",
-            "time", "turn", "tool", "outcome", "event"
-        );
-        for r in &records {
-            let outcome = serde_json::to_value(r.outcome)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_default();
-            let turn: String = r
-                .prompt_id
-                .as_deref()
-                .unwrap_or("-")
-                .chars()
-                .take(12)
-                .collect();
-            println!(
-                "{:<24} {:<12} {:<10} {:<16} {:<8} {}",
-                r.time,
-                turn,
-                r.tool,
-                outcome,
-                // PostToolUse -> use, PostToolUseFailure -> failure, PostToolBatch -> batch
-                match r.event.as_str() {
-                    "PostToolUse" => "use",
-                    "PostToolUseFailure" => "failure",
-                    "PostToolBatch" => "batch",
-                    other => other,
-                },
-                r.path
-            );
+        return ExitCode::SUCCESS;
+    }
+    println!(
+        "session {session}: {} record(s){}",
+        entries.len(),
+        if read.torn > 0 {
+            format!(" ({} unreadable line(s) skipped)", read.torn)
+        } else {
+            String::new()
         }
+    );
+    println!(
+        "{:<24} {:<12} {:<12} {:<16} {:<19} path",
+        "time", "turn", "tool", "outcome", "by"
+    );
+    for entry in &entries {
+        let (time, prompt, tool, outcome, by, what) = match entry {
+            crate::store::Record::Write(r) => (
+                &r.time,
+                &r.prompt_id,
+                &r.tool,
+                r.outcome.name().to_owned(),
+                // Who checked it: verify-write after the tool, after a failed tool, or
+                // after the whole batch.
+                match r.event.as_str() {
+                    "PostToolUse" => "verify-write",
+                    "PostToolUseFailure" => "verify-write (failed)",
+                    "PostToolBatch" => "verify-write (batch)",
+                    other => other,
+                }
+                .to_owned(),
+                r.path.clone(),
+            ),
+            crate::store::Record::Denial(d) => (
+                &d.time,
+                &d.prompt_id,
+                &d.tool,
+                "denied".to_owned(),
+                d.hook.clone(),
+                d.targets.first().cloned().unwrap_or_default(),
+            ),
+        };
+        let turn: String = prompt.as_deref().unwrap_or("-").chars().take(12).collect();
+        println!("{time:<24} {turn:<12} {tool:<12} {outcome:<16} {by:<19} {what}");
     }
     ExitCode::SUCCESS
 }

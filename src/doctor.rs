@@ -232,10 +232,16 @@ fn settings_checks(scope: &Scope, out: &mut Vec<Check>) -> Vec<Registered> {
             )),
         ));
     } else if !missing.is_empty() {
+        let shell = crate::tools::shell_tools_matcher();
+        let mcp_shells = if missing.iter().any(|m| m.contains(&format!("`{shell}`"))) {
+            " (a shell registration by exact name leaves MCP-served shell tools such as `mcp__sh__Bash` unguarded)"
+        } else {
+            ""
+        };
         out.push(check(
             Mark::Warn,
             "registration",
-            format!("not registered: {}", missing.join(", ")),
+            format!("not registered: {}{mcp_shells}", missing.join(", ")),
             Some(
                 "run `did-it-actually install` to add them (or ignore if you chose --hooks)".into(),
             ),

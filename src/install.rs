@@ -29,10 +29,19 @@ pub struct Registration {
     /// `onFailure: "block"`. Never on Stop or SubagentStop, where Claude Code ignores it
     /// and logs a warning.
     pub fail_closed: bool,
+    /// Arguments after the hook's name (`--end-turn-tool end_turn`).
+    pub args: Vec<String>,
 }
 
 /// Every registration of `hooks`, in a stable order.
 pub fn registrations(hooks: &[Hook]) -> Vec<Registration> {
+    registrations_with(hooks, &[])
+}
+
+/// Every registration of `hooks`, plus, when audit-turn is among them and `end_turn_tools`
+/// names any, audit-turn on PostToolBatch for those turn-terminator tools (Agent SDK
+/// apps whose loop ends with a tool call, where no Stop event comes).
+pub fn registrations_with(hooks: &[Hook], end_turn_tools: &[String]) -> Vec<Registration> {
     let mut out = Vec::new();
     for &hook in hooks {
         match hook {
@@ -51,17 +60,19 @@ pub fn registrations(hooks: &[Hook]) -> Vec<Registration> {
                         matcher,
                         timeout_secs: 30,
                         fail_closed: true,
+                        args: Vec::new(),
                     });
                 }
             }
             Hook::ScopeGuard => {
-                for matcher in [tools::write_tools_matcher(), "Bash|PowerShell".to_owned()] {
+                for matcher in [tools::write_tools_matcher(), tools::shell_tools_matcher()] {
                     out.push(Registration {
                         hook,
                         event: Event::PreToolUse,
                         matcher: Some(matcher),
                         timeout_secs: 10,
                         fail_closed: true,
+                        args: Vec::new(),
                     });
                 }
             }
@@ -73,15 +84,32 @@ pub fn registrations(hooks: &[Hook]) -> Vec<Registration> {
                         matcher: None,
                         timeout_secs: 60,
                         fail_closed: false,
+                        args: Vec::new(),
+                    });
+                }
+                if !end_turn_tools.is_empty() {
+                    // A failure here ends the loop (like a failing stop audit lets the
+                    // stop through) rather than leaving the app without its terminator.
+                    out.push(Registration {
+                        hook,
+                        event: Event::PostToolBatch,
+                        matcher: None,
+                        timeout_secs: 60,
+                        fail_closed: true,
+                        args: end_turn_tools
+                            .iter()
+                            .flat_map(|t| ["--end-turn-tool".to_owned(), t.clone()])
+                            .collect(),
                     });
                 }
             }
             Hook::BlockWrongBranch => out.push(Registration {
                 hook,
                 event: Event::PreToolUse,
-                matcher: Some("Bash|PowerShell".into()),
+                matcher: Some(tools::shell_tools_matcher()),
                 timeout_secs: 10,
                 fail_closed: true,
+                args: Vec::new(),
             }),
         }
     }
@@ -93,7 +121,9 @@ pub fn handler(reg: &Registration, command: &str, fail_closed: bool) -> Value {
     let mut h = Map::new();
     h.insert("type".into(), json!("command"));
     h.insert("command".into(), json!(command));
-    h.insert("args".into(), json!([reg.hook.name()]));
+    let mut args = vec![reg.hook.name().to_owned()];
+    args.extend(reg.args.iter().cloned());
+    h.insert("args".into(), json!(args));
     h.insert("timeout".into(), json!(reg.timeout_secs));
     if fail_closed && reg.fail_closed && !matches!(reg.event, Event::Stop | Event::SubagentStop) {
         h.insert("onFailure".into(), json!("block"));

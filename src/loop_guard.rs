@@ -77,8 +77,12 @@ impl LoopGuard {
         })
     }
 
-    /// A clean stop: the counter starts over.
+    /// A clean stop: the counter starts over. Most stops have no counter to reset, and
+    /// then nothing is locked or written (an agent's stops do not race each other).
     pub fn reset(&self, prompt_id: &str, agent: &str) -> Result<(), StoreError> {
+        if self.count(prompt_id, agent) == 0 {
+            return Ok(());
+        }
         self.update(|state| {
             state
                 .entries

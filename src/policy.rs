@@ -470,6 +470,10 @@ pub struct AuditPolicy {
     /// Paths never audited (globs relative to the project root).
     #[serde(deserialize_with = "path_glob_list")]
     pub ignore_paths: Vec<String>,
+    /// Tools that end the agent's loop in an Agent SDK app (`end_turn`, bare or behind any
+    /// `mcp__<server>__`): when a batch calls one, audit-turn (registered on
+    /// PostToolBatch) audits the turn and ends the loop only when its claims hold.
+    pub end_turn_tools: Vec<String>,
     #[serde(rename = "//", skip_serializing)]
     _comment: Option<serde_json::Value>,
 }
@@ -561,6 +565,7 @@ impl Default for AuditPolicy {
             max_blocks: 3,
             subagents: true,
             ignore_paths: Vec::new(),
+            end_turn_tools: Vec::new(),
             _comment: None,
         }
     }

@@ -2,11 +2,11 @@
 //! appended -> host bytes. Every failure on the way becomes the event's fail-closed
 //! answer with a reason; a panic inside a hook becomes one too, never a stack trace.
 
-use crate::hooks::{self, Context, Hook, HookOutcome};
+use crate::hooks::{self, Context, Hook, HookArgs, HookOutcome};
 use crate::policy::Policy;
 use crate::protocol::claude::{self, ParseFailure};
 use crate::protocol::{Event, HookInput, Output, Response};
-use crate::store::{self, SessionId, SessionStore};
+use crate::store::{self, Record, SessionId, SessionStore};
 use std::ffi::OsString;
 use std::io::Read;
 use std::panic::{self, AssertUnwindSafe};
@@ -15,7 +15,7 @@ use std::time::SystemTime;
 /// The process environment, as a function so tests can substitute their own.
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<OsString>;
 
-pub fn run_hook(hook: Hook, stdin: impl Read, env: Env) -> Output {
+pub fn run_hook(hook: Hook, args: &HookArgs, stdin: impl Read, env: Env) -> Output {
     let name = hook.name();
     let bytes = match claude::read_input(stdin) {
         Ok(b) => b,
@@ -39,27 +39,50 @@ pub fn run_hook(hook: Hook, stdin: impl Read, env: Env) -> Output {
         );
         return claude::render_failure(name, Some(event), &message);
     }
-    contained(name, event, || run_parsed(hook, &input, env))
-}
-
-/// Runs `f` and renders its answer; an error or a panic becomes the event's fail-closed
-/// answer with the reason, never a stack trace.
-fn contained(name: &str, event: Event, f: impl FnOnce() -> Result<Response, String>) -> Output {
-    match panic::catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(response)) => claude::render(event, &response),
-        Ok(Err(message)) => claude::render_failure(name, Some(event), &message),
-        Err(payload) => {
-            let message = format!(
-                "internal error ({}); this is a bug in did-it-actually, please report it",
-                panic_message(&payload)
-            );
+    match contained(|| run_parsed(hook, args, &input, env)) {
+        Ok(response) => claude::render(event, &response),
+        Err(message) => {
+            // A guard that could not decide refused the call: the ledger says so, like
+            // any other denial, so the call is not later read as a lost write. Best
+            // effort: when the state cannot be written either, the refusal itself (with
+            // its reason) is still what the agent and the user see.
+            let text = format!("{name}: {message}");
+            if let Some(d) = hooks::denial_record(hook, &input, SystemTime::now(), None, &text) {
+                let _ = append(env, &input.common.session_id, &[d.into()]);
+            }
             claude::render_failure(name, Some(event), &message)
         }
     }
 }
 
+/// Runs `f`; an error or a panic becomes the reason for the event's fail-closed answer,
+/// never a stack trace.
+fn contained(f: impl FnOnce() -> Result<Response, String>) -> Result<Response, String> {
+    match panic::catch_unwind(AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(payload) => Err(format!(
+            "internal error ({}); this is a bug in did-it-actually, please report it",
+            panic_message(&payload)
+        )),
+    }
+}
+
+/// Appends records to the session's ledger.
+fn append(env: Env, session: &str, records: &[Record]) -> Result<bool, String> {
+    let session = SessionId::parse(session).map_err(|e| e.to_string())?;
+    let root = store::state_root(env).map_err(|e| e.to_string())?;
+    SessionStore::new(&root, &session)
+        .append(records)
+        .map_err(|e| e.to_string())
+}
+
 /// Everything after parsing. `Err` is a reason to fail closed.
-fn run_parsed(hook: Hook, input: &HookInput, env: Env) -> Result<Response, String> {
+fn run_parsed(
+    hook: Hook,
+    args: &HookArgs,
+    input: &HookInput,
+    env: Env,
+) -> Result<Response, String> {
     check_cwd(&input.common.cwd)?;
     let session = SessionId::parse(&input.common.session_id).map_err(|e| e.to_string())?;
     let mut notices = Vec::new();
@@ -82,6 +105,7 @@ fn run_parsed(hook: Hook, input: &HookInput, env: Env) -> Result<Response, Strin
         policy: &policy,
         now,
         env,
+        end_turn_tools: &args.end_turn_tools,
     };
     let HookOutcome {
         mut response,
@@ -158,17 +182,15 @@ mod tests {
 
     #[test]
     fn a_panic_becomes_a_clean_block() {
-        let out = contained("verify-write", Event::PostToolUse, || {
-            panic!("index out of bounds")
-        });
+        let failed = contained(|| panic!("index out of bounds")).unwrap_err();
+        let out = claude::render_failure("verify-write", Some(Event::PostToolUse), &failed);
         assert_eq!(out.exit_code, 0);
         assert_eq!(
             out.stdout,
             r#"{"decision":"block","reason":"verify-write: internal error (index out of bounds); this is a bug in did-it-actually, please report it","systemMessage":"verify-write: internal error (index out of bounds); this is a bug in did-it-actually, please report it"}"#
         );
-        let out = contained("verify-write", Event::PostToolBatch, || {
-            Err("state dir unwritable".into())
-        });
+        let failed = contained(|| Err("state dir unwritable".into())).unwrap_err();
+        let out = claude::render_failure("verify-write", Some(Event::PostToolBatch), &failed);
         assert!(
             out.stdout
                 .contains(r#""additionalContext":"verify-write: state dir unwritable""#),
@@ -191,7 +213,12 @@ mod tests {
                 r#"{{"session_id": "s", "cwd": "{cwd}", "hook_event_name": "PreToolUse",
                 "tool_name": "Bash", "tool_input": {{"command": "git push origin HEAD:main"}}}}"#
             );
-            let out = run_hook(Hook::BlockWrongBranch, input.as_bytes(), &env);
+            let out = run_hook(
+                Hook::BlockWrongBranch,
+                &HookArgs::default(),
+                input.as_bytes(),
+                &env,
+            );
             let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
             assert_eq!(
                 v["hookSpecificOutput"]["permissionDecision"], "deny",
@@ -217,7 +244,12 @@ mod tests {
             "tool_name": "Write", "tool_input": {"file_path": file, "content": "x"}});
         let env =
             |k: &str| (k == "DID_IT_ACTUALLY_STATE_DIR").then(|| blocker.clone().into_os_string());
-        let out = run_hook(Hook::VerifyWrite, input.to_string().as_bytes(), &env);
+        let out = run_hook(
+            Hook::VerifyWrite,
+            &HookArgs::default(),
+            input.to_string().as_bytes(),
+            &env,
+        );
         assert_eq!(out.exit_code, 0);
         let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
         let msg = v["systemMessage"].as_str().unwrap();

@@ -119,11 +119,40 @@ pub enum Outcome {
     /// What the host sent can neither confirm nor refute the write (a deletion without
     /// the file's previous content); the file exists.
     Unconfirmed,
+    /// The call never ran: a hook (ours or another) or a permission rule refused it, and
+    /// the agent was told so. Not a lost write.
+    Refused,
 }
 
 impl Outcome {
     pub fn is_verified(self) -> bool {
         matches!(self, Outcome::Landed | Outcome::ChangedAfter)
+    }
+
+    /// A write that was never attempted, or failed in front of the agent: the agent saw
+    /// the error, so it is not a silent loss to report or to redo.
+    pub fn agent_was_told(self) -> bool {
+        matches!(self, Outcome::ToolFailed | Outcome::Refused)
+    }
+
+    /// The name as it appears in the log (`not_landed`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Landed => "landed",
+            Outcome::ChangedAfter => "changed_after",
+            Outcome::Missing => "missing",
+            Outcome::WrongType => "wrong_type",
+            Outcome::Unreadable => "unreadable",
+            Outcome::NotLanded => "not_landed",
+            Outcome::Empty => "empty",
+            Outcome::Truncated => "truncated",
+            Outcome::TextAbsent => "text_absent",
+            Outcome::Differs => "differs",
+            Outcome::SourceRemains => "source_remains",
+            Outcome::ToolFailed => "tool_failed",
+            Outcome::Unconfirmed => "unconfirmed",
+            Outcome::Refused => "refused",
+        }
     }
 }
 
@@ -150,6 +179,84 @@ pub struct WriteRecord {
     /// SHA-256 of the file on disk after the write, when it is a readable file.
     pub sha256: Option<String>,
     pub size: Option<u64>,
+}
+
+/// One line of the ledger recording a tool call a guard refused before it ran. Allows are
+/// not recorded: a guard that lets a call through costs no write.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DenialRecord {
+    pub v: u32,
+    /// Always [`DenialKind::Denial`]: what tells this line from a [`WriteRecord`].
+    pub kind: DenialKind,
+    /// RFC 3339, UTC.
+    pub time: String,
+    pub session: String,
+    pub prompt_id: Option<String>,
+    pub tool_use_id: Option<String>,
+    /// The host event the guard answered (PreToolUse).
+    pub event: String,
+    /// The guard that refused (`scope-guard`).
+    pub hook: String,
+    /// The tool's normalized name.
+    pub tool: String,
+    /// What the call would have touched: paths for a write tool, the command for a shell.
+    pub targets: Vec<String>,
+    /// The rule that decided, when the guard names one apart from its reason.
+    pub rule: Option<String>,
+    /// The reason the agent was given.
+    pub reason: String,
+}
+
+/// The marker of a [`DenialRecord`] (`"kind": "denial"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DenialKind {
+    Denial,
+}
+
+/// One line of the ledger: a write checked by verify-write, or a call a guard refused.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Record {
+    /// Tried first: only a denial has `kind`.
+    Denial(DenialRecord),
+    Write(WriteRecord),
+}
+
+impl Record {
+    /// When it was written (RFC 3339, UTC).
+    pub fn time(&self) -> &str {
+        match self {
+            Record::Denial(d) => &d.time,
+            Record::Write(w) => &w.time,
+        }
+    }
+
+    fn version(&self) -> u32 {
+        match self {
+            Record::Denial(d) => d.v,
+            Record::Write(w) => w.v,
+        }
+    }
+
+    fn prompt_id(&self) -> Option<&str> {
+        match self {
+            Record::Denial(d) => d.prompt_id.as_deref(),
+            Record::Write(w) => w.prompt_id.as_deref(),
+        }
+    }
+}
+
+impl From<WriteRecord> for Record {
+    fn from(r: WriteRecord) -> Record {
+        Record::Write(r)
+    }
+}
+
+impl From<DenialRecord> for Record {
+    fn from(r: DenialRecord) -> Record {
+        Record::Denial(r)
+    }
 }
 
 /// Problems with the state directory. Each message names the path involved.
@@ -233,7 +340,7 @@ impl SessionStore {
 
     /// Appends records under an exclusive lock, all in one write. Returns whether the
     /// session directory was created by this call.
-    pub fn append(&self, records: &[WriteRecord]) -> Result<bool, StoreError> {
+    pub fn append(&self, records: &[Record]) -> Result<bool, StoreError> {
         if records.is_empty() {
             return Ok(false);
         }
@@ -276,14 +383,10 @@ impl SessionStore {
         let path = self.write_log_path();
         let mut out = LogRead::default();
         let result = crate::fsutil::lines_backward(&path, |line| {
-            match serde_json::from_slice::<WriteRecord>(line) {
-                Ok(r) if r.prompt_id.as_deref() != prompt_id => false,
-                Ok(r) if r.v == RECORD_VERSION => {
-                    out.records.push(r);
-                    true
-                }
-                Ok(_) => {
-                    out.other_version += 1;
+            match serde_json::from_slice::<Record>(line) {
+                Ok(r) if r.prompt_id() != prompt_id => false,
+                Ok(r) => {
+                    out.add(r);
                     true
                 }
                 Err(_) => {
@@ -295,6 +398,7 @@ impl SessionStore {
         match result {
             Ok(()) => {
                 out.records.reverse();
+                out.denials.reverse();
                 Ok(out)
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(LogRead::default()),
@@ -380,10 +484,23 @@ pub struct PruneReport {
 #[derive(Debug, Default, PartialEq)]
 pub struct LogRead {
     pub records: Vec<WriteRecord>,
+    /// The calls the guards refused, oldest first.
+    pub denials: Vec<DenialRecord>,
     /// Lines that are not a complete record (a crashed writer, a manual edit).
     pub torn: usize,
     /// Complete records of another version than [`RECORD_VERSION`].
     pub other_version: usize,
+}
+
+impl LogRead {
+    /// Files one parsed line: by kind, or as another version.
+    fn add(&mut self, record: Record) {
+        match record {
+            r if r.version() != RECORD_VERSION => self.other_version += 1,
+            Record::Write(w) => self.records.push(w),
+            Record::Denial(d) => self.denials.push(d),
+        }
+    }
 }
 
 pub fn read_records(reader: impl BufRead) -> io::Result<LogRead> {
@@ -393,9 +510,8 @@ pub fn read_records(reader: impl BufRead) -> io::Result<LogRead> {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match serde_json::from_slice::<WriteRecord>(&line) {
-            Ok(r) if r.v == RECORD_VERSION => out.records.push(r),
-            Ok(_) => out.other_version += 1,
+        match serde_json::from_slice::<Record>(&line) {
+            Ok(r) => out.add(r),
             Err(_) => out.torn += 1,
         }
     }
@@ -423,6 +539,36 @@ mod tests {
             sha256: Some("00".repeat(32)),
             size: Some(12),
         }
+    }
+
+    fn denial(prompt: &str) -> DenialRecord {
+        DenialRecord {
+            v: RECORD_VERSION,
+            kind: DenialKind::Denial,
+            time: "2026-11-30T00:00:00.000Z".into(),
+            session: "s".into(),
+            prompt_id: Some(prompt.into()),
+            tool_use_id: Some("toolu_9".into()),
+            event: "PreToolUse".into(),
+            hook: "scope-guard".into(),
+            tool: "Write".into(),
+            targets: vec!["/outside.txt".into()],
+            rule: Some("outside the project root".into()),
+            reason: "scope-guard: no".into(),
+        }
+    }
+
+    #[test]
+    fn denials_and_writes_share_the_log_and_are_told_apart() {
+        let line = serde_json::to_string(&Record::from(denial("p"))).unwrap();
+        assert!(line.contains(r#""kind":"denial""#), "{line}");
+        let read = read_records(
+            format!("{line}\n{}\n", serde_json::to_string(&record(1)).unwrap()).as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(read.denials, [denial("p")]);
+        assert_eq!(read.records, [record(1)]);
+        assert_eq!((read.torn, read.other_version), (0, 0));
     }
 
     fn temp_root(name: &str) -> PathBuf {
@@ -485,10 +631,10 @@ mod tests {
         let root = temp_root("roundtrip");
         let store = SessionStore::new(&root, &SessionId::parse("s").unwrap());
         assert!(
-            store.append(&[record(1)]).unwrap(),
+            store.append(&[record(1).into()]).unwrap(),
             "first append creates the dir"
         );
-        assert!(!store.append(&[record(2), record(3)]).unwrap());
+        assert!(!store.append(&[record(2).into(), record(3).into()]).unwrap());
         let mut f = OpenOptions::new()
             .append(true)
             .open(store.write_log_path())
@@ -498,7 +644,7 @@ mod tests {
         let mut other = serde_json::to_value(record(4)).unwrap();
         other["v"] = 2.into();
         writeln!(f, "{other}").unwrap();
-        store.append(&[record(5)]).unwrap();
+        store.append(&[record(5).into()]).unwrap();
         let read = store.read_write_log().unwrap();
         let ids: Vec<_> = read
             .records
@@ -515,7 +661,7 @@ mod tests {
     fn a_failed_append_leaves_no_partial_line() {
         let root = temp_root("partial");
         let store = SessionStore::new(&root, &SessionId::parse("s").unwrap());
-        store.append(&[record(1)]).unwrap();
+        store.append(&[record(1).into()]).unwrap();
         let path = store.write_log_path();
         let before = fs::read(&path).unwrap();
         // A disk that fills up half-way through the record: part of it is written.
@@ -533,7 +679,7 @@ mod tests {
         assert_eq!(err.raw_os_error(), Some(28));
         assert_eq!(fs::read(&path).unwrap(), before, "cut back to where it was");
         // With space again, the next record is whole.
-        store.append(&[record(3)]).unwrap();
+        store.append(&[record(3).into()]).unwrap();
         let read = store.read_write_log().unwrap();
         assert_eq!((read.records.len(), read.torn), (2, 0));
         fs::remove_dir_all(&root).unwrap();
@@ -543,14 +689,14 @@ mod tests {
     fn an_append_after_a_fragment_starts_on_a_fresh_line() {
         let root = temp_root("fragment");
         let store = SessionStore::new(&root, &SessionId::parse("s").unwrap());
-        store.append(&[record(1)]).unwrap();
+        store.append(&[record(1).into()]).unwrap();
         // A writer killed in the middle of its record.
         let mut f = OpenOptions::new()
             .append(true)
             .open(store.write_log_path())
             .unwrap();
         f.write_all(b"{\"v\":1,\"time\":\"20").unwrap();
-        store.append(&[record(2), record(3)]).unwrap();
+        store.append(&[record(2).into(), record(3).into()]).unwrap();
         let read = store.read_write_log().unwrap();
         let ids: Vec<_> = read
             .records
@@ -573,9 +719,10 @@ mod tests {
         };
         store
             .append(&[
-                with_prompt(1, "a"),
-                with_prompt(2, "b"),
-                with_prompt(3, "b"),
+                with_prompt(1, "a").into(),
+                with_prompt(2, "b").into(),
+                denial("b").into(),
+                with_prompt(3, "b").into(),
             ])
             .unwrap();
         let turn = store.read_turn_records(Some("b")).unwrap();
@@ -585,6 +732,7 @@ mod tests {
             .map(|r| r.tool_use_id.clone().unwrap())
             .collect();
         assert_eq!(ids, ["t2", "t3"]);
+        assert_eq!(turn.denials, [denial("b")]);
         assert!(store
             .read_turn_records(Some("c"))
             .unwrap()
@@ -604,8 +752,8 @@ mod tests {
         let root = temp_root("prune");
         let mine = SessionStore::new(&root, &SessionId::parse("mine").unwrap());
         let old = SessionStore::new(&root, &SessionId::parse("old").unwrap());
-        mine.append(&[record(1)]).unwrap();
-        old.append(&[record(1)]).unwrap();
+        mine.append(&[record(1).into()]).unwrap();
+        old.append(&[record(1).into()]).unwrap();
         let now = SystemTime::now();
         // Everything is fresh: nothing goes.
         assert_eq!(mine.prune_others(Duration::from_secs(3600), now).removed, 0);

@@ -20,6 +20,36 @@ pub fn normalize(name: &str) -> &str {
     }
 }
 
+/// Whether `name` (raw, with any MCP prefix) is the tool `bare`: bare, behind
+/// `mcp__<server>__` (the server ending at the first `__`, see [`normalize`]), or behind a
+/// server whose own name holds `__` (`mcp__my__sh__Bash`), which the registered matchers'
+/// greedy `mcp__.+__` also take. `not_mcp__x__end_turn` and `mcp__end_turn` are not.
+pub fn is_tool(name: &str, bare: &str) -> bool {
+    if name == bare || normalize(name) == bare {
+        return true;
+    }
+    name.strip_prefix("mcp__").is_some_and(|rest| {
+        rest.rfind("__")
+            .filter(|&i| i > 0)
+            .is_some_and(|i| &rest[i + 2..] == bare)
+    })
+}
+
+/// The shell tools the branch and scope guards read commands from.
+pub const SHELL_TOOLS: [&str; 2] = ["Bash", "PowerShell"];
+
+/// Whether a tool runs shell commands: Bash or PowerShell, bare or MCP-served (an Agent SDK
+/// app's own `mcp__sh__Bash`).
+pub fn is_shell(name: &str) -> bool {
+    SHELL_TOOLS.iter().any(|t| is_tool(name, t))
+}
+
+/// The Claude Code matcher for every shell tool, bare or behind any MCP server prefix. A
+/// plain `Bash|PowerShell` matches exact names only, so an MCP shell would run unguarded.
+pub fn shell_tools_matcher() -> String {
+    format!("^(mcp__.+__)?({})$", SHELL_TOOLS.join("|"))
+}
+
 /// What a write tool does to the file system; each kind has its own evidence rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WriteKind {
@@ -265,6 +295,32 @@ mod tests {
             assert_eq!(write_kind(other), None, "{other}");
             assert!(!matcher_matches(other), "{other} matched");
         }
+    }
+
+    #[test]
+    fn tool_names_match_bare_or_behind_any_mcp_prefix() {
+        for yes in [
+            "end_turn",
+            "mcp__ctl__end_turn",
+            "mcp__my__ctl__end_turn",
+            "mcp__plugin_x_ctl__end_turn",
+        ] {
+            assert!(is_tool(yes, "end_turn"), "{yes}");
+        }
+        for no in [
+            "not_mcp__x__end_turn",
+            "mcp__incomplete",
+            "mcp__end_turn",
+            "mcp____end_turn",
+            "end_turn2",
+            "mcp__ctl__end_turn_now",
+            "",
+        ] {
+            assert!(!is_tool(no, "end_turn"), "{no}");
+        }
+        assert!(is_shell("mcp__sh__Bash") && is_shell("mcp__a__b__PowerShell") && is_shell("Bash"));
+        assert!(!is_shell("mcp__sh__bash") && !is_shell("run_command") && !is_shell("xBash"));
+        assert_eq!(shell_tools_matcher(), "^(mcp__.+__)?(Bash|PowerShell)$");
     }
 
     /// The matcher is `^(mcp__.+__)?(A|B|…)$`; check it without a regex engine.

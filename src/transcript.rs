@@ -380,7 +380,7 @@ fn str_field(v: &Value, key: &str) -> String {
 }
 
 /// A tool result's content as text: a string, or the text blocks of an array.
-fn content_text(content: Option<&Value>) -> String {
+pub fn content_text(content: Option<&Value>) -> String {
     match content {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Array(blocks)) => blocks

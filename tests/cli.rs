@@ -238,6 +238,27 @@ fn log_prints_the_newest_sessions_writes_and_filters_them() {
             .unwrap();
         child.wait().unwrap();
     }
+    // A guard's denial goes in the same ledger.
+    let denied = serde_json::json!({"session_id": "s1", "prompt_id": "p2", "cwd": project,
+        "hook_event_name": "PreToolUse", "tool_name": "Write", "tool_use_id": "d1",
+        "tool_input": {"file_path": "/etc/dia-log-test.conf", "content": "x"}});
+    let mut child = Command::new(BIN)
+        .arg("scope-guard")
+        .env("DID_IT_ACTUALLY_STATE_DIR", &state)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(denied.to_string().as_bytes())
+            .unwrap();
+    }
+    child.wait().unwrap();
     let log = |args: &[&str]| {
         Command::new(BIN)
             .arg("log")
@@ -250,13 +271,22 @@ fn log_prints_the_newest_sessions_writes_and_filters_them() {
     assert!(out.status.success(), "{}", text(&out));
     let table = String::from_utf8_lossy(&out.stdout);
     let rows: Vec<&str> = table.lines().collect();
-    assert_eq!(rows[0], "session s1: 2 record(s)");
+    assert_eq!(rows[0], "session s1: 3 record(s)");
     assert!(
         rows[2].contains(" p1 ") && rows[2].contains(" landed ") && rows[2].ends_with("/a.txt"),
         "{table}"
     );
     assert!(
-        rows[3].contains(" p2 ") && rows[3].contains(" missing ") && rows[3].contains(" use "),
+        rows[3].contains(" p2 ")
+            && rows[3].contains(" missing ")
+            && rows[3].contains(" verify-write "),
+        "{table}"
+    );
+    assert!(
+        rows[4].contains(" p2 ")
+            && rows[4].contains(" denied ")
+            && rows[4].contains(" scope-guard ")
+            && rows[4].ends_with("/etc/dia-log-test.conf"),
         "{table}"
     );
 
@@ -265,8 +295,10 @@ fn log_prints_the_newest_sessions_writes_and_filters_them() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 1);
+    assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["outcome"], "missing");
+    assert_eq!(lines[1]["kind"], "denial");
+    assert_eq!(lines[1]["hook"], "scope-guard");
     let out = log(&["--session", "s1", "--turn", "p1"]);
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("session s1: 1 record(s)"));
 
@@ -394,5 +426,117 @@ fn a_repository_libgit2_cannot_open_counts_as_protected() {
             .unwrap()
             .contains("cannot open the git repository"),
         "{v}"
+    );
+}
+
+#[test]
+fn print_settings_gives_an_sdk_app_the_registration_and_writes_nothing() {
+    let dir = scratch("print-settings");
+    let project = dir.join("root");
+    let out = run(
+        &["install", "--print-settings", "--end-turn-tool", "end_turn"],
+        &project,
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(!project.join(".claude").exists(), "nothing is written");
+    let settings: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let hooks = &settings["hooks"];
+    let shell = hooks["PreToolUse"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["hooks"][0]["args"][0] == "block-wrong-branch")
+        .unwrap();
+    assert_eq!(shell["matcher"], "^(mcp__.+__)?(Bash|PowerShell)$");
+    let batch: Vec<&serde_json::Value> = hooks["PostToolBatch"][0]["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .collect();
+    assert!(
+        batch.iter().any(|h| h["args"]
+            == serde_json::json!(["audit-turn", "--end-turn-tool", "end_turn"])
+            && h["onFailure"] == "block"),
+        "{settings:#}"
+    );
+    // Without --end-turn-tool there is no audit-turn on PostToolBatch.
+    let out = run(&["install", "--print-settings"], &project);
+    let plain: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(!plain.to_string().contains("--end-turn-tool"));
+    // It is for `install` only, and not with a settings file target.
+    let out = run(&["uninstall", "--print-settings"], &project);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let out = run(&["install", "--print-settings", "--user"], &project);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+}
+
+#[test]
+fn audit_turn_ends_the_loop_on_the_named_end_turn_tool() {
+    let dir = scratch("end-turn-flag");
+    let project = dir.join("root");
+    let batch = |tool: &str, summary: &str| {
+        serde_json::json!({"session_id": "s1", "prompt_id": "p1", "cwd": project,
+            "hook_event_name": "PostToolBatch", "tool_calls": [
+                {"tool_name": tool, "tool_input": {"summary": summary}, "tool_use_id": "t1",
+                 "tool_response": [{"type": "text", "text": "turn ended"}]}]})
+        .to_string()
+    };
+    let answer = |args: &[&str], input: String| {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .current_dir(&project)
+            .env("DID_IT_ACTUALLY_STATE_DIR", dir.join("state"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(input.as_bytes()).unwrap();
+        }
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let flag = ["audit-turn", "--end-turn-tool", "end_turn"];
+    let out = answer(&flag, batch("mcp__ctl__end_turn", "Reviewed the parser."));
+    assert_eq!(
+        out,
+        r#"{"continue":false,"stopReason":"mcp__ctl__end_turn called"}"#
+    );
+    let out = answer(
+        &flag,
+        batch("mcp__ctl__end_turn", "I updated `src/main.rs`."),
+    );
+    assert!(
+        out.contains(r#""additionalContext":"audit-turn: 1 thing(s)"#)
+            && out.contains("then call mcp__ctl__end_turn again"),
+        "{out}"
+    );
+    // The loop guard bounds it: after audit.max_blocks (3) lists in a row the loop ends,
+    // and the user is told what was still unbacked.
+    for _ in 0..2 {
+        let out = answer(
+            &flag,
+            batch("mcp__ctl__end_turn", "I updated `src/main.rs`."),
+        );
+        assert!(out.contains("additionalContext"), "{out}");
+    }
+    let out = answer(
+        &flag,
+        batch("mcp__ctl__end_turn", "I updated `src/main.rs`."),
+    );
+    assert!(
+        out.starts_with(r#"{"continue":false,"stopReason":"mcp__ctl__end_turn called","systemMessage":"audit-turn: the loop ends after 3 audits"#),
+        "{out}"
+    );
+    // Not registered for that tool: no opinion, and no cost.
+    assert_eq!(
+        answer(
+            &["audit-turn"],
+            batch("mcp__ctl__end_turn", "I updated `src/main.rs`.")
+        ),
+        ""
     );
 }

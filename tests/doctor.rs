@@ -392,7 +392,27 @@ fn a_matcher_narrower_than_the_write_tools_is_reported() {
     let (code, report) = s.doctor();
     assert_eq!(code, 0, "{report}");
     assert!(
-        report.contains("[warn] registration: not registered: scope-guard on PreToolUse for every tool of `^(mcp__.+__)?(Write|") && report.contains("(its matchers here: `Bash|PowerShell`, `Write`)"),
+        report.contains("[warn] registration: not registered: scope-guard on PreToolUse for every tool of `^(mcp__.+__)?(Write|") && report.contains("(its matchers here: `^(mcp__.+__)?(Bash|PowerShell)$`, `Write`)"),
         "{report}"
     );
+}
+
+#[test]
+fn an_older_shell_registration_that_misses_mcp_shells_is_reported() {
+    let s = Setup::new("doctor-shell-matcher", Some("2.1.328"));
+    s.install(&[]);
+    let path = s.project.join(".claude/settings.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    // As installed before MCP shells were guarded: exact names only.
+    let text = text.replace("^(mcp__.+__)?(Bash|PowerShell)$", "Bash|PowerShell");
+    std::fs::write(&path, text).unwrap();
+    let (code, report) = s.doctor();
+    assert_eq!(code, 0, "{report}");
+    for hook in ["block-wrong-branch", "scope-guard"] {
+        assert!(
+            report.contains(&format!("{hook} on PreToolUse for every tool of `^(mcp__.+__)?(Bash|PowerShell)$` (its matchers here: `")),
+            "{hook}: {report}"
+        );
+    }
+    assert!(report.contains("MCP-served shell tools"), "{report}");
 }

@@ -1,42 +1,43 @@
-//! audit-turn in the real Claude Code 2.1.328, registered by `did-it-actually install`:
-//! unbacked claims block the stop (the model is told which, as `Stop hook feedback`), and
-//! the stop goes through once they hold; completion-promise loops; the loop guard's cap.
+//! audit-turn in the real Claude Code (each release in `CLAUDE_CODE_VERSIONS`, one test
+//! per release), registered by `did-it-actually install`: unbacked claims block the stop
+//! (the model is told which, as `Stop hook feedback`), and the stop goes through once they
+//! hold; completion-promise loops; the loop guard's cap.
 
 mod support;
 
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::Command;
-use support::claude::Session;
-use support::mock_api::{all_text, user_texts, MockApi, Step};
+use support::claude::{assert_stop_feedback_shape, stop_feedback, Session};
+use support::mock_api::{MockApi, Step};
+
+per_claude_code_version!(
+    an_unbacked_file_claim_blocks_until_the_write_happens,
+    a_test_claim_needs_a_test_run_after_the_last_edit,
+    a_promise_loop_accepts_only_a_clean_tagged_promise,
+    the_loop_guard_lets_the_stop_through_after_the_cap,
+);
 
 const BIN: &str = env!("CARGO_BIN_EXE_did-it-actually");
 
-fn guarded_session() -> Option<(Session, PathBuf)> {
-    let mut session = Session::start()?;
+fn guarded_session(version: &str) -> Option<(Session, PathBuf)> {
+    let mut session = Session::start_with(version)?;
     let state = session.install(&[]);
     Some((session, state))
 }
 
-/// The `Stop hook feedback` texts the model was sent, in order.
-fn feedback(api: &MockApi) -> Vec<String> {
-    api.requests()
-        .iter()
-        .flat_map(user_texts)
-        .filter(|t| t.starts_with("Stop hook feedback:"))
-        .fold(Vec::new(), |mut seen, t| {
-            if !seen.contains(&t) {
-                seen.push(t);
-            }
-            seen
-        })
+/// The Stop blocks the model was told about, in order, each from `Stop hook feedback:`
+/// on; each text that carries one has the shape `version` gives it.
+fn feedback(version: &str, api: &MockApi) -> Vec<String> {
+    let requests = api.requests();
+    assert_stop_feedback_shape(version, &requests);
+    stop_feedback(&requests)
 }
 
 /// (a) "I updated a.txt" without a write is blocked; once the agent writes it, the stop
 /// goes through.
-#[test]
-fn an_unbacked_file_claim_blocks_until_the_write_happens() {
-    let Some((session, _state)) = guarded_session() else {
+fn an_unbacked_file_claim_blocks_until_the_write_happens(version: &str) {
+    let Some((session, _state)) = guarded_session(version) else {
         return;
     };
     let file = session.path("a.txt");
@@ -48,7 +49,7 @@ fn an_unbacked_file_claim_blocks_until_the_write_happens() {
     ]);
     let out = session.run("Update a.txt", &api);
     assert!(out.status.success(), "{}", out.describe());
-    let fb = feedback(&api);
+    let fb = feedback(version, &api);
     assert_eq!(fb.len(), 1, "{fb:#?}\n{}", out.describe());
     assert!(
         fb[0].contains("audit-turn: 1 thing(s) in your final message are not backed"),
@@ -62,9 +63,8 @@ fn an_unbacked_file_claim_blocks_until_the_write_happens() {
 
 /// (b) "All tests pass" with no test run is blocked; after the agent runs the project's
 /// test command, the stop goes through.
-#[test]
-fn a_test_claim_needs_a_test_run_after_the_last_edit() {
-    let Some((session, _state)) = guarded_session() else {
+fn a_test_claim_needs_a_test_run_after_the_last_edit(version: &str) {
+    let Some((session, _state)) = guarded_session(version) else {
         return;
     };
     session.write("Makefile", "test:\n\t@echo '3 passed, 0 failed'\n");
@@ -83,7 +83,7 @@ fn a_test_claim_needs_a_test_run_after_the_last_edit() {
     ]);
     let out = session.run("Change src.txt and test", &api);
     assert!(out.status.success(), "{}", out.describe());
-    let fb = feedback(&api);
+    let fb = feedback(version, &api);
     assert_eq!(fb.len(), 1, "{fb:#?}\n{}", out.describe());
     assert!(
         fb[0].contains("no tests command ran in this turn"),
@@ -95,9 +95,8 @@ fn a_test_claim_needs_a_test_run_after_the_last_edit() {
 
 /// (c) A promise loop: an untagged DONE is not accepted, a tagged one with an unbacked
 /// claim is not accepted, a clean tagged one completes the loop.
-#[test]
-fn a_promise_loop_accepts_only_a_clean_tagged_promise() {
-    let Some((session, state)) = guarded_session() else {
+fn a_promise_loop_accepts_only_a_clean_tagged_promise(version: &str) {
+    let Some((session, state)) = guarded_session(version) else {
         return;
     };
     let out = Command::new(BIN)
@@ -129,7 +128,7 @@ fn a_promise_loop_accepts_only_a_clean_tagged_promise() {
     ]);
     let out = session.run("Do the task", &api);
     assert!(out.status.success(), "{}", out.describe());
-    let fb = feedback(&api);
+    let fb = feedback(version, &api);
     assert_eq!(fb.len(), 2, "{fb:#?}\n{}", out.describe());
     assert!(
         fb[0].contains("Finish the task.") && fb[0].contains("iteration 1 of 5"),
@@ -158,9 +157,8 @@ fn a_promise_loop_accepts_only_a_clean_tagged_promise() {
 
 /// (d) An agent that never backs its claim: after audit.max_blocks (3) blocks the stop
 /// goes through, and the user is told what is still unbacked.
-#[test]
-fn the_loop_guard_lets_the_stop_through_after_the_cap() {
-    let Some((session, _state)) = guarded_session() else {
+fn the_loop_guard_lets_the_stop_through_after_the_cap(version: &str) {
+    let Some((session, _state)) = guarded_session(version) else {
         return;
     };
     let api = MockApi::start((0..6).map(|_| Step::text("I updated z.txt.")).collect());
@@ -172,13 +170,8 @@ fn the_loop_guard_lets_the_stop_through_after_the_cap() {
         "three blocks, then the stop: {}",
         out.describe()
     );
-    let all = api
-        .requests()
-        .iter()
-        .map(all_text)
-        .collect::<Vec<_>>()
-        .join("\n");
-    assert!(all.matches("Stop hook feedback:").count() >= 3, "{all}");
+    let fb = feedback(version, &api);
+    assert_eq!(fb.len(), 3, "{fb:#?}\n{}", out.describe());
     let stdout = out.stdout.clone();
     assert!(
         stdout.contains("the stop goes through after 3 blocks in a row"),

@@ -1,5 +1,5 @@
-//! block-wrong-branch in the real Claude Code 2.1.328, registered by `did-it-actually
-//! install`: a push to main is denied before it runs (the model is told why, the remote is
+//! block-wrong-branch in the real Claude Code (each release in `CLAUDE_CODE_VERSIONS`, one
+//! test per release), registered by `did-it-actually install`: a push to main is denied before it runs (the model is told why, the remote is
 //! unchanged), and the push to a feature branch that follows goes through.
 
 mod support;
@@ -9,9 +9,10 @@ use std::process::Command;
 use support::claude::Session;
 use support::mock_api::{tool_result, tool_use_id, MockApi, Step};
 
-#[test]
-fn a_push_to_main_is_denied_and_a_feature_push_goes_through() {
-    let Some(mut session) = Session::start() else {
+per_claude_code_version!(a_push_to_main_is_denied_and_a_feature_push_goes_through);
+
+fn a_push_to_main_is_denied_and_a_feature_push_goes_through(version: &str) {
+    let Some(mut session) = Session::start_with(version) else {
         return;
     };
     let origin = session.scratch_dir("origin.git");

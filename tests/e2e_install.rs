@@ -1,24 +1,34 @@
-//! From a fresh clone to a guarded project, in the real Claude Code 2.1.328: after
-//! `install/install.sh` (scratch HOME, scratch prefix), one scripted session exercises all
-//! four hooks through the registration install wrote; then the installed binary is moved
-//! away and the next guarded tool call is blocked by `onFailure: "block"`.
+//! From a fresh clone to a guarded project, in the real Claude Code (each release in
+//! `CLAUDE_CODE_VERSIONS`, one test per release): after `install/install.sh` (scratch
+//! HOME, scratch prefix, that release's `claude` on PATH), one scripted session exercises
+//! all four hooks through the registration install wrote; then the installed binary is
+//! moved away and the next guarded tool call is blocked by `onFailure: "block"`.
+//!
+//! The release build is not repeated per release: install.sh builds into the shared
+//! `target/install-test` (see `support::install_sh`), so the tests running in parallel
+//! wait on cargo's lock for one build and the others find it fresh.
 
 mod support;
 
 use serde_json::json;
-use support::claude::{claude_binary, Session};
+use support::claude::{assert_stop_feedback_shape, claude_binary_version, stop_feedback, Session};
 use support::install_sh;
-use support::mock_api::{tool_result, tool_use_id, user_texts, MockApi, Step};
+use support::mock_api::{tool_result, tool_use_id, MockApi, Step};
 
-#[test]
-fn install_sh_guards_a_real_session_and_fails_closed_without_its_binary() {
-    let Some(mut session) = Session::start() else {
+per_claude_code_version!(install_sh_guards_a_real_session_and_fails_closed_without_its_binary);
+
+fn install_sh_guards_a_real_session_and_fails_closed_without_its_binary(version: &str) {
+    let Some(mut session) = Session::start_with(version) else {
         return;
     };
     let prefix = session.scratch_dir("prefix");
     let bin_dir = prefix.join("bin");
     // The real `claude` on PATH, so install and doctor check its version for real.
-    let claude_dir = claude_binary().unwrap().parent().unwrap().to_owned();
+    let claude_dir = claude_binary_version(version)
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_owned();
     let path = format!(
         "{}:{}:{}:{}",
         bin_dir.display(),
@@ -36,7 +46,7 @@ fn install_sh_guards_a_real_session_and_fails_closed_without_its_binary() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains("[ok  ] Claude Code: ")
-            && stdout.contains("is 2.1.328 (honours onFailure)"),
+            && stdout.contains(&format!("is {version} (honours onFailure)")),
         "{stdout}"
     );
     let settings = session.read(".claude/settings.json").unwrap();
@@ -94,10 +104,8 @@ fn install_sh_guards_a_real_session_and_fails_closed_without_its_binary() {
     );
     assert_eq!(session.git_ok(&["rev-parse", "HEAD"]), head);
 
-    let feedback: Vec<String> = user_texts(&requests[4])
-        .into_iter()
-        .filter(|t| t.starts_with("Stop hook feedback:"))
-        .collect();
+    assert_stop_feedback_shape(version, &requests[4..]);
+    let feedback = stop_feedback(&requests[4..]);
     assert_eq!(feedback.len(), 1, "{feedback:#?}\n{}", out.describe());
     assert!(feedback[0].contains("src/b.txt"), "{}", feedback[0]);
 

@@ -1,7 +1,8 @@
-//! scope-guard in the real Claude Code 2.1.328, registered by `did-it-actually install`:
-//! a Write outside the project root and an Edit of the project's Claude Code settings are
-//! denied before they run (the model is told why; nothing changes on disk), and a Write
-//! inside the root goes through and is then verified by verify-write.
+//! scope-guard in the real Claude Code (each release in `CLAUDE_CODE_VERSIONS`, one test
+//! per release), registered by `did-it-actually install`: a Write outside the project root
+//! and an Edit of the project's Claude Code settings are denied before they run (the model
+//! is told why; nothing changes on disk), and a Write inside the root goes through and is
+//! then verified by verify-write.
 
 mod support;
 
@@ -9,9 +10,10 @@ use serde_json::{json, Value};
 use support::claude::Session;
 use support::mock_api::{tool_result, tool_use_id, MockApi, Step};
 
-#[test]
-fn writes_outside_scope_are_denied_and_inside_are_verified() {
-    let Some(mut session) = Session::start() else {
+per_claude_code_version!(writes_outside_scope_are_denied_and_inside_are_verified);
+
+fn writes_outside_scope_are_denied_and_inside_are_verified(version: &str) {
+    let Some(mut session) = Session::start_with(version) else {
         return;
     };
     let state = session.install(&[]);

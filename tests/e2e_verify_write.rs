@@ -1,7 +1,7 @@
-//! verify-write in the real Claude Code 2.1.328, registered by the project's own
-//! installer (`did-it-actually install`), driven by a scripted mock of the API. The
-//! assertions are on what the model was actually told (the mock's requests) and on the
-//! write log the hook left.
+//! verify-write in the real Claude Code (each release in `CLAUDE_CODE_VERSIONS`, one test
+//! per release), registered by the project's own installer (`did-it-actually install`),
+//! driven by a scripted mock of the API. The assertions are on what the model was actually
+//! told (the mock's requests) and on the write log the hook left.
 
 mod support;
 
@@ -10,10 +10,16 @@ use std::path::{Path, PathBuf};
 use support::claude::Session;
 use support::mock_api::{system_notes, tool_result, tool_use_id, MockApi, Step};
 
+per_claude_code_version!(
+    writes_that_land_are_recorded_and_not_blocked,
+    a_write_lost_to_a_parallel_call_is_reported_after_the_batch,
+    failed_writes_are_recorded,
+);
+
 /// A session whose project has verify-write installed the way a user installs it, and a
 /// state directory beside it.
-fn guarded_session() -> Option<(Session, PathBuf)> {
-    let mut session = Session::start()?;
+fn guarded_session(version: &str) -> Option<(Session, PathBuf)> {
+    let mut session = Session::start_with(version)?;
     // verify-write alone: scope-guard would (rightly) deny the writes outside the
     // project that these tests use to make the Write tool fail.
     let state = session.install(&["--hooks", "verify-write"]);
@@ -40,9 +46,8 @@ fn with_event<'a>(records: &'a [Value], event: &str) -> Vec<&'a Value> {
 
 /// (a) A Write and an Edit that land: nothing is said to the model, and both are recorded
 /// as verified, in the turn of the prompt.
-#[test]
-fn writes_that_land_are_recorded_and_not_blocked() {
-    let Some((session, state)) = guarded_session() else {
+fn writes_that_land_are_recorded_and_not_blocked(version: &str) {
+    let Some((session, state)) = guarded_session(version) else {
         return;
     };
     let file = session.path("notes.txt");
@@ -100,9 +105,8 @@ fn writes_that_land_are_recorded_and_not_blocked() {
 
 /// (b) A Write and, in parallel, a Bash command that overwrites the same file: after the
 /// batch the agent is told its write was lost, and by which call.
-#[test]
-fn a_write_lost_to_a_parallel_call_is_reported_after_the_batch() {
-    let Some((session, state)) = guarded_session() else {
+fn a_write_lost_to_a_parallel_call_is_reported_after_the_batch(version: &str) {
+    let Some((session, state)) = guarded_session(version) else {
         return;
     };
     let file = session.path("a.txt");
@@ -150,14 +154,13 @@ fn a_write_lost_to_a_parallel_call_is_reported_after_the_batch() {
 
 /// (c) Failed writes are recorded, so that a later claim of them can be refuted.
 ///
-/// Observed on 2.1.328, against what the issue assumed: a Write into a directory that does
+/// Observed on 2.1.328 and 2.1.332 alike, against what the issue assumed: a Write into a directory that does
 /// not exist SUCCEEDS (the tool creates the parents). A Write whose parent is a file is
 /// refused before it runs, and no PostToolUseFailure fires for it; the PostToolBatch check
 /// records that attempt. A Write that fails while running (here: `/proc` refuses new
 /// files, even for root) fires PostToolUseFailure.
-#[test]
-fn failed_writes_are_recorded() {
-    let Some((session, state)) = guarded_session() else {
+fn failed_writes_are_recorded(version: &str) {
+    let Some((session, state)) = guarded_session(version) else {
         return;
     };
     let created = session.path("new/dir/made.txt");

@@ -287,7 +287,7 @@ fn no_mutant_input_makes_a_hook_panic_hang_or_break_the_protocol() {
                             _ => None,
                         }
                     };
-                    let _ = tx.send(run_hook(hook, input.as_slice(), &env));
+                    let _ = tx.send(run_hook(hook, &Default::default(), input.as_slice(), &env));
                 });
                 runs += 1;
                 let shown = String::from_utf8_lossy(&stdin)

@@ -12,11 +12,12 @@ use crate::git::repo::Repo;
 use crate::loop_guard::{self, LoopGuard};
 use crate::loops::{self, Promise, Status};
 use crate::policy::AuditPolicy;
-use crate::protocol::{HookInput, Payload, Response, StopInput, Verdict};
+use crate::protocol::{BatchCall, CallResult, HookInput, Payload, Response, StopInput, Verdict};
 use crate::shell::{self, exec::Runs};
 use crate::store::{self, SessionId, SessionStore, WriteRecord};
 use crate::tools;
 use crate::transcript::{self, Event, Turn};
+use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -72,8 +73,17 @@ pub struct Evidence<'a> {
 
 /// Audits `message` against the evidence.
 pub fn audit(message: &str, ev: &Evidence) -> Audit {
+    audit_claims(claims::extract(message), ev)
+}
+
+/// Audits claims already read from a message against the evidence.
+pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
     let mut out = Audit::default();
-    let claims = claims::extract(message);
+    if claims.is_empty() {
+        // Nothing to back; only the turn's silent write failures remain to report.
+        add_turn_findings(&mut out, ev);
+        return out;
+    }
     // The repository is opened only for the claims that need it.
     let needs_repo = claims
         .iter()
@@ -128,6 +138,13 @@ pub fn audit(message: &str, ev: &Evidence) -> Audit {
         };
         out.claims.push((claim, verdict));
     }
+    add_turn_findings(&mut out, ev);
+    out
+}
+
+/// What the turn says whatever the message claims: writes that silently did not land,
+/// and transcript lines that could not be read.
+fn add_turn_findings(out: &mut Audit, ev: &Evidence) {
     out.failures = unclaimed_failures(ev.records);
     if ev.turn.bad_lines > 0 {
         out.notes.push(format!(
@@ -135,7 +152,6 @@ pub fn audit(message: &str, ev: &Evidence) -> Audit {
             ev.turn.bad_lines
         ));
     }
-    out
 }
 
 fn ignore_set(patterns: &[String]) -> Option<globset::GlobSet> {
@@ -225,11 +241,8 @@ fn file_evidence(
     }
 }
 
-fn outcome_name(r: &WriteRecord) -> String {
-    serde_json::to_value(r.outcome)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
+fn outcome_name(r: &WriteRecord) -> &'static str {
+    r.outcome.name()
 }
 
 /// Whether the file system shows the claimed change made in this turn (by a tool the
@@ -297,9 +310,7 @@ fn command_runs(turn: &Turn) -> Vec<Run> {
         .iter()
         .enumerate()
         .filter_map(|(at, e)| match e {
-            Event::ToolUse { id, name, input }
-                if matches!(tools::normalize(name), "Bash" | "PowerShell") =>
-            {
+            Event::ToolUse { id, name, input } if tools::is_shell(name) => {
                 let command = input.get("command").and_then(|c| c.as_str())?.to_owned();
                 let (is_error, text) = turn.result_of(id)?;
                 Some(Run {
@@ -641,10 +652,9 @@ fn unclaimed_failures(records: &[WriteRecord]) -> Vec<Finding> {
         }
         // A tool that failed showed the agent its error; a write that reported success
         // and did not land is the silent failure this is for.
-        let settled = matches!(
-            r.outcome,
-            store::Outcome::Unconfirmed | store::Outcome::ToolFailed
-        ) || verified_later.contains(r.path.as_str());
+        let settled = r.outcome.agent_was_told()
+            || r.outcome == store::Outcome::Unconfirmed
+            || verified_later.contains(r.path.as_str());
         if settled || !reported.insert(&r.path) {
             continue;
         }
@@ -663,7 +673,7 @@ fn unclaimed_failures(records: &[WriteRecord]) -> Vec<Finding> {
 }
 
 /// The reason shown to the agent for a block.
-fn block_reason(findings: &[&Finding], notes: &[String]) -> String {
+fn block_reason(findings: &[&Finding], notes: &[String], then: &str) -> String {
     let mut text = format!(
         "{HOOK}: {} thing(s) in your final message are not backed by what happened in this turn:",
         findings.len()
@@ -681,7 +691,8 @@ fn block_reason(findings: &[&Finding], notes: &[String]) -> String {
     for n in notes {
         let _ = write!(text, "\n(Note: {n}.)");
     }
-    text.push_str("\nDo what is missing, or correct the message, then finish.");
+    text.push('\n');
+    text.push_str(then);
     text
 }
 
@@ -694,9 +705,56 @@ fn list_for_user(findings: &[&Finding]) -> String {
 }
 
 pub fn run(input: &HookInput, ctx: &Context) -> Result<HookOutcome, String> {
-    let Payload::Stop(stop) = &input.payload else {
-        return Ok(HookOutcome::silent());
-    };
+    match &input.payload {
+        Payload::Stop(stop) => stop_event(input, stop, ctx),
+        Payload::PostToolBatch { calls } => Ok(end_turn_batch(input, calls, ctx)),
+        _ => Ok(HookOutcome::silent()),
+    }
+}
+
+/// What the audit needs from the transcript, decided from the claims before reading it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Need {
+    /// Nothing: no claim needs it (and the message came with the event).
+    Nothing,
+    /// The turn's start and its shell writes, for file claims: what is already written
+    /// (the start of the turn does not lag), so no waiting.
+    Start,
+    /// The turn's tool results (test runs, commits, pushes), which the host writes
+    /// asynchronously: worth a short wait when the transcript visibly lags.
+    Results,
+}
+
+fn need_of(claims: &[Claim]) -> Need {
+    claims
+        .iter()
+        .map(|c| match c.kind {
+            Kind::File { .. } => Need::Start,
+            _ => Need::Results,
+        })
+        .max()
+        .unwrap_or(Need::Nothing)
+}
+
+/// The transcript as the audit could have it: the turn, a note for the user, and whether
+/// it could be read at all.
+struct Transcript {
+    turn: Turn,
+    note: Option<String>,
+    ok: bool,
+}
+
+impl Transcript {
+    fn unread(note: Option<String>) -> Transcript {
+        Transcript {
+            turn: Turn::default(),
+            note,
+            ok: false,
+        }
+    }
+}
+
+fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<HookOutcome, String> {
     let policy = &ctx.policy.audit;
     let session = SessionId::parse(&input.common.session_id).map_err(|e| e.to_string())?;
     let state_root = store::state_root(ctx.env).map_err(|e| e.to_string())?;
@@ -723,30 +781,45 @@ pub fn run(input: &HookInput, ctx: &Context) -> Result<HookOutcome, String> {
     if (!policy.enabled || (stop.subagent && !policy.subagents)) && active_loop.is_none() {
         return Ok(HookOutcome::silent());
     }
-    let prompt_id = input.common.prompt_id.clone().unwrap_or_default();
-    let (turn, transcript_note, transcript_ok) = read_turn(input, stop);
-    let message = stop
-        .last_assistant_message
-        .clone()
-        .or_else(|| turn.last_assistant_text.clone())
-        .unwrap_or_default();
+    // The message first: it decides whether the transcript is needed at all.
+    let (message, claims, transcript) = match &stop.last_assistant_message {
+        Some(m) => {
+            let claims = if policy.enabled {
+                claims::extract(m)
+            } else {
+                Vec::new()
+            };
+            let transcript = read_transcript(input, stop, need_of(&claims), Some(m));
+            (m.clone(), claims, transcript)
+        }
+        // An older host sends no message: the transcript's last text is the message.
+        None => {
+            let transcript = read_transcript(input, stop, Need::Results, None);
+            let message = transcript
+                .turn
+                .last_assistant_text
+                .clone()
+                .unwrap_or_default();
+            let claims = if policy.enabled {
+                claims::extract(&message)
+            } else {
+                Vec::new()
+            };
+            (message, claims, transcript)
+        }
+    };
     let log = store
         .read_turn_records(input.common.prompt_id.as_deref())
         .map_err(|e| e.to_string())?;
-    let records: Vec<WriteRecord> = log.records;
     let ev = Evidence {
-        turn: &turn,
-        records: &records,
+        turn: &transcript.turn,
+        records: &log.records,
         cwd,
         policy,
-        transcript_ok,
+        transcript_ok: transcript.ok,
     };
-    let mut audit = if policy.enabled {
-        audit(&message, &ev)
-    } else {
-        Audit::default()
-    };
-    audit.notes.extend(transcript_note);
+    let mut audit = audit_claims(claims, &ev);
+    audit.notes.extend(transcript.note);
     audit.notes.extend(loop_note);
     if log.torn > 0 {
         audit.notes.push(format!(
@@ -754,15 +827,8 @@ pub fn run(input: &HookInput, ctx: &Context) -> Result<HookOutcome, String> {
             log.torn
         ));
     }
-    let agent = stop.agent_id.clone().unwrap_or_else(|| "main".into());
-    let guard = LoopGuard::new(&store);
     let unbacked = audit.unbacked();
-    let notes_for_user = if audit.notes.is_empty() {
-        None
-    } else {
-        Some(format!("{HOOK}: {}.", audit.notes.join("; ")))
-    };
-
+    let notes_for_user = notes_for_user(&audit.notes);
     if let Some(mut state) = active_loop {
         return Ok(loop_stop(
             &mut state,
@@ -774,6 +840,9 @@ pub fn run(input: &HookInput, ctx: &Context) -> Result<HookOutcome, String> {
             notes_for_user,
         ));
     }
+    let agent = stop.agent_id.clone().unwrap_or_else(|| "main".into());
+    let prompt_id = input.common.prompt_id.clone().unwrap_or_default();
+    let guard = LoopGuard::new(&store);
     if unbacked.is_empty() {
         let mut response = Response::silent();
         response.notices.extend(notes_for_user);
@@ -801,7 +870,11 @@ pub fn run(input: &HookInput, ctx: &Context) -> Result<HookOutcome, String> {
     };
     let response = match decision {
         loop_guard::Decision::Block(_) => {
-            let mut r = Response::new(Verdict::Block(block_reason(&unbacked, &audit.notes)));
+            let mut r = Response::new(Verdict::Block(block_reason(
+                &unbacked,
+                &audit.notes,
+                "Do what is missing, or correct the message, then finish.",
+            )));
             r.notices.extend(notes_for_user);
             r
         }
@@ -816,56 +889,267 @@ pub fn run(input: &HookInput, ctx: &Context) -> Result<HookOutcome, String> {
     })
 }
 
-/// The turn from the transcript (the subagent's own for SubagentStop), and a note when it
-/// could not be read.
-fn read_turn(input: &HookInput, stop: &StopInput) -> (Turn, Option<String>, bool) {
+fn notes_for_user(notes: &[String]) -> Option<String> {
+    (!notes.is_empty()).then(|| format!("{HOOK}: {}.", notes.join("; ")))
+}
+
+/// The keys of a turn-terminator tool's input that hold its final words, in order.
+const END_TURN_TEXT_KEYS: [&str; 4] = ["message", "text", "content", "summary"];
+
+/// The agent's final words in a turn-terminator call: the first string among
+/// [`END_TURN_TEXT_KEYS`], else every string in the input, one paragraph each (the
+/// input's JSON syntax would only hide sentences from the claim reader).
+fn end_turn_message(input: &Value) -> String {
+    if let Some(text) = END_TURN_TEXT_KEYS
+        .iter()
+        .find_map(|k| input.get(k).and_then(Value::as_str))
+    {
+        return text.to_owned();
+    }
+    fn strings<'v>(v: &'v Value, out: &mut Vec<&'v str>) {
+        match v {
+            Value::String(s) => out.push(s),
+            Value::Array(items) => items.iter().for_each(|i| strings(i, out)),
+            Value::Object(map) => map.values().for_each(|i| strings(i, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    strings(input, &mut out);
+    out.join("\n\n")
+}
+
+/// PostToolBatch in an Agent SDK app whose loop ends with a tool (`end_turn`): no Stop
+/// event follows such an end, so the audit happens here. A batch that calls no such tool
+/// is none of this hook's business. Backed: the loop ends cleanly after the batch (every
+/// call of it has resolved). Unbacked: the list goes to the agent as context, so it can
+/// fix it and call the tool again; the loop guard bounds that like a stop block.
+fn end_turn_batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> HookOutcome {
+    let names: Vec<&str> = ctx
+        .end_turn_tools
+        .iter()
+        .chain(&ctx.policy.audit.end_turn_tools)
+        .map(String::as_str)
+        .collect();
+    let Some(end) = calls
+        .iter()
+        .find(|b| names.iter().any(|n| tools::is_tool(&b.call.name, n)))
+    else {
+        return HookOutcome::silent();
+    };
+    let tool = end.call.name.as_str();
+    let stop_reason = format!("{tool} called");
+    let end_loop = |notice: Option<String>| {
+        let mut r = Response::new(Verdict::EndTurn(stop_reason.clone()));
+        r.notices.extend(notice);
+        HookOutcome {
+            response: r,
+            records: Vec::new(),
+        }
+    };
+    let policy = &ctx.policy.audit;
+    if !policy.enabled {
+        return end_loop(None);
+    }
+    // An audit that cannot run must not keep the loop going forever: it ends, and the
+    // user is told why.
+    let fail = |e: String| end_loop(Some(format!("{HOOK}: the loop ends unaudited: {e}")));
+    let session = match SessionId::parse(&input.common.session_id) {
+        Ok(s) => s,
+        Err(e) => return fail(e.to_string()),
+    };
+    let store = match store::state_root(ctx.env) {
+        Ok(root) => SessionStore::new(&root, &session),
+        Err(e) => return fail(e.to_string()),
+    };
+    let message = end_turn_message(&end.call.input);
+    let claims = claims::extract(&message);
+    let need = need_of(&claims);
+    // The summary is a tool argument, never assistant text: nothing to wait for. The
+    // batch's own results are not in the transcript yet; they come from the event.
+    let mut transcript = match need {
+        Need::Nothing => Transcript::unread(None),
+        _ => read_transcript_once(
+            input.common.transcript_path.as_deref(),
+            input.common.prompt_id.as_deref(),
+        ),
+    };
+    if need == Need::Start {
+        // As for a stop: file claims do not depend on it (and in an SDK session the
+        // transcript file may not exist yet at the first batch).
+        transcript.note = None;
+    }
+    if need != Need::Nothing {
+        add_batch(&mut transcript.turn, calls);
+    }
+    let log = match store.read_turn_records(input.common.prompt_id.as_deref()) {
+        Ok(l) => l,
+        Err(e) => return fail(e.to_string()),
+    };
+    let ev = Evidence {
+        turn: &transcript.turn,
+        records: &log.records,
+        cwd: &input.common.cwd,
+        policy,
+        transcript_ok: transcript.ok,
+    };
+    let mut audit = audit_claims(claims, &ev);
+    audit.notes.extend(transcript.note);
+    let unbacked = audit.unbacked();
+    let notes = notes_for_user(&audit.notes);
+    let prompt_id = input.common.prompt_id.clone().unwrap_or_default();
+    let guard = LoopGuard::new(&store);
+    let agent = format!("end-turn:{tool}");
+    if unbacked.is_empty() {
+        let reset = guard
+            .reset(&prompt_id, &agent)
+            .err()
+            .map(|e| format!("{HOOK}: {e}"));
+        let mut out = end_loop(notes);
+        out.response.notices.extend(reset);
+        return out;
+    }
+    match guard.block(&prompt_id, &agent, policy.max_blocks) {
+        Ok(loop_guard::Decision::Block(_)) => {
+            let again = format!("Do what is missing, or correct the message, then call {tool} again.");
+            let mut r = Response::new(Verdict::Block(block_reason(&unbacked, &audit.notes, &again)));
+            r.notices.extend(notes);
+            HookOutcome {
+                response: r,
+                records: Vec::new(),
+            }
+        }
+        Ok(loop_guard::Decision::CapReached(n)) => end_loop(Some(format!(
+            "{HOOK}: the loop ends after {n} audits in a row found claims unbacked (audit.max_blocks): {}",
+            list_for_user(&unbacked)
+        ))),
+        Err(e) => end_loop(Some(format!(
+            "{HOOK}: the loop ends unchecked because the block counter failed ({e}); claims unbacked: {}",
+            list_for_user(&unbacked)
+        ))),
+    }
+}
+
+/// Adds the batch's calls and results to the turn: at PostToolBatch they are not in the
+/// transcript yet, and a test run in the same batch as the terminator counts.
+fn add_batch(turn: &mut Turn, calls: &[BatchCall]) {
+    for (i, b) in calls.iter().enumerate() {
+        let id = b
+            .call
+            .tool_use_id
+            .clone()
+            .unwrap_or_else(|| format!("batch-{i}"));
+        if turn.result_of(&id).is_some() {
+            continue;
+        }
+        let (is_error, text) = match &b.result {
+            CallResult::Failed(t) | CallResult::Refused(t) => (true, t.clone()),
+            _ => match &b.response {
+                Value::String(s) => (false, s.clone()),
+                other => (false, transcript::content_text(Some(other))),
+            },
+        };
+        turn.events.push(transcript::Event::ToolUse {
+            id: id.clone(),
+            name: b.call.name.clone(),
+            input: b.call.input.clone(),
+        });
+        turn.events
+            .push(transcript::Event::ToolResult { id, is_error, text });
+    }
+}
+
+/// The turn from the transcript (the subagent's own for SubagentStop), read as far as
+/// `need` asks, and a note when it could not be read.
+fn read_transcript(
+    input: &HookInput,
+    stop: &StopInput,
+    need: Need,
+    message: Option<&str>,
+) -> Transcript {
+    if need == Need::Nothing {
+        return Transcript::unread(None);
+    }
     let (path, prompt) = if stop.subagent {
-        (stop.agent_transcript_path.as_ref(), None)
+        (stop.agent_transcript_path.as_deref(), None)
     } else {
         (
-            input.common.transcript_path.as_ref(),
+            input.common.transcript_path.as_deref(),
             input.common.prompt_id.as_deref(),
         )
     };
     let Some(path) = path else {
-        return (
-            Turn::default(),
-            Some(
-                "the host sent no transcript path, so tool calls of this turn could not be checked"
-                    .into(),
-            ),
-            false,
-        );
+        let note = (need == Need::Results).then(|| {
+            "the host sent no transcript path, so tool calls of this turn could not be checked"
+                .to_owned()
+        });
+        return Transcript::unread(note);
+    };
+    let mut first = read_transcript_once(Some(path), prompt);
+    if need == Need::Start {
+        // File claims are checked against the write log, the disk and git; the transcript
+        // only sharpens "changed in this turn". Without it there is nothing to report.
+        first.note = None;
+    }
+    let Some(expected) = message
+        .map(str::trim)
+        .filter(|_| need == Need::Results && first.ok)
+    else {
+        return first;
     };
     // Claude Code writes the transcript asynchronously: when the stop fires, the last
     // tool results may not be there yet. The final message is written last, so once the
-    // transcript holds it, it holds the whole turn; wait for that, briefly.
+    // transcript holds it, it holds the whole turn; wait for that, briefly, and only
+    // while the transcript visibly lags.
+    let caught_up = |t: &Turn| {
+        t.ends_with_text && t.last_assistant_text.as_deref().map(str::trim) == Some(expected)
+    };
     let deadline = std::time::Instant::now() + TRANSCRIPT_WAIT;
-    let expected = stop.last_assistant_message.as_deref().map(str::trim);
+    let mut current = first;
     loop {
-        let turn = match transcript::read_turn(path, prompt) {
-            Ok(turn) => turn,
-            Err(e) => {
-                return (
-                    Turn::default(),
-                    Some(format!(
-                        "the transcript {} could not be read ({e})",
-                        path.display()
-                    )),
-                    false,
-                )
-            }
-        };
-        let caught_up = expected.is_none_or(|m| {
-            turn.ends_with_text && turn.last_assistant_text.as_deref().map(str::trim) == Some(m)
-        });
-        if caught_up {
-            return (turn, None, true);
+        if caught_up(&current.turn) {
+            return current;
         }
         if std::time::Instant::now() >= deadline {
-            return (turn, Some(format!("the transcript had not caught up with the final message after {} ms; the audit used what it held", TRANSCRIPT_WAIT.as_millis())), true);
+            current.note = Some(format!("the transcript had not caught up with the final message after {} ms; the audit used what it held", TRANSCRIPT_WAIT.as_millis()));
+            return current;
         }
         std::thread::sleep(Duration::from_millis(25));
+        let next = read_transcript_once(Some(path), prompt);
+        if !next.ok {
+            return next;
+        }
+        current = next;
+    }
+}
+
+/// One read of the turn. A path that does not exist or is not a regular file (`/dev/null`,
+/// a FIFO, a session run without persistence) is not read, and never waited for.
+fn read_transcript_once(path: Option<&Path>, prompt: Option<&str>) -> Transcript {
+    let Some(path) = path else {
+        return Transcript::unread(Some(
+            "the host sent no transcript path, so tool calls of this turn could not be checked"
+                .into(),
+        ));
+    };
+    let unreadable = |why: String| {
+        Transcript::unread(Some(format!(
+            "the transcript {} could not be read ({why})",
+            path.display()
+        )))
+    };
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => {}
+        Ok(_) => return unreadable("it is not a regular file".into()),
+        Err(e) => return unreadable(e.to_string()),
+    }
+    match transcript::read_turn(path, prompt) {
+        Ok(turn) => Transcript {
+            turn,
+            note: None,
+            ok: true,
+        },
+        Err(e) => unreadable(e.to_string()),
     }
 }
 
@@ -901,7 +1185,7 @@ fn loop_stop(
         );
         match &promise {
             Promise::Kept => {
-                let _ = write!(reason, " The promise is there, but what the message claims does not hold yet:\n{}", block_reason(unbacked, notes));
+                let _ = write!(reason, " The promise is there, but what the message claims does not hold yet:\n{}", block_reason(unbacked, notes, "Do what is missing, or correct the message, then finish."));
             }
             Promise::Absent { untagged: true } => reason.push_str(" Your message holds the promised text, but a promise counts only as the tag <promise>…</promise>."),
             Promise::Other(got) => {

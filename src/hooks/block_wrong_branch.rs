@@ -7,10 +7,10 @@
 //! command to the next. What cannot be read statically is denied in a repository that has
 //! protected branches: under bypassPermissions, "no decision" is no protection.
 
-use super::{Context, HookOutcome};
+use super::{Context, Hook, HookOutcome};
 use crate::git::{Action, Effect, GitCall, Place, RefUpdate, Session, DYNAMIC};
 use crate::policy::Policy;
-use crate::protocol::{Payload, Response, Verdict};
+use crate::protocol::Payload;
 use crate::shell::exec::{self, Runs};
 use crate::shell::walk::{invocation_cwd, ShellState, Site, Spawn, Visitor, Walker};
 use crate::shell::{self, SimpleCommand};
@@ -22,9 +22,10 @@ pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
     let Payload::PreToolUse { call } = &input.payload else {
         return HookOutcome::silent();
     };
-    if !matches!(crate::tools::normalize(&call.name), "Bash" | "PowerShell") {
+    if !crate::tools::is_shell(&call.name) {
         return HookOutcome::silent();
     }
+    let deny = |reason| HookOutcome::deny(Hook::BlockWrongBranch, input, ctx.now, None, reason);
     let Some(command) = call.input.get("command").and_then(|c| c.as_str()) else {
         return deny(format!(
             "{HOOK}: the {} tool input has no command (a string), so it cannot be checked.",
@@ -36,13 +37,6 @@ pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
     match decide(&analysis, ctx.policy, &mut session, &input.common.cwd) {
         Decision::Allow => HookOutcome::silent(),
         Decision::Deny(reason) => deny(reason),
-    }
-}
-
-fn deny(reason: String) -> HookOutcome {
-    HookOutcome {
-        response: Response::new(Verdict::Deny(reason)),
-        records: Vec::new(),
     }
 }
 

@@ -8,8 +8,9 @@ pub mod scope_guard;
 pub mod verify_write;
 
 use crate::policy::Policy;
-use crate::protocol::{Event, Response};
-use crate::store::WriteRecord;
+use crate::protocol::{Event, HookInput, Payload, Response, Verdict};
+use crate::store::{DenialKind, DenialRecord, Record, RECORD_VERSION};
+use crate::tools;
 use std::time::SystemTime;
 
 /// The hooks this build provides.
@@ -51,7 +52,8 @@ impl Hook {
                 Event::PostToolBatch,
             ],
             Hook::BlockWrongBranch | Hook::ScopeGuard => &[Event::PreToolUse],
-            Hook::AuditTurn => &[Event::Stop, Event::SubagentStop],
+            // PostToolBatch: an Agent SDK app's turn terminator (`--end-turn-tool`).
+            Hook::AuditTurn => &[Event::Stop, Event::SubagentStop, Event::PostToolBatch],
         }
     }
 
@@ -65,6 +67,13 @@ impl Hook {
     }
 }
 
+/// What a registration passes a hook on its command line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HookArgs {
+    /// `audit-turn --end-turn-tool NAME` (repeatable).
+    pub end_turn_tools: Vec<String>,
+}
+
 /// What a hook may consult besides its input.
 #[derive(Clone)]
 pub struct Context<'a> {
@@ -72,13 +81,16 @@ pub struct Context<'a> {
     pub now: SystemTime,
     /// The process environment (a function, so tests can give their own).
     pub env: &'a dyn Fn(&str) -> Option<std::ffi::OsString>,
+    /// Turn-terminator tools named at registration (`audit-turn --end-turn-tool NAME`),
+    /// besides the policy's `audit.end_turn_tools`.
+    pub end_turn_tools: &'a [String],
 }
 
-/// A hook's answer and the write-log records it wants appended.
+/// A hook's answer and the ledger records it wants appended.
 #[derive(Debug, PartialEq)]
 pub struct HookOutcome {
     pub response: Response,
-    pub records: Vec<WriteRecord>,
+    pub records: Vec<Record>,
 }
 
 impl HookOutcome {
@@ -88,4 +100,58 @@ impl HookOutcome {
             records: Vec::new(),
         }
     }
+
+    /// A guard's refusal of the call in `input`, recorded in the ledger so that the other
+    /// hooks know the call never ran (verify-write must not read it as a lost write).
+    pub fn deny(
+        hook: Hook,
+        input: &HookInput,
+        now: SystemTime,
+        rule: Option<String>,
+        reason: String,
+    ) -> Self {
+        let record = denial_record(hook, input, now, rule, &reason);
+        HookOutcome {
+            response: Response::new(Verdict::Deny(reason)),
+            records: record.into_iter().map(Record::from).collect(),
+        }
+    }
+}
+
+/// The ledger line for a refused call, or `None` when the event is not a tool call.
+pub fn denial_record(
+    hook: Hook,
+    input: &HookInput,
+    now: SystemTime,
+    rule: Option<String>,
+    reason: &str,
+) -> Option<DenialRecord> {
+    let Payload::PreToolUse { call } = &input.payload else {
+        return None;
+    };
+    let targets = match tools::write_kind(&call.name) {
+        Some(kind) => tools::write_targets(kind, &call.input)
+            .map(|ts| ts.into_iter().map(|t| t.path).collect())
+            .unwrap_or_default(),
+        None => call
+            .input
+            .get("command")
+            .and_then(|c| c.as_str())
+            .map(|c| vec![c.to_owned()])
+            .unwrap_or_default(),
+    };
+    Some(DenialRecord {
+        v: RECORD_VERSION,
+        kind: DenialKind::Denial,
+        time: crate::time::rfc3339(now),
+        session: input.common.session_id.clone(),
+        prompt_id: input.common.prompt_id.clone(),
+        tool_use_id: call.tool_use_id.clone(),
+        event: input.event.name().to_owned(),
+        hook: hook.name().to_owned(),
+        tool: tools::normalize(&call.name).to_owned(),
+        targets,
+        rule,
+        reason: reason.to_owned(),
+    })
 }

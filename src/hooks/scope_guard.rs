@@ -6,8 +6,8 @@
 //! same walk as block-wrong-branch's. A target that is not a literal path is denied: it
 //! could point anywhere.
 
-use super::{Context, HookOutcome};
-use crate::protocol::{Payload, Response, Verdict};
+use super::{Context, Hook, HookOutcome};
+use crate::protocol::Payload;
 use crate::scope::{How, Scope};
 use crate::shell::exec::Runs;
 use crate::shell::walk::{invocation_cwd, ShellState, Site, Spawn, Visitor, Walker};
@@ -25,7 +25,9 @@ pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
     let cwd = &input.common.cwd;
     let scope = Scope::new(ctx.policy, cwd, ctx.env);
     let name = tools::normalize(&call.name);
-    let denial = if let Some(kind) = tools::write_kind(&call.name) {
+    // (rule, reason): the rule is kept apart for the ledger.
+    let denial: Option<(Option<String>, String)> = if let Some(kind) = tools::write_kind(&call.name)
+    {
         match tools::write_targets(kind, &call.input) {
             Ok(targets) => targets.iter().find_map(|t| {
                 // A move takes the whole tree at its source (the link itself, not what it
@@ -43,31 +45,30 @@ pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
                 };
                 let j = scope.judge_with(&t.path, cwd, how);
                 (!j.allowed).then(|| {
-                    format!(
+                    let reason = format!(
                         "{HOOK}: the {name} to {} is not allowed: {}. {}",
                         shown(&t.path, &j.resolved),
                         j.rule,
                         scope.advice(&j)
-                    )
+                    );
+                    (Some(j.rule.to_string()), reason)
                 })
             }),
-            Err(e) => Some(format!(
-                "{HOOK}: cannot tell where this {name} writes: {e}."
+            Err(e) => Some((
+                None,
+                format!("{HOOK}: cannot tell where this {name} writes: {e}."),
             )),
         }
-    } else if matches!(name, "Bash" | "PowerShell") {
+    } else if tools::is_shell(&call.name) {
         match call.input.get("command").and_then(|c| c.as_str()) {
-            Some(command) => check_command(command, cwd, &scope, ctx.env).into_iter().next(),
-            None => Some(format!("{HOOK}: the {name} tool input has no command (a string), so its writes cannot be checked.")),
+            Some(command) => check_command(command, cwd, &scope, ctx.env).into_iter().next().map(|r| (None, r)),
+            None => Some((None, format!("{HOOK}: the {name} tool input has no command (a string), so its writes cannot be checked."))),
         }
     } else {
         None
     };
     match denial {
-        Some(reason) => HookOutcome {
-            response: Response::new(Verdict::Deny(reason)),
-            records: Vec::new(),
-        },
+        Some((rule, reason)) => HookOutcome::deny(Hook::ScopeGuard, input, ctx.now, rule, reason),
         None => HookOutcome::silent(),
     }
 }

@@ -10,8 +10,10 @@
 
 use super::{Context, HookOutcome};
 use crate::fsutil::{self, FileDigest, Probe};
-use crate::protocol::{BatchCall, Common, Event, HookInput, Payload, Response, ToolCall, Verdict};
-use crate::store::{Operation, Outcome, WriteRecord, RECORD_VERSION};
+use crate::protocol::{
+    BatchCall, CallResult, Common, Event, HookInput, Payload, Response, ToolCall, Verdict,
+};
+use crate::store::{Operation, Outcome, Record, WriteRecord, RECORD_VERSION};
 use crate::tools::{self, Role, Target, WriteKind};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -218,19 +220,21 @@ fn batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> HookOutcome {
     }
     let mut checked = Vec::new();
     let mut problems = Vec::new();
-    for BatchCall { call, response } in calls {
+    // The turn's ledger, read only when a write does not hold: who refused what, and
+    // which calls ran (a PostToolUse record means the tool ran).
+    let mut ledger: Option<Ledger> = None;
+    for BatchCall { call, result, .. } in calls {
         let Some(kind) = tools::write_kind(&call.name) else {
             continue;
         };
-        let tool_error = response.as_str().and_then(tool_error_text);
         match plan(kind, &call.input, None, &input.common.cwd) {
             Ok(Some(plans)) => checked.extend(plans.into_iter().map(|planned| {
                 let mut check = check(&planned);
-                // A call the tool itself refused (some refusals, such as a parent that is
-                // a file, fire no PostToolUseFailure): the agent saw the error; record
-                // it as a failed attempt, not as a write lost to a sibling.
-                if let (false, Some(error)) = (check.outcome.is_verified(), tool_error) {
-                    check = Check::new(Outcome::ToolFailed, quote_block(error));
+                if !check.outcome.is_verified() {
+                    let ledger = ledger.get_or_insert_with(|| Ledger::read(input, ctx));
+                    if let Some(not_run) = never_ran(call, result, ledger) {
+                        check = not_run;
+                    }
                 }
                 Checked {
                     check,
@@ -250,7 +254,8 @@ fn batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> HookOutcome {
     for c in &checked {
         let mut line = describe(c.kind, &c.planned, &c.check);
         if !c.check.outcome.is_verified()
-            && !matches!(c.check.outcome, Outcome::ToolFailed | Outcome::Unconfirmed)
+            && !c.check.outcome.agent_was_told()
+            && c.check.outcome != Outcome::Unconfirmed
         {
             let _ = write!(
                 line,
@@ -289,42 +294,60 @@ fn batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> HookOutcome {
     }
 }
 
-/// The errno names a failed file operation reports in Node.js (Claude Code's runtime).
-const FS_ERRNOS: &[&str] = &[
-    "EACCES",
-    "EBUSY",
-    "EEXIST",
-    "EINVAL",
-    "EIO",
-    "EISDIR",
-    "ELOOP",
-    "EMFILE",
-    "ENAMETOOLONG",
-    "ENOENT",
-    "ENOSPC",
-    "ENOTDIR",
-    "EPERM",
-    "EROFS",
-    "ETXTBSY",
-    "EXDEV",
-];
+/// What the ledger says about the calls of this turn.
+#[derive(Default)]
+struct Ledger {
+    /// tool_use_id -> the refusing guard's reason.
+    denied: std::collections::HashMap<String, String>,
+    /// tool_use_ids that a PostToolUse (or PostToolUseFailure) record shows ran.
+    ran: std::collections::HashSet<String>,
+}
 
-/// The error text of a batch call's result, when the result is an error: Claude Code
-/// wraps refusals in `<tool_use_error>`, and execution errors start with an errno name
-/// (`ENOENT: no such file or directory, open '…'`).
-fn tool_error_text(text: &str) -> Option<&str> {
-    let t = text.trim_start();
-    // A hook refused the call (`PreToolUse:Write hook error: …`).
-    if t.starts_with("PreToolUse:") && t.contains(" hook error: ") {
-        return Some(t);
+impl Ledger {
+    /// The turn's records. A ledger that cannot be read is empty: the host's result text
+    /// still tells a refusal, and the worst case is the report a missing ledger always gave.
+    fn read(input: &HookInput, ctx: &Context) -> Ledger {
+        let mut ledger = Ledger::default();
+        let Ok(session) = crate::store::SessionId::parse(&input.common.session_id) else {
+            return ledger;
+        };
+        let Ok(root) = crate::store::state_root(ctx.env) else {
+            return ledger;
+        };
+        let Ok(log) = crate::store::SessionStore::new(&root, &session)
+            .read_turn_records(input.common.prompt_id.as_deref())
+        else {
+            return ledger;
+        };
+        for d in log.denials {
+            if let Some(id) = d.tool_use_id {
+                ledger.denied.insert(id, d.reason);
+            }
+        }
+        for r in log.records {
+            if r.event != Event::PostToolBatch.name() {
+                ledger.ran.extend(r.tool_use_id);
+            }
+        }
+        ledger
     }
-    if let Some(rest) = t.strip_prefix("<tool_use_error>") {
-        return Some(rest.trim_end().trim_end_matches("</tool_use_error>"));
+}
+
+/// The check for a write call of the batch that never ran or failed in front of the
+/// agent, or `None` when it ran and its loss is real. A call a guard of ours refused, or
+/// whose result is not the host's success text, was refused: the agent saw why, and it
+/// is not a write lost to a sibling.
+fn never_ran(call: &ToolCall, result: &CallResult, ledger: &Ledger) -> Option<Check> {
+    let id = call.tool_use_id.as_deref();
+    if let Some(reason) = id.and_then(|id| ledger.denied.get(id)) {
+        return Some(Check::new(Outcome::Refused, quote_block(reason)));
     }
-    let errno = t
-        .split_once(": ")
-        .is_some_and(|(name, _)| FS_ERRNOS.contains(&name));
-    (errno || t.starts_with("Error: ")).then_some(t)
+    match result {
+        CallResult::Failed(error) => Some(Check::new(Outcome::ToolFailed, quote_block(error))),
+        CallResult::Refused(_) if id.is_some_and(|id| ledger.ran.contains(id)) => None,
+        CallResult::Refused(text) => Some(Check::new(Outcome::Refused, quote_block(text))),
+        CallResult::Succeeded | CallResult::Unknown => None,
+    }
 }
 
 /// Which other calls of the batch could explain a write that does not hold: a sibling
@@ -1119,6 +1142,10 @@ fn describe(kind: WriteKind, planned: &Planned, check: &Check) -> String {
         Outcome::ChangedAfter => format!("The {what} {path}: {detail}. Read the file before editing it again."),
         Outcome::Unconfirmed => format!("The {what} {path} could not be confirmed: {detail}. Read the file if you need to be sure."),
         Outcome::ToolFailed => format!("The {what} {path} failed: {detail}."),
+        Outcome::Refused => format!(
+            "The {what} {path} was refused before it ran: {}.",
+            detail.trim_end_matches('.')
+        ),
         Outcome::Unreadable => format!(
             "The {what} {path} could not be verified: {detail}. Check the path's permissions; the write may not have landed."
         ),
@@ -1153,7 +1180,7 @@ fn record(
     check: &Check,
     reason: String,
     ctx: &Context,
-) -> WriteRecord {
+) -> Record {
     let Common {
         session_id,
         prompt_id,
@@ -1177,6 +1204,7 @@ fn record(
         sha256: check.digest.as_ref().map(|d| d.sha256.clone()),
         size: check.digest.as_ref().map(|d| d.size),
     }
+    .into()
 }
 
 /// A text shortened to [`QUOTE_CHARS`] characters, quoted and escaped like a JSON string,
@@ -1262,25 +1290,6 @@ mod tests {
             "the lines are equal but the line endings or the final newline differ"
         );
         assert_eq!(lines_of(b"").count(), 0);
-    }
-
-    #[test]
-    fn recognizes_tool_errors_in_batch_results() {
-        assert_eq!(
-            tool_error_text(
-                "<tool_use_error>Error calling tool (Write): ENOTDIR: x</tool_use_error>"
-            ),
-            Some("Error calling tool (Write): ENOTDIR: x")
-        );
-        assert!(tool_error_text("EPERM: operation not permitted, open '/a'").is_some());
-        for fine in [
-            "File created successfully at: /a",
-            "The file /a has been updated.",
-            "EOF: fine",
-            "Errors: none",
-        ] {
-            assert_eq!(tool_error_text(fine), None, "{fine}");
-        }
     }
 
     #[test]

@@ -6,8 +6,8 @@
 //! context only (a block there ends the agent's loop), a Stop `decision: block`.
 
 use super::{
-    BatchCall, Common, Event, HookInput, InputError, Output, Payload, Response, StopInput,
-    ToolCall, Verdict, MAX_INPUT_BYTES,
+    BatchCall, CallResult, Common, Event, HookInput, InputError, Output, Payload, Response,
+    StopInput, ToolCall, Verdict, MAX_INPUT_BYTES,
 };
 use serde_json::{json, Map, Value};
 use std::io::Read;
@@ -131,10 +131,111 @@ fn batch_call(item: Value, index: usize) -> Result<BatchCall, InputError> {
         });
     };
     let prefix = format!("tool_calls[{index}].");
+    let response = obj.remove("tool_response").unwrap_or(Value::Null);
+    let call = tool_call(&mut obj, &prefix)?;
     Ok(BatchCall {
-        response: obj.remove("tool_response").unwrap_or(Value::Null),
-        call: tool_call(&mut obj, &prefix)?,
+        result: batch_result(&call.name, &response),
+        response,
+        call,
     })
+}
+
+/// The errno names a failed file operation reports in Node.js (Claude Code's runtime).
+const FS_ERRNOS: &[&str] = &[
+    "EACCES",
+    "EBUSY",
+    "EEXIST",
+    "EINVAL",
+    "EIO",
+    "EISDIR",
+    "ELOOP",
+    "EMFILE",
+    "ENAMETOOLONG",
+    "ENOENT",
+    "ENOSPC",
+    "ENOTDIR",
+    "EPERM",
+    "EROFS",
+    "ETXTBSY",
+    "EXDEV",
+];
+
+/// The texts Claude Code's write tools answer on success, as the start of the result
+/// (read from the 2.1.328 and 2.1.332 binaries): Write `File created successfully at: …`
+/// or `The file … has been updated successfully.`; Edit `The file … has been updated
+/// successfully.` / `… has been updated. All occurrences were successfully replaced.`;
+/// NotebookEdit `Updated cell …`, `Inserted cell …`, `Deleted cell …`; MultiEdit (older
+/// hosts) `Applied N edits to …`.
+fn is_success_text(tool: &str, text: &str) -> bool {
+    let t = text.trim_start();
+    let file_updated = || {
+        t.starts_with("The file ")
+            && (t.contains(" has been updated successfully")
+                || t.contains(" has been updated. All occurrences were successfully replaced"))
+    };
+    match tool {
+        "Write" => t.starts_with("File created successfully at: ") || file_updated(),
+        "Edit" => file_updated(),
+        "MultiEdit" => t.starts_with("Applied ") || file_updated(),
+        "NotebookEdit" => ["Updated cell ", "Inserted cell ", "Deleted cell "]
+            .iter()
+            .any(|p| t.starts_with(p)),
+        _ => false,
+    }
+}
+
+/// How a write tool's call of a batch ended, from the result the model saw
+/// (`tool_response` in PostToolBatch is that text, not the structured result).
+pub fn batch_result(tool_name: &str, response: &Value) -> CallResult {
+    let Some(kind) = crate::tools::write_kind(tool_name) else {
+        return CallResult::Unknown;
+    };
+    let name = kind.name();
+    let text = match response {
+        Value::String(s) => s.as_str(),
+        // An MCP server answers with content blocks; a refusal arrives as a bare string.
+        Value::Array(_) | Value::Object(_)
+            if !matches!(name, "Write" | "Edit" | "MultiEdit" | "NotebookEdit") =>
+        {
+            return match response.get("isError").or_else(|| response.get("is_error")) {
+                Some(Value::Bool(true)) => CallResult::Failed(response.to_string()),
+                _ => CallResult::Succeeded,
+            };
+        }
+        // No result at all (an older host): nothing tells a refusal; let the disk decide.
+        Value::Null => return CallResult::Unknown,
+        other => return CallResult::Refused(other.to_string()),
+    };
+    if let Some(error) = tool_error_text(text) {
+        return CallResult::Failed(error.to_owned());
+    }
+    if is_success_text(name, text) {
+        return CallResult::Succeeded;
+    }
+    if matches!(name, "Write" | "Edit" | "MultiEdit" | "NotebookEdit") {
+        CallResult::Refused(text.to_owned())
+    } else {
+        // An MCP tool's plain-text answer: success texts differ per server.
+        if text.trim_start().starts_with("Successfully ") {
+            CallResult::Succeeded
+        } else {
+            CallResult::Refused(text.to_owned())
+        }
+    }
+}
+
+/// The error text of a result, when the tool ran and failed: Claude Code wraps tool
+/// errors in `<tool_use_error>`, and execution errors start with an errno name
+/// (`ENOENT: no such file or directory, open '…'`) or `Error: `.
+fn tool_error_text(text: &str) -> Option<&str> {
+    let t = text.trim_start();
+    if let Some(rest) = t.strip_prefix("<tool_use_error>") {
+        return Some(rest.trim_end().trim_end_matches("</tool_use_error>"));
+    }
+    let errno = t
+        .split_once(": ")
+        .is_some_and(|(name, _)| FS_ERRNOS.contains(&name));
+    (errno || t.starts_with("Error: ")).then_some(t)
 }
 
 /// `tool_name`, `tool_input` and `tool_use_id` of an object; `prefix` names its place in
@@ -214,6 +315,10 @@ pub fn render(event: Event, response: &Response) -> Output {
     let mut out = Map::new();
     match (&response.verdict, event) {
         (Verdict::Silent, _) => {}
+        (Verdict::EndTurn(reason), _) => {
+            out.insert("continue".into(), json!(false));
+            out.insert("stopReason".into(), json!(cap(reason)));
+        }
         (Verdict::Deny(reason) | Verdict::Block(reason), Event::PreToolUse) => {
             out.insert(
                 "hookSpecificOutput".into(),
@@ -461,5 +566,69 @@ mod tests {
             .unwrap();
         assert_eq!(text.chars().count(), MAX_MESSAGE_CHARS);
         assert!(text.ends_with("[... truncated by did-it-actually]"));
+    }
+
+    #[test]
+    fn batch_results_tell_success_failure_and_refusal_apart() {
+        let r = |tool: &str, v: Value| batch_result(tool, &v);
+        let ok = CallResult::Succeeded;
+        // Every success text of the write tools (2.1.328 / 2.1.332).
+        for (tool, text) in [
+            ("Write", "File created successfully at: /p/a.txt (file state is current in your context — no need to Read it back)"),
+            ("Write", "The file /p/a.txt has been updated successfully."),
+            ("Write", "The file /p/a.txt has been updated successfully. The user modified your proposed content before accepting it."),
+            ("Edit", "The file /p/a.rs has been updated successfully."),
+            ("Edit", "The file /p/a.rs has been updated. All occurrences were successfully replaced."),
+            ("MultiEdit", "Applied 2 edits to /p/a.rs:"),
+            ("NotebookEdit", "Updated cell abc with print(1)"),
+            ("NotebookEdit", "Inserted cell def with x = 2"),
+            ("NotebookEdit", "Deleted cell abc"),
+            ("mcp__fs__write_file", "Successfully wrote to /p/a.txt"),
+        ] {
+            assert_eq!(r(tool, json!(text)), ok, "{tool}: {text}");
+        }
+        assert_eq!(
+            r(
+                "mcp__fs__write_file",
+                json!([{"type": "text", "text": "Successfully wrote to /p/a"}])
+            ),
+            ok
+        );
+        // Tool errors: the tool ran and failed.
+        for text in [
+            "<tool_use_error>Error calling tool (Write): ENOTDIR: not a directory, mkdir '/p/f/x'</tool_use_error>",
+            "EACCES: permission denied, open '/p/a.txt'",
+            "ENOSPC: no space left on device, write",
+            "Error: something broke",
+        ] {
+            assert!(matches!(r("Write", json!(text)), CallResult::Failed(_)), "{text}");
+        }
+        assert!(matches!(
+            r(
+                "mcp__fs__write_file",
+                json!({"content": [], "isError": true})
+            ),
+            CallResult::Failed(_)
+        ));
+        // Refusals, in any words: our bare deny text (a path with `..`), the prefixed one,
+        // a permission denial, another hook's text.
+        for text in [
+            "scope-guard: the Write to /tmp/outside.txt is not allowed: it is outside the project root /p (…).",
+            "PreToolUse:Write hook error: scope-guard: the Write to /tmp/x is not allowed",
+            "Permission to use Write has been denied.",
+            "The user doesn't want to proceed with this tool use. The tool use was rejected.",
+            "blocked by policy",
+            "",
+        ] {
+            assert!(matches!(r("Write", json!(text)), CallResult::Refused(_)), "{text:?}");
+            assert!(matches!(r("Edit", json!(text)), CallResult::Refused(_)), "{text:?}");
+        }
+        assert!(matches!(
+            r("mcp__fs__write_file", json!("denied by a hook")),
+            CallResult::Refused(_)
+        ));
+        // Not a write tool, or no result at all: nothing to tell.
+        assert_eq!(r("Bash", json!("x")), CallResult::Unknown);
+        assert_eq!(r("Write", Value::Null), CallResult::Unknown);
     }
 }

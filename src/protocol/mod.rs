@@ -76,6 +76,24 @@ pub struct ToolCall {
 pub struct BatchCall {
     pub call: ToolCall,
     pub response: Value,
+    /// How the call ended, as the host's result text shows it.
+    pub result: CallResult,
+}
+
+/// How a tool call ended, read from what the model was shown. Success is recognised
+/// positively (the host's own success texts and shapes): a refusal can come from any
+/// hook, permission rule or the user, in any words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CallResult {
+    /// The host reported success (the disk still has to confirm it).
+    Succeeded,
+    /// The tool ran and failed (`<tool_use_error>`, an errno); the text the model saw.
+    Failed(String),
+    /// The call never ran: a hook, a permission rule or the user refused it; the text the
+    /// model saw.
+    Refused(String),
+    /// Not a tool this classification knows the texts of.
+    Unknown,
 }
 
 /// What the event is about, per event.
@@ -130,6 +148,10 @@ pub enum Verdict {
     Block(String),
     /// Information for the model, without error framing.
     Context(String),
+    /// End the agent's loop cleanly, with the reason (an Agent SDK app's turn terminator
+    /// whose claims hold). On PostToolBatch every call of the batch has resolved, so
+    /// nothing is cut short.
+    EndTurn(String),
 }
 
 /// What a hook answers: its verdict, plus notices for the user about degraded paths

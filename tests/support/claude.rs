@@ -19,10 +19,60 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 
-use super::mock_api::MockApi;
+use super::mock_api::{user_texts, MockApi};
 
 /// The Claude Code release whose behaviour the e2e tests pin.
 pub const CLAUDE_CODE_VERSION: &str = "2.1.328";
+
+/// Every release some e2e test runs against: the pinned one, and the one the Agent SDKs
+/// bundle (`@anthropic-ai/claude-agent-sdk@0.3.332`, `claude-agent-sdk==0.2.189`). Any of
+/// them can be asked for with [`claude_binary_version`] / [`Session::start_with`].
+pub const CLAUDE_CODE_VERSIONS: [&str; 2] = ["2.1.328", "2.1.332"];
+
+/// One `#[test]` per release in [`CLAUDE_CODE_VERSIONS`] for each named scenario, a
+/// `fn(version: &str)` that starts its sessions with [`Session::start_with`]`(version)`.
+///
+/// `per_claude_code_version!(a_scenario);` generates `a_scenario::claude_code_2_1_328`
+/// and `a_scenario::claude_code_2_1_332` (a module beside the fn of the same name), so a
+/// failure names the release, the harness runs them in parallel, and
+/// `cargo test --test NAME 2_1_332` picks one release. The scenarios stay ordinary fns,
+/// which rustfmt formats (it leaves macro bodies alone).
+///
+/// The releases are spelled out here because a macro cannot make identifiers from
+/// strings; [`listed_version`] fails a test whose release left [`CLAUDE_CODE_VERSIONS`],
+/// and the const check below fails the build when the list grows without this macro.
+#[macro_export]
+macro_rules! per_claude_code_version {
+    ($($scenario:ident),+ $(,)?) => {$(
+        mod $scenario {
+            #[test]
+            fn claude_code_2_1_328() {
+                super::$scenario($crate::support::claude::listed_version("2.1.328"));
+            }
+
+            #[test]
+            fn claude_code_2_1_332() {
+                super::$scenario($crate::support::claude::listed_version("2.1.332"));
+            }
+        }
+    )+};
+}
+
+const _: () = assert!(
+    CLAUDE_CODE_VERSIONS.len() == 2,
+    "per_claude_code_version! generates one test per release: update it with the list"
+);
+
+/// `version`, after checking it is one of [`CLAUDE_CODE_VERSIONS`] (see
+/// [`per_claude_code_version!`]).
+pub fn listed_version(version: &'static str) -> &'static str {
+    assert!(
+        CLAUDE_CODE_VERSIONS.contains(&version),
+        "Claude Code {version} is not in CLAUDE_CODE_VERSIONS {CLAUDE_CODE_VERSIONS:?}: \
+         update per_claude_code_version!"
+    );
+    version
+}
 
 /// Set to `1` to skip (instead of fail) the e2e tests when the binary cannot be had,
 /// e.g. on a machine without npm or registry access.
@@ -41,17 +91,33 @@ const TERM_GRACE: Duration = Duration::from_secs(3);
 /// left behind) before we stop waiting for them.
 const PIPE_GRACE: Duration = Duration::from_secs(5);
 
-/// Where the pinned release is installed: `<target dir>/claude-code`, so it is cached
-/// across runs, never committed, and removed by `cargo clean`.
-pub fn install_dir() -> PathBuf {
+/// Cargo's target directory: where tools the tests install are cached, never committed,
+/// and removed by `cargo clean`.
+pub fn target_dir() -> PathBuf {
     let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let target = match std::env::var_os("CARGO_TARGET_DIR") {
+    match std::env::var_os("CARGO_TARGET_DIR") {
         // Cargo resolves a relative CARGO_TARGET_DIR against its cwd; for tests that is
         // the manifest directory.
         Some(dir) => manifest_dir.join(dir),
         None => manifest_dir.join("target"),
-    };
-    target.join("claude-code")
+    }
+}
+
+/// Where the pinned release is installed: `<target dir>/claude-code`, so it is cached
+/// across runs, never committed, and removed by `cargo clean`.
+pub fn install_dir() -> PathBuf {
+    install_dir_for(CLAUDE_CODE_VERSION)
+}
+
+/// Where `version` is installed: `<target dir>/claude-code` for the pinned
+/// [`CLAUDE_CODE_VERSION`] (the directory it always had, so existing caches still hit),
+/// `<target dir>/claude-code-<version>` for any other.
+pub fn install_dir_for(version: &str) -> PathBuf {
+    if version == CLAUDE_CODE_VERSION {
+        target_dir().join("claude-code")
+    } else {
+        target_dir().join(format!("claude-code-{version}"))
+    }
 }
 
 /// The path of the pinned Claude Code binary, installing it with npm on first use.
@@ -59,14 +125,26 @@ pub fn install_dir() -> PathBuf {
 /// Memoized per process; across processes (test binaries running in parallel) a file lock
 /// makes sure only one of them runs npm while the others wait for its result.
 pub fn claude_binary() -> Result<PathBuf, String> {
-    static BINARY: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    BINARY.get_or_init(locate_or_install).clone()
+    claude_binary_version(CLAUDE_CODE_VERSION)
 }
 
-fn locate_or_install() -> Result<PathBuf, String> {
-    let dir = install_dir();
+/// [`claude_binary`] for any release, e.g. one of [`CLAUDE_CODE_VERSIONS`].
+pub fn claude_binary_version(version: &str) -> Result<PathBuf, String> {
+    static BINARIES: OnceLock<Mutex<BTreeMap<String, Result<PathBuf, String>>>> = OnceLock::new();
+    let mut binaries = BINARIES
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    binaries
+        .entry(version.to_owned())
+        .or_insert_with(|| locate_or_install(version))
+        .clone()
+}
+
+fn locate_or_install(version: &str) -> Result<PathBuf, String> {
+    let dir = install_dir_for(version);
     let binary = dir.join("node_modules").join(".bin").join("claude");
-    if check_version(&binary).is_ok() {
+    if check_version(&binary, version).is_ok() {
         return Ok(binary);
     }
 
@@ -77,11 +155,11 @@ fn locate_or_install() -> Result<PathBuf, String> {
     lock.lock()
         .map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
     // Another process may have installed it while this one waited for the lock.
-    if check_version(&binary).is_ok() {
+    if check_version(&binary, version).is_ok() {
         return Ok(binary);
     }
 
-    let package = format!("@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION}");
+    let package = format!("@anthropic-ai/claude-code@{version}");
     eprintln!(
         "e2e: installing {package} into {} (one time, ~360 MB)",
         dir.display()
@@ -108,12 +186,12 @@ fn locate_or_install() -> Result<PathBuf, String> {
             String::from_utf8_lossy(&output.stderr)
         ));
     }
-    check_version(&binary)?;
+    check_version(&binary, version)?;
     drop(lock); // closing the file releases the lock
     Ok(binary)
 }
 
-fn check_version(binary: &Path) -> Result<(), String> {
+fn check_version(binary: &Path, expected: &str) -> Result<(), String> {
     let output = Command::new(binary)
         .arg("--version")
         .env_remove("CLAUDECODE")
@@ -121,11 +199,11 @@ fn check_version(binary: &Path) -> Result<(), String> {
         .output()
         .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
     let version = String::from_utf8_lossy(&output.stdout);
-    if output.status.success() && version.trim_start().starts_with(CLAUDE_CODE_VERSION) {
+    if output.status.success() && version.split_whitespace().next() == Some(expected) {
         Ok(())
     } else {
         Err(format!(
-            "{} --version printed {:?} ({}), expected {CLAUDE_CODE_VERSION}",
+            "{} --version printed {:?} ({}), expected {expected}",
             binary.display(),
             version.trim(),
             output.status
@@ -139,17 +217,28 @@ fn check_version(binary: &Path) -> Result<(), String> {
 ///
 /// Usage: `let Some(claude) = claude_or_skip() else { return };`
 pub fn claude_or_skip() -> Option<PathBuf> {
-    match claude_binary() {
+    claude_or_skip_version(CLAUDE_CODE_VERSION)
+}
+
+/// [`claude_or_skip`] for any release, e.g. one of [`CLAUDE_CODE_VERSIONS`].
+pub fn claude_or_skip_version(version: &str) -> Option<PathBuf> {
+    match claude_binary_version(version) {
         Ok(path) => Some(path),
-        Err(reason) if std::env::var_os(OPTIONAL_ENV).is_some_and(|v| v == "1") => {
-            eprintln!("SKIPPED: Claude Code {CLAUDE_CODE_VERSION} is unavailable ({OPTIONAL_ENV}=1): {reason}");
+        Err(reason) if optional() => {
+            eprintln!("SKIPPED: Claude Code {version} is unavailable ({OPTIONAL_ENV}=1): {reason}");
             None
         }
         Err(reason) => panic!(
-            "Claude Code {CLAUDE_CODE_VERSION} is unavailable: {reason}\n\
+            "Claude Code {version} is unavailable: {reason}\n\
              (set {OPTIONAL_ENV}=1 to skip the e2e tests instead)"
         ),
     }
+}
+
+/// Whether `DID_IT_ACTUALLY_E2E_OPTIONAL=1`: a tool the e2e tests need that cannot be had
+/// skips them instead of failing them.
+pub fn optional() -> bool {
+    std::env::var_os(OPTIONAL_ENV).is_some_and(|v| v == "1")
 }
 
 /// A throwaway project (a git repo on `main` with one commit) plus a throwaway HOME,
@@ -181,6 +270,11 @@ impl Session {
     /// Creates the project and HOME, or skips like [`claude_or_skip`].
     pub fn start() -> Option<Session> {
         claude_or_skip().map(|claude| Session::new(&claude))
+    }
+
+    /// [`Session::start`] with Claude Code `version` (one of [`CLAUDE_CODE_VERSIONS`]).
+    pub fn start_with(version: &str) -> Option<Session> {
+        claude_or_skip_version(version).map(|claude| Session::new(&claude))
     }
 
     /// Creates the project and HOME for a known binary. Panics (failing the test) if the
@@ -305,6 +399,17 @@ impl Session {
         self
     }
 
+    /// The variables added with [`Session::env`] (and by [`Session::install`]), for a
+    /// process other than `claude -p` that runs the session, e.g. an Agent SDK app.
+    pub fn env_vars(&self) -> &BTreeMap<OsString, OsString> {
+        &self.env
+    }
+
+    /// The Claude Code binary this session runs.
+    pub fn claude(&self) -> &Path {
+        &self.claude
+    }
+
     /// Replaces [`DEFAULT_TIMEOUT`] for the following runs.
     pub fn timeout(&mut self, timeout: Duration) -> &mut Self {
         self.timeout = timeout;
@@ -394,7 +499,7 @@ impl Session {
 
     /// Environment shared by Claude Code and our own git calls: the temp HOME and no
     /// inherited configuration that could redirect the client or git.
-    fn isolate(&self, cmd: &mut Command) {
+    pub fn isolate(&self, cmd: &mut Command) {
         for (key, _) in std::env::vars_os() {
             let name = key.to_string_lossy();
             // CLAUDE* also covers CLAUDECODE, which marks "running inside Claude Code".
@@ -479,15 +584,99 @@ impl SessionOutput {
     }
 }
 
+/// What Claude Code puts before a Stop hook's block reason when it tells the model.
+pub const STOP_FEEDBACK: &str = "Stop hook feedback:";
+
+/// The Stop blocks the model was told about, oldest first: each user text of the request
+/// that holds the most of them (a request carries the whole conversation), cut to start at
+/// [`STOP_FEEDBACK`]. The marker is searched inside the text, not only at its start:
+/// 2.1.328 sends `Stop hook feedback:\n<reason>` as a plain user text, 2.1.332 wraps it in
+/// a `<system-reminder>` (see [`assert_stop_feedback_shape`]). Both also add a `Stop hook
+/// blocking error from command` system note, which is not counted here. Its length is the
+/// number of blocks.
+pub fn stop_feedback(requests: &[Value]) -> Vec<String> {
+    requests
+        .iter()
+        .map(|request| {
+            user_texts(request)
+                .iter()
+                .flat_map(|text| {
+                    text.match_indices(STOP_FEEDBACK)
+                        .map(|(at, _)| {
+                            let rest = &text[at..];
+                            let next = rest[STOP_FEEDBACK.len()..]
+                                .find(STOP_FEEDBACK)
+                                .map_or(rest.len(), |n| n + STOP_FEEDBACK.len());
+                            let piece = &rest[..next];
+                            piece
+                                .split("</system-reminder>")
+                                .next()
+                                .unwrap_or(piece)
+                                .trim_end()
+                                .to_owned()
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect::<Vec<_>>()
+        })
+        .max_by_key(Vec::len)
+        .unwrap_or_default()
+}
+
+/// The first line 2.1.332 puts inside the `<system-reminder>` that carries a hook's
+/// output to the model, before [`STOP_FEEDBACK`] (the paragraph goes on to say that what
+/// the hook only relays is data, not a message from the user).
+pub const HOOK_OUTPUT_PREAMBLE: &str =
+    "The text below is the output of a hook that the user, their organization or this environment set up.";
+
+/// Asserts that every user text carrying a Stop block has the shape `version` gives it:
+/// on 2.1.328 the text is `Stop hook feedback:\n<reason>`; on 2.1.332 it is
+/// `<system-reminder>\n` + [`HOOK_OUTPUT_PREAMBLE`] + the rest of that paragraph +
+/// `\nStop hook feedback:\n<reason>\n</system-reminder>`, one block per text. Returns how
+/// many such texts the requests hold (counting a text repeated by later requests again).
+/// Panics for a release whose shape nobody has looked at yet.
+pub fn assert_stop_feedback_shape(version: &str, requests: &[Value]) -> usize {
+    let texts: Vec<String> = requests
+        .iter()
+        .flat_map(user_texts)
+        .filter(|t| t.contains(STOP_FEEDBACK))
+        .collect();
+    for text in &texts {
+        match version {
+            "2.1.328" => assert!(
+                text.starts_with(STOP_FEEDBACK),
+                "Claude Code {version}: a Stop block is not a plain `{STOP_FEEDBACK}` text: {text:?}"
+            ),
+            "2.1.332" => {
+                let wrapped = text
+                    .strip_prefix("<system-reminder>\n")
+                    .and_then(|t| t.strip_suffix("\n</system-reminder>"));
+                assert!(
+                    wrapped.is_some_and(|t| t.starts_with(HOOK_OUTPUT_PREAMBLE)
+                        && t.matches(STOP_FEEDBACK).count() == 1
+                        && t.contains(&format!("\n{STOP_FEEDBACK}\n"))),
+                    "Claude Code {version}: a Stop block is not one `{STOP_FEEDBACK}` in a \
+                     <system-reminder> after the hook-output preamble: {text:?}"
+                );
+            }
+            _ => panic!(
+                "Claude Code {version}: how it shows a Stop block to the model is not known; \
+                 observe it and add it to assert_stop_feedback_shape"
+            ),
+        }
+    }
+    texts.len()
+}
+
 /// Reads a child's pipe on its own thread, so a chatty child cannot block on a full pipe
 /// while we wait for it to exit.
-struct Drain {
+pub struct Drain {
     buffer: Arc<Mutex<Vec<u8>>>,
     reader: thread::JoinHandle<()>,
 }
 
 impl Drain {
-    fn start(pipe: Option<impl Read + Send + 'static>) -> Drain {
+    pub fn start(pipe: Option<impl Read + Send + 'static>) -> Drain {
         let buffer = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&buffer);
         let reader = thread::spawn(move || {
@@ -505,7 +694,7 @@ impl Drain {
     /// What was read, once the pipe closes. A process the session left behind may still
     /// hold the pipe open after the session exited; rather than hang, give up after a grace
     /// period and say so (the reader thread is then abandoned).
-    fn finish(self) -> String {
+    pub fn finish(self) -> String {
         let deadline = Instant::now() + PIPE_GRACE;
         while !self.reader.is_finished() && Instant::now() < deadline {
             thread::sleep(Duration::from_millis(10));
@@ -530,7 +719,7 @@ impl Drain {
 /// on which Claude Code stops its running hooks (they run in their own sessions, out of
 /// reach of a process-group kill, and would otherwise linger), then a SIGKILL. Polling
 /// keeps this std-only; a 20 ms tick is invisible next to a session's seconds.
-fn wait_with_timeout(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
+pub fn wait_with_timeout(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
     if let Some(status) = wait_until(child, Instant::now() + timeout) {
         return Some(status);
     }

@@ -6,3 +6,4 @@ pub mod fixture;
 pub mod install_sh;
 pub mod mock_api;
 pub mod repo;
+pub mod sdk;
