@@ -9,7 +9,8 @@
 //!   and after the rounds every record must be intact and every counter update kept.
 //! - **reader**: the backward transcript reader on a turn with a 64 MiB line (a written
 //!   file's content), in this process (median of 10 reads; the page cache is warm), and
-//!   the whole audit-turn process on the same transcript.
+//!   the whole audit-turn process on the same transcript, for a final message that claims
+//!   the tests pass (the write came after them: a block).
 //!
 //! `bench/load.sh` builds the release binary and runs both:
 //! `cargo run --release --locked --example load -- target/release/did-it-actually [--rounds N] [--procs N]`
@@ -349,6 +350,10 @@ fn load(bin: &Path, rounds: usize, procs: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// The final message of the long-line turn: a claim that needs the transcript (the
+/// tests ran, but before the 64 MiB write), so audit-turn reads it and blocks.
+const TESTS_PASS: &str = "Done. All tests pass.";
+
 /// A transcript whose turn ran the tests, wrote a 64 MiB file (the content in the tool
 /// call's line), and ended.
 fn long_line_transcript(path: &Path) -> io::Result<()> {
@@ -371,7 +376,7 @@ fn long_line_transcript(path: &Path) -> io::Result<()> {
         json!({"promptId": PROMPT, "type": "user", "message": {"role": "user", "content": [{"tool_use_id": "t2", "type": "tool_result", "content": "File created"}]}}),
     )?;
     line(
-        json!({"message": {"role": "assistant", "content": [{"type": "text", "text": "Done."}]}, "type": "assistant"}),
+        json!({"message": {"role": "assistant", "content": [{"type": "text", "text": TESTS_PASS}]}, "type": "assistant"}),
     )?;
     f.flush()
 }
@@ -407,11 +412,14 @@ fn reader(bin: &Path) -> Result<(), String> {
             .then_some(())
             .ok_or(format!("{turn:?}"))
     })?;
-    let stdin = json!({"session_id": SESSION, "prompt_id": PROMPT, "cwd": fx.repo,
-        "transcript_path": path, "hook_event_name": "Stop", "stop_hook_active": false,
-        "last_assistant_message": "Done."})
-    .to_string();
+    // A session per run: each run is a first block, not the loop guard's cap.
+    let mut run = 0;
     let process = median(&mut || {
+        run += 1;
+        let stdin = json!({"session_id": format!("reader-{run}"), "prompt_id": PROMPT,
+            "cwd": fx.repo, "transcript_path": path, "hook_event_name": "Stop",
+            "stop_hook_active": false, "last_assistant_message": TESTS_PASS})
+        .to_string();
         let mut child = Command::new(bin)
             .arg("audit-turn")
             .current_dir(&fx.repo)
@@ -428,7 +436,12 @@ fn reader(bin: &Path) -> Result<(), String> {
             .write_all(stdin.as_bytes())
             .map_err(|e| e.to_string())?;
         let out = child.wait_with_output().map_err(|e| e.to_string())?;
-        (out.status.success() && out.stdout.is_empty())
+        let answer: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        let blocked = answer["decision"] == "block"
+            && answer["reason"]
+                .as_str()
+                .is_some_and(|r| r.contains("before the turn's last file write"));
+        (out.status.success() && blocked)
             .then_some(())
             .ok_or(format!(
                 "audit-turn answered {}",
@@ -445,7 +458,7 @@ fn reader(bin: &Path) -> Result<(), String> {
     );
     println!("| `transcript::read_turn` | {} |", ms(turn));
     println!(
-        "| audit-turn process, Stop on that transcript | {} |",
+        "| audit-turn process, Stop claiming the tests pass (a block: the write came after) | {} |",
         ms(process)
     );
     Ok(())
