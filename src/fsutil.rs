@@ -229,44 +229,191 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
-/// Calls `f` with each line of the file, last line first, reading the file backward in
-/// chunks, until `f` returns false: the cost is the lines visited, not the file's size.
-/// Empty lines are skipped; a line is given without its newline.
+/// Lines longer than this are not read into memory by [`lines_backward_long`]: the
+/// reader finds where they start and hands over only their first [`LONG_LINE_HEAD`]
+/// bytes. No claim needs more (Claude Code caps tool output far below it); the lines this
+/// large are written files' contents, which the transcript holds in full.
+pub const MAX_LINE_BYTES: u64 = 4 * 1024 * 1024;
+/// How much of a line longer than [`MAX_LINE_BYTES`] is read: its start.
+pub const LONG_LINE_HEAD: usize = 64 * 1024;
+/// Read size while scanning a long line for the newline before it.
+const SKIP_CHUNK: usize = 1024 * 1024;
+
+/// One line given by [`lines_backward_long`].
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line<'a> {
+    /// The whole line, without its newline.
+    Full(&'a [u8]),
+    /// A line longer than [`MAX_LINE_BYTES`]: its length, and its first bytes.
+    Long { len: u64, head: &'a [u8] },
+}
+
+/// Calls `f` with each line of the file, last line first, until `f` returns false; see
+/// [`lines_backward_long`]. A line longer than [`MAX_LINE_BYTES`] is given as its first
+/// [`LONG_LINE_HEAD`] bytes, which is not a line a JSON reader accepts: it counts as torn.
 pub fn lines_backward(path: &Path, mut f: impl FnMut(&[u8]) -> bool) -> io::Result<()> {
+    lines_backward_long(path, |line| match line {
+        Line::Full(bytes) => f(bytes),
+        Line::Long { head, .. } => f(head),
+    })
+}
+
+/// Calls `f` with each line of the regular file at `path`, last line first, reading the
+/// file backward in chunks, until `f` returns false: the cost is the lines visited, not
+/// the file's size, and it is linear in their bytes (the pieces of a line that spans
+/// chunks are joined once, when its start is found). A line longer than
+/// [`MAX_LINE_BYTES`] is not kept: the reader only looks for the newline before it and
+/// then reads its head. Empty lines are skipped; a line is given without its newline.
+/// Anything but a regular file (a FIFO, a device) is refused before it is opened.
+pub fn lines_backward_long(path: &Path, mut f: impl FnMut(Line<'_>) -> bool) -> io::Result<()> {
     use std::io::{Seek, SeekFrom};
-    let mut file = File::open(path)?;
+    let mut file = open_regular(path)?;
     let mut pos = file.seek(SeekFrom::End(0))?;
-    // The start of the chunk after the current one: a line cut by the chunk boundary.
-    let mut carry: Vec<u8> = Vec::new();
+    // The part of the current line already read (it ends where the previous line, in file
+    // order the next one, begins), as chunks in the order they were read: last first.
+    let mut pieces: Vec<Vec<u8>> = Vec::new();
+    // Its length so far; beyond MAX_LINE_BYTES the pieces are dropped and only counted.
+    let mut partial: u64 = 0;
+    let mut buf = Vec::new();
+    let mut head = Vec::new();
     loop {
-        let start = pos.saturating_sub(CHUNK as u64);
-        let mut buf = vec![0; (pos - start) as usize];
+        let size = if partial > MAX_LINE_BYTES {
+            SKIP_CHUNK
+        } else {
+            CHUNK
+        };
+        let start = pos.saturating_sub(size as u64);
+        buf.resize((pos - start) as usize, 0);
         file.seek(SeekFrom::Start(start))?;
         file.read_exact(&mut buf)?;
-        buf.extend_from_slice(&carry);
+        let mut end = buf.len();
+        // Every newline in the chunk ends the line after it: hand that line over.
+        loop {
+            let (line_start, at) = match memchr::memrchr(b'\n', &buf[..end]) {
+                Some(nl) => (nl + 1, Some(nl)),
+                None if start == 0 => (0, None),
+                None => break,
+            };
+            let len = (end - line_start) as u64 + partial;
+            let keep_going = if len > MAX_LINE_BYTES {
+                let from = start + line_start as u64;
+                head.resize(LONG_LINE_HEAD.min(len as usize), 0);
+                file.seek(SeekFrom::Start(from))?;
+                file.read_exact(&mut head)?;
+                f(Line::Long { len, head: &head })
+            } else if pieces.is_empty() {
+                let line = &buf[line_start..end];
+                line.iter().all(u8::is_ascii_whitespace) || f(Line::Full(line))
+            } else {
+                let mut line = Vec::with_capacity(len as usize);
+                line.extend_from_slice(&buf[line_start..end]);
+                for piece in pieces.iter().rev() {
+                    line.extend_from_slice(piece);
+                }
+                line.iter().all(u8::is_ascii_whitespace) || f(Line::Full(&line))
+            };
+            pieces.clear();
+            partial = 0;
+            match at {
+                Some(nl) if keep_going => end = nl,
+                _ => return Ok(()),
+            }
+        }
+        // No newline before `end`: what is left begins the current line's known part.
+        partial += end as u64;
+        if partial > MAX_LINE_BYTES {
+            pieces.clear();
+        } else {
+            pieces.push(buf[..end].to_vec());
+        }
         pos = start;
-        // The first piece may continue in the previous chunk, unless this is the start.
-        let (head, complete) = match (pos, buf.iter().position(|&b| b == b'\n')) {
-            (0, _) => (Vec::new(), &buf[..]),
-            (_, Some(nl)) => (buf[..nl].to_vec(), &buf[nl + 1..]),
-            (_, None) => {
-                carry = buf;
-                continue;
-            }
-        };
-        for line in complete.rsplit(|&b| b == b'\n') {
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            if !f(line) {
-                return Ok(());
-            }
-        }
-        if pos == 0 {
-            return Ok(());
-        }
-        carry = head;
     }
+}
+
+/// What a path is, in words, when it is not a regular file.
+fn not_regular(meta: &fs::Metadata) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    Some(if t.is_file() {
+        return None;
+    } else if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    })
+}
+
+fn refuse(what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("it is {what}, not a regular file, so it was not opened"),
+    )
+}
+
+/// Opens a file for reading only if it is a regular file: what is at the path is looked
+/// at first, and the open itself cannot block (a FIFO without a writer would hang the
+/// hook in `open` until the host killed it). A missing file is `NotFound`, as from
+/// `File::open`; anything else that is not a regular file is `InvalidInput`, with a
+/// message that says what it is.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    open_checked(path, fs::OpenOptions::new().read(true))
+}
+
+/// [`open_regular`] with the caller's options (appending to a log, say): the path must
+/// be a regular file, or not exist yet when the options create it.
+pub fn open_checked(path: &Path, options: &mut fs::OpenOptions) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    match fs::metadata(path) {
+        Ok(meta) => {
+            if let Some(what) = not_regular(&meta) {
+                return Err(refuse(what));
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    // Non-blocking in case the path was swapped for a FIFO since: then the check below
+    // refuses it. On a regular file the flag changes nothing.
+    let file = options.custom_flags(libc::O_NONBLOCK).open(path)?;
+    if let Some(what) = not_regular(&file.metadata()?) {
+        return Err(refuse(what));
+    }
+    Ok(file)
+}
+
+/// The bytes of the regular file at `path`, when it holds at most `limit` bytes. A
+/// larger file is an `InvalidData` error naming both sizes, and is not read.
+pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let file = open_regular(path)?;
+    let len = file.metadata()?.len();
+    if len > limit {
+        return Err(too_large(len, limit));
+    }
+    let mut buf = Vec::with_capacity(len as usize);
+    file.take(limit + 1).read_to_end(&mut buf)?;
+    if buf.len() as u64 > limit {
+        return Err(too_large(buf.len() as u64, limit));
+    }
+    Ok(buf)
+}
+
+fn too_large(len: u64, limit: u64) -> io::Error {
+    const MIB: u64 = 1024 * 1024;
+    let limit = if limit % MIB == 0 {
+        format!("{} MiB", limit / MIB)
+    } else {
+        format!("{limit} bytes")
+    };
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("it is {len} bytes, over the limit of {limit}, so it was not read"),
+    )
 }
 
 #[cfg(test)]
@@ -324,6 +471,135 @@ mod tests {
             .unwrap_err()
             .contains("symbolic links"));
         fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// The lines of `bytes` as the backward reader must give them: last first, blank
+    /// ones skipped, long ones as their length and head.
+    fn expected(bytes: &[u8]) -> Vec<(u64, Vec<u8>)> {
+        bytes
+            .split(|&b| b == b'\n')
+            .rev()
+            .filter(|l| l.len() as u64 > MAX_LINE_BYTES || !l.iter().all(u8::is_ascii_whitespace))
+            .map(|l| {
+                let keep = if l.len() as u64 > MAX_LINE_BYTES {
+                    LONG_LINE_HEAD
+                } else {
+                    l.len()
+                };
+                (l.len() as u64, l[..keep].to_vec())
+            })
+            .collect()
+    }
+
+    fn backward(path: &Path) -> Vec<(u64, Vec<u8>)> {
+        let mut got = Vec::new();
+        lines_backward_long(path, |line| {
+            got.push(match line {
+                Line::Full(b) => (b.len() as u64, b.to_vec()),
+                Line::Long { len, head } => {
+                    assert!(len > MAX_LINE_BYTES);
+                    (len, head.to_vec())
+                }
+            });
+            true
+        })
+        .unwrap();
+        got
+    }
+
+    #[test]
+    fn lines_backward_gives_every_line_at_every_length() {
+        let path = std::env::temp_dir().join(format!("dia-back-{}", std::process::id()));
+        let max = MAX_LINE_BYTES as usize;
+        let lengths = [
+            0,
+            1,
+            CHUNK - 1,
+            CHUNK,
+            CHUNK + 1,
+            3 * CHUNK + 7,
+            max - 1,
+            max,
+            max + 1,
+            2 * SKIP_CHUNK + max + 3,
+            5,
+        ];
+        // Every line distinct (its bytes count up), so a line given twice or cut in the
+        // wrong place shows.
+        let mut bytes = Vec::new();
+        for (i, &len) in lengths.iter().enumerate() {
+            bytes.extend((0..len).map(|j| b'a' + ((i * 7 + j) % 26) as u8));
+            bytes.push(b'\n');
+        }
+        for trailing_newline in [true, false] {
+            let content = if trailing_newline {
+                &bytes[..]
+            } else {
+                &bytes[..bytes.len() - 1]
+            };
+            fs::write(&path, content).unwrap();
+            let got = backward(&path);
+            assert_eq!(got.len(), lengths.len() - 1, "the empty line is skipped");
+            assert!(
+                got == expected(content),
+                "trailing newline: {trailing_newline}"
+            );
+        }
+        // Stopping early stops.
+        let mut seen = 0;
+        lines_backward_long(&path, |_| {
+            seen += 1;
+            seen < 3
+        })
+        .unwrap();
+        assert_eq!(seen, 3);
+        fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn special_files_are_refused_without_opening() {
+        let dir = std::env::temp_dir().join(format!("dia-special-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("fifo");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // Nothing ever writes to the FIFO: opening it for reading would block forever.
+        for e in [
+            open_regular(&fifo).unwrap_err(),
+            read_regular(&fifo, 10).unwrap_err(),
+            lines_backward(&fifo, |_| true).unwrap_err(),
+            open_checked(&fifo, fs::OpenOptions::new().append(true).create(true)).unwrap_err(),
+        ] {
+            assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+            assert_eq!(
+                e.to_string(),
+                "it is a FIFO (named pipe), not a regular file, so it was not opened"
+            );
+        }
+        assert_eq!(
+            read_regular(&dir, 10).unwrap_err().to_string(),
+            "it is a directory, not a regular file, so it was not opened"
+        );
+        assert_eq!(
+            read_regular(Path::new("/dev/null"), 10)
+                .unwrap_err()
+                .to_string(),
+            "it is a device, not a regular file, so it was not opened"
+        );
+        let file = dir.join("f");
+        fs::write(&file, "0123456789ab").unwrap();
+        assert_eq!(read_regular(&file, 12).unwrap(), b"0123456789ab");
+        let e = read_regular(&file, 11).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "it is 12 bytes, over the limit of 11 bytes, so it was not read"
+        );
+        assert_eq!(
+            open_regular(&dir.join("missing")).unwrap_err().kind(),
+            io::ErrorKind::NotFound
+        );
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -100,7 +100,7 @@ impl LoopGuard {
     }
 
     fn read(&self) -> State {
-        fs::read(self.dir.join(STATE_FILE))
+        crate::fsutil::read_regular(&self.dir.join(STATE_FILE), 1024 * 1024)
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok())
             .unwrap_or_default()
@@ -117,12 +117,11 @@ impl LoopGuard {
         fs::create_dir_all(&self.dir)
             .map_err(io("create the state directory", self.dir.clone()))?;
         let lock_path = self.dir.join(LOCK_FILE);
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(io("open", lock_path.clone()))?;
+        let lock = crate::fsutil::open_checked(
+            &lock_path,
+            OpenOptions::new().create(true).truncate(false).write(true),
+        )
+        .map_err(io("open", lock_path.clone()))?;
         lock.lock().map_err(io("lock", lock_path))?;
         let mut state = self.read();
         let out = f(&mut state);

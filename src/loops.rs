@@ -45,9 +45,12 @@ pub fn state_path(state_root: &Path, project: &Path) -> PathBuf {
         .join(format!("{}.json", &key[..16]))
 }
 
+/// A loop state larger than this is refused unread (it holds a prompt and a few counters).
+const MAX_STATE_BYTES: u64 = 16 * 1024 * 1024;
+
 /// Reads a loop state. `Ok(None)`: no loop. `Err`: a file that is there but unreadable.
 pub fn load(path: &Path) -> Result<Option<LoopState>, String> {
-    match std::fs::read(path) {
+    match crate::fsutil::read_regular(path, MAX_STATE_BYTES) {
         Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|e| {
             format!("the loop state {} is corrupt ({e}); it was left as it is: fix it or run `did-it-actually loop cancel`", path.display())
         }),

@@ -17,6 +17,14 @@ pub const POLICY_FILE: &str = ".did-it-actually.json";
 pub const POLICY_ENV: &str = "DID_IT_ACTUALLY_POLICY";
 /// The policy format this build understands.
 pub const POLICY_VERSION: u32 = 1;
+/// A larger policy file is refused unread (README, "Policy").
+pub const MAX_POLICY_BYTES: u64 = 1024 * 1024;
+/// The most patterns one list may hold (`branches.protected`, `scope.deny`, ...). The
+/// limits keep the worst policy's compilation in tens of milliseconds: a policy with
+/// millions of globs took 20 s and 4.5 GiB, past the guards' timeout.
+pub const MAX_PATTERNS: usize = 256;
+/// The longest pattern, in bytes.
+pub const MAX_PATTERN_BYTES: usize = 256;
 
 /// The effective policy and where it came from.
 #[derive(Clone, Debug, PartialEq)]
@@ -154,6 +162,7 @@ impl Default for BranchPolicy {
             compiled: None,
         }
         .compiled()
+        .expect("the default branch patterns compile")
     }
 }
 
@@ -242,19 +251,38 @@ fn glob(pattern: &str) -> Result<globset::Glob, globset::Error> {
         .build()
 }
 
-fn glob_set(patterns: &[String]) -> globset::GlobSet {
+/// The patterns as one set. An error (a set too large for the regex engine) must not
+/// become an empty set: that would protect nothing.
+fn glob_set(patterns: &[String]) -> Result<globset::GlobSet, String> {
     let mut b = globset::GlobSetBuilder::new();
     for p in patterns {
-        // Validated when the policy was read.
-        if let Ok(g) = glob(p) {
-            b.add(g);
-        }
+        b.add(glob(p).map_err(|e| format!("invalid branch pattern {p:?}: {}", e.kind()))?);
     }
-    b.build().unwrap_or_else(|_| globset::GlobSet::empty())
+    b.build()
+        .map_err(|e| format!("the branch patterns cannot be compiled together: {e}"))
+}
+
+/// Refuses a pattern list over the limits, before any pattern in it is parsed.
+fn within_limits<E: serde::de::Error>(list: &[String]) -> Result<(), E> {
+    if list.len() > MAX_PATTERNS {
+        return Err(E::custom(format!(
+            "this list holds {} patterns; a list may hold at most {MAX_PATTERNS} (see the README, Policy)",
+            list.len()
+        )));
+    }
+    if let Some(p) = list.iter().find(|p| p.len() > MAX_PATTERN_BYTES) {
+        let start: String = p.chars().take(40).collect();
+        return Err(E::custom(format!(
+            "the pattern {start:?}... is {} bytes; a pattern may be at most {MAX_PATTERN_BYTES} bytes (see the README, Policy)",
+            p.len()
+        )));
+    }
+    Ok(())
 }
 
 fn glob_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     let list = Vec::<String>::deserialize(d)?;
+    within_limits(&list)?;
     for p in &list {
         glob(p)
             .map_err(|e| D::Error::custom(format!("invalid branch pattern {p:?}: {}", e.kind())))?;
@@ -264,6 +292,7 @@ fn glob_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
 
 fn optional_glob_list<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
     let list = Option::<Vec<String>>::deserialize(d)?;
+    within_limits(list.as_deref().unwrap_or_default())?;
     for p in list.iter().flatten() {
         glob(p)
             .map_err(|e| D::Error::custom(format!("invalid branch pattern {p:?}: {}", e.kind())))?;
@@ -272,12 +301,12 @@ fn optional_glob_list<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<Stri
 }
 
 impl BranchPolicy {
-    fn compiled(mut self) -> Self {
+    fn compiled(mut self) -> Result<Self, String> {
         self.compiled = Some((
-            glob_set(&self.protected),
-            self.allowed.as_deref().map(glob_set),
+            glob_set(&self.protected)?,
+            self.allowed.as_deref().map(glob_set).transpose()?,
         ));
-        self
+        Ok(self)
     }
 
     /// The rule that protects `branch`, if any: a pattern of `protected`, or the remote
@@ -378,6 +407,7 @@ pub const CASE_INSENSITIVE_FS: bool = cfg!(any(target_os = "macos", target_os = 
 
 fn path_glob_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     let list = Vec::<String>::deserialize(d)?;
+    within_limits(&list)?;
     for p in &list {
         path_glob(p)
             .map_err(|e| D::Error::custom(format!("invalid path pattern {p:?}: {}", e.kind())))?;
@@ -395,6 +425,7 @@ fn outside_root<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error
                     "outside_root.allow must be a list of strings; {expected}"
                 ))
             })?;
+            within_limits(&list)?;
             for p in &list {
                 if !p.starts_with('/') {
                     return Err(D::Error::custom(format!(
@@ -558,7 +589,7 @@ struct PolicyFile {
     version: u32,
     #[serde(default)]
     store: StorePolicy,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "compiled_branches")]
     branches: BranchPolicy,
     #[serde(default)]
     scope: ScopePolicy,
@@ -566,6 +597,12 @@ struct PolicyFile {
     audit: AuditPolicy,
     #[serde(rename = "//", default)]
     _comment: Option<serde_json::Value>,
+}
+
+fn compiled_branches<'de, D: Deserializer<'de>>(d: D) -> Result<BranchPolicy, D::Error> {
+    BranchPolicy::deserialize(d)?
+        .compiled()
+        .map_err(D::Error::custom)
 }
 
 fn known_version<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
@@ -672,19 +709,24 @@ impl Policy {
     ) -> Result<Policy, PolicyError> {
         let explicit = env(POLICY_ENV).is_some_and(|v| !v.is_empty());
         let path = policy_path(cwd, env);
-        match std::fs::read(&path) {
+        // Looked at before it is opened (a FIFO would hang the hook in `open`) and refused
+        // unread above the size limit.
+        match crate::fsutil::read_regular(&path, MAX_POLICY_BYTES) {
             Ok(bytes) => Policy::parse(&path, &bytes),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !explicit => {
                 Ok(Policy::defaults(path))
             }
-            Err(e) => Err(PolicyError::Read {
-                message: if explicit {
-                    format!("{e} (named by {POLICY_ENV})")
-                } else {
-                    e.to_string()
-                },
-                path,
-            }),
+            Err(e) => {
+                let mut message = e.to_string();
+                if e.kind() == std::io::ErrorKind::InvalidData {
+                    message
+                        .push_str(" (a policy file may be at most 1 MiB; see the README, Policy)");
+                }
+                if explicit {
+                    message.push_str(&format!(" (named by {POLICY_ENV})"));
+                }
+                Err(PolicyError::Read { message, path })
+            }
         }
     }
 
@@ -716,7 +758,7 @@ impl Policy {
         Ok(Policy {
             source: Source::File(path.to_owned()),
             store: file.store,
-            branches: file.branches.compiled(),
+            branches: file.branches,
             scope: file.scope,
             audit: file.audit,
         })
@@ -812,6 +854,73 @@ mod tests {
             err(r#"{"version": 1, "branches": {"deny": {"comit": true}}}"#),
             "invalid policy file /r/.did-it-actually.json:1:44: unknown field `comit`, expected one of `commit`, `merge`, `rebase`, `cherry_pick`, `revert`, `am`, `pull`, `reset`, `branch`, `update_ref`, `fetch`, `push`, `force_push`, `push_delete`, `unresolvable`, `//`"
         );
+    }
+
+    #[test]
+    fn pattern_lists_over_the_limits_are_refused_before_compiling() {
+        let list = |n: usize, len: usize| -> Vec<String> {
+            (0..n)
+                .map(|i| format!("{i:0>len$}*", len = len - 1))
+                .collect()
+        };
+        let at_limit = serde_json::json!({"version": 1,
+            "branches": {"protected": list(MAX_PATTERNS, MAX_PATTERN_BYTES), "allowed": list(MAX_PATTERNS, 8)},
+            "scope": {"allow": list(MAX_PATTERNS, 8), "deny": list(MAX_PATTERNS, 8)}});
+        let p = parse(&at_limit.to_string()).unwrap();
+        let first = list(1, MAX_PATTERN_BYTES).remove(0);
+        assert!(p.branches.protects(&first.replace('*', "x"), &[]).is_some());
+        for (key, value) in [
+            ("branches.protected", list(MAX_PATTERNS + 1, 8)),
+            ("branches.allowed", list(MAX_PATTERNS + 1, 8)),
+            ("scope.allow", list(MAX_PATTERNS + 1, 8)),
+            ("scope.deny", list(MAX_PATTERNS + 1, 8)),
+            ("audit.ignore_paths", list(MAX_PATTERNS + 1, 8)),
+        ] {
+            let (section, field) = key.split_once('.').unwrap();
+            let policy = serde_json::json!({"version": 1, section: {field: value}});
+            let e = err(&policy.to_string());
+            assert!(
+                e.ends_with("this list holds 257 patterns; a list may hold at most 256 (see the README, Policy)"),
+                "{key}: {e}"
+            );
+        }
+        let policy = serde_json::json!({"version": 1, "scope": {"outside_root": {"allow": list(MAX_PATTERNS + 1, 8)}}});
+        assert!(err(&policy.to_string()).contains("at most 256"));
+        let long = format!("/{}", "a".repeat(MAX_PATTERN_BYTES));
+        let policy = serde_json::json!({"version": 1, "branches": {"protected": ["main", long]}});
+        assert_eq!(
+            err(&policy.to_string()),
+            "invalid policy file /r/.did-it-actually.json:1:306: the pattern \"/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"... is 257 bytes; a pattern may be at most 256 bytes (see the README, Policy)"
+        );
+    }
+
+    #[test]
+    fn a_policy_file_over_the_size_limit_or_not_a_file_is_not_read() {
+        let root = std::env::temp_dir().join(format!("dia-policy-big-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        let padding = " ".repeat(MAX_POLICY_BYTES as usize);
+        std::fs::write(
+            root.join(POLICY_FILE),
+            format!("{{\"version\": 1{padding}}}"),
+        )
+        .unwrap();
+        let e = Policy::discover(&root, |_| None).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "cannot read the policy file {}: it is 1048590 bytes, over the limit of 1 MiB, so it was not read (a policy file may be at most 1 MiB; see the README, Policy)",
+                root.join(POLICY_FILE).display()
+            )
+        );
+        std::fs::remove_file(root.join(POLICY_FILE)).unwrap();
+        std::fs::create_dir(root.join(POLICY_FILE)).unwrap();
+        let e = Policy::discover(&root, |_| None).unwrap_err().to_string();
+        assert!(
+            e.ends_with(": it is a directory, not a regular file, so it was not opened"),
+            "{e}"
+        );
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]

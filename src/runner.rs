@@ -83,6 +83,7 @@ fn run_parsed(
     input: &HookInput,
     env: Env,
 ) -> Result<Response, String> {
+    check_cwd(&input.common.cwd)?;
     let session = SessionId::parse(&input.common.session_id).map_err(|e| e.to_string())?;
     let mut notices = Vec::new();
     let policy = match Policy::discover(&input.common.cwd, env) {
@@ -135,6 +136,24 @@ fn run_parsed(
     Ok(response)
 }
 
+/// Every path in the input is judged relative to `cwd`, and the policy is found from it:
+/// one that is not an absolute path (empty, `.`, relative, with a NUL byte) would make
+/// the guards judge the wrong place, so it is an input error like a mistyped field.
+fn check_cwd(cwd: &std::path::Path) -> Result<(), String> {
+    let bytes = cwd.as_os_str().as_encoded_bytes();
+    if cwd.is_absolute() && !bytes.contains(&0) {
+        return Ok(());
+    }
+    let error = crate::protocol::InputError::WrongType {
+        field: "cwd".into(),
+        expected: "an absolute path",
+    };
+    Err(format!(
+        "{error} (it is {:?}), so nothing was checked",
+        cwd.as_os_str()
+    ))
+}
+
 fn unrecorded(hook: Hook, event: Event, why: &str) -> String {
     format!(
         "{}: the {} check ran but its result could not be recorded ({why}); audit-turn will not see these writes.",
@@ -178,6 +197,38 @@ mod tests {
             "{}",
             out.stdout
         );
+    }
+
+    #[test]
+    fn a_cwd_that_is_not_an_absolute_path_is_an_input_error() {
+        let env = |_: &str| None;
+        for (cwd, shown) in [
+            ("", r#""""#),
+            (".", r#"".""#),
+            ("src", r#""src""#),
+            ("\\u0001 x", r#""\u{1} x""#),
+            ("/tmp/a\\u0000b", r#""/tmp/a\0b""#),
+        ] {
+            let input = format!(
+                r#"{{"session_id": "s", "cwd": "{cwd}", "hook_event_name": "PreToolUse",
+                "tool_name": "Bash", "tool_input": {{"command": "git push origin HEAD:main"}}}}"#
+            );
+            let out = run_hook(
+                Hook::BlockWrongBranch,
+                &HookArgs::default(),
+                input.as_bytes(),
+                &env,
+            );
+            let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+            assert_eq!(
+                v["hookSpecificOutput"]["permissionDecision"], "deny",
+                "{cwd:?}"
+            );
+            assert_eq!(
+                v["hookSpecificOutput"]["permissionDecisionReason"],
+                format!("block-wrong-branch: the hook input field `cwd` should be an absolute path (it is {shown}), so nothing was checked"),
+            );
+        }
     }
 
     #[test]

@@ -352,13 +352,14 @@ impl SessionStore {
             serde_json::to_writer(&mut buf, record).expect("a record serializes");
             buf.push(b'\n');
         }
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .map_err(io_err(&path, "open the write log"))?;
+        // Read too: the last byte says whether the log ends on a line.
+        let mut file = crate::fsutil::open_checked(
+            &path,
+            OpenOptions::new().create(true).read(true).append(true),
+        )
+        .map_err(io_err(&path, "open the write log"))?;
         file.lock().map_err(io_err(&path, "lock the write log"))?;
-        file.write_all(&buf)
+        append_lines(&mut file, buf, |f, b| f.write_all(b))
             .map_err(io_err(&path, "append to the write log"))?;
         Ok(created)
     }
@@ -431,6 +432,31 @@ impl SessionStore {
         }
         report
     }
+}
+
+/// Appends `lines` (whole lines) to a locked log with `write`, never leaving part of a
+/// line behind: when the log ends inside a line (a writer killed mid-record), they start
+/// on a fresh line, so the fragment stays a torn line of its own instead of swallowing the
+/// first record; when the write fails part-way (a full disk), the log is cut back to its
+/// length before.
+fn append_lines(
+    file: &mut File,
+    mut lines: Vec<u8>,
+    write: impl FnOnce(&mut File, &[u8]) -> io::Result<()>,
+) -> io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    let len = file.metadata()?.len();
+    if len > 0 {
+        let mut last = [0u8];
+        file.read_exact_at(&mut last, len - 1)?;
+        if last[0] != b'\n' {
+            lines.insert(0, b'\n');
+        }
+    }
+    write(file, &lines).inspect_err(|_| {
+        // Best effort: if this fails too, the next append starts on a fresh line.
+        let _ = file.set_len(len);
+    })
 }
 
 /// The newest modification time of a directory and the files directly inside it.
@@ -628,6 +654,58 @@ mod tests {
         assert_eq!(ids, ["t1", "t2", "t3", "t5"]);
         assert_eq!(read.records[0], record(1));
         assert_eq!((read.torn, read.other_version), (2, 1));
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_failed_append_leaves_no_partial_line() {
+        let root = temp_root("partial");
+        let store = SessionStore::new(&root, &SessionId::parse("s").unwrap());
+        store.append(&[record(1).into()]).unwrap();
+        let path = store.write_log_path();
+        let before = fs::read(&path).unwrap();
+        // A disk that fills up half-way through the record: part of it is written.
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(&path)
+            .unwrap();
+        let line = format!("{}\n", serde_json::to_string(&record(2)).unwrap());
+        let err = append_lines(&mut file, line.into_bytes(), |f, b| {
+            f.write_all(&b[..b.len() / 2])?;
+            Err(io::Error::from_raw_os_error(28))
+        })
+        .unwrap_err();
+        assert_eq!(err.raw_os_error(), Some(28));
+        assert_eq!(fs::read(&path).unwrap(), before, "cut back to where it was");
+        // With space again, the next record is whole.
+        store.append(&[record(3).into()]).unwrap();
+        let read = store.read_write_log().unwrap();
+        assert_eq!((read.records.len(), read.torn), (2, 0));
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn an_append_after_a_fragment_starts_on_a_fresh_line() {
+        let root = temp_root("fragment");
+        let store = SessionStore::new(&root, &SessionId::parse("s").unwrap());
+        store.append(&[record(1).into()]).unwrap();
+        // A writer killed in the middle of its record.
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(store.write_log_path())
+            .unwrap();
+        f.write_all(b"{\"v\":1,\"time\":\"20").unwrap();
+        store.append(&[record(2).into(), record(3).into()]).unwrap();
+        let read = store.read_write_log().unwrap();
+        let ids: Vec<_> = read
+            .records
+            .iter()
+            .map(|r| r.tool_use_id.clone().unwrap())
+            .collect();
+        assert_eq!(ids, ["t1", "t2", "t3"]);
+        assert_eq!(read.torn, 1, "the fragment is a torn line of its own");
+        assert_eq!(store.read_turn_records(Some("p")).unwrap().records.len(), 3);
         fs::remove_dir_all(&root).unwrap();
     }
 

@@ -5,8 +5,15 @@
 //! Every line is parsed on its own; a line that is not JSON (raw control characters,
 //! invalid UTF-8, a torn write) is skipped and counted, and the count is reported by
 //! whoever reads the turn: a silent skip is how a bad line once hid a promise.
+//!
+//! A line longer than [`crate::fsutil::MAX_LINE_BYTES`] (a tool call that wrote a 50 MB
+//! file, and the result that echoes it) is not read: only its first
+//! [`crate::fsutil::LONG_LINE_HEAD`] bytes are, and the members of the line that are
+//! complete there (its type, prompt id, the tool call's id and name) make the event. A
+//! line whose head does not hold what the audit uses counts as a bad line.
 
-use serde_json::Value;
+use crate::fsutil::Line;
+use serde_json::{Map, Value};
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -61,10 +68,29 @@ impl Turn {
 pub fn read_turn(path: &Path, prompt_id: Option<&str>) -> std::io::Result<Turn> {
     let mut turn = Turn::default();
     let mut backward: Vec<Value> = Vec::new();
-    crate::fsutil::lines_backward(path, |line| {
-        let Ok(value) = serde_json::from_slice::<Value>(line) else {
-            turn.bad_lines += 1;
-            return true;
+    crate::fsutil::lines_backward_long(path, |line| {
+        let value = match line {
+            Line::Full(bytes) => match serde_json::from_slice::<Value>(bytes) {
+                Ok(value) => value,
+                Err(_) => {
+                    turn.bad_lines += 1;
+                    return true;
+                }
+            },
+            // A line of many megabytes is a written file's content (in the tool call, or
+            // in the result's copy of it): what the audit needs is at its start.
+            Line::Long { head, .. } => match salvage(head) {
+                Salvaged::Whole(value) => value,
+                Salvaged::Partly(value) => {
+                    turn.bad_lines += 1;
+                    value
+                }
+                Salvaged::Irrelevant => return true,
+                Salvaged::Nothing => {
+                    turn.bad_lines += 1;
+                    return true;
+                }
+            },
         };
         match turn_boundary(&value, prompt_id) {
             Boundary::Inside => {
@@ -174,6 +200,174 @@ fn collect(line: &Value, turn: &mut Turn) {
                 text: content_text(block.get("content")),
             }),
             _ => {}
+        }
+    }
+}
+
+/// What the head of an over-long line gave.
+enum Salvaged {
+    /// The line as the audit sees it: every member it uses was complete in the head.
+    Whole(Value),
+    /// Some of it: a tool call whose input was cut (a shell command is lost), or a block
+    /// that was cut.
+    Partly(Value),
+    /// A line of a kind the audit does not read (an API request record, an attachment).
+    Irrelevant,
+    /// Nothing usable.
+    Nothing,
+}
+
+/// The line the audit would have seen, from the first bytes of a line too long to read.
+fn salvage(head: &[u8]) -> Salvaged {
+    let Some(line) = cut_object(head) else {
+        return Salvaged::Nothing;
+    };
+    let kind = line.members.get("type").and_then(Value::as_str);
+    if kind.is_some_and(|k| k != "user" && k != "assistant") {
+        return Salvaged::Irrelevant;
+    }
+    let (message, lossy) = match (line.members.get("message"), &line.open) {
+        (Some(m), _) => (m.clone(), false),
+        (None, Some((key, rest))) if key == "message" => match salvage_message(rest) {
+            Some(m) => m,
+            None => return Salvaged::Nothing,
+        },
+        // An attachment (a file the user attached, a system reminder) is not a message.
+        (None, Some((key, _))) if key == "attachment" && kind.is_none() => {
+            return Salvaged::Irrelevant
+        }
+        // Cut before the message: nothing of it is known.
+        (None, _) => return Salvaged::Nothing,
+    };
+    let role = kind
+        .or_else(|| message.get("role").and_then(Value::as_str))
+        .map(str::to_owned);
+    let Some(role @ ("user" | "assistant")) = role.as_deref() else {
+        return Salvaged::Nothing;
+    };
+    let mut value = line.members;
+    value.insert("type".into(), role.into());
+    value.insert("message".into(), message);
+    if lossy {
+        Salvaged::Partly(Value::Object(value))
+    } else {
+        Salvaged::Whole(Value::Object(value))
+    }
+}
+
+/// A message cut inside: its complete members and content blocks, plus the cut block
+/// when it is a tool call whose id and name are complete (its input is what is long).
+/// The flag says whether something the audit uses was lost.
+fn salvage_message(bytes: &[u8]) -> Option<(Value, bool)> {
+    let message = cut_object(bytes)?;
+    let mut out = message.members;
+    let Some((key, rest)) = message.open.filter(|(k, _)| k == "content") else {
+        out.insert("content".into(), Value::Array(Vec::new()));
+        return Some((Value::Object(out), true));
+    };
+    debug_assert_eq!(key, "content");
+    let (mut blocks, open) = cut_array(rest)?;
+    let mut lossy = true;
+    if let Some(block) = open.and_then(cut_object) {
+        let field = |k: &str| block.members.get(k).and_then(Value::as_str);
+        if let (Some("tool_use"), Some(id), Some(name)) =
+            (field("type"), field("id"), field("name"))
+        {
+            // Only a shell command's input is read (its command line).
+            lossy = matches!(crate::tools::normalize(name), "Bash" | "PowerShell");
+            blocks
+                .push(serde_json::json!({"type": "tool_use", "id": id, "name": name, "input": {}}));
+        }
+    }
+    out.insert("content".into(), Value::Array(blocks));
+    Some((Value::Object(out), lossy))
+}
+
+/// The start of a JSON object: its complete members, and the member the text ends in
+/// (its key and the start of its value). None when the text is not an object's start.
+struct CutObject<'a> {
+    members: Map<String, Value>,
+    open: Option<(String, &'a [u8])>,
+}
+
+fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
+    while bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+        i += 1;
+    }
+    i
+}
+
+/// One JSON value at the start of `bytes`: Ok(Some((value, length))), Ok(None) when the
+/// text ends inside it, Err when it is not JSON.
+fn value_at<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<Option<(T, usize)>, ()> {
+    let mut stream = serde_json::Deserializer::from_slice(bytes).into_iter::<T>();
+    match stream.next() {
+        Some(Ok(v)) => Ok(Some((v, stream.byte_offset()))),
+        Some(Err(e)) if e.is_eof() => Ok(None),
+        None => Ok(None),
+        Some(Err(_)) => Err(()),
+    }
+}
+
+fn cut_object(bytes: &[u8]) -> Option<CutObject<'_>> {
+    let mut out = CutObject {
+        members: Map::new(),
+        open: None,
+    };
+    let mut i = skip_ws(bytes, 0);
+    if bytes.get(i) != Some(&b'{') {
+        return None;
+    }
+    i = skip_ws(bytes, i + 1);
+    if bytes.get(i) == Some(&b'}') {
+        return Some(out);
+    }
+    loop {
+        let Some((key, n)) = value_at::<String>(&bytes[i..]).ok()? else {
+            return Some(out);
+        };
+        i = skip_ws(bytes, i + n);
+        match bytes.get(i) {
+            Some(b':') => i = skip_ws(bytes, i + 1),
+            None => return Some(out),
+            Some(_) => return None,
+        }
+        let Some((value, n)) = value_at::<Value>(&bytes[i..]).ok()? else {
+            out.open = Some((key, &bytes[i..]));
+            return Some(out);
+        };
+        out.members.insert(key, value);
+        i = skip_ws(bytes, i + n);
+        match bytes.get(i) {
+            Some(b',') => i = skip_ws(bytes, i + 1),
+            Some(b'}') | None => return Some(out),
+            Some(_) => return None,
+        }
+    }
+}
+
+/// The start of a JSON array: its complete elements and the start of the one it is cut
+/// in.
+fn cut_array(bytes: &[u8]) -> Option<(Vec<Value>, Option<&[u8]>)> {
+    let mut items = Vec::new();
+    let mut i = skip_ws(bytes, 0);
+    if bytes.get(i) != Some(&b'[') {
+        return None;
+    }
+    i = skip_ws(bytes, i + 1);
+    if bytes.get(i) == Some(&b']') {
+        return Some((items, None));
+    }
+    loop {
+        let Some((value, n)) = value_at::<Value>(&bytes[i..]).ok()? else {
+            return Some((items, Some(&bytes[i..])));
+        };
+        items.push(value);
+        i = skip_ws(bytes, i + n);
+        match bytes.get(i) {
+            Some(b',') => i = skip_ws(bytes, i + 1),
+            Some(b']') | None => return Some((items, None)),
+            Some(_) => return None,
         }
     }
 }

@@ -160,3 +160,114 @@ fn the_offline_audit_as_json() {
         "{v}"
     );
 }
+
+/// Writes a transcript whose turn runs the tests, then writes a 64 MB file: the tool call
+/// holds the content, and so does the result's `toolUseResult` (as Claude Code records
+/// it), two lines of 64 MB each. Generated here, in a temp dir; never committed.
+fn transcript_with_a_64_mb_write(path: &Path) {
+    let big = "x".repeat(64 << 20);
+    let mut f = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path).unwrap());
+    let mut line = |v: serde_json::Value| writeln!(f, "{v}").unwrap();
+    line(
+        serde_json::json!({"parentUuid": null, "promptId": "p", "type": "user", "timestamp": "2026-11-30T02:00:00.000Z", "message": {"role": "user", "content": "write the data file and run the tests"}}),
+    );
+    line(
+        serde_json::json!({"parentUuid": "1", "message": {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cargo test"}}]}, "type": "assistant"}),
+    );
+    line(
+        serde_json::json!({"parentUuid": "2", "promptId": "p", "type": "user", "message": {"role": "user", "content": [{"tool_use_id": "t1", "type": "tool_result", "content": "test result: ok. 3 passed; 0 failed", "is_error": false}]}}),
+    );
+    // Key order as Claude Code writes it: the message first, the line's type after it.
+    line(
+        serde_json::json!({"parentUuid": "3", "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": [{"type": "tool_use", "id": "t2", "name": "Write", "input": {"file_path": "/p/data.txt", "content": big}}]}, "type": "assistant"}),
+    );
+    line(
+        serde_json::json!({"parentUuid": "4", "promptId": "p", "type": "user", "message": {"role": "user", "content": [{"tool_use_id": "t2", "type": "tool_result", "content": "File created successfully at: /p/data.txt"}]}, "toolUseResult": {"type": "create", "filePath": "/p/data.txt", "content": big}}),
+    );
+    line(
+        serde_json::json!({"parentUuid": "5", "message": {"role": "assistant", "content": [{"type": "text", "text": "Done. All tests pass."}]}, "type": "assistant"}),
+    );
+    f.flush().unwrap();
+}
+
+/// The backward reader is linear in bytes and skips what no claim needs: a turn with two
+/// 64 MB lines is read, and the write in it is seen (the tests ran before it), so the
+/// claim that the tests pass is not backed. Before, this took 55 s in a release build
+/// (past the 60 s hook timeout in a debug one); its time now is in BENCHMARKS.md.
+#[test]
+fn a_turn_with_a_64_mb_line() {
+    let dir = std::env::temp_dir().join(format!("dia-64mb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.jsonl");
+    transcript_with_a_64_mb_write(&path);
+    assert!(std::fs::metadata(&path).unwrap().len() > 128 << 20);
+    let turn = read_turn(&path, Some("p")).unwrap();
+    assert!(turn.prompt_found);
+    assert_eq!(turn.bad_lines, 0, "both long lines were salvaged whole");
+    let calls: Vec<&str> = turn
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ToolUse { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(calls, ["Bash", "Write"]);
+    assert_eq!(
+        turn.result_of("t2"),
+        Some((false, "File created successfully at: /p/data.txt"))
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+        .args(["audit", "--json", "--transcript"])
+        .arg(&path)
+        .args(["--prompt-id", "p", "--message", "Done. All tests pass."])
+        .args(["--cwd", "/"])
+        .env_remove("DID_IT_ACTUALLY_POLICY")
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let claim = &v["claims"][0];
+    assert_eq!(claim["backed"], false, "{v}");
+    assert!(
+        claim["why"]
+            .as_str()
+            .unwrap()
+            .contains("before the turn's last file write"),
+        "the tests ran before the last write: {v}"
+    );
+}
+
+/// A Bash call whose command alone is longer than the reader keeps: the command is lost,
+/// and the turn says a line could not be read instead of silently missing the run.
+#[test]
+fn a_long_shell_command_is_counted_not_hidden() {
+    let path = std::env::temp_dir().join(format!("dia-longcmd-{}.jsonl", std::process::id()));
+    let command = format!("echo {}", "y".repeat(5 << 20));
+    let lines = [
+        serde_json::json!({"promptId": "p", "type": "user", "message": {"role": "user", "content": "go"}}),
+        serde_json::json!({"message": {"role": "assistant", "content": [{"type": "text", "text": "running"}, {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": command}}]}, "type": "assistant"}),
+        serde_json::json!({"type": "api-request-blob", "message": {"role": "user", "content": [{"type": "text", "text": command}]}}),
+        serde_json::json!({"parentUuid": "x", "attachment": {"type": "file", "content": command}, "type": "attachment"}),
+    ];
+    std::fs::write(
+        &path,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+    let turn = read_turn(&path, Some("p")).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(
+        turn.bad_lines, 1,
+        "the API request record and the attachment are not turn events; the cut Bash call is"
+    );
+    assert!(matches!(&turn.events[..], [Event::ToolUse { name, .. }] if name == "Bash"));
+    assert_eq!(turn.last_assistant_text.as_deref(), Some("running"));
+}

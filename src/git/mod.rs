@@ -588,10 +588,18 @@ impl<'e> Session<'e> {
         effects: &mut Vec<Effect>,
     ) {
         let head = self.head(idx);
+        let in_progress = self.opened[idx].in_progress();
         effects.push(Effect::Note(format!(
             "current branch: {}",
             match &head {
-                Head::Branch(b) => b.clone(),
+                Head::Branch(b) => match in_progress.filter(|op| &op.branch == b) {
+                    Some(op) => format!(
+                        "{b} (a {} of {b} is in progress: {})",
+                        op.operation,
+                        op.file.display()
+                    ),
+                    None => b.clone(),
+                },
                 Head::Detached => "(detached HEAD)".into(),
                 Head::Unknown => "(unknown after an earlier command)".into(),
             }
@@ -870,8 +878,14 @@ impl<'e> Session<'e> {
             return;
         }
         let resuming = p.on("continue") || p.on("skip");
-        let target = match p.positionals.get(1) {
-            Some(b) if !resuming => {
+        // A rebase in progress finishes on the branch it started from, whatever is checked
+        // out meanwhile: `git checkout feat && git rebase --continue` moves main to feat.
+        let in_progress = self.opened[idx]
+            .in_progress()
+            .filter(|op| resuming && op.operation == "rebase");
+        let target = match (in_progress, p.positionals.get(1)) {
+            (Some(op), _) => Head::Branch(op.branch),
+            (None, Some(b)) if !resuming => {
                 // `git rebase <upstream> <branch>` switches to <branch> first.
                 let h = if self.opened[idx].branch_exists(b) {
                     Head::Branch(b.clone())

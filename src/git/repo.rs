@@ -21,6 +21,16 @@ pub enum Head {
     Unknown,
 }
 
+/// A rebase or bisect in progress, and the branch it belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InProgress {
+    pub branch: String,
+    /// `rebase` or `bisect`.
+    pub operation: &'static str,
+    /// The state file that names the branch.
+    pub file: PathBuf,
+}
+
 impl Repo {
     /// The repository holding `dir` (searching upward), or the one at `git_dir` when given.
     /// `Ok(None)`: no repository there.
@@ -59,6 +69,9 @@ impl Repo {
         self.repo.workdir()
     }
 
+    /// The current branch. A detached HEAD while a rebase or a bisect of a branch is in
+    /// progress is that branch: `git rebase --continue`, `--skip`, and every commit made
+    /// on the way end up on it (and `git bisect reset` returns to it).
     pub fn head(&self) -> Head {
         match self.repo.find_reference("HEAD") {
             Ok(r) => match r.symbolic_target() {
@@ -66,10 +79,52 @@ impl Repo {
                     Some(b) => Head::Branch(b.to_owned()),
                     None => Head::Unknown,
                 },
-                None => Head::Detached,
+                None => match self.in_progress() {
+                    Some(op) => Head::Branch(op.branch),
+                    None => Head::Detached,
+                },
             },
             Err(_) => Head::Unknown,
         }
+    }
+
+    /// The branch an operation in progress will update when it finishes (a rebase) or
+    /// return to (a bisect), from the state files git keeps in the git directory:
+    /// `rebase-merge/head-name` and `rebase-apply/head-name` (`refs/heads/<branch>`, or
+    /// `detached HEAD`), and `BISECT_START` (the branch's short name, or a commit id when
+    /// the bisect started detached). `git am`, `cherry-pick` and `revert` (the sequencer)
+    /// leave HEAD on the branch, so HEAD names it already. Each file is read only if it
+    /// is a regular file.
+    pub fn in_progress(&self) -> Option<InProgress> {
+        let dir = self.repo.path();
+        let read = |name: &str| {
+            crate::fsutil::read_regular(&dir.join(name), 4096)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+                .map(|s| s.trim().to_owned())
+        };
+        for (file, operation) in [
+            ("rebase-merge/head-name", "rebase"),
+            ("rebase-apply/head-name", "rebase"),
+        ] {
+            if let Some(branch) = read(file)
+                .as_deref()
+                .and_then(|n| n.strip_prefix("refs/heads/"))
+            {
+                return Some(InProgress {
+                    branch: branch.to_owned(),
+                    operation,
+                    file: dir.join(file),
+                });
+            }
+        }
+        let start = read("BISECT_START")?;
+        let branch = start.strip_prefix("refs/heads/").unwrap_or(&start);
+        self.branch_exists(branch).then(|| InProgress {
+            branch: branch.to_owned(),
+            operation: "bisect",
+            file: dir.join("BISECT_START"),
+        })
     }
 
     pub fn local_branches(&self) -> Vec<String> {
