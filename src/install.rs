@@ -280,6 +280,17 @@ pub fn merge(
     command: &str,
     fail_closed: bool,
 ) -> Result<(), String> {
+    // A hook being installed loses its entries on events the table no longer gives it
+    // (audit-turn on PostToolBatch after an install without --end-turn-tool): install
+    // converges to what was asked, as uninstall then install would.
+    if settings.get("hooks").is_some_and(Value::is_object) {
+        remove_where(settings, |event, hook| {
+            regs.iter().any(|r| r.hook == hook)
+                && !regs
+                    .iter()
+                    .any(|r| r.hook == hook && r.event.name() == event)
+        });
+    }
     let hooks = settings.entry("hooks").or_insert_with(|| json!({}));
     let hooks = hooks.as_object_mut().ok_or("`hooks` is not an object")?;
     for reg in regs {
@@ -351,11 +362,18 @@ pub fn merge(
 /// Removes every handler of `hooks` that is ours, then the groups and event arrays that
 /// this leaves empty (and `hooks` itself when nothing is left in it).
 pub fn remove(settings: &mut Map<String, Value>, hooks: &[Hook]) {
+    remove_where(settings, |_, hook| hooks.contains(&hook));
+}
+
+/// Removes every handler of ours for which `doomed(event name, hook)` holds, then the
+/// groups and event arrays that this leaves empty (and `hooks` itself when nothing is
+/// left in it).
+fn remove_where(settings: &mut Map<String, Value>, doomed: impl Fn(&str, Hook) -> bool) {
     let Some(events) = settings.get_mut("hooks").and_then(Value::as_object_mut) else {
         return;
     };
     let had = events.len();
-    events.retain(|_, groups| {
+    events.retain(|event, groups| {
         let Some(list) = groups.as_array_mut() else {
             return true;
         };
@@ -365,7 +383,7 @@ pub fn remove(settings: &mut Map<String, Value>, hooks: &[Hook]) {
                 return true;
             };
             let had = handlers.len();
-            handlers.retain(|h| !our_hook(h).is_some_and(|hook| hooks.contains(&hook)));
+            handlers.retain(|h| !our_hook(h).is_some_and(|hook| doomed(event, hook)));
             !(handlers.is_empty() && had > 0)
         });
         !(list.is_empty() && before > 0)

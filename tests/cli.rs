@@ -540,3 +540,26 @@ fn audit_turn_ends_the_loop_on_the_named_end_turn_tool() {
         ""
     );
 }
+
+#[test]
+fn install_converges_an_end_turn_registration_is_dropped_by_a_plain_install() {
+    let dir = scratch("end-turn-converge");
+    let project = dir.join("root");
+    let p = project.to_str().unwrap();
+    let settings = || std::fs::read_to_string(project.join(".claude/settings.json")).unwrap();
+    let out = run(
+        &["install", "--project", p, "--end-turn-tool", "end_turn"],
+        &project,
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(settings().contains("--end-turn-tool"));
+    let out = run(&["install", "--project", p], &project);
+    assert!(out.status.success(), "{}", text(&out));
+    let after: serde_json::Value = serde_json::from_str(&settings()).unwrap();
+    assert!(!after.to_string().contains("--end-turn-tool"), "{after:#}");
+    // verify-write keeps its own PostToolBatch entry.
+    assert_eq!(
+        after["hooks"]["PostToolBatch"][0]["hooks"][0]["args"],
+        serde_json::json!(["verify-write"])
+    );
+}
