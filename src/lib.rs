@@ -4,6 +4,7 @@
 //! (a function from input and [`hooks::Context`] to a [`protocol::Response`]) -> host bytes.
 //! The shared services ([`policy`], [`store`], [`tools`]) sit beside the hooks.
 
+pub mod argv;
 pub mod claims;
 pub mod cli;
 pub mod doctor;

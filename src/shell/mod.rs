@@ -88,6 +88,16 @@ impl Word {
     }
 }
 
+impl crate::argv::Arg for Word {
+    fn text(&self) -> Option<&str> {
+        Word::text(self)
+    }
+
+    fn literal(text: &str) -> Self {
+        Word::literal(text)
+    }
+}
+
 /// A redirection: `[fd]op target`. Heredoc bodies are kept as their target's `body`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Redirect {

@@ -7,6 +7,7 @@
 
 use super::exec::{Invocation, Runs};
 use super::{RedirectOp, SimpleCommand, Word};
+use crate::argv::{self, tables};
 
 /// One path a command writes (or deletes, or creates).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -45,113 +46,6 @@ fn is_not_a_file(t: &str) -> bool {
         || t.strip_prefix("/dev/fd/")
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
-
-/// Options that take a value, per writer, so their values are not taken for paths.
-const VALUE_OPTS: &[(&str, &[&str])] = &[
-    ("tee", &["--output-error"]),
-    ("cp", &["-t", "--target-directory", "-S", "--suffix"]),
-    ("mv", &["-t", "--target-directory", "-S", "--suffix"]),
-    (
-        "install",
-        &[
-            "-t",
-            "--target-directory",
-            "-S",
-            "--suffix",
-            "-m",
-            "--mode",
-            "-o",
-            "--owner",
-            "-g",
-            "--group",
-        ],
-    ),
-    ("ln", &["-t", "--target-directory", "-S", "--suffix"]),
-    ("truncate", &["-s", "--size", "-r", "--reference"]),
-    ("touch", &["-d", "--date", "-t", "-r", "--reference"]),
-    ("mkdir", &["-m", "--mode"]),
-    (
-        "shred",
-        &["-n", "--iterations", "-s", "--size", "--random-source"],
-    ),
-    (
-        "sed",
-        &["-e", "--expression", "-f", "--file", "-l", "--line-length"],
-    ),
-    (
-        "curl",
-        &[
-            "-o",
-            "--output",
-            "--output-dir",
-            "-d",
-            "--data",
-            "-H",
-            "--header",
-            "-X",
-            "--request",
-            "-u",
-            "--user",
-            "-A",
-            "--user-agent",
-            "-e",
-            "--referer",
-            "-b",
-            "--cookie",
-            "-c",
-            "--cookie-jar",
-            "-F",
-            "--form",
-            "-T",
-            "--upload-file",
-            "-x",
-            "--proxy",
-            "-m",
-            "--max-time",
-            "-w",
-            "--write-out",
-            "-K",
-            "--config",
-            "--connect-timeout",
-            "--retry",
-            "-r",
-            "--range",
-            "-E",
-            "--cert",
-            "--key",
-            "--cacert",
-            "--data-raw",
-            "--data-binary",
-            "--data-urlencode",
-        ],
-    ),
-    (
-        "wget",
-        &[
-            "-O",
-            "--output-document",
-            "-P",
-            "--directory-prefix",
-            "-o",
-            "--output-file",
-            "-a",
-            "--append-output",
-            "-t",
-            "--tries",
-            "-T",
-            "--timeout",
-            "-U",
-            "--user-agent",
-            "--header",
-            "-e",
-            "--execute",
-            "-i",
-            "--input-file",
-            "--user",
-            "--password",
-        ],
-    ),
-];
 
 /// Programs whose positional arguments are all targets: what `xargs` appends to them is
 /// a target too.
@@ -206,12 +100,18 @@ fn program_targets(inv: &Invocation) -> Vec<WriteTarget> {
         how: name.to_owned(),
         ..WriteTarget::default()
     };
-    let value_opts = VALUE_OPTS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, v)| *v)
-        .unwrap_or_default();
-    let (opts, mut positionals) = split_options(&inv.args, value_opts);
+    match name {
+        "dd" => return dd_targets(inv),
+        "perl" => return perl_targets(inv),
+        "tar" => return tar_targets(inv),
+        "git" => return git_targets(inv),
+        _ => {}
+    }
+    let Some(grammar) = tables::writer(name) else {
+        return Vec::new();
+    };
+    let p = argv::parse(grammar, &inv.args);
+    let mut positionals = p.positionals.clone();
     if inv.appended_unknown
         && (ALL_POSITIONALS.contains(&name) || matches!(name, "cp" | "mv" | "ln" | "install"))
     {
@@ -225,23 +125,12 @@ fn program_targets(inv: &Invocation) -> Vec<WriteTarget> {
             quoted: false,
         });
     }
-    let opt = |names: &[&str]| {
-        opts.iter()
-            .find(|(n, _)| names.contains(&n.as_str()))
-            .map(|(_, v)| v.clone())
-    };
-    let has = |names: &[&str]| opts.iter().any(|(n, _)| names.contains(&n.as_str()));
-    let short_flag = |letter: char| {
-        opts.iter()
-            .any(|(n, _)| n.starts_with('-') && !n.starts_with("--") && n.contains(letter))
-    };
     match name {
         "tee" | "truncate" | "touch" | "mkdir" | "shred" => {
             positionals.iter().map(&target).collect()
         }
         "rm" | "rmdir" | "unlink" => {
-            let recursive =
-                name == "rm" && (short_flag('r') || short_flag('R') || has(&["--recursive"]));
+            let recursive = name == "rm" && p.has_any(&["recursive", "R"]);
             positionals
                 .iter()
                 .map(|w| WriteTarget {
@@ -251,120 +140,96 @@ fn program_targets(inv: &Invocation) -> Vec<WriteTarget> {
                 })
                 .collect()
         }
-        "cp" | "mv" | "install" | "ln" => copy_like(name, &opts, &positionals),
-        "dd" => inv
-            .args
-            .iter()
-            .filter_map(|w| match w.text() {
-                Some(t) => t.strip_prefix("of=").map(Word::literal),
-                None if w.raw.starts_with("of=") => Some(Word {
-                    raw: w.raw.clone(),
-                    value: None,
-                    quoted: w.quoted,
-                }),
-                None => None,
-            })
-            .map(|w| target(&w))
-            .collect(),
+        "cp" | "mv" | "install" | "ln" => copy_like(name, &p, &positionals),
         "sed" => {
-            let in_place = inv.args.iter().any(|w| {
-                w.text().is_some_and(|t| {
-                    t.starts_with("--in-place")
-                        || (t.starts_with('-') && !t.starts_with("--") && t.contains('i'))
-                })
-            });
-            if !in_place {
+            if !p.has("in-place") {
                 return Vec::new();
             }
-            let script_given = has(&["-e", "--expression", "-f", "--file"]);
-            let files = if script_given {
+            // Without -e or -f, the first positional is the script.
+            let files = if p.has_any(&["expression", "file"]) {
                 &positionals[..]
             } else {
                 positionals.get(1..).unwrap_or_default()
             };
             files.iter().map(&target).collect()
         }
-        "perl" => perl_targets(inv),
         "curl" => {
-            let mut out: Vec<WriteTarget> = opt_values(&inv.args, &["-o", "--output"])
-                .iter()
+            let mut out: Vec<WriteTarget> = p
+                .args_of("output")
+                .into_iter()
                 .filter(|w| w.text() != Some("-"))
                 .map(&target)
                 .collect();
-            if inv.args.iter().any(|w| {
-                matches!(w.text(), Some("-O" | "--remote-name" | "--remote-name-all"))
-                    || w.text().is_some_and(|t| {
-                        t.starts_with('-') && !t.starts_with("--") && t.ends_with('O')
-                    })
-            }) {
-                let dir = opt(&["--output-dir"]).flatten();
+            if p.has_any(&["remote-name", "remote-name-all"]) {
+                let dir = p.arg("output-dir");
                 out.extend(
                     positionals
                         .iter()
-                        .filter_map(|u| url_file_name(u, dir.as_ref()))
+                        .filter_map(|u| url_file_name(u, dir))
                         .map(|w| target(&w)),
                 );
             }
             out
         }
         "wget" => {
-            let named: Vec<WriteTarget> = opt_values(&inv.args, &["-O", "--output-document"])
-                .iter()
-                .filter(|w| w.text() != Some("-"))
-                .map(&target)
-                .collect();
-            if !named.is_empty()
-                || opt_values(&inv.args, &["-O", "--output-document"])
-                    .iter()
-                    .any(|w| w.text() == Some("-"))
-            {
-                return named;
+            let documents = p.args_of("output-document");
+            if !documents.is_empty() {
+                // `-O -` writes to stdout.
+                return documents
+                    .into_iter()
+                    .filter(|w| w.text() != Some("-"))
+                    .map(&target)
+                    .collect();
             }
-            let dir = opt(&["-P", "--directory-prefix"]).flatten();
+            let dir = p.arg("directory-prefix");
             positionals
                 .iter()
-                .filter_map(|u| url_file_name(u, dir.as_ref()))
+                .filter_map(|u| url_file_name(u, dir))
                 .map(|w| target(&w))
                 .collect()
         }
-        "tar" => tar_targets(inv),
         "unzip" => {
-            let dirs = opt_values(&inv.args, &["-d"]);
-            let dirs = if dirs.is_empty() {
-                vec![Word::literal(".")]
-            } else {
-                dirs
-            };
-            dirs.iter()
+            let dirs = p.args_of("d");
+            let dot = Word::literal(".");
+            let dirs = if dirs.is_empty() { vec![&dot] } else { dirs };
+            dirs.into_iter()
                 .map(|w| WriteTarget {
                     recursive: true,
                     ..target(w)
                 })
                 .collect()
         }
-        "git" => git_targets(inv),
         _ => Vec::new(),
     }
 }
 
+/// `dd of=FILE`.
+fn dd_targets(inv: &Invocation) -> Vec<WriteTarget> {
+    inv.args
+        .iter()
+        .filter_map(|w| match w.text() {
+            Some(t) => t.strip_prefix("of=").map(Word::literal),
+            None if w.raw.starts_with("of=") => Some(Word {
+                raw: w.raw.clone(),
+                value: None,
+                quoted: w.quoted,
+            }),
+            None => None,
+        })
+        .map(|word| WriteTarget {
+            word,
+            how: "dd".into(),
+            ..WriteTarget::default()
+        })
+        .collect()
+}
+
 /// `cp`, `mv`, `install`, `ln`: the destination (with the sources, which land inside it
 /// when it is a directory), and for `mv` the sources themselves, which are removed.
-fn copy_like(
-    name: &str,
-    opts: &[(String, Option<Word>)],
-    positionals: &[Word],
-) -> Vec<WriteTarget> {
-    let has = |names: &[&str]| opts.iter().any(|(n, _)| names.contains(&n.as_str()));
-    let short_flag = |letter: char| {
-        opts.iter()
-            .any(|(n, _)| n.starts_with('-') && !n.starts_with("--") && n.contains(letter))
-    };
-    let target_dir = opts
-        .iter()
-        .find(|(n, _)| n == "-t" || n == "--target-directory")
-        .and_then(|(_, v)| v.clone());
+fn copy_like(name: &str, p: &argv::Parsed<Word>, positionals: &[Word]) -> Vec<WriteTarget> {
+    let target_dir = p.arg("target-directory").cloned();
     let mut out = Vec::new();
-    if name == "install" && (short_flag('d') || has(&["--directory"])) {
+    if name == "install" && p.has("directory") {
         return positionals
             .iter()
             .map(|w| WriteTarget {
@@ -396,13 +261,8 @@ fn copy_like(
             ..WriteTarget::default()
         }));
     }
-    let copies_trees = name == "cp"
-        && (short_flag('r')
-            || short_flag('R')
-            || short_flag('a')
-            || has(&["--recursive", "--archive"]));
-    let no_target_dir =
-        short_flag('T') || has(&["--no-target-directory"]) || (name == "ln" && short_flag('n'));
+    let copies_trees = name == "cp" && p.has_any(&["recursive", "R", "archive"]);
+    let no_target_dir = p.has("no-target-directory") || (name == "ln" && p.has("no-dereference"));
     if let Some(dest) = destination {
         out.push(WriteTarget {
             word: dest,
@@ -472,44 +332,34 @@ fn perl_targets(inv: &Invocation) -> Vec<WriteTarget> {
 }
 
 /// `tar -x [-C dir]` writes under a directory; `tar -c/-r/-u -f file` writes the archive.
+/// An old-style first word without a dash (`tar czf out.tgz`) is a bundle of letters.
 fn tar_targets(inv: &Invocation) -> Vec<WriteTarget> {
-    let first = inv.args.first().and_then(Word::text).unwrap_or_default();
-    let mode = |long: &[&str], letter: char| {
-        (!first.starts_with("--") && !first.starts_with('-') && first.contains(letter))
-            || inv.args.iter().any(|w| {
-                w.text().is_some_and(|t| {
-                    long.contains(&t)
-                        || (t.starts_with('-') && !t.starts_with("--") && t.contains(letter))
-                })
-            })
-    };
+    let mut args = inv.args.clone();
+    if let Some(first) = args.first_mut() {
+        if let Some(t) = first
+            .text()
+            .filter(|t| !t.starts_with('-') && !t.is_empty())
+        {
+            *first = Word::literal(&format!("-{t}"));
+        }
+    }
+    let p = argv::parse(&tables::TAR, &args);
     let target = |w: &Word, recursive| WriteTarget {
         word: w.clone(),
         how: "tar".into(),
         recursive,
         ..WriteTarget::default()
     };
-    if mode(&["--extract", "--get"], 'x') {
-        let dirs = opt_values(&inv.args, &["-C", "--directory"]);
-        let dirs = if dirs.is_empty() {
-            vec![Word::literal(".")]
-        } else {
-            dirs
-        };
-        return dirs.iter().map(|w| target(w, true)).collect();
+    if p.has_any(&["extract", "get"]) {
+        let dirs = p.args_of("directory");
+        let dot = Word::literal(".");
+        let dirs = if dirs.is_empty() { vec![&dot] } else { dirs };
+        return dirs.into_iter().map(|w| target(w, true)).collect();
     }
-    if mode(&["--create", "--append", "--update"], 'c')
-        || mode(&["--append"], 'r')
-        || mode(&["--update"], 'u')
-    {
-        // `tar -czf out.tgz`: `f` takes the next word (or, bundled first without a dash,
-        // the first word after the bundle).
-        let mut files = opt_values(&inv.args, &["-f", "--file"]);
-        if files.is_empty() && !first.starts_with('-') && first.contains('f') {
-            files.extend(inv.args.get(1).cloned());
-        }
-        return files
-            .iter()
+    if p.has_any(&["create", "append", "update"]) {
+        return p
+            .args_of("file")
+            .into_iter()
             .filter(|w| w.text() != Some("-"))
             .map(|w| target(w, false))
             .collect();
@@ -557,34 +407,15 @@ fn git_targets(inv: &Invocation) -> Vec<WriteTarget> {
             },
         }
     };
-    let mut k = 0;
-    while let Some(w) = inv.args.get(k) {
-        let Some(t) = w.text() else { break };
-        if !t.starts_with('-') {
-            break;
-        }
-        match t {
-            "-C" => {
-                if let Some(d) = inv.args.get(k + 1) {
-                    base = Some(join(&base, d));
-                }
-                k += 2;
-            }
-            "--work-tree" => {
-                if let Some(d) = inv.args.get(k + 1) {
-                    base = Some(join(&base, d));
-                }
-                k += 2;
-            }
-            _ if t.starts_with("--work-tree=") => {
-                base = Some(join(&base, &Word::literal(&t["--work-tree=".len()..])));
-                k += 1;
-            }
-            // git's own table of global options: which take a separate value.
-            _ if crate::git::grammar::GLOBAL_VALUE.contains(&t) => k += 2,
-            _ => k += 1,
+    // git's global options, by git's own table: `-C` and `--work-tree` move where
+    // relative paths land.
+    let globals = argv::parse(&tables::GIT_GLOBAL, &inv.args);
+    for (name, value) in &globals.opts {
+        if let (Some(dir), "C" | "work-tree") = (value, name.as_str()) {
+            base = Some(join(&base, dir));
         }
     }
+    let k = globals.rest_at;
     // The work tree named in the environment (`GIT_WORK_TREE=/x git checkout -- a`)
     // is where the paths land; one known only when it runs makes them unreadable.
     if let Some((_, value)) = inv.env.iter().rev().find(|(n, _)| n == "GIT_WORK_TREE") {
@@ -627,16 +458,11 @@ fn git_targets(inv: &Invocation) -> Vec<WriteTarget> {
     };
     match sub {
         "checkout" => {
-            let (opts, positionals) = split_options(
-                rest,
-                &["-b", "-B", "--orphan", "--conflict", "--pathspec-from-file"],
-            );
-            if opts
-                .iter()
-                .any(|(n, _)| matches!(n.as_str(), "-b" | "-B" | "--orphan" | "--detach"))
-            {
+            let p = argv::parse(&tables::GIT_CHECKOUT_PATHS, rest);
+            if p.has_any(&["b", "B", "orphan", "detach"]) {
                 return Vec::new();
             }
+            let positionals = p.positionals;
             match rest.iter().position(|w| w.text() == Some("--")) {
                 Some(dd) => paths(&rest[dd + 1..]),
                 // Without `--`: `git checkout <branch>` switches; `git checkout <tree-ish>
@@ -653,93 +479,17 @@ fn git_targets(inv: &Invocation) -> Vec<WriteTarget> {
             }
         }
         "restore" | "rm" | "mv" => {
-            let value_opts: &[&str] = &["-s", "--source", "--pathspec-from-file"];
-            let (opts, positionals) = split_options(rest, value_opts);
+            let p = argv::parse(&tables::GIT_RESTORE_RM_MV, rest);
             // `git rm --cached` and `git restore --staged` alone touch only the index.
-            let index_only = opts.iter().any(|(n, _)| n == "--cached")
-                || (opts.iter().any(|(n, _)| n == "--staged" || n == "-S")
-                    && !opts.iter().any(|(n, _)| n == "--worktree" || n == "-W"));
+            let index_only = p.has("cached") || (p.has("staged") && !p.has("worktree"));
             if index_only {
                 Vec::new()
             } else {
-                paths(&positionals)
+                paths(&p.positionals)
             }
         }
         _ => Vec::new(),
     }
-}
-
-/// Options (name, value) and positionals of a GNU-style argument list.
-fn split_options(args: &[Word], value_opts: &[&str]) -> (Vec<(String, Option<Word>)>, Vec<Word>) {
-    let mut opts = Vec::new();
-    let mut positionals = Vec::new();
-    let mut k = 0;
-    while let Some(w) = args.get(k) {
-        k += 1;
-        let Some(t) = w.text() else {
-            positionals.push(w.clone());
-            continue;
-        };
-        if t == "--" {
-            positionals.extend(args[k..].iter().cloned());
-            break;
-        }
-        if t.len() < 2 || !t.starts_with('-') {
-            positionals.push(w.clone());
-            continue;
-        }
-        if let Some((name, value)) = t.split_once('=').filter(|_| t.starts_with("--")) {
-            opts.push((name.to_owned(), Some(Word::literal(value))));
-        } else if value_opts.contains(&t) {
-            opts.push((t.to_owned(), args.get(k).cloned()));
-            k += 1;
-        } else if let Some(short) = value_opts
-            .iter()
-            .find(|o| o.len() == 2 && t.starts_with(*o) && !t.starts_with("--"))
-        {
-            opts.push(((*short).to_owned(), Some(Word::literal(&t[2..]))));
-        } else {
-            opts.push((t.to_owned(), None));
-        }
-    }
-    (opts, positionals)
-}
-
-/// Every value of the given options (`-o FILE`, `-oFILE`, `--output=FILE`).
-fn opt_values(args: &[Word], names: &[&str]) -> Vec<Word> {
-    let mut out = Vec::new();
-    let mut k = 0;
-    while let Some(w) = args.get(k) {
-        k += 1;
-        let Some(t) = w.text() else { continue };
-        for n in names {
-            // `-sSo FILE`: a bundle of flags whose last one takes the next word.
-            let bundled = n.len() == 2
-                && !t.starts_with("--")
-                && t.len() > 2
-                && t.starts_with('-')
-                && t.ends_with(&n[1..])
-                && t[1..t.len() - 1].bytes().all(|b| b.is_ascii_alphabetic());
-            if t == *n || bundled {
-                if let Some(v) = args.get(k) {
-                    out.push(v.clone());
-                }
-            } else if let Some(v) = t
-                .strip_prefix(n)
-                .and_then(|r| {
-                    if n.starts_with("--") {
-                        r.strip_prefix('=')
-                    } else {
-                        Some(r)
-                    }
-                })
-                .filter(|v| !v.is_empty())
-            {
-                out.push(Word::literal(v));
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]

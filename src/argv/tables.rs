@@ -1,0 +1,274 @@
+//! The grammars of the programs the guards read, one row each. Git's subcommands have
+//! their own tables in [`crate::git::grammar`] (they follow the same rules); this holds
+//! git's global options and the file writers'.
+
+use super::{attached, flag, separate, value, Grammar, Opt, Unknown};
+
+/// git's global options (before the subcommand), as `git.c` reads them in 2.47: exact
+/// names only (no abbreviations), `-C` and `-c` with a separate value, an unknown option
+/// refused (git then runs nothing).
+pub const GIT_GLOBAL: Grammar = Grammar {
+    opts: &[
+        separate("C", Some('C')),
+        separate("c", Some('c')),
+        value("git-dir", None),
+        value("work-tree", None),
+        value("namespace", None),
+        value("config-env", None),
+        value("attr-source", None),
+        // `--exec-path` prints the path and exits; `--exec-path=DIR` sets it.
+        attached("exec-path", None),
+        attached("list-cmds", None),
+        flag("version", Some('v')),
+        flag("help", Some('h')),
+        flag("html-path", None),
+        flag("man-path", None),
+        flag("info-path", None),
+        flag("paginate", Some('p')),
+        flag("no-pager", Some('P')),
+        flag("bare", None),
+        flag("no-replace-objects", None),
+        flag("no-lazy-fetch", None),
+        flag("no-optional-locks", None),
+        flag("no-advice", None),
+        flag("literal-pathspecs", None),
+        flag("glob-pathspecs", None),
+        flag("noglob-pathspecs", None),
+        flag("icase-pathspecs", None),
+    ],
+    permute: false,
+    abbreviate: false,
+    unknown: Unknown::Error,
+};
+
+/// Global options after which git prints something and exits without a subcommand.
+pub const GIT_GLOBAL_EXITS: &[&str] = &[
+    "version",
+    "help",
+    "html-path",
+    "man-path",
+    "info-path",
+    "list-cmds",
+];
+
+/// The options of a copy-like command that name where things land.
+const COPY_OPTS: &[Opt] = &[
+    value("target-directory", Some('t')),
+    value("suffix", Some('S')),
+    flag("no-target-directory", Some('T')),
+    flag("recursive", Some('r')),
+    flag("R", Some('R')),
+    flag("archive", Some('a')),
+    flag("symbolic", Some('s')),
+    flag("no-dereference", Some('n')),
+    flag("directory", Some('d')),
+    flag("relative", None),
+    value("backup", None),
+    value("reflink", None),
+    value("sparse", None),
+    value("preserve", None),
+    value("no-preserve", None),
+    value("context", None),
+];
+
+const INSTALL_OPTS: &[Opt] = &[
+    value("target-directory", Some('t')),
+    value("suffix", Some('S')),
+    flag("no-target-directory", Some('T')),
+    flag("directory", Some('d')),
+    flag("D", Some('D')),
+    value("mode", Some('m')),
+    value("owner", Some('o')),
+    value("group", Some('g')),
+    value("strip-program", None),
+    value("backup", None),
+    value("context", None),
+];
+
+/// One file writer: its name and its grammar.
+pub struct Writer {
+    pub name: &'static str,
+    pub grammar: Grammar,
+}
+
+/// The grammars of the programs whose arguments name files they write. What each one's
+/// positionals and options mean is in [`crate::shell::writes`].
+pub const WRITERS: &[Writer] = &[
+    Writer {
+        name: "tee",
+        grammar: Grammar::gnu(&[value("output-error", None)]),
+    },
+    Writer {
+        name: "cp",
+        grammar: Grammar::gnu(COPY_OPTS),
+    },
+    Writer {
+        name: "mv",
+        grammar: Grammar::gnu(COPY_OPTS),
+    },
+    Writer {
+        name: "ln",
+        grammar: Grammar::gnu(COPY_OPTS),
+    },
+    Writer {
+        name: "install",
+        grammar: Grammar::gnu(INSTALL_OPTS),
+    },
+    Writer {
+        name: "truncate",
+        grammar: Grammar::gnu(&[value("size", Some('s')), value("reference", Some('r'))]),
+    },
+    Writer {
+        name: "touch",
+        grammar: Grammar::gnu(&[
+            value("date", Some('d')),
+            value("t", Some('t')),
+            value("reference", Some('r')),
+            value("time", None),
+        ]),
+    },
+    Writer {
+        name: "mkdir",
+        grammar: Grammar::gnu(&[value("mode", Some('m')), value("context", None)]),
+    },
+    Writer {
+        name: "rm",
+        grammar: Grammar::gnu(&[
+            flag("recursive", Some('r')),
+            flag("R", Some('R')),
+            value("interactive", None),
+            value("preserve-root", None),
+        ]),
+    },
+    Writer {
+        name: "rmdir",
+        grammar: Grammar::gnu(&[]),
+    },
+    Writer {
+        name: "unlink",
+        grammar: Grammar::gnu(&[]),
+    },
+    Writer {
+        name: "shred",
+        grammar: Grammar::gnu(&[
+            value("iterations", Some('n')),
+            value("size", Some('s')),
+            value("random-source", None),
+            value("remove", None),
+        ]),
+    },
+    Writer {
+        name: "sed",
+        grammar: Grammar::gnu(&[
+            value("expression", Some('e')),
+            value("file", Some('f')),
+            value("line-length", Some('l')),
+            // `-i[SUFFIX]`, `--in-place[=SUFFIX]`: the suffix is attached or absent.
+            attached("in-place", Some('i')),
+        ]),
+    },
+    Writer {
+        name: "curl",
+        grammar: Grammar::gnu(&[
+            value("output", Some('o')),
+            value("output-dir", None),
+            flag("remote-name", Some('O')),
+            flag("remote-name-all", None),
+            value("data", Some('d')),
+            value("header", Some('H')),
+            value("request", Some('X')),
+            value("user", Some('u')),
+            value("user-agent", Some('A')),
+            value("referer", Some('e')),
+            value("cookie", Some('b')),
+            value("cookie-jar", Some('c')),
+            value("form", Some('F')),
+            value("upload-file", Some('T')),
+            value("proxy", Some('x')),
+            value("max-time", Some('m')),
+            value("write-out", Some('w')),
+            value("config", Some('K')),
+            value("connect-timeout", None),
+            value("retry", None),
+            value("range", Some('r')),
+            value("cert", Some('E')),
+            value("key", None),
+            value("cacert", None),
+            value("data-raw", None),
+            value("data-binary", None),
+            value("data-urlencode", None),
+            value("dump-header", Some('D')),
+            value("trace", None),
+            value("trace-ascii", None),
+            value("stderr", None),
+        ]),
+    },
+    Writer {
+        name: "wget",
+        grammar: Grammar::gnu(&[
+            value("output-document", Some('O')),
+            value("directory-prefix", Some('P')),
+            value("output-file", Some('o')),
+            value("append-output", Some('a')),
+            value("tries", Some('t')),
+            value("timeout", Some('T')),
+            value("user-agent", Some('U')),
+            value("header", None),
+            value("execute", Some('e')),
+            value("input-file", Some('i')),
+            value("user", None),
+            value("password", None),
+        ]),
+    },
+    Writer {
+        name: "unzip",
+        grammar: Grammar::gnu(&[value("d", Some('d')), value("x", Some('x'))]),
+    },
+];
+
+/// The grammar of a file writer, by program name.
+pub fn writer(name: &str) -> Option<&'static Grammar> {
+    WRITERS.iter().find(|w| w.name == name).map(|w| &w.grammar)
+}
+
+/// `git checkout`'s options that matter for the files it writes: branch creation and
+/// `--detach` switch branches instead of restoring paths.
+pub const GIT_CHECKOUT_PATHS: Grammar = Grammar::gnu(&[
+    value("b", Some('b')),
+    value("B", Some('B')),
+    value("orphan", None),
+    value("conflict", None),
+    value("pathspec-from-file", None),
+    flag("detach", None),
+]);
+
+/// `git restore`, `git rm`, `git mv`: which options take a value, and which keep the
+/// work tree untouched.
+pub const GIT_RESTORE_RM_MV: Grammar = Grammar::gnu(&[
+    value("source", Some('s')),
+    value("pathspec-from-file", None),
+    flag("staged", Some('S')),
+    flag("worktree", Some('W')),
+    flag("cached", None),
+]);
+
+/// `tar`: its modes and the options that name where it writes.
+pub const TAR: Grammar = Grammar::gnu(&[
+    flag("extract", Some('x')),
+    flag("get", None),
+    flag("create", Some('c')),
+    flag("append", Some('r')),
+    flag("update", Some('u')),
+    value("file", Some('f')),
+    value("directory", Some('C')),
+    value("exclude", None),
+    value("files-from", Some('T')),
+    value("exclude-from", Some('X')),
+    value("use-compress-program", Some('I')),
+    value("transform", None),
+    value("checkpoint-action", None),
+    value("owner", None),
+    value("group", None),
+    value("mode", None),
+    value("blocking-factor", Some('b')),
+]);
