@@ -1,92 +1,9 @@
-//! Git's command-line grammar as data (shared/docs/git-grammar.md, verified on git 2.47):
-//! the global options, and per subcommand which options take a value and how.
-//!
-//! [`parse_args`] follows parse-options: unique prefixes of long options, bundled short
-//! flags with an attached value for the last one (`-ofoo` is `-o foo`), options after
-//! positionals, `--` ending options, `--no-<option>` negations.
+//! Git's subcommand grammars as data (shared/docs/git-grammar.md, verified on git 2.47):
+//! per subcommand, which options take a value and how. The rules (parse-options: unique
+//! prefixes of long options, bundles, options after positionals, `--`, `--no-<option>`)
+//! are [`crate::argv`]'s; git's global options are a row of [`crate::argv::tables`].
 
-/// How an option takes its value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Takes {
-    /// A flag.
-    Nothing,
-    /// The rest of the word (`-mmsg`, `--message=msg`) or else the next word.
-    Value,
-    /// Only an attached value (`--force-with-lease=main`, `-S<key>`); never the next word.
-    Attached,
-}
-
-/// One option of a command: its long name (the canonical name), its short letter.
-#[derive(Clone, Copy, Debug)]
-pub struct Opt {
-    pub long: &'static str,
-    pub short: Option<char>,
-    pub takes: Takes,
-}
-
-const fn flag(long: &'static str, short: Option<char>) -> Opt {
-    Opt {
-        long,
-        short,
-        takes: Takes::Nothing,
-    }
-}
-
-const fn value(long: &'static str, short: Option<char>) -> Opt {
-    Opt {
-        long,
-        short,
-        takes: Takes::Value,
-    }
-}
-
-const fn attached(long: &'static str, short: Option<char>) -> Opt {
-    Opt {
-        long,
-        short,
-        takes: Takes::Attached,
-    }
-}
-
-/// Global options that take a separate value (or `=value` for the long ones).
-pub const GLOBAL_VALUE: &[&str] = &[
-    "-C",
-    "-c",
-    "--git-dir",
-    "--work-tree",
-    "--namespace",
-    "--config-env",
-    "--attr-source",
-];
-/// Global options whose separate value is not allowed (`-C.` and `-cx=y` are rejected by git).
-pub const GLOBAL_SEPARATE_ONLY: &[&str] = &["-C", "-c"];
-/// Global flags that make git print something and exit without running a subcommand.
-pub const GLOBAL_EXITS: &[&str] = &[
-    "-v",
-    "--version",
-    "-h",
-    "--help",
-    "--html-path",
-    "--man-path",
-    "--info-path",
-    "--exec-path",
-];
-/// Global flags that change nothing the guard cares about.
-pub const GLOBAL_FLAGS: &[&str] = &[
-    "-p",
-    "--paginate",
-    "-P",
-    "--no-pager",
-    "--bare",
-    "--no-replace-objects",
-    "--no-lazy-fetch",
-    "--no-optional-locks",
-    "--no-advice",
-    "--literal-pathspecs",
-    "--glob-pathspecs",
-    "--noglob-pathspecs",
-    "--icase-pathspecs",
-];
+use crate::argv::{self, attached, flag, value, Grammar, Opt};
 
 pub const PUSH: &[Opt] = &[
     flag("all", None),
@@ -506,138 +423,20 @@ pub const UPDATE_REF: &[Opt] = &[
     flag("batch-updates", None),
 ];
 
-/// Arguments after option parsing.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Parsed {
-    /// Options in order, by canonical long name (`no-<name>` for a negation), with their
-    /// value when they took one.
-    pub opts: Vec<(String, Option<String>)>,
-    pub positionals: Vec<String>,
-    /// How many positionals came before a `--`, when there was one.
-    pub dashdash: Option<usize>,
-    /// Options git would reject (unknown or ambiguous): git then does nothing.
-    pub errors: Vec<String>,
-}
+/// A subcommand's arguments after option parsing.
+pub type Parsed = argv::Parsed<String>;
 
-impl Parsed {
-    pub fn has(&self, long: &str) -> bool {
-        self.opts.iter().any(|(n, _)| n == long)
-    }
-
-    /// Whether the flag is on: set, and not negated by a later `--no-<long>`.
-    pub fn on(&self, long: &str) -> bool {
-        let negated = format!("no-{long}");
-        self.opts
-            .iter()
-            .rev()
-            .find(|(n, _)| n == long || *n == negated)
-            .is_some_and(|(n, _)| n == long)
-    }
-
-    /// Every value given to an option, in order.
-    pub fn values(&self, long: &str) -> Vec<&str> {
-        self.opts
-            .iter()
-            .filter(|(n, _)| n == long)
-            .filter_map(|(_, v)| v.as_deref())
-            .collect()
-    }
-
-    /// The last value of an option.
-    pub fn value(&self, long: &str) -> Option<&str> {
-        self.values(long).pop()
-    }
-}
-
-/// Parses a subcommand's arguments with `table`.
-pub fn parse_args(table: &[Opt], args: &[String]) -> Parsed {
-    let mut out = Parsed::default();
-    let mut k = 0;
-    while let Some(arg) = args.get(k) {
-        k += 1;
-        if arg == "--" {
-            out.dashdash = Some(out.positionals.len());
-            out.positionals.extend(args[k..].iter().cloned());
-            break;
-        }
-        if let Some(body) = arg.strip_prefix("--") {
-            let (name, attached_value) = match body.split_once('=') {
-                Some((n, v)) => (n, Some(v.to_owned())),
-                None => (body, None),
-            };
-            match long_option(table, name) {
-                Ok((canonical, opt)) => {
-                    let v = match (opt.map(|o| o.takes), attached_value) {
-                        (Some(Takes::Value), None) => {
-                            k += 1;
-                            args.get(k - 1).cloned()
-                        }
-                        (_, v) => v,
-                    };
-                    out.opts.push((canonical, v));
-                }
-                Err(e) => out.errors.push(e),
-            }
-            continue;
-        }
-        if arg.len() > 1 && arg.starts_with('-') {
-            let chars: Vec<(usize, char)> = arg.char_indices().skip(1).collect();
-            for (idx, c) in chars {
-                match table.iter().find(|o| o.short == Some(c)) {
-                    Some(opt) if opt.takes == Takes::Nothing => {
-                        out.opts.push((opt.long.to_owned(), None))
-                    }
-                    Some(opt) => {
-                        let rest = &arg[idx + c.len_utf8()..];
-                        let v = if !rest.is_empty() {
-                            Some(rest.to_owned())
-                        } else if opt.takes == Takes::Value {
-                            k += 1;
-                            args.get(k - 1).cloned()
-                        } else {
-                            None
-                        };
-                        out.opts.push((opt.long.to_owned(), v));
-                        break;
-                    }
-                    None => {
-                        out.errors.push(format!("unknown switch `{c}`"));
-                        break;
-                    }
-                }
-            }
-            continue;
-        }
-        out.positionals.push(arg.clone());
-    }
-    out
-}
-
-/// Resolves a long option name: exact, else a unique prefix; `no-<name>` negates.
-fn long_option(table: &[Opt], name: &str) -> Result<(String, Option<Opt>), String> {
-    if let Some(o) = table.iter().find(|o| o.long == name) {
-        return Ok((o.long.to_owned(), Some(*o)));
-    }
-    let prefixed: Vec<&Opt> = table.iter().filter(|o| o.long.starts_with(name)).collect();
-    if let [o] = prefixed.as_slice() {
-        return Ok((o.long.to_owned(), Some(**o)));
-    }
-    if let Some(positive) = name.strip_prefix("no-") {
-        if let Ok((canonical, _)) = long_option(table, positive) {
-            return Ok((format!("no-{canonical}"), None));
-        }
-    }
-    if prefixed.len() > 1 {
-        return Err(format!("ambiguous option `--{name}`"));
-    }
-    Err(format!("unknown option `--{name}`"))
+/// Parses a subcommand's arguments with `table`, by git's parse-options rules (see
+/// [`crate::argv`]).
+pub fn parse_args(table: &'static [Opt], args: &[String]) -> Parsed {
+    argv::parse(&Grammar::git(table), args)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn p(table: &[Opt], args: &str) -> Parsed {
+    fn p(table: &'static [Opt], args: &str) -> Parsed {
         parse_args(
             table,
             &args

@@ -6,6 +6,7 @@
 pub mod grammar;
 pub mod repo;
 
+use crate::argv::tables;
 use grammar::parse_args;
 use repo::{Head, Repo};
 use std::collections::HashMap;
@@ -309,61 +310,47 @@ impl<'e> Session<'e> {
         let mut cwd = call.cwd.clone();
         let mut git_dir: Option<Option<String>> = env("GIT_DIR");
         let args = &call.args;
-        let mut k = 0;
-        // Global options, up to the subcommand.
-        while let Some(arg) = args.get(k) {
-            if is_dynamic(arg) {
-                return vec![Effect::Unresolvable(format!(
-                    "the git option or subcommand `{}` is only known when it runs",
-                    &arg[1..]
-                ))];
-            }
-            let (name, inline) = match arg.split_once('=') {
-                Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
-                _ => (arg.as_str(), None),
-            };
-            if !arg.starts_with('-') {
-                break;
-            }
-            k += 1;
-            if grammar::GLOBAL_EXITS.contains(&name) || name == "--list-cmds" {
-                if name == "--exec-path" && inline.is_some() {
-                    continue;
-                }
+        // Global options, up to the subcommand, by git's own table.
+        let globals = crate::argv::parse(&tables::GIT_GLOBAL, args);
+        if !globals.errors.is_empty() {
+            // git refuses an unknown or malformed global option and runs nothing.
+            return effects;
+        }
+        // A word known only at run time stops the options (it is no option): it is the
+        // subcommand, or an option's value.
+        if let Some(dynamic) = args.get(globals.rest_at).filter(|a| is_dynamic(a)) {
+            return vec![Effect::Unresolvable(format!(
+                "the git option or subcommand `{}` is only known when it runs",
+                &dynamic[1..]
+            ))];
+        }
+        let dynamic_value = globals.opts.iter().find(|(name, v)| {
+            v.as_deref().is_some_and(is_dynamic)
+                && !matches!(name.as_str(), "attr-source" | "namespace")
+        });
+        if let Some((name, Some(value))) = dynamic_value {
+            let dashes = if name.len() == 1 { "-" } else { "--" };
+            return vec![Effect::Unresolvable(format!(
+                "`git {dashes}{name}` is given `{}`, only known when it runs",
+                &value[1..]
+            ))];
+        }
+        let k = globals.rest_at;
+        for (name, value) in &globals.opts {
+            let exits = tables::GIT_GLOBAL_EXITS.contains(&name.as_str())
+                || (name == "exec-path" && value.is_none());
+            if exits {
                 return effects;
             }
-            if grammar::GLOBAL_FLAGS.contains(&name) {
-                continue;
-            }
-            if !grammar::GLOBAL_VALUE.contains(&name) {
-                // git refuses an unknown global option and runs nothing.
-                return effects;
-            }
-            let value = match inline {
-                Some(v) if !grammar::GLOBAL_SEPARATE_ONLY.contains(&name) => v,
-                Some(_) => return effects,
-                None => {
-                    k += 1;
-                    match args.get(k - 1) {
-                        Some(v) => v.clone(),
-                        None => return effects,
-                    }
-                }
-            };
-            if is_dynamic(&value) && name != "--attr-source" && name != "--namespace" {
-                return vec![Effect::Unresolvable(format!(
-                    "`git {name}` is given `{}`, only known when it runs",
-                    &value[1..]
-                ))];
-            }
-            match name {
-                "-C" => cwd = cwd.map(|c| crate::fsutil::lexical(&c.join(&value))),
-                "-c" => match value.split_once('=') {
+            let Some(value) = value else { continue };
+            match name.as_str() {
+                "C" => cwd = cwd.map(|c| crate::fsutil::lexical(&c.join(value))),
+                "c" => match value.split_once('=') {
                     Some((key, v)) => ov.pairs.push((key.to_owned(), v.to_owned())),
                     None => ov.pairs.push((value.clone(), "true".to_owned())),
                 },
-                "--git-dir" => git_dir = Some(Some(value)),
-                "--config-env" => match value.split_once('=') {
+                "git-dir" => git_dir = Some(Some(value.clone())),
+                "config-env" => match value.split_once('=') {
                     Some((key, var)) => match env(var)
                         .flatten()
                         .or_else(|| (self.process_env)(var).and_then(|v| v.into_string().ok()))
