@@ -232,8 +232,10 @@ pub fn parse<A: Arg>(grammar: &Grammar, args: &[A]) -> Parsed<A> {
         if text == "--" {
             k += 1;
             out.dashdash = Some(out.positionals.len());
-            out.positionals.extend(args[k..].iter().cloned());
-            k = args.len();
+            if grammar.permute {
+                out.positionals.extend(args[k..].iter().cloned());
+                k = args.len();
+            }
             break;
         }
         if text.len() < 2 || !text.starts_with('-') {
@@ -398,10 +400,16 @@ mod tests {
         assert_eq!(parsed.positionals, ["a", "-t", "b"]);
         assert_eq!(parsed.dashdash, Some(1));
         const SUDO: Grammar = Grammar::runner(&[value("user", Some('u'))]);
-        let parsed = p(&SUDO, "-u root git -C x push");
-        assert_eq!(parsed.value("user"), Some("root"));
-        assert_eq!(parsed.rest_at, 2);
-        assert_eq!(parsed.positionals, ["git", "-C", "x", "push"]);
+        for args in [
+            "-u root git -C x push",
+            "-uroot git -C x push",
+            "-Eu root -- git -C x push",
+        ] {
+            let parsed = p(&SUDO, args);
+            assert_eq!(parsed.value("user"), Some("root"), "{args}");
+            assert_eq!(parsed.positionals, ["git", "-C", "x", "push"], "{args}");
+        }
+        assert_eq!(p(&SUDO, "-u root git").rest_at, 2);
     }
 
     #[test]

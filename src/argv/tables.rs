@@ -272,3 +272,181 @@ pub const TAR: Grammar = Grammar::gnu(&[
     value("mode", None),
     value("blocking-factor", Some('b')),
 ]);
+
+/// A program that runs the command after its own options (and `operands` more words).
+pub struct Wrapper {
+    pub name: &'static str,
+    pub grammar: Grammar,
+    /// Words between the options and the command (`timeout DURATION cmd`).
+    pub operands: usize,
+    /// The wrapped command's arguments are extended at run time (`xargs`).
+    pub appends: bool,
+}
+
+const fn wrapper(name: &'static str, opts: &'static [Opt]) -> Wrapper {
+    Wrapper {
+        name,
+        grammar: Grammar::runner(opts),
+        operands: 0,
+        appends: false,
+    }
+}
+
+/// Programs that run the command they are given, by their option grammars. An unknown
+/// option is taken as a flag; those that take a value must be listed, or their value
+/// would be read as the command.
+pub const WRAPPERS: &[Wrapper] = &[
+    wrapper(
+        "sudo",
+        &[
+            value("user", Some('u')),
+            value("group", Some('g')),
+            value("host", Some('h')),
+            value("prompt", Some('p')),
+            value("close-from", Some('C')),
+            value("chdir", Some('D')),
+            value("role", Some('r')),
+            value("type", Some('t')),
+            value("other-user", Some('U')),
+            value("command-timeout", Some('T')),
+        ],
+    ),
+    wrapper("doas", &[value("u", Some('u')), value("C", Some('C'))]),
+    wrapper("command", &[]),
+    wrapper("builtin", &[]),
+    wrapper("exec", &[value("a", Some('a'))]),
+    wrapper("nohup", &[]),
+    wrapper(
+        "time",
+        &[value("format", Some('f')), value("output", Some('o'))],
+    ),
+    wrapper("nice", &[value("adjustment", Some('n'))]),
+    wrapper(
+        "ionice",
+        &[
+            value("class", Some('c')),
+            value("classdata", Some('n')),
+            value("pid", Some('p')),
+            value("pgid", Some('P')),
+            value("uid", Some('u')),
+        ],
+    ),
+    Wrapper {
+        operands: 1,
+        ..wrapper(
+            "timeout",
+            &[value("signal", Some('s')), value("kill-after", Some('k'))],
+        )
+    },
+    wrapper(
+        "stdbuf",
+        &[
+            value("input", Some('i')),
+            value("output", Some('o')),
+            value("error", Some('e')),
+        ],
+    ),
+    wrapper("setsid", &[]),
+    Wrapper {
+        operands: 1,
+        ..wrapper("taskset", &[])
+    },
+    wrapper("unbuffer", &[]),
+    wrapper("chronic", &[]),
+    wrapper(
+        "caffeinate",
+        &[value("t", Some('t')), value("w", Some('w'))],
+    ),
+    Wrapper {
+        appends: true,
+        ..wrapper(
+            "xargs",
+            &[
+                value("replace", Some('I')),
+                value("max-args", Some('n')),
+                value("max-lines", Some('L')),
+                value("max-procs", Some('P')),
+                value("max-chars", Some('s')),
+                value("delimiter", Some('d')),
+                value("eof", Some('E')),
+                value("arg-file", Some('a')),
+                value("process-slot-var", None),
+            ],
+        )
+    },
+    Wrapper {
+        appends: true,
+        ..wrapper(
+            "parallel",
+            &[
+                value("jobs", Some('j')),
+                value("sshlogin", Some('S')),
+                value("joblog", None),
+                value("results", None),
+                value("I", Some('I')),
+                value("delay", None),
+                value("timeout", None),
+            ],
+        )
+    },
+    wrapper("busybox", &[]),
+];
+
+/// The wrapper row of a program, by name.
+pub fn wrapper_row(name: &str) -> Option<&'static Wrapper> {
+    WRAPPERS.iter().find(|w| w.name == name)
+}
+
+/// `su` and `runuser`: `-c CMD` runs a command string; options may follow the user name
+/// (util-linux permutes).
+pub const SU: Grammar = Grammar::gnu(&[
+    value("command", Some('c')),
+    value("shell", Some('s')),
+    value("group", Some('g')),
+    value("supp-group", Some('G')),
+    value("whitelist-environment", Some('w')),
+    value("user", Some('u')),
+]);
+
+/// `flock [options] FILE cmd…`, `flock [options] FILE -c CMD` or `flock -c CMD FILE`
+/// (options stop at the file: util-linux's `+` getopt string).
+pub const FLOCK: Grammar = Grammar::runner(&[
+    value("command", Some('c')),
+    value("timeout", Some('w')),
+    value("conflict-exit-code", Some('E')),
+]);
+
+/// `watch [options] cmd…`.
+pub const WATCH: Grammar = Grammar::runner(&[
+    value("interval", Some('n')),
+    attached("differences", Some('d')),
+]);
+
+/// `script -c CMD [file]`.
+pub const SCRIPT: Grammar = Grammar::gnu(&[
+    value("command", Some('c')),
+    value("log-out", Some('O')),
+    value("log-in", Some('I')),
+    value("log-io", Some('B')),
+    value("log-timing", Some('T')),
+    value("output-limit", None),
+]);
+
+/// `env`: options end at the first word that is not one (an assignment or the command).
+pub const ENV: Grammar = Grammar {
+    opts: &[
+        flag("ignore-environment", Some('i')),
+        flag("null", Some('0')),
+        value("unset", Some('u')),
+        value("chdir", Some('C')),
+        value("split-string", Some('S')),
+        flag("debug", Some('v')),
+        value("default-signal", None),
+        value("ignore-signal", None),
+        value("block-signal", None),
+        flag("list-signal-handling", None),
+    ],
+    permute: false,
+    abbreviate: true,
+    unknown: Unknown::Flag,
+};

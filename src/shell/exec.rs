@@ -6,6 +6,7 @@
 //! their options are tables, so adding one is a line.
 
 use super::{PipedText, RedirectOp, SimpleCommand, Word};
+use crate::argv::{self, tables};
 
 /// What a simple command runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,182 +57,6 @@ impl Invocation {
         base.strip_suffix(".exe").unwrap_or(base)
     }
 }
-
-/// How a wrapper's arguments are laid out before the command it runs.
-struct Wrapper {
-    name: &'static str,
-    /// Options that take the next word as their value (or an attached one: `-uroot`,
-    /// `--user=root`).
-    value_opts: &'static [&'static str],
-    /// Words between the options and the command (`timeout DURATION cmd`).
-    positionals: usize,
-    /// The wrapped command's arguments are extended at run time.
-    appends: bool,
-}
-
-const WRAPPERS: &[Wrapper] = &[
-    Wrapper {
-        name: "sudo",
-        value_opts: &[
-            "-u",
-            "--user",
-            "-g",
-            "--group",
-            "-h",
-            "--host",
-            "-p",
-            "--prompt",
-            "-C",
-            "--close-from",
-            "-D",
-            "--chdir",
-            "-r",
-            "--role",
-            "-t",
-            "--type",
-            "-U",
-            "--other-user",
-            "-T",
-            "--command-timeout",
-        ],
-        positionals: 0,
-        appends: false,
-    },
-    Wrapper {
-        name: "doas",
-        value_opts: &["-u", "-C"],
-        positionals: 0,
-        appends: false,
-    },
-    Wrapper {
-        name: "command",
-        value_opts: &[],
-        positionals: 0,
-        appends: false,
-    },
-    Wrapper {
-        name: "builtin",
-        value_opts: &[],
-        positionals: 0,
-        appends: false,
-    },
-    Wrapper {
-        name: "exec",
-        value_opts: &["-a"],
-        positionals: 0,
-        appends: false,
-    },
-    Wrapper {
-        name: "nohup",
-        value_opts: &[],
-        positionals: 0,
-        appends: false,
-    },
-    Wrapper {
-        name: "time",
-        value_opts: &["-f", "--format", "-o", "--output"],
-        positionals: 0,
-        appends: false,
-    },
-    Wrapper {
-        name: "nice",
-        value_opts: &["-n", "--adjustment"],
-        positionals: 0,
-        appends: false,
-    },
-    Wrapper {
-        name: "ionice",
-        value_opts: &["-c", "--class", "-n", "--classdata", "-p", "-P", "-u"],
-        positionals: 0,
-        appends: false,
-    },
-    Wrapper {
-        name: "timeout",
-        value_opts: &["-s", "--signal", "-k", "--kill-after"],
-        positionals: 1,
-        appends: false,
-    },
-    Wrapper {
-        name: "stdbuf",
-        value_opts: &["-i", "--input", "-o", "--output", "-e", "--error"],
-        positionals: 0,
-        appends: false,
-    },
-    Wrapper {
-        name: "setsid",
-        value_opts: &[],
-        positionals: 0,
-        appends: false,
-    },
-    Wrapper {
-        name: "taskset",
-        value_opts: &[],
-        positionals: 1,
-        appends: false,
-    },
-    Wrapper {
-        name: "unbuffer",
-        value_opts: &[],
-        positionals: 0,
-        appends: false,
-    },
-    Wrapper {
-        name: "chronic",
-        value_opts: &[],
-        positionals: 0,
-        appends: false,
-    },
-    Wrapper {
-        name: "caffeinate",
-        value_opts: &["-t", "-w"],
-        positionals: 0,
-        appends: false,
-    },
-    Wrapper {
-        name: "xargs",
-        value_opts: &[
-            "-I",
-            "-n",
-            "--max-args",
-            "-L",
-            "--max-lines",
-            "-P",
-            "--max-procs",
-            "-s",
-            "--max-chars",
-            "-d",
-            "--delimiter",
-            "-E",
-            "-a",
-            "--arg-file",
-            "--process-slot-var",
-        ],
-        positionals: 0,
-        appends: true,
-    },
-    Wrapper {
-        name: "parallel",
-        value_opts: &[
-            "-j",
-            "--jobs",
-            "-S",
-            "--sshlogin",
-            "--joblog",
-            "--results",
-            "-I",
-            "--delay",
-            "--timeout",
-        ],
-        positionals: 0,
-        appends: true,
-    },
-    Wrapper {
-        name: "busybox",
-        value_opts: &[],
-        positionals: 0,
-        appends: false,
-    },
-];
 
 /// Shells whose `-c` argument (or stdin) is a script.
 const SHELLS: &[&str] = &[
@@ -311,8 +136,8 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
                 return Runs::Nothing;
             }
             "su" | "runuser" => {
-                if let Some(script) = option_value(rest, &["-c", "--command"]) {
-                    return script_or_unknown(&script, &name);
+                if let Some(script) = argv::parse(&tables::SU, rest).arg("command") {
+                    return script_or_unknown(script, &name);
                 }
                 if name == "runuser" {
                     if let Some(k) = rest.iter().position(|w| w.text() == Some("--")) {
@@ -324,17 +149,23 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
                 return Runs::Nothing;
             }
             "flock" => {
-                if let Some(script) = option_value(rest, &["-c", "--command"]) {
-                    return script_or_unknown(&script, "flock");
+                let own = argv::parse(&tables::FLOCK, rest);
+                // `-c CMD` before the lock file, or (flock checks the word itself) after it.
+                let after_file = rest
+                    .get(own.rest_at + 1)
+                    .filter(|w| matches!(w.text(), Some("-c" | "--command")))
+                    .and(rest.get(own.rest_at + 2));
+                if let Some(script) = own.arg("command").or(after_file) {
+                    return script_or_unknown(script, "flock");
                 }
-                let start = skip_options(rest, &["-w", "--timeout", "-E", "--conflict-exit-code"]);
+                // `flock FILE cmd…`: the lock file, then the command.
                 inv.wrappers.push(name);
-                words = rest.get(start + 1..).unwrap_or_default();
+                words = rest.get(own.rest_at + 1..).unwrap_or_default();
                 continue;
             }
             "watch" => {
-                let start = skip_options(rest, &["-n", "--interval", "-d", "--differences"]);
-                return join_script(&rest[start..], "watch");
+                let own = argv::parse(&tables::WATCH, rest);
+                return join_script(&rest[own.rest_at.min(rest.len())..], "watch");
             }
             "eval" => return join_script(rest, "eval"),
             "trap" => {
@@ -346,8 +177,8 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
                 };
             }
             "script" => {
-                return match option_value(rest, &["-c", "--command"]) {
-                    Some(cmd) => script_or_unknown(&cmd, "script"),
+                return match argv::parse(&tables::SCRIPT, rest).arg("command") {
+                    Some(cmd) => script_or_unknown(cmd, "script"),
                     None => Runs::Nothing,
                 };
             }
@@ -371,29 +202,24 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
             "find" => return find_exec(rest),
             _ => {}
         }
-        if let Some(w) = WRAPPERS.iter().find(|w| w.name == name) {
+        if let Some(w) = tables::wrapper_row(&name) {
+            let mut from = 0;
             if w.name == "nice" {
                 // `nice -5 cmd`: an old-style adjustment is a flag of its own.
-                let start = rest
+                from = rest
                     .iter()
                     .position(|a| {
                         !a.text()
                             .is_some_and(|t| t.starts_with('-') && t[1..].parse::<i32>().is_ok())
                     })
                     .unwrap_or(rest.len());
-                let start = start + skip_options(&rest[start..], w.value_opts);
-                inv.wrappers.push(name);
-                words = &rest[start..];
-                continue;
             }
-            if w.name == "sudo" {
-                // Only sudo's own options: `sudo git branch -D main` is no chdir.
-                let own = &rest[..skip_options(rest, w.value_opts)];
-                if let Some(dir) = option_value(own, &["-D", "--chdir"]) {
-                    inv.chdir = Some(dir.value.clone());
-                }
+            // Only the wrapper's own options: `sudo git branch -D main` is no chdir.
+            let own = argv::parse(&w.grammar, &rest[from..]);
+            if let Some(dir) = own.arg("chdir") {
+                inv.chdir = Some(dir.value.clone());
             }
-            let start = skip_options(rest, w.value_opts) + w.positionals;
+            let start = from + own.rest_at + w.operands;
             inv.appended_unknown |= w.appends;
             inv.wrappers.push(name);
             words = rest.get(start..).unwrap_or_default();
@@ -454,9 +280,47 @@ fn find_exec(args: &[Word]) -> Runs {
     }
 }
 
-/// `env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]… cmd`.
+/// `env [OPTION]… [-] [NAME=VALUE]… [COMMAND [ARG]…]`, options by [`tables::ENV`]: every
+/// spelling of `-S` (`-S STR`, `-SSTR`, `-vS STR`, `--split-string=STR`, `--split STR`)
+/// makes the string (and what follows) a command line.
 fn env_command<'w>(args: &'w [Word], inv: &mut Invocation) -> Result<&'w [Word], Box<Runs>> {
-    let mut k = 0;
+    let own = argv::parse(&tables::ENV, args);
+    for (name, value) in &own.opts {
+        match (name.as_str(), value) {
+            ("ignore-environment", _) => {
+                inv.clear_env = true;
+                inv.env.clear();
+            }
+            ("unset", Some(v)) => match v.text() {
+                Some(n) => inv.env.retain(|(e, _)| e != n),
+                None => {
+                    return Err(Box::new(Runs::Unknown(format!(
+                        "`env -u` is given `{}`, only known when it runs",
+                        v.raw
+                    ))))
+                }
+            },
+            ("chdir", Some(v)) => inv.chdir = Some(v.text().map(str::to_owned)),
+            ("split-string", Some(v)) => {
+                let after = &args[own.rest_at.min(args.len())..];
+                return Err(Box::new(match (v.text(), join_words(after)) {
+                    (Some(s), Some(rest)) => Runs::Script {
+                        text: format!("{s} {rest}"),
+                        via: "env -S".into(),
+                    },
+                    _ => Runs::Unknown("`env -S` splits a string only known when it runs".into()),
+                }));
+            }
+            _ => {}
+        }
+    }
+    let mut k = own.rest_at;
+    // `env -` is `env -i`.
+    if args.get(k).and_then(Word::text) == Some("-") {
+        inv.clear_env = true;
+        inv.env.clear();
+        k += 1;
+    }
     while let Some(w) = args.get(k) {
         let Some(t) = w.text() else {
             return Err(Box::new(Runs::Unknown(format!(
@@ -464,110 +328,15 @@ fn env_command<'w>(args: &'w [Word], inv: &mut Invocation) -> Result<&'w [Word],
                 w.raw
             ))));
         };
-        match t {
-            "-i" | "--ignore-environment" | "-" => {
-                inv.clear_env = true;
-                inv.env.clear();
+        match t.split_once('=') {
+            Some((name, value)) if !name.is_empty() => {
+                inv.env.push((name.to_owned(), Some(value.to_owned())))
             }
-            "-0" | "--null" | "-v" | "--debug" => {}
-            "-u" | "--unset" | "-C" | "--chdir" => {
-                let value = args.get(k + 1).and_then(Word::text).map(str::to_owned);
-                if t == "-C" || t == "--chdir" {
-                    inv.chdir = Some(value);
-                } else if let Some(name) = value {
-                    inv.env.retain(|(n, _)| *n != name);
-                }
-                k += 1;
-            }
-            "-S" | "--split-string" => {
-                return Err(Box::new(match args.get(k + 1).and_then(Word::text) {
-                    Some(s) => Runs::Script {
-                        text: format!("{} {}", s, join_words(&args[k + 2..]).unwrap_or_default()),
-                        via: "env -S".into(),
-                    },
-                    None => {
-                        Runs::Unknown("`env -S` splits a string only known when it runs".into())
-                    }
-                }));
-            }
-            "--" => return Ok(&args[k + 1..]),
-            _ if t.starts_with("--unset=") => {
-                let name = &t["--unset=".len()..];
-                inv.env.retain(|(n, _)| n != name);
-            }
-            _ if t.starts_with("--chdir=") => {
-                inv.chdir = Some(Some(t["--chdir=".len()..].to_owned()))
-            }
-            _ if t.starts_with('-') => {}
-            _ => match t.split_once('=') {
-                Some((name, value)) if !name.is_empty() => {
-                    inv.env.push((name.to_owned(), Some(value.to_owned())))
-                }
-                _ => return Ok(&args[k..]),
-            },
+            _ => return Ok(&args[k..]),
         }
         k += 1;
     }
     Ok(&args[args.len()..])
-}
-
-/// The index of the first word after the options (`--` consumed), given which options
-/// take a separate value.
-fn skip_options(args: &[Word], value_opts: &[&str]) -> usize {
-    let mut k = 0;
-    while let Some(t) = args.get(k).and_then(Word::text) {
-        if t == "--" {
-            return k + 1;
-        }
-        if !t.starts_with('-') || t == "-" {
-            break;
-        }
-        let takes_value = value_opts.contains(&t);
-        k += if takes_value { 2 } else { 1 };
-    }
-    k.min(args.len())
-}
-
-/// The value of the first of `names` in `args`: `-c VALUE`, a bundle ending in the short
-/// letter (`-qc VALUE`), an attached short value (`-cVALUE`), `--name VALUE`,
-/// `--name=VALUE`. A bare value is returned as a literal word.
-fn option_value(args: &[Word], names: &[&str]) -> Option<Word> {
-    for (k, w) in args.iter().enumerate() {
-        let Some(t) = w.text() else { continue };
-        if t == "--" {
-            return None;
-        }
-        for name in names {
-            if t == *name {
-                return args.get(k + 1).cloned();
-            }
-            if let Some(long) = name.strip_prefix("--") {
-                if let Some(v) = t
-                    .strip_prefix("--")
-                    .and_then(|r| r.strip_prefix(long))
-                    .and_then(|r| r.strip_prefix('='))
-                {
-                    return Some(Word::literal(v));
-                }
-                continue;
-            }
-            let Some(letter) = name.strip_prefix('-').and_then(|l| l.chars().next()) else {
-                continue;
-            };
-            let Some(bundle) = t.strip_prefix('-').filter(|b| !b.starts_with('-')) else {
-                continue;
-            };
-            if let Some(pos) = bundle.find(letter) {
-                let rest = &bundle[pos + letter.len_utf8()..];
-                return if rest.is_empty() {
-                    args.get(k + 1).cloned()
-                } else {
-                    Some(Word::literal(rest))
-                };
-            }
-        }
-    }
-    None
 }
 
 fn join_words(words: &[Word]) -> Option<String> {
@@ -808,7 +577,9 @@ mod tests {
 
     #[test]
     fn env_and_chdir_are_kept() {
-        let Runs::Program(inv) = run_of("A=1 env -u A B=2 -C ../x git status") else {
+        // env stops reading options at the first assignment (coreutils' `+` getopt
+        // string): `env B=2 -C x cmd` runs `-C` (checked with coreutils 9).
+        let Runs::Program(inv) = run_of("A=1 env -u A -C ../x B=2 git status") else {
             panic!()
         };
         assert_eq!(inv.env, [("B".to_owned(), Some("2".to_owned()))]);
@@ -817,6 +588,18 @@ mod tests {
             panic!()
         };
         assert_eq!(inv.chdir, Some(Some("/srv".to_owned())));
+        // A bundle of sudo's own options: `-E` a flag, `-u` taking the next word.
+        let Runs::Program(inv) = run_of("sudo -Eu root -D/srv git status") else {
+            panic!()
+        };
+        assert_eq!(
+            (inv.program.as_str(), inv.chdir),
+            ("git", Some(Some("/srv".to_owned())))
+        );
+        let Runs::Program(inv) = run_of("env B=2 -C /x git status") else {
+            panic!()
+        };
+        assert_eq!(inv.program, "-C");
         let Runs::Program(inv) = run_of("xargs -n 1 git push origin") else {
             panic!()
         };
