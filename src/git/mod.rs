@@ -366,6 +366,21 @@ impl<'e> Session<'e> {
         for (key, value) in &ov.pairs {
             effects.extend(command_setting(key, value, cwd.clone()));
         }
+        // A command set in the environment by this same command (`GIT_EDITOR=… git
+        // commit`, `export GIT_SEQUENCE_EDITOR=…`) runs like one set in the config. The
+        // user's own environment is not read: it is theirs, not the agent's.
+        for name in COMMAND_VARIABLES {
+            match env(name) {
+                Some(Some(text)) => effects.push(Effect::Script {
+                    text,
+                    cwd: cwd.clone(),
+                }),
+                Some(None) => effects.push(Effect::Unresolvable(format!(
+                    "`{name}` is set to a command only known when it runs"
+                ))),
+                None => {}
+            }
+        }
         let Some(sub) = args.get(k) else {
             return effects;
         };
@@ -390,6 +405,11 @@ impl<'e> Session<'e> {
         if sub == "clone" || sub == "init" {
             self.record_created(sub, &rest, &cwd, &mut effects);
             return effects;
+        }
+        if sub != "config" {
+            if let Some(reason) = self.files_set_here() {
+                return vec![Effect::Unresolvable(reason)];
+            }
         }
         if verb_kind(sub) == VerbKind::ReadOnly {
             return effects;
@@ -1123,7 +1143,24 @@ impl<'e> Session<'e> {
             ))];
         }
         self.config_set.push((key.clone(), value.clone()));
+        if runs_files(key).is_some() {
+            // Setting it is harmless (`git config core.hooksPath .husky`); a later git
+            // command in the same command that would run those files is not (see
+            // `files_set_here`).
+            return Vec::new();
+        }
         command_setting(key, value, top).into_iter().collect()
+    }
+
+    /// A setting made earlier in this command that makes git run hooks or read config
+    /// from files, as the reason a later git command cannot be read.
+    fn files_set_here(&self) -> Option<String> {
+        self.config_set.iter().find_map(|(key, value)| {
+            let what = runs_files(key)?;
+            (!matches!(value.as_str(), "" | "/dev/null")).then(|| {
+                format!("`{key}` was set earlier in this command, so this git command runs {what} (`{}`), which the guard cannot read", value.trim_start_matches(DYNAMIC))
+            })
+        })
     }
 
     /// Records an upstream (`branch -u`, `checkout -b x --track r/b`) for later
@@ -1502,8 +1539,45 @@ fn runs_command(key: &str) -> bool {
         )
 }
 
+/// What a setting makes git run from files instead of from its value: hooks from a
+/// directory, or configuration (which can hold aliases and commands) from a file.
+fn runs_files(key: &str) -> Option<&'static str> {
+    let k = config_key(key);
+    let parts: Vec<&str> = k.split('.').collect();
+    match (parts.first(), parts.last()) {
+        _ if k == "core.hookspath" => Some("the hooks in that directory"),
+        (Some(&("include" | "includeif")), Some(&"path")) => Some("the configuration in that file"),
+        _ => None,
+    }
+}
+
+/// Environment variables whose value is a command git (or ssh, or a pager) runs.
+const COMMAND_VARIABLES: &[&str] = &[
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "EDITOR",
+    "VISUAL",
+    "GIT_PAGER",
+    "PAGER",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "GIT_PROXY_COMMAND",
+];
+
 /// The script a command-holding setting runs, if `key` is one.
 fn command_setting(key: &str, value: &str, cwd: Option<PathBuf>) -> Option<Effect> {
+    if let Some(what) = runs_files(key) {
+        let off = matches!(value, "" | "/dev/null");
+        return (!off).then(|| {
+            Effect::Unresolvable(format!(
+                "`{key}` makes later git commands run {what} (`{}`), which the guard cannot read",
+                value.trim_start_matches(DYNAMIC)
+            ))
+        });
+    }
     if !runs_command(key) {
         return None;
     }

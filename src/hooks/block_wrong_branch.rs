@@ -61,6 +61,7 @@ pub fn analyze<'e>(
     let guard = Guard {
         session,
         out: Analysis::default(),
+        hook_written: None,
     };
     Walker::new(guard, env).run(command, cwd.to_owned()).out
 }
@@ -69,6 +70,8 @@ pub fn analyze<'e>(
 struct Guard<'s, 'e> {
     session: &'s mut Session<'e>,
     out: Analysis,
+    /// A git hook this command wrote (any later git command may run it).
+    hook_written: Option<String>,
 }
 
 impl Visitor for Guard<'_, '_> {
@@ -79,9 +82,14 @@ impl Visitor for Guard<'_, '_> {
         runs: &Runs,
         state: &ShellState,
     ) -> Vec<Spawn> {
-        if let Some(target) = writes_git_config(cmd) {
-            self.out.trace.push(format!("command: {}", site.text));
-            self.unresolved(site, format!("it writes git's configuration directly ({target}), which can change where later git commands push"));
+        match writes_what_git_runs(cmd, runs) {
+            Some((target, GitFile::Config)) => {
+                self.out.trace.push(format!("command: {}", site.text));
+                self.unresolved(site, format!("it writes git's configuration directly ({target}), which can change where later git commands push"));
+            }
+            // Writing a hook is harmless until a git command runs it.
+            Some((target, GitFile::Hook)) => self.hook_written = Some(target),
+            None => {}
         }
         match runs {
             Runs::Unknown(reason) => {
@@ -101,7 +109,14 @@ impl Visitor for Guard<'_, '_> {
                 self.unresolved(site, reason.clone());
                 Vec::new()
             }
-            Runs::Program(inv) if inv.name() == "git" => self.git(site, inv, state),
+            Runs::Program(inv) if inv.name() == "git" => {
+                if let Some(hook) = &self.hook_written {
+                    let reason = format!("a git hook written earlier in this command ({hook}) runs with this git command, and the guard cannot read what it does");
+                    self.out.trace.push(format!("command: {}", site.text));
+                    self.unresolved(site, reason);
+                }
+                self.git(site, inv, state)
+            }
             Runs::Program(_) | Runs::Nothing => Vec::new(),
         }
     }
@@ -192,18 +207,32 @@ impl Guard<'_, '_> {
     }
 }
 
-/// A redirection that writes a git config file (`>> .git/config`).
-fn writes_git_config(cmd: &SimpleCommand) -> Option<String> {
-    use crate::shell::RedirectOp::*;
-    cmd.redirects.iter().find_map(|r| {
-        let writes = matches!(r.op, Write | Append | WriteAll | AppendAll | ReadWrite)
-            || (r.op == DupOut && r.target.text().is_some_and(|t| t.parse::<u32>().is_err()));
-        let target = r.target.text().unwrap_or(&r.target.raw);
-        let config = target.ends_with(".git/config")
-            || target.ends_with("/config.worktree")
-            || target.ends_with(".gitconfig");
-        (writes && config).then(|| target.to_owned())
-    })
+/// A file git reads or runs.
+enum GitFile {
+    Config,
+    Hook,
+}
+
+/// A write, by any writer the scope tables know (a redirection, `tee -a`, `sed -i`, `cp`),
+/// to what git reads and runs: its config files, or a hook.
+fn writes_what_git_runs(cmd: &SimpleCommand, runs: &Runs) -> Option<(String, GitFile)> {
+    crate::shell::writes::write_targets(cmd, runs)
+        .into_iter()
+        .find_map(|t| {
+            let target = t.word.text().unwrap_or(&t.word.raw).to_owned();
+            let what = if target.ends_with(".git/config")
+                || target.ends_with("/config.worktree")
+                || target.ends_with(".gitconfig")
+                || target.ends_with("/.config/git/config")
+            {
+                GitFile::Config
+            } else if target.contains(".git/hooks/") || target.ends_with(".git/hooks") {
+                GitFile::Hook
+            } else {
+                return None;
+            };
+            Some((target, what))
+        })
 }
 
 /// `$(git branch --show-current)` and its equivalents name the current branch: resolve
