@@ -390,7 +390,300 @@ pub const WRAPPERS: &[Wrapper] = &[
         )
     },
     wrapper("busybox", &[]),
+    // Tracers and debuggers run the program they are given.
+    wrapper(
+        "strace",
+        &[
+            value("output", Some('o')),
+            value("expr", Some('e')),
+            value("attach", Some('p')),
+            value("string-limit", Some('s')),
+            value("user", Some('u')),
+            value("env", Some('E')),
+            value("columns", Some('a')),
+            value("trace-path", Some('P')),
+            value("summary-sort-by", Some('S')),
+            value("const-print-style", Some('X')),
+            value("interruptible", Some('I')),
+            value("detach-on", Some('b')),
+            value("status", None),
+            value("trace", None),
+            value("signal", None),
+        ],
+    ),
+    wrapper(
+        "ltrace",
+        &[
+            value("output", Some('o')),
+            value("e", Some('e')),
+            value("p", Some('p')),
+            value("s", Some('s')),
+            value("u", Some('u')),
+            value("n", Some('n')),
+            value("l", Some('l')),
+            value("a", Some('a')),
+            value("A", Some('A')),
+            value("D", Some('D')),
+            value("F", Some('F')),
+            value("x", Some('x')),
+        ],
+    ),
+    // valgrind's own options are all `--name=value`.
+    wrapper("valgrind", &[]),
+    // Namespaces, privileges, limits and scheduling.
+    wrapper(
+        "nsenter",
+        &[
+            value("target", Some('t')),
+            value("setuid", Some('S')),
+            value("setgid", Some('G')),
+            attached("root", Some('r')),
+            attached("wd", Some('w')),
+            attached("mount", Some('m')),
+            attached("uts", Some('u')),
+            attached("ipc", Some('i')),
+            attached("net", Some('n')),
+            attached("pid", Some('p')),
+            attached("cgroup", Some('C')),
+            attached("user", Some('U')),
+            attached("time", Some('T')),
+        ],
+    ),
+    wrapper(
+        "unshare",
+        &[
+            value("setuid", Some('S')),
+            value("setgid", Some('G')),
+            value("root", Some('R')),
+            value("wd", Some('w')),
+            value("propagation", None),
+            value("setgroups", None),
+            value("map-user", None),
+            value("map-group", None),
+            value("map-users", None),
+            value("map-groups", None),
+            attached("mount", Some('m')),
+            attached("uts", Some('u')),
+            attached("ipc", Some('i')),
+            attached("net", Some('n')),
+            attached("pid", Some('p')),
+            attached("cgroup", Some('C')),
+            attached("user", Some('U')),
+            attached("time", Some('T')),
+            attached("kill-child", None),
+        ],
+    ),
+    Wrapper {
+        operands: 1,
+        ..wrapper(
+            "chrt",
+            &[
+                value("sched-runtime", Some('T')),
+                value("sched-period", Some('P')),
+                value("sched-deadline", Some('D')),
+            ],
+        )
+    },
+    wrapper(
+        "setpriv",
+        &[
+            value("reuid", None),
+            value("regid", None),
+            value("ruid", None),
+            value("euid", None),
+            value("rgid", None),
+            value("egid", None),
+            value("groups", None),
+            value("inh-caps", None),
+            value("ambient-caps", None),
+            value("bounding-set", None),
+            value("securebits", None),
+            value("pdeathsig", None),
+            value("selinux-label", None),
+            value("apparmor-profile", None),
+            value("landlock-access", None),
+            value("landlock-rule", None),
+        ],
+    ),
+    // prlimit's limits take optional attached values (`--nofile=1024`, `-n1024`).
+    wrapper(
+        "prlimit",
+        &[value("pid", Some('p')), value("output", Some('o'))],
+    ),
+    wrapper(
+        "numactl",
+        &[
+            value("interleave", Some('i')),
+            value("preferred", Some('p')),
+            value("membind", Some('m')),
+            value("cpunodebind", Some('N')),
+            value("physcpubind", Some('C')),
+            value("weighted-interleave", Some('w')),
+        ],
+    ),
+    wrapper("cgexec", &[value("g", Some('g'))]),
+    wrapper("firejail", &[]),
+    wrapper(
+        "systemd-run",
+        &[
+            value("unit", Some('u')),
+            value("property", Some('p')),
+            value("description", None),
+            value("slice", None),
+            value("uid", None),
+            value("gid", None),
+            value("nice", None),
+            value("working-directory", None),
+            value("setenv", Some('E')),
+            value("machine", Some('M')),
+            value("host", Some('H')),
+            value("on-calendar", None),
+            value("on-active", None),
+        ],
+    ),
+    Wrapper {
+        operands: 1,
+        ..wrapper("chroot", &[value("userspec", None), value("groups", None)])
+    },
+    wrapper("dotenv", &[value("e", Some('e')), value("v", Some('v'))]),
+    // Package runners: `bunx cmd`, `npx cmd` run a package's binary (or a program).
+    wrapper(
+        "npx",
+        &[value("package", Some('p')), value("call", Some('c'))],
+    ),
+    wrapper("bunx", &[value("package", Some('p'))]),
 ];
+
+/// Programs that run a command after a subcommand word: `uv run git …`, `pnpm exec git …`,
+/// `direnv exec DIR git …`. The subcommand's own options come between.
+pub struct SubWrapper {
+    pub program: &'static str,
+    pub subcommands: &'static [&'static str],
+    pub grammar: Grammar,
+    /// Words after the options before the command (`direnv exec DIR`).
+    pub operands: usize,
+}
+
+pub const SUB_WRAPPERS: &[SubWrapper] = &[
+    SubWrapper {
+        program: "npm",
+        subcommands: &["exec", "x"],
+        grammar: Grammar::runner(&[value("package", None), value("workspace", Some('w'))]),
+        operands: 0,
+    },
+    SubWrapper {
+        program: "pnpm",
+        subcommands: &["exec", "dlx"],
+        grammar: Grammar::runner(&[value("package", None), value("filter", Some('F'))]),
+        operands: 0,
+    },
+    SubWrapper {
+        program: "yarn",
+        subcommands: &["exec", "dlx"],
+        grammar: Grammar::runner(&[value("package", Some('p'))]),
+        operands: 0,
+    },
+    SubWrapper {
+        program: "bun",
+        subcommands: &["x", "exec"],
+        grammar: Grammar::runner(&[]),
+        operands: 0,
+    },
+    SubWrapper {
+        program: "uv",
+        subcommands: &["run"],
+        grammar: Grammar::runner(&[
+            value("with", Some('w')),
+            value("python", Some('p')),
+            value("package", None),
+            value("extra", None),
+            value("group", None),
+            value("directory", None),
+            value("project", None),
+            value("env-file", None),
+            value("with-requirements", None),
+            value("index", None),
+        ]),
+        operands: 0,
+    },
+    SubWrapper {
+        program: "uvx",
+        subcommands: &[],
+        grammar: Grammar::runner(&[value("with", Some('w')), value("from", None)]),
+        operands: 0,
+    },
+    SubWrapper {
+        program: "poetry",
+        subcommands: &["run"],
+        grammar: Grammar::runner(&[value("directory", Some('C')), value("project", Some('P'))]),
+        operands: 0,
+    },
+    SubWrapper {
+        program: "pipenv",
+        subcommands: &["run"],
+        grammar: Grammar::runner(&[]),
+        operands: 0,
+    },
+    SubWrapper {
+        program: "hatch",
+        subcommands: &["run"],
+        grammar: Grammar::runner(&[value("env", Some('e'))]),
+        operands: 0,
+    },
+    SubWrapper {
+        program: "pdm",
+        subcommands: &["run"],
+        grammar: Grammar::runner(&[value("project", Some('p'))]),
+        operands: 0,
+    },
+    SubWrapper {
+        program: "rye",
+        subcommands: &["run"],
+        grammar: Grammar::runner(&[]),
+        operands: 0,
+    },
+    SubWrapper {
+        program: "conda",
+        subcommands: &["run"],
+        grammar: Grammar::runner(&[value("name", Some('n')), value("prefix", Some('p'))]),
+        operands: 0,
+    },
+    SubWrapper {
+        program: "mamba",
+        subcommands: &["run"],
+        grammar: Grammar::runner(&[value("name", Some('n')), value("prefix", Some('p'))]),
+        operands: 0,
+    },
+    SubWrapper {
+        program: "mise",
+        subcommands: &["exec", "x"],
+        grammar: Grammar::runner(&[value("cd", Some('C')), value("jobs", Some('j'))]),
+        operands: 0,
+    },
+    SubWrapper {
+        program: "asdf",
+        subcommands: &["exec"],
+        grammar: Grammar::runner(&[]),
+        operands: 0,
+    },
+    SubWrapper {
+        program: "direnv",
+        subcommands: &["exec"],
+        grammar: Grammar::runner(&[]),
+        operands: 1,
+    },
+    SubWrapper {
+        program: "devbox",
+        subcommands: &["run"],
+        grammar: Grammar::runner(&[]),
+        operands: 0,
+    },
+];
+
+/// The sub-wrapper row of a program, by name.
+pub fn sub_wrapper_row(name: &str) -> Option<&'static SubWrapper> {
+    SUB_WRAPPERS.iter().find(|w| w.program == name)
+}
 
 /// The wrapper row of a program, by name.
 pub fn wrapper_row(name: &str) -> Option<&'static Wrapper> {
@@ -450,3 +743,15 @@ pub const ENV: Grammar = Grammar {
     abbreviate: true,
     unknown: Unknown::Flag,
 };
+
+/// `nix-shell`: `--run CMD` and `--command CMD` are command lines.
+pub const NIX_SHELL: Grammar = Grammar::gnu(&[
+    value("run", None),
+    value("command", None),
+    value("packages", Some('p')),
+    value("attr", Some('A')),
+    value("expr", Some('E')),
+    value("arg", None),
+    value("argstr", None),
+    value("include", Some('I')),
+]);

@@ -168,6 +168,13 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
                 return join_script(&rest[own.rest_at.min(rest.len())..], "watch");
             }
             "eval" => return join_script(rest, "eval"),
+            // `npx -c 'cmd'` runs a command line.
+            "npx" => {
+                let row = tables::wrapper_row("npx").expect("npx is a wrapper row");
+                if let Some(script) = argv::parse(&row.grammar, rest).arg("call") {
+                    return script_or_unknown(script, "npx -c");
+                }
+            }
             "trap" => {
                 // `trap 'cmd' SIGNAL…` runs cmd later; `trap -p`, `trap - SIG` run nothing.
                 return match rest.first() {
@@ -228,6 +235,55 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
                 return Runs::Nothing;
             }
             continue;
+        }
+        if let Some(w) = tables::sub_wrapper_row(&name) {
+            let after_sub = match rest.first().and_then(Word::text) {
+                _ if w.subcommands.is_empty() => Some(0),
+                Some(sub) if w.subcommands.contains(&sub) => Some(1),
+                _ => None,
+            };
+            if let Some(from) = after_sub {
+                let own = argv::parse(&w.grammar, &rest[from..]);
+                inv.wrappers.push(format!(
+                    "{name}{}",
+                    rest.first()
+                        .filter(|_| from == 1)
+                        .and_then(Word::text)
+                        .map(|s| format!(" {s}"))
+                        .unwrap_or_default()
+                ));
+                words = rest
+                    .get(from + own.rest_at + w.operands..)
+                    .unwrap_or_default();
+                if words.is_empty() {
+                    return Runs::Nothing;
+                }
+                continue;
+            }
+        }
+        match name.as_str() {
+            "nix-shell" => {
+                let own = argv::parse(&tables::NIX_SHELL, rest);
+                return match own.arg("run").or(own.arg("command")) {
+                    Some(script) => script_or_unknown(script, "nix-shell --run"),
+                    None => Runs::Nothing,
+                };
+            }
+            // `nix develop … -c cmd…`, `nix shell PKG… --command cmd…`.
+            "nix" if matches!(rest.first().and_then(Word::text), Some("develop" | "shell")) => {
+                let at = rest
+                    .iter()
+                    .position(|w| matches!(w.text(), Some("-c" | "--command")));
+                match at {
+                    Some(k) => {
+                        inv.wrappers.push(name);
+                        words = &rest[k + 1..];
+                        continue;
+                    }
+                    None => return Runs::Nothing,
+                }
+            }
+            _ => {}
         }
         if SHELLS.contains(&name.as_str()) {
             return shell(&name, rest, cmd);
