@@ -692,7 +692,12 @@ impl<'e> Session<'e> {
                         && !p.has("no-ff")
                         && !p.has("rebase")
                         && self.lookup(ov, Some(idx), "pull.ff").as_deref() == Some("only"));
-                if !ff_only {
+                // A fast-forward to the branch's own upstream only catches up with what is
+                // already on the remote; one from another branch or remote brings that
+                // branch's commits in, and moves it all the same.
+                let own_upstream =
+                    ff_only && self.pulls_own_upstream(ov, idx, &head, &p.positionals);
+                if !own_upstream {
                     on_current(Action::Pull, effects);
                 }
             }
@@ -1152,6 +1157,37 @@ impl<'e> Session<'e> {
         command_setting(key, value, top).into_iter().collect()
     }
 
+    /// Whether `git pull [REMOTE [REFSPEC…]]` on `head` pulls only that branch's own
+    /// upstream (`branch.<b>.remote` and `branch.<b>.merge`).
+    fn pulls_own_upstream(
+        &mut self,
+        ov: &Overrides,
+        idx: usize,
+        head: &Head,
+        positionals: &[String],
+    ) -> bool {
+        let Head::Branch(b) = head else {
+            return false;
+        };
+        let remote = self.lookup(ov, Some(idx), &format!("branch.{b}.remote"));
+        let merge = self.lookup(ov, Some(idx), &format!("branch.{b}.merge"));
+        let Some(merge) = merge else {
+            return false;
+        };
+        let merge = merge
+            .strip_prefix("refs/heads/")
+            .unwrap_or(&merge)
+            .to_owned();
+        let remote_ok = positionals
+            .first()
+            .is_none_or(|r| Some(r) == remote.as_ref());
+        let specs_ok = positionals.iter().skip(1).all(|spec| {
+            let src = spec.trim_start_matches('+').split(':').next().unwrap_or("");
+            src.strip_prefix("refs/heads/").unwrap_or(src) == merge
+        });
+        remote_ok && specs_ok
+    }
+
     /// A setting made earlier in this command that makes git run hooks or read config
     /// from files, as the reason a later git command cannot be read.
     fn files_set_here(&self) -> Option<String> {
@@ -1463,10 +1499,15 @@ fn dynamic_args(sub: &str, args: &[String]) -> Effect {
     ))
 }
 
-/// A refspec side as a branch name: `main`, `refs/heads/main`; None for other refs.
+/// A refspec side as a branch name: `main`, `refs/heads/main`, and `heads/main`, which git
+/// resolves through its `refs/%s` rule to `refs/heads/main` when that exists (verified
+/// with git 2.47: `git push origin HEAD:heads/main` moves main); None for other refs.
 fn branch_name(side: &str) -> Option<String> {
     let side = side.trim_start_matches('+');
-    if let Some(b) = side.strip_prefix("refs/heads/") {
+    if let Some(b) = side
+        .strip_prefix("refs/heads/")
+        .or_else(|| side.strip_prefix("heads/"))
+    {
         return Some(b.to_owned());
     }
     if side.starts_with("refs/") || side.is_empty() || side == "HEAD" {
