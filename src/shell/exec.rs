@@ -39,11 +39,18 @@ pub struct Invocation {
     pub chdir: Option<Option<String>>,
     /// `xargs` and `parallel` append arguments that only exist at run time.
     pub appended_unknown: bool,
+    /// The text `xargs -I` or `parallel` replaces with its input at run time: a word
+    /// holding it is only known when it runs.
+    pub placeholder: Option<String>,
     /// The wrappers peeled off, outermost first (for `explain`).
     pub wrappers: Vec<String>,
     /// Why the program's effect cannot be read (an interpreter whose inline code calls
     /// git); its file arguments are still known.
     pub opaque: Option<String>,
+    /// A command line the program runs from its own arguments (a make recipe given with
+    /// `--eval`, awk's `system()`, sed's `e`, tar's `--checkpoint-action=exec=`), and how:
+    /// walked as a script, while the program's own file arguments stay known.
+    pub embedded: Option<(String, String)>,
 }
 
 impl Invocation {
@@ -227,7 +234,28 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
                 inv.chdir = Some(dir.value.clone());
             }
             let start = from + own.rest_at + w.operands;
-            inv.appended_unknown |= w.appends;
+            // `xargs -I R` / `-i` substitutes its input for R instead of appending it;
+            // `parallel` substitutes `{}` and its relatives: placeholders are run-time
+            // words, never literal names.
+            let placeholder = match w.name {
+                "xargs" => own
+                    .value("replace")
+                    .map(str::to_owned)
+                    .or_else(|| own.has("i").then(|| "{}".to_owned())),
+                // Without a placeholder in the command, parallel appends its inputs.
+                "parallel"
+                    if rest[(start).min(rest.len())..]
+                        .iter()
+                        .any(|a| a.text().is_some_and(|t| t.contains('{') && t.contains('}'))) =>
+                {
+                    Some("{".to_owned())
+                }
+                _ => None,
+            };
+            inv.appended_unknown |= w.appends && placeholder.is_none();
+            if placeholder.is_some() {
+                inv.placeholder = placeholder;
+            }
             inv.wrappers.push(name);
             words = rest.get(start..).unwrap_or_default();
             if words.is_empty() && w.appends {
@@ -294,6 +322,29 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
             inv.opaque = interpreter(&name, rest, code_opts, cmd);
             inv.args = rest.to_vec();
             return Runs::Program(inv);
+        }
+        let mut rest: Vec<Word> = rest.to_vec();
+        if let Some(p) = &inv.placeholder {
+            if inv.wrappers.last().is_some_and(|w| w == "parallel") {
+                // The inputs after `:::` are not part of the command.
+                if let Some(k) = rest
+                    .iter()
+                    .position(|w| matches!(w.text(), Some(":::" | "::::" | ":::+" | "::::+")))
+                {
+                    rest.truncate(k);
+                }
+            }
+            for w in &mut rest {
+                if w.text().is_some_and(|t| t.contains(p.as_str())) {
+                    w.value = None;
+                }
+            }
+        }
+        let rest = rest.as_slice();
+        match super::embedded::runs(&name, rest, cmd) {
+            Some(Runs::Script { text, via }) => inv.embedded = Some((text, via)),
+            Some(Runs::Unknown(reason)) => inv.opaque = Some(reason),
+            _ => {}
         }
         inv.args = rest.to_vec();
         return Runs::Program(inv);
@@ -476,7 +527,7 @@ fn shell(name: &str, args: &[Word], cmd: &SimpleCommand) -> Runs {
 
 /// The text on a command's stdin: a heredoc, a here-string or a pipe. None when stdin is
 /// not redirected or piped (or comes from a file).
-fn stdin_text(cmd: &SimpleCommand) -> Option<Result<String, String>> {
+pub(super) fn stdin_text(cmd: &SimpleCommand) -> Option<Result<String, String>> {
     for r in cmd.redirects.iter().rev() {
         if r.fd.unwrap_or(0) != 0 {
             continue;

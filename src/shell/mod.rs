@@ -12,6 +12,7 @@
 //! [`exec`] then says what one simple command runs, seeing through wrappers such as
 //! `sudo`, `env`, `timeout`, `xargs` and `bash -c`.
 
+mod embedded;
 pub mod exec;
 mod parse;
 pub mod walk;

@@ -131,6 +131,27 @@ impl<'a> Parser<'a> {
 
     /// The bare word at the cursor if it is one of `words` (an unquoted keyword followed
     /// by a delimiter), without consuming it.
+    /// Skips the NAME of `coproc NAME { …; }` / `coproc NAME ( … )`: a word followed by
+    /// a group. A word followed by anything else is the command itself.
+    fn skip_coproc_name(&mut self) {
+        let rest = &self.s[self.i..];
+        let end = rest.iter().position(|&b| is_meta(b)).unwrap_or(rest.len());
+        if end == 0 {
+            return;
+        }
+        let after = rest[end..]
+            .iter()
+            .position(|&b| b != b' ' && b != b'\t')
+            .map(|k| end + k);
+        let group_follows = after.is_some_and(|k| {
+            rest[k] == b'(' || (rest[k] == b'{' && rest.get(k + 1).is_none_or(|&b| is_meta(b)))
+        });
+        if group_follows {
+            self.i += end;
+            self.skip_blank(false);
+        }
+    }
+
     fn keyword(&self, words: &[&'static str]) -> Option<&'static str> {
         let rest = &self.s[self.i..];
         let end = rest.iter().position(|&b| is_meta(b)).unwrap_or(rest.len());
@@ -243,6 +264,16 @@ impl<'a> Parser<'a> {
         self.skip_blank(false);
         if self.keyword(&["!"]).is_some() {
             self.i += 1;
+            self.skip_blank(false);
+        }
+        // `time [-p] pipeline`: a reserved word, so what follows may be a group.
+        if self.keyword(&["time"]).is_some() {
+            self.i += "time".len();
+            self.skip_blank(false);
+            if self.keyword(&["-p"]).is_some() {
+                self.i += 2;
+                self.skip_blank(false);
+            }
         }
         let mut stages = vec![self.parse_command(terms)];
         while self.peek() == Some(b'|') && !self.starts_with("||") && !self.fatal {
@@ -266,6 +297,14 @@ impl<'a> Parser<'a> {
         self.skip_blank(false);
         if self.fatal {
             return Vec::new();
+        }
+        // `coproc [NAME] compound` or `coproc simple-command`: the command runs (in the
+        // background) like any other.
+        if self.keyword(&["coproc"]).is_some() {
+            self.i += "coproc".len();
+            self.skip_blank(false);
+            self.skip_coproc_name();
+            return self.parse_command(terms);
         }
         if self.starts_with("((") {
             let mut nodes = Vec::new();

@@ -162,6 +162,15 @@ impl<'e, V: Visitor> Walker<'e, V> {
                     self.simple(inner, state, depth + 1);
                 }
             }
+            Runs::Program(exec::Invocation {
+                embedded: Some((script, via)),
+                ..
+            }) => {
+                self.visitor
+                    .note(format!("  runs a script ({via}): {}", cut(script)));
+                let mut child = state.clone();
+                self.script(script, via, &mut child, depth + 1);
+            }
             Runs::Program(inv) => match inv.name() {
                 "cd" | "pushd" | "popd" | "chdir" => self.change_dir(inv, state),
                 "export" | "declare" | "typeset" => export(inv, state),
