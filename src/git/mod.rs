@@ -52,6 +52,9 @@ pub enum Action {
     Rename,
     Delete,
     UpdateRef,
+    /// `symbolic-ref refs/heads/x refs/heads/main`: another name for it, through which
+    /// commits and updates move it.
+    Alias,
     Fetch,
     Push {
         force: bool,
@@ -73,7 +76,7 @@ impl Action {
             Action::Pull => "pull",
             Action::Reset => "reset",
             Action::ForceMove | Action::Rename | Action::Delete => "branch",
-            Action::UpdateRef => "update_ref",
+            Action::UpdateRef | Action::Alias => "update_ref",
             Action::Fetch => "fetch",
             Action::Push { force: false } => "push",
             Action::Push { force: true } => "force_push",
@@ -97,6 +100,7 @@ impl Action {
             Action::Rename => "rename",
             Action::Delete => "delete",
             Action::UpdateRef => "rewrite the ref of",
+            Action::Alias => "make another ref an alias of (writes through it move)",
             Action::Fetch => "overwrite",
             Action::Push { force: false } => "push to",
             Action::Push { force: true } => "force-push to",
@@ -807,6 +811,17 @@ impl<'e> Session<'e> {
                             _ => Head::Unknown,
                         };
                         self.set_head(head);
+                    } else if let Some(b) = target.strip_prefix("refs/heads/") {
+                        // Any other symbolic ref to a branch is a second name for it: a
+                        // commit on, or an update of, that name moves the branch
+                        // (verified with git 2.47).
+                        if is_dynamic(b) {
+                            effects.push(dynamic_args("symbolic-ref", rest));
+                        } else {
+                            effects.push(update(b, Place::Local, Action::Alias));
+                        }
+                    } else if is_dynamic(target) {
+                        effects.push(dynamic_args("symbolic-ref", rest));
                     }
                 }
             }

@@ -338,7 +338,7 @@ fn advice(action: Action, branch: &str) -> String {
     match action {
         Action::Push { .. } => "Push to a feature branch instead: `git push -u origin HEAD:feat/<name>`, then open a pull request.".into(),
         Action::PushDelete | Action::Delete | Action::Rename => format!("Leave {branch} in place; if it really must go, ask the user to do it."),
-        Action::ForceMove | Action::UpdateRef | Action::Fetch => {
+        Action::ForceMove | Action::UpdateRef | Action::Alias | Action::Fetch => {
             format!("Leave {branch} where it is; create or move a feature branch instead (`git switch -c feat/<name>`).")
         }
         _ => format!("Create a feature branch first (`git switch -c feat/<name>`) and do it there; {branch} changes through pull requests."),

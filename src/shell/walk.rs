@@ -24,6 +24,10 @@ pub struct ShellState {
     dir_stack: Vec<Option<PathBuf>>,
     /// `export`ed variables (value None when dynamic).
     pub exported: Vec<(String, Option<String>)>,
+    /// `alias NAME=VALUE` definitions made earlier in the command (value None when
+    /// dynamic). Bash expands them in a later line when `expand_aliases` is on, as in the
+    /// shells agents run commands in; counting them on the same line too only denies more.
+    pub aliases: Vec<(String, Option<String>)>,
 }
 
 /// Where a visited command is.
@@ -143,9 +147,28 @@ impl<'e, V: Visitor> Walker<'e, V> {
             }
             return;
         }
+        if let Some(expanded) = alias_expansion(cmd, state) {
+            let site = self.site(&text, depth);
+            match expanded {
+                Ok(script) => {
+                    self.visitor.note(format!(
+                        "  an alias defined earlier expands to: {}",
+                        cut(&script)
+                    ));
+                    self.script(&script, "an alias", state, depth + 1);
+                }
+                Err(reason) => self.visitor.unresolved(&site, reason),
+            }
+            // The command itself is still seen: its redirections write as written.
+        }
         let runs = exec::runs(cmd);
         let site = self.site(&text, depth);
         let spawned = self.visitor.command(&site, cmd, &runs, state);
+        if let Runs::Program(inv) = &runs {
+            if inv.name() == "alias" {
+                define_aliases(inv, state);
+            }
+        }
         match &runs {
             Runs::Script { text: script, via } => {
                 self.visitor
@@ -192,6 +215,7 @@ impl<'e, V: Visitor> Walker<'e, V> {
                 cwd: spawn.cwd.or_else(|| state.cwd.clone()),
                 dir_stack: Vec::new(),
                 exported: state.exported.clone(),
+                aliases: Vec::new(),
             };
             self.script(&spawn.text, &spawn.via, &mut child, depth + 1);
         }
@@ -315,4 +339,39 @@ pub fn cut(text: &str) -> String {
         Some((i, _)) => format!("{}…", &one_line[..i]),
         None => one_line,
     }
+}
+
+/// `alias a='…' b='…'`: remembers each definition.
+fn define_aliases(inv: &Invocation, state: &mut ShellState) {
+    for w in &inv.args {
+        let (name, value) = match (w.text(), w.raw.split_once('=')) {
+            (Some(t), _) => match t.split_once('=') {
+                Some((n, v)) => (n.to_owned(), Some(v.to_owned())),
+                None => continue,
+            },
+            (None, Some((n, _))) => (n.to_owned(), None),
+            (None, None) => continue,
+        };
+        state.aliases.retain(|(n, _)| *n != name);
+        state.aliases.push((name, value));
+    }
+}
+
+/// The script a command stands for when its name is an alias defined earlier in the
+/// command: the alias's text followed by the rest of the command as written.
+fn alias_expansion(cmd: &SimpleCommand, state: &ShellState) -> Option<Result<String, String>> {
+    let first = cmd.words.first()?;
+    let name = first.text().filter(|_| !first.quoted)?;
+    let (_, value) = state.aliases.iter().rev().find(|(n, _)| n == name)?;
+    let Some(value) = value else {
+        return Some(Err(format!(
+            "`{name}` is an alias defined earlier in the command as text only known when it runs"
+        )));
+    };
+    let mut text = value.clone();
+    for w in &cmd.words[1..] {
+        text.push(' ');
+        text.push_str(&w.raw);
+    }
+    Some(Ok(text))
 }
