@@ -1,0 +1,162 @@
+//! What the analysis says about one git invocation: the branch updates it makes
+//! ([`RefUpdate`], by [`Action`]), the scripts it runs, and what cannot be read ([`Effect`]).
+
+use super::*;
+
+/// Where an updated branch lives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A branch of the repository the command runs in.
+    Local,
+    /// A branch of a remote (a name, a URL or a path), updated by a push.
+    Remote(String),
+}
+
+/// What happens to a branch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Commit,
+    Amend,
+    Merge,
+    Rebase,
+    CherryPick,
+    Revert,
+    Am,
+    Pull,
+    Reset,
+    /// `branch -f`, `checkout -B`, `switch -C`, `worktree add -B`, `branch -M/-C` onto it.
+    ForceMove,
+    /// `branch -m/-M` away from it.
+    Rename,
+    Delete,
+    UpdateRef,
+    /// `symbolic-ref refs/heads/x refs/heads/main`: another name for it, through which
+    /// commits and updates move it.
+    Alias,
+    Fetch,
+    Push {
+        force: bool,
+    },
+    PushDelete,
+    Rewrite,
+}
+
+impl Action {
+    /// The policy switch (`branches.deny.<key>`) that governs it.
+    pub fn policy_key(self) -> &'static str {
+        match self {
+            Action::Commit | Action::Amend => "commit",
+            Action::Merge => "merge",
+            Action::Rebase | Action::Rewrite => "rebase",
+            Action::CherryPick => "cherry_pick",
+            Action::Revert => "revert",
+            Action::Am => "am",
+            Action::Pull => "pull",
+            Action::Reset => "reset",
+            Action::ForceMove | Action::Rename | Action::Delete => "branch",
+            Action::UpdateRef | Action::Alias => "update_ref",
+            Action::Fetch => "fetch",
+            Action::Push { force: false } => "push",
+            Action::Push { force: true } => "force_push",
+            Action::PushDelete => "push_delete",
+        }
+    }
+
+    /// "would … the protected branch main".
+    pub fn verb(self) -> &'static str {
+        match self {
+            Action::Commit => "create a commit on",
+            Action::Amend => "rewrite the last commit of",
+            Action::Merge => "merge into",
+            Action::Rebase => "rebase (rewrite)",
+            Action::CherryPick => "cherry-pick commits onto",
+            Action::Revert => "create a revert commit on",
+            Action::Am => "apply patches as commits on",
+            Action::Pull => "merge remote changes into",
+            Action::Reset => "move (reset)",
+            Action::ForceMove => "force-move",
+            Action::Rename => "rename",
+            Action::Delete => "delete",
+            Action::UpdateRef => "rewrite the ref of",
+            Action::Alias => "make another ref an alias of (writes through it move)",
+            Action::Fetch => "overwrite",
+            Action::Push { force: false } => "push to",
+            Action::Push { force: true } => "force-push to",
+            Action::PushDelete => "delete",
+            Action::Rewrite => "rewrite the history of",
+        }
+    }
+
+    /// Whether it creates commits on or pushes to the branch (what `branches.allowed`
+    /// restricts).
+    pub fn lands_work(self) -> bool {
+        !matches!(self, Action::Delete | Action::Rename | Action::PushDelete)
+    }
+}
+
+/// One branch update a command would make.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefUpdate {
+    pub branch: String,
+    pub place: Place,
+    pub action: Action,
+}
+
+/// What one git invocation does, as far as the guard is concerned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    Update(RefUpdate),
+    /// It cannot be known without running it; the reason says why.
+    Unresolvable(String),
+    /// It runs a shell script (a `!` alias, `rebase --exec`) in `cwd`.
+    Script {
+        text: String,
+        cwd: Option<PathBuf>,
+    },
+    /// A note for `explain` (the repository, the branch, the resolved destination).
+    Note(String),
+}
+
+/// A git invocation: its arguments (dynamic ones marked with [`DYNAMIC`]), the
+/// environment assignments in force, and the directory it runs in (None when unknown).
+#[derive(Clone, Debug)]
+pub struct GitCall {
+    pub args: Vec<String>,
+    pub env: Vec<(String, Option<String>)>,
+    pub cwd: Option<PathBuf>,
+}
+
+pub(super) fn update(branch: &str, place: Place, action: Action) -> Effect {
+    Effect::Update(RefUpdate {
+        branch: branch.to_owned(),
+        place,
+        action,
+    })
+}
+
+/// An update of a named local branch, unless the name is dynamic.
+pub(super) fn checked(name: &str, action: Action) -> Effect {
+    if is_dynamic(name) {
+        Effect::Unresolvable(format!(
+            "the branch name `{}` is only known when it runs",
+            &name[1..]
+        ))
+    } else {
+        update(name, Place::Local, action)
+    }
+}
+
+pub(super) fn any_dynamic(args: &[String]) -> bool {
+    args.iter().any(|a| is_dynamic(a))
+}
+
+pub(super) fn dynamic_args(sub: &str, args: &[String]) -> Effect {
+    let shown: Vec<String> = args
+        .iter()
+        .map(|a| a.trim_start_matches(DYNAMIC).to_owned())
+        .collect();
+    Effect::Unresolvable(format!(
+        "`git {sub} {}` has arguments only known when it runs",
+        shown.join(" ")
+    ))
+}

@@ -1,0 +1,237 @@
+//! `git push`: where each refspec lands, through push.default, upstreams,
+//! `remote.<name>.push` maps and mirrors.
+
+use super::*;
+
+impl Session<'_> {
+    pub(super) fn push(
+        &mut self,
+        rest: &[String],
+        idx: usize,
+        head: &Head,
+        ov: &mut Overrides,
+        effects: &mut Vec<Effect>,
+    ) {
+        let p = parse_args(grammar::PUSH, rest);
+        if !p.errors.is_empty() {
+            return;
+        }
+        for program in p.values("receive-pack").into_iter().chain(p.values("exec")) {
+            effects.push(Effect::Script {
+                text: program.to_owned(),
+                cwd: None,
+            });
+        }
+        if p.on("dry-run") {
+            return;
+        }
+        if any_dynamic(&p.positionals) || p.value("repo").is_some_and(is_dynamic) {
+            effects.push(dynamic_args("push", &p.positionals));
+            return;
+        }
+        let current = match head {
+            Head::Branch(b) => Some(b.clone()),
+            _ => None,
+        };
+        let remote = match p
+            .positionals
+            .first()
+            .cloned()
+            .or_else(|| p.value("repo").map(str::to_owned))
+        {
+            Some(r) => r,
+            None => self.default_remote(ov, idx, current.as_deref()),
+        };
+        let place = if remote == "." {
+            Place::Local
+        } else {
+            Place::Remote(remote.clone())
+        };
+        let mirror = p.on("mirror")
+            || self
+                .lookup(ov, Some(idx), &format!("remote.{remote}.mirror"))
+                .is_some_and(|v| v == "true");
+        // `--force` overrides any lease; a lease alone is still a forced update.
+        let forced = p.on("force") || p.on("force-with-lease") || mirror;
+        let key = format!("remote.{remote}.push");
+        let same = |(k, _): &&(String, String)| config_key(k) == config_key(&key);
+        let mut configured: Vec<String> = self.opened[idx].config_all(&key);
+        configured.extend(self.config_set.iter().filter(same).map(|(_, v)| v.clone()));
+        configured.extend(ov.pairs.iter().filter(same).map(|(_, v)| v.clone()));
+        effects.push(Effect::Note(format!("push remote: {remote}")));
+        let repo = &self.opened[idx];
+        if mirror {
+            let mut names = repo.local_branches();
+            if let Place::Remote(r) = &place {
+                names.extend(repo.protected_candidates_on_remote(r));
+            }
+            names.sort();
+            names.dedup();
+            for b in names {
+                effects.push(update(&b, place.clone(), Action::Push { force: true }));
+            }
+            return;
+        }
+        if p.on("all") || p.on("branches") {
+            for b in repo.local_branches() {
+                effects.push(update(&b, place.clone(), Action::Push { force: forced }));
+            }
+            return;
+        }
+        let mut specs: Vec<String> = p.positionals.iter().skip(1).cloned().collect();
+        if specs.is_empty() && !p.on("tags") && !p.on("delete") {
+            if !configured.is_empty() {
+                effects.push(Effect::Note(format!("{key}: {}", configured.join(", "))));
+                specs = configured.clone();
+            } else {
+                let mode = self
+                    .lookup(ov, Some(idx), "push.default")
+                    .unwrap_or_else(|| "simple".into());
+                effects.push(Effect::Note(format!("push.default: {mode}")));
+                let Some(cur) = current.clone() else {
+                    if matches!(head, Head::Unknown) {
+                        effects.push(Effect::Unresolvable(
+                            "`git push` pushes the current branch, which is unknown here".into(),
+                        ));
+                    }
+                    return;
+                };
+                match mode.as_str() {
+                    "nothing" => return,
+                    "matching" => specs.push(":".into()),
+                    "upstream" | "tracking" => match self.upstream_of(ov, idx, &cur) {
+                        Some(merge) => specs.push(format!("{cur}:{merge}")),
+                        None => return,
+                    },
+                    _ => specs.push(format!("{cur}:{cur}")),
+                }
+            }
+        }
+        let mode = self.lookup(ov, Some(idx), "push.default");
+        let upstream_mode = matches!(mode.as_deref(), Some("upstream" | "tracking"));
+        let mut k = 0;
+        while let Some(spec) = specs.get(k) {
+            let repo = &self.opened[idx];
+            k += 1;
+            if spec == "tag" {
+                k += 1;
+                continue;
+            }
+            if p.on("delete") {
+                if let Some(b) = branch_name(spec) {
+                    effects.push(update(&b, place.clone(), Action::PushDelete));
+                }
+                continue;
+            }
+            let (force, body) = match spec.strip_prefix('+') {
+                Some(b) => (true, b),
+                None => (forced, spec.as_str()),
+            };
+            let action = Action::Push { force };
+            if body.is_empty() || body == ":" {
+                // Matching: every branch that exists on both sides.
+                for b in repo.local_branches() {
+                    let on_remote = match &place {
+                        Place::Remote(r) => {
+                            repo.remote_branch_exists(r, &b) || !repo.remote_names().contains(r)
+                        }
+                        Place::Local => true,
+                    };
+                    if on_remote {
+                        effects.push(update(&b, place.clone(), action));
+                    }
+                }
+                continue;
+            }
+            let (src, dst) = match body.split_once(':') {
+                Some((s, d)) => (s, Some(d)),
+                None => (body, None),
+            };
+            if src.is_empty() {
+                if let Some(b) = dst.and_then(branch_name) {
+                    effects.push(update(&b, place.clone(), Action::PushDelete));
+                }
+                continue;
+            }
+            if src.contains('*') {
+                let Some(dst) = dst else { continue };
+                for b in repo.local_branches() {
+                    if let Some(mapped) = glob_map(src, dst, &b) {
+                        if let Some(name) = branch_name(&mapped) {
+                            effects.push(update(&name, place.clone(), action));
+                        }
+                    }
+                }
+                continue;
+            }
+            let (dst, action) = match dst {
+                Some(d) => (branch_name(d), action),
+                None => {
+                    let source = match src {
+                        "HEAD" | "@" => current.clone(),
+                        s if s.starts_with("refs/tags/") => None,
+                        s => branch_name(s)
+                            .filter(|b| repo.branch_exists(b) || src.starts_with("refs/heads/")),
+                    };
+                    // Without `:dst`, a named branch goes where remote.<name>.push maps it,
+                    // else (push.default=upstream) to its upstream; HEAD goes to its own
+                    // name (verified with git 2.47).
+                    let named = !matches!(src, "HEAD" | "@");
+                    match source
+                        .as_deref()
+                        .filter(|_| named)
+                        .map(|b| (b, map_through(&configured, b)))
+                    {
+                        Some((_, Some((mapped, plus)))) => (
+                            branch_name(&mapped),
+                            Action::Push {
+                                force: force || plus,
+                            },
+                        ),
+                        Some((b, None)) if upstream_mode => match self.upstream_of(ov, idx, b) {
+                            Some(merge) => (branch_name(&merge), action),
+                            None => (source, action),
+                        },
+                        _ => (source, action),
+                    }
+                }
+            };
+            if let Some(b) = dst {
+                effects.push(update(&b, place.clone(), action));
+            }
+        }
+    }
+
+    pub(super) fn default_remote(
+        &mut self,
+        ov: &Overrides,
+        idx: usize,
+        current: Option<&str>,
+    ) -> String {
+        if let Some(cur) = current {
+            if let Some(r) = self.lookup(ov, Some(idx), &format!("branch.{cur}.pushRemote")) {
+                return r;
+            }
+        }
+        if let Some(r) = self.lookup(ov, Some(idx), "remote.pushDefault") {
+            return r;
+        }
+        if let Some(cur) = current {
+            if let Some(r) = self.lookup(ov, Some(idx), &format!("branch.{cur}.remote")) {
+                return r;
+            }
+        }
+        "origin".into()
+    }
+}
+
+impl Repo {
+    /// Branch names a mirror push could delete on `remote`: its remote-tracking branches.
+    pub(super) fn protected_candidates_on_remote(&self, remote: &str) -> Vec<String> {
+        self.remote_default_branches()
+            .into_iter()
+            .chain(["main".to_owned(), "master".to_owned()])
+            .filter(|b| self.remote_branch_exists(remote, b))
+            .collect()
+    }
+}
