@@ -110,6 +110,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
         }
         let verdict = match &claim.kind {
             Kind::File { .. } if !ev.policy.file_claims => continue,
+            Kind::Dir { .. } => continue,
             Kind::Tests { .. } | Kind::Build | Kind::Lint if !ev.policy.test_claims => continue,
             Kind::Commit { .. } | Kind::Push { .. } if !ev.policy.git_claims => continue,
             Kind::File { path, change } => {
