@@ -145,6 +145,31 @@ const MODIFY_VERBS: &[&str] = &[
     "inlined",
     "applied",
     "deduplicated",
+    "raised",
+    "lowered",
+    "increased",
+    "decreased",
+    "shortened",
+    "lengthened",
+    "switched",
+    "swapped",
+    "tightened",
+    "relaxed",
+    "trimmed",
+    "expanded",
+    "marked",
+    "appended",
+    "prepended",
+    "inserted",
+    "commented",
+    "uncommented",
+    "disabled",
+    "enabled",
+    "hardened",
+    "optimized",
+    "optimised",
+    "renumbered",
+    "sorted",
 ];
 const CREATE_VERBS: &[&str] = &[
     "created",
@@ -887,12 +912,22 @@ fn tokens(clause: &str) -> Vec<Token> {
             .trim_start_matches('(');
         let comma = word.trim_end_matches(['.', ')', ']']).ends_with(',');
         let colon = word.trim_end_matches(['*']).ends_with(':') && word.len() > 1;
+        // Parentheses are kept as tokens: a comma inside them splits nothing.
+        let open = word.starts_with('(');
+        let close = word.trim_end_matches(['.', ',', ':', ';']).ends_with(')')
+            && !(word.contains('(') && !open);
+        if open {
+            out.push(Token::Word("(".into()));
+        }
         if !w.is_empty() {
             let w = match w {
                 "→" | "->" | "=>" => "to",
                 other => other,
             };
             out.push(Token::Word(w.to_owned()));
+        }
+        if close {
+            out.push(Token::Word(")".into()));
         }
         if comma {
             out.push(Token::Word(",".into()));
@@ -1023,9 +1058,16 @@ fn segments(toks: Vec<Token>) -> Vec<Segment> {
     }];
     let n = toks.len();
     let words = lower_words(&toks);
+    let mut depth = 0usize;
     for (i, t) in toks.into_iter().enumerate() {
         let w = bare(&words[i]);
-        let boundary_after = matches!(&t, Token::Word(x) if x == "," || x == "—" || x == "–");
+        match words[i].as_str() {
+            "(" => depth += 1,
+            ")" => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let boundary_after =
+            depth == 0 && matches!(&t, Token::Word(x) if x == "," || x == "—" || x == "–");
         let current_empty = out.last().is_some_and(|s| s.toks.is_empty());
         let sub_start = !current_empty
             && SUBORDINATORS.contains(&w)
@@ -1225,7 +1267,8 @@ fn actor(toks: &[Token], words: &[String]) -> Actor {
         };
     }
     let pathish = subject.iter().all(|&i| match &toks[i] {
-        Token::Code(_) | Token::Quote(_) => true,
+        Token::Code(_) => true,
+        Token::Quote(_) => false,
         Token::Word(w) => as_path(&toks[i]).is_some() || w.chars().all(|c| !c.is_alphanumeric()),
     });
     if pathish {
@@ -1404,10 +1447,13 @@ fn clause_claims(
             }
             out.push(c);
         }
+        // "✅ `cargo test`": the mark says the command passed.
         if none_yet && ctx == LineCtx::Checkmark {
             if let Some(kind) = checked_command(&toks) {
                 let mut c = Claim::new(kind, sentence);
-                c.weaken("a checkmark with no result word");
+                if let Some(h) = &first_hedge {
+                    c.weaken(h);
+                }
                 out.push(c);
             }
         }
@@ -1888,7 +1934,11 @@ fn result_claims(
 /// "all 42 pass", "12/12", "42 tests pass"), and whether it is sure (false when the clause
 /// holds another test count: "added 3 tests, all 45 pass").
 fn pass_count(words: &[(String, bool)], w: &[&str]) -> (Option<u64>, bool) {
-    let mut found: Vec<(u8, u64)> = Vec::new();
+    let mut found: Vec<(u8, usize, u64)> = Vec::new();
+    let pass_at = w
+        .iter()
+        .position(|x| PASS_WORDS.contains(x) || matches!(*x, "pass" | "passing"))
+        .unwrap_or(w.len());
     let mut others = 0;
     for (i, (raw, _)) in words.iter().enumerate() {
         if raw.starts_with('#') {
@@ -1903,7 +1953,7 @@ fn pass_count(words: &[(String, bool)], w: &[&str]) -> (Option<u64>, bool) {
                 && b.chars().all(|c| c.is_ascii_digit())
             {
                 if let Ok(n) = b.parse() {
-                    found.push((3, n));
+                    found.push((3, i, n));
                 }
                 continue;
             }
@@ -1924,6 +1974,15 @@ fn pass_count(words: &[(String, bool)], w: &[&str]) -> (Option<u64>, bool) {
             .first()
             .is_some_and(|x| matches!(*x, "passed" | "passing" | "pass" | "passes" | "ok"));
         let test_noun = ahead.iter().any(|x| TEST_WORDS.contains(x));
+        // "1 test suite", "2 test files": not a count of tests.
+        if ahead.iter().take(2).any(|x| {
+            matches!(
+                *x,
+                "suite" | "suites" | "files" | "file" | "binaries" | "crates"
+            )
+        }) {
+            continue;
+        }
         if matches!(
             before,
             "added" | "wrote" | "created" | "new" | "adds" | "with"
@@ -1938,15 +1997,18 @@ fn pass_count(words: &[(String, bool)], w: &[&str]) -> (Option<u64>, bool) {
             || before == "all"
                 && (test_noun || ahead.first().is_some_and(|x| PASS_WORDS.contains(x)))
         {
-            found.push((3, n));
+            found.push((3, i, n));
         } else if test_noun {
-            found.push((2, n));
+            found.push((2, i, n));
         }
     }
-    let best = found.iter().map(|(s, _)| *s).max();
-    let chosen = best.and_then(|b| found.iter().find(|(s, _)| *s == b).map(|(_, n)| *n));
+    // The strongest tie to a pass word; among equals, the nearest to it.
+    let chosen = found
+        .iter()
+        .max_by_key(|(s, i, _)| (*s, std::cmp::Reverse(i.abs_diff(pass_at))))
+        .map(|(_, _, n)| *n);
     let distinct = {
-        let mut v: Vec<u64> = found.iter().map(|(_, n)| *n).collect();
+        let mut v: Vec<u64> = found.iter().map(|(_, _, n)| *n).collect();
         v.sort_unstable();
         v.dedup();
         v.len()

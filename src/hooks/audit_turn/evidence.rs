@@ -444,9 +444,16 @@ fn matches_pattern(argv: &[String], pattern: &str) -> bool {
             return false;
         };
         let base = program.rsplit('/').next().unwrap_or(program);
+        // `npm run test:unit` runs a test script as `npm run test` does.
+        let same = |a: &String, b: &&str| {
+            a == b || *b == "test" && (a.starts_with("test:") || a.starts_with("test-"))
+        };
         (program == first || (!first.contains('/') && base == *first))
             && argv.len() > rest.len()
-            && argv[1..=rest.len()].iter().zip(rest).all(|(a, b)| a == b)
+            && argv[1..=rest.len()]
+                .iter()
+                .zip(rest)
+                .all(|(a, b)| same(a, b))
     };
     try_argv(argv) || try_argv(&shellrun::peel(argv))
 }
