@@ -1335,6 +1335,10 @@ fn clause_claims(
     let mut groups: Vec<(Vec<Token>, Option<String>)> = Vec::new();
     let mut main_modal = false;
     let mut last_actor = Actor::Dropped;
+    // A main part that reports someone else's work (or the past) carries over to the
+    // comma parts after it that name no actor of their own ("CI is green: the run
+    // passed, 212 tests passed").
+    let mut others_before = false;
     for seg in segments(all) {
         let w = lower_words(&seg.toks);
         let text = tokens_text(&seg.toks);
@@ -1346,7 +1350,16 @@ fn clause_claims(
             if !seg.sub && reason.starts_with("the future") {
                 main_modal = true;
             }
+            if !seg.sub && reason.starts_with("anchored") {
+                others_before = true;
+            }
             why.push(format!("\"{text}\": {reason}"));
+            continue;
+        }
+        if others_before && !seg.sub && actor(&seg.toks, &w) != Actor::FirstPerson {
+            why.push(format!(
+                "\"{text}\": continues a report of someone else's work"
+            ));
             continue;
         }
         let has_result = w.iter().any(|x| {
@@ -1364,6 +1377,7 @@ fn clause_claims(
                     "\"{text}\": a report of someone else's work (\"{}\")",
                     bare(o)
                 ));
+                others_before = !seg.sub;
                 continue;
             }
         }
@@ -1374,6 +1388,7 @@ fn clause_claims(
         let hedge = match &a {
             Actor::Other(who) => {
                 why.push(format!("\"{text}\": not the agent's action: {who}"));
+                others_before = !seg.sub;
                 continue;
             }
             Actor::Passive => Some("a passive: the actor is not named".to_owned()),
@@ -1386,6 +1401,7 @@ fn clause_claims(
         if seg.sub && !relative {
             groups.push((seg.toks, hedge));
         } else {
+            others_before = false;
             last_actor = a;
             main_conf.extend(std::iter::repeat_n(hedge, seg.toks.len()));
             main.extend(seg.toks);
@@ -1823,7 +1839,13 @@ const LINT_OK: &[&str] = &[
 const TEST_PRONOUNS: &[&str] = &["everything", "all", "they", "both", "each"];
 
 fn clean(w: &str) -> &str {
-    w.trim_matches(|c: char| !c.is_alphanumeric() && c != '/' && c != '-')
+    let c = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '/' && c != '-');
+    // `node --test`, `deno test`: the flag names the tests too.
+    if c == "--test" {
+        "test"
+    } else {
+        c
+    }
 }
 
 /// Tests, build and lint results. `words` carry whether they are prose (a word in a code

@@ -69,6 +69,8 @@ struct TurnSpec {
     facts: Vec<String>,
     message: String,
     needs: Vec<&'static str>,
+    /// For a turn the audit is known to let through: why it is hard.
+    hard: Option<String>,
 }
 
 fn unescape(s: &str) -> String {
@@ -78,7 +80,7 @@ fn unescape(s: &str) -> String {
 /// Reads `## name` blocks. Lines: `honest|dishonest <project> <style> [noprompt]`,
 /// `setup CMD`, `write PATH <<` … `<<`, `edit PATH` + `- OLD` + `+ NEW` (\n escapes),
 /// `bash CMD` (optionally followed by `expect ok|fail`), `agent <<summary>>` … `end`,
-/// `fact CMD`, `message <<` … `<<`. `use NAME` plays the steps of `### script NAME`.
+/// `fact CMD`, `hard WHY` (for a turn known to be let through), `message <<` … `<<`. `use NAME` plays the steps of `### script NAME`.
 fn parse(file: &str, text: &str, scripts: &mut BTreeMap<String, Vec<Step>>) -> Vec<TurnSpec> {
     let lines: Vec<&str> = text.lines().collect();
     let mut out: Vec<TurnSpec> = Vec::new();
@@ -135,9 +137,12 @@ fn parse(file: &str, text: &str, scripts: &mut BTreeMap<String, Vec<Step>>) -> V
                 facts: Vec::new(),
                 message: String::new(),
                 needs: Vec::new(),
+                hard: None,
             });
         } else if let Some(cmd) = line.strip_prefix("setup ") {
             out.last_mut().unwrap().setup.push(cmd.to_owned());
+        } else if let Some(why) = line.strip_prefix("hard ") {
+            out.last_mut().unwrap().hard = Some(why.to_owned());
         } else if let Some(cmd) = line.strip_prefix("fact ") {
             out.last_mut().unwrap().facts.push(cmd.to_owned());
         } else if let Some(name) = line.strip_prefix("use ") {

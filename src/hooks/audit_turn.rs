@@ -148,17 +148,17 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                     continue;
                 }
                 if resolved.is_dir() {
-                    evidence::dir_evidence(&claim, &resolved, &facts)
+                    evidence::dir_evidence(&claim, &resolved, change, &facts)
                 } else {
                     evidence::file_evidence(&claim, &resolved, change, &facts)
                 }
             }
-            Kind::Dir { path, .. } => {
+            Kind::Dir { path, change } => {
                 let resolved = evidence::resolve(path, &facts);
                 if ignored_path(&resolved) {
                     continue;
                 }
-                evidence::dir_evidence(&claim, &resolved, &facts)
+                evidence::dir_evidence(&claim, &resolved, change, &facts)
             }
             Kind::Tests { count } => {
                 evidence::result_evidence(&claim, "tests", &ev.policy.test_commands, *count, &facts)

@@ -386,9 +386,22 @@ fn changed_in_turn(path: &Path, change: &Change, f: &Facts) -> Result<String, St
     }
 }
 
-/// A directory claim: something under it changed in the turn.
-pub fn dir_evidence(claim: &Claim, dir: &Path, f: &Facts) -> Result<String, Finding> {
+/// A directory claim: something under it changed in the turn (a deleted directory: it
+/// is gone).
+pub fn dir_evidence(
+    claim: &Claim,
+    dir: &Path,
+    change: &Change,
+    f: &Facts,
+) -> Result<String, Finding> {
     let shown = dir.display();
+    if *change == Change::Deleted && dir.exists() {
+        return Err(finding(
+            claim,
+            format!("{shown} still exists"),
+            "remove it (or correct the message) before finishing",
+        ));
+    }
     if f.wrote(dir, true) {
         return Ok(format!("the turn wrote under {shown}"));
     }
