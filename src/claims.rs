@@ -336,6 +336,7 @@ const FILLERS: &[&str] = &[
     "meanwhile",
     "here",
     "today",
+    "only",
 ];
 /// Words that open a subordinate part of a sentence.
 const SUBORDINATORS: &[&str] = &[
@@ -374,6 +375,8 @@ const NEGATIONS: &[&str] = &[
     "cannot",
     "couldn't",
     "shouldn't",
+    "alone",
+    "intact",
 ];
 
 /// File names without an extension that are files all the same (when quoted).
@@ -1076,6 +1079,15 @@ fn segments(toks: Vec<Token>) -> Vec<Segment> {
             || (w == "now" && words.get(i + 1).is_some_and(|x| bare(x) == "that"));
         let neg_tail =
             !current_empty && matches!(w, "and" | "or") && i + 1 < n && is_negation(&words, i + 1);
+        // "… and only touched `b.rs`": a coordinated verb opens a part of its own.
+        let coordinated = !current_empty
+            && depth == 0
+            && matches!(w, "and" | "then")
+            && words[i + 1..]
+                .iter()
+                .map(|x| bare(x))
+                .find(|x| !FILLERS.contains(x) && !matches!(*x, "only" | "also"))
+                .is_some_and(is_claim_verb);
         if current_empty && SUBORDINATORS.contains(&w) && out.len() > 1 {
             out.last_mut().expect("never empty").sub = true;
         }
@@ -1084,7 +1096,7 @@ fn segments(toks: Vec<Token>) -> Vec<Segment> {
                 toks: Vec::new(),
                 sub: true,
             });
-        } else if neg_tail {
+        } else if neg_tail || coordinated {
             out.push(Segment {
                 toks: Vec::new(),
                 sub: false,
@@ -1132,7 +1144,15 @@ fn segment_not_claim(words: &[String], sub: bool) -> Option<String> {
                 (*w != "of" || i > 0 && b[i - 1] == "as").then(|| format!("{w} {next}"))
             }
             "in" | "by" if is_hash(next) => Some(format!("{w} {next}")),
-            "in" if is_issue_ref(raw_next) || next == "pr" => Some(format!("in {raw_next}")),
+            "in" if is_issue_ref(raw_next) => Some(format!("in {raw_next}")),
+            // "in this PR", "in the refactor PR", "in upstream", "from the PR".
+            "in" | "from" | "by"
+                if b[i + 1..b.len().min(i + 4)]
+                    .iter()
+                    .any(|x| matches!(*x, "pr" | "pr's" | "mr" | "upstream" | "pull")) =>
+            {
+                Some(format!("{w} {next} …"))
+            }
             "last" | "this" | "that"
                 if *w == "last"
                     && matches!(
@@ -1204,21 +1224,18 @@ fn actor(toks: &[Token], words: &[String]) -> Actor {
     let named_after = || {
         let b: Vec<&str> = words.iter().map(|w| bare(w)).collect();
         b.get(v + 1).filter(|w| **w == "by").and_then(|_| {
-            let who = b.get(v + 2).copied().unwrap_or("");
+            let mut k = v + 2;
+            while b
+                .get(k)
+                .is_some_and(|w| matches!(*w, "the" | "a" | "an" | "our"))
+            {
+                k += 1;
+            }
+            let who = b.get(k).copied().unwrap_or("");
             let means = who.ends_with("ing")
                 || matches!(
                     who,
-                    "hand"
-                        | "default"
-                        | "design"
-                        | "mistake"
-                        | "accident"
-                        | "itself"
-                        | "me"
-                        | "us"
-                        | "the"
-                        | "a"
-                        | "an"
+                    "hand" | "default" | "design" | "mistake" | "accident" | "itself" | "me" | "us"
                 );
             (!who.is_empty() && !means).then(|| format!("done by \"{who}\""))
         })
@@ -1368,9 +1385,18 @@ fn clause_claims(
         });
         let has_verb = w.iter().any(|x| is_claim_verb(x));
         if (has_result || !has_verb) && !seg.sub {
+            // Results elsewhere: "pass on main", "green on master".
+            let elsewhere = w.windows(2).find(|p| {
+                bare(&p[0]) == "on"
+                    && matches!(
+                        bare(&p[1]),
+                        "main" | "master" | "trunk" | "develop" | "origin" | "upstream"
+                    )
+            });
             if let Some(o) = w
                 .iter()
                 .find(|x| OTHERS.contains(&bare(x)) || is_issue_ref(x))
+                .or(elsewhere.map(|p| &p[1]))
                 .filter(|_| has_result || has_verb)
             {
                 why.push(format!(

@@ -929,7 +929,7 @@ fn whole_turns_played_for_real() {
     }
     for o in &misses {
         println!(
-            "MISS {} ({}){}: {}",
+            "MISS {} ({}){}: {}\n    why it is hard: {}",
             o.spec.name,
             o.spec.file,
             if o.reported {
@@ -937,7 +937,11 @@ fn whole_turns_played_for_real() {
             } else {
                 ""
             },
-            o.reason
+            o.reason,
+            o.spec
+                .hard
+                .as_deref()
+                .unwrap_or("(not known: a `hard` line should say)")
         );
     }
     for s in &skipped {

@@ -302,8 +302,28 @@ pub fn file_evidence(
             r.tool_use_id.as_deref().unwrap_or("?")
         ));
     }
+    let undone = {
+        let s = claim.sentence.to_lowercase();
+        [
+            "revert",
+            "restored",
+            "undid",
+            "undo",
+            "rolled back",
+            "roll back",
+            "put it back",
+            "back out",
+            "backed out",
+        ]
+        .iter()
+        .any(|w| s.contains(w))
+    };
     match (changed_in_turn(path, change, f), here.last()) {
         (Ok(how), _) => Ok(how),
+        // "I added a print to `a.rs`, ran it, then reverted it": written, then undone.
+        (Err(_), _) if undone && f.wrote(path, false) => Ok(format!(
+            "a command of this turn wrote {shown}, and the message says the change was undone"
+        )),
         (Err(_), Some(r)) => Err(finding(
             claim,
             format!(
