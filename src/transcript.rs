@@ -28,6 +28,8 @@ pub struct Turn {
     /// Subagents the turn ran (the Agent, formerly Task, tool): the call's id and the
     /// agent's id, whose transcript holds what the subagent did.
     pub subagents: Vec<(String, String)>,
+    /// Subagents of the turn whose transcripts could not be found or read.
+    pub subagents_unread: usize,
 }
 
 /// A tool call or a tool result.

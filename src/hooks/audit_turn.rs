@@ -172,6 +172,21 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             Kind::Commit { hash } => evidence::commit_evidence(&claim, hash.as_deref(), &facts),
             Kind::Push { branch } => evidence::push_evidence(&claim, branch.as_deref(), &facts),
         };
+        // What a subagent did whose transcript could not be read may back it: report, do
+        // not block.
+        let verdict = match verdict {
+            Err(mut f)
+                if ev.turn.subagents_unread > 0
+                    && !matches!(claim.kind, Kind::File { .. } | Kind::Dir { .. }) =>
+            {
+                f.blocks = false;
+                f.why.push_str(
+                    " (a subagent of this turn ran, and its transcript could not be read)",
+                );
+                Err(f)
+            }
+            v => v,
+        };
         out.claims.push((claim, verdict));
     }
     add_turn_findings(&mut out, ev);
@@ -834,8 +849,8 @@ pub fn add_subagents(turn: &mut Turn, transcript: &Path) {
     };
     let mut inserted = Vec::new();
     for (call, agent) in turn.subagents.clone() {
-        let Some(path) = find(&agent) else { continue };
-        let Ok(sub) = transcript::read_turn(&path, None) else {
+        let Some(Ok(sub)) = find(&agent).map(|p| transcript::read_turn(&p, None)) else {
+            turn.subagents_unread += 1;
             continue;
         };
         turn.bad_lines += sub.bad_lines;
