@@ -679,6 +679,10 @@ fn output_has_errors(text: &str) -> bool {
 /// shell write, other than the check commands' own, to a path that is not test-irrelevant
 /// (`audit.test_irrelevant`).
 fn last_relevant_write(f: &Facts, check_patterns: &[&String]) -> Option<(usize, PathBuf)> {
+    if f.writes.is_empty() {
+        return None;
+    }
+    // Built only when there is a write to judge (compiling globs is not free).
     let irrelevant = super::glob_set(&f.ev.policy.test_irrelevant);
     let check_at: std::collections::HashSet<usize> = f
         .runs
