@@ -189,7 +189,13 @@ fn turn_writes(ev: &Evidence, runs: &[Run]) -> Vec<(usize, PathBuf, bool)> {
     let mut out = Vec::new();
     for (at, e) in ev.turn.events.iter().enumerate() {
         if let Event::ToolUse { id, name, input } = e {
+            // A write the write log shows did not land is no write, whatever the tool said.
+            let not_landed = ev
+                .records
+                .iter()
+                .any(|r| r.tool_use_id.as_deref() == Some(id.as_str()) && !r.verified);
             if tools::write_kind(name).is_some()
+                && !not_landed
                 && ev.turn.result_of(id).is_some_and(|(err, _)| !err)
             {
                 for key in [
