@@ -218,7 +218,19 @@ fn turn_writes(ev: &Evidence, runs: &[Run]) -> Vec<(usize, PathBuf, bool)> {
             for t in shell::writes::write_targets(cmd, &shell::exec::runs(cmd)) {
                 match t.word.text() {
                     Some(p) => out.push((r.at, canonical_lexical(ev.cwd, p), t.recursive)),
-                    None => out.push((r.at, ev.cwd.to_owned(), true)),
+                    // Known only at run time: somewhere under its static prefix's
+                    // directory (`/tmp/x-$$.sh` is under /tmp; `"$OUT"` anywhere here).
+                    None => {
+                        let raw = t.word.raw.trim_start_matches(['"', '\'']);
+                        let prefix = &raw[..raw
+                            .find(['$', '`', '*', '?', '{', '~'])
+                            .unwrap_or(raw.len())];
+                        let dir = match prefix.rfind('/') {
+                            Some(i) => canonical_lexical(ev.cwd, &prefix[..i.max(1)]),
+                            None => ev.cwd.to_owned(),
+                        };
+                        out.push((r.at, dir, true));
+                    }
                 }
             }
         }
@@ -390,9 +402,10 @@ fn changed_in_turn(path: &Path, change: &Change, f: &Facts) -> Result<String, St
     }
     let now = Oid::hash_file(ObjectType::Blob, path).ok();
     let at_start = f.start_blob(path);
+    let in_repo = f.workdir().is_some_and(|w| path.starts_with(w));
     let differs = match (at_start, now) {
         (Some(a), Some(b)) => Some(a != b),
-        (None, _) if f.start_head.is_some() => Some(true),
+        (None, _) if f.start_head.is_some() && in_repo => Some(true),
         _ => None,
     };
     let recent = recent(path, f);
@@ -700,12 +713,32 @@ fn last_relevant_write(f: &Facts, check_patterns: &[&String]) -> Option<(usize, 
         })
         .map(|r| r.at)
         .collect();
+    // Git's ignore rules tell generated files (logs, build output) from sources.
+    let opened;
+    let repo = match f.repo.as_ref() {
+        Some(r) => Some(r),
+        None => {
+            opened = Repository::discover(f.ev.cwd).ok();
+            opened.as_ref()
+        }
+    };
+    let workdir = repo.and_then(|r| r.workdir()).map(crate::fsutil::canonical);
+    let ignored = |p: &Path| {
+        let (Some(r), Some(w)) = (repo, workdir.as_ref()) else {
+            return false;
+        };
+        p.strip_prefix(w).ok().is_some_and(|rel| {
+            !rel.as_os_str().is_empty() && r.status_should_ignore(rel).unwrap_or(false)
+        })
+    };
     f.writes
         .iter()
         .filter(|(at, _, _)| !check_at.contains(at))
+        // Only the project's own files: a scratch file in /tmp is nothing the tests see.
+        .filter(|(_, p, _)| p.starts_with(&f.root))
         .filter(|(_, p, _)| {
             let rel = p.strip_prefix(&f.root).unwrap_or(p);
-            !irrelevant.as_ref().is_some_and(|s| s.is_match(rel))
+            !irrelevant.as_ref().is_some_and(|s| s.is_match(rel)) && !ignored(p)
         })
         .max_by_key(|(at, _, _)| *at)
         .map(|(at, p, _)| (*at, p.clone()))
