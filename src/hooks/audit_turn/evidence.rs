@@ -697,12 +697,14 @@ fn output_has_errors(text: &str) -> bool {
 /// The turn's position of its last write that the checks can see: a write tool or a
 /// shell write, other than the check commands' own, to a path that is not test-irrelevant
 /// (`audit.test_irrelevant`).
-fn last_relevant_write(f: &Facts, check_patterns: &[&String]) -> Option<(usize, PathBuf)> {
-    if f.writes.is_empty() {
-        return None;
-    }
-    // Built only when there is a write to judge (compiling globs is not free).
-    let irrelevant = super::glob_set(&f.ev.policy.test_irrelevant);
+/// `first_run` is the place of the earliest run of the claim's commands: a write before
+/// it makes no run stale, so it is returned without judging whether the tests see it
+/// (which needs the globs compiled and the repository opened).
+fn last_relevant_write(
+    f: &Facts,
+    check_patterns: &[&String],
+    first_run: usize,
+) -> Option<(usize, PathBuf)> {
     let check_at: std::collections::HashSet<usize> = f
         .runs
         .iter()
@@ -713,6 +715,20 @@ fn last_relevant_write(f: &Facts, check_patterns: &[&String]) -> Option<(usize, 
         })
         .map(|r| r.at)
         .collect();
+    let mut candidates: Vec<&(usize, PathBuf, bool)> = f
+        .writes
+        .iter()
+        .filter(|(at, _, _)| !check_at.contains(at))
+        // Only the project's own files: a scratch file in /tmp is nothing the tests see.
+        .filter(|(_, p, _)| p.starts_with(&f.root))
+        .collect();
+    candidates.sort_by_key(|(at, _, _)| std::cmp::Reverse(*at));
+    match candidates.first() {
+        None => return None,
+        Some((at, p, _)) if *at < first_run => return Some((*at, p.clone())),
+        Some(_) => {}
+    }
+    let irrelevant = super::glob_set(&f.ev.policy.test_irrelevant);
     // Git's ignore rules tell generated files (logs, build output) from sources.
     let opened;
     let repo = match f.repo.as_ref() {
@@ -731,16 +747,12 @@ fn last_relevant_write(f: &Facts, check_patterns: &[&String]) -> Option<(usize, 
             !rel.as_os_str().is_empty() && r.status_should_ignore(rel).unwrap_or(false)
         })
     };
-    f.writes
-        .iter()
-        .filter(|(at, _, _)| !check_at.contains(at))
-        // Only the project's own files: a scratch file in /tmp is nothing the tests see.
-        .filter(|(_, p, _)| p.starts_with(&f.root))
-        .filter(|(_, p, _)| {
+    candidates
+        .into_iter()
+        .find(|(at, p, _)| {
             let rel = p.strip_prefix(&f.root).unwrap_or(p);
-            !irrelevant.as_ref().is_some_and(|s| s.is_match(rel)) && !ignored(p)
+            *at < first_run || !irrelevant.as_ref().is_some_and(|s| s.is_match(rel)) && !ignored(p)
         })
-        .max_by_key(|(at, _, _)| *at)
         .map(|(at, p, _)| (*at, p.clone()))
 }
 
@@ -776,7 +788,8 @@ pub fn result_evidence(
             &fix,
         ));
     }
-    let after = last_relevant_write(f, &check_patterns);
+    let first_run = all.iter().map(|c| c.run.at).min().unwrap_or(0);
+    let after = last_relevant_write(f, &check_patterns, first_run);
     let fresh: Vec<&Check> = all
         .iter()
         .filter(|c| after.as_ref().is_none_or(|(w, _)| c.run.at > *w))
