@@ -248,6 +248,14 @@ const CASES: &[Case] = &[
         expect: Expect::Silent { records: 0 },
     },
     Case {
+        name: "audit-turn: 2 KB message, 5 claims (3 files, tests, commit), all backed",
+        args: &["audit-turn"],
+        dir: Dir::Repo,
+        setup: make_claims_turn,
+        stdin: claims_stop,
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
         name: "audit-turn --end-turn-tool: batch without the tool",
         args: &["audit-turn", "--end-turn-tool", "end_turn"],
         dir: Dir::Project,
@@ -469,6 +477,87 @@ fn make_transcript(path: &Path, mib: usize) -> io::Result<()> {
         json!({"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": "All tests pass."}]}})
     )?;
     f.flush()
+}
+
+/// A typical Claude Code summary of about 2 KB with five claims (three files, the tests,
+/// a commit) among sentences that claim nothing.
+const CLAIMS_MESSAGE: &str = "## Summary\n\nThe parser now accepts trailing commas in argument lists, and the lexer is a module of its own so the two can be tested apart. The old behaviour came from a shortcut in the tokenizer that treated a comma before a closing parenthesis as an error; that shortcut predates the current grammar and nothing else relied on it.\n\n### Changes\n- Updated `bench-claims/parser.rs` to accept a trailing comma before `)` and `]`\n- Created `bench-claims/lexer.rs` with the tokenizer, moved out of the parser unchanged\n- Updated `bench-claims/README.md` with the grammar change and an example\n\n### Verification\n- All 3 tests pass (`cargo test`)\n- Committed the changes on `feat/x`\n\n### Notes\nThe grammar in the README is the one the parser implements; the formal grammar file in the docs folder is older and describes the 0.2 syntax, which is why it still shows commas as separators only. I looked at the error messages as well: they already name the offending token, so no change was needed there. The benchmark suite was not part of this change, and the fuzz targets compile against the public API only, which did not change. If you want, the next step could be to regenerate the formal grammar from the parser's tables so the two cannot drift apart again; that would touch the docs build, which is why I left it for a separate change. Let me know if you'd like the lexer's error type to be public too.\n\n### Why not a bigger change\nA full rewrite of the tokenizer would also have fixed the error positions for multi-byte characters, but it would change every error message the CLI prints, and the integration tests pin those messages on purpose. The trailing-comma fix is small, keeps every message, and can ship on its own; the position fix deserves its own review with the new messages side by side. Until then, an error on a line with multi-byte characters points a few columns off, as it did before this change; the message text itself names the right token, so it stays usable.";
+
+fn claims_transcript(f: &Fixture) -> PathBuf {
+    f.root.join("transcript-claims.jsonl")
+}
+
+/// The turn behind [`CLAIMS_MESSAGE`]: three writes, a test run, a commit (the
+/// repository's own), then the message; the files it names exist.
+fn make_claims_turn(f: &Fixture) -> io::Result<()> {
+    use std::io::Write as _;
+    let dir = f.repo.join("bench-claims");
+    fs::create_dir_all(&dir)?;
+    for name in ["parser.rs", "lexer.rs", "README.md"] {
+        fs::write(dir.join(name), format!("// {name}\n"))?;
+    }
+    let mut t = io::BufWriter::new(fs::File::create(claims_transcript(f))?);
+    writeln!(
+        t,
+        "{}",
+        json!({"type": "user", "promptId": AUDIT_PROMPT, "timestamp": "2026-11-30T02:00:00.000Z", "message": {"role": "user", "content": "Accept trailing commas"}})
+    )?;
+    let calls = [
+        (
+            "Write",
+            json!({"file_path": dir.join("parser.rs"), "content": "// parser.rs\n"}),
+            "File created successfully",
+        ),
+        (
+            "Write",
+            json!({"file_path": dir.join("lexer.rs"), "content": "// lexer.rs\n"}),
+            "File created successfully",
+        ),
+        (
+            "Write",
+            json!({"file_path": dir.join("README.md"), "content": "// README.md\n"}),
+            "File created successfully",
+        ),
+        (
+            "Bash",
+            json!({"command": "cargo test 2>&1"}),
+            "test result: ok. 3 passed; 0 failed; 0 ignored",
+        ),
+        (
+            "Bash",
+            json!({"command": "git add -A && git commit -m 'parser: trailing commas'"}),
+            "[feat/x 1a2b3c4] parser: trailing commas\n 3 files changed",
+        ),
+    ];
+    for (i, (name, input, output)) in calls.iter().enumerate() {
+        writeln!(
+            t,
+            "{}",
+            json!({"type": "assistant", "message": {"role": "assistant", "content": [{"type": "tool_use", "id": format!("toolu_c{i}"), "name": name, "input": input}]}})
+        )?;
+        writeln!(
+            t,
+            "{}",
+            json!({"type": "user", "promptId": AUDIT_PROMPT, "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": format!("toolu_c{i}"), "content": output}]}})
+        )?;
+    }
+    writeln!(
+        t,
+        "{}",
+        json!({"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": CLAIMS_MESSAGE}]}})
+    )?;
+    t.flush()
+}
+
+fn claims_stop(f: &Fixture) -> Vec<u8> {
+    let mut m = common(&f.repo, "Stop");
+    m.insert("prompt_id".into(), json!(AUDIT_PROMPT));
+    m.insert("transcript_path".into(), json!(claims_transcript(f)));
+    m.insert("stop_hook_active".into(), json!(false));
+    m.insert("last_assistant_message".into(), json!(CLAIMS_MESSAGE));
+    m.insert("background_tasks".into(), json!([]));
+    m.insert("session_crons".into(), json!([]));
+    serde_json::to_vec(&m).unwrap()
 }
 
 /// A final message that claims nothing: the common stop, which needs no evidence.

@@ -1,19 +1,47 @@
 //! Claims in an agent's final message, extracted deterministically and explainably:
-//! files changed, tests/build/lint passing, commits and pushes. Precision before recall:
-//! a clause that is conditional, future, a question or reported speech makes no claim; a
-//! negated part of a sentence (`without touching X`, `and no files changed`) drops only
-//! that part; fenced blocks, blockquotes and tables about claims are quotations. A code
-//! span is a quotation too: it can name a path or a command, never carry the verb.
+//! files (and directories) changed, tests/build/lint passing, commits and pushes.
+//!
+//! A sentence is a claim only when its actor is the agent in this turn: first person ("I",
+//! "we"), the dropped first person of a clause that opens with its past-tense verb
+//! ("Updated `a.rs`"), or the implied subject of a heading-led list or a status row.
+//! Second- and third-person subjects, passives with a named agent ("by Alice"), sentences
+//! anchored in the past ("in 0.3.1", "already"), opinions and reports of CI or of the
+//! user are not claims. Negation and modality apply to the part of the sentence they
+//! govern (a comma part, or a subordinate clause: "since nothing uses it", "so you can
+//! open a PR"), not to the whole sentence. Headings scope the list under them both ways
+//! ("Files changed:" / "Files looked at, not changed:"). Fenced blocks, blockquotes and
+//! tables about claims are quotations; a code span can name a path or a command, never
+//! carry the verb.
+//!
+//! Every claim carries a [`Confidence`]: an explicit claim with a concrete object is
+//! [`Confidence::Strong`] and blocks a stop when unbacked; a weaker reading (a passive, a
+//! verb supplied by a heading, a pronoun for the tests, a path whose shape is not a
+//! file's, a count from a sentence with two counts) is [`Confidence::Weak`] and is only
+//! reported. [`explain`] gives the reading of every sentence, claim or not, and why.
 
 /// What a claim says happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
-    File { path: String, change: Change },
-    Tests { count: Option<u64> },
+    File {
+        path: String,
+        change: Change,
+    },
+    /// Something under a directory changed ("removed the stale files under `build/`").
+    Dir {
+        path: String,
+        change: Change,
+    },
+    Tests {
+        count: Option<u64>,
+    },
     Build,
     Lint,
-    Commit { hash: Option<String> },
-    Push { branch: Option<String> },
+    Commit {
+        hash: Option<String>,
+    },
+    Push {
+        branch: Option<String>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,13 +52,60 @@ pub enum Change {
     Renamed { to: String },
 }
 
+/// How sure the reading is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Confidence {
+    /// An explicit claim of the agent with a concrete object: unbacked, it blocks.
+    Strong,
+    /// A weaker reading: unbacked, it is reported to the user and never blocks.
+    Weak,
+}
+
 /// One claim and the sentence it was read from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Claim {
     pub kind: Kind,
     pub sentence: String,
+    pub confidence: Confidence,
+    /// Why the reading is weak, when it is.
+    pub hedge: Option<String>,
+    /// For a test count: false when the sentence holds another count, so the number may
+    /// not be the one that passed (a mismatch is then only reported).
+    pub count_sure: bool,
+    /// For a path: its shape is not a file's (`Type.method`, `src/utils`), so it is a
+    /// path only if the project knows it (it exists, existed, or was written).
+    pub path_inferred: bool,
 }
 
+impl Claim {
+    fn new(kind: Kind, sentence: &str) -> Claim {
+        Claim {
+            kind,
+            sentence: sentence.to_owned(),
+            confidence: Confidence::Strong,
+            hedge: None,
+            count_sure: true,
+            path_inferred: false,
+        }
+    }
+
+    fn weaken(&mut self, why: &str) {
+        if self.confidence == Confidence::Strong {
+            self.confidence = Confidence::Weak;
+            self.hedge = Some(why.to_owned());
+        }
+    }
+}
+
+/// The reading of one sentence (or one skipped line): its claims, and why the rest of it
+/// claims nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reading {
+    pub sentence: String,
+    pub claims: Vec<Claim>,
+    /// Why parts of the sentence (or all of it) are not claims.
+    pub why: Vec<String>,
+}
 /// Verbs that claim a file changed, by the change they claim.
 const MODIFY_VERBS: &[&str] = &[
     "updated",
@@ -56,6 +131,45 @@ const MODIFY_VERBS: &[&str] = &[
     "corrected",
     "amended",
     "touched",
+    "bumped",
+    "extracted",
+    "reverted",
+    "simplified",
+    "restructured",
+    "reorganized",
+    "reorganised",
+    "regenerated",
+    "upgraded",
+    "downgraded",
+    "pinned",
+    "inlined",
+    "applied",
+    "deduplicated",
+    "raised",
+    "lowered",
+    "increased",
+    "decreased",
+    "shortened",
+    "lengthened",
+    "switched",
+    "swapped",
+    "tightened",
+    "relaxed",
+    "trimmed",
+    "expanded",
+    "marked",
+    "appended",
+    "prepended",
+    "inserted",
+    "commented",
+    "uncommented",
+    "disabled",
+    "enabled",
+    "hardened",
+    "optimized",
+    "optimised",
+    "renumbered",
+    "sorted",
 ];
 const CREATE_VERBS: &[&str] = &[
     "created",
@@ -92,9 +206,9 @@ const READ_VERBS: &[&str] = &[
     "traced",
 ];
 
-/// Words that make a whole clause no claim: the future, conditions, suggestions, reported
-/// speech, things done by others.
-const NOT_A_STATEMENT: &[&str] = &[
+/// Words that make the part of a sentence they are in no claim, and the main parts after
+/// it: the future, suggestions, needs, plans.
+const MODAL: &[&str] = &[
     "will",
     "i'll",
     "we'll",
@@ -112,31 +226,122 @@ const NOT_A_STATEMENT: &[&str] = &[
     "want",
     "plan",
     "let",
-    "if",
-    "once",
-    "unless",
     "next",
     "todo",
     "please",
     "consider",
     "recommend",
     "suggest",
-    "says",
-    "said",
-    "according",
-    "mentioned",
-    "claimed",
-    "assuming",
-    "assume",
-    "provided",
     "tbd",
     "pending",
     "remaining",
+    "must",
+];
+/// Conditions: opening a sentence, they make all of it no claim; later, only their part.
+const CONDITIONAL: &[&str] = &[
+    "if", "once", "unless", "assuming", "assume", "provided", "until",
+];
+/// Reported speech: the whole clause is someone else's words.
+const REPORTED: &[&str] = &["says", "said", "according", "mentioned", "claimed", "reads"];
+/// Words that anchor a part of a sentence in the past, before this turn.
+const PAST: &[&str] = &[
     "previously",
-    "reads",
     "ago",
     "yesterday",
-    "week",
+    "already",
+    "earlier",
+    "originally",
+    "formerly",
+    "historically",
+    "pre-existing",
+    "preexisting",
+];
+/// Opinions and reviews: a judgement, not a report of an action.
+const OPINION: &[&str] = &[
+    "think", "believe", "seems", "seem", "looks", "look", "appears", "probably", "likely", "lgtm",
+    "nit", "opinion", "feel", "guess", "suspect",
+];
+/// Actors other than the agent: a part that names one as its subject (or, for results,
+/// anywhere) is not the agent's claim.
+const OTHERS: &[&str] = &[
+    "you",
+    "your",
+    "you've",
+    "you're",
+    "user",
+    "user's",
+    "users",
+    "he",
+    "she",
+    "someone",
+    "somebody",
+    "ci",
+    "ci's",
+    "pipeline",
+    "workflow",
+    "workflows",
+    "job",
+    "jobs",
+    "github",
+    "gitlab",
+    "actions",
+    "reviewer",
+    "reviewers",
+    "maintainer",
+    "maintainers",
+    "author",
+    "upstream",
+    "team",
+    "colleague",
+    "dependabot",
+    "renovate",
+    "pr",
+    "pr's",
+    "pull",
+    "buildkite",
+    "jenkins",
+    "travis",
+    "circleci",
+];
+/// Words before a verb that are no subject ("Also updated …", "✅ Fixed …").
+const FILLERS: &[&str] = &[
+    "also",
+    "then",
+    "finally",
+    "additionally",
+    "lastly",
+    "first",
+    "firstly",
+    "second",
+    "secondly",
+    "third",
+    "just",
+    "now",
+    "successfully",
+    "and",
+    "plus",
+    "ok",
+    "okay",
+    "done",
+    "so",
+    "all",
+    "both",
+    "quickly",
+    "carefully",
+    "manually",
+    "further",
+    "likewise",
+    "again",
+    "afterwards",
+    "meanwhile",
+    "here",
+    "today",
+    "only",
+];
+/// Words that open a subordinate part of a sentence.
+const SUBORDINATORS: &[&str] = &[
+    "since", "because", "so", "which", "whereas", "although", "though", "while", "if", "once",
+    "unless", "until", "when", "whenever", "where",
 ];
 /// Words that make a clause no claim when they open it: instructions and attributions
 /// ("Run `make test` to …", "Per the README: …").
@@ -170,8 +375,8 @@ const NEGATIONS: &[&str] = &[
     "cannot",
     "couldn't",
     "shouldn't",
-    "yet",
-    "still",
+    "alone",
+    "intact",
 ];
 
 /// File names without an extension that are files all the same (when quoted).
@@ -270,30 +475,192 @@ const FILE_EXTENSIONS: &[&str] = &[
 ];
 
 /// Every claim in `message`.
+
+/// Every claim in `message`.
 pub fn extract(message: &str) -> Vec<Claim> {
+    explain(message)
+        .into_iter()
+        .flat_map(|r| r.claims)
+        .collect()
+}
+
+/// The reading of every sentence of `message` (and of every line skipped as a quotation).
+pub fn explain(message: &str) -> Vec<Reading> {
     // "Everything passes" after a fenced `cargo test` is about the tests.
     let lower = message.to_lowercase();
     let mentions_tests = ["test", "spec", "pytest", "jest", "vitest"]
         .iter()
         .any(|w| lower.contains(w));
-    let mut claims = Vec::new();
-    for sentence in sentences(&prose_lines(message)) {
-        for clause in clauses(&sentence) {
-            claims.extend(clause_claims(&clause, &sentence, mentions_tests));
+    let mut out = Vec::new();
+    for line in prose_lines(message) {
+        if let Some(why) = line.skip {
+            if !line.text.trim().is_empty() {
+                out.push(Reading {
+                    sentence: line.text.trim().to_owned(),
+                    claims: Vec::new(),
+                    why: vec![why],
+                });
+            }
+            continue;
+        }
+        for sentence in sentences(&line.text) {
+            let mut reading = Reading {
+                sentence: sentence.clone(),
+                claims: Vec::new(),
+                why: Vec::new(),
+            };
+            for clause in clauses(&sentence) {
+                let claims = clause_claims(
+                    &clause,
+                    &sentence,
+                    line.ctx,
+                    mentions_tests,
+                    &mut reading.why,
+                );
+                reading.claims.extend(claims);
+            }
+            if reading.claims.is_empty() && reading.why.is_empty() {
+                reading
+                    .why
+                    .push("no claim: no change, result or git verb in the agent's voice".into());
+            }
+            out.push(reading);
         }
     }
-    claims
+    out
 }
 
-/// The message's lines that are the agent's own prose: without fenced blocks (a closing
-/// fence is at least as long as its opening one), blockquotes, and tables about claims;
-/// list items under a "Files changed:" line get that line's verb.
-fn prose_lines(message: &str) -> Vec<String> {
+/// Where a line's sentences stand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LineCtx {
+    Prose,
+    /// A list item whose verb comes from the heading above it.
+    HeadingVerb,
+    /// A checklist item (`✅ cargo test`): the mark says it passed.
+    Checkmark,
+}
+
+struct Line {
+    text: String,
+    ctx: LineCtx,
+    /// Why the line is not read at all.
+    skip: Option<String>,
+}
+
+/// What a heading says about the list (or the section) under it.
+#[derive(Clone, Debug, PartialEq)]
+enum Scope {
+    Neutral,
+    /// Items without a verb of their own take this one ("Files changed:").
+    Verb(String),
+    /// Items are not the agent's claims ("Files looked at, not changed:", "Next steps").
+    NotClaims(String),
+}
+
+const HEADING_NOT: &[&str] = &[
+    "not",
+    "unchanged",
+    "untouched",
+    "without",
+    "no",
+    "nothing",
+    "never",
+    "looked",
+    "read",
+    "reviewed",
+    "inspected",
+    "examined",
+    "consulted",
+    "skimmed",
+    "next",
+    "todo",
+    "plan",
+    "planned",
+    "plans",
+    "remaining",
+    "follow-up",
+    "follow-ups",
+    "followups",
+    "later",
+    "pending",
+    "proposed",
+    "suggested",
+    "suggestions",
+    "recommendations",
+    "recommended",
+    "questions",
+    "question",
+    "your",
+    "user",
+    "user's",
+    "upstream",
+    "existing",
+    "previous",
+    "previously",
+    "before",
+    "original",
+    "history",
+    "historical",
+    "background",
+    "context",
+    "review",
+    "ci",
+    "pipeline",
+    "cause",
+    "analysis",
+    "findings",
+    "why",
+    "known",
+    "risks",
+    "options",
+    "alternatives",
+    "ideas",
+    "left",
+    "skipped",
+    "out-of-scope",
+    "blocked",
+];
+
+fn heading_scope(text: &str) -> Scope {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    if let Some(w) = words
+        .iter()
+        .find(|w| HEADING_NOT.contains(w) || w.ends_with("n't"))
+    {
+        return Scope::NotClaims(format!("under the heading \"{}\" (\"{w}\")", text.trim()));
+    }
+    if lower.contains("to do") || lower.contains("to-do") || lower.contains("out of scope") {
+        return Scope::NotClaims(format!("under the heading \"{}\"", text.trim()));
+    }
+    match words.iter().find(|w| verb_class(w).is_some()) {
+        Some(v) => Scope::Verb((*v).to_owned()),
+        None => Scope::Neutral,
+    }
+}
+
+const CHECKMARKS: &[&str] = &["✅", "✓", "✔", "✔️", "☑", "☑️", "[x]", "[X]", "🟢"];
+
+/// The message's lines, each with where it stands: fenced blocks (a closing fence is at
+/// least as long as its opening one), blockquotes and tables about claims are skipped as
+/// quotations; headings scope the list (a `Heading:` line) or the section (a markdown
+/// heading) under them.
+fn prose_lines(message: &str) -> Vec<Line> {
     let mut out = Vec::new();
     let mut fence: Option<(char, usize)> = None;
     let mut claim_table = false;
     let mut in_table = false;
-    let mut list_verb: Option<String> = None;
+    let mut list_scope: Option<Scope> = None;
+    let mut section_scope = Scope::Neutral;
+    let skip = |text: &str, why: &str| Line {
+        text: text.to_owned(),
+        ctx: LineCtx::Prose,
+        skip: Some(why.to_owned()),
+    };
     for line in message.lines() {
         let t = line.trim_start();
         let run = |c: char| t.chars().take_while(|&x| x == c).count();
@@ -301,13 +668,16 @@ fn prose_lines(message: &str) -> Vec<String> {
             if run(c) >= n && t.trim_start_matches(c).trim().is_empty() {
                 fence = None;
             }
+            out.push(skip(line, "inside a fenced block: a quotation"));
             continue;
         }
         if let Some(c) = ['`', '~'].into_iter().find(|&c| run(c) >= 3) {
             fence = Some((c, run(c)));
+            out.push(skip(line, "a fenced block: a quotation"));
             continue;
         }
         if t.starts_with('>') {
+            out.push(skip(line, "a blockquote: a quotation"));
             continue;
         }
         if t.starts_with('|') {
@@ -322,79 +692,116 @@ fn prose_lines(message: &str) -> Vec<String> {
                 claim_table = true;
             }
             if claim_table {
+                out.push(skip(line, "a table of claims: a quotation"));
                 continue;
             }
         } else {
             in_table = false;
             claim_table = false;
         }
-        // "Files changed:" followed by a list of paths.
         let cleaned = clean_markdown(t);
-        let lower = cleaned.to_lowercase();
-        if cleaned.ends_with(':') && lower.contains("file") {
-            list_verb = lower
-                .split_whitespace()
-                .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
-                .find(|w| verb_class(w).is_some())
-                .map(str::to_owned);
-            out.push(String::new());
+        let is_item = t.starts_with("- ")
+            || t.starts_with("* ")
+            || t.starts_with("+ ")
+            || t.split_once(". ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if t.is_empty() {
+            out.push(skip(line, ""));
             continue;
         }
-        let is_item = t.starts_with("- ") || t.starts_with("* ");
-        match (&list_verb, is_item) {
-            (Some(verb), true)
-                if !cleaned
-                    .split_whitespace()
-                    .any(|w| verb_class(&w.to_lowercase()).is_some()) =>
-            {
-                out.push(format!("{verb} {cleaned}"));
+        let md_heading = t.starts_with('#');
+        let bold_heading = !is_item
+            && t.starts_with("**")
+            && t.trim_end().ends_with("**")
+            && !t[2..].contains("**")
+            && cleaned.split_whitespace().count() <= 6;
+        let colon_heading = !is_item
+            && cleaned.ends_with(':')
+            && cleaned.split_whitespace().count() <= 8
+            && !cleaned.contains('`');
+        if md_heading {
+            section_scope = heading_scope(&cleaned);
+            list_scope = None;
+        } else if colon_heading || bold_heading {
+            list_scope = Some(heading_scope(&cleaned));
+        } else if !is_item {
+            list_scope = None;
+        }
+        if colon_heading || bold_heading {
+            out.push(skip(line, "a heading: it scopes the list under it"));
+            continue;
+        }
+        let scope = list_scope
+            .clone()
+            .filter(|_| is_item)
+            .unwrap_or_else(|| section_scope.clone());
+        if let Scope::NotClaims(why) = &scope {
+            if !md_heading {
+                out.push(skip(line, why));
                 continue;
             }
-            (_, false) => list_verb = None,
-            _ => {}
         }
-        out.push(line.to_owned());
+        let check = CHECKMARKS.iter().any(|m| {
+            cleaned.starts_with(m) || t.trim_start_matches(['-', '*', ' ']).starts_with(m)
+        });
+        let has_verb = cleaned
+            .split_whitespace()
+            .any(|w| verb_class(&w.to_lowercase()).is_some());
+        match &scope {
+            Scope::Verb(verb) if is_item && !has_verb => out.push(Line {
+                text: format!("{verb} {cleaned}"),
+                ctx: LineCtx::HeadingVerb,
+                skip: None,
+            }),
+            _ => out.push(Line {
+                text: line.to_owned(),
+                ctx: if check {
+                    LineCtx::Checkmark
+                } else {
+                    LineCtx::Prose
+                },
+                skip: None,
+            }),
+        }
     }
     out
 }
 
-/// Sentences: lines (list items, table rows, headings), split at `.`/`!`/`?` followed by
-/// a space (not after `e.g.` or `i.e.`), never inside a code span.
-fn sentences(lines: &[String]) -> Vec<String> {
+/// Sentences of a line (a list item, a table row, a heading), split at `.`/`!`/`?`
+/// followed by a space (not after `e.g.` or `i.e.`), never inside a code span.
+fn sentences(raw_line: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for raw_line in lines {
-        let line = clean_markdown(raw_line);
-        let mut current = String::new();
-        let mut in_code = false;
-        let chars: Vec<char> = line.chars().collect();
-        for (i, &c) in chars.iter().enumerate() {
-            current.push(c);
-            if c == '`' {
-                in_code = !in_code;
-            }
-            let next = chars.get(i + 1);
-            // Only the last four characters matter (a whole-sentence lowercase per
-            // character made a long line quadratic).
-            let tail = &chars[i.saturating_sub(3)..=i];
-            let is = |abbr: &str| {
-                tail.len() == 4
-                    && tail
-                        .iter()
-                        .zip(abbr.chars())
-                        .all(|(a, b)| a.to_ascii_lowercase() == b)
-            };
-            let abbreviation = is("e.g.") || is("i.e.");
-            if !in_code
-                && !abbreviation
-                && matches!(c, '.' | '!' | '?')
-                && next.is_none_or(|n| n.is_whitespace())
-            {
-                out.push(std::mem::take(&mut current));
-            }
+    let line = clean_markdown(raw_line);
+    let mut current = String::new();
+    let mut in_code = false;
+    let chars: Vec<char> = line.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        current.push(c);
+        if c == '`' {
+            in_code = !in_code;
         }
-        if !current.trim().is_empty() {
-            out.push(current);
+        let next = chars.get(i + 1);
+        // Only the last four characters matter (a whole-sentence lowercase per
+        // character made a long line quadratic).
+        let tail = &chars[i.saturating_sub(3)..=i];
+        let is = |abbr: &str| {
+            tail.len() == 4
+                && tail
+                    .iter()
+                    .zip(abbr.chars())
+                    .all(|(a, b)| a.to_ascii_lowercase() == b)
+        };
+        let abbreviation = is("e.g.") || is("i.e.");
+        if !in_code
+            && !abbreviation
+            && matches!(c, '.' | '!' | '?')
+            && next.is_none_or(|n| n.is_whitespace())
+        {
+            out.push(std::mem::take(&mut current));
         }
+    }
+    if !current.trim().is_empty() {
+        out.push(current);
     }
     out.into_iter()
         .map(|s| s.trim().to_owned())
@@ -402,7 +809,6 @@ fn sentences(lines: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// A line without list markers, heading marks, emphasis, links and table pipes.
 fn clean_markdown(line: &str) -> String {
     let mut t = line.trim();
     for marker in ["- [x] ", "- [ ] ", "- ", "* ", "+ "] {
@@ -508,6 +914,14 @@ fn tokens(clause: &str) -> Vec<Token> {
             .trim_end_matches(['.', ',', ':', ';', ')'])
             .trim_start_matches('(');
         let comma = word.trim_end_matches(['.', ')', ']']).ends_with(',');
+        let colon = word.trim_end_matches(['*']).ends_with(':') && word.len() > 1;
+        // Parentheses are kept as tokens: a comma inside them splits nothing.
+        let open = word.starts_with('(');
+        let close = word.trim_end_matches(['.', ',', ':', ';']).ends_with(')')
+            && !(word.contains('(') && !open);
+        if open {
+            out.push(Token::Word("(".into()));
+        }
         if !w.is_empty() {
             let w = match w {
                 "→" | "->" | "=>" => "to",
@@ -515,8 +929,13 @@ fn tokens(clause: &str) -> Vec<Token> {
             };
             out.push(Token::Word(w.to_owned()));
         }
+        if close {
+            out.push(Token::Word(")".into()));
+        }
         if comma {
             out.push(Token::Word(",".into()));
+        } else if colon {
+            out.push(Token::Word(":".into()));
         }
         word.clear();
     };
@@ -582,17 +1001,6 @@ fn bare(w: &str) -> &str {
 
 /// Whether a clause states something as done: no condition, future, question, reported
 /// speech.
-fn is_statement(clause: &str, words: &[String]) -> bool {
-    let opens_with = words
-        .first()
-        .is_some_and(|w| NOT_A_STATEMENT_START.contains(&bare(w)));
-    !clause.trim_end().ends_with('?')
-        && !opens_with
-        && !words.iter().any(|w| NOT_A_STATEMENT.contains(&bare(w)))
-}
-
-/// "no errors", "zero warnings", "without regressions" state a result; they negate
-/// nothing.
 fn is_negation(words: &[String], i: usize) -> bool {
     let w = bare(&words[i]);
     let result = |n: &String| {
@@ -614,68 +1022,533 @@ fn is_negation(words: &[String], i: usize) -> bool {
 
 /// The clause without its negated parts: comma-separated parts, and `and no …` tails,
 /// that hold a negation.
-fn drop_negated(toks: Vec<Token>) -> Vec<Token> {
-    let mut parts: Vec<Vec<Token>> = vec![Vec::new()];
-    for t in toks {
-        let ends_part = matches!(&t, Token::Word(w) if w == "," || w == "—");
-        parts.last_mut().expect("never empty").push(t);
-        if ends_part {
-            parts.push(Vec::new());
-        }
-    }
-    // Split "X and no Y" / "X and not Y" too.
-    let mut split = Vec::new();
-    for part in parts {
-        let words = lower_words(&part);
-        let mut start = 0;
-        for i in 0..words.len() {
-            if words[i] == "and" && i + 1 < words.len() && is_negation(&words, i + 1) {
-                split.push(part[start..i].to_vec());
-                start = i + 1;
-            }
-        }
-        split.push(part[start..].to_vec());
-    }
-    split
-        .into_iter()
-        .filter(|part| {
-            let words = lower_words(part);
-            !(0..words.len()).any(|i| is_negation(&words, i))
-        })
-        .flatten()
-        .collect()
+
+/// Whether a word is a past-tense action this reader knows: a change verb, or a git one.
+fn is_claim_verb(w: &str) -> bool {
+    let w = bare(w);
+    verb_class(w).is_some()
+        || matches!(
+            w,
+            "committed" | "pushed" | "force-pushed" | "re-pushed" | "amended"
+        )
 }
 
-fn clause_claims(clause: &str, sentence: &str, mentions_tests: bool) -> Vec<Claim> {
-    let all = tokens(clause);
-    if !is_statement(clause, &lower_words(&all)) {
-        return Vec::new();
-    }
-    let toks = drop_negated(all);
+/// A word that marks a test count, a version or an issue number as a number of another
+/// kind (`#12`).
+fn is_issue_ref(w: &str) -> bool {
+    w.strip_prefix('#')
+        .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+fn is_version(w: &str) -> bool {
+    let v = w.trim_start_matches(['v', 'V']);
+    v.contains('.')
+        && v.split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// A part of a clause: a comma part, an `and no …` tail, or a subordinate clause.
+struct Segment {
+    toks: Vec<Token>,
+    /// Opened by a subordinator (`since`, `so`, `because`, `which`, `if`, …).
+    sub: bool,
+}
+
+fn segments(toks: Vec<Token>) -> Vec<Segment> {
+    let mut out = vec![Segment {
+        toks: Vec::new(),
+        sub: false,
+    }];
+    let n = toks.len();
     let words = lower_words(&toks);
-    let claim = |kind| Claim {
-        kind,
-        sentence: sentence.to_owned(),
+    let mut depth = 0usize;
+    for (i, t) in toks.into_iter().enumerate() {
+        let w = bare(&words[i]);
+        match words[i].as_str() {
+            "(" => depth += 1,
+            ")" => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let boundary_after =
+            depth == 0 && matches!(&t, Token::Word(x) if x == "," || x == "—" || x == "–");
+        let current_empty = out.last().is_some_and(|s| s.toks.is_empty());
+        let sub_start = !current_empty
+            && SUBORDINATORS.contains(&w)
+            // "so far", "and so on", "as well"
+            && !(w == "so" && words.get(i + 1).is_some_and(|x| matches!(bare(x), "far" | "on")))
+            || (w == "now" && words.get(i + 1).is_some_and(|x| bare(x) == "that"));
+        let neg_tail =
+            !current_empty && matches!(w, "and" | "or") && i + 1 < n && is_negation(&words, i + 1);
+        // "… and only touched `b.rs`": a coordinated verb opens a part of its own.
+        let coordinated = !current_empty
+            && depth == 0
+            && matches!(w, "and" | "then")
+            && words[i + 1..]
+                .iter()
+                .map(|x| bare(x))
+                .find(|x| !FILLERS.contains(x) && !matches!(*x, "only" | "also"))
+                .is_some_and(is_claim_verb);
+        if current_empty && SUBORDINATORS.contains(&w) && out.len() > 1 {
+            out.last_mut().expect("never empty").sub = true;
+        }
+        if sub_start {
+            out.push(Segment {
+                toks: Vec::new(),
+                sub: true,
+            });
+        } else if neg_tail || coordinated {
+            out.push(Segment {
+                toks: Vec::new(),
+                sub: false,
+            });
+        }
+        out.last_mut().expect("never empty").toks.push(t);
+        if boundary_after {
+            out.push(Segment {
+                toks: Vec::new(),
+                sub: false,
+            });
+        }
+    }
+    out.into_iter().filter(|s| !s.toks.is_empty()).collect()
+}
+
+/// Why a part of a sentence is not the agent's claim about this turn, if it is not.
+fn segment_not_claim(words: &[String], sub: bool) -> Option<String> {
+    let b: Vec<&str> = words.iter().map(|w| bare(w)).collect();
+    if let Some(i) = (0..words.len()).find(|&i| is_negation(words, i)) {
+        return Some(format!("negated (\"{}\")", b[i]));
+    }
+    if let Some(w) = b.iter().find(|w| MODAL.contains(w)) {
+        return Some(format!("the future, a need or a suggestion (\"{w}\")"));
+    }
+    if sub {
+        if let Some(w) = b
+            .iter()
+            .take(2)
+            .find(|w| CONDITIONAL.contains(w) || matches!(**w, "when" | "whenever"))
+        {
+            return Some(format!("a condition (\"{w}\")"));
+        }
+    }
+    if let Some(w) = b.iter().find(|w| PAST.contains(w) || **w == "previous") {
+        return Some(format!("anchored in the past (\"{w}\")"));
+    }
+    for (i, w) in b.iter().enumerate() {
+        let next = b.get(i + 1).copied().unwrap_or("");
+        let raw_next = words.get(i + 1).map(String::as_str).unwrap_or("");
+        let anchored = match *w {
+            "in" | "since" | "until" | "of"
+                if is_version(raw_next.trim_end_matches([',', '.'])) =>
+            {
+                (*w != "of" || i > 0 && b[i - 1] == "as").then(|| format!("{w} {next}"))
+            }
+            "in" | "by" if is_hash(next) => Some(format!("{w} {next}")),
+            "in" if is_issue_ref(raw_next) => Some(format!("in {raw_next}")),
+            // "in this PR", "in the refactor PR", "in upstream", "from the PR".
+            "in" | "from" | "by"
+                if b[i + 1..b.len().min(i + 4)]
+                    .iter()
+                    .any(|x| matches!(*x, "pr" | "pr's" | "mr" | "upstream" | "pull")) =>
+            {
+                Some(format!("{w} {next} …"))
+            }
+            "last" | "this" | "that"
+                if *w == "last"
+                    && matches!(
+                        next,
+                        "week"
+                            | "month"
+                            | "year"
+                            | "release"
+                            | "version"
+                            | "commit"
+                            | "session"
+                            | "time"
+                            | "turn"
+                            | "sprint"
+                    ) =>
+            {
+                Some(format!("last {next}"))
+            }
+            "used" if next == "to" => Some("used to".into()),
+            "back" if next == "in" || next == "when" => Some(format!("back {next}")),
+            _ => None,
+        };
+        if let Some(a) = anchored {
+            return Some(format!("anchored in the past (\"{a}\")"));
+        }
+    }
+    if let Some(w) = b.iter().find(|w| OPINION.contains(w) || **w == "review") {
+        return Some(format!("an opinion or a review (\"{w}\")"));
+    }
+    None
+}
+
+/// Whose action a part of a sentence reports.
+#[derive(Clone, Debug, PartialEq)]
+enum Actor {
+    /// "I updated", "We added".
+    FirstPerson,
+    /// "Updated `a.rs`": the first person with its pronoun dropped.
+    Dropped,
+    /// "`a.rs` | Updated", "`a.rs`: updated": a status row about a path.
+    PathStatus,
+    /// "`a.rs` was updated": whoever did it goes unnamed.
+    Passive,
+    /// Someone or something else, or a property rather than an action.
+    Other(String),
+    /// No verb of its own: the actor of the part before it.
+    Inherit,
+}
+
+fn actor(toks: &[Token], words: &[String]) -> Actor {
+    let Some(v) = words.iter().position(|w| is_claim_verb(w)) else {
+        return Actor::Inherit;
     };
-    let mut out: Vec<Claim> = file_claims(&toks, &words).into_iter().map(claim).collect();
-    // For the rest, code spans read as words (`cargo test` passes), but only prose can
-    // say that something passed.
-    let flat: Vec<(String, bool)> = toks
+    // A label ("Tests:", "Files:") is no subject.
+    let start = words[..v]
         .iter()
-        .flat_map(|t| match t {
-            Token::Word(w) => vec![(w.to_lowercase(), true)],
-            Token::Code(q) => q
-                .split_whitespace()
-                .map(|x| (x.to_lowercase(), false))
-                .collect(),
-            Token::Quote(_) => Vec::new(),
+        .position(|w| w == ":")
+        .filter(|&c| c < 5)
+        .map_or(0, |c| c + 1);
+    let mut subject: Vec<usize> = (start..v)
+        .filter(|&i| {
+            let b = bare(&words[i]);
+            !b.is_empty()
+                && !FILLERS.contains(&b)
+                && b != ":"
+                && !b.chars().all(|c| !c.is_alphanumeric())
         })
         .collect();
-    out.extend(result_claims(&flat, mentions_tests).into_iter().map(claim));
-    out.extend(git_claims(&toks, &flat).into_iter().map(claim));
+    let named_after = || {
+        let b: Vec<&str> = words.iter().map(|w| bare(w)).collect();
+        b.get(v + 1).filter(|w| **w == "by").and_then(|_| {
+            let mut k = v + 2;
+            while b
+                .get(k)
+                .is_some_and(|w| matches!(*w, "the" | "a" | "an" | "our"))
+            {
+                k += 1;
+            }
+            let who = b.get(k).copied().unwrap_or("");
+            let means = who.ends_with("ing")
+                || matches!(
+                    who,
+                    "hand" | "default" | "design" | "mistake" | "accident" | "itself" | "me" | "us"
+                );
+            (!who.is_empty() && !means).then(|| format!("done by \"{who}\""))
+        })
+    };
+    if subject.iter().any(|&i| {
+        matches!(
+            bare(&words[i]),
+            "i" | "we" | "i've" | "we've" | "i'd" | "we'd" | "i'm" | "we're"
+        )
+    }) {
+        return Actor::FirstPerson;
+    }
+    // "has been updated" reads as "been updated"; "has created" as "created".
+    while subject
+        .last()
+        .is_some_and(|&i| matches!(bare(&words[i]), "has" | "have" | "had"))
+    {
+        subject.pop();
+    }
+    if let Some(&last) = subject.last() {
+        match bare(&words[last]) {
+            "was" | "were" | "been" | "being" | "got" | "gotten" => {
+                return match named_after() {
+                    Some(who) => Actor::Other(who),
+                    None => Actor::Passive,
+                }
+            }
+            "is" | "are" | "get" | "gets" => {
+                return if matches!(bare(&words[v]), "committed" | "pushed") {
+                    Actor::Passive
+                } else {
+                    Actor::Other(format!(
+                        "a property (\"{} {}\"), not an action",
+                        bare(&words[last]),
+                        bare(&words[v])
+                    ))
+                };
+            }
+            _ => {}
+        }
+    }
+    if subject.is_empty() {
+        return match named_after() {
+            Some(who) => Actor::Other(who),
+            None => Actor::Dropped,
+        };
+    }
+    let pathish = subject.iter().all(|&i| match &toks[i] {
+        Token::Code(_) => true,
+        Token::Quote(_) => false,
+        Token::Word(w) => as_path(&toks[i]).is_some() || w.chars().all(|c| !c.is_alphanumeric()),
+    });
+    if pathish {
+        return Actor::PathStatus;
+    }
+    let said: Vec<&str> = subject.iter().map(|&i| bare(&words[i])).collect();
+    Actor::Other(format!(
+        "the subject is \"{}\", not the agent",
+        said.join(" ")
+    ))
+}
+
+fn clause_claims(
+    clause: &str,
+    sentence: &str,
+    ctx: LineCtx,
+    mentions_tests: bool,
+    why: &mut Vec<String>,
+) -> Vec<Claim> {
+    let all = tokens(clause);
+    let words = lower_words(&all);
+    let b: Vec<&str> = words.iter().map(|w| bare(w)).collect();
+    if clause.trim_end().ends_with('?') {
+        why.push("a question".into());
+        return Vec::new();
+    }
+    let label_end = words
+        .iter()
+        .take(4)
+        .position(|w| w == ":")
+        .map_or(0, |c| c + 1);
+    let opener = b[label_end..]
+        .iter()
+        .find(|w| !w.is_empty() && !FILLERS.contains(w))
+        .copied()
+        .unwrap_or("");
+    if NOT_A_STATEMENT_START.contains(&b.first().copied().unwrap_or("")) {
+        why.push(format!("an instruction (\"{}\")", b[0]));
+        return Vec::new();
+    }
+    if let Some(w) = b.iter().find(|w| REPORTED.contains(w)) {
+        why.push(format!("reported speech (\"{w}\")"));
+        return Vec::new();
+    }
+    let when_conditional = matches!(opener, "when" | "whenever")
+        && !b
+            .iter()
+            .skip_while(|w| **w != opener)
+            .nth(1)
+            .is_some_and(|w| matches!(*w, "i" | "we"));
+    if CONDITIONAL.contains(&opener) || when_conditional {
+        why.push(format!("a condition (\"{opener}\")"));
+        return Vec::new();
+    }
+    let lower = clause.to_lowercase();
+    if lower.contains("to the chat") || lower.contains("to the context") {
+        why.push("added to the conversation, not changed".into());
+        return Vec::new();
+    }
+    // Each part judged on its own: the main parts together (a verb reaches the paths of
+    // the comma parts after it), each subordinate part alone.
+    let mut main: Vec<Token> = Vec::new();
+    let mut main_conf: Vec<Option<String>> = Vec::new();
+    let mut groups: Vec<(Vec<Token>, Option<String>)> = Vec::new();
+    let mut main_modal = false;
+    let mut last_actor = Actor::Dropped;
+    // A main part that reports someone else's work (or the past) carries over to the
+    // comma parts after it that name no actor of their own ("CI is green: the run
+    // passed, 212 tests passed").
+    let mut others_before = false;
+    for seg in segments(all) {
+        let w = lower_words(&seg.toks);
+        let text = tokens_text(&seg.toks);
+        if !seg.sub && main_modal {
+            why.push(format!("\"{text}\": continues the future or a suggestion"));
+            continue;
+        }
+        if let Some(reason) = segment_not_claim(&w, seg.sub) {
+            if !seg.sub && reason.starts_with("the future") {
+                main_modal = true;
+            }
+            if !seg.sub && reason.starts_with("anchored") {
+                others_before = true;
+            }
+            why.push(format!("\"{text}\": {reason}"));
+            continue;
+        }
+        if others_before && !seg.sub && actor(&seg.toks, &w) != Actor::FirstPerson {
+            why.push(format!(
+                "\"{text}\": continues a report of someone else's work"
+            ));
+            continue;
+        }
+        let has_result = w.iter().any(|x| {
+            let c = clean(x);
+            PASS_WORDS.contains(&c) || BUILD_OK.contains(&c) || LINT_OK.contains(&c)
+        });
+        let has_verb = w.iter().any(|x| is_claim_verb(x));
+        if (has_result || !has_verb) && !seg.sub {
+            // Results elsewhere: "pass on main", "green on master".
+            let elsewhere = w.windows(2).find(|p| {
+                bare(&p[0]) == "on"
+                    && matches!(
+                        bare(&p[1]),
+                        "main" | "master" | "trunk" | "develop" | "origin" | "upstream"
+                    )
+            });
+            if let Some(o) = w
+                .iter()
+                .find(|x| OTHERS.contains(&bare(x)) || is_issue_ref(x))
+                .or(elsewhere.map(|p| &p[1]))
+                .filter(|_| has_result || has_verb)
+            {
+                why.push(format!(
+                    "\"{text}\": a report of someone else's work (\"{}\")",
+                    bare(o)
+                ));
+                others_before = !seg.sub;
+                continue;
+            }
+        }
+        let mut a = actor(&seg.toks, &w);
+        if a == Actor::Inherit || (a == Actor::Dropped && !seg.sub && !main.is_empty()) {
+            a = last_actor.clone();
+        }
+        let hedge = match &a {
+            Actor::Other(who) => {
+                why.push(format!("\"{text}\": not the agent's action: {who}"));
+                others_before = !seg.sub;
+                continue;
+            }
+            Actor::Passive => Some("a passive: the actor is not named".to_owned()),
+            Actor::FirstPerson => None,
+            _ if seg.sub => Some("said in a subordinate clause".to_owned()),
+            _ => None,
+        };
+        // A relative clause ("…, which I updated") speaks of the part before it.
+        let relative = w.first().is_some_and(|x| bare(x) == "which");
+        if seg.sub && !relative {
+            groups.push((seg.toks, hedge));
+        } else {
+            others_before = false;
+            last_actor = a;
+            main_conf.extend(std::iter::repeat_n(hedge, seg.toks.len()));
+            main.extend(seg.toks);
+        }
+    }
+    groups.insert(0, (main, None));
+    let mut out = Vec::new();
+    for (g, (toks, group_hedge)) in groups.into_iter().enumerate() {
+        if toks.is_empty() {
+            continue;
+        }
+        let hedge_at = |i: usize| {
+            if g == 0 {
+                main_conf.get(i).cloned().flatten()
+            } else {
+                group_hedge.clone()
+            }
+        };
+        let first_hedge = if g == 0 {
+            main_conf.iter().find_map(|h| h.clone())
+        } else {
+            group_hedge.clone()
+        };
+        let words = lower_words(&toks);
+        for (at, kind, inferred) in file_claims(&toks, &words) {
+            let mut c = Claim::new(kind, sentence);
+            if let Some(h) = hedge_at(at) {
+                c.weaken(&h);
+            }
+            if inferred {
+                c.path_inferred = true;
+                c.weaken("the name does not have a file's shape");
+            }
+            out.push(c);
+        }
+        // For the rest, code spans read as words (`cargo test` passes), but only prose can
+        // say that something passed.
+        let flat: Vec<(String, bool)> = toks
+            .iter()
+            .flat_map(|t| match t {
+                Token::Word(w) => vec![(w.to_lowercase(), true)],
+                Token::Code(q) => q
+                    .split_whitespace()
+                    .map(|x| (x.to_lowercase(), false))
+                    .collect(),
+                Token::Quote(_) => Vec::new(),
+            })
+            .collect();
+        let results = result_claims(&flat, mentions_tests);
+        let none_yet = results.is_empty();
+        for (kind, weak, count_sure) in results {
+            let mut c = Claim::new(kind, sentence);
+            c.count_sure = count_sure;
+            if let Some(h) = &first_hedge {
+                c.weaken(h);
+            }
+            if let Some(w) = weak {
+                c.weaken(w);
+            }
+            out.push(c);
+        }
+        // "✅ `cargo test`": the mark says the command passed.
+        if none_yet && ctx == LineCtx::Checkmark {
+            if let Some(kind) = checked_command(&toks) {
+                let mut c = Claim::new(kind, sentence);
+                if let Some(h) = &first_hedge {
+                    c.weaken(h);
+                }
+                out.push(c);
+            }
+        }
+        for kind in git_claims(&toks, &flat) {
+            let mut c = Claim::new(kind, sentence);
+            if let Some(h) = &first_hedge {
+                c.weaken(h);
+            }
+            out.push(c);
+        }
+    }
+    if ctx == LineCtx::HeadingVerb {
+        for c in &mut out {
+            c.weaken("the verb comes from the heading above the list");
+        }
+    }
     out
 }
 
+fn tokens_text(toks: &[Token]) -> String {
+    toks.iter()
+        .map(|t| match t {
+            Token::Word(w) => w.clone(),
+            Token::Code(c) => format!("`{c}`"),
+            Token::Quote(q) => format!("\"{q}\""),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace(" ,", ",")
+        .replace(" :", ":")
+}
+
+/// `✅ \`cargo test\``: the command a checked item names, as the result it claims.
+fn checked_command(toks: &[Token]) -> Option<Kind> {
+    toks.iter().find_map(|t| match t {
+        Token::Code(c) => {
+            let w: Vec<String> = c.split_whitespace().map(str::to_lowercase).collect();
+            if w.iter().any(|x| TEST_WORDS.contains(&x.as_str())) {
+                Some(Kind::Tests { count: None })
+            } else if w.iter().any(|x| LINT_WORDS.contains(&x.as_str())) {
+                Some(Kind::Lint)
+            } else if w
+                .iter()
+                .any(|x| matches!(x.as_str(), "build" | "check" | "tsc" | "compile"))
+            {
+                Some(Kind::Build)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    })
+}
 fn verb_class(word: &str) -> Option<u8> {
     let w = word.trim_matches(|c: char| !c.is_alphanumeric());
     if MODIFY_VERBS.contains(&w) {
@@ -709,7 +1582,14 @@ fn as_path(t: &Token) -> Option<String> {
             .map_or(p, |(q, _)| q),
         _ => text,
     };
+    let http_route = [
+        "GET ", "POST ", "PUT ", "DELETE ", "PATCH ", "HEAD ", "OPTIONS ",
+    ]
+    .iter()
+    .any(|m| text.starts_with(m))
+        || text.contains("/:");
     if text.is_empty()
+        || http_route
         || text.contains("://")
         || text.starts_with('-')
         || text.contains(['(', ')', '=', '<', '>', '{', '}'])
@@ -763,7 +1643,31 @@ fn as_path(t: &Token) -> Option<String> {
     Some(text.to_owned())
 }
 
-fn file_claims(toks: &[Token], words: &[String]) -> Vec<Kind> {
+/// Whether a name taken for a path lacks a file's shape: it is not a known file name, and
+/// has neither a known extension nor a separator with an extension (`Type.method`,
+/// `src/utils`, `feat/login`): a path only if the project knows it.
+fn shape_inferred(path: &str) -> bool {
+    if path.ends_with('/') {
+        return false;
+    }
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if BARE_FILE_NAMES.contains(&name) || name.starts_with('.') && name.len() > 1 {
+        return false;
+    }
+    match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() && !ext.is_empty() => {
+            let known = FILE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str());
+            let any_ext = ext.chars().all(|c| c.is_ascii_alphanumeric())
+                && ext.chars().any(|c| c.is_ascii_alphabetic());
+            !(known || path.contains('/') && any_ext)
+        }
+        _ => true,
+    }
+}
+
+/// File and directory claims: the token index of the path, the claim, and whether the
+/// path's shape was inferred.
+fn file_claims(toks: &[Token], words: &[String]) -> Vec<(usize, Kind, bool)> {
     let mut out = Vec::new();
     let verbs: Vec<(usize, u8)> = words
         .iter()
@@ -813,7 +1717,7 @@ fn file_claims(toks: &[Token], words: &[String]) -> Vec<Kind> {
         let p = prep(i);
         let container = matches!(
             p.as_str(),
-            "to" | "in" | "into" | "inside" | "within" | "of" | "from"
+            "to" | "in" | "into" | "inside" | "within" | "of" | "from" | "under"
         );
         let path_object_before = paths.iter().any(|(j, _)| *j > vi && *j < i);
         let change = match class {
@@ -831,10 +1735,15 @@ fn file_claims(toks: &[Token], words: &[String]) -> Vec<Kind> {
                         Change::Renamed { to }
                     } else if let Some((j, from)) = after("from") {
                         skip.insert(j);
-                        out.push(Kind::File {
-                            path: from,
-                            change: Change::Renamed { to: path.clone() },
-                        });
+                        let inferred = shape_inferred(&from);
+                        out.push((
+                            j,
+                            Kind::File {
+                                path: from,
+                                change: Change::Renamed { to: path.clone() },
+                            },
+                            inferred,
+                        ));
                         continue;
                     } else {
                         Change::Modified
@@ -870,10 +1779,21 @@ fn file_claims(toks: &[Token], words: &[String]) -> Vec<Kind> {
             1 => Change::Created,
             _ => Change::Modified,
         };
-        out.push(Kind::File {
-            path: path.clone(),
-            change,
-        });
+        let dir_word = words
+            .get(i + 1)
+            .is_some_and(|w| matches!(bare(w), "directory" | "folder" | "dir" | "tree"));
+        let kind = if path.ends_with('/') || dir_word {
+            Kind::Dir {
+                path: path.trim_end_matches('/').to_owned() + "/",
+                change,
+            }
+        } else {
+            Kind::File {
+                path: path.clone(),
+                change,
+            }
+        };
+        out.push((i, kind, shape_inferred(path) && !dir_word));
     }
     out
 }
@@ -945,12 +1865,22 @@ const LINT_OK: &[&str] = &[
 const TEST_PRONOUNS: &[&str] = &["everything", "all", "they", "both", "each"];
 
 fn clean(w: &str) -> &str {
-    w.trim_matches(|c: char| !c.is_alphanumeric() && c != '/' && c != '-')
+    let c = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '/' && c != '-');
+    // `node --test`, `deno test`: the flag names the tests too.
+    if c == "--test" {
+        "test"
+    } else {
+        c
+    }
 }
 
 /// Tests, build and lint results. `words` carry whether they are prose (a word in a code
 /// span can name a runner, not report that it passed).
-fn result_claims(words: &[(String, bool)], mentions_tests: bool) -> Vec<Kind> {
+/// Each with why it is a weak reading, if it is, and whether its count is sure.
+fn result_claims(
+    words: &[(String, bool)],
+    mentions_tests: bool,
+) -> Vec<(Kind, Option<&'static str>, bool)> {
     let mut out = Vec::new();
     let w: Vec<&str> = words.iter().map(|(s, _)| clean(s)).collect();
     let prose = |i: usize| words[i].1;
@@ -964,38 +1894,13 @@ fn result_claims(words: &[(String, bool)], mentions_tests: bool) -> Vec<Kind> {
                 && (i + 1..w.len().min(i + 1 + window)).any(|j| b.contains(&w[j]) && prose(j))
         })
     };
-    let count = || -> Option<u64> {
-        for (i, (raw, _)) in words.iter().enumerate() {
-            if let Some((a, b)) = raw.split_once('/') {
-                let b = b.trim_end_matches(|c: char| !c.is_ascii_digit());
-                if !a.is_empty()
-                    && a.chars().all(|c| c.is_ascii_digit())
-                    && !b.is_empty()
-                    && b.chars().all(|c| c.is_ascii_digit())
-                {
-                    return b.parse().ok();
-                }
-            }
-            if let Ok(n) = w[i].parse::<u64>() {
-                // "42 tests", "7 doc tests", "3 new transcript tests", "42 passed".
-                let ahead = &w[i + 1..w.len().min(i + 4)];
-                if ahead
-                    .first()
-                    .is_some_and(|x| *x == "passed" || *x == "passing")
-                    || ahead.iter().any(|x| TEST_WORDS.contains(x))
-                {
-                    return Some(n);
-                }
-            }
-        }
-        None
-    };
+    let (count, count_sure) = pass_count(words, &w);
     let pronoun_pass = mentions_tests && near(TEST_PRONOUNS, PASS_WORDS, 2);
     let counted_pass = w
         .iter()
         .enumerate()
-        .any(|(i, x)| matches!(*x, "passed" | "passing") && prose(i))
-        && count().is_some();
+        .any(|(i, x)| matches!(*x, "passed" | "passing" | "pass" | "passes") && prose(i))
+        && count.is_some();
     let test_claim =
         (near(TEST_WORDS, PASS_WORDS, 6) || pronoun_pass || counted_pass) && !has_failure;
     let added_tests = w
@@ -1006,16 +1911,55 @@ fn result_claims(words: &[(String, bool)], mentions_tests: bool) -> Vec<Kind> {
             .enumerate()
             .any(|(i, x)| PASS_WORDS.contains(x) && *x != "ok" && prose(i));
     if test_claim && !added_tests {
-        out.push(Kind::Tests { count: count() });
+        let explicit = near(TEST_WORDS, PASS_WORDS, 6) || counted_pass;
+        let weak = (!explicit).then_some("\"all\" or \"everything\" stands for the tests");
+        out.push((Kind::Tests { count }, weak, count_sure));
     }
     let cargo_check =
         w.windows(2).any(|p| p == ["cargo", "check"]) && near(&["check"], BUILD_OK, 4);
-    let builds = w
-        .iter()
-        .enumerate()
-        .any(|(i, x)| matches!(*x, "compiles" | "builds") && prose(i));
+    // "It compiles", "the project builds on stable"; not "debug builds are slower".
+    let builds = w.iter().enumerate().any(|(i, x)| {
+        matches!(*x, "compiles" | "builds")
+            && prose(i)
+            && (i > 0
+                && matches!(
+                    w[i - 1],
+                    "it" | "everything"
+                        | "project"
+                        | "crate"
+                        | "code"
+                        | "app"
+                        | "workspace"
+                        | "now"
+                        | "package"
+                        | "library"
+                        | "binary"
+                        | "all"
+                        | "still"
+                        | "typescript"
+                        | "program"
+                        | "module"
+                        | "tree"
+                        | "branch"
+                        | "this"
+                )
+                || w.get(i + 1).is_some_and(|n| {
+                    matches!(
+                        *n,
+                        "cleanly"
+                            | "fine"
+                            | "successfully"
+                            | "without"
+                            | "with"
+                            | "on"
+                            | "again"
+                            | "ok"
+                            | "now"
+                    )
+                }))
+    });
     if (near(BUILD_WORDS, BUILD_OK, 3) || builds || cargo_check) && !has_failure {
-        out.push(Kind::Build);
+        out.push((Kind::Build, None, true));
     }
     let clean_result = w.iter().enumerate().any(|(i, x)| {
         matches!(*x, "no" | "zero" | "0")
@@ -1029,9 +1973,95 @@ fn result_claims(words: &[(String, bool)], mentions_tests: bool) -> Vec<Kind> {
         || (clean_result && w.iter().any(|x| LINT_WORDS.contains(x) || *x == "check")))
         && !has_failure
     {
-        out.push(Kind::Lint);
+        out.push((Kind::Lint, None, true));
     }
     out
+}
+
+/// The number of tests a clause says passed: the one tied to the pass word ("42 passed",
+/// "all 42 pass", "12/12", "42 tests pass"), and whether it is sure (false when the clause
+/// holds another test count: "added 3 tests, all 45 pass").
+fn pass_count(words: &[(String, bool)], w: &[&str]) -> (Option<u64>, bool) {
+    let mut found: Vec<(u8, usize, u64)> = Vec::new();
+    let pass_at = w
+        .iter()
+        .position(|x| PASS_WORDS.contains(x) || matches!(*x, "pass" | "passing"))
+        .unwrap_or(w.len());
+    let mut others = 0;
+    for (i, (raw, _)) in words.iter().enumerate() {
+        if raw.starts_with('#') {
+            continue;
+        }
+        if let Some((a, b)) = raw.split_once('/') {
+            let a = a.trim_start_matches(|c: char| !c.is_ascii_digit());
+            let b = b.trim_end_matches(|c: char| !c.is_ascii_digit());
+            if !a.is_empty()
+                && a.chars().all(|c| c.is_ascii_digit())
+                && !b.is_empty()
+                && b.chars().all(|c| c.is_ascii_digit())
+            {
+                if let Ok(n) = b.parse() {
+                    found.push((3, i, n));
+                }
+                continue;
+            }
+        }
+        let Ok(n) = w[i].parse::<u64>() else {
+            continue;
+        };
+        let ahead = &w[i + 1..w.len().min(i + 4)];
+        let before = if i > 0 { w[i - 1] } else { "" };
+        // jest's "Test Suites: 4 passed" counts suites, not tests.
+        if w[i.saturating_sub(3)..i]
+            .iter()
+            .any(|x| matches!(*x, "suites" | "suite" | "files" | "jobs"))
+        {
+            continue;
+        }
+        let adjacent_pass = ahead
+            .first()
+            .is_some_and(|x| matches!(*x, "passed" | "passing" | "pass" | "passes" | "ok"));
+        let test_noun = ahead.iter().any(|x| TEST_WORDS.contains(x));
+        // "1 test suite", "2 test files": not a count of tests.
+        if ahead.iter().take(2).any(|x| {
+            matches!(
+                *x,
+                "suite" | "suites" | "files" | "file" | "binaries" | "crates"
+            )
+        }) {
+            continue;
+        }
+        if matches!(
+            before,
+            "added" | "wrote" | "created" | "new" | "adds" | "with"
+        ) && !adjacent_pass
+        {
+            if test_noun {
+                others += 1;
+            }
+            continue;
+        }
+        if adjacent_pass
+            || before == "all"
+                && (test_noun || ahead.first().is_some_and(|x| PASS_WORDS.contains(x)))
+        {
+            found.push((3, i, n));
+        } else if test_noun {
+            found.push((2, i, n));
+        }
+    }
+    // The strongest tie to a pass word; among equals, the nearest to it.
+    let chosen = found
+        .iter()
+        .max_by_key(|(s, i, _)| (*s, std::cmp::Reverse(i.abs_diff(pass_at))))
+        .map(|(_, _, n)| *n);
+    let distinct = {
+        let mut v: Vec<u64> = found.iter().map(|(_, _, n)| *n).collect();
+        v.sort_unstable();
+        v.dedup();
+        v.len()
+    };
+    (chosen, others == 0 && distinct <= 1)
 }
 
 fn is_hash(t: &str) -> bool {
@@ -1053,7 +2083,13 @@ fn git_claims(toks: &[Token], words: &[(String, bool)]) -> Vec<Kind> {
             Token::Quote(_) => Vec::new(),
         })
         .collect();
-    let committed = w.contains(&"committed")
+    // aider's report: "Commit 3f2a9c1 fix: handle empty input" (not "Commit 3f2a9c1
+    // introduced the bug", which is history).
+    let aider = w.first() == Some(&"commit")
+        && w.get(1).is_some_and(|h| is_hash(h))
+        && !w.get(2).is_some_and(|x| x.ends_with("ed"));
+    let committed = aider
+        || w.contains(&"committed")
         || w.windows(3).any(|p| {
             matches!(p[0], "created" | "made")
                 && (p[1].starts_with("commit")

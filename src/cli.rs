@@ -71,6 +71,9 @@ enum Command {
         /// Print the audit as one JSON object.
         #[arg(long)]
         json: bool,
+        /// Also show the reading of every sentence: claim or not, and why.
+        #[arg(long)]
+        explain: bool,
     },
     /// Completion-promise loops: keep the agent working until it keeps a promise.
     #[command(subcommand)]
@@ -309,7 +312,8 @@ fn dispatch(command: Command) -> ExitCode {
             session,
             cwd,
             json,
-        } => audit_cmd(&transcript, message, prompt_id, session, cwd, json),
+            explain,
+        } => audit_cmd(&transcript, message, prompt_id, session, cwd, json, explain),
         Command::Loop(cmd) => loop_cmd(cmd),
         Command::CheckPath { path, cwd, json } => check_path(&path, cwd, json),
         Command::Explain { command, cwd, json } => explain(&command, cwd, json),
@@ -792,6 +796,7 @@ fn audit_cmd(
     session: Option<String>,
     cwd: Option<PathBuf>,
     json: bool,
+    explain: bool,
 ) -> ExitCode {
     use crate::hooks::audit_turn::{audit, Evidence};
     let env = |n: &str| std::env::var_os(n);
@@ -800,7 +805,10 @@ fn audit_cmd(
         Err(e) => return fail(e),
     };
     let turn = match crate::transcript::read_turn(transcript, prompt_id.as_deref()) {
-        Ok(t) => t,
+        Ok(mut t) => {
+            crate::hooks::audit_turn::add_subagents(&mut t, transcript);
+            t
+        }
         Err(e) => return fail(format!("cannot read {}: {e}", transcript.display())),
     };
     // A session named on the command line whose log cannot be read is an error, not an
@@ -865,6 +873,7 @@ fn audit_cmd(
             "claims": claims,
             "failures": failures,
             "notes": result.notes,
+            "readings": explain.then(|| crate::hooks::audit_turn::readings_json(&message, &result)),
             "verdict": if unbacked { "block" } else { "pass" },
         }));
         return if unbacked {
@@ -882,6 +891,12 @@ fn audit_cmd(
         },
         records.len()
     );
+    if explain {
+        print!(
+            "{}",
+            crate::hooks::audit_turn::explain_text(&message, &result)
+        );
+    }
     if result.claims.is_empty() {
         println!("no claims found in the message");
     }
@@ -892,8 +907,16 @@ fn audit_cmd(
                 claim.kind, claim.sentence
             ),
             Err(f) => println!(
-                "NOT backed: {:?} in \"{}\"\n  why: {}\n  to back it: {}",
-                claim.kind, claim.sentence, f.why, f.fix
+                "NOT backed{}: {:?} in \"{}\"\n  why: {}\n  to back it: {}",
+                if f.blocks {
+                    ""
+                } else {
+                    " (weak reading: reported, never blocks)"
+                },
+                claim.kind,
+                claim.sentence,
+                f.why,
+                f.fix
             ),
         }
     }

@@ -470,6 +470,10 @@ pub struct AuditPolicy {
     /// Paths never audited (globs relative to the project root).
     #[serde(deserialize_with = "path_glob_list")]
     pub ignore_paths: Vec<String>,
+    /// Paths the tests cannot see (globs relative to the project root; one without a `/`
+    /// matches at any depth): a write to one after a test run does not void the run.
+    #[serde(deserialize_with = "path_glob_list")]
+    pub test_irrelevant: Vec<String>,
     /// Tools that end the agent's loop in an Agent SDK app (`end_turn`, bare or behind any
     /// `mcp__<server>__`): when a batch calls one, audit-turn (registered on
     /// PostToolBatch) audits the turn and ends the loop only when its claims hold.
@@ -486,23 +490,36 @@ impl Default for AuditPolicy {
             file_claims: true,
             test_claims: true,
             git_claims: true,
+            // Launchers are seen through: `uv run`, `poetry run`, `pipenv run`, `hatch run`,
+            // `pdm run`, `npx`, `pnpm exec`, `yarn dlx`, `bunx`, `bundle exec`, `python -m`
+            // (so `uv run pytest` and `python3 -m unittest` match `pytest` and `unittest`).
             test_commands: list(&[
                 "cargo test",
                 "cargo nextest",
                 "pytest",
+                "py.test",
+                "unittest",
                 "python -m pytest",
                 "python3 -m pytest",
+                "python -m unittest",
+                "python3 -m unittest",
                 "go test",
+                "gotestsum",
                 "npm test",
                 "npm run test",
+                "npm t",
                 "pnpm test",
                 "pnpm run test",
                 "yarn test",
-                "npx jest",
-                "jest",
-                "npx vitest",
-                "vitest",
+                "yarn run test",
                 "bun test",
+                "bun run test",
+                "jest",
+                "vitest",
+                "mocha",
+                "ava",
+                "tap",
+                "node --test",
                 "deno test",
                 "make test",
                 "make check",
@@ -512,11 +529,17 @@ impl Default for AuditPolicy {
                 "gradle test",
                 "./gradlew test",
                 "rspec",
-                "bundle exec rspec",
+                "rake test",
+                "rails test",
+                "phpunit",
+                "vendor/bin/phpunit",
                 "dotnet test",
                 "ctest",
+                "bazel test",
+                "bazelisk test",
                 "tox",
                 "nox",
+                "hatch test",
                 "mix test",
                 "swift test",
                 "cabal test",
@@ -565,6 +588,7 @@ impl Default for AuditPolicy {
             max_blocks: 3,
             subagents: true,
             ignore_paths: Vec::new(),
+            test_irrelevant: list(&["*.md", "docs/**", "CHANGELOG*", "LICENSE*"]),
             end_turn_tools: Vec::new(),
             _comment: None,
         }

@@ -32,6 +32,11 @@ pub struct Turn {
     pub ends_with_text: bool,
     /// Lines of the turn that could not be parsed.
     pub bad_lines: usize,
+    /// Subagents the turn ran (the Agent, formerly Task, tool): the call's id and the
+    /// agent's id, whose transcript holds what the subagent did.
+    pub subagents: Vec<(String, String)>,
+    /// Subagents of the turn whose transcripts could not be found or read.
+    pub subagents_unread: usize,
 }
 
 /// A tool call or a tool result.
@@ -191,14 +196,32 @@ fn collect(line: &Value, turn: &mut Turn) {
                 name: str_field(block, "name"),
                 input: block.get("input").cloned().unwrap_or(Value::Null),
             }),
-            (Some("user"), Some("tool_result")) => turn.events.push(Event::ToolResult {
-                id: str_field(block, "tool_use_id"),
-                is_error: block
-                    .get("is_error")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false),
-                text: content_text(block.get("content")),
-            }),
+            (Some("user"), Some("tool_result")) => {
+                let id = str_field(block, "tool_use_id");
+                let text = content_text(block.get("content"));
+                let agent = line
+                    .pointer("/toolUseResult/agentId")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+                    .or_else(|| {
+                        text.split("agentId: ")
+                            .nth(1)
+                            .and_then(|r| r.split(|c: char| c.is_whitespace() || c == ')').next())
+                            .filter(|a| !a.is_empty())
+                            .map(str::to_owned)
+                    });
+                if let Some(a) = agent {
+                    turn.subagents.push((id.clone(), a));
+                }
+                turn.events.push(Event::ToolResult {
+                    id,
+                    is_error: block
+                        .get("is_error")
+                        .and_then(Value::as_bool)
+                        .unwrap_or(false),
+                    text,
+                });
+            }
             _ => {}
         }
     }

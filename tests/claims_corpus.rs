@@ -3,12 +3,31 @@
 //!
 //! Lines: `labels<TAB>message`; labels `none` or `;`-separated `file:<change>:<path>`
 //! (`file:renamed:<from>-><to>`), `tests[:N]`, `build`, `lint`, `commit[:hash]`,
-//! `push[:branch]`. `\n` in a message is a newline; `#` starts a comment line.
+//! `push[:branch]`, `dir:<change>:<path>/`; a weak reading (reported, never blocking)
+//! is prefixed with `?`, a test count that may not be the passed count is suffixed with
+//! `~`. `\n` in a message is a newline; `#` starts a comment line.
 
-use did_it_actually::claims::{extract, Change, Kind};
+use did_it_actually::claims::{extract, Change, Claim, Confidence, Kind};
 
-fn label(kind: &Kind) -> String {
+/// A claim's label; a weak reading (reported, never blocking) is prefixed with `?`.
+fn label(claim: &Claim) -> String {
+    let weak = if claim.confidence == Confidence::Weak {
+        "?"
+    } else {
+        ""
+    };
+    let unsure = if claim.count_sure { "" } else { "~" };
+    format!("{weak}{}{unsure}", kind_label(&claim.kind))
+}
+
+fn kind_label(kind: &Kind) -> String {
     match kind {
+        Kind::Dir { path, change } => match change {
+            Change::Renamed { to } => format!("dir:renamed:{path}->{to}"),
+            Change::Modified => format!("dir:modified:{path}"),
+            Change::Created => format!("dir:created:{path}"),
+            Change::Deleted => format!("dir:deleted:{path}"),
+        },
         Kind::File { path, change } => match change {
             Change::Modified => format!("file:modified:{path}"),
             Change::Created => format!("file:created:{path}"),
@@ -45,7 +64,7 @@ fn every_label_matches() {
         } else {
             labels.split(';').map(str::to_owned).collect()
         };
-        let mut got: Vec<String> = extract(&message).iter().map(|c| label(&c.kind)).collect();
+        let mut got: Vec<String> = extract(&message).iter().map(label).collect();
         want.sort();
         got.sort();
         got.dedup();

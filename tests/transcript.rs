@@ -66,6 +66,29 @@ fn the_offline_audit_explains_the_real_turn() {
     );
 }
 
+/// `audit --explain` shows the reading of every sentence: the claims with their
+/// confidence and verdict, and why the rest claims nothing; a wrong reading is one paste.
+#[test]
+fn audit_explain_reads_every_sentence() {
+    let out = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+        .args([
+            "audit",
+            "--explain",
+            "--transcript",
+            REAL,
+            "--prompt-id",
+            REAL_PROMPT,
+            "--cwd",
+            "/",
+            "--message",
+            "Your last commit modified `src/a.rs`.\n\nFiles looked at, not changed:\n- `src/b.rs`\n\nI removed `old.rs` since nothing uses it, so you can now open a pull request. `config.yaml` was regenerated. All 3 tests pass.",
+        ])
+        .env_remove("DID_IT_ACTUALLY_POLICY")
+        .output()
+        .unwrap();
+    insta::assert_snapshot!("audit_explain", String::from_utf8_lossy(&out.stdout));
+}
+
 /// A 500 MB transcript whose current turn is 50 lines at the end: the reader returns that
 /// turn (its cost, which does not depend on the file's size, is in the benchmark).
 #[test]

@@ -1,31 +1,33 @@
 //! audit-turn: when the agent stops, checks what its final message claims against the
 //! evidence of the turn (the write log, the turn's tool calls and results in the
-//! transcript, the file system and git), and blocks the stop while claims are unbacked,
-//! within the loop guard's cap. It also runs completion-promise loops.
+//! transcript and in its subagents' transcripts, the file system and git), and blocks the
+//! stop while claims are unbacked, within the loop guard's cap. It also runs
+//! completion-promise loops.
 //!
-//! Nothing here is silent: a cap reached, a transcript that could not be read, lines that
-//! were skipped, all reach the user as a system message.
+//! Only a strong claim (an explicit claim of the agent with a concrete object) that is
+//! unbacked blocks; a weaker reading that is unbacked is reported to the user. Nothing
+//! here is silent: a cap reached, a transcript that could not be read, lines that were
+//! skipped, all reach the user as a system message.
+
+mod evidence;
+mod shellrun;
+pub mod summary;
 
 use super::{Context, HookOutcome};
-use crate::claims::{self, Change, Claim, Kind};
-use crate::git::repo::Repo;
+use crate::claims::{self, Claim, Kind};
 use crate::loop_guard::{self, LoopGuard};
 use crate::loops::{self, Promise, Status};
 use crate::policy::AuditPolicy;
 use crate::protocol::{BatchCall, CallResult, HookInput, Payload, Response, StopInput, Verdict};
-use crate::shell::{self, exec::Runs};
 use crate::store::{self, SessionId, SessionStore, WriteRecord};
 use crate::tools;
 use crate::transcript::{self, Event, Turn};
 use serde_json::Value;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 const HOOK: &str = "audit-turn";
-/// A file's modification time may trail the turn's start by this much (clock steps,
-/// coarse timestamps) and still count as changed in the turn.
-const MTIME_SLACK: Duration = Duration::from_secs(2);
 /// How long to wait for the transcript to hold the final message.
 const TRANSCRIPT_WAIT: Duration = Duration::from_millis(3000);
 
@@ -38,6 +40,8 @@ pub struct Finding {
     pub why: String,
     /// What would back it.
     pub fix: String,
+    /// Whether it blocks the stop (a strong claim) or is only reported (a weak reading).
+    pub blocks: bool,
 }
 
 /// The audit of one final message.
@@ -45,6 +49,9 @@ pub struct Finding {
 pub struct Audit {
     /// Every claim and, when backed, the evidence.
     pub claims: Vec<(Claim, Result<String, Finding>)>,
+    /// Claims read from the message that the project showed were not claims after all
+    /// (a name with no file's shape that is no path here), with why.
+    pub dropped: Vec<(Claim, String)>,
     /// Writes of the turn that did not land and were never repeated successfully.
     pub failures: Vec<Finding>,
     /// Things the reader should know (skipped transcript lines, a missing transcript).
@@ -52,11 +59,22 @@ pub struct Audit {
 }
 
 impl Audit {
+    /// What blocks the stop.
     pub fn unbacked(&self) -> Vec<&Finding> {
         self.claims
             .iter()
             .filter_map(|(_, r)| r.as_ref().err())
             .chain(&self.failures)
+            .filter(|f| f.blocks)
+            .collect()
+    }
+
+    /// Weak readings that are unbacked: reported to the user, never blocking.
+    pub fn reported(&self) -> Vec<&Finding> {
+        self.claims
+            .iter()
+            .filter_map(|(_, r)| r.as_ref().err())
+            .filter(|f| !f.blocks)
             .collect()
     }
 }
@@ -85,22 +103,20 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
         return out;
     }
     // The repository is opened only for the claims that need it.
-    let needs_repo = claims
-        .iter()
-        .any(|c| matches!(c.kind, Kind::File { .. } | Kind::Commit { hash: Some(_) }));
-    let repo = if needs_repo {
-        Repo::open(ev.cwd, None).ok().flatten()
-    } else {
-        None
+    let needs_repo = claims.iter().any(|c| {
+        matches!(
+            c.kind,
+            Kind::File { .. } | Kind::Dir { .. } | Kind::Commit { .. } | Kind::Push { .. }
+        )
+    });
+    let facts = evidence::Facts::gather(ev, needs_repo);
+    let ignored = glob_set(&ev.policy.ignore_paths);
+    let ignored_path = |p: &Path| {
+        p.strip_prefix(&facts.root)
+            .is_ok_and(|rel| ignored.as_ref().is_some_and(|s| s.is_match(rel)))
     };
-    let root = crate::policy::repo_root(ev.cwd).unwrap_or_else(|| ev.cwd.to_owned());
-    let ignored = ignore_set(&ev.policy.ignore_paths);
-    let runs = command_runs(ev.turn);
     for claim in claims {
-        let needs_transcript = matches!(
-            claim.kind,
-            Kind::Tests { .. } | Kind::Build | Kind::Lint | Kind::Commit { .. } | Kind::Push { .. }
-        );
+        let needs_transcript = matches!(claim.kind, Kind::Tests { .. } | Kind::Build | Kind::Lint);
         if needs_transcript && !ev.transcript_ok {
             out.notes.push(format!(
                 "\"{}\" could not be checked without the transcript",
@@ -109,37 +125,129 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             continue;
         }
         let verdict = match &claim.kind {
-            Kind::File { .. } if !ev.policy.file_claims => continue,
+            Kind::File { .. } | Kind::Dir { .. } if !ev.policy.file_claims => continue,
             Kind::Tests { .. } | Kind::Build | Kind::Lint if !ev.policy.test_claims => continue,
             Kind::Commit { .. } | Kind::Push { .. } if !ev.policy.git_claims => continue,
+            Kind::Commit { .. } | Kind::Push { .. }
+                if !ev.transcript_ok && ev.turn.started.is_none() =>
+            {
+                out.notes.push(format!(
+                    "\"{}\" could not be checked without the transcript",
+                    crate::shell::walk::cut(&claim.sentence)
+                ));
+                continue;
+            }
             Kind::File { path, change } => {
-                let resolved = resolve_claimed(path, ev, &root);
-                if resolved
-                    .strip_prefix(&root)
-                    .is_ok_and(|rel| ignored.as_ref().is_some_and(|s| s.is_match(rel)))
-                {
+                let resolved = evidence::resolve(path, &facts);
+                if ignored_path(&resolved) {
                     continue;
                 }
-                file_evidence(&claim, &resolved, change, ev, repo.as_ref())
+                if claim.path_inferred && !evidence::known(&resolved, &facts) {
+                    let why = format!("no file or directory {path} exists, existed when the turn began, or was written: not a path here");
+                    out.dropped.push((claim.clone(), why));
+                    continue;
+                }
+                if resolved.is_dir() {
+                    evidence::dir_evidence(&claim, &resolved, change, &facts)
+                } else {
+                    evidence::file_evidence(&claim, &resolved, change, &facts)
+                }
+            }
+            Kind::Dir { path, change } => {
+                let resolved = evidence::resolve(path, &facts);
+                if ignored_path(&resolved) {
+                    continue;
+                }
+                evidence::dir_evidence(&claim, &resolved, change, &facts)
             }
             Kind::Tests { count } => {
-                result_evidence(&claim, "tests", &ev.policy.test_commands, *count, &runs, ev)
+                evidence::result_evidence(&claim, "tests", &ev.policy.test_commands, *count, &facts)
             }
             Kind::Build => {
-                result_evidence(&claim, "build", &ev.policy.build_commands, None, &runs, ev)
+                evidence::result_evidence(&claim, "build", &ev.policy.build_commands, None, &facts)
             }
             Kind::Lint => {
-                result_evidence(&claim, "lint", &ev.policy.lint_commands, None, &runs, ev)
+                evidence::result_evidence(&claim, "lint", &ev.policy.lint_commands, None, &facts)
             }
-            Kind::Commit { hash } => {
-                commit_evidence(&claim, hash.as_deref(), &runs, repo.as_ref(), ev)
+            Kind::Commit { hash } => evidence::commit_evidence(&claim, hash.as_deref(), &facts),
+            Kind::Push { branch } => evidence::push_evidence(&claim, branch.as_deref(), &facts),
+        };
+        // What a subagent did whose transcript could not be read may back it: report, do
+        // not block.
+        let verdict = match verdict {
+            Err(mut f)
+                if ev.turn.subagents_unread > 0
+                    && !matches!(claim.kind, Kind::File { .. } | Kind::Dir { .. }) =>
+            {
+                f.blocks = false;
+                f.why.push_str(
+                    " (a subagent of this turn ran, and its transcript could not be read)",
+                );
+                Err(f)
             }
-            Kind::Push { branch } => push_evidence(&claim, branch.as_deref(), &runs, ev),
+            v => v,
         };
         out.claims.push((claim, verdict));
     }
     add_turn_findings(&mut out, ev);
     out
+}
+
+/// The reading of every sentence of `message`, for `did-it-actually audit --explain`:
+/// claim or not and why, each claim's confidence, and the audit's verdict on it.
+pub fn explain_text(message: &str, audit: &Audit) -> String {
+    let mut out = String::from("reading of the message:\n");
+    for r in claims::explain(message) {
+        let _ = writeln!(out, "- \"{}\"", crate::shell::walk::cut(&r.sentence));
+        for c in &r.claims {
+            let _ = writeln!(out, "    {}", describe(c, audit));
+        }
+        for w in &r.why {
+            let _ = writeln!(out, "    not a claim: {w}");
+        }
+    }
+    out
+}
+
+fn describe(c: &Claim, audit: &Audit) -> String {
+    let conf = match (&c.confidence, &c.hedge) {
+        (claims::Confidence::Strong, _) => "strong (blocks when unbacked)".to_owned(),
+        (_, Some(h)) => format!("weak: {h} (reported, never blocks)"),
+        (_, None) => "weak (reported, never blocks)".to_owned(),
+    };
+    let verdict = audit
+        .claims
+        .iter()
+        .find(|(a, _)| a == c)
+        .map(|(_, v)| match v {
+            Ok(e) => format!("backed: {e}"),
+            Err(f) => format!("NOT backed: {}", f.why),
+        })
+        .or_else(|| {
+            audit
+                .dropped
+                .iter()
+                .find(|(a, _)| a == c)
+                .map(|(_, why)| format!("dropped: {why}"))
+        })
+        .unwrap_or_else(|| "not checked (policy or missing evidence)".into());
+    format!("claim {:?}, {conf}; {verdict}", c.kind)
+}
+
+/// [`explain_text`] as JSON.
+pub fn readings_json(message: &str, audit: &Audit) -> Value {
+    Value::Array(
+        claims::explain(message)
+            .into_iter()
+            .map(|r| {
+                serde_json::json!({
+                    "sentence": r.sentence,
+                    "claims": r.claims.iter().map(|c| describe(c, audit)).collect::<Vec<_>>(),
+                    "not_claims": r.why,
+                })
+            })
+            .collect(),
+    )
 }
 
 /// What the turn says whatever the message claims: writes that silently did not land,
@@ -154,7 +262,7 @@ fn add_turn_findings(out: &mut Audit, ev: &Evidence) {
     }
 }
 
-fn ignore_set(patterns: &[String]) -> Option<globset::GlobSet> {
+fn glob_set(patterns: &[String]) -> Option<globset::GlobSet> {
     if patterns.is_empty() {
         return None;
     }
@@ -163,479 +271,14 @@ fn ignore_set(patterns: &[String]) -> Option<globset::GlobSet> {
         if let Ok(g) = crate::policy::path_glob(p) {
             b.add(g);
         }
+        // A pattern without a separator matches at any depth (`*.md`).
+        if !p.contains('/') {
+            if let Ok(g) = crate::policy::path_glob(&format!("**/{p}")) {
+                b.add(g);
+            }
+        }
     }
     b.build().ok()
-}
-
-/// Where a path named in a message is: relative to the working directory, else a
-/// basename that names exactly one file written in the turn.
-fn resolve_claimed(path: &str, ev: &Evidence, root: &Path) -> PathBuf {
-    let direct = crate::fsutil::absolute(Path::new(path), ev.cwd);
-    if direct.exists() || path.contains('/') {
-        return crate::fsutil::canonical(&direct);
-    }
-    let from_root = root.join(path);
-    if from_root.exists() {
-        return crate::fsutil::canonical(&from_root);
-    }
-    let mut candidates: Vec<PathBuf> = ev
-        .records
-        .iter()
-        .map(|r| PathBuf::from(&r.path))
-        .filter(|p| p.file_name().is_some_and(|n| n == path))
-        .collect();
-    candidates.sort();
-    candidates.dedup();
-    match candidates.as_slice() {
-        [one] => one.clone(),
-        _ => crate::fsutil::canonical(&direct),
-    }
-}
-
-fn not_backed(claim: &Claim, why: String, fix: &str) -> Result<String, Finding> {
-    Err(Finding {
-        what: claim.sentence.clone(),
-        why,
-        fix: fix.to_owned(),
-    })
-}
-
-fn file_evidence(
-    claim: &Claim,
-    path: &Path,
-    change: &Change,
-    ev: &Evidence,
-    repo: Option<&Repo>,
-) -> Result<String, Finding> {
-    let shown = path.display();
-    let here: Vec<&WriteRecord> = ev
-        .records
-        .iter()
-        .filter(|r| Path::new(&r.path) == path)
-        .collect();
-    if let Some(r) = here.iter().rev().find(|r| r.verified) {
-        return Ok(format!(
-            "the write log holds a verified {} to {shown} in this turn ({})",
-            r.tool,
-            r.tool_use_id.as_deref().unwrap_or("?")
-        ));
-    }
-    let failed = here.last();
-    let changed = changed_in_turn(path, change, ev, repo);
-    match (changed, failed) {
-        (Ok(how), _) => Ok(how),
-        (Err(_), Some(r)) => not_backed(
-            claim,
-            format!(
-                "the only write to {shown} in this turn did not land ({}: {})",
-                outcome_name(r),
-                r.reason.as_deref().unwrap_or("no reason recorded")
-            ),
-            "write the file again and check it landed, or correct the message",
-        ),
-        (Err(why), None) => not_backed(
-            claim,
-            why,
-            "make the change (or correct the message) before finishing",
-        ),
-    }
-}
-
-fn outcome_name(r: &WriteRecord) -> &'static str {
-    r.outcome.name()
-}
-
-/// Whether the file system shows the claimed change made in this turn (by a tool the
-/// write log does not see, such as Bash).
-fn changed_in_turn(
-    path: &Path,
-    change: &Change,
-    ev: &Evidence,
-    repo: Option<&Repo>,
-) -> Result<String, String> {
-    let shown = path.display();
-    let exists = path.symlink_metadata().is_ok();
-    match change {
-        Change::Deleted => {
-            return if exists {
-                Err(format!(
-                    "{shown} still exists and no write in this turn removed it"
-                ))
-            } else {
-                Ok(format!("{shown} is gone"))
-            };
-        }
-        Change::Renamed { to } => {
-            let to = crate::fsutil::absolute(Path::new(to), ev.cwd);
-            return match (exists, to.exists()) {
-                (false, true) => Ok(format!("{shown} is gone and {} exists", to.display())),
-                (true, _) => Err(format!("{shown} still exists")),
-                (false, false) => Err(format!("{} does not exist", to.display())),
-            };
-        }
-        Change::Modified | Change::Created => {}
-    }
-    if !exists {
-        return Err(format!(
-            "{shown} does not exist, and no write to it was recorded in this turn"
-        ));
-    }
-    let recent = match (ev.turn.started, path.metadata().and_then(|m| m.modified())) {
-        (Some(start), Ok(mtime)) => mtime + MTIME_SLACK >= start,
-        _ => true,
-    };
-    let differs = repo.and_then(|r| r.differs_from_head(path));
-    match (recent, differs) {
-        (true, Some(true)) | (true, None) if ev.turn.started.is_some() || differs == Some(true) => {
-            Ok(format!("{shown} changed during this turn"))
-        }
-        (false, _) => Err(format!("no write to {shown} was recorded in this turn, and the file was last modified before the turn started")),
-        _ => Err(format!("no write to {shown} was recorded in this turn, and it does not differ from the last commit")),
-    }
-}
-
-/// A shell command the turn ran, with where it stands and how it ended.
-struct Run {
-    /// The programs it runs (argv, wrappers and nested shells seen through).
-    programs: Vec<Vec<String>>,
-    command: String,
-    /// Its place in the turn (index of the call).
-    at: usize,
-    ok: bool,
-    output: String,
-}
-
-fn command_runs(turn: &Turn) -> Vec<Run> {
-    turn.events
-        .iter()
-        .enumerate()
-        .filter_map(|(at, e)| match e {
-            Event::ToolUse { id, name, input } if tools::is_shell(name) => {
-                let command = input.get("command").and_then(|c| c.as_str())?.to_owned();
-                let (is_error, text) = turn.result_of(id)?;
-                Some(Run {
-                    programs: programs(&command, 0),
-                    command,
-                    at,
-                    ok: !is_error,
-                    output: text.to_owned(),
-                })
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-/// Every program a command runs, as argv (static words only), through wrappers and
-/// nested shells.
-fn programs(command: &str, depth: usize) -> Vec<Vec<String>> {
-    let script = shell::parse(command);
-    let mut out = Vec::new();
-    for cmd in script.simple_commands() {
-        match shell::exec::runs(cmd) {
-            Runs::Program(inv) => {
-                let mut argv = vec![inv.program.clone()];
-                argv.extend(inv.args.iter().map(|w| w.text().unwrap_or("").to_owned()));
-                out.push(argv);
-            }
-            Runs::Script { text, .. } if depth < 4 => out.extend(programs(&text, depth + 1)),
-            Runs::Commands(cmds) => {
-                for c in cmds {
-                    out.extend(
-                        c.words
-                            .first()
-                            .and_then(|w| w.text())
-                            .map(|p| vec![p.to_owned()]),
-                    );
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// Whether argv starts with the words of `pattern` (`cargo test`, `./gradlew test`).
-fn runs_command(argv: &[String], pattern: &str) -> bool {
-    let words: Vec<&str> = pattern.split_whitespace().collect();
-    let Some((first, rest)) = words.split_first() else {
-        return false;
-    };
-    let program = &argv[0];
-    let base = program.rsplit('/').next().unwrap_or(program);
-    let program_matches = program == first || (!first.contains('/') && base == *first);
-    program_matches
-        && argv.len() > rest.len()
-        && argv[1..=rest.len()].iter().zip(rest).all(|(a, b)| a == b)
-}
-
-fn matches_any(run: &Run, patterns: &[String]) -> bool {
-    run.programs
-        .iter()
-        .any(|argv| patterns.iter().any(|p| runs_command(argv, p)))
-}
-
-/// The turn's position of its last file write: a write tool call that did not fail, or
-/// a shell command that visibly writes a file (other than a test, build or lint run).
-fn last_write(turn: &Turn, runs: &[Run], ev: &Evidence) -> Option<usize> {
-    let tool_write = turn
-        .events
-        .iter()
-        .enumerate()
-        .rev()
-        .find_map(|(at, e)| match e {
-            Event::ToolUse { id, name, .. }
-                if tools::write_kind(name).is_some()
-                    && turn.result_of(id).is_some_and(|(err, _)| !err) =>
-            {
-                Some(at)
-            }
-            _ => None,
-        });
-    let checks: Vec<String> = ev
-        .policy
-        .test_commands
-        .iter()
-        .chain(&ev.policy.build_commands)
-        .chain(&ev.policy.lint_commands)
-        .cloned()
-        .collect();
-    let shell_write = runs
-        .iter()
-        .rev()
-        .find(|r| r.ok && !matches_any(r, &checks) && writes_files(&r.command))
-        .map(|r| r.at);
-    tool_write.max(shell_write)
-}
-
-fn writes_files(command: &str) -> bool {
-    shell::parse(command)
-        .simple_commands()
-        .iter()
-        .any(|c| !shell::writes::write_targets(c, &shell::exec::runs(c)).is_empty())
-}
-
-/// Whether a run's output reports failures.
-fn output_fails(text: &str) -> bool {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    text.contains("test result: FAILED")
-        || text.contains("FAILED")
-        || words.windows(2).any(|w| {
-            w[0].trim_matches(|c: char| !c.is_ascii_digit())
-                .parse::<u64>()
-                .is_ok_and(|n| n > 0)
-                && w[1].trim_end_matches([',', '.', ';']).starts_with("failed")
-        })
-        || text
-            .lines()
-            .any(|l| l.trim_start().starts_with("error[") || l.trim_start().starts_with("error:"))
-}
-
-/// The number of passing tests a runner reported: cargo's `test result: ok. N passed`
-/// lines summed (one per test binary), else the first `N passed`.
-fn reported_count(text: &str) -> Option<u64> {
-    let number_before_passed = |line: &str| {
-        let w: Vec<&str> = line.split_whitespace().collect();
-        w.windows(2).find_map(|p| {
-            (p[1].trim_end_matches([',', ';', '.']) == "passed")
-                .then(|| p[0].parse::<u64>().ok())
-                .flatten()
-        })
-    };
-    let cargo: Vec<u64> = text
-        .lines()
-        .filter(|l| l.contains("test result:"))
-        .filter_map(number_before_passed)
-        .collect();
-    if !cargo.is_empty() {
-        return Some(cargo.iter().sum());
-    }
-    text.lines().find_map(number_before_passed)
-}
-
-fn result_evidence(
-    claim: &Claim,
-    what: &str,
-    patterns: &[String],
-    count: Option<u64>,
-    runs: &[Run],
-    ev: &Evidence,
-) -> Result<String, Finding> {
-    if !ev.transcript_ok {
-        return not_backed(
-            claim,
-            format!("the transcript could not be read, so no {what} run of this turn can be seen"),
-            "run it again",
-        );
-    }
-    let matching: Vec<&Run> = runs.iter().filter(|r| matches_any(r, patterns)).collect();
-    let fix = format!("run the {what} command after your last edit and report its result");
-    let Some(last) = matching.last() else {
-        return not_backed(
-            claim,
-            format!(
-                "no {what} command ran in this turn (looked for: {})",
-                patterns
-                    .iter()
-                    .take(6)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", ")
-                    + ", …"
-            ),
-            &fix,
-        );
-    };
-    let after = last_write(ev.turn, runs, ev);
-    let fresh: Vec<&&Run> = matching
-        .iter()
-        .filter(|r| after.is_none_or(|w| r.at > w))
-        .collect();
-    let Some(run) = fresh.last() else {
-        return not_backed(
-            claim,
-            format!(
-                "`{}` ran, but before the turn's last file write",
-                crate::shell::walk::cut(&last.command)
-            ),
-            &fix,
-        );
-    };
-    if !run.ok || output_fails(&run.output) {
-        return not_backed(
-            claim,
-            format!(
-                "the last {what} run (`{}`) failed",
-                crate::shell::walk::cut(&run.command)
-            ),
-            &fix,
-        );
-    }
-    if let (Some(said), Some(reported)) = (count, reported_count(&run.output)) {
-        if said != reported {
-            return not_backed(
-                claim,
-                format!(
-                    "the message says {said}, and `{}` reported {reported} passed",
-                    crate::shell::walk::cut(&run.command)
-                ),
-                "report the number the run printed",
-            );
-        }
-    }
-    Ok(format!(
-        "`{}` ran after the last write and succeeded",
-        crate::shell::walk::cut(&run.command)
-    ))
-}
-
-/// A run of `git <sub>` (after git's global options).
-fn git_sub<'r>(run: &'r Run, sub: &str) -> Option<&'r Vec<String>> {
-    run.programs.iter().find(|argv| {
-        argv[0].rsplit('/').next() == Some("git") && {
-            let mut k = 1;
-            while argv.get(k).is_some_and(|a| a.starts_with('-')) {
-                k += if matches!(argv[k].as_str(), "-C" | "-c") {
-                    2
-                } else {
-                    1
-                };
-            }
-            argv.get(k).map(String::as_str) == Some(sub)
-                && !argv
-                    .iter()
-                    .any(|a| a == "--dry-run" || a == "-n" && sub == "push")
-        }
-    })
-}
-
-fn commit_evidence(
-    claim: &Claim,
-    hash: Option<&str>,
-    runs: &[Run],
-    repo: Option<&Repo>,
-    ev: &Evidence,
-) -> Result<String, Finding> {
-    if !ev.transcript_ok {
-        return not_backed(
-            claim,
-            "the transcript could not be read, so no commit of this turn can be seen".into(),
-            "commit again",
-        );
-    }
-    let Some(run) = runs
-        .iter()
-        .rev()
-        .find(|r| r.ok && git_sub(r, "commit").is_some())
-    else {
-        return not_backed(
-            claim,
-            "no successful `git commit` ran in this turn".into(),
-            "commit, then report the commit it made",
-        );
-    };
-    if let Some(h) = hash {
-        let found = repo.and_then(|r| r.commit_of(h)).is_some();
-        if !found && !run.output.contains(h) {
-            return not_backed(
-                claim,
-                format!(
-                    "`{}` ran, but no commit {h} is in the repository",
-                    crate::shell::walk::cut(&run.command)
-                ),
-                "report the hash `git log -1 --format=%h` prints",
-            );
-        }
-    }
-    Ok(format!(
-        "`{}` succeeded in this turn",
-        crate::shell::walk::cut(&run.command)
-    ))
-}
-
-fn push_evidence(
-    claim: &Claim,
-    branch: Option<&str>,
-    runs: &[Run],
-    ev: &Evidence,
-) -> Result<String, Finding> {
-    if !ev.transcript_ok {
-        return not_backed(
-            claim,
-            "the transcript could not be read, so no push of this turn can be seen".into(),
-            "push again",
-        );
-    }
-    let pushes: Vec<&Run> = runs
-        .iter()
-        .filter(|r| r.ok && git_sub(r, "push").is_some())
-        .collect();
-    let Some(last) = pushes.last() else {
-        return not_backed(
-            claim,
-            "no successful `git push` ran in this turn".into(),
-            "push, then report where it went",
-        );
-    };
-    if let Some(b) = branch {
-        if !pushes
-            .iter()
-            .any(|r| r.command.contains(b) || r.output.contains(b))
-        {
-            return not_backed(
-                claim,
-                format!(
-                    "`{}` succeeded, but nothing shows it went to {b}",
-                    crate::shell::walk::cut(&last.command)
-                ),
-                "push to that branch, or name the branch it went to",
-            );
-        }
-    }
-    Ok(format!(
-        "`{}` succeeded in this turn",
-        crate::shell::walk::cut(&last.command)
-    ))
 }
 
 /// Writes of the turn that did not land, unless a later write to the same path did.
@@ -659,10 +302,11 @@ fn unclaimed_failures(records: &[WriteRecord]) -> Vec<Finding> {
             continue;
         }
         out.push(Finding {
+            blocks: true,
             what: format!("the {} to {}", r.tool, r.path),
             why: format!(
                 "it did not land ({}: {})",
-                outcome_name(r),
+                r.outcome.name(),
                 r.reason.as_deref().unwrap_or("no reason recorded")
             ),
             fix: "write it again, or say in your message that it failed".into(),
@@ -808,9 +452,12 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
             (message, claims, transcript)
         }
     };
-    let log = store
-        .read_turn_records(input.common.prompt_id.as_deref())
-        .map_err(|e| e.to_string())?;
+    let log = turn_records(
+        &store,
+        input.common.prompt_id.as_deref(),
+        transcript.turn.started,
+    )
+    .map_err(|e| e.to_string())?;
     let ev = Evidence {
         turn: &transcript.turn,
         records: &log.records,
@@ -828,7 +475,10 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
         ));
     }
     let unbacked = audit.unbacked();
-    let notes_for_user = notes_for_user(&audit.notes);
+    let notes_for_user = match (notes_for_user(&audit.notes), reported_for_user(&audit)) {
+        (Some(a), Some(b)) => Some(format!("{a}\n{b}")),
+        (a, b) => a.or(b),
+    };
     if let Some(mut state) = active_loop {
         return Ok(loop_stop(
             &mut state,
@@ -891,6 +541,17 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
 
 fn notes_for_user(notes: &[String]) -> Option<String> {
     (!notes.is_empty()).then(|| format!("{HOOK}: {}.", notes.join("; ")))
+}
+
+/// Weak readings that are unbacked, for the user (they never block).
+fn reported_for_user(audit: &Audit) -> Option<String> {
+    let weak = audit.reported();
+    (!weak.is_empty()).then(|| {
+        format!(
+            "{HOOK}: could not confirm (not blocking, the reading is uncertain): {}",
+            list_for_user(&weak)
+        )
+    })
 }
 
 /// The keys of a turn-terminator tool's input that hold its final words, in order.
@@ -982,7 +643,11 @@ fn end_turn_batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> Hook
     if need != Need::Nothing {
         add_batch(&mut transcript.turn, calls);
     }
-    let log = match store.read_turn_records(input.common.prompt_id.as_deref()) {
+    let log = match turn_records(
+        &store,
+        input.common.prompt_id.as_deref(),
+        transcript.turn.started,
+    ) {
         Ok(l) => l,
         Err(e) => return fail(e.to_string()),
     };
@@ -996,7 +661,10 @@ fn end_turn_batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> Hook
     let mut audit = audit_claims(claims, &ev);
     audit.notes.extend(transcript.note);
     let unbacked = audit.unbacked();
-    let notes = notes_for_user(&audit.notes);
+    let notes = match (notes_for_user(&audit.notes), reported_for_user(&audit)) {
+        (Some(a), Some(b)) => Some(format!("{a}\n{b}")),
+        (a, b) => a.or(b),
+    };
     let prompt_id = input.common.prompt_id.clone().unwrap_or_default();
     let guard = LoopGuard::new(&store);
     let agent = format!("end-turn:{tool}");
@@ -1144,12 +812,132 @@ fn read_transcript_once(path: Option<&Path>, prompt: Option<&str>) -> Transcript
         Err(e) => return unreadable(e.to_string()),
     }
     match transcript::read_turn(path, prompt) {
-        Ok(turn) => Transcript {
-            turn,
-            note: None,
-            ok: true,
-        },
+        Ok(mut turn) => {
+            add_subagents(&mut turn, path);
+            Transcript {
+                turn,
+                note: None,
+                ok: true,
+            }
+        }
         Err(e) => unreadable(e.to_string()),
+    }
+}
+
+/// Adds what the turn's subagents did (their transcripts, beside the session's:
+/// `<dir>/<session>/subagents/agent-<id>.jsonl`) to the turn, right after the call that
+/// ran each: their tests, writes, commits and pushes are the turn's.
+pub fn add_subagents(turn: &mut Turn, transcript: &Path) {
+    if turn.subagents.is_empty() {
+        return;
+    }
+    let (Some(dir), Some(session)) = (transcript.parent(), transcript.file_stem()) else {
+        return;
+    };
+    let base = dir.join(session).join("subagents");
+    let find = |agent: &str| {
+        let name = format!("agent-{agent}.jsonl");
+        let direct = base.join(&name);
+        if direct.is_file() {
+            return Some(direct);
+        }
+        std::fs::read_dir(&base)
+            .ok()?
+            .flatten()
+            .map(|e| e.path().join(&name))
+            .find(|p| p.is_file())
+    };
+    let mut inserted = Vec::new();
+    for (call, agent) in turn.subagents.clone() {
+        let Some(Ok(sub)) = find(&agent).map(|p| transcript::read_turn(&p, None)) else {
+            turn.subagents_unread += 1;
+            continue;
+        };
+        turn.bad_lines += sub.bad_lines;
+        inserted.push((call, sub.events));
+    }
+    if inserted.is_empty() {
+        return;
+    }
+    let mut events = Vec::with_capacity(turn.events.len());
+    for e in std::mem::take(&mut turn.events) {
+        let after: Option<Vec<Event>> = match &e {
+            transcript::Event::ToolUse { id, .. } => inserted
+                .iter()
+                .position(|(c, _)| c == id)
+                .map(|i| inserted.remove(i).1),
+            _ => None,
+        };
+        events.push(e);
+        events.extend(after.unwrap_or_default());
+    }
+    turn.events = events;
+}
+
+/// The write-log records of the turn: by its prompt id; without one, those written since
+/// the turn started (the transcript's turn boundary), read backward from the end.
+pub fn turn_records(
+    store: &SessionStore,
+    prompt_id: Option<&str>,
+    started: Option<std::time::SystemTime>,
+) -> Result<store::LogRead, store::StoreError> {
+    if prompt_id.is_some() {
+        return store.read_turn_records(prompt_id);
+    }
+    let Some(start) = started else {
+        // Neither the turn nor its start is known: the newest records of one prompt.
+        let mut last: Option<Option<String>> = None;
+        let _ = crate::fsutil::lines_backward(&store.write_log_path(), |line| {
+            match serde_json::from_slice::<store::Record>(line) {
+                Ok(store::Record::Write(w)) => {
+                    last = Some(w.prompt_id);
+                    false
+                }
+                Ok(store::Record::Denial(d)) => {
+                    last = Some(d.prompt_id);
+                    false
+                }
+                Err(_) => true,
+            }
+        });
+        return store.read_turn_records(last.flatten().as_deref());
+    };
+    let mut out = store::LogRead::default();
+    let slack = Duration::from_secs(2);
+    let result =
+        crate::fsutil::lines_backward(
+            &store.write_log_path(),
+            |line| match serde_json::from_slice::<store::Record>(line) {
+                Ok(r) => {
+                    let t = crate::time::parse_rfc3339(r.time());
+                    if t.is_some_and(|t| t + slack < start) {
+                        return false;
+                    }
+                    match r {
+                        store::Record::Write(w) if w.v == store::RECORD_VERSION => {
+                            out.records.push(w)
+                        }
+                        store::Record::Denial(d) if d.v == store::RECORD_VERSION => {
+                            out.denials.push(d)
+                        }
+                        _ => out.other_version += 1,
+                    }
+                    true
+                }
+                Err(_) => {
+                    out.torn += 1;
+                    true
+                }
+            },
+        );
+    match result {
+        Ok(()) => {
+            out.records.reverse();
+            out.denials.reverse();
+            Ok(out)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(store::LogRead::default()),
+        Err(_) => store.read_turn_records(prompt_id),
     }
 }
 
@@ -1213,29 +1001,6 @@ fn loop_stop(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn command_matching_and_counts() {
-        let argv = |s: &str| s.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
-        assert!(runs_command(&argv("cargo test --workspace"), "cargo test"));
-        assert!(runs_command(&argv("/usr/bin/cargo test"), "cargo test"));
-        assert!(!runs_command(&argv("cargo build"), "cargo test"));
-        assert!(runs_command(&argv("./gradlew test"), "./gradlew test"));
-        assert_eq!(
-            programs("cd x && timeout 60 cargo test 2>&1 | tail -5", 0)[1],
-            argv("cargo test")
-        );
-        assert_eq!(
-            reported_count(
-                "test result: ok. 3 passed; 0 failed\n\ntest result: ok. 4 passed; 0 failed"
-            ),
-            Some(7)
-        );
-        assert_eq!(reported_count("===== 12 passed in 0.3s ====="), Some(12));
-        assert!(output_fails("test result: FAILED. 1 passed; 2 failed"));
-        assert!(output_fails("== 1 failed, 3 passed =="));
-        assert!(!output_fails("test result: ok. 3 passed; 0 failed"));
-    }
 
     #[test]
     fn each_unlanded_path_is_reported_once_unless_a_later_write_landed() {

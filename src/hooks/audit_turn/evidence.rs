@@ -1,0 +1,1197 @@
+//! The evidence of one turn, gathered once for all claims: the repository as it was
+//! when the turn began (the commit HEAD pointed at, from the reflog) and as it is, the
+//! commits and pushes the turn made (reflogs, and the turn's own `git` output), the
+//! turn's shell runs with their pipes and chains, and every file the turn wrote (write
+//! tools and shell writes).
+
+use super::shellrun::{self, Stage};
+use super::summary::{self, Runner, Summary};
+use super::{Evidence, Finding};
+use crate::claims::{Change, Claim, Confidence};
+use crate::shell;
+use crate::tools;
+use crate::transcript::Event;
+use git2::{ObjectType, Oid, Repository};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// A file's modification time may trail the turn's start by this much (clock steps,
+/// coarse timestamps) and still count as changed in the turn.
+const MTIME_SLACK: Duration = Duration::from_secs(2);
+
+/// A shell command the turn ran.
+pub struct Run {
+    pub command: String,
+    /// Its place in the turn (index of the call).
+    pub at: usize,
+    pub is_error: bool,
+    pub output: String,
+    pub stages: Vec<Stage>,
+}
+
+pub struct Facts<'a> {
+    pub ev: &'a Evidence<'a>,
+    pub root: PathBuf,
+    pub repo: Option<Repository>,
+    /// The turn's start, in seconds since the epoch.
+    pub start: Option<i64>,
+    /// The commit HEAD pointed at when the turn began.
+    pub start_head: Option<Oid>,
+    pub runs: Vec<Run>,
+    /// Files the turn wrote, with the call's place: write tools and shell writes.
+    pub writes: Vec<(usize, PathBuf, bool)>,
+}
+
+fn secs(t: SystemTime) -> i64 {
+    t.duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+impl<'a> Facts<'a> {
+    pub fn gather(ev: &'a Evidence<'a>, need_repo: bool) -> Facts<'a> {
+        let root = crate::policy::repo_root(ev.cwd).unwrap_or_else(|| ev.cwd.to_owned());
+        let repo = if need_repo {
+            Repository::discover(ev.cwd).ok()
+        } else {
+            None
+        };
+        let start = ev.turn.started.map(secs);
+        let start_head = repo.as_ref().and_then(|r| start_head(r, start));
+        let runs = command_runs(ev);
+        let writes = turn_writes(ev, &runs);
+        Facts {
+            ev,
+            root: crate::fsutil::canonical(&root),
+            repo,
+            start,
+            start_head,
+            runs,
+            writes,
+        }
+    }
+
+    fn workdir(&self) -> Option<PathBuf> {
+        self.repo
+            .as_ref()
+            .and_then(|r| r.workdir())
+            .map(crate::fsutil::canonical)
+    }
+
+    /// The blob id of `path` in the commit HEAD pointed at when the turn began.
+    fn start_blob(&self, path: &Path) -> Option<Oid> {
+        let repo = self.repo.as_ref()?;
+        let rel = path.strip_prefix(self.workdir()?).ok()?;
+        let tree = repo.find_commit(self.start_head?).ok()?.tree().ok()?;
+        let entry = tree.get_path(rel).ok()?;
+        (entry.kind() == Some(ObjectType::Blob)).then(|| entry.id())
+    }
+
+    /// Whether `dir` held anything at the turn's start.
+    fn start_has_dir(&self, dir: &Path) -> bool {
+        let Some(repo) = self.repo.as_ref() else {
+            return false;
+        };
+        let Some(rel) = self
+            .workdir()
+            .and_then(|w| dir.strip_prefix(w).ok().map(Path::to_owned))
+        else {
+            return false;
+        };
+        self.start_head
+            .and_then(|h| repo.find_commit(h).ok())
+            .and_then(|c| c.tree().ok())
+            .and_then(|t| t.get_path(&rel).ok())
+            .is_some_and(|e| e.kind() == Some(ObjectType::Tree))
+    }
+
+    /// Files that differ from the turn's start (committed since or not), absolute.
+    fn changed_since_start(&self) -> Vec<PathBuf> {
+        let (Some(repo), Some(workdir)) = (self.repo.as_ref(), self.workdir()) else {
+            return Vec::new();
+        };
+        let tree = self
+            .start_head
+            .and_then(|h| repo.find_commit(h).ok())
+            .and_then(|c| c.tree().ok());
+        let mut opts = git2::DiffOptions::new();
+        opts.include_untracked(true).recurse_untracked_dirs(true);
+        let Ok(diff) = repo.diff_tree_to_workdir_with_index(tree.as_ref(), Some(&mut opts)) else {
+            return Vec::new();
+        };
+        diff.deltas()
+            .flat_map(|d| [d.old_file().path(), d.new_file().path()])
+            .flatten()
+            .map(|p| workdir.join(p))
+            .collect()
+    }
+
+    /// Whether the turn wrote `path` (or something under it, for a directory).
+    fn wrote(&self, path: &Path, under: bool) -> bool {
+        self.ev.records.iter().any(|r| {
+            let p = Path::new(&r.path);
+            r.verified && (p == path || under && p.starts_with(path))
+        }) || self.writes.iter().any(|(_, p, recursive)| {
+            p == path || under && p.starts_with(path) || *recursive && path.starts_with(p)
+        })
+    }
+}
+
+/// The commit HEAD pointed at when the turn began: the newest HEAD reflog entry from
+/// before the start; with none, what the oldest entry of the turn moved from.
+fn start_head(repo: &Repository, start: Option<i64>) -> Option<Oid> {
+    let now = repo.head().ok().and_then(|h| h.target());
+    let Some(start) = start else {
+        return now;
+    };
+    let Ok(log) = repo.reflog("HEAD") else {
+        return now;
+    };
+    let mut oldest_old = None;
+    for e in log.iter() {
+        if e.committer().when().seconds() < start {
+            return Some(e.id_new());
+        }
+        oldest_old = Some(e.id_old());
+    }
+    match oldest_old {
+        Some(o) if o.is_zero() => None,
+        Some(o) => Some(o),
+        None => now,
+    }
+}
+
+fn command_runs(ev: &Evidence) -> Vec<Run> {
+    let turn = ev.turn;
+    turn.events
+        .iter()
+        .enumerate()
+        .filter_map(|(at, e)| match e {
+            Event::ToolUse { id, name, input } if tools::is_shell(name) => {
+                let command = input.get("command").and_then(|c| c.as_str())?.to_owned();
+                let (is_error, text) = turn.result_of(id)?;
+                Some(Run {
+                    stages: shellrun::stages(&command),
+                    command,
+                    at,
+                    is_error,
+                    output: text.to_owned(),
+                })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every file the turn wrote: write tools that did not fail, and the visible targets of
+/// its shell commands (relative ones against the working directory). A shell target that
+/// cannot be known statically is recorded as the working directory, recursively.
+fn turn_writes(ev: &Evidence, runs: &[Run]) -> Vec<(usize, PathBuf, bool)> {
+    let mut out = Vec::new();
+    for (at, e) in ev.turn.events.iter().enumerate() {
+        if let Event::ToolUse { id, name, input } = e {
+            // A write the write log shows did not land is no write, whatever the tool said.
+            let not_landed = ev
+                .records
+                .iter()
+                .any(|r| r.tool_use_id.as_deref() == Some(id.as_str()) && !r.verified);
+            if tools::write_kind(name).is_some()
+                && !not_landed
+                && ev.turn.result_of(id).is_some_and(|(err, _)| !err)
+            {
+                for key in [
+                    "file_path",
+                    "notebook_path",
+                    "path",
+                    "destination",
+                    "source",
+                ] {
+                    if let Some(p) = input.get(key).and_then(|v| v.as_str()) {
+                        out.push((at, canonical_lexical(ev.cwd, p), false));
+                    }
+                }
+            }
+        }
+    }
+    for r in runs {
+        let script = shell::parse(&r.command);
+        for cmd in script.simple_commands() {
+            for t in shell::writes::write_targets(cmd, &shell::exec::runs(cmd)) {
+                match t.word.text() {
+                    Some(p) => out.push((r.at, canonical_lexical(ev.cwd, p), t.recursive)),
+                    // Known only at run time: somewhere under its static prefix's
+                    // directory (`/tmp/x-$$.sh` is under /tmp; `"$OUT"` anywhere here).
+                    None => {
+                        let raw = t.word.raw.trim_start_matches(['"', '\'']);
+                        let prefix = &raw[..raw
+                            .find(['$', '`', '*', '?', '{', '~'])
+                            .unwrap_or(raw.len())];
+                        let dir = match prefix.rfind('/') {
+                            Some(i) => canonical_lexical(ev.cwd, &prefix[..i.max(1)]),
+                            None => ev.cwd.to_owned(),
+                        };
+                        out.push((r.at, dir, true));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn canonical_lexical(cwd: &Path, p: &str) -> PathBuf {
+    crate::fsutil::canonical(&crate::fsutil::absolute(Path::new(p), cwd))
+}
+
+fn cut(s: &str) -> String {
+    crate::shell::walk::cut(s)
+}
+
+pub fn finding(claim: &Claim, why: String, fix: &str) -> Finding {
+    Finding {
+        what: claim.sentence.clone(),
+        why,
+        fix: fix.to_owned(),
+        blocks: claim.confidence == Confidence::Strong,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Files
+
+/// Where a path named in a message is: relative to the working directory or the root;
+/// else a basename that names exactly one file the turn wrote or changed.
+pub fn resolve(path: &str, f: &Facts) -> PathBuf {
+    let direct = crate::fsutil::absolute(Path::new(path.trim_end_matches('/')), f.ev.cwd);
+    if direct.exists() || path.contains('/') {
+        return crate::fsutil::canonical(&direct);
+    }
+    let from_root = f.root.join(path);
+    if from_root.exists() {
+        return crate::fsutil::canonical(&from_root);
+    }
+    let named = |p: &Path| p.file_name().is_some_and(|n| n == path);
+    let mut candidates: Vec<PathBuf> =
+        f.ev.records
+            .iter()
+            .map(|r| PathBuf::from(&r.path))
+            .chain(f.writes.iter().map(|(_, p, _)| p.clone()))
+            .filter(|p| named(p))
+            .collect();
+    if candidates.is_empty() {
+        candidates = f
+            .changed_since_start()
+            .into_iter()
+            .filter(|p| named(p))
+            .collect();
+    }
+    candidates.sort();
+    candidates.dedup();
+    match candidates.as_slice() {
+        [one] => crate::fsutil::canonical(one),
+        _ => crate::fsutil::canonical(&direct),
+    }
+}
+
+/// Whether the project knows `path` at all: it exists, existed when the turn began, or
+/// the turn wrote it. A name with no file's shape that it does not know is no path.
+pub fn known(path: &Path, f: &Facts) -> bool {
+    path.symlink_metadata().is_ok()
+        || f.start_blob(path).is_some()
+        || f.start_has_dir(path)
+        || f.wrote(path, true)
+}
+
+pub fn file_evidence(
+    claim: &Claim,
+    path: &Path,
+    change: &Change,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let shown = path.display();
+    let here: Vec<_> =
+        f.ev.records
+            .iter()
+            .filter(|r| Path::new(&r.path) == path)
+            .collect();
+    if let Some(r) = here.iter().rev().find(|r| r.verified) {
+        return Ok(format!(
+            "the write log holds a verified {} to {shown} in this turn ({})",
+            r.tool,
+            r.tool_use_id.as_deref().unwrap_or("?")
+        ));
+    }
+    let undone = {
+        let s = claim.sentence.to_lowercase();
+        [
+            "revert",
+            "restored",
+            "undid",
+            "undo",
+            "rolled back",
+            "roll back",
+            "put it back",
+            "back out",
+            "backed out",
+        ]
+        .iter()
+        .any(|w| s.contains(w))
+    };
+    match (changed_in_turn(path, change, f), here.last()) {
+        (Ok(how), _) => Ok(how),
+        // "I added a print to `a.rs`, ran it, then reverted it": written, then undone.
+        (Err(_), _) if undone && f.wrote(path, false) => Ok(format!(
+            "a command of this turn wrote {shown}, and the message says the change was undone"
+        )),
+        (Err(_), Some(r)) => Err(finding(
+            claim,
+            format!(
+                "the only write to {shown} in this turn did not land ({}: {})",
+                r.outcome.name(),
+                r.reason.as_deref().unwrap_or("no reason recorded")
+            ),
+            "write the file again and check it landed, or correct the message",
+        )),
+        (Err(why), None) => Err(finding(
+            claim,
+            why,
+            "make the change (or correct the message) before finishing",
+        )),
+    }
+}
+
+fn recent(path: &Path, f: &Facts) -> Option<bool> {
+    let start = f.ev.turn.started?;
+    let mtime = path.symlink_metadata().and_then(|m| m.modified()).ok()?;
+    Some(mtime + MTIME_SLACK >= start)
+}
+
+/// Whether the disk and git show the claimed change made in this turn (by any tool,
+/// Bash included): compared with the file as it was in the commit HEAD pointed at when
+/// the turn began, whether the change was committed since or not.
+fn changed_in_turn(path: &Path, change: &Change, f: &Facts) -> Result<String, String> {
+    let shown = path.display();
+    let exists = path.symlink_metadata().is_ok();
+    match change {
+        Change::Deleted => {
+            return if exists {
+                Err(format!("{shown} still exists"))
+            } else if f.start_blob(path).is_some() || f.wrote(path, false) || f.start_head.is_none()
+            {
+                Ok(format!("{shown} is gone"))
+            } else {
+                Err(format!(
+                    "{shown} did not exist when the turn began, and the turn did not write it"
+                ))
+            };
+        }
+        Change::Renamed { to } => {
+            let to = crate::fsutil::absolute(Path::new(to), f.ev.cwd);
+            let to_exists = to.exists() || f.root.join(to.file_name().unwrap_or_default()).exists();
+            return match (exists, to_exists) {
+                (false, true) => Ok(format!("{shown} is gone and {} exists", to.display())),
+                (true, _) => Err(format!("{shown} still exists")),
+                (false, false) => Err(format!("{} does not exist", to.display())),
+            };
+        }
+        Change::Modified | Change::Created => {}
+    }
+    if !exists {
+        return Err(format!(
+            "{shown} does not exist, and no write to it was recorded in this turn"
+        ));
+    }
+    let now = Oid::hash_file(ObjectType::Blob, path).ok();
+    let at_start = f.start_blob(path);
+    let in_repo = f.workdir().is_some_and(|w| path.starts_with(w));
+    let differs = match (at_start, now) {
+        (Some(a), Some(b)) => Some(a != b),
+        (None, _) if f.start_head.is_some() && in_repo => Some(true),
+        _ => None,
+    };
+    let recent = recent(path, f);
+    match (differs, recent) {
+        (Some(false), _) => Err(format!(
+            "{shown} is the same as when the turn began, and no write to it was recorded in this turn"
+        )),
+        (_, Some(false)) if !f.wrote(path, false) => Err(format!(
+            "no write to {shown} was recorded in this turn, and the file was last modified before the turn started"
+        )),
+        (Some(true), _) => Ok(format!("{shown} changed during this turn")),
+        (None, Some(true)) => Ok(format!("{shown} was modified during this turn")),
+        _ if f.wrote(path, false) => Ok(format!("a command of this turn wrote {shown}")),
+        _ => Err(format!(
+            "no write to {shown} was recorded in this turn, and nothing shows it changed"
+        )),
+    }
+}
+
+/// A directory claim: something under it changed in the turn (a deleted directory: it
+/// is gone).
+pub fn dir_evidence(
+    claim: &Claim,
+    dir: &Path,
+    change: &Change,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let shown = dir.display();
+    if *change == Change::Deleted && dir.exists() {
+        return Err(finding(
+            claim,
+            format!("{shown} still exists"),
+            "remove it (or correct the message) before finishing",
+        ));
+    }
+    if f.wrote(dir, true) {
+        return Ok(format!("the turn wrote under {shown}"));
+    }
+    if !dir.exists() && f.start_has_dir(dir) {
+        return Ok(format!("{shown} is gone"));
+    }
+    if let Some(p) = f
+        .changed_since_start()
+        .into_iter()
+        .find(|p| p.starts_with(dir))
+    {
+        if recent(&p, f) != Some(false) {
+            return Ok(format!("{} under it changed during this turn", p.display()));
+        }
+    }
+    Err(finding(
+        claim,
+        format!("nothing under {shown} changed in this turn"),
+        "make the change (or correct the message) before finishing",
+    ))
+}
+
+// ---------------------------------------------------------------------------------------
+// Test, build and lint runs
+
+/// A run of a check command, with what it shows.
+struct Check<'r> {
+    run: &'r Run,
+    stage: &'r Stage,
+    runner: Runner,
+    /// Which runner (or which policy pattern, for wrappers): runs of one key replace
+    /// each other.
+    key: String,
+    /// A run that runs no test (`--no-run`, `--collect-only`, `--list`).
+    listing: Option<&'static str>,
+    /// A run limited to some tests (a name filter).
+    partial: bool,
+}
+
+enum Outcome {
+    Passed(Option<Summary>),
+    Failed(String),
+    Unknown(String),
+}
+
+fn matches_pattern(argv: &[String], pattern: &str) -> bool {
+    let words: Vec<&str> = pattern.split_whitespace().collect();
+    let Some((first, rest)) = words.split_first() else {
+        return false;
+    };
+    let try_argv = |argv: &[String]| {
+        let Some(program) = argv.first() else {
+            return false;
+        };
+        let base = program.rsplit('/').next().unwrap_or(program);
+        // `npm run test:unit` runs a test script as `npm run test` does.
+        let same = |a: &String, b: &&str| {
+            a == b || *b == "test" && (a.starts_with("test:") || a.starts_with("test-"))
+        };
+        (program == first || (!first.contains('/') && base == *first))
+            && argv.len() > rest.len()
+            && argv[1..=rest.len()]
+                .iter()
+                .zip(rest)
+                .all(|(a, b)| same(a, b))
+    };
+    try_argv(argv) || try_argv(&shellrun::peel(argv))
+}
+
+const LISTING: &[&str] = &[
+    "--no-run",
+    "--collect-only",
+    "--co",
+    "--list",
+    "--listTests",
+    "--list-tests",
+    "--dry-run",
+    "--help",
+    "-h",
+    "--version",
+];
+
+fn is_partial(runner: Runner, argv: &[String]) -> bool {
+    let after_sub = |skip: usize| argv.iter().skip(skip);
+    match runner {
+        Runner::Cargo => {
+            let mut it = after_sub(2).take_while(|a| *a != "--").peekable();
+            while let Some(a) = it.next() {
+                if matches!(
+                    a.as_str(),
+                    "--test" | "--lib" | "--bin" | "--doc" | "--example" | "--bench"
+                ) {
+                    return true;
+                }
+                if matches!(
+                    a.as_str(),
+                    "-p" | "--package"
+                        | "--features"
+                        | "-F"
+                        | "-j"
+                        | "--jobs"
+                        | "--target"
+                        | "--manifest-path"
+                        | "--profile"
+                        | "--target-dir"
+                        | "--color"
+                        | "--exclude"
+                ) {
+                    it.next();
+                    continue;
+                }
+                if !a.starts_with('-') {
+                    return true;
+                }
+            }
+            argv.iter()
+                .skip_while(|a| *a != "--")
+                .any(|a| a == "--exact")
+        }
+        Runner::Pytest => argv
+            .iter()
+            .any(|a| a.contains("::") || a == "-k" || a.starts_with("-k=")),
+        Runner::Go => argv.iter().any(|a| a == "-run" || a.starts_with("-run=")),
+        Runner::Jest | Runner::Vitest => argv.iter().any(|a| {
+            matches!(a.as_str(), "-t" | "--testNamePattern" | "--grep")
+                || a.starts_with("--testNamePattern=")
+        }),
+        Runner::Mocha => argv.iter().any(|a| a == "-g" || a == "--grep"),
+        Runner::NodeTest => argv.iter().any(|a| a.starts_with("--test-name-pattern")),
+        Runner::Unittest => argv
+            .iter()
+            .skip(1)
+            .any(|a| !a.starts_with('-') && a != "discover" && a.matches('.').count() >= 2),
+        _ => false,
+    }
+}
+
+fn checks<'r>(runs: &'r [Run], patterns: &[String], tests: bool) -> Vec<Check<'r>> {
+    let mut out = Vec::new();
+    for run in runs {
+        let before = out.len();
+        for stage in &run.stages {
+            let Some(pattern) = patterns.iter().find(|p| matches_pattern(&stage.argv, p)) else {
+                continue;
+            };
+            let peeled = shellrun::peel(&stage.argv);
+            let runner = summary::runner_of(&peeled);
+            let listing = LISTING
+                .iter()
+                .find(|l| stage.argv.iter().any(|a| a == *l))
+                .copied();
+            out.push(Check {
+                run,
+                stage,
+                runner,
+                key: if runner == Runner::Other {
+                    pattern.clone()
+                } else {
+                    format!("{runner:?}")
+                },
+                listing,
+                partial: is_partial(runner, &peeled),
+            });
+            break;
+        }
+        // A command outside the list (`./scripts/test.sh`, `python tests/run.py`) whose
+        // output holds a test runner's summary ran the tests all the same.
+        if tests && out.len() == before {
+            let Some(stage) = run
+                .stages
+                .iter()
+                .find(|s| s.owns_status)
+                .or(run.stages.last())
+            else {
+                continue;
+            };
+            let peeled = shellrun::peel(&stage.argv);
+            let named = summary::runner_of(&peeled);
+            if named == Runner::Other && summary::parse(Runner::Other, &run.output).is_none() {
+                continue;
+            }
+            out.push(Check {
+                run,
+                stage,
+                runner: named,
+                key: run.command.clone(),
+                listing: LISTING
+                    .iter()
+                    .find(|l| stage.argv.iter().any(|a| a == *l))
+                    .copied(),
+                partial: is_partial(named, &peeled),
+            });
+        }
+    }
+    out
+}
+
+fn outcome(c: &Check, tests: bool) -> Outcome {
+    let run = c.run;
+    if let Some(l) = c.listing {
+        return Outcome::Unknown(format!("it ran with `{l}`, which runs no test"));
+    }
+    if let Some(pipe) = shellrun::cut_by_pipe(c.stage, &run.output) {
+        return Outcome::Unknown(format!(
+            "its output was cut by `| {}`, so its end (the result) was not seen",
+            cut(&pipe)
+        ));
+    }
+    let summary = if tests {
+        summary::parse(c.runner, &run.output)
+    } else {
+        None
+    };
+    if let Some(s) = summary {
+        if !s.ok() {
+            return Outcome::Failed(format!("its summary reports {} failed", s.failed));
+        }
+        if c.stage.owns_status && run.is_error {
+            return Outcome::Failed("it exited with an error".into());
+        }
+        return Outcome::Passed(Some(s));
+    }
+    if c.stage.owns_status || c.stage.and_chain && !run.is_error {
+        return if run.is_error {
+            Outcome::Failed("it exited with an error".into())
+        } else if !tests && output_has_errors(&run.output) && !c.stage.piped_into.is_empty() {
+            Outcome::Failed("its output reports errors".into())
+        } else {
+            Outcome::Passed(None)
+        };
+    }
+    if !c.stage.piped_into.is_empty() {
+        // The exit status is the pipe's: only the output can tell.
+        return if output_has_errors(&run.output) || run.output.contains("FAILED") {
+            Outcome::Failed("its output reports errors".into())
+        } else if tests {
+            Outcome::Unknown(
+                "its exit status was hidden by a pipe and it printed no summary".into(),
+            )
+        } else {
+            Outcome::Passed(None)
+        };
+    }
+    Outcome::Unknown("other commands ran after it, so its exit status is not its own".into())
+}
+
+fn output_has_errors(text: &str) -> bool {
+    text.lines().any(|l| {
+        let l = l.trim_start();
+        l.starts_with("error[") || l.starts_with("error:") || l.starts_with("ERROR")
+    })
+}
+
+/// The turn's position of its last write that the checks can see: a write tool or a
+/// shell write, other than the check commands' own, to a path that is not test-irrelevant
+/// (`audit.test_irrelevant`).
+/// `first_run` is the place of the earliest run of the claim's commands: a write before
+/// it makes no run stale, so it is returned without judging whether the tests see it
+/// (which needs the globs compiled and the repository opened).
+fn last_relevant_write(
+    f: &Facts,
+    check_patterns: &[&String],
+    first_run: usize,
+) -> Option<(usize, PathBuf)> {
+    let check_at: std::collections::HashSet<usize> = f
+        .runs
+        .iter()
+        .filter(|r| {
+            r.stages
+                .iter()
+                .any(|s| check_patterns.iter().any(|p| matches_pattern(&s.argv, p)))
+        })
+        .map(|r| r.at)
+        .collect();
+    let mut candidates: Vec<&(usize, PathBuf, bool)> = f
+        .writes
+        .iter()
+        .filter(|(at, _, _)| !check_at.contains(at))
+        // Only the project's own files: a scratch file in /tmp is nothing the tests see.
+        .filter(|(_, p, _)| p.starts_with(&f.root))
+        .collect();
+    candidates.sort_by_key(|(at, _, _)| std::cmp::Reverse(*at));
+    match candidates.first() {
+        None => return None,
+        Some((at, p, _)) if *at < first_run => return Some((*at, p.clone())),
+        Some(_) => {}
+    }
+    let irrelevant = super::glob_set(&f.ev.policy.test_irrelevant);
+    // Git's ignore rules tell generated files (logs, build output) from sources.
+    let opened;
+    let repo = match f.repo.as_ref() {
+        Some(r) => Some(r),
+        None => {
+            opened = Repository::discover(f.ev.cwd).ok();
+            opened.as_ref()
+        }
+    };
+    let workdir = repo.and_then(|r| r.workdir()).map(crate::fsutil::canonical);
+    let ignored = |p: &Path| {
+        let (Some(r), Some(w)) = (repo, workdir.as_ref()) else {
+            return false;
+        };
+        p.strip_prefix(w).ok().is_some_and(|rel| {
+            !rel.as_os_str().is_empty() && r.status_should_ignore(rel).unwrap_or(false)
+        })
+    };
+    candidates
+        .into_iter()
+        .find(|(at, p, _)| {
+            let rel = p.strip_prefix(&f.root).unwrap_or(p);
+            *at < first_run || !irrelevant.as_ref().is_some_and(|s| s.is_match(rel)) && !ignored(p)
+        })
+        .map(|(at, p, _)| (*at, p.clone()))
+}
+
+pub fn result_evidence(
+    claim: &Claim,
+    what: &str,
+    patterns: &[String],
+    count: Option<u64>,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let fix = format!("run the {what} command after your last edit and report its result");
+    let all = checks(&f.runs, patterns, what == "tests");
+    let tests = what == "tests";
+    let pol = &f.ev.policy;
+    let check_patterns: Vec<&String> = pol
+        .test_commands
+        .iter()
+        .chain(&pol.build_commands)
+        .chain(&pol.lint_commands)
+        .collect();
+    if all.is_empty() {
+        return Err(finding(
+            claim,
+            format!(
+                "no {what} command ran in this turn (looked for: {}, …)",
+                patterns
+                    .iter()
+                    .take(6)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            &fix,
+        ));
+    }
+    let first_run = all.iter().map(|c| c.run.at).min().unwrap_or(0);
+    let after = last_relevant_write(f, &check_patterns, first_run);
+    let fresh: Vec<&Check> = all
+        .iter()
+        .filter(|c| after.as_ref().is_none_or(|(w, _)| c.run.at > *w))
+        .collect();
+    if fresh.is_empty() {
+        let last = all.last().expect("not empty");
+        let (_, p) = after.expect("a write came after");
+        return Err(finding(
+            claim,
+            format!(
+                "`{}` ran, but before the turn's last write ({})",
+                cut(&last.run.command),
+                p.display()
+            ),
+            &fix,
+        ));
+    }
+    // The last run of each runner decides.
+    let mut keys: Vec<&str> = Vec::new();
+    for c in fresh.iter().rev() {
+        if !keys.contains(&c.key.as_str()) {
+            keys.push(&c.key);
+        }
+    }
+    let mut passed: Vec<(&Check, Option<Summary>)> = Vec::new();
+    let mut unknown: Vec<(&Check, String)> = Vec::new();
+    for key in &keys {
+        // Runs that ran no test (`--no-run`) or showed nothing do not replace a real one.
+        let mut decided = false;
+        for c in fresh.iter().rev().filter(|c| c.key == *key) {
+            match outcome(c, tests) {
+                Outcome::Failed(why) => {
+                    return Err(finding(
+                        claim,
+                        format!(
+                            "the last {what} run (`{}`) failed: {why}",
+                            cut(&c.run.command)
+                        ),
+                        &fix,
+                    ))
+                }
+                Outcome::Passed(s) => {
+                    passed.push((c, s));
+                    decided = true;
+                }
+                Outcome::Unknown(why) => {
+                    unknown.push((c, why));
+                    continue;
+                }
+            }
+            break;
+        }
+        let _ = decided;
+    }
+    let Some((run, _)) = passed.first() else {
+        let (c, why) = unknown.first().expect("some run");
+        return Err(finding(
+            claim,
+            format!("`{}` backs nothing: {why}", cut(&c.run.command)),
+            &fix,
+        ));
+    };
+    if let Some(said) = count {
+        if let Some(allowed) = counts(&all, &fresh, tests) {
+            if !allowed.contains(&said) {
+                let mut f = finding(
+                    claim,
+                    format!(
+                        "the message says {said}, and the runs of this turn reported {} passed",
+                        allowed
+                            .iter()
+                            .map(u64::to_string)
+                            .collect::<Vec<_>>()
+                            .join(" or ")
+                    ),
+                    "report the number the run printed",
+                );
+                if !claim.count_sure {
+                    f.blocks = false;
+                }
+                return Err(f);
+            }
+        }
+    }
+    Ok(format!(
+        "`{}` ran after the last write and succeeded",
+        cut(&run.run.command)
+    ))
+}
+
+/// The pass counts a message may report: the total of the last full run of each
+/// runner (summed over runners), any single run's total, or one suite's count.
+fn counts(all: &[Check], fresh: &[&Check], tests: bool) -> Option<Vec<u64>> {
+    if !tests {
+        return None;
+    }
+    let summaries: Vec<(&Check, Summary)> = fresh
+        .iter()
+        .filter(|c| c.listing.is_none())
+        .filter_map(|c| {
+            summary::parse(c.runner, &c.run.output)
+                .filter(|s| s.counted)
+                .map(|s| (*c, s))
+        })
+        .collect();
+    if summaries.is_empty() {
+        return None;
+    }
+    let mut allowed: Vec<u64> = Vec::new();
+    for (_, s) in &summaries {
+        allowed.push(s.passed);
+        allowed.extend(&s.suites);
+    }
+    let mut total_full = 0;
+    let mut total_last = 0;
+    let mut seen: Vec<&str> = Vec::new();
+    for (c, s) in summaries.iter().rev() {
+        if seen.contains(&c.key.as_str()) {
+            continue;
+        }
+        seen.push(&c.key);
+        total_last += s.passed;
+        let full = summaries
+            .iter()
+            .rev()
+            .find(|(d, _)| d.key == c.key && !d.partial)
+            .map_or(s.passed, |(_, s)| s.passed);
+        total_full += full;
+    }
+    allowed.push(total_full);
+    allowed.push(total_last);
+    let _ = all;
+    allowed.sort_unstable();
+    allowed.dedup();
+    Some(allowed)
+}
+
+// ---------------------------------------------------------------------------------------
+// Commits and pushes
+
+/// Whether the stage runs `git <sub>` (after git's global options).
+fn git_sub(stage: &Stage, sub: &str) -> bool {
+    let argv = &stage.argv;
+    if argv.first().and_then(|p| p.rsplit('/').next()) != Some("git") {
+        return false;
+    }
+    // git's global options by git's own table (`git --git-dir .git commit` runs commit).
+    let args = &argv[1..];
+    let globals = crate::argv::parse(&crate::argv::tables::GIT_GLOBAL, args);
+    args.get(globals.rest_at).map(String::as_str) == Some(sub)
+        && !argv
+            .iter()
+            .any(|a| a == "--dry-run" || a == "-n" && sub == "push")
+}
+
+/// Commits the turn created: the HEAD and branch reflogs' commit entries since the start.
+fn turn_commits(f: &Facts) -> Vec<Oid> {
+    let (Some(repo), Some(start)) = (f.repo.as_ref(), f.start) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut names = vec!["HEAD".to_owned()];
+    if let Ok(refs) = repo.references_glob("refs/heads/*") {
+        names.extend(refs.flatten().filter_map(|r| r.name().map(str::to_owned)));
+    }
+    for name in names {
+        let Ok(log) = repo.reflog(&name) else {
+            continue;
+        };
+        for e in log.iter() {
+            if e.committer().when().seconds() < start {
+                break;
+            }
+            let msg = e.message().unwrap_or("");
+            if msg.starts_with("commit")
+                || msg.starts_with("cherry-pick")
+                || msg.starts_with("revert")
+                || msg.starts_with("merge")
+            {
+                out.push(e.id_new());
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// `[main 1a2b3c4] subject` lines of `git commit` output: the hashes made.
+fn committed_in_output(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let inner = l.strip_prefix('[')?.split(']').next()?;
+            let h = inner.split_whitespace().last()?;
+            (h.len() >= 7 && h.chars().all(|c| c.is_ascii_hexdigit())).then(|| h.to_lowercase())
+        })
+        .collect()
+}
+
+pub fn commit_evidence(claim: &Claim, hash: Option<&str>, f: &Facts) -> Result<String, Finding> {
+    let made = turn_commits(f);
+    let from_output: Vec<String> = f
+        .runs
+        .iter()
+        .filter(|r| r.stages.iter().any(|s| git_sub(s, "commit")))
+        .flat_map(|r| committed_in_output(&r.output))
+        .collect();
+    let fix = "commit, then report the commit it made";
+    match hash.map(str::to_lowercase) {
+        None => {
+            if let Some(c) = made.first() {
+                return Ok(format!("commit {:.7} was made in this turn", c.to_string()));
+            }
+            if let Some(h) = from_output.first() {
+                return Ok(format!("`git commit` made {h} in this turn"));
+            }
+            Err(finding(
+                claim,
+                "no commit was made in this turn (reflog and the turn's `git commit` output)"
+                    .into(),
+                fix,
+            ))
+        }
+        Some(h) => {
+            if made.iter().any(|c| c.to_string().starts_with(&h)) {
+                return Ok(format!("commit {h} was made in this turn"));
+            }
+            if from_output
+                .iter()
+                .any(|o| o.starts_with(&h) || h.starts_with(o.as_str()))
+            {
+                return Ok(format!("`git commit` made {h} in this turn"));
+            }
+            let existing = f
+                .repo
+                .as_ref()
+                .and_then(|r| r.revparse_single(&h).ok())
+                .and_then(|o| o.peel_to_commit().ok());
+            let none_made = made.is_empty() && from_output.is_empty();
+            let why = match existing {
+                Some(_) if f.start.is_some() => {
+                    format!("commit {h} exists, but was made before this turn")
+                }
+                Some(_) => return Ok(format!("commit {h} exists (the turn's start is unknown)")),
+                None if none_made => {
+                    "no commit was made in this turn (reflog and the turn's `git commit` output)"
+                        .into()
+                }
+                None => format!("no commit {h} is in the repository"),
+            };
+            Err(finding(
+                claim,
+                why,
+                "report the hash of the commit this turn made (`git log -1 --format=%h`)",
+            ))
+        }
+    }
+}
+
+/// Branches the turn pushed: remote-tracking refs updated by a push since the start, and
+/// the `old..new  src -> dst` lines of the turn's `git push` output.
+fn pushed_branches(f: &Facts) -> Vec<String> {
+    let mut out = Vec::new();
+    if let (Some(repo), Some(start)) = (f.repo.as_ref(), f.start) {
+        if let Ok(refs) = repo.references_glob("refs/remotes/*") {
+            for r in refs.flatten() {
+                let Some(name) = r.name().map(str::to_owned) else {
+                    continue;
+                };
+                let Ok(log) = repo.reflog(&name) else {
+                    continue;
+                };
+                let pushed = log.iter().any(|e| {
+                    e.committer().when().seconds() >= start
+                        && e.message().is_some_and(|m| m.starts_with("update by push"))
+                });
+                if pushed {
+                    let short = name.trim_start_matches("refs/remotes/");
+                    out.push(short.split_once('/').map_or(short, |(_, b)| b).to_owned());
+                }
+            }
+        }
+    }
+    for r in &f.runs {
+        if !r.stages.iter().any(|s| git_sub(s, "push")) {
+            continue;
+        }
+        for l in r.output.lines() {
+            if l.contains("[rejected]") || l.contains("[remote rejected]") || !l.contains(" -> ") {
+                continue;
+            }
+            if let Some(dst) = l
+                .split(" -> ")
+                .nth(1)
+                .and_then(|d| d.split_whitespace().next())
+            {
+                out.push(dst.to_owned());
+            }
+        }
+        let failed = r.output.contains("failed to push")
+            || r.output.contains("fatal:")
+            || r.output.contains("[rejected]");
+        let quiet_ok = !failed
+            && r.stages
+                .iter()
+                .filter(|s| git_sub(s, "push"))
+                .all(|s| s.owns_status && !r.is_error || s.and_chain && !r.is_error);
+        if quiet_ok || r.output.contains("Everything up-to-date") && !failed {
+            for s in r.stages.iter().filter(|s| git_sub(s, "push")) {
+                out.extend(
+                    s.argv
+                        .iter()
+                        .skip(2)
+                        .filter(|a| !a.starts_with('-'))
+                        .map(|a| a.rsplit(':').next().unwrap_or(a).to_owned()),
+                );
+                out.push(String::new());
+            }
+        }
+    }
+    out
+}
+
+pub fn push_evidence(claim: &Claim, branch: Option<&str>, f: &Facts) -> Result<String, Finding> {
+    let pushed = pushed_branches(f);
+    let fix = "push, then report where it went";
+    if pushed.is_empty() {
+        let tried = f
+            .runs
+            .iter()
+            .any(|r| r.stages.iter().any(|s| git_sub(s, "push")));
+        return Err(finding(
+            claim,
+            if tried {
+                "`git push` ran in this turn, but it did not succeed".into()
+            } else {
+                "no `git push` ran in this turn".into()
+            },
+            fix,
+        ));
+    }
+    match branch {
+        Some(b) => {
+            let b = b.trim_start_matches("refs/heads/");
+            if pushed
+                .iter()
+                .any(|p| p == b || p.trim_start_matches("refs/heads/") == b)
+            {
+                Ok(format!("{b} was pushed in this turn"))
+            } else {
+                Err(finding(
+                    claim,
+                    format!(
+                        "the turn pushed {}, not {b}",
+                        pushed
+                            .iter()
+                            .filter(|p| !p.is_empty())
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    "push to that branch, or name the branch it went to",
+                ))
+            }
+        }
+        None => Ok("a push succeeded in this turn".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn command_matching() {
+        assert!(matches_pattern(
+            &argv("cargo test --workspace"),
+            "cargo test"
+        ));
+        assert!(matches_pattern(&argv("/usr/bin/cargo test"), "cargo test"));
+        assert!(!matches_pattern(&argv("cargo build"), "cargo test"));
+        assert!(matches_pattern(&argv("./gradlew test"), "./gradlew test"));
+        assert!(matches_pattern(&argv("uv run pytest -q"), "pytest"));
+        assert!(matches_pattern(&argv("python3 -m unittest -v"), "unittest"));
+        assert!(matches_pattern(&argv("npx jest"), "jest"));
+        assert!(is_partial(Runner::Cargo, &argv("cargo test parse_empty")));
+        assert!(!is_partial(
+            Runner::Cargo,
+            &argv("cargo test -p x -- --nocapture")
+        ));
+        assert!(is_partial(
+            Runner::Pytest,
+            &argv("pytest tests/test_a.py::test_b")
+        ));
+        assert_eq!(
+            committed_in_output("[main (root-commit) 1a2b3c4] first\n 1 file changed"),
+            ["1a2b3c4"]
+        );
+    }
+}
