@@ -1,0 +1,104 @@
+//! The execution oracle's self-tests (see `tests/support/oracle.rs`).
+
+#[path = "support/oracle.rs"]
+mod oracle;
+
+use oracle::{examine, Guard, Label, Spec, BOTH};
+
+fn branch(setup: &str) -> Spec {
+    Spec::Branch {
+        setup: setup.into(),
+    }
+}
+
+fn root() -> Spec {
+    Spec::Scope {
+        project: "root".into(),
+        cwd: ".".into(),
+    }
+}
+
+#[test]
+fn oracle_sees_a_push_to_origin_main() {
+    let v = examine(
+        Guard::Branch,
+        &branch("feat"),
+        BOTH,
+        "git push origin HEAD:main",
+        false,
+    );
+    assert_eq!(v.label, Label::Deny, "{v:#?}");
+    assert!(v.outcomes.iter().any(|o| o
+        .protected
+        .iter()
+        .any(|c| c.repo == "origin" && c.name == "refs/heads/main")));
+}
+
+#[test]
+fn oracle_git_status_changes_nothing() {
+    for spec in [branch("main"), root()] {
+        let guard = if matches!(spec, Spec::Branch { .. }) {
+            Guard::Branch
+        } else {
+            Guard::Scope
+        };
+        let v = examine(guard, &spec, BOTH, "git status", false);
+        assert_eq!(v.label, Label::Allow, "{v:#?}");
+        for o in &v.outcomes {
+            assert!(o.refs.is_empty() && o.files.is_empty(), "{o:#?}");
+        }
+    }
+}
+
+#[test]
+fn oracle_sees_a_write_outside() {
+    let v = examine(Guard::Scope, &root(), BOTH, "echo x > ../outside/f", false);
+    assert_eq!(v.label, Label::Deny, "{v:#?}");
+    let v = examine(
+        Guard::Branch,
+        &branch("feat"),
+        BOTH,
+        "echo x > ../outside/f",
+        false,
+    );
+    assert_eq!(v.label, Label::Allow, "{v:#?}");
+    assert!(v.outcomes[0]
+        .files
+        .iter()
+        .any(|c| c.path.ends_with("/outside/f")));
+}
+
+#[test]
+fn oracle_a_write_inside_is_fine() {
+    let v = examine(Guard::Scope, &root(), BOTH, "echo x > ok.txt", false);
+    assert_eq!(v.label, Label::Allow, "{v:#?}");
+    assert!(v.outcomes[0]
+        .files
+        .iter()
+        .any(|c| c.path.ends_with("/root/ok.txt")));
+}
+
+#[test]
+fn oracle_sees_writes_outside_the_world_without_making_them() {
+    if !oracle::sandboxed() {
+        eprintln!("no sandbox here: skipped");
+        return;
+    }
+    let probe = format!("/tmp/dia-oracle-probe-{}", std::process::id());
+    let v = examine(
+        Guard::Scope,
+        &root(),
+        &[oracle::State::A],
+        &format!("echo x > {probe}"),
+        false,
+    );
+    assert_eq!(v.label, Label::Deny, "{v:#?}");
+    assert!(v.outcomes[0]
+        .files
+        .iter()
+        .any(|c| c.path == probe && c.what == '+'));
+    assert!(
+        !std::path::Path::new(&probe).exists(),
+        "the write escaped the sandbox"
+    );
+}
