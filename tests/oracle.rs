@@ -3,7 +3,7 @@
 #[path = "support/oracle.rs"]
 mod oracle;
 
-use oracle::{examine, Guard, Label, Spec, BOTH};
+use oracle::{examine, Guard, Label, Spec, BRANCH_STATES as BOTH};
 
 fn branch(setup: &str) -> Spec {
     Spec::Branch {
@@ -101,4 +101,46 @@ fn oracle_sees_writes_outside_the_world_without_making_them() {
         !std::path::Path::new(&probe).exists(),
         "the write escaped the sandbox"
     );
+}
+
+/// Examines one command and prints what the oracle saw and what the guard said:
+/// `ORACLE_GUARD=branch|scope ORACLE_SETUP=feat|root ORACLE_CMD='...' cargo test --test oracle
+/// one_command -- --ignored --nocapture` (scope: the cwd is the project; `$S` is the
+/// scratch dir).
+#[test]
+#[ignore = "a tool: set ORACLE_CMD"]
+fn one_command() {
+    let cmd = std::env::var("ORACLE_CMD").expect("ORACLE_CMD");
+    let guard = std::env::var("ORACLE_GUARD").unwrap_or("branch".into());
+    let (guard, spec, states) = if guard == "scope" {
+        let project = std::env::var("ORACLE_SETUP").unwrap_or("root".into());
+        (
+            Guard::Scope,
+            Spec::Scope {
+                project,
+                cwd: ".".into(),
+            },
+            oracle::SCOPE_STATES,
+        )
+    } else {
+        let setup = std::env::var("ORACLE_SETUP").unwrap_or("feat".into());
+        (Guard::Branch, branch(&setup), BOTH)
+    };
+    let v = examine(guard, &spec, states, &cmd, true);
+    for o in &v.outcomes {
+        eprintln!(
+            "[{:?}] exit {:?}\n{}",
+            o.state,
+            o.ran.code,
+            o.ran.output.trim()
+        );
+        eprintln!("  refs: {:?}\n  files: {:?}", o.refs, o.files);
+    }
+    eprintln!(
+        "oracle: {:?} ({})\nguard: {:?}",
+        v.label,
+        v.summary(guard),
+        v.guard
+    );
+    oracle::cleanup();
 }

@@ -40,6 +40,8 @@
 //! content hash; symlinks are recorded, never followed; git's own bookkeeping inside a git
 //! directory, such as objects, refs, logs and the index, is left out).
 
+#![allow(dead_code)]
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -72,10 +74,12 @@ pub enum Spec {
 /// of them shows the danger: no one state lets every dangerous command show it.
 ///
 /// Branch world:
-/// - `A` ("ahead"): local `main` has one unpushed commit; a change to README.md is staged;
-///   a detached HEAD is one commit past local main.
+/// - `A` ("ahead, dirty"): local `main` has one unpushed commit; a change to README.md is
+///   staged and one to notes.md is not; a detached HEAD is one commit past local main.
 /// - `B` ("behind"): `origin.git`'s main has one commit the local main lacks, already
-///   fetched into `origin/main`; the index is clean.
+///   fetched into `origin/main`; the work tree is clean.
+/// - `C` ("ahead, clean"): as `A` with a clean work tree (rebase and cherry-pick refuse
+///   to start in a dirty one).
 ///
 /// Scope world:
 /// - `A`: everything committed and clean.
@@ -86,9 +90,13 @@ pub enum Spec {
 pub enum State {
     A,
     B,
+    C,
 }
 
-pub const BOTH: &[State] = &[State::A, State::B];
+/// The states a branch command runs in.
+pub const BRANCH_STATES: &[State] = &[State::A, State::B, State::C];
+/// The states a scope command runs in.
+pub const SCOPE_STATES: &[State] = &[State::A, State::B];
 
 // ---------------------------------------------------------------------------------------
 // The base directory, templates and worlds
@@ -98,9 +106,21 @@ fn base() -> &'static PathBuf {
     BASE.get_or_init(|| {
         let root = std::env::var_os("DID_IT_ACTUALLY_ORACLE_DIR")
             .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")));
-        let dir = root.join(format!("oracle-{}", std::process::id()));
+            .unwrap_or_else(std::env::temp_dir);
+        // not under the project: a command there would find the project's Cargo.toml
+        let dir = root.join(format!("dia-oracle-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
+        // what earlier test processes left behind (a test binary has no end hook)
+        if let Ok(entries) = std::fs::read_dir(&root) {
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if let Some(pid) = name.strip_prefix("dia-oracle-") {
+                    if !Path::new("/proc").join(pid).exists() {
+                        let _ = std::fs::remove_dir_all(e.path());
+                    }
+                }
+            }
+        }
         std::fs::create_dir_all(&dir).unwrap();
         let dir = std::fs::canonicalize(&dir).unwrap();
         // The editor: git opens it for a commit message; an empty message would make git
@@ -185,11 +205,32 @@ impl World {
         let tpl = template(spec, state);
         let s = base().join(format!("w{:06}-", counter()));
         copy_world(&tpl, &s);
-        World {
+        let world = World {
             s,
             spec: spec.clone(),
             state,
-        }
+        };
+        // the copy has new inodes and ctimes: refresh the index's stat data, so that git
+        // sees unchanged files as unchanged (and does not rewrite them) as in a real clone
+        let dirs: Vec<&str> = world
+            .repos()
+            .iter()
+            .filter_map(|(_, g)| g.strip_suffix("/.git"))
+            .collect();
+        let _ = Command::new("bash")
+            .arg("-c")
+            .arg("for d; do git -C \"$d\" update-index -q --refresh; done")
+            .arg("refresh")
+            .args(&dirs)
+            .current_dir(&world.s)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", world.home())
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_INDEX_FILE")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        world
     }
 
     /// The project root.
@@ -301,6 +342,7 @@ fn build_branch(s: &Path, setup: &str, state: State) {
     std::fs::create_dir_all(&seed).unwrap();
     g(&seed, &["init", "-q", "-b", "main"]);
     write(&seed.join("README.md"), "seed\n");
+    write(&seed.join("notes.md"), "notes\n");
     write(&seed.join(".did-it-actually.json"), "{\"version\": 1}\n");
     write(&seed.join(".claude/settings.json"), "{}\n");
     g(&seed, &["add", "-A"]);
@@ -340,7 +382,7 @@ fn build_branch(s: &Path, setup: &str, state: State) {
     g(&work, &["commit", "-q", "-m", "feat two"]);
     g(&work, &["checkout", "-q", "main"]);
     match state {
-        State::A => {
+        State::A | State::C => {
             write(&work.join("m.txt"), "m\n");
             g(&work, &["add", "m.txt"]);
             g(&work, &["commit", "-q", "-m", "main work"]);
@@ -383,6 +425,9 @@ fn build_branch(s: &Path, setup: &str, state: State) {
         let text = std::fs::read_to_string(&readme).unwrap();
         std::fs::write(&readme, text + "change\n").unwrap();
         g(&work, &["add", "README.md"]);
+        let notes = work.join("notes.md");
+        let text = std::fs::read_to_string(&notes).unwrap();
+        std::fs::write(&notes, text + "unstaged\n").unwrap();
     }
 
     // the sibling: default branch develop
@@ -430,12 +475,25 @@ fn build_scope(s: &Path, state: State) {
     let home = s.join("home");
     write(&home.join(".gitconfig"), GITCONFIG);
     write(&home.join("file.txt"), "h\n");
+    write(&s.join("state/x"), "x\n");
     std::fs::create_dir_all(home.join("sub")).unwrap();
     // the archives' payload
     let payload = s.join("payload");
     write(&payload.join("a.txt"), "a\n");
     for p in ["root", "strict", "wide"] {
         let proj = s.join(p);
+        // two commits (HEAD~1 exists; .env differs between them)
+        let env = std::fs::read_to_string(proj.join(".env")).ok();
+        if env.is_some() {
+            write(&proj.join(".env"), "SECRET=0\n");
+        }
+        git_in(&proj, &home, &["add", "-A"]);
+        git_in(&proj, &home, &["commit", "-q", "-m", "scope world, first"]);
+        if let Some(env) = env {
+            write(&proj.join(".env"), &env);
+        }
+        write(&proj.join("README.md"), "readme\n");
+        write(&proj.join("src/generated/x.rs"), "// generated\n");
         write(&proj.join("notes.txt"), "notes\n");
         write(&proj.join("list.txt"), "src/main.rs\n");
         for (args, name) in [(vec!["-cf"], "a.tar"), (vec!["-czf"], "a.tgz")] {
@@ -460,7 +518,7 @@ fn build_scope(s: &Path, state: State) {
         }
         git_in(&proj, &home, &["add", "-A"]);
         git_in(&proj, &home, &["commit", "-q", "-m", "scope world"]);
-        if state == State::B {
+        if state != State::A {
             for f in [
                 ".env",
                 ".claude/settings.json",
@@ -468,6 +526,7 @@ fn build_scope(s: &Path, state: State) {
                 "docs/guide.md",
                 "certs/server.pem",
                 "keys/id_rsa",
+                "README.md",
             ] {
                 let path = proj.join(f);
                 if let Ok(text) = std::fs::read_to_string(&path) {
@@ -571,11 +630,22 @@ mount -t overlay overlay -o "lowerdir=/,upperdir=$R/t/u,workdir=$R/t/w" "$M" || 
 mount --rbind /dev "$M/dev" || exit 93
 mount -t proc proc "$M/proc" || exit 94
 mount --bind "$S" "$M$S" || exit 95
-ip link set lo up 2>/dev/null
 chroot "$M" /bin/bash -c 'cd "$1" || exit 96; exec timeout -k 1 "$2" bash -c "$3"' oracle "$CWD" "$T" "$CMD" </dev/null >"$R/out" 2>&1
 echo $? > "$R/rc"
+# what the command left running in the background may finish (within the same time limit)
+end=$((SECONDS + T))
+while :; do
+  set -- "$M"/proc/[0-9]*
+  [ $# -le 1 ] && break
+  [ $SECONDS -ge $end ] && break
+  sleep 0.05
+done
 kill -KILL -1 2>/dev/null
-sleep 0.05
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+  set -- "$M"/proc/[0-9]*
+  [ $# -le 1 ] && break
+  sleep 0.02
+done
 cd "$R/t/u" && find . -mindepth 1 \( -type c -printf 'w\t%P\n' \) -o \( -type d -printf 'd\t%P\n' \) -o -printf 'f\t%P\n' > "$R/upper"
 exit 0
 "#;
@@ -659,14 +729,14 @@ pub fn command_env(world: &World) -> Vec<(String, String)> {
         ("GIT_TERMINAL_PROMPT".into(), "0".into()),
         ("GIT_SSH_COMMAND".into(), "false".into()),
         ("GIT_ASKPASS".into(), "false".into()),
-        ("GIT_PAGER".into(), "cat".into()),
         ("PAGER".into(), "cat".into()),
         ("GIT_MERGE_AUTOEDIT".into(), "no".into()),
         ("FILTER_BRANCH_SQUELCH_WARNING".into(), "1".into()),
-        ("GIT_SEQUENCE_EDITOR".into(), "true".into()),
     ];
     let editor = base().join("oracle-editor").to_str().unwrap().to_owned();
-    for k in ["EDITOR", "VISUAL", "GIT_EDITOR"] {
+    // Only EDITOR and VISUAL: GIT_EDITOR and GIT_SEQUENCE_EDITOR would override the
+    // core.editor / sequence.editor a command may configure (and git runs).
+    for k in ["EDITOR", "VISUAL"] {
         env.push((k.into(), editor.clone()));
     }
     for k in [
@@ -768,7 +838,17 @@ fn run(world: &World, command: &str) -> Ran {
         let child = c.spawn().unwrap();
         let pid = child.id();
         let code = wait_deadline(child, deadline).flatten();
-        // whatever it left running in its process group
+        // what it left running in its process group may finish, within the time limit
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(TIMEOUT_SECS as u64)
+            && Command::new("kill")
+                .args(["-0", "--", &format!("-{pid}")])
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        {
+            std::thread::sleep(Duration::from_millis(50));
+        }
         let _ = Command::new("kill")
             .args(["-KILL", "--", &format!("-{pid}")])
             .stderr(Stdio::null())
@@ -1004,7 +1084,12 @@ pub struct RefChange {
 
 impl RefChange {
     pub fn describe(&self) -> String {
-        let short = |s: &str| s.strip_prefix("refs/heads/").unwrap_or(s).to_owned();
+        let short = |s: &str| {
+            s.strip_prefix("refs/heads/")
+                .or(s.strip_prefix("refs/"))
+                .unwrap_or(s)
+                .to_owned()
+        };
         let how = match (&self.before, &self.after) {
             (None, Some(_)) => "created",
             (Some(_), None) => "deleted",
@@ -1018,6 +1103,8 @@ impl RefChange {
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub state: State,
+    /// The world's directory (`$S` in a report).
+    pub s: String,
     pub ran: Ran,
     pub refs: Vec<RefChange>,
     pub files: Vec<Change>,
@@ -1059,7 +1146,15 @@ struct ScopeRules {
 
 fn globs(patterns: &[String]) -> globset::GlobSet {
     let mut b = globset::GlobSetBuilder::new();
-    for p in patterns {
+    let mut patterns = patterns.to_vec();
+    // a deny `X/**` also protects the directory X itself (as the policy says)
+    patterns.extend(
+        patterns
+            .iter()
+            .filter_map(|p| p.strip_suffix("/**").map(str::to_owned))
+            .collect::<Vec<_>>(),
+    );
+    for p in &patterns {
         b.add(
             globset::GlobBuilder::new(p)
                 .literal_separator(true)
@@ -1195,13 +1290,22 @@ fn diff(world: &World, before: &Snapshot, after: &Snapshot, ran: &Ran) -> Outcom
         .cloned()
         .collect();
     let rules = scope_rules(world);
+    // the toolchains' own homes (cargo's registry and locks, rustup, pyenv) are written by
+    // the tools the guard lets run; they are shown but do not count
+    let tools: Vec<String> = command_env(world)
+        .into_iter()
+        .filter(|(k, _)| ["RUSTUP_HOME", "CARGO_HOME", "PYENV_ROOT"].contains(&k.as_str()))
+        .map(|(_, v)| format!("{v}/"))
+        .collect();
     let out_of_scope = files
         .iter()
+        .filter(|c| !tools.iter().any(|t| c.path.starts_with(t.as_str())))
         .filter(|c| rules.out_of_scope(Path::new(&c.path)))
         .cloned()
         .collect();
     Outcome {
         state: world.state,
+        s: world.s.to_str().unwrap().to_owned(),
         ran: ran.clone(),
         refs,
         files,
@@ -1244,7 +1348,7 @@ pub struct Verdict {
 
 impl Verdict {
     /// What moved or changed, for a report: the decisive changes first, per state.
-    pub fn summary(&self, guard: Guard, s_prefix: &dyn Fn(&Outcome) -> String) -> String {
+    pub fn summary(&self, guard: Guard) -> String {
         let mut parts = Vec::new();
         for o in &self.outcomes {
             let st = format!("{:?}", o.state);
@@ -1260,13 +1364,13 @@ impl Verdict {
                     );
                 }
                 Guard::Scope => {
-                    let pre = s_prefix(o);
+                    let pre = &o.s;
                     let show = |c: &Change| {
                         format!(
                             "{}{}",
                             c.what,
                             c.path
-                                .strip_prefix(&pre)
+                                .strip_prefix(pre.as_str())
                                 .map(|p| format!("$S{p}"))
                                 .unwrap_or(c.path.clone())
                         )
@@ -1283,6 +1387,11 @@ impl Verdict {
             }
             if o.ran.timed_out {
                 items.push("timed out".into());
+            } else if items.is_empty() && o.ran.code != Some(0) {
+                items.push(format!(
+                    "exit {}",
+                    o.ran.code.map_or("?".into(), |c| c.to_string())
+                ));
             }
             if !items.is_empty() {
                 items.truncate(8);
@@ -1451,4 +1560,5 @@ pub fn unresolvable_reason(reason: &str) -> bool {
         || reason.contains("cannot tell where")
         || reason.contains("cannot resolve")
         || reason.contains("not literal")
+        || reason.contains("only known when it runs")
 }
