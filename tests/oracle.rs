@@ -137,9 +137,10 @@ fn one_command() {
         eprintln!("  refs: {:?}\n  files: {:?}", o.refs, o.files);
     }
     eprintln!(
-        "oracle: {:?} ({})\nguard: {:?}",
+        "oracle: {:?} ({}; sync only: {})\nguard: {:?}",
         v.label,
         v.summary(guard),
+        v.sync_only,
         v.guard
     );
     oracle::cleanup();

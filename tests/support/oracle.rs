@@ -663,13 +663,14 @@ pub fn sandboxed() -> bool {
         std::fs::create_dir_all(dir.join("s")).unwrap();
         let r = dir.join("r");
         std::fs::create_dir_all(&r).unwrap();
-        let ok = sandbox_command(&r, &dir.join("s"), &dir.join("s"), "echo probe > /tmp/probe")
+        let probe = format!("tmp/dia-oracle-probe-{}", std::process::id());
+        let ok = sandbox_command(&r, &dir.join("s"), &dir.join("s"), &format!("echo probe > /{probe}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status()
             .is_ok_and(|s| s.success())
             && std::fs::read_to_string(r.join("upper"))
-                .is_ok_and(|u| u.lines().any(|l| l == "f\ttmp/probe"));
+                .is_ok_and(|u| u.lines().any(|l| l == format!("f\t{probe}")));
         let _ = std::fs::remove_dir_all(&dir);
         if !ok && want.as_deref() == Some("1") {
             panic!("DID_IT_ACTUALLY_ORACLE_SANDBOX=1 but the sandbox (unshare, overlay) does not work here");
@@ -1117,12 +1118,24 @@ pub struct Outcome {
 impl Outcome {
     /// Every protected change is the local main fast-forwarded to origin's main (a sync
     /// with the remote, which brings nothing new onto main).
-    pub fn only_syncs(&self, origin_after: &BTreeMap<String, String>) -> bool {
+    /// Every protected change is a fast-forward of the local main to exactly origin's main
+    /// (a sync with the remote, which brings nothing new onto main; a rewind is not one).
+    pub fn only_syncs(&self, world: &World, origin_after: &BTreeMap<String, String>) -> bool {
         !self.protected.is_empty()
             && self.protected.iter().all(|c| {
+                let (Some(before), Some(after)) = (&c.before, &c.after) else {
+                    return false;
+                };
                 c.repo == "work"
-                    && c.after.is_some()
-                    && origin_after.get(&format!("origin:{}", c.name)) == c.after.as_ref()
+                    && origin_after.get(&format!("origin:{}", c.name)) == Some(after)
+                    && Command::new("git")
+                        .args(["merge-base", "--is-ancestor", before, after])
+                        .current_dir(world.s.join("work"))
+                        .env("GIT_CONFIG_NOSYSTEM", "1")
+                        .env("HOME", world.home())
+                        .env_remove("GIT_DIR")
+                        .status()
+                        .is_ok_and(|s| s.success())
             })
     }
 }
@@ -1529,7 +1542,7 @@ pub fn examine(
         let ran = run(&world, &cmd);
         let after = snapshot(&world);
         let o = diff(&world, &before, &after, &ran);
-        if !o.protected.is_empty() && !o.only_syncs(&after.refs) {
+        if !o.protected.is_empty() && !o.only_syncs(&world, &after.refs) {
             sync_only = false;
         }
         outcomes.push(o);
