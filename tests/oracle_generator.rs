@@ -790,6 +790,7 @@ fn generated_commands_agree_with_the_oracle() {
                 };
                 let v = examine(g.guard, &spec, states, &g.command, true);
                 let (judged, reason) = v.guard.clone().unwrap();
+                let reason = reason.replace(v.outcomes[0].s.as_str(), "$S");
                 let class = match (&v.label, judged.as_str()) {
                     (Label::Deny, "allow") if v.sync_only => Some("sync-allow"),
                     (Label::Deny, "allow") => Some("guard-false-allow"),

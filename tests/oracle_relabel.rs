@@ -130,6 +130,8 @@ fn relabel(name: &str, guard: Guard, cases: Vec<Case>) -> Vec<Row> {
                 };
                 let v = examine(guard, &c.spec, states, &c.command, true);
                 let (gv, reason) = v.guard.clone().unwrap();
+                // the world's directory is $S in the report (the guard judged in state A's)
+                let reason = reason.replace(v.outcomes[0].s.as_str(), "$S");
                 let oracle = v.label.as_str().to_owned();
                 let auto = match (&v.label, c.verdict.as_str()) {
                     (Label::Unrunnable(_), _) => "unrunnable",
