@@ -1,0 +1,274 @@
+//! Relabels the corpora by execution (issue 11): every case of
+//! `tests/corpus/block-wrong-branch.tsv` and `tests/corpus/scope-shell.tsv` is run for real
+//! by the oracle (`tests/support/oracle.rs`) in both states of its world, and judged by the
+//! built guard in the same world. Writes `<corpus>.oracle.tsv` (beside the corpora with
+//! `DID_IT_ACTUALLY_ORACLE_WRITE=1`, else under target/) with the columns
+//! `line, corpus, guard, oracle, class, changes, command`, and prints the counts.
+//!
+//! Classes: `agree`; `unrunnable`; for a disagreement, the automatic guess below unless
+//! `tests/corpus/oracle-notes.tsv` (`corpus<TAB>line<TAB>class<TAB>note`) says otherwise:
+//! - corpus deny, oracle allow, the guard's reason says it cannot read the command:
+//!   `conservative-deny`; otherwise `review` (to be classified in the notes file);
+//! - corpus allow, oracle deny: `sync-allow` when every protected move is the local main
+//!   fast-forwarded to origin's main, else `guard-false-allow`.
+//!
+//! Slow (about two minutes): run it with `tests/oracle/relabel.sh`.
+
+#[path = "support/oracle.rs"]
+mod oracle;
+
+use oracle::{examine, Guard, Label, Spec, BRANCH_STATES, SCOPE_STATES};
+use std::collections::HashMap;
+use std::path::Path;
+
+struct Case {
+    line: usize,
+    verdict: String,
+    spec: Spec,
+    /// As written in the corpus (`\n` encoding).
+    raw: String,
+    command: String,
+}
+
+fn corpus(file: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/corpus")
+            .join(file),
+    )
+    .unwrap()
+}
+
+fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(i, l)| (i + 1, l))
+}
+
+fn branch_cases() -> Vec<Case> {
+    lines(&corpus("block-wrong-branch.tsv"))
+        .map(|(line, l)| {
+            let f: Vec<&str> = l.splitn(3, '\t').collect();
+            Case {
+                line,
+                verdict: f[0].into(),
+                spec: Spec::Branch { setup: f[1].into() },
+                raw: f[2].into(),
+                command: f[2].replace("\\n", "\n").replace("\\t", "\t"),
+            }
+        })
+        .collect()
+}
+
+fn scope_cases() -> Vec<Case> {
+    lines(&corpus("scope-shell.tsv"))
+        .map(|(line, l)| {
+            let f: Vec<&str> = l.splitn(4, '\t').collect();
+            Case {
+                line,
+                verdict: f[0].into(),
+                spec: Spec::Scope {
+                    project: f[1].into(),
+                    cwd: f[2].into(),
+                },
+                raw: f[3].into(),
+                command: f[3].replace("\\n", "\n"),
+            }
+        })
+        .collect()
+}
+
+fn notes() -> HashMap<(String, usize), (String, String)> {
+    let text = corpus("oracle-notes.tsv");
+    lines(&text)
+        .map(|(_, l)| {
+            let f: Vec<&str> = l.splitn(4, '\t').collect();
+            (
+                (f[0].to_owned(), f[1].parse().unwrap()),
+                (f[2].to_owned(), f.get(3).unwrap_or(&"").to_string()),
+            )
+        })
+        .collect()
+}
+
+struct Row {
+    line: usize,
+    corpus: String,
+    guard: String,
+    oracle: String,
+    class: String,
+    note: String,
+    changes: String,
+    command: String,
+    reason: String,
+}
+
+fn relabel(name: &str, guard: Guard, cases: Vec<Case>) -> Vec<Row> {
+    let threads: usize = std::env::var("DID_IT_ACTUALLY_ORACLE_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    let only: Option<Vec<usize>> = std::env::var("DID_IT_ACTUALLY_ORACLE_LINES")
+        .ok()
+        .map(|v| v.split(',').filter_map(|x| x.parse().ok()).collect());
+    let cases: Vec<Case> = cases
+        .into_iter()
+        .filter(|c| only.as_ref().is_none_or(|o| o.contains(&c.line)))
+        .collect();
+    let notes = notes();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let rows = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(c) = cases.get(i) else { break };
+                let states = match guard {
+                    Guard::Branch => BRANCH_STATES,
+                    Guard::Scope => SCOPE_STATES,
+                };
+                let v = examine(guard, &c.spec, states, &c.command, true);
+                let (gv, reason) = v.guard.clone().unwrap();
+                // the world's directory is $S in the report (the guard judged in state A's)
+                let reason = reason.replace(v.outcomes[0].s.as_str(), "$S");
+                let oracle = v.label.as_str().to_owned();
+                let auto = match (&v.label, c.verdict.as_str()) {
+                    (Label::Unrunnable(_), _) => "unrunnable",
+                    (Label::Deny, "deny") | (Label::Allow, "allow") => "agree",
+                    (Label::Allow, _) if oracle::unresolvable_reason(&reason) => {
+                        "conservative-deny"
+                    }
+                    (Label::Allow, _) => "review",
+                    (Label::Deny, _) if v.sync_only => "sync-allow",
+                    (Label::Deny, _) => "guard-false-allow",
+                };
+                let (class, note) = match notes.get(&(name.to_owned(), c.line)) {
+                    Some((class, note)) if auto != "agree" && auto != "unrunnable" => {
+                        (class.clone(), note.clone())
+                    }
+                    _ => (auto.to_owned(), String::new()),
+                };
+                let mut changes = v.summary(guard);
+                if gv != c.verdict {
+                    changes = format!("GUARD DIFFERS FROM CORPUS ({reason}); {changes}");
+                }
+                let row = Row {
+                    line: c.line,
+                    corpus: c.verdict.clone(),
+                    guard: gv,
+                    oracle,
+                    class,
+                    note,
+                    changes,
+                    command: c.raw.clone(),
+                    reason: reason.chars().take(160).collect(),
+                };
+                eprintln!(
+                    "{name}:{} {} {} {} {}",
+                    row.line, row.corpus, row.oracle, row.class, row.command
+                );
+                if std::env::var_os("DID_IT_ACTUALLY_ORACLE_VERBOSE").is_some() {
+                    for o in &v.outcomes {
+                        eprintln!(
+                            "  [{:?}] exit {:?}: {}",
+                            o.state,
+                            o.ran.code,
+                            o.ran.output.trim()
+                        );
+                        eprintln!("  refs {:?}\n  files {:?}", o.refs, o.files);
+                    }
+                }
+                rows.lock().unwrap().push(row);
+            });
+        }
+    });
+    let mut rows = rows.into_inner().unwrap();
+    rows.sort_by_key(|r| r.line);
+    rows
+}
+
+fn write_tsv(file: &str, header: &str, rows: &[Row]) {
+    let mut text = format!(
+        "# {header}\n# Written by tests/oracle_relabel.rs (tests/oracle/relabel.sh); see tests/corpus/ORACLE-REPORT.md.\n\
+         # line\tcorpus\tguard\toracle\tclass\tchanges\tcommand\tnote\tguard's reason (cut)\n"
+    );
+    for r in rows {
+        text.push_str(&format!(
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+            r.line,
+            r.corpus,
+            r.guard,
+            r.oracle,
+            r.class,
+            r.changes.replace('\t', " ").replace('\n', " "),
+            r.command,
+            r.note,
+            r.reason.replace(['\t', '\n'], " ")
+        ));
+    }
+    let dir = if std::env::var("DID_IT_ACTUALLY_ORACLE_WRITE").as_deref() == Ok("1") {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
+    } else {
+        Path::new(env!("CARGO_TARGET_TMPDIR")).to_owned()
+    };
+    let path = dir.join(file);
+    std::fs::write(&path, text).unwrap();
+    eprintln!("wrote {}", path.display());
+}
+
+fn summarize(name: &str, rows: &[Row]) -> String {
+    let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+    for r in rows {
+        *counts.entry(r.class.as_str()).or_default() += 1;
+    }
+    let overturned = rows
+        .iter()
+        .filter(|r| r.oracle != "unrunnable" && r.oracle != r.corpus)
+        .count();
+    format!(
+        "{name}: {} cases, {} unrunnable, {} agree, {} disagree; by class {counts:?}",
+        rows.len(),
+        counts.get("unrunnable").unwrap_or(&0),
+        counts.get("agree").unwrap_or(&0),
+        overturned,
+    )
+}
+
+#[test]
+#[ignore = "slow: run tests/oracle/relabel.sh"]
+fn relabel_corpora() {
+    assert!(
+        oracle::sandboxed()
+            || std::env::var("DID_IT_ACTUALLY_ORACLE_SANDBOX").as_deref() == Ok("0"),
+        "the corpora name paths outside the world (/etc/hosts, /tmp): relabel them in the sandbox"
+    );
+    let start = std::time::Instant::now();
+    let which = std::env::var("DID_IT_ACTUALLY_ORACLE_CORPUS").unwrap_or_default();
+    let mut summary = Vec::new();
+    if which.is_empty() || which == "branch" {
+        let rows = relabel("block-wrong-branch", Guard::Branch, branch_cases());
+        write_tsv(
+            "block-wrong-branch.oracle.tsv",
+            "block-wrong-branch corpus relabelled by execution",
+            &rows,
+        );
+        summary.push(summarize("block-wrong-branch", &rows));
+    }
+    if which.is_empty() || which == "scope" {
+        let rows = relabel("scope-shell", Guard::Scope, scope_cases());
+        write_tsv(
+            "scope-shell.oracle.tsv",
+            "scope-shell corpus relabelled by execution",
+            &rows,
+        );
+        summary.push(summarize("scope-shell", &rows));
+    }
+    oracle::cleanup();
+    eprintln!(
+        "{}\n(sandboxed: {}; {:.0?})",
+        summary.join("\n"),
+        oracle::sandboxed(),
+        start.elapsed()
+    );
+}
