@@ -296,10 +296,19 @@ fn salvage_message(bytes: &[u8]) -> Option<(Value, bool)> {
         if let (Some("tool_use"), Some(id), Some(name)) =
             (field("type"), field("id"), field("name"))
         {
-            // Only a shell command's input is read (its command line).
+            // Only a shell command's input is read (its command line). What the input
+            // holds before the long member (a Write's `file_path` comes before its
+            // `content`) is kept: where the turn wrote is evidence.
             lossy = matches!(crate::tools::normalize(name), "Bash" | "PowerShell");
-            blocks
-                .push(serde_json::json!({"type": "tool_use", "id": id, "name": name, "input": {}}));
+            let input = match &block.open {
+                Some((key, rest)) if key == "input" => cut_object(rest)
+                    .map(|i| Value::Object(i.members))
+                    .unwrap_or_else(|| serde_json::json!({})),
+                _ => serde_json::json!({}),
+            };
+            blocks.push(
+                serde_json::json!({"type": "tool_use", "id": id, "name": name, "input": input}),
+            );
         }
     }
     out.insert("content".into(), Value::Array(blocks));

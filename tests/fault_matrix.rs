@@ -245,11 +245,16 @@ fn faults() -> Vec<Fault> {
                     .open(&c.transcript)
                     .unwrap();
                 // Claude Code's key order: the message, then the line's type.
-                writeln!(f, "{}", json!({"message": {"role": "assistant", "content": [{"type": "tool_use", "id": "t9", "name": "Write", "input": {"file_path": "/p/big.txt", "content": big}}]}, "type": "assistant"})).unwrap();
-                writeln!(f, "{}", json!({"promptId": "p", "type": "user", "message": {"role": "user", "content": [{"tool_use_id": "t9", "type": "tool_result", "content": "File created"}]}, "toolUseResult": {"content": big}})).unwrap();
+                // The file is written in the project (the audit only counts the
+                // project's own files as what the tests see).
+                let written = c.root.join("big.txt");
+                std::fs::write(&written, "x").unwrap();
+                writeln!(f, "{}", json!({"message": {"role": "assistant", "content": [{"type": "tool_use", "id": "t9", "name": "Write", "input": {"file_path": written, "content": big}}]}, "type": "assistant"})).unwrap();
+                let created = format!("File created successfully at: {}", written.display());
+                writeln!(f, "{}", json!({"promptId": "p", "type": "user", "message": {"role": "user", "content": [{"tool_use_id": "t9", "type": "tool_result", "content": created}]}, "toolUseResult": {"type": "create", "filePath": written, "content": big}})).unwrap();
                 writeln!(f, "{}", json!({"message": {"role": "assistant", "content": [{"type": "text", "text": c.message}]}, "type": "assistant"})).unwrap();
             },
-            audit_only(Expect::Block("before the turn's last file write")),
+            audit_only(Expect::Block("before the turn's last write")),
         ),
         // The state directory.
         row(

@@ -187,7 +187,8 @@ fn the_offline_audit_as_json() {
 /// Writes a transcript whose turn runs the tests, then writes a 64 MB file: the tool call
 /// holds the content, and so does the result's `toolUseResult` (as Claude Code records
 /// it), two lines of 64 MB each. Generated here, in a temp dir; never committed.
-fn transcript_with_a_64_mb_write(path: &Path) {
+fn transcript_with_a_64_mb_write(path: &Path, written: &Path) {
+    let written = written.to_str().unwrap();
     let big = "x".repeat(64 << 20);
     let mut f = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path).unwrap());
     let mut line = |v: serde_json::Value| writeln!(f, "{v}").unwrap();
@@ -202,10 +203,10 @@ fn transcript_with_a_64_mb_write(path: &Path) {
     );
     // Key order as Claude Code writes it: the message first, the line's type after it.
     line(
-        serde_json::json!({"parentUuid": "3", "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": [{"type": "tool_use", "id": "t2", "name": "Write", "input": {"file_path": "/p/data.txt", "content": big}}]}, "type": "assistant"}),
+        serde_json::json!({"parentUuid": "3", "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": [{"type": "tool_use", "id": "t2", "name": "Write", "input": {"file_path": written, "content": big}}]}, "type": "assistant"}),
     );
     line(
-        serde_json::json!({"parentUuid": "4", "promptId": "p", "type": "user", "message": {"role": "user", "content": [{"tool_use_id": "t2", "type": "tool_result", "content": "File created successfully at: /p/data.txt"}]}, "toolUseResult": {"type": "create", "filePath": "/p/data.txt", "content": big}}),
+        serde_json::json!({"parentUuid": "4", "promptId": "p", "type": "user", "message": {"role": "user", "content": [{"tool_use_id": "t2", "type": "tool_result", "content": format!("File created successfully at: {written}")}]}, "toolUseResult": {"type": "create", "filePath": written, "content": big}}),
     );
     line(
         serde_json::json!({"parentUuid": "5", "message": {"role": "assistant", "content": [{"type": "text", "text": "Done. All tests pass."}]}, "type": "assistant"}),
@@ -223,7 +224,10 @@ fn a_turn_with_a_64_mb_line() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("t.jsonl");
-    transcript_with_a_64_mb_write(&path);
+    // The written file is in the project the audit runs in, as the agent left it.
+    let written = dir.join("data.txt");
+    std::fs::write(&written, "x").unwrap();
+    transcript_with_a_64_mb_write(&path, &written);
     assert!(std::fs::metadata(&path).unwrap().len() > 128 << 20);
     let turn = read_turn(&path, Some("p")).unwrap();
     assert!(turn.prompt_found);
@@ -239,13 +243,17 @@ fn a_turn_with_a_64_mb_line() {
     assert_eq!(calls, ["Bash", "Write"]);
     assert_eq!(
         turn.result_of("t2"),
-        Some((false, "File created successfully at: /p/data.txt"))
+        Some((
+            false,
+            format!("File created successfully at: {}", written.display()).as_str()
+        ))
     );
     let out = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
         .args(["audit", "--json", "--transcript"])
         .arg(&path)
         .args(["--prompt-id", "p", "--message", "Done. All tests pass."])
-        .args(["--cwd", "/"])
+        .arg("--cwd")
+        .arg(&dir)
         .env_remove("DID_IT_ACTUALLY_POLICY")
         .output()
         .unwrap();
@@ -263,7 +271,7 @@ fn a_turn_with_a_64_mb_line() {
         claim["why"]
             .as_str()
             .unwrap()
-            .contains("before the turn's last file write"),
+            .contains("before the turn's last write"),
         "the tests ran before the last write: {v}"
     );
 }
