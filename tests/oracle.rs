@@ -103,6 +103,32 @@ fn oracle_sees_writes_outside_the_world_without_making_them() {
     );
 }
 
+/// A repository reached by `cd`, `-C` or `--git-dir` is judged with ITS remotes' default
+/// branches (the sibling's origin defaults to `develop`): the guard and the oracle agree on
+/// every spelling, and a push to the sibling's other branch stays allowed.
+#[test]
+fn a_sibling_repositorys_default_branch_is_protected_there() {
+    let cases = [
+        ("deny", "git -C ../sibling push origin HEAD:develop"),
+        ("deny", "cd ../sibling && git push origin HEAD:develop"),
+        (
+            "deny",
+            "git --git-dir=../sibling/.git --work-tree=../sibling commit --allow-empty -m x",
+        ),
+        (
+            "deny",
+            "bash -c 'cd ../sibling; git commit --allow-empty -m x'",
+        ),
+        ("allow", "git -C ../sibling push origin HEAD:topic"),
+    ];
+    for (want, cmd) in cases {
+        let v = examine(Guard::Branch, &branch("feat"), BOTH, cmd, true);
+        let (guard, reason) = v.guard.clone().unwrap();
+        assert_eq!(v.label.as_str(), want, "oracle on `{cmd}`: {v:#?}");
+        assert_eq!(guard, want, "guard on `{cmd}`: {reason}");
+    }
+}
+
 /// Examines one command and prints what the oracle saw and what the guard said:
 /// `ORACLE_GUARD=branch|scope ORACLE_SETUP=feat|root ORACLE_CMD='...' cargo test --test oracle
 /// one_command -- --ignored --nocapture` (scope: the cwd is the project; `$S` is the

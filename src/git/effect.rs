@@ -100,6 +100,10 @@ pub struct RefUpdate {
     pub branch: String,
     pub place: Place,
     pub action: Action,
+    /// The default branches of the remotes of the repository the update happens in
+    /// (`refs/remotes/<r>/HEAD`): protected there like the project's own remote
+    /// defaults, whichever repository a `cd`, `-C` or `--git-dir` reached.
+    pub remote_defaults: Vec<String>,
 }
 
 /// What one git invocation does, as far as the guard is concerned.
@@ -131,6 +135,7 @@ pub(super) fn update(branch: &str, place: Place, action: Action) -> Effect {
         branch: branch.to_owned(),
         place,
         action,
+        remote_defaults: Vec::new(),
     })
 }
 

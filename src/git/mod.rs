@@ -286,6 +286,15 @@ impl<'e> Session<'e> {
             self.opened[idx].git_dir().display()
         )));
         self.verb(sub, &rest, idx, &cwd, &mut ov, &mut effects);
+        // Each update is judged with the defaults of the repository it happens in.
+        if effects.iter().any(|e| matches!(e, Effect::Update(_))) {
+            let defaults = self.opened[idx].remote_default_branches();
+            for e in &mut effects {
+                if let Effect::Update(u) = e {
+                    u.remote_defaults.clone_from(&defaults);
+                }
+            }
+        }
         effects
     }
 

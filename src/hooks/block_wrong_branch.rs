@@ -291,7 +291,12 @@ pub fn decide(analysis: &Analysis, policy: &Policy, session: &mut Session, cwd: 
     let source = &policy.source;
     for (u, cmd) in &analysis.updates {
         let key = u.action.policy_key();
-        if let Some(rule) = rules.protects(&u.branch, &defaults) {
+        // The remote defaults of the project's repository, and of the one the update
+        // happens in (`git -C ../other push origin develop` where other's default is
+        // develop).
+        let mut here = defaults.clone();
+        here.extend(u.remote_defaults.iter().cloned());
+        if let Some(rule) = rules.protects(&u.branch, &here) {
             if rules.deny.get(key) {
                 return Decision::Deny(format!(
                     "{HOOK}: {cmd} would {} the protected branch {}{}. Rule: {rule} (branches.deny.{key}) in {source}. {}",
