@@ -90,9 +90,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Show how block-wrong-branch reads a shell command: the git invocations in it, the
-    /// repository and branch each acts on, the branches it would update, and the verdict.
-    /// Exits 0 when the command would be allowed, 1 when denied.
+    /// Show how the guards read a shell command: for block-wrong-branch the git
+    /// invocations in it, the repository and branch each acts on, the branches it would
+    /// update; for scope-guard the files it writes and what it cannot see; and each
+    /// verdict. Exits 0 when both would allow it, 1 when either denies.
     Explain {
         /// The shell command, as the agent would run it.
         command: String,
@@ -233,6 +234,11 @@ enum PolicyCommand {
         /// The directory whose repository gets the file [default: the current directory].
         #[arg(long, value_name = "DIR")]
         cwd: Option<PathBuf>,
+        /// The strict preset: programs whose own writes cannot be read from the command
+        /// (`python -c`, `node -e`, perl beyond `s///`) are denied
+        /// (`scope.unmodelled_programs: "deny"`).
+        #[arg(long)]
+        strict: bool,
     },
     /// Parse the policy that applies to a directory and say what it sets, or what is wrong.
     Check {
@@ -320,7 +326,7 @@ fn dispatch(command: Command) -> ExitCode {
         Command::Install(args) => install_cmd(&args, false),
         Command::Uninstall(args) => install_cmd(&args, true),
         Command::Policy(PolicyCommand::Check { cwd }) => policy_check(cwd),
-        Command::Policy(PolicyCommand::Init { cwd }) => policy_init(cwd),
+        Command::Policy(PolicyCommand::Init { cwd, strict }) => policy_init(cwd, strict),
         Command::Doctor { project, json } => doctor(project, json),
         Command::Log {
             session,
@@ -658,7 +664,7 @@ fn log_cmd(session: Option<String>, turn: Option<String>, failed: bool, json: bo
     ExitCode::SUCCESS
 }
 
-fn policy_init(cwd: Option<PathBuf>) -> ExitCode {
+fn policy_init(cwd: Option<PathBuf>, strict: bool) -> ExitCode {
     let dir = match project_dir(cwd) {
         Ok(d) => d,
         Err(e) => return fail(e),
@@ -671,9 +677,22 @@ fn policy_init(cwd: Option<PathBuf>) -> ExitCode {
         ));
     }
     const EXAMPLE: &str = include_str!("../policy.example.json");
-    match std::fs::write(&path, EXAMPLE) {
+    let text = if strict {
+        EXAMPLE.replace(
+            r#""unmodelled_programs": "allow""#,
+            r#""unmodelled_programs": "deny""#,
+        )
+    } else {
+        EXAMPLE.to_owned()
+    };
+    let preset = if strict {
+        "the strict preset: every key with its default, but scope.unmodelled_programs is deny"
+    } else {
+        "every key with its default"
+    };
+    match std::fs::write(&path, text) {
         Ok(()) => {
-            println!("did-it-actually: wrote {} (every key with its default; edit it, then `did-it-actually policy check`).", path.display());
+            println!("did-it-actually: wrote {} ({preset}; edit it, then `did-it-actually policy check`).", path.display());
             ExitCode::SUCCESS
         }
         Err(e) => fail(format!("cannot write {}: {e}", path.display())),
@@ -985,6 +1004,9 @@ fn explain(command: &str, cwd: Option<PathBuf>, json: bool) -> ExitCode {
     };
     use crate::hooks::block_wrong_branch::{explain, Decision};
     let e = explain(command, &cwd, &policy, &env);
+    let scope = crate::scope::Scope::new(&policy, &cwd, &env);
+    let writes = crate::hooks::scope_guard::explain_command(command, &cwd, &scope, &env);
+    let scope_reason = writes.denials.first();
     if json {
         let (verdict, reason) = match &e.decision {
             Decision::Allow => ("allow", None),
@@ -998,13 +1020,30 @@ fn explain(command: &str, cwd: Option<PathBuf>, json: bool) -> ExitCode {
             "trace": e.trace,
             "verdict": verdict,
             "reason": reason,
+            "scope": {
+                "root": scope.root,
+                "writes": writes.notes,
+                "verdict": if scope_reason.is_some() { "deny" } else { "allow" },
+                "reason": scope_reason,
+            },
         }));
     } else {
         print!("{}", e.text(&cwd, &policy));
+        println!("scope-guard, root {}:", scope.root.display());
+        if writes.notes.is_empty() && writes.denials.is_empty() {
+            println!("  no write it can see");
+        }
+        for note in &writes.notes {
+            println!("  {note}");
+        }
+        match scope_reason {
+            None => println!("scope verdict: allow (every write it sees is in scope)"),
+            Some(reason) => println!("scope verdict: deny\n{reason}"),
+        }
     }
-    match e.decision {
-        Decision::Allow => ExitCode::SUCCESS,
-        Decision::Deny(_) => ExitCode::from(1),
+    match (&e.decision, scope_reason) {
+        (Decision::Allow, None) => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
     }
 }
 
@@ -1064,6 +1103,10 @@ fn policy_check(cwd: Option<PathBuf>) -> ExitCode {
                     p.scope.outside_root.join(", ")
                 );
             }
+            println!(
+                "scope.unmodelled_programs: {}",
+                p.scope.unmodelled_programs.as_str()
+            );
             ExitCode::SUCCESS
         }
         Err(e) => fail(e),

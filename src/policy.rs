@@ -359,6 +359,10 @@ pub struct ScopePolicy {
     /// Outside the root: `"deny"`, or `{"allow": [absolute globs]}`.
     #[serde(default, deserialize_with = "outside_root")]
     pub outside_root: Vec<String>,
+    /// What to do with a program whose own writes cannot be read from the command
+    /// (`python -c`, `node -e`, a perl one-liner that is more than substitutions).
+    #[serde(default)]
+    pub unmodelled_programs: Unmodelled,
     #[serde(rename = "//", default, skip_serializing)]
     _comment: Option<serde_json::Value>,
 }
@@ -370,7 +374,27 @@ impl Default for ScopePolicy {
             allow: default_scope_allow(),
             deny: default_scope_deny(),
             outside_root: Vec::new(),
+            unmodelled_programs: Unmodelled::default(),
             _comment: None,
+        }
+    }
+}
+
+/// `scope.unmodelled_programs`: a program whose writes are out of static reach runs
+/// (its visible targets still judged) or is denied.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Unmodelled {
+    #[default]
+    Allow,
+    Deny,
+}
+
+impl Unmodelled {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unmodelled::Allow => "allow",
+            Unmodelled::Deny => "deny",
         }
     }
 }

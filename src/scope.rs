@@ -30,6 +30,8 @@ pub struct Scope {
     settings_dirs: Vec<(PathBuf, &'static str)>,
     /// Where the rules come from, for messages.
     pub source: String,
+    /// `scope.unmodelled_programs`.
+    pub unmodelled: crate::policy::Unmodelled,
 }
 
 /// How a write touches its target.
@@ -112,6 +114,7 @@ impl Scope {
             guarded,
             settings_dirs,
             source: policy.source.to_string(),
+            unmodelled: policy.scope.unmodelled_programs,
             root,
         }
     }

@@ -191,6 +191,8 @@ fn explain_shows_the_analysis() {
         "cd sub && git switch feat && git commit -m 'x' && git push",
         "ls -la | grep README",
         "G=git; $G push origin main",
+        "python3 -c 'print(1)' > out.txt && for f in a b; do sort -o ../$f.txt out.txt; done",
+        "ln -s ../outside up && echo x > up/evil",
     ] {
         let out = Command::new(BIN)
             .args(["explain", command, "--cwd"])

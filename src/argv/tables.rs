@@ -60,15 +60,21 @@ const COPY_OPTS: &[Opt] = &[
     flag("R", Some('R')),
     flag("archive", Some('a')),
     flag("symbolic", Some('s')),
+    flag("link", Some('l')),
+    flag("force", Some('f')),
+    flag("parents", None),
+    flag("remove-destination", None),
     flag("no-dereference", Some('n')),
     flag("directory", Some('d')),
     flag("relative", None),
-    value("backup", None),
-    value("reflink", None),
+    // `--backup[=CONTROL]`, `--reflink[=WHEN]`, `--preserve[=ATTRS]`, `--context[=CTX]`:
+    // an optional value is attached or absent.
+    attached("backup", None),
+    attached("reflink", None),
     value("sparse", None),
-    value("preserve", None),
+    attached("preserve", None),
     value("no-preserve", None),
-    value("context", None),
+    attached("context", None),
 ];
 
 const INSTALL_OPTS: &[Opt] = &[
@@ -81,95 +87,183 @@ const INSTALL_OPTS: &[Opt] = &[
     value("owner", Some('o')),
     value("group", Some('g')),
     value("strip-program", None),
-    value("backup", None),
-    value("context", None),
+    attached("backup", None),
+    attached("context", None),
 ];
 
-/// One file writer: its name and its grammar.
+/// Which of a writer's arguments are the files it writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Targets {
+    /// Read by code of its own in [`crate::shell::writes`] (a copy's destination, the
+    /// files after `sed -i`'s script, an archive's output).
+    Own,
+    /// Every positional (`touch a b`); what `xargs` appends too.
+    Positionals,
+    /// The positional at this index (`uniq IN OUT`).
+    Nth(usize),
+    /// Every positional from this index on (`chmod MODE FILE…`).
+    From(usize),
+    /// The values of these options (`sort -o FILE`).
+    Options(&'static [&'static str]),
+}
+
+/// One file writer: its name, its grammar, and which arguments it writes.
 pub struct Writer {
     pub name: &'static str,
     pub grammar: Grammar,
+    pub targets: Targets,
+    /// Options that make it reach everything under a directory target (`rm -r`).
+    pub recursive_with: &'static [&'static str],
+    /// Options that make it create every missing parent (`mkdir -p`, `install -D`).
+    pub parents_with: &'static [&'static str],
+    /// It acts on a final symlink itself, not on what the link points to (`rm link`).
+    pub acts_on_link: bool,
 }
 
-/// The grammars of the programs whose arguments name files they write. What each one's
-/// positionals and options mean is in [`crate::shell::writes`].
+const fn own(name: &'static str, grammar: Grammar) -> Writer {
+    writes(name, grammar, Targets::Own)
+}
+
+const fn writes(name: &'static str, grammar: Grammar, targets: Targets) -> Writer {
+    Writer {
+        name,
+        grammar,
+        targets,
+        recursive_with: &[],
+        parents_with: &[],
+        acts_on_link: false,
+    }
+}
+
+const fn deletes(
+    name: &'static str,
+    grammar: Grammar,
+    recursive_with: &'static [&'static str],
+) -> Writer {
+    Writer {
+        recursive_with,
+        acts_on_link: true,
+        ..writes(name, grammar, Targets::Positionals)
+    }
+}
+
+const CHMOD_OPTS: &[Opt] = &[
+    flag("recursive", Some('R')),
+    value("reference", None),
+    value("from", None),
+    flag("no-dereference", Some('h')),
+];
+
+/// vim's options as `vim` reads them: `-s FILE` reads typed keys from FILE.
+const EDITOR_OPTS: &[Opt] = &[
+    value("s", Some('s')),
+    value("c", Some('c')),
+    value("cmd", None),
+    value("S", Some('S')),
+    value("u", Some('u')),
+    value("U", Some('U')),
+    value("i", Some('i')),
+    value("T", Some('T')),
+    value("t", Some('t')),
+    value("q", Some('q')),
+    value("w", Some('w')),
+    value("W", Some('W')),
+    flag("R", Some('R')),
+];
+
+/// vim's options in Ex mode (run as `ex`, or with `-e`/`-E`): `-s` is silent mode, a
+/// flag (`ex -sc 'wq' f`).
+pub const EDITOR_EX: Grammar = Grammar::gnu(&[
+    flag("s", Some('s')),
+    value("c", Some('c')),
+    value("cmd", None),
+    value("S", Some('S')),
+    value("u", Some('u')),
+    value("U", Some('U')),
+    value("i", Some('i')),
+    value("T", Some('T')),
+    value("t", Some('t')),
+    value("q", Some('q')),
+    value("w", Some('w')),
+    value("W", Some('W')),
+    flag("R", Some('R')),
+]);
+
+/// The programs whose arguments name files they write. What the `Own` rows' arguments
+/// mean is in [`crate::shell::writes`].
 pub const WRITERS: &[Writer] = &[
-    Writer {
-        name: "tee",
-        grammar: Grammar::gnu(&[value("output-error", None)]),
-    },
-    Writer {
-        name: "cp",
-        grammar: Grammar::gnu(COPY_OPTS),
-    },
-    Writer {
-        name: "mv",
-        grammar: Grammar::gnu(COPY_OPTS),
-    },
-    Writer {
-        name: "ln",
-        grammar: Grammar::gnu(COPY_OPTS),
-    },
-    Writer {
-        name: "install",
-        grammar: Grammar::gnu(INSTALL_OPTS),
-    },
-    Writer {
-        name: "truncate",
-        grammar: Grammar::gnu(&[value("size", Some('s')), value("reference", Some('r'))]),
-    },
-    Writer {
-        name: "touch",
-        grammar: Grammar::gnu(&[
+    writes(
+        "tee",
+        Grammar::gnu(&[value("output-error", None)]),
+        Targets::Positionals,
+    ),
+    own("cp", Grammar::gnu(COPY_OPTS)),
+    own("mv", Grammar::gnu(COPY_OPTS)),
+    own("ln", Grammar::gnu(COPY_OPTS)),
+    own("install", Grammar::gnu(INSTALL_OPTS)),
+    writes(
+        "truncate",
+        Grammar::gnu(&[value("size", Some('s')), value("reference", Some('r'))]),
+        Targets::Positionals,
+    ),
+    writes(
+        "touch",
+        Grammar::gnu(&[
             value("date", Some('d')),
             value("t", Some('t')),
             value("reference", Some('r')),
             value("time", None),
         ]),
-    },
+        Targets::Positionals,
+    ),
     Writer {
-        name: "mkdir",
-        grammar: Grammar::gnu(&[value("mode", Some('m')), value("context", None)]),
+        parents_with: &["parents"],
+        ..writes(
+            "mkdir",
+            Grammar::gnu(&[
+                value("mode", Some('m')),
+                attached("context", None),
+                flag("parents", Some('p')),
+            ]),
+            Targets::Positionals,
+        )
     },
-    Writer {
-        name: "rm",
-        grammar: Grammar::gnu(&[
+    deletes(
+        "rm",
+        Grammar::gnu(&[
             flag("recursive", Some('r')),
             flag("R", Some('R')),
-            value("interactive", None),
-            value("preserve-root", None),
+            attached("interactive", None),
+            attached("preserve-root", None),
         ]),
-    },
-    Writer {
-        name: "rmdir",
-        grammar: Grammar::gnu(&[]),
-    },
-    Writer {
-        name: "unlink",
-        grammar: Grammar::gnu(&[]),
-    },
-    Writer {
-        name: "shred",
-        grammar: Grammar::gnu(&[
+        &["recursive", "R"],
+    ),
+    deletes("rmdir", Grammar::gnu(&[flag("parents", Some('p'))]), &[]),
+    deletes("unlink", Grammar::gnu(&[]), &[]),
+    writes(
+        "shred",
+        Grammar::gnu(&[
             value("iterations", Some('n')),
             value("size", Some('s')),
             value("random-source", None),
-            value("remove", None),
+            attached("remove", None),
         ]),
-    },
-    Writer {
-        name: "sed",
-        grammar: Grammar::gnu(&[
+        Targets::Positionals,
+    ),
+    own(
+        "sed",
+        Grammar::gnu(&[
             value("expression", Some('e')),
             value("file", Some('f')),
             value("line-length", Some('l')),
             // `-i[SUFFIX]`, `--in-place[=SUFFIX]`: the suffix is attached or absent.
             attached("in-place", Some('i')),
+            flag("follow-symlinks", None),
         ]),
-    },
-    Writer {
-        name: "curl",
-        grammar: Grammar::gnu(&[
+    ),
+    own(
+        "curl",
+        Grammar::gnu(&[
             value("output", Some('o')),
             value("output-dir", None),
             flag("remote-name", Some('O')),
@@ -202,10 +296,10 @@ pub const WRITERS: &[Writer] = &[
             value("trace-ascii", None),
             value("stderr", None),
         ]),
-    },
-    Writer {
-        name: "wget",
-        grammar: Grammar::gnu(&[
+    ),
+    own(
+        "wget",
+        Grammar::gnu(&[
             value("output-document", Some('O')),
             value("directory-prefix", Some('P')),
             value("output-file", Some('o')),
@@ -219,16 +313,260 @@ pub const WRITERS: &[Writer] = &[
             value("user", None),
             value("password", None),
         ]),
+    ),
+    own(
+        "unzip",
+        Grammar::gnu(&[value("d", Some('d')), value("x", Some('x'))]),
+    ),
+    writes(
+        "sort",
+        Grammar::gnu(&[
+            value("output", Some('o')),
+            value("key", Some('k')),
+            value("field-separator", Some('t')),
+            value("buffer-size", Some('S')),
+            value("temporary-directory", Some('T')),
+            value("parallel", None),
+            value("batch-size", None),
+            value("files0-from", None),
+            value("compress-program", None),
+            value("random-source", None),
+            value("sort", None),
+        ]),
+        Targets::Options(&["output"]),
+    ),
+    writes(
+        "uniq",
+        Grammar::gnu(&[
+            value("skip-fields", Some('f')),
+            value("skip-chars", Some('s')),
+            value("check-chars", Some('w')),
+            value("all-repeated", None),
+            value("group", None),
+        ]),
+        Targets::Nth(1),
+    ),
+    Writer {
+        recursive_with: &["recursive"],
+        ..own("chmod", Grammar::gnu(CHMOD_OPTS))
     },
     Writer {
-        name: "unzip",
-        grammar: Grammar::gnu(&[value("d", Some('d')), value("x", Some('x'))]),
+        recursive_with: &["recursive"],
+        ..own("chown", Grammar::gnu(CHMOD_OPTS))
     },
+    Writer {
+        recursive_with: &["recursive"],
+        ..own("chgrp", Grammar::gnu(CHMOD_OPTS))
+    },
+    own(
+        "split",
+        Grammar::gnu(&[
+            value("lines", Some('l')),
+            value("bytes", Some('b')),
+            value("line-bytes", Some('C')),
+            value("number", Some('n')),
+            value("suffix-length", Some('a')),
+            value("additional-suffix", None),
+            value("filter", None),
+            value("separator", Some('t')),
+            flag("d", Some('d')),
+            flag("x", Some('x')),
+            attached("numeric-suffixes", None),
+            attached("hex-suffixes", None),
+        ]),
+    ),
+    own(
+        "csplit",
+        Grammar::gnu(&[
+            value("prefix", Some('f')),
+            value("suffix-format", Some('b')),
+            value("digits", Some('n')),
+        ]),
+    ),
+    own(
+        "mktemp",
+        Grammar::gnu(&[
+            flag("directory", Some('d')),
+            flag("dry-run", Some('u')),
+            flag("quiet", Some('q')),
+            flag("t", Some('t')),
+            value("p", Some('p')),
+            attached("tmpdir", None),
+            value("suffix", None),
+        ]),
+    ),
+    own(
+        "ssh-keygen",
+        Grammar {
+            opts: &[
+                value("f", Some('f')),
+                value("C", Some('C')),
+                value("N", Some('N')),
+                value("P", Some('P')),
+                value("t", Some('t')),
+                value("b", Some('b')),
+                value("m", Some('m')),
+                value("O", Some('O')),
+                value("I", Some('I')),
+                value("n", Some('n')),
+                value("V", Some('V')),
+                value("z", Some('z')),
+                value("Z", Some('Z')),
+                value("a", Some('a')),
+                value("D", Some('D')),
+                value("E", Some('E')),
+                value("F", Some('F')),
+                value("R", Some('R')),
+                value("s", Some('s')),
+                value("Y", Some('Y')),
+                value("r", Some('r')),
+                value("w", Some('w')),
+                value("G", Some('G')),
+                value("T", Some('T')),
+                value("M", Some('M')),
+                value("S", Some('S')),
+                value("J", Some('J')),
+                value("j", Some('j')),
+                value("K", Some('K')),
+            ],
+            permute: false,
+            abbreviate: false,
+            unknown: Unknown::Flag,
+        },
+    ),
+    own(
+        "zip",
+        Grammar::gnu(&[
+            value("output-file", Some('O')),
+            flag("move", Some('m')),
+            value("temp-path", Some('b')),
+            value("suffixes", Some('n')),
+            value("password", Some('P')),
+            value("split-size", Some('s')),
+            value("compression-method", Some('Z')),
+            value("archive-comment", None),
+        ]),
+    ),
+    own(
+        "rsync",
+        Grammar::gnu(&[
+            value("backup-dir", None),
+            value("log-file", None),
+            value("write-batch", None),
+            value("only-write-batch", None),
+            value("read-batch", None),
+            value("partial-dir", None),
+            value("temp-dir", Some('T')),
+            value("rsh", Some('e')),
+            value("rsync-path", None),
+            value("exclude", None),
+            value("include", None),
+            value("filter", Some('f')),
+            value("files-from", None),
+            value("exclude-from", None),
+            value("include-from", None),
+            value("suffix", None),
+            value("chmod", None),
+            value("chown", None),
+            value("usermap", None),
+            value("groupmap", None),
+            value("timeout", None),
+            value("contimeout", None),
+            value("bwlimit", None),
+            value("max-size", None),
+            value("min-size", None),
+            value("max-delete", None),
+            value("compare-dest", None),
+            value("copy-dest", None),
+            value("link-dest", None),
+            value("password-file", None),
+            value("port", None),
+            value("out-format", None),
+            value("log-file-format", None),
+            value("info", None),
+            value("debug", None),
+            value("modify-window", Some('@')),
+            value("block-size", Some('B')),
+            value("checksum-choice", None),
+            value("compress-choice", None),
+            value("compress-level", None),
+            value("skip-compress", None),
+            value("iconv", None),
+            value("sockopts", None),
+            value("protocol", None),
+            value("address", None),
+            flag("remove-source-files", None),
+            flag("dry-run", Some('n')),
+            flag("list-only", None),
+        ]),
+    ),
+    own(
+        "patch",
+        Grammar::gnu(&[
+            value("output", Some('o')),
+            value("directory", Some('d')),
+            value("strip", Some('p')),
+            value("input", Some('i')),
+            value("reject-file", Some('r')),
+            value("prefix", Some('B')),
+            value("suffix", Some('z')),
+            value("basename-prefix", Some('Y')),
+            value("fuzz", Some('F')),
+            value("define", Some('D')),
+            value("version-control", Some('V')),
+            value("get", Some('g')),
+            value("quoting-style", None),
+            value("reject-format", None),
+            value("read-only", None),
+            flag("dry-run", None),
+            flag("help", None),
+            flag("version", Some('v')),
+        ]),
+    ),
+    own("vi", Grammar::gnu(EDITOR_OPTS)),
+    own("vim", Grammar::gnu(EDITOR_OPTS)),
+    own("nvim", Grammar::gnu(EDITOR_OPTS)),
+    own("ex", Grammar::gnu(EDITOR_OPTS)),
+    own("view", Grammar::gnu(EDITOR_OPTS)),
+    own("vimdiff", Grammar::gnu(EDITOR_OPTS)),
+    own(
+        "cargo",
+        Grammar::gnu(&[
+            value("target-dir", None),
+            value("artifact-dir", None),
+            value("manifest-path", None),
+            value("package", Some('p')),
+            value("features", Some('F')),
+            value("target", None),
+            value("jobs", Some('j')),
+            value("profile", None),
+            value("bin", None),
+            value("example", None),
+            value("test", None),
+            value("bench", None),
+            value("message-format", None),
+            value("color", None),
+            value("config", None),
+            value("exclude", None),
+            value("lockfile-path", None),
+            value("Z", Some('Z')),
+            value("C", Some('C')),
+            value("root", None),
+        ]),
+    ),
+    // sqlite3 and openssl take single-dash long options: read by code of their own.
+    own("sqlite3", Grammar::gnu(&[])),
+    own("openssl", Grammar::gnu(&[])),
 ];
+
+/// A file writer's row, by program name.
+pub fn writer_row(name: &str) -> Option<&'static Writer> {
+    WRITERS.iter().find(|w| w.name == name)
+}
 
 /// The grammar of a file writer, by program name.
 pub fn writer(name: &str) -> Option<&'static Grammar> {
-    WRITERS.iter().find(|w| w.name == name).map(|w| &w.grammar)
+    writer_row(name).map(|w| &w.grammar)
 }
 
 /// `git checkout`'s options that matter for the files it writes: branch creation and

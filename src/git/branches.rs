@@ -199,9 +199,12 @@ impl Session<'_> {
             return;
         }
         if let Some(name) = names.first() {
+            // git refuses to force-update the branch checked out here.
+            let checked_out =
+                current.as_deref() == Some(name.as_str()) && !self.opened[idx].is_bare();
             if is_dynamic(name) {
                 effects.push(dynamic_args("branch", names));
-            } else if p.on("force") {
+            } else if p.on("force") && !checked_out {
                 effects.push(update(name, Place::Local, Action::ForceMove));
             }
         }
@@ -235,7 +238,14 @@ impl Session<'_> {
             ("B", "b")
         };
         if let Some(b) = p.value(force_create) {
-            effects.push(checked(b, Action::ForceMove));
+            // `switch -C main` (or `-C main HEAD`) on main resets main to itself.
+            let onto_itself = matches!(self.head(idx), Head::Branch(ref h) if h == b)
+                && p.positionals
+                    .first()
+                    .is_none_or(|start| names_branch_tip(start, &self.head(idx)));
+            if !onto_itself {
+                effects.push(checked(b, Action::ForceMove));
+            }
             self.set_head(if is_dynamic(b) {
                 Head::Unknown
             } else {

@@ -165,3 +165,21 @@ pub(super) fn dynamic_args(sub: &str, args: &[String]) -> Effect {
         shown.join(" ")
     ))
 }
+
+/// Whether a revision names the tip of the current branch by name: the branch itself
+/// (`main`, `heads/main`, `refs/heads/main`) or HEAD while on it. Symbolic only, so it
+/// holds however the command moved the branch before.
+pub(super) fn names_branch_tip(rev: &str, head: &Head) -> bool {
+    let Head::Branch(b) = head else {
+        return false;
+    };
+    names_branch(rev, b) || ["HEAD", "@", "HEAD~0", "HEAD^0", "@~0", "@^0"].contains(&rev)
+}
+
+/// Whether a revision is the branch `b` by name (`b`, `heads/b`, `refs/heads/b`).
+pub(super) fn names_branch(rev: &str, b: &str) -> bool {
+    rev.strip_prefix("refs/heads/")
+        .or_else(|| rev.strip_prefix("heads/"))
+        .unwrap_or(rev)
+        == b
+}

@@ -493,13 +493,24 @@ impl<'e> Session<'e> {
             }
             "merge" => {
                 let p = parse_args(grammar::MERGE, rest);
-                if !p.on("abort") && !p.on("quit") && !p.on("squash") {
+                // Merging the current branch into itself: "Already up to date".
+                let itself = !p.positionals.is_empty()
+                    && p.positionals.iter().all(|c| names_branch_tip(c, &head));
+                if !p.on("abort") && !p.on("quit") && !p.on("squash") && !itself {
                     on_current(Action::Merge, effects);
                 }
             }
             "cherry-pick" | "revert" => {
                 let p = parse_args(grammar::PICK, rest);
-                if !p.on("abort") && !p.on("quit") && !p.on("no-commit") {
+                // Picking the current branch's own tip onto it is empty, and git stops
+                // without a commit (unless told to keep empty commits).
+                let own_tip = sub == "cherry-pick"
+                    && !p.positionals.is_empty()
+                    && p.positionals.iter().all(|c| names_branch_tip(c, &head))
+                    && !p.has("allow-empty")
+                    && !p.has("keep-redundant-commits")
+                    && !p.has("empty");
+                if !p.on("abort") && !p.on("quit") && !p.on("no-commit") && !own_tip {
                     on_current(
                         if sub == "revert" {
                             Action::Revert
@@ -576,10 +587,28 @@ impl<'e> Session<'e> {
                     effects.push(dynamic_args("fetch", &p.positionals));
                     return;
                 }
-                for spec in p.positionals.iter().skip(1) {
-                    if let Some(dst) = fetch_destination(spec) {
-                        effects.push(update(&dst, Place::Local, Action::Fetch));
-                    }
+                let destinations: Vec<String> = p
+                    .positionals
+                    .iter()
+                    .skip(1)
+                    .filter_map(|spec| fetch_destination(spec))
+                    .collect();
+                // git refuses to fetch into the branch checked out here, and then updates
+                // none of the refspecs' destinations.
+                let into_head = !p.on("update-head-ok")
+                    && !self.opened[idx].is_bare()
+                    && destinations
+                        .iter()
+                        .any(|d| matches!(&head, Head::Branch(b) if b == d));
+                if into_head {
+                    effects.push(Effect::Note(
+                        "git refuses to fetch into the checked-out branch: nothing is updated"
+                            .into(),
+                    ));
+                    return;
+                }
+                for dst in destinations {
+                    effects.push(update(&dst, Place::Local, Action::Fetch));
                 }
             }
             "reset" => {
@@ -643,12 +672,26 @@ impl<'e> Session<'e> {
                 } else {
                     Action::UpdateRef
                 };
+                // Setting a branch to itself (`update-ref refs/heads/main HEAD` on main)
+                // moves nothing.
+                let to_itself = |b: &str| {
+                    action == Action::UpdateRef
+                        && p.positionals.get(1).is_some_and(|new| {
+                            names_branch(new, b)
+                                || (names_branch_tip(new, &head)
+                                    && matches!(&head, Head::Branch(h) if h == b))
+                        })
+                };
                 if is_dynamic(r) {
                     effects.push(dynamic_args("update-ref", &p.positionals));
                 } else if r == "HEAD" && !p.on("no-deref") {
-                    on_current(action, effects);
+                    if !matches!(&head, Head::Branch(b) if to_itself(b)) {
+                        on_current(action, effects);
+                    }
                 } else if let Some(b) = r.strip_prefix("refs/heads/") {
-                    effects.push(update(b, Place::Local, action));
+                    if !to_itself(b) {
+                        effects.push(update(b, Place::Local, action));
+                    }
                 }
             }
             "symbolic-ref" => {
@@ -679,7 +722,7 @@ impl<'e> Session<'e> {
                 let top = self.opened[idx].workdir().map(Path::to_path_buf);
                 effects.extend(self.config(rest, top));
             }
-            "push" => self.push(rest, idx, &head, ov, effects),
+            "push" => self.push(rest, idx, &head, cwd, ov, effects),
             "filter-branch" | "filter-repo" => {
                 if rest.iter().any(|a| a == "--all") {
                     for b in self.opened[idx].local_branches() {

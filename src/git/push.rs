@@ -9,6 +9,7 @@ impl Session<'_> {
         rest: &[String],
         idx: usize,
         head: &Head,
+        cwd: &Path,
         ov: &mut Overrides,
         effects: &mut Vec<Effect>,
     ) {
@@ -60,6 +61,28 @@ impl Session<'_> {
         configured.extend(ov.pairs.iter().filter(same).map(|(_, v)| v.clone()));
         effects.push(Effect::Note(format!("push remote: {remote}")));
         let repo = &self.opened[idx];
+        // A remote given as a URL or path, not a configured name, has no remote-tracking
+        // refs: a lease that expects the tracking ref's value fails as "stale info" for
+        // every ref it covers, and git pushes none of them (verified with git 2.47).
+        let anonymous = remote != "." && !repo.remote_names().contains(&remote);
+        let leases = p.values("force-with-lease");
+        let bare_lease = p.on("force-with-lease") && leases.is_empty();
+        let lease_fails = |dst: &str| {
+            anonymous
+                && !p.on("force")
+                && (bare_lease
+                    || leases
+                        .iter()
+                        .any(|l| !l.contains(':') && branch_name(l).as_deref() == Some(dst)))
+        };
+        // The refs of a remote that is a repository on this machine, read directly.
+        let local_remote = anonymous
+            .then(|| {
+                Repo::open(&cwd.join(&remote), Some(&cwd.join(&remote)))
+                    .ok()
+                    .flatten()
+            })
+            .flatten();
         if mirror {
             let mut names = repo.local_branches();
             if let Place::Remote(r) = &place {
@@ -165,6 +188,19 @@ impl Session<'_> {
                 continue;
             }
             let (dst, action) = match dst {
+                // An unqualified destination the remote does not have, from a source that
+                // is no branch (a detached HEAD, a commit): git cannot tell what to make
+                // of it and refuses ("not a full refname").
+                Some(d)
+                    if !d.starts_with("refs/")
+                        && !is_branch_source(src, head, repo)
+                        && local_remote.as_ref().is_some_and(|r| !r.has_ref_named(d)) =>
+                {
+                    effects.push(Effect::Note(format!(
+                        "git refuses `{body}`: `{d}` is not a full ref name and the remote has no such ref"
+                    )));
+                    continue;
+                }
                 Some(d) => (branch_name(d), action),
                 None => {
                     let source = match src {
@@ -197,6 +233,12 @@ impl Session<'_> {
                 }
             };
             if let Some(b) = dst {
+                if !spec.starts_with('+') && lease_fails(&b) {
+                    effects.push(Effect::Note(format!(
+                        "the lease on {b} fails (\"stale info\"): {remote} has no remote-tracking refs"
+                    )));
+                    continue;
+                }
                 effects.push(update(&b, place.clone(), action));
             }
         }
@@ -222,6 +264,20 @@ impl Session<'_> {
             }
         }
         "origin".into()
+    }
+}
+
+/// Whether a push source is a branch (git qualifies an unqualified destination after it):
+/// a branch name, or HEAD on a branch.
+fn is_branch_source(src: &str, head: &Head, repo: &Repo) -> bool {
+    match src {
+        "HEAD" | "@" => matches!(head, Head::Branch(_)),
+        s => {
+            s.starts_with("refs/heads/")
+                || s.starts_with("refs/tags/")
+                || repo.branch_exists(s)
+                || repo.commit_of(&format!("refs/tags/{s}")).is_some()
+        }
     }
 }
 

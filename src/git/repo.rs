@@ -64,6 +64,11 @@ impl Repo {
         p.canonicalize().unwrap_or_else(|_| p.to_owned())
     }
 
+    /// A bare repository has no checked-out branch to protect from a fetch.
+    pub fn is_bare(&self) -> bool {
+        self.repo.is_bare()
+    }
+
     /// The top of the work tree, where git runs shell aliases.
     pub fn workdir(&self) -> Option<&Path> {
         self.repo.workdir()
@@ -139,6 +144,14 @@ impl Repo {
 
     pub fn branch_exists(&self, name: &str) -> bool {
         self.repo.find_branch(name, git2::BranchType::Local).is_ok()
+    }
+
+    /// Whether a short name matches a ref here as git's DWIM rules read it
+    /// (`refs/NAME`, `refs/tags/NAME`, `refs/heads/NAME`, `refs/remotes/NAME`).
+    pub fn has_ref_named(&self, name: &str) -> bool {
+        ["refs/", "refs/tags/", "refs/heads/", "refs/remotes/"]
+            .iter()
+            .any(|p| self.repo.find_reference(&format!("{p}{name}")).is_ok())
     }
 
     pub fn remote_branch_exists(&self, remote: &str, name: &str) -> bool {

@@ -82,7 +82,7 @@ impl Visitor for Guard<'_, '_> {
         runs: &Runs,
         state: &ShellState,
     ) -> Vec<Spawn> {
-        match writes_what_git_runs(cmd, runs) {
+        match writes_what_git_runs(cmd, runs, state.cwd.as_deref()) {
             Some((target, GitFile::Config)) => {
                 self.out.trace.push(format!("command: {}", site.text));
                 self.unresolved(site, format!("it writes git's configuration directly ({target}), which can change where later git commands push"));
@@ -215,8 +215,12 @@ enum GitFile {
 
 /// A write, by any writer the scope tables know (a redirection, `tee -a`, `sed -i`, `cp`),
 /// to what git reads and runs: its config files, or a hook.
-fn writes_what_git_runs(cmd: &SimpleCommand, runs: &Runs) -> Option<(String, GitFile)> {
-    crate::shell::writes::write_targets(cmd, runs)
+fn writes_what_git_runs(
+    cmd: &SimpleCommand,
+    runs: &Runs,
+    cwd: Option<&std::path::Path>,
+) -> Option<(String, GitFile)> {
+    crate::shell::writes::write_targets(cmd, runs, cwd)
         .into_iter()
         .find_map(|t| {
             let target = t.word.text().unwrap_or(&t.word.raw).to_owned();

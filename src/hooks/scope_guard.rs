@@ -7,11 +7,13 @@
 //! could point anywhere.
 
 use super::{Context, Hook, HookOutcome};
+use crate::fsutil;
+use crate::policy::Unmodelled;
 use crate::protocol::Payload;
 use crate::scope::{How, Scope};
 use crate::shell::exec::Runs;
 use crate::shell::walk::{invocation_cwd, ShellState, Site, Spawn, Visitor, Walker};
-use crate::shell::writes::{write_targets, WriteTarget};
+use crate::shell::writes::{write_targets, LinkKind, WriteTarget};
 use crate::shell::SimpleCommand;
 use crate::tools;
 use std::path::{Path, PathBuf};
@@ -89,23 +91,47 @@ pub fn check_command(
     scope: &Scope,
     env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
 ) -> Vec<String> {
+    explain_command(command, cwd, scope, env).denials
+}
+
+/// What scope-guard makes of a shell command: the writes it sees (one line each, with
+/// where they land), what it cannot see, and the denials.
+pub struct ScopeExplanation {
+    pub notes: Vec<String>,
+    pub denials: Vec<String>,
+}
+
+pub fn explain_command(
+    command: &str,
+    cwd: &Path,
+    scope: &Scope,
+    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> ScopeExplanation {
     let home = env("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
-    Walker::new(
+    let w = Walker::new(
         Writes {
             scope,
             home,
             denials: Vec::new(),
+            notes: Vec::new(),
+            links: Vec::new(),
         },
         env,
     )
-    .run(command, cwd.to_owned())
-    .denials
+    .run(command, cwd.to_owned());
+    ScopeExplanation {
+        notes: w.notes,
+        denials: w.denials,
+    }
 }
 
 struct Writes<'s> {
     scope: &'s Scope,
     home: Option<PathBuf>,
     denials: Vec<String>,
+    notes: Vec<String>,
+    /// Links made earlier in the command: (where, what it leads to), both absolute.
+    links: Vec<(PathBuf, PathBuf)>,
 }
 
 impl Visitor for Writes<'_> {
@@ -122,14 +148,32 @@ impl Visitor for Writes<'_> {
             Runs::Program(inv) => invocation_cwd(inv, state),
             _ => state.cwd.clone(),
         };
-        for target in write_targets(cmd, runs) {
+        for target in write_targets(cmd, runs, program_cwd.as_deref()) {
             let cwd = if target.how.starts_with("redirection") {
                 state.cwd.clone()
             } else {
                 program_cwd.clone()
             };
-            if let Some(reason) = self.judge(site, &target, cwd.as_deref()) {
-                self.denials.push(reason);
+            match self.judge(site, &target, cwd.as_deref()) {
+                Some(reason) => self.denials.push(reason),
+                None => self.notes.push(format!(
+                    "writes `{}` ({}): allowed",
+                    target.word.raw, target.how
+                )),
+            }
+        }
+        if let Runs::Program(inv) = runs {
+            if let Some(why) = crate::shell::writes::unmodelled(inv, cmd) {
+                match self.scope.unmodelled {
+                    Unmodelled::Deny => self.denials.push(format!(
+                        "{HOOK}: {} {why}, whose writes cannot be read from the command, and scope.unmodelled_programs is deny in {}. Write the files with the edit tools, or with a command whose targets are spelled out.",
+                        site.cited, self.scope.source
+                    )),
+                    Unmodelled::Allow => self.notes.push(format!(
+                        "{} {why}: the files it writes are not seen, beyond the literal names above (scope.unmodelled_programs is allow)",
+                        site.cited
+                    )),
+                }
             }
         }
         Vec::new()
@@ -144,7 +188,7 @@ impl Visitor for Writes<'_> {
 }
 
 impl Writes<'_> {
-    fn judge(&self, site: &Site, target: &WriteTarget, cwd: Option<&Path>) -> Option<String> {
+    fn judge(&mut self, site: &Site, target: &WriteTarget, cwd: Option<&Path>) -> Option<String> {
         let root = self.scope.root.display();
         let dynamic = |word: &crate::shell::Word| {
             format!(
@@ -181,10 +225,14 @@ impl Writes<'_> {
             follow_last: !target.no_follow,
             recursive: target.recursive,
         };
-        // A copy, move or link into an existing directory lands at DIR/<source name>.
-        let into_dir =
-            !target.sources.is_empty() && (path.ends_with('/') || cwd.join(&path).is_dir());
-        let landing: Vec<String> = if into_dir {
+        // A copy, move or link into an existing directory lands at DIR/<source name>
+        // (a directory reached through a link made earlier in the command too).
+        let dest = self.through_links(&fsutil::absolute(Path::new(&path), &cwd), true);
+        let into_dir = !target.into_dir_never
+            && !target.sources.is_empty()
+            && (path.ends_with('/') || dest.is_dir());
+        // Each place it lands, with the source that lands there when there is one.
+        let mut landing: Vec<(String, Option<String>)> = if into_dir {
             let mut names = Vec::new();
             for source in &target.sources {
                 let Some(src) = self.literal(source) else {
@@ -193,30 +241,144 @@ impl Writes<'_> {
                 let name = Path::new(src.trim_end_matches('/'))
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned());
-                names.push(format!(
-                    "{}/{}",
-                    path.trim_end_matches('/'),
-                    name.unwrap_or_default()
+                names.push((
+                    format!(
+                        "{}/{}",
+                        path.trim_end_matches('/'),
+                        name.unwrap_or_default()
+                    ),
+                    Some(src),
                 ));
             }
             names
         } else {
+            let source = match target.sources.as_slice() {
+                [one] => self.literal(one),
+                _ => None,
+            };
             self.expand(&target.word, &path, &cwd)
+                .into_iter()
+                .map(|p| (p, source.clone()))
+                .collect()
         };
-        for landed in landing {
-            let j = self.scope.judge_with(&landed, &cwd, how);
+        if target.parents {
+            // `mkdir -p a/b/c` makes every missing directory on the way.
+            let mut made = Vec::new();
+            for (landed, _) in &landing {
+                let mut prefix = PathBuf::new();
+                for part in Path::new(landed).components() {
+                    prefix.push(part);
+                    let p = prefix.to_string_lossy().into_owned();
+                    let missing =
+                        std::fs::symlink_metadata(self.through_links(&cwd.join(&prefix), true))
+                            .is_err();
+                    if missing
+                        && !landing.iter().any(|(l, _)| *l == p)
+                        && !made.iter().any(|(l, _)| *l == p)
+                    {
+                        made.push((p, None));
+                    }
+                }
+            }
+            landing.extend(made);
+        }
+        for (landed, _) in &landing {
+            let real =
+                self.through_links(&fsutil::absolute(Path::new(landed), &cwd), how.follow_last);
+            let real_text = real.to_string_lossy();
+            let judged: &str = if self.links.is_empty() {
+                landed
+            } else {
+                &real_text
+            };
+            let j = self.scope.judge_with(judged, &cwd, how);
             if !j.allowed {
                 return Some(format!(
                     "{HOOK}: {} would write {} ({}), which is not allowed: {}. {}",
                     site.cited,
-                    shown(&landed, &j.resolved),
+                    shown(landed, &j.resolved),
                     target.how,
                     j.rule,
                     self.scope.advice(&j)
                 ));
             }
         }
+        self.remember_links(target, &landing, &cwd);
         None
+    }
+
+    /// After an allowed write: the links it made (or moved, or removed) in this command,
+    /// which later writes through the same names follow.
+    fn remember_links(
+        &mut self,
+        target: &WriteTarget,
+        landing: &[(String, Option<String>)],
+        cwd: &Path,
+    ) {
+        let at = |p: &str| fsutil::lexical(&fsutil::absolute(Path::new(p), cwd));
+        if target.no_follow && target.link.is_none() {
+            // `rm link`, `mv link elsewhere`: the name no longer leads anywhere.
+            for (landed, _) in landing {
+                let gone = at(landed);
+                self.links.retain(|(l, _)| !l.starts_with(&gone));
+            }
+            return;
+        }
+        let Some(kind) = target.link else {
+            return;
+        };
+        for (landed, source) in landing {
+            let Some(source) = source else { continue };
+            let place = at(landed);
+            let parent = place.parent().unwrap_or(Path::new("/")).to_owned();
+            let points_to = match kind {
+                LinkKind::Symbolic => fsutil::lexical(&parent.join(source)),
+                LinkKind::Hard => self.through_links(&at(source), true),
+                LinkKind::Moved => {
+                    let from = at(source);
+                    match self.links.iter().rposition(|(l, _)| *l == from) {
+                        Some(k) => self.links.remove(k).1,
+                        None => match std::fs::read_link(&from) {
+                            // The link's text now reads from its new directory.
+                            Ok(text) => fsutil::lexical(&parent.join(text)),
+                            Err(_) => continue,
+                        },
+                    }
+                }
+            };
+            self.links.retain(|(l, _)| *l != place);
+            self.links.push((place, points_to));
+        }
+    }
+
+    /// `path` with the links made earlier in this command followed (the last part only
+    /// when `follow_last`). Links on disk are left to the judge, which follows them.
+    fn through_links(&self, path: &Path, follow_last: bool) -> PathBuf {
+        let mut p = fsutil::lexical(path);
+        if self.links.is_empty() {
+            return p;
+        }
+        // At most as many hops as the kernel follows.
+        for _ in 0..40 {
+            let parts: Vec<_> = p.components().collect();
+            let mut next = None;
+            for k in 1..=parts.len() {
+                if k == parts.len() && !follow_last {
+                    break;
+                }
+                let prefix: PathBuf = parts[..k].iter().collect();
+                if let Some((_, to)) = self.links.iter().rev().find(|(l, _)| *l == prefix) {
+                    let rest: PathBuf = parts[k..].iter().collect();
+                    next = Some(fsutil::lexical(&to.join(rest)));
+                    break;
+                }
+            }
+            match next {
+                Some(n) => p = n,
+                None => return p,
+            }
+        }
+        p
     }
 
     /// The word's literal text, `~/…` read as the home directory.

@@ -229,6 +229,146 @@ fn split_literal(body: &str) -> Option<(String, &str)> {
     None
 }
 
+/// The files a sed script writes with `w`/`W` and the `s///w` flag (`/dev/stdout` and
+/// `/dev/stderr` included: the caller drops what is not a file). A script known only when
+/// it runs writes an unknown file only if it could hold a `w`.
+pub fn sed_outputs(args: &[Word]) -> Vec<Word> {
+    let p = argv::parse(&SED, args);
+    let scripts: Vec<&Word> = match p.args_of("expression") {
+        e if !e.is_empty() => e,
+        _ if p.has("file") => return Vec::new(),
+        _ => p.positionals.first().into_iter().collect(),
+    };
+    let mut out = Vec::new();
+    for s in scripts {
+        let Some(text) = s.text() else {
+            continue;
+        };
+        out.extend(sed_commands(text).into_iter().filter_map(|c| match c {
+            SedRun::Write(file) => Some(Word::literal(&file)),
+            _ => None,
+        }));
+    }
+    out
+}
+
+/// The files awk's `print`/`printf` statements redirect into (`print > "f"`, `>> "f"`):
+/// a literal name is the file; an expression is a file known only when it runs. With
+/// gawk's `-i inplace`, the input files are rewritten too.
+pub fn awk_outputs(args: &[Word]) -> Vec<(Word, AwkWrite)> {
+    let p = argv::parse(&AWK, args);
+    let (program, files) = match p.args_of("source").first() {
+        Some(source) => ((*source).clone(), &p.positionals[..]),
+        None if p.has("file") => (Word::literal(""), &p.positionals[..]),
+        None => match p.positionals.split_first() {
+            Some((w, rest)) => (w.clone(), rest),
+            None => return Vec::new(),
+        },
+    };
+    let mut out = Vec::new();
+    if p.values("include").contains(&"inplace") {
+        // `var=value` operands are assignments, not files.
+        let assignment = |t: &str| {
+            t.split_once('=').is_some_and(|(n, _)| {
+                !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            })
+        };
+        out.extend(
+            files
+                .iter()
+                .filter(|w| !w.text().is_some_and(assignment))
+                .map(|w| (w.clone(), AwkWrite::InPlace)),
+        );
+    }
+    let Some(text) = program.text() else {
+        return out;
+    };
+    for statement in awk_print_statements(text) {
+        let Some(at) = unquoted_redirect(statement) else {
+            continue;
+        };
+        let target = statement[at..].trim_start_matches('>').trim_start();
+        let word = match target.strip_prefix('"').and_then(split_literal) {
+            Some((name, _)) => Word::literal(&name),
+            None => Word {
+                raw: format!("awk output {}", target.trim()),
+                value: None,
+                quoted: false,
+            },
+        };
+        out.push((word, AwkWrite::Redirect));
+    }
+    out
+}
+
+/// How awk writes a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AwkWrite {
+    /// `print > "f"`: opened like a shell redirection (through a symlink).
+    Redirect,
+    /// `-i inplace`: a new file renamed over the old name (a symlink is replaced).
+    InPlace,
+}
+
+/// The text of each `print`/`printf` statement of an awk program, up to its end (`;`,
+/// `}`, a newline) outside strings.
+fn awk_print_statements(text: &str) -> Vec<&str> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => i = skip_delimited(b, i + 1, b'"'),
+            b'p' if text[i..].starts_with("print")
+                && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) =>
+            {
+                let start = i;
+                let mut j = i + 5;
+                let mut depth = 0i32;
+                while j < b.len() {
+                    match b[j] {
+                        b'"' => {
+                            j = skip_delimited(b, j + 1, b'"');
+                            continue;
+                        }
+                        b'(' => depth += 1,
+                        b')' => depth -= 1,
+                        b';' | b'}' | b'\n' if depth <= 0 => break,
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                out.push(&text[start..j.min(b.len())]);
+                i = j;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// Where a `>` or `>>` outside strings and parentheses starts in a print statement (a `>`
+/// inside parentheses is a comparison).
+fn unquoted_redirect(statement: &str) -> Option<usize> {
+    let b = statement.as_bytes();
+    let mut depth = 0i32;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i = skip_delimited(b, i + 1, b'"');
+                continue;
+            }
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            b'>' if depth == 0 => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// sed's `e COMMAND` runs COMMAND; a bare `e` and the `s///e` flag run text built from
 /// the input.
 fn sed(args: &[Word]) -> Option<Runs> {
@@ -249,6 +389,7 @@ fn sed(args: &[Word]) -> Option<Runs> {
                 SedRun::Input(what) => {
                     return Some(unknown(&format!("sed's {what} runs a command")))
                 }
+                SedRun::Write(_) => {}
             }
         }
     }
@@ -262,6 +403,8 @@ enum SedRun {
     Command(String),
     /// Runs a command built from the input (`e` alone, `s///e`).
     Input(&'static str),
+    /// Writes the pattern space to a file (`w FILE`, `W FILE`, the `s///w FILE` flag).
+    Write(String),
 }
 
 /// The commands a sed script runs. The script is read command by command: an address,
@@ -316,18 +459,38 @@ fn sed_commands(script: &str) -> Vec<SedRun> {
                     .iter()
                     .position(|&c| matches!(c, b';' | b'\n' | b'}'))
                     .map_or(b.len(), |k| i + k);
+                let flags = &script[i..flags_end];
                 if letter == b's'
-                    && script[i..flags_end]
+                    && flags
                         .split(['w', ' '])
                         .next()
                         .is_some_and(|f| f.contains('e'))
                 {
                     out.push(SedRun::Input("`s///e` flag"));
                 }
-                i = flags_end;
+                // `s/a/b/w FILE`: the file name is the rest of the line.
+                if let (b's', Some(w)) = (letter, flags.find('w')) {
+                    let end = b[i + w..]
+                        .iter()
+                        .position(|&c| c == b'\n')
+                        .map_or(b.len(), |k| i + w + k);
+                    out.push(SedRun::Write(script[i + w + 1..end].trim().to_owned()));
+                    i = end;
+                } else {
+                    i = flags_end;
+                }
+            }
+            // `w FILE`, `W FILE`: the file name is the rest of the line.
+            b'w' | b'W' => {
+                let end = b[i..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .map_or(b.len(), |k| i + k);
+                out.push(SedRun::Write(script[i..end].trim().to_owned()));
+                i = end;
             }
             // Commands whose argument is the rest of the line (text, file names, labels).
-            b'a' | b'i' | b'c' | b'r' | b'R' | b'w' | b'W' | b'b' | b't' | b'T' | b':' => {
+            b'a' | b'i' | b'c' | b'r' | b'R' | b'b' | b't' | b'T' | b':' => {
                 i = b[i..]
                     .iter()
                     .position(|&c| c == b'\n')

@@ -112,7 +112,8 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
             .collect(),
         ..Invocation::default()
     };
-    let mut words: &[Word] = &cmd.words;
+    // Owned: a wrapper may make new words (`env -S` splits its string into them).
+    let mut words: Vec<Word> = cmd.words.clone();
     for _ in 0..16 {
         let Some((first, rest)) = words.split_first() else {
             return Runs::Nothing;
@@ -149,7 +150,7 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
                 if name == "runuser" {
                     if let Some(k) = rest.iter().position(|w| w.text() == Some("--")) {
                         inv.wrappers.push(name);
-                        words = &rest[k + 1..];
+                        words = rest[k + 1..].to_vec();
                         continue;
                     }
                 }
@@ -167,7 +168,7 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
                 }
                 // `flock FILE cmd…`: the lock file, then the command.
                 inv.wrappers.push(name);
-                words = rest.get(own.rest_at + 1..).unwrap_or_default();
+                words = rest.get(own.rest_at + 1..).unwrap_or_default().to_vec();
                 continue;
             }
             "watch" => {
@@ -257,7 +258,7 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
                 inv.placeholder = placeholder;
             }
             inv.wrappers.push(name);
-            words = rest.get(start..).unwrap_or_default();
+            words = rest.get(start..).unwrap_or_default().to_vec();
             if words.is_empty() && w.appends {
                 // `xargs` alone runs `echo`.
                 return Runs::Nothing;
@@ -282,7 +283,8 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
                 ));
                 words = rest
                     .get(from + own.rest_at + w.operands..)
-                    .unwrap_or_default();
+                    .unwrap_or_default()
+                    .to_vec();
                 if words.is_empty() {
                     return Runs::Nothing;
                 }
@@ -305,7 +307,7 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
                 match at {
                     Some(k) => {
                         inv.wrappers.push(name);
-                        words = &rest[k + 1..];
+                        words = rest[k + 1..].to_vec();
                         continue;
                     }
                     None => return Runs::Nothing,
@@ -390,7 +392,7 @@ fn find_exec(args: &[Word]) -> Runs {
 /// `env [OPTION]… [-] [NAME=VALUE]… [COMMAND [ARG]…]`, options by [`tables::ENV`]: every
 /// spelling of `-S` (`-S STR`, `-SSTR`, `-vS STR`, `--split-string=STR`, `--split STR`)
 /// makes the string (and what follows) a command line.
-fn env_command<'w>(args: &'w [Word], inv: &mut Invocation) -> Result<&'w [Word], Box<Runs>> {
+fn env_command(args: &[Word], inv: &mut Invocation) -> Result<Vec<Word>, Box<Runs>> {
     let own = argv::parse(&tables::ENV, args);
     for (name, value) in &own.opts {
         match (name.as_str(), value) {
@@ -409,14 +411,20 @@ fn env_command<'w>(args: &'w [Word], inv: &mut Invocation) -> Result<&'w [Word],
             },
             ("chdir", Some(v)) => inv.chdir = Some(v.text().map(str::to_owned)),
             ("split-string", Some(v)) => {
-                let after = &args[own.rest_at.min(args.len())..];
-                return Err(Box::new(match (v.text(), join_words(after)) {
-                    (Some(s), Some(rest)) => Runs::Script {
-                        text: format!("{s} {rest}"),
-                        via: "env -S".into(),
-                    },
-                    _ => Runs::Unknown("`env -S` splits a string only known when it runs".into()),
-                }));
+                let Some(text) = v.text() else {
+                    return Err(Box::new(Runs::Unknown(
+                        "`env -S` splits a string only known when it runs".into(),
+                    )));
+                };
+                // The split words take the option's place, and env reads them as it
+                // reads its arguments: options, assignments, then the command.
+                let mut next = match env_split(text, &inv.env, inv.clear_env) {
+                    Ok(words) => words,
+                    // env refuses the string (exit 125) and runs nothing.
+                    Err(()) => return Err(Box::new(Runs::Nothing)),
+                };
+                next.extend(args[own.rest_at.min(args.len())..].iter().cloned());
+                return env_command(&next, inv);
             }
             _ => {}
         }
@@ -439,11 +447,101 @@ fn env_command<'w>(args: &'w [Word], inv: &mut Invocation) -> Result<&'w [Word],
             Some((name, value)) if !name.is_empty() => {
                 inv.env.push((name.to_owned(), Some(value.to_owned())))
             }
-            _ => return Ok(&args[k..]),
+            _ => return Ok(args[k..].to_vec()),
         }
         k += 1;
     }
-    Ok(&args[args.len()..])
+    Ok(Vec::new())
+}
+
+/// `env -S STRING` as coreutils splits it: blanks separate words; `'…'` is literal
+/// (`\\` and `\'` aside); `"…"` and bare text take the escapes `\"`, `\'`, `\\`, `\$`,
+/// `\#`, `\_` (a blank inside quotes, a separator outside), `\f \n \r \t \v`, and `\c`
+/// (the rest is ignored); `${NAME}` is the variable's value; a `#` that starts a word
+/// starts a comment. No shell syntax: no redirection, no `~`, no `$NAME`, no globbing.
+/// Err when env refuses the string (an unbraced `$`, an unknown escape, an open quote).
+fn env_split(text: &str, env: &[(String, Option<String>)], cleared: bool) -> Result<Vec<Word>, ()> {
+    let b = text.as_bytes();
+    let mut words: Vec<Word> = Vec::new();
+    // The word being built: its bytes, and whether it holds a value known only at run time.
+    let mut cur: Option<(Vec<u8>, bool)> = None;
+    let finish = |cur: &mut Option<(Vec<u8>, bool)>, words: &mut Vec<Word>| {
+        if let Some((bytes, dynamic)) = cur.take() {
+            let t = String::from_utf8_lossy(&bytes).into_owned();
+            words.push(Word {
+                raw: t.clone(),
+                value: (!dynamic).then_some(t),
+                quoted: false,
+            });
+        }
+    };
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match (quote, c) {
+            (None, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) => finish(&mut cur, &mut words),
+            (None, b'#') if cur.is_none() => break,
+            (None, b'\'' | b'"') => {
+                quote = Some(c);
+                cur.get_or_insert_with(|| (Vec::new(), false));
+            }
+            (Some(q), _) if c == q => quote = None,
+            (Some(b'\''), b'\\') if matches!(b.get(i + 1), Some(b'\\' | b'\'')) => {
+                cur.get_or_insert_with(|| (Vec::new(), false))
+                    .0
+                    .push(b[i + 1]);
+                i += 1;
+            }
+            (Some(b'\''), _) => cur.get_or_insert_with(|| (Vec::new(), false)).0.push(c),
+            (_, b'\\') => {
+                let e = *b.get(i + 1).ok_or(())?;
+                i += 1;
+                let ch = match e {
+                    b'c' if quote.is_none() => break,
+                    b'_' if quote.is_none() => {
+                        finish(&mut cur, &mut words);
+                        i += 1;
+                        continue;
+                    }
+                    b'_' => b' ',
+                    b'"' | b'\'' | b'\\' | b'$' | b'#' => e,
+                    b'f' => 0x0c,
+                    b'n' => b'\n',
+                    b'r' => b'\r',
+                    b't' => b'\t',
+                    b'v' => 0x0b,
+                    _ => return Err(()),
+                };
+                cur.get_or_insert_with(|| (Vec::new(), false)).0.push(ch);
+            }
+            (_, b'$') => {
+                if b.get(i + 1) != Some(&b'{') {
+                    return Err(());
+                }
+                let end = i + 2 + b[i + 2..].iter().position(|&x| x == b'}').ok_or(())?;
+                let name = std::str::from_utf8(&b[i + 2..end]).map_err(|_| ())?;
+                let word = cur.get_or_insert_with(|| (Vec::new(), false));
+                match env.iter().rev().find(|(n, _)| n == name) {
+                    Some((_, Some(v))) => word.0.extend_from_slice(v.as_bytes()),
+                    // Unset after `env -i`: empty. Otherwise the hook cannot see it.
+                    None if cleared => {}
+                    _ => {
+                        word.0.extend_from_slice(&b[i..=end]);
+                        word.1 = true;
+                    }
+                }
+                i = end;
+            }
+            _ => cur.get_or_insert_with(|| (Vec::new(), false)).0.push(c),
+        }
+        i += 1;
+    }
+    if quote.is_some() {
+        return Err(());
+    }
+    finish(&mut cur, &mut words);
+    Ok(words)
 }
 
 fn join_words(words: &[Word]) -> Option<String> {
@@ -733,11 +831,53 @@ mod tests {
         assert_eq!(script("bash <<< 'git push'"), "git push");
         assert_eq!(script("su -c 'git push' root"), "git push");
         assert_eq!(script("watch -n 1 git status"), "git status");
-        assert_eq!(script("env -S 'git push'"), "git push ");
         assert_eq!(script("pwsh -Command 'git push'"), "git push");
         assert_eq!(script("script -qc 'git push' /dev/null"), "git push");
         assert_eq!(script("trap 'git push' EXIT"), "git push");
         assert_eq!(script("source /dev/stdin <<< 'git push'"), "git push");
+    }
+
+    #[test]
+    fn env_split_string_is_not_shell() {
+        let program = |src| match run_of(src) {
+            Runs::Program(inv) => (
+                inv.program,
+                inv.args
+                    .iter()
+                    .map(|w| w.value.clone().unwrap_or_else(|| format!("<{}>", w.raw)))
+                    .collect::<Vec<_>>(),
+            ),
+            other => panic!("{src:?}: {other:?}"),
+        };
+        let v = |p: &str, a: &[&str]| (p.to_owned(), a.iter().map(|s| s.to_string()).collect());
+        assert_eq!(program("env -S 'git push'"), v("git", &["push"]));
+        // Redirections, `~` and `;` are plain text to env (verified with coreutils 9.1).
+        assert_eq!(
+            program("env -S 'echo x > ~/f; ls'"),
+            v("echo", &["x", ">", "~/f;", "ls"])
+        );
+        assert_eq!(
+            program(r#"env -S 'tee "a b" c\_d' x"#),
+            v("tee", &["a b", "c", "d", "x"])
+        );
+        // Options and assignments inside the string are env's own.
+        let Runs::Program(inv) = run_of("env -S '-u X -C /srv A=1 git status'") else {
+            panic!()
+        };
+        assert_eq!(inv.chdir, Some(Some("/srv".to_owned())));
+        assert_eq!(inv.env, vec![("A".to_owned(), Some("1".to_owned()))]);
+        // `${V}` is the variable; a bare `$V` makes env refuse and run nothing.
+        assert_eq!(
+            program("V=x env -S 'touch ${V}.txt'"),
+            v("touch", &["x.txt"])
+        );
+        assert_eq!(
+            program("env -S 'touch ${HOME}/f'"),
+            v("touch", &["<${HOME}/f>"])
+        );
+        assert_eq!(run_of("env -S 'touch $HOME/f'"), Runs::Nothing);
+        assert_eq!(run_of("env -S 'a \\q'"), Runs::Nothing);
+        assert_eq!(program("env -S 'ls # a comment'"), v("ls", &[]));
     }
 
     #[test]

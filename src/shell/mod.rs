@@ -14,6 +14,7 @@
 
 mod embedded;
 pub mod exec;
+pub mod expand;
 mod parse;
 pub mod walk;
 pub mod writes;
@@ -35,6 +36,13 @@ pub enum Node {
     /// Runs in a child shell: `( … )`, a member of a multi-command pipeline, a command
     /// sent to the background with `&`. Directory changes inside do not leak out.
     Subshell(Vec<Node>),
+    /// `for VAR in ITEMS; do BODY; done`: the body runs once per item with VAR set to it
+    /// (the items' own substitutions run before, as nodes of their own).
+    For {
+        var: String,
+        items: Vec<Word>,
+        body: Vec<Node>,
+    },
 }
 
 /// A simple command: `VAR=value … word … [redirections]`.
@@ -147,6 +155,7 @@ impl Script {
                 match n {
                     Node::Simple(c) => out.push(c),
                     Node::Subshell(inner) => walk(inner, out),
+                    Node::For { body, .. } => walk(body, out),
                 }
             }
         }

@@ -375,22 +375,31 @@ impl<'a> Parser<'a> {
             }
             "for" | "select" => {
                 self.skip_blank(false);
+                // `for NAME in WORDS`: the loop the walker can unroll; anything else
+                // (`for ((…))`, `for NAME` over "$@", `select`) runs its body once with
+                // the variable unknown.
+                let mut unrollable: Option<(String, Vec<Word>)> = None;
                 if self.starts_with("((") {
                     self.skip_balanced_parens();
                 } else {
-                    let _name = self.parse_word(&mut nodes);
+                    let name = self.parse_word(&mut nodes);
                     self.skip_blank(true);
                     if self.keyword(&["in"]).is_some() {
                         self.i += 2;
+                        let mut items = Vec::new();
                         loop {
                             self.skip_blank(false);
                             match self.peek() {
                                 None | Some(b';') | Some(b'\n') => break,
                                 _ if self.fatal => break,
-                                _ => {
-                                    self.parse_word(&mut nodes);
-                                }
+                                _ => items.push(self.parse_word(&mut nodes)),
                             }
+                        }
+                        let valid = name.text().is_some_and(|n| {
+                            n.bytes().next().is_some_and(is_name_start) && n.bytes().all(is_name)
+                        });
+                        if k == "for" && valid && !name.quoted {
+                            unrollable = Some((name.raw.clone(), items));
                         }
                     }
                 }
@@ -400,8 +409,12 @@ impl<'a> Parser<'a> {
                     self.skip_blank(true);
                 }
                 if self.expect_keyword("do") {
-                    nodes.extend(self.parse_list(&["done"], false));
+                    let body = self.parse_list(&["done"], false);
                     self.expect_keyword("done");
+                    match unrollable {
+                        Some((var, items)) => nodes.push(Node::For { var, items, body }),
+                        None => nodes.extend(body),
+                    }
                 }
             }
             "case" => {

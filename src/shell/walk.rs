@@ -5,6 +5,7 @@
 //! other programs (`find -exec`) are walked too, within fixed depth and size limits.
 
 use super::exec::{self, Invocation, Runs};
+use super::expand;
 use super::{Node, SimpleCommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -28,7 +29,13 @@ pub struct ShellState {
     /// dynamic). Bash expands them in a later line when `expand_aliases` is on, as in the
     /// shells agents run commands in; counting them on the same line too only denies more.
     pub aliases: Vec<(String, Option<String>)>,
+    /// Shell variables with one known value: a `for` loop's variable inside its body.
+    /// Not exported: a child shell (`bash -c`) does not see them.
+    pub vars: Vec<(String, String)>,
 }
+
+/// A `for` loop over more items than this is walked once, its variable unknown.
+const MAX_LOOP_ITEMS: usize = 64;
 
 /// Where a visited command is.
 pub struct Site {
@@ -127,13 +134,46 @@ impl<'e, V: Visitor> Walker<'e, V> {
                     let mut child = state.clone();
                     self.walk(inner, &mut child, depth);
                 }
+                Node::For { var, items, body } => self.for_loop(var, items, body, state, depth),
             }
         }
+    }
+
+    /// A `for` loop over items known statically (literal words, brace expansions, globs
+    /// of files that exist) runs its body once per item with the variable set; otherwise
+    /// once with the variable unknown. After the loop the variable is unknown (a `break`
+    /// may have ended it early).
+    fn for_loop(
+        &mut self,
+        var: &str,
+        items: &[super::Word],
+        body: &[Node],
+        state: &mut ShellState,
+        depth: usize,
+    ) {
+        let values = loop_items(items, state);
+        match values {
+            Some(values) if values.len() <= MAX_LOOP_ITEMS => {
+                for value in values {
+                    state.vars.retain(|(n, _)| n != var);
+                    state.vars.push((var.to_owned(), value));
+                    self.walk(body, state, depth);
+                }
+            }
+            _ => {
+                state.vars.retain(|(n, _)| n != var);
+                self.walk(body, state, depth);
+            }
+        }
+        state.vars.retain(|(n, _)| n != var);
     }
 
     fn simple(&mut self, cmd: &SimpleCommand, state: &mut ShellState, depth: usize) {
         self.commands += 1;
         let text = command_text(cmd);
+        let expanded = expand_command(cmd, state);
+        let cmd = expanded.as_ref().unwrap_or(cmd);
+        forget_assigned(cmd, state);
         if depth == 0 {
             self.outer = Some(cut(&text));
         }
@@ -176,7 +216,7 @@ impl<'e, V: Visitor> Walker<'e, V> {
                 if via == "eval" {
                     self.script(script, via, state, depth + 1);
                 } else {
-                    let mut child = state.clone();
+                    let mut child = child_shell(state);
                     self.script(script, via, &mut child, depth + 1);
                 }
             }
@@ -191,7 +231,7 @@ impl<'e, V: Visitor> Walker<'e, V> {
             }) => {
                 self.visitor
                     .note(format!("  runs a script ({via}): {}", cut(script)));
-                let mut child = state.clone();
+                let mut child = child_shell(state);
                 self.script(script, via, &mut child, depth + 1);
             }
             Runs::Program(inv) => match inv.name() {
@@ -216,6 +256,7 @@ impl<'e, V: Visitor> Walker<'e, V> {
                 dir_stack: Vec::new(),
                 exported: state.exported.clone(),
                 aliases: Vec::new(),
+                vars: Vec::new(),
             };
             self.script(&spawn.text, &spawn.via, &mut child, depth + 1);
         }
@@ -262,6 +303,167 @@ impl<'e, V: Visitor> Walker<'e, V> {
                 crate::fsutil::lexical(&t)
             }
         });
+    }
+}
+
+/// The state a child shell (`bash -c`, a program's embedded script) starts with: the
+/// directory and the exported variables, not the shell's own variables.
+fn child_shell(state: &ShellState) -> ShellState {
+    ShellState {
+        vars: Vec::new(),
+        ..state.clone()
+    }
+}
+
+/// The values a `for` loop's items take, when all are known.
+fn loop_items(items: &[super::Word], state: &ShellState) -> Option<Vec<String>> {
+    let known = expand::Known {
+        cwd: state.cwd.as_deref(),
+        vars: &state.vars,
+    };
+    let mut out = Vec::new();
+    for w in items {
+        let values = match w.text() {
+            Some(t) => vec![t.to_owned()],
+            None => expand::fields(&w.raw, &known)?,
+        };
+        for v in values {
+            // An unquoted glob names the files it matches (itself when none does).
+            if !w.quoted && v.contains(['*', '?', '[']) {
+                out.extend(glob_files(&v, state.cwd.as_deref()?)?);
+            } else {
+                out.push(v);
+            }
+            if out.len() > MAX_LOOP_ITEMS {
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The files a glob with wildcards only in its last part matches, sorted as bash sorts
+/// them (the pattern itself when nothing matches); None for wildcards in a directory part.
+fn glob_files(pattern: &str, cwd: &std::path::Path) -> Option<Vec<String>> {
+    let (dir, last) = match pattern.rsplit_once('/') {
+        Some((d, l)) => (Some(if d.is_empty() { "/" } else { d }), l),
+        None => (None, pattern),
+    };
+    if dir.is_some_and(|d| d.contains(['*', '?', '['])) {
+        return None;
+    }
+    let glob = globset::Glob::new(last).ok()?.compile_matcher();
+    let base = cwd.join(dir.unwrap_or("."));
+    let mut names: Vec<String> = std::fs::read_dir(base)
+        .ok()?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| glob.is_match(n) && (last.starts_with('.') || !n.starts_with('.')))
+        .collect();
+    names.sort();
+    if names.is_empty() {
+        return Some(vec![pattern.to_owned()]);
+    }
+    Some(
+        names
+            .into_iter()
+            .map(|n| match dir {
+                Some("/") => format!("/{n}"),
+                Some(d) => format!("{d}/{n}"),
+                None => n,
+            })
+            .collect(),
+    )
+}
+
+/// The command with its dynamic words expanded where the expansion is static
+/// ([`expand`]); None when nothing changes.
+fn expand_command(cmd: &SimpleCommand, state: &ShellState) -> Option<SimpleCommand> {
+    let known = expand::Known {
+        cwd: state.cwd.as_deref(),
+        vars: &state.vars,
+    };
+    let one = |w: &super::Word| -> Option<super::Word> {
+        if w.value.is_some() {
+            return None;
+        }
+        match expand::fields(&w.raw, &known)?.as_slice() {
+            [v] => Some(super::Word {
+                raw: v.clone(),
+                value: Some(v.clone()),
+                quoted: w.quoted,
+            }),
+            _ => None,
+        }
+    };
+    let mut changed = false;
+    let mut out = cmd.clone();
+    let mut words = Vec::with_capacity(cmd.words.len());
+    for w in &cmd.words {
+        match (w.value.is_none())
+            .then(|| expand::fields(&w.raw, &known))
+            .flatten()
+        {
+            Some(fields) => {
+                changed = true;
+                words.extend(fields.into_iter().map(|v| super::Word {
+                    raw: v.clone(),
+                    value: Some(v),
+                    quoted: w.quoted,
+                }));
+            }
+            None => words.push(w.clone()),
+        }
+    }
+    out.words = words;
+    for r in &mut out.redirects {
+        if let Some(w) = one(&r.target) {
+            r.target = w;
+            changed = true;
+        }
+    }
+    for a in &mut out.assignments {
+        if let Some(w) = one(&a.value) {
+            a.value = w;
+            changed = true;
+        }
+    }
+    changed.then_some(out)
+}
+
+/// A variable assigned, read or unset by the command loses its known value.
+fn forget_assigned(cmd: &SimpleCommand, state: &mut ShellState) {
+    if state.vars.is_empty() {
+        return;
+    }
+    if cmd.words.is_empty() {
+        for a in &cmd.assignments {
+            state.vars.retain(|(n, _)| *n != a.name);
+        }
+        return;
+    }
+    let sets_names = cmd.words.first().and_then(|w| w.text()).is_some_and(|p| {
+        matches!(
+            p,
+            "read"
+                | "unset"
+                | "declare"
+                | "typeset"
+                | "local"
+                | "export"
+                | "readonly"
+                | "mapfile"
+                | "readarray"
+                | "printf"
+                | "getopts"
+        )
+    });
+    if sets_names {
+        for w in &cmd.words[1..] {
+            let name = w.text().unwrap_or(&w.raw);
+            let name = name.split('=').next().unwrap_or(name);
+            state.vars.retain(|(n, _)| n != name);
+        }
     }
 }
 

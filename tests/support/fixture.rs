@@ -29,8 +29,9 @@ impl Drop for Run {
 pub fn scratch(name: &str) -> PathBuf {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static N: AtomicUsize = AtomicUsize::new(0);
+    // Fixed widths: a reason cut at a length shows the same text whatever the pid.
     let dir = std::env::temp_dir().join(format!(
-        "dia-fixture-{}-{}-{name}",
+        "dia-fixture-{:07}-{:04}-{name}",
         std::process::id(),
         N.fetch_add(1, Ordering::Relaxed)
     ));

@@ -215,7 +215,7 @@ fn turn_writes(ev: &Evidence, runs: &[Run]) -> Vec<(usize, PathBuf, bool)> {
     for r in runs {
         let script = shell::parse(&r.command);
         for cmd in script.simple_commands() {
-            for t in shell::writes::write_targets(cmd, &shell::exec::runs(cmd)) {
+            for t in shell::writes::write_targets(cmd, &shell::exec::runs(cmd), Some(ev.cwd)) {
                 match t.word.text() {
                     Some(p) => out.push((r.at, canonical_lexical(ev.cwd, p), t.recursive)),
                     // Known only at run time: somewhere under its static prefix's

@@ -5,9 +5,14 @@
 //! Which arguments are targets is a table per program; a target that is not literal text
 //! is reported as such, and so are the arguments `xargs` appends.
 
+mod programs;
+
+pub use programs::{patched_files, unmodelled};
+
 use super::exec::{Invocation, Runs};
 use super::{RedirectOp, SimpleCommand, Word};
 use crate::argv::{self, tables};
+use std::path::Path;
 
 /// One path a command writes (or deletes, or creates).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -23,11 +28,29 @@ pub struct WriteTarget {
     /// For a copy, move or link destination: the sources, whose names land inside the
     /// destination when it is a directory.
     pub sources: Vec<Word>,
+    /// The destination is never a directory the sources land in (`-T`).
+    pub into_dir_never: bool,
     /// Relative paths are relative to this directory rather than the command's
     /// (`git -C dir`, `--work-tree`).
     pub base: Option<Word>,
     /// A word that is a path only when it exists (`git checkout X`: a branch, or a file).
     pub if_exists: bool,
+    /// Every missing directory above it is created too (`mkdir -p`, `install -D`).
+    pub parents: bool,
+    /// It puts a link (or moves one) where it lands, so that later writes in the same
+    /// command through that name reach what the link points to.
+    pub link: Option<LinkKind>,
+}
+
+/// How a write target makes a link at its landing place; the source is [`WriteTarget::sources`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkKind {
+    /// `ln -s SRC DEST`, `cp -s`: a symbolic link whose text is SRC as written.
+    Symbolic,
+    /// `ln SRC DEST`, `cp -l`: a second name for SRC's file.
+    Hard,
+    /// `mv SRC DEST`: whatever SRC was (a link among them) is now at DEST.
+    Moved,
 }
 
 /// Targets that are not files.
@@ -47,14 +70,10 @@ fn is_not_a_file(t: &str) -> bool {
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// Programs whose positional arguments are all targets: what `xargs` appends to them is
-/// a target too.
-const ALL_POSITIONALS: &[&str] = &[
-    "tee", "truncate", "touch", "mkdir", "rm", "rmdir", "unlink", "shred",
-];
-
-/// Every file `cmd` visibly writes.
-pub fn write_targets(cmd: &SimpleCommand, runs: &Runs) -> Vec<WriteTarget> {
+/// Every file `cmd` visibly writes. `cwd` is where the program runs, when known: a
+/// patch named by a file (`patch -i fix.diff`, `patch < fix.diff`) is read from there to
+/// learn which files it changes.
+pub fn write_targets(cmd: &SimpleCommand, runs: &Runs, cwd: Option<&Path>) -> Vec<WriteTarget> {
     let mut out = Vec::new();
     for r in &cmd.redirects {
         let op = match r.op {
@@ -85,7 +104,7 @@ pub fn write_targets(cmd: &SimpleCommand, runs: &Runs) -> Vec<WriteTarget> {
     }
     if let Runs::Program(inv) = runs {
         out.extend(
-            program_targets(inv)
+            program_targets(inv, cmd, cwd)
                 .into_iter()
                 .filter(|t| !t.word.text().is_some_and(is_not_a_file)),
         );
@@ -93,114 +112,187 @@ pub fn write_targets(cmd: &SimpleCommand, runs: &Runs) -> Vec<WriteTarget> {
     out
 }
 
-fn program_targets(inv: &Invocation) -> Vec<WriteTarget> {
+/// What the program of `inv` writes by its arguments (and, for an interpreter, by the
+/// literal file names its inline code writes).
+fn program_targets(inv: &Invocation, cmd: &SimpleCommand, cwd: Option<&Path>) -> Vec<WriteTarget> {
     let name = inv.name();
-    let target = |w: &Word| WriteTarget {
-        word: w.clone(),
-        how: name.to_owned(),
-        ..WriteTarget::default()
-    };
     match name {
         "dd" => return dd_targets(inv),
-        "perl" => return perl_targets(inv),
         "tar" => return tar_targets(inv),
         "git" => return git_targets(inv),
+        "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => {
+            return super::embedded::awk_outputs(&inv.args)
+                .into_iter()
+                .map(|(w, how)| WriteTarget {
+                    no_follow: how == super::embedded::AwkWrite::InPlace,
+                    ..target(&w, "awk")
+                })
+                .collect()
+        }
+        "perl" => {
+            let mut out = perl_targets(inv);
+            out.extend(programs::interpreter_writes(inv, cmd));
+            return out;
+        }
         _ => {}
     }
-    let Some(grammar) = tables::writer(name) else {
+    if programs::language(name).is_some() {
+        return programs::interpreter_writes(inv, cmd);
+    }
+    let Some(row) = tables::writer_row(name) else {
         return Vec::new();
     };
-    let p = argv::parse(grammar, &inv.args);
-    let mut positionals = p.positionals.clone();
-    if inv.appended_unknown
-        && (ALL_POSITIONALS.contains(&name) || matches!(name, "cp" | "mv" | "ln" | "install"))
-    {
-        // `ls | xargs rm`: the targets only exist at run time.
-        positionals.push(Word {
-            raw: format!(
-                "(arguments {} appends)",
-                inv.wrappers.last().map_or("xargs", String::as_str)
-            ),
-            value: None,
-            quoted: false,
-        });
+    if row.targets != tables::Targets::Own {
+        return programs::by_table(inv, row);
     }
     match name {
-        "tee" | "truncate" | "touch" | "mkdir" | "shred" => {
-            positionals.iter().map(&target).collect()
-        }
-        "rm" | "rmdir" | "unlink" => {
-            let recursive = name == "rm" && p.has_any(&["recursive", "R"]);
-            positionals
-                .iter()
-                .map(|w| WriteTarget {
-                    no_follow: true,
-                    recursive,
-                    ..target(w)
-                })
-                .collect()
-        }
-        "cp" | "mv" | "install" | "ln" => copy_like(name, &p, &positionals),
-        "sed" => {
-            if !p.has("in-place") {
-                return Vec::new();
-            }
-            // Without -e or -f, the first positional is the script.
-            let files = if p.has_any(&["expression", "file"]) {
-                &positionals[..]
-            } else {
-                positionals.get(1..).unwrap_or_default()
-            };
-            files.iter().map(&target).collect()
-        }
-        "curl" => {
-            let mut out: Vec<WriteTarget> = p
-                .args_of("output")
-                .into_iter()
-                .filter(|w| w.text() != Some("-"))
-                .map(&target)
-                .collect();
-            if p.has_any(&["remote-name", "remote-name-all"]) {
-                let dir = p.arg("output-dir");
-                out.extend(
-                    positionals
-                        .iter()
-                        .filter_map(|u| url_file_name(u, dir))
-                        .map(|w| target(&w)),
-                );
-            }
-            out
-        }
-        "wget" => {
-            let documents = p.args_of("output-document");
-            if !documents.is_empty() {
-                // `-O -` writes to stdout.
-                return documents
-                    .into_iter()
-                    .filter(|w| w.text() != Some("-"))
-                    .map(&target)
-                    .collect();
-            }
-            let dir = p.arg("directory-prefix");
-            positionals
-                .iter()
-                .filter_map(|u| url_file_name(u, dir))
-                .map(|w| target(&w))
-                .collect()
-        }
-        "unzip" => {
-            let dirs = p.args_of("d");
-            let dot = Word::literal(".");
-            let dirs = if dirs.is_empty() { vec![&dot] } else { dirs };
-            dirs.into_iter()
-                .map(|w| WriteTarget {
-                    recursive: true,
-                    ..target(w)
-                })
-                .collect()
-        }
+        "cp" | "mv" | "install" | "ln" => copy_like(inv, row),
+        "chmod" | "chown" | "chgrp" => programs::ownership(inv, row),
+        "split" | "csplit" => programs::split(inv, row),
+        "mktemp" => programs::mktemp(inv, row),
+        "sqlite3" => programs::sqlite(inv),
+        "ssh-keygen" => programs::ssh_keygen(inv, row),
+        "openssl" => programs::openssl(inv),
+        "zip" => programs::zip(inv, row),
+        "rsync" => programs::rsync(inv, row),
+        "patch" => programs::patch(inv, row, cmd, cwd),
+        "vi" | "vim" | "nvim" | "ex" | "view" | "vimdiff" => programs::editor(inv, row),
+        "cargo" => programs::cargo(inv, row),
+        "sed" => sed_targets(inv, row),
+        "curl" => curl_targets(inv, row),
+        "wget" => wget_targets(inv, row),
+        "unzip" => unzip_targets(inv, row),
         _ => Vec::new(),
     }
+}
+
+/// A target a writer names.
+fn target(w: &Word, how: &str) -> WriteTarget {
+    WriteTarget {
+        word: w.clone(),
+        how: how.to_owned(),
+        ..WriteTarget::default()
+    }
+}
+
+/// The words `xargs` (or `parallel`) appends at run time, as one target only known then.
+fn appended(inv: &Invocation) -> Word {
+    Word {
+        raw: format!(
+            "(arguments {} appends)",
+            inv.wrappers.last().map_or("xargs", String::as_str)
+        ),
+        value: None,
+        quoted: false,
+    }
+}
+
+/// `sed -i`: the files after the script (`-e`/`-f` given, every positional), and the files
+/// its `w` commands write (with or without `-i`).
+fn sed_targets(inv: &Invocation, row: &tables::Writer) -> Vec<WriteTarget> {
+    let p = argv::parse(&row.grammar, &inv.args);
+    let mut out: Vec<WriteTarget> = super::embedded::sed_outputs(&inv.args)
+        .iter()
+        .map(|w| target(w, "sed w"))
+        .collect();
+    if !p.has("in-place") {
+        return out;
+    }
+    // Without -e or -f, the first positional is the script.
+    let mut files: Vec<Word> = if p.has_any(&["expression", "file"]) {
+        p.positionals.clone()
+    } else {
+        p.positionals.get(1..).unwrap_or_default().to_vec()
+    };
+    if inv.appended_unknown {
+        files.push(appended(inv));
+    }
+    // sed -i writes a new file and renames it over the old name: a symlink there is
+    // replaced, not written through, unless `--follow-symlinks`.
+    let no_follow = !p.has("follow-symlinks");
+    out.extend(files.iter().map(|w| WriteTarget {
+        no_follow,
+        ..target(w, "sed")
+    }));
+    out
+}
+
+/// `curl -o FILE`, `-O` (the URL's file name, in `--output-dir`).
+fn curl_targets(inv: &Invocation, row: &tables::Writer) -> Vec<WriteTarget> {
+    let p = argv::parse(&row.grammar, &inv.args);
+    let mut out: Vec<WriteTarget> = p
+        .args_of("output")
+        .into_iter()
+        .filter(|w| w.text() != Some("-"))
+        .map(|w| target(w, "curl"))
+        .collect();
+    for opt in [
+        "cookie-jar",
+        "dump-header",
+        "trace",
+        "trace-ascii",
+        "stderr",
+    ] {
+        out.extend(
+            p.args_of(opt)
+                .into_iter()
+                .filter(|w| w.text() != Some("-"))
+                .map(|w| target(w, &format!("curl --{opt}"))),
+        );
+    }
+    if p.has_any(&["remote-name", "remote-name-all"]) {
+        let dir = p.arg("output-dir");
+        out.extend(
+            p.positionals
+                .iter()
+                .filter_map(|u| url_file_name(u, dir))
+                .map(|w| target(&w, "curl")),
+        );
+    }
+    out
+}
+
+/// `wget -O FILE` (`-` is stdout), else the URLs' file names in `-P DIR`; `-o`/`-a` logs.
+fn wget_targets(inv: &Invocation, row: &tables::Writer) -> Vec<WriteTarget> {
+    let p = argv::parse(&row.grammar, &inv.args);
+    let mut out: Vec<WriteTarget> = ["output-file", "append-output"]
+        .iter()
+        .flat_map(|o| p.args_of(o))
+        .filter(|w| w.text() != Some("-"))
+        .map(|w| target(w, "wget log"))
+        .collect();
+    let documents = p.args_of("output-document");
+    if !documents.is_empty() {
+        out.extend(
+            documents
+                .into_iter()
+                .filter(|w| w.text() != Some("-"))
+                .map(|w| target(w, "wget")),
+        );
+        return out;
+    }
+    let dir = p.arg("directory-prefix");
+    out.extend(
+        p.positionals
+            .iter()
+            .filter_map(|u| url_file_name(u, dir))
+            .map(|w| target(&w, "wget")),
+    );
+    out
+}
+
+/// `unzip ARCHIVE -d DIR`: everything under DIR (the current directory without `-d`).
+fn unzip_targets(inv: &Invocation, row: &tables::Writer) -> Vec<WriteTarget> {
+    let p = argv::parse(&row.grammar, &inv.args);
+    let dirs = p.args_of("d");
+    let dot = Word::literal(".");
+    let dirs = if dirs.is_empty() { vec![&dot] } else { dirs };
+    dirs.into_iter()
+        .map(|w| WriteTarget {
+            recursive: true,
+            ..target(w, "unzip")
+        })
+        .collect()
 }
 
 /// `dd of=FILE`.
@@ -226,56 +318,62 @@ fn dd_targets(inv: &Invocation) -> Vec<WriteTarget> {
 
 /// `cp`, `mv`, `install`, `ln`: the destination (with the sources, which land inside it
 /// when it is a directory), and for `mv` the sources themselves, which are removed.
-fn copy_like(name: &str, p: &argv::Parsed<Word>, positionals: &[Word]) -> Vec<WriteTarget> {
+fn copy_like(inv: &Invocation, row: &tables::Writer) -> Vec<WriteTarget> {
+    let name = row.name;
+    let p = argv::parse(&row.grammar, &inv.args);
+    let mut positionals = p.positionals.clone();
+    if inv.appended_unknown {
+        // `ls | xargs cp -t dir`: the sources (or the destination) only exist at run time.
+        positionals.push(appended(inv));
+    }
     let target_dir = p.arg("target-directory").cloned();
     let mut out = Vec::new();
     if name == "install" && p.has("directory") {
-        return positionals
-            .iter()
-            .map(|w| WriteTarget {
-                word: w.clone(),
-                how: name.into(),
-                ..WriteTarget::default()
-            })
-            .collect();
+        return positionals.iter().map(|w| target(w, name)).collect();
     }
     let (sources, destination) = match (&target_dir, positionals.split_last()) {
-        (Some(dir), _) => (positionals, Some(dir.clone())),
+        (Some(dir), _) => (&positionals[..], Some(dir.clone())),
         (None, Some((last, rest))) if !rest.is_empty() => (rest, Some(last.clone())),
         // `ln -s /x/y`: the link `y` in the current directory.
-        (None, Some((only, _))) if name == "ln" => {
-            let base = only
-                .text()
-                .and_then(|t| t.trim_end_matches('/').rsplit('/').next())
-                .map(Word::literal);
-            (&positionals[..0], base)
-        }
+        (None, Some(_)) if name == "ln" => (&positionals[..], Some(Word::literal("./"))),
         _ => (&positionals[..0], None),
     };
-    if name == "mv" {
-        out.extend(sources.iter().map(|w| WriteTarget {
-            word: w.clone(),
-            how: "mv (source)".into(),
-            no_follow: true,
-            recursive: true,
-            ..WriteTarget::default()
-        }));
-    }
     let copies_trees = name == "cp" && p.has_any(&["recursive", "R", "archive"]);
     let no_target_dir = p.has("no-target-directory") || (name == "ln" && p.has("no-dereference"));
+    // `install -D`, `cp --parents`: the leading directories are made too.
+    let parents = (name == "install" && p.has("D")) || (name == "cp" && p.has("parents"));
+    // A tool that replaces its destination (a new link, a moved or installed file) does
+    // not write through a final symlink: it puts a new file where the link was.
+    let replaces = matches!(name, "ln" | "mv" | "install") || p.has("remove-destination");
+    let link = match name {
+        "ln" if p.has("symbolic") => Some(LinkKind::Symbolic),
+        "ln" => Some(LinkKind::Hard),
+        "cp" if p.has("symbolic") => Some(LinkKind::Symbolic),
+        "cp" if p.has("link") => Some(LinkKind::Hard),
+        "mv" => Some(LinkKind::Moved),
+        _ => None,
+    };
     if let Some(dest) = destination {
         out.push(WriteTarget {
-            word: dest,
-            how: name.to_owned(),
             recursive: copies_trees || name == "mv",
-            sources: if no_target_dir {
-                Vec::new()
-            } else {
-                sources.to_vec()
-            },
-            no_follow: name == "ln" && no_target_dir,
-            ..WriteTarget::default()
+            // With `-T` the sources do not land inside the destination, but the one
+            // source still says what a link made there points to.
+            into_dir_never: no_target_dir,
+            sources: sources.to_vec(),
+            no_follow: replaces,
+            parents,
+            link,
+            ..target(&dest, name)
         });
+    }
+    // After the destination, so that a link moved there is known before its old name
+    // is forgotten.
+    if name == "mv" {
+        out.extend(sources.iter().map(|w| WriteTarget {
+            no_follow: true,
+            recursive: true,
+            ..target(w, "mv (source)")
+        }));
     }
     out
 }
@@ -323,10 +421,10 @@ fn perl_targets(inv: &Invocation) -> Vec<WriteTarget> {
     };
     files
         .iter()
+        // perl -i renames a new file over the old name, replacing a symlink there.
         .map(|w| WriteTarget {
-            word: w.clone(),
-            how: "perl -i".into(),
-            ..WriteTarget::default()
+            no_follow: true,
+            ..target(w, "perl -i")
         })
         .collect()
 }
@@ -501,7 +599,7 @@ mod tests {
         let s = parse(src);
         s.simple_commands()
             .iter()
-            .flat_map(|c| write_targets(c, &exec::runs(c)))
+            .flat_map(|c| write_targets(c, &exec::runs(c), None))
             .map(|t| {
                 (
                     t.how,
@@ -542,7 +640,7 @@ mod tests {
         );
         assert_eq!(targets("cp -r a b dest/"), t(&[("cp", "dest/")]));
         assert_eq!(targets("cp -t dir a b"), t(&[("cp", "dir")]));
-        assert_eq!(targets("mv a b"), t(&[("mv (source)", "a"), ("mv", "b")]));
+        assert_eq!(targets("mv a b"), t(&[("mv", "b"), ("mv (source)", "a")]));
         assert_eq!(
             targets("install -m 644 f /usr/x"),
             t(&[("install", "/usr/x")])
@@ -565,7 +663,7 @@ mod tests {
         assert_eq!(targets("touch -d now f"), t(&[("touch", "f")]));
         assert_eq!(targets("mkdir -p a/b"), t(&[("mkdir", "a/b")]));
         assert_eq!(targets("ln -s /x/y link"), t(&[("ln", "link")]));
-        assert_eq!(targets("ln -s /x/y"), t(&[("ln", "y")]));
+        assert_eq!(targets("ln -s /x/y"), t(&[("ln", "./")]));
         assert_eq!(targets("rm -rf build"), t(&[("rm", "build")]));
         assert_eq!(
             targets("curl -sSo out.bin http://x"),
