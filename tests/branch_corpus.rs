@@ -106,7 +106,7 @@ fn corpus_verdicts() {
     for case in &cases {
         let repo = repos
             .entry(case.setup)
-            .or_insert_with(|| ScratchRepo::new("corpus", case.setup));
+            .or_insert_with(|| ScratchRepo::new("corpus", &format!("{},sibling", case.setup)));
         let (verdict, reason) = judge(repo, &case.command);
         if verdict != case.verdict {
             wrong.push(format!(

@@ -8,33 +8,35 @@
 //!   feat:main, +x:main, :main, main, refs/heads/main, heads/main, @:main, ...) x config
 //!   sources (-c alias, --config-env, GIT_CONFIG_COUNT/KEY/VALUE, a repository alias,
 //!   remote.origin.push, push.default).
+//!   Git's no-ops are in the mix (`merge main` on main, `switch -C main`, a fetch into the
+//!   checked-out branch, a lease to a path remote): each moves nothing.
 //! - scope-guard: wrappers x writers (redirections, tee, cp, mv, install, ln, sed -i,
-//!   perl -pi, dd of=, touch, mkdir, sort -o, truncate, rm, chmod, tar -cf, python3, ...) x
-//!   path spellings (../outside/x, absolute, through the outgoing symlink, ~/, $HOME,
-//!   $PWD/../, src/../../, a cd first, ...) x targets (outside, inside, guarded files).
+//!   perl -pi, dd of=, touch, mkdir, sort -o, uniq, split, truncate, rm, chmod, tar -cf,
+//!   python3 -c, awk print >, sed w, a link made first and written through, a for loop, a
+//!   brace expansion, ...) x path spellings (../outside/x, absolute, through the outgoing
+//!   symlink, ~/, $HOME, $PWD/../, "$(pwd)"/.., src/../../, braces, a cd first, ...) x
+//!   targets (outside, inside, guarded files that exist, guarded names that do not). Each
+//!   command is spelled so that it succeeds when run (its sources exist, a target it must
+//!   not find is absent): a write that fails for an incidental reason would label nothing.
 //!
 //! Seeded xorshift: `DID_IT_ACTUALLY_GENERATOR_SEED` (default 0x110ac1e) and
 //! `DID_IT_ACTUALLY_GENERATOR_COUNT` (default 400, half for each guard) pick the batch; the
 //! same seed always generates the same commands, a larger count extends the batch.
 //!
-//! The test FAILS on every disagreement that `tests/oracle/generator-allowlist.tsv` does not
-//! list (one line per generated command: `class<TAB>guard<TAB>setup<TAB>command`, `\n`
-//! for a newline), and prints every disagreement and the allowlist's size. Classes:
-//! `guard-false-allow` (the oracle saw the danger, the guard allowed: the bugs to fix),
-//! `sync-allow` (allowed, and the only protected move fast-forwarded local main to origin's),
-//! `conservative-deny` (denied as unreadable; running it changed nothing dangerous),
-//! `guard-false-deny` (denied; running it changed nothing dangerous).
-//! `DID_IT_ACTUALLY_GENERATOR_BLESS=1` rewrites the allowlist with this run's disagreements
-//! (keeping the entries for commands this run did not generate);
-//! `DID_IT_ACTUALLY_GENERATOR_REPORT=FILE` writes every disagreement (and every command with
-//! its labels) as TSV. The large run: `tests/oracle/run-large.sh`.
+//! The test FAILS on every disagreement: `guard-false-allow` (the oracle saw the danger,
+//! the guard allowed) and `guard-false-deny` (denied; running it changed nothing
+//! dangerous). `conservative-deny` (denied with a reason that says the guard cannot read
+//! the command, and running it changed nothing dangerous) is the guard's design for what
+//! is only known at run time: counted, and failing the run above 5% of the batch.
+//! `sync-allow` (allowed, and the only protected move fast-forwarded local main to
+//! origin's) is allowed by design. `DID_IT_ACTUALLY_GENERATOR_REPORT=FILE` writes every
+//! command with its labels as TSV. The large run: `tests/oracle/run-large.sh`.
 
 #[path = "support/oracle.rs"]
 mod oracle;
 
-use oracle::{examine, Guard, Label, Spec, State, BRANCH_STATES};
+use oracle::{examine, Guard, Label, Spec, State, BRANCH_STATES, SCOPE_STATES};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
 struct Rng(u64);
 
@@ -515,14 +517,24 @@ fn gen_branch(rng: &mut Rng, external: &[&'static str]) -> (String, String) {
 // ---------------------------------------------------------------------------------------
 // scope-guard
 
+/// What a writer needs of its target for the write to happen (a write that fails for an
+/// incidental reason labels nothing: the generator spells commands that succeed).
 #[derive(Clone, Copy, PartialEq)]
 enum Need {
+    /// Any file (made when missing, replaced when present).
     New,
+    /// A file that exists.
     Existing,
+    /// A name that does not exist yet (`ln`, `mkdir`, `ssh-keygen -f`).
+    Absent,
+    /// A directory, made when missing.
     Dir,
+    /// A directory that exists (`cp -t DIR`).
+    ExistingDir,
 }
 
-/// (pipeline before the command, command with {P}, what the target must be)
+/// (pipeline before the command, command with {P}, what the target must be). Sources are
+/// `@/…` (the project's files, spelled absolute after a `cd` away).
 const WRITERS: &[(&str, &str, Need)] = &[
     ("", "echo x > {P}", Need::New),
     ("", "echo x >> {P}", Need::Existing),
@@ -530,36 +542,52 @@ const WRITERS: &[(&str, &str, Need)] = &[
     ("", "echo x 2>&1 1> {P}", Need::New),
     ("echo x | ", "tee {P}", Need::New),
     ("echo x | ", "tee -a {P}", Need::Existing),
-    ("", "cp src/main.rs {P}", Need::New),
-    ("", "cp -r src {P}", Need::Dir),
-    ("", "mv notes.txt {P}", Need::New),
-    ("", "install -m 644 src/main.rs {P}", Need::New),
+    ("", "cp @/src/main.rs {P}", Need::New),
+    ("", "cp -r @/src {P}", Need::Dir),
+    ("", "cp -vt {P} @/src/main.rs", Need::ExistingDir),
+    ("", "mv @/notes.txt {P}", Need::New),
+    ("", "install -m 644 @/src/main.rs {P}", Need::New),
     ("", "install -d {P}", Need::Dir),
-    ("", "ln -s src/main.rs {P}", Need::New),
-    ("", "ln src/main.rs {P}", Need::New),
+    ("", "install -vDt {P} @/src/main.rs", Need::Dir),
+    ("", "ln -s @/src/main.rs {P}", Need::Absent),
+    ("", "ln @/src/main.rs {P}", Need::Absent),
     ("", "sed -i s/a/b/ {P}", Need::Existing),
     ("", "perl -pi -e s/o/0/ {P}", Need::Existing),
-    ("", "dd if=src/main.rs of={P} status=none", Need::New),
+    ("", "dd if=@/src/main.rs of={P} status=none", Need::New),
     ("", "touch {P}", Need::New),
     ("", "touch {P}", Need::Existing),
-    ("", "mkdir {P}", Need::Dir),
-    ("", "mkdir -p {P}/sub", Need::Dir),
-    ("", "sort -o {P} src/main.rs", Need::New),
+    ("", "mkdir {P}", Need::Absent),
+    ("", "mkdir -p {P}/sub", Need::Absent),
+    ("", "sort -o {P} @/src/main.rs", Need::New),
+    ("", "uniq @/src/main.rs {P}", Need::New),
+    ("", "split -l 1 @/src/main.rs {P}", Need::Absent),
     ("", "truncate -s 0 {P}", Need::Existing),
     ("", "rm -f {P}", Need::Existing),
     ("", "rm -rf {P}", Need::Existing),
     ("", "chmod 600 {P}", Need::Existing),
     ("", "git diff HEAD > {P}", Need::New),
     ("", "cat > {P} <<'EOF'\nx\nEOF", Need::New),
-    ("", "tar -cf {P} src", Need::New),
+    ("", "tar -cf {P} -C @ src", Need::New),
     (
         "",
         "python3 -c 'open(\"{P}\", \"w\").write(\"x\")'",
         Need::New,
     ),
-    ("", "cat src/main.rs | tee {P} > /dev/null", Need::New),
+    ("", "awk '{print > \"{P}\"}' @/src/main.rs", Need::New),
+    ("", "sed -n 'w {P}' @/src/main.rs", Need::New),
+    ("", "cat @/src/main.rs | tee {P} > /dev/null", Need::New),
     ("", "exec 3> {P}", Need::New),
+    ("", "ln -s {D} lnk && echo x > lnk/{N}", Need::New),
+    ("", "for n in one two; do echo x > {P}.$n; done", Need::New),
+    ("", "touch {P}.{a,b}", Need::New),
 ];
+
+/// Programs a writer needs besides coreutils, bash and git.
+fn writer_runs_here(writer: &str) -> bool {
+    ["python3", "perl", "awk"]
+        .iter()
+        .all(|p| !writer.starts_with(p) && !writer.contains(&format!(" {p} ")) || installed(p))
+}
 
 /// Outside the root (the cwd is the project `root`; `$S` is the scratch dir).
 const OUTSIDE: &[&str] = &[
@@ -573,6 +601,7 @@ const OUTSIDE: &[&str] = &[
     "\"$HOME\"/{N}",
     "${HOME}/{N}",
     "$PWD/../outside/{N}",
+    "\"$(pwd)\"/../outside/{N}",
     "./../outside/{N}",
     "src/../../outside/{N}",
     "up/outside/{N}",
@@ -581,31 +610,30 @@ const OUTSIDE: &[&str] = &[
     "link-out/../outside/{N}",
     "../root/../outside/{N}",
     "$S/alias-root/../outside/{N}",
+    "{../outside,src}/{N}",
 ];
 const INSIDE: &[&str] = &[
     "{N}",
     "./{N}",
     "src/{N}",
     "$PWD/{N}",
+    "\"$PWD\"/src/{N}",
     "link-in/{N}",
     "$S/root/{N}",
     "$S/alias-root/{N}",
     "docs/{N}",
     "../root/{N}",
+    "{src,docs}/{N}",
 ];
-const GUARDED: &[&str] = &[
+/// Guarded files that exist in the world, and guarded names that do not.
+const GUARDED_EXISTING: &[&str] = &[
     ".env",
-    ".env.local",
     ".claude/settings.json",
-    ".claude/settings.local.json",
-    ".did-it-actually.json",
     ".git/config",
-    ".git/hooks/pre-commit",
     "certs/server.pem",
     "keys/id_rsa",
     "link-env",
     "link-settings",
-    "src/x.pem",
     "$PWD/.env",
     "./.claude/settings.json",
     "../root/.env",
@@ -614,6 +642,38 @@ const GUARDED: &[&str] = &[
     "~/.claude/settings.json",
     "$S/state/x",
     "link-state/x",
+];
+const GUARDED_ABSENT: &[&str] = &[
+    ".env.local",
+    ".claude/settings.local.json",
+    ".did-it-actually.json",
+    ".git/hooks/pre-commit",
+    "src/x.pem",
+    "keys/id_rsa2",
+    "link-state/new",
+    "$S/state/new",
+];
+/// Directories that exist: outside, inside, guarded.
+const DIRS_OUTSIDE: &[&str] = &[
+    "../outside/sub",
+    "$S/outside",
+    "link-out",
+    "~/sub",
+    "$HOME/sub",
+    "src/rel-out",
+];
+const DIRS_INSIDE: &[&str] = &["src", "docs", "src/lib", "$PWD/src", "link-in", "."];
+const DIRS_GUARDED: &[&str] = &[".git", ".claude", "$S/state", "link-state", "certs"];
+
+/// Directories a link can point at: outside, inside, guarded.
+const LINK_DIRS: &[&str] = &[
+    "../outside",
+    "$S/outside",
+    "src",
+    "$S/root/docs",
+    ".git",
+    "$S/state",
+    "..",
 ];
 /// cd somewhere, then write to a bare name.
 const CD: &[(&str, bool)] = &[
@@ -629,37 +689,90 @@ const CD: &[(&str, bool)] = &[
 ];
 
 fn gen_scope(rng: &mut Rng, external: &[&'static str]) -> (String, String) {
-    let &(pipe, writer, need) = rng.pick(WRITERS);
+    let (pipe, writer, need) = loop {
+        let w = *rng.pick(WRITERS);
+        if writer_runs_here(w.1) {
+            break w;
+        }
+    };
     let name = |outside: bool| match need {
-        Need::New => "gen.txt",
+        Need::New | Need::Absent => "gen.txt",
         Need::Dir => "gendir",
         Need::Existing if outside => "file.txt",
         Need::Existing => "notes.txt",
+        Need::ExistingDir => ".",
     };
     let mut cd = None;
-    let target = match rng.below(10) {
-        0..=4 => rng.pick(OUTSIDE).replace("{N}", name(true)),
-        5 | 6 => rng.pick(GUARDED).to_string(),
-        7 => {
-            let &(dir, outside) = rng.pick(CD);
-            cd = Some(dir);
-            name(outside).to_string()
+    let link = writer.contains("{D}");
+    let target = if need == Need::ExistingDir {
+        match rng.below(10) {
+            0..=4 => rng.pick(DIRS_OUTSIDE).to_string(),
+            5 | 6 => rng.pick(DIRS_GUARDED).to_string(),
+            _ => rng.pick(DIRS_INSIDE).to_string(),
         }
-        _ => rng.pick(INSIDE).replace("{N}", name(false)),
-    };
-    // python3 -c '...' keeps the path in its own quotes
-    let target = if writer.starts_with("python3") {
-        target.replace('"', "")
+    } else if link {
+        // The link names the directory; the write goes through it.
+        String::new()
     } else {
-        target
+        match rng.below(10) {
+            0..=4 => rng.pick(OUTSIDE).replace("{N}", name(true)),
+            5 | 6 => match need {
+                Need::Existing => rng.pick(GUARDED_EXISTING).to_string(),
+                Need::Absent | Need::Dir | Need::ExistingDir => {
+                    rng.pick(GUARDED_ABSENT).to_string()
+                }
+                Need::New => {
+                    if rng.chance(50) {
+                        rng.pick(GUARDED_EXISTING).to_string()
+                    } else {
+                        rng.pick(GUARDED_ABSENT).to_string()
+                    }
+                }
+            },
+            7 => {
+                let &(dir, outside) = rng.pick(CD);
+                cd = Some(dir);
+                name(outside).to_string()
+            }
+            _ => rng.pick(INSIDE).replace("{N}", name(false)),
+        }
     };
-    let cmd = writer.replace("{P}", &target);
+    // Code in quotes keeps the path as text: no shell expansion happens there.
+    let quoted_code =
+        writer.starts_with("python3") || writer.starts_with("awk") || writer.starts_with("sed -n");
+    if quoted_code && target.contains(['$', '~', '"', '{']) {
+        return gen_scope(rng, external);
+    }
+    // A brace or loop suffix needs a plain file name.
+    if (writer.contains("{P}.") || writer.contains("{P}/")) && target.contains(['{', '"']) {
+        return gen_scope(rng, external);
+    }
+    // The project's files: relative in the project, absolute after a cd away.
+    let project = if cd.is_some() { "$S/root" } else { "." };
+    let link_dir: &str = *rng.pick(LINK_DIRS);
+    let cmd = writer
+        .replace("{P}", &target)
+        .replace("{D}", link_dir)
+        .replace("{N}", "gen.txt")
+        .replace("@/", &format!("{project}/"))
+        .replace(" -C @ ", &format!(" -C {project} "));
     let (assigns, words) = (String::new(), cmd);
     let simple = Simple { assigns, words };
-    let wrapped = if writer.starts_with("exec ") || writer.contains("<<") || writer.contains('|') {
+    let compound = writer.starts_with("exec ")
+        || writer.contains("<<")
+        || writer.contains('|')
+        || writer.contains("&&")
+        || writer.starts_with("for ");
+    // A writer fed by a pipe reads it itself: behind xargs it would read nothing.
+    let external: Vec<&'static str> = external
+        .iter()
+        .copied()
+        .filter(|w| pipe.is_empty() || !w.starts_with("xargs"))
+        .collect();
+    let wrapped = if compound {
         simple.words.clone()
     } else {
-        simple.wrapped(rng, external)
+        simple.wrapped(rng, &external)
     };
     let mut line = format!("{pipe}{wrapped}");
     if let Some(dir) = cd {
@@ -718,22 +831,6 @@ fn encode(command: &str) -> String {
     command.replace('\n', "\\n").replace('\t', "\\t")
 }
 
-const ALLOWLIST: &str = "tests/oracle/generator-allowlist.tsv";
-
-/// (guard, setup, command) -> class
-fn allowlist() -> BTreeMap<(String, String, String), String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(ALLOWLIST);
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let f: Vec<&str> = l.splitn(4, '\t').collect();
-            assert_eq!(f.len(), 4, "{ALLOWLIST}: {l:?}");
-            ((f[1].into(), f[2].into(), f[3].into()), f[0].into())
-        })
-        .collect()
-}
-
 struct Row {
     guard: &'static str,
     setup: String,
@@ -785,15 +882,18 @@ fn generated_commands_agree_with_the_oracle() {
                             project: g.setup.clone(),
                             cwd: ".".into(),
                         },
-                        &[State::A],
+                        SCOPE_STATES,
                     ),
                 };
                 let v = examine(g.guard, &spec, states, &g.command, true);
                 let (judged, reason) = v.guard.clone().unwrap();
-                let reason = reason.replace(v.outcomes[0].s.as_str(), "$S");
                 let class = match (&v.label, judged.as_str()) {
                     (Label::Deny, "allow") if v.sync_only => Some("sync-allow"),
                     (Label::Deny, "allow") => Some("guard-false-allow"),
+                    // Denied in one state but allowed in another where it did harm.
+                    (Label::Deny, _) if v.allowed_danger && !v.sync_only => {
+                        Some("guard-false-allow")
+                    }
                     (Label::Allow, "deny") if oracle::unresolvable_reason(&reason) => {
                         Some("conservative-deny")
                     }
@@ -821,31 +921,12 @@ fn generated_commands_agree_with_the_oracle() {
     let rows: Vec<Row> = rows.into_iter().map(|(_, r)| r).collect();
     oracle::cleanup();
 
-    let known = allowlist();
-    let mut new = Vec::new();
-    let mut hit = 0;
     let mut by_class: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut generated_keys = BTreeSet::new();
     for r in &rows {
-        let key = (r.guard.to_owned(), r.setup.clone(), r.command.clone());
-        generated_keys.insert(key.clone());
-        let Some(class) = r.class else { continue };
-        *by_class.entry(class).or_default() += 1;
-        match known.get(&key) {
-            Some(c) if c == class => hit += 1,
-            _ => new.push(r),
+        if let Some(class) = r.class {
+            *by_class.entry(class).or_default() += 1;
         }
     }
-    let stale: Vec<_> = known
-        .iter()
-        .filter(|(k, class)| {
-            generated_keys.contains(*k)
-                && !rows.iter().any(|r| {
-                    r.class == Some(class.as_str())
-                        && (r.guard, &r.setup, &r.command) == (k.0.as_str(), &k.1, &k.2)
-                })
-        })
-        .collect();
     let unrunnable = rows.iter().filter(|r| r.oracle == "unrunnable").count();
     let line = |r: &Row| {
         format!(
@@ -860,25 +941,18 @@ fn generated_commands_agree_with_the_oracle() {
             r.reason
         )
     };
-    eprintln!("disagreements ({}):", by_class.values().sum::<usize>());
     for r in rows.iter().filter(|r| r.class.is_some()) {
         eprintln!("{}", line(r));
     }
+    let conservative = by_class.get("conservative-deny").copied().unwrap_or(0);
     eprintln!(
         "\ngenerator: seed {seed:#x}, {} commands ({} unrunnable) in {:.1?} with {threads} threads, sandboxed: {}\n\
-         disagreements by class: {by_class:?}\n\
-         allowlist ({ALLOWLIST}): {} entries, {hit} seen again, {} stale (no longer disagree: remove them), {} new",
+         by class: {by_class:?}",
         rows.len(),
         unrunnable,
         start.elapsed(),
         oracle::sandboxed(),
-        known.len(),
-        stale.len(),
-        new.len()
     );
-    for (k, class) in &stale {
-        eprintln!("  stale: {class}\t{}\t{}\t{}", k.0, k.1, k.2);
-    }
     if let Ok(path) = std::env::var("DID_IT_ACTUALLY_GENERATOR_REPORT") {
         let mut text =
             String::from("# class\tguard\tsetup\tcommand\toracle\tjudged\tchanges\treason\n");
@@ -898,37 +972,22 @@ fn generated_commands_agree_with_the_oracle() {
         std::fs::write(&path, text).unwrap();
         eprintln!("wrote {path}");
     }
-    if std::env::var("DID_IT_ACTUALLY_GENERATOR_BLESS").as_deref() == Ok("1") {
-        let mut entries: BTreeSet<String> = known
-            .iter()
-            .filter(|(k, _)| !generated_keys.contains(*k))
-            .map(|(k, c)| format!("{c}\t{}\t{}\t{}", k.0, k.1, k.2))
-            .collect();
-        for r in &rows {
-            if let Some(c) = r.class {
-                entries.insert(format!("{c}\t{}\t{}\t{}", r.guard, r.setup, r.command));
-            }
-        }
-        let mut text = String::from(
-            "# Known disagreements between the guards and the execution oracle on generated commands\n\
-             # (tests/oracle_generator.rs). One line per command: class<TAB>guard<TAB>setup<TAB>command\n\
-             # (\\n = a newline). A new disagreement fails the test; remove lines as the guards are fixed.\n",
-        );
-        // the dangerous class first
-        let mut sorted: Vec<&String> = entries.iter().collect();
-        sorted.sort_by_key(|e| (!e.starts_with("guard-false-allow"), (*e).clone()));
-        for e in sorted {
-            text.push_str(e);
-            text.push('\n');
-        }
-        std::fs::write(Path::new(env!("CARGO_MANIFEST_DIR")).join(ALLOWLIST), text).unwrap();
-        eprintln!("blessed: {} entries", entries.len());
-        return;
-    }
+    // A deny the guard explains as "cannot tell" is its design for what it cannot read
+    // (a word only known when it runs, xargs's appended arguments); it is counted, and
+    // must stay rare. Every other disagreement fails the run.
+    let wrong: Vec<&Row> = rows
+        .iter()
+        .filter(|r| matches!(r.class, Some("guard-false-allow" | "guard-false-deny")))
+        .collect();
     assert!(
-        new.is_empty(),
-        "{} new disagreement(s) with the oracle (not in {ALLOWLIST}):\n{}",
-        new.len(),
-        new.iter().map(|r| line(r)).collect::<Vec<_>>().join("\n")
+        wrong.is_empty(),
+        "{} disagreement(s) with the oracle:\n{}",
+        wrong.len(),
+        wrong.iter().map(|r| line(r)).collect::<Vec<_>>().join("\n")
+    );
+    assert!(
+        conservative * 20 <= rows.len(),
+        "{conservative} of {} commands denied as unreadable (more than 5%)",
+        rows.len()
     );
 }

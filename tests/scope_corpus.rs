@@ -9,6 +9,10 @@
 
 mod support;
 
+#[path = "support/oracle.rs"]
+#[allow(dead_code)]
+mod oracle;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -169,9 +173,61 @@ fn path_corpus() {
     });
 }
 
+/// The shell corpus is judged in the execution oracle's worlds, the very ones its labels
+/// come from (`tests/support/oracle.rs`): state A (clean) and state B (the guarded files
+/// modified, so that a `git checkout -- .` really writes them). A case is denied when the
+/// guard denies it in either, as the oracle labels it deny when either shows the danger.
 #[test]
 fn shell_corpus() {
-    run_corpus("scope-shell.tsv", 60, |c| {
-        ("Bash", serde_json::json!({"command": c.text}))
-    });
+    use oracle::{Guard, Spec, State, World};
+    let corpus = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/scope-shell.tsv"),
+    )
+    .unwrap();
+    let placeholder = Path::new("/$S");
+    let cases = cases(&corpus, placeholder);
+    assert!(
+        cases.len() >= 600,
+        "scope-shell.tsv has {} cases",
+        cases.len()
+    );
+    let mut worlds: std::collections::HashMap<(String, String), Vec<World>> = Default::default();
+    let mut wrong = Vec::new();
+    for case in &cases {
+        let ws = worlds
+            .entry((case.project.clone(), case.cwd.clone()))
+            .or_insert_with(|| {
+                let spec = Spec::Scope {
+                    project: case.project.clone(),
+                    cwd: case.cwd.clone(),
+                };
+                vec![World::new(&spec, State::A), World::new(&spec, State::B)]
+            });
+        let mut verdict = "allow".to_owned();
+        let mut reason = String::new();
+        for w in ws.iter() {
+            let command = w.substitute(&case.text.replace("/$S", "$S"));
+            let (v, r) = oracle::judge(w, Guard::Scope, &command);
+            if v == "deny" {
+                verdict = v;
+                reason = r;
+                break;
+            }
+        }
+        if verdict != case.verdict {
+            wrong.push(format!(
+                "line {}: expected {}, got {verdict} [{} {}] {:?}\n    {reason}",
+                case.line, case.verdict, case.project, case.cwd, case.text
+            ));
+        }
+    }
+    drop(worlds);
+    oracle::cleanup();
+    assert!(
+        wrong.is_empty(),
+        "{} of {} cases wrong:\n{}",
+        wrong.len(),
+        cases.len(),
+        wrong.join("\n")
+    );
 }

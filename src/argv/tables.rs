@@ -552,6 +552,17 @@ pub const WRITERS: &[Writer] = &[
             value("Z", Some('Z')),
             value("C", Some('C')),
             value("root", None),
+            value("vcs", None),
+            value("name", None),
+            value("edition", None),
+            value("registry", None),
+            value("index", None),
+            value("git", None),
+            value("branch", None),
+            value("tag", None),
+            value("rev", None),
+            value("path", None),
+            value("version", None),
         ]),
     ),
     // sqlite3 and openssl take single-dash long options: read by code of their own.
@@ -578,6 +589,49 @@ pub const GIT_CHECKOUT_PATHS: Grammar = Grammar::gnu(&[
     value("conflict", None),
     value("pathspec-from-file", None),
     flag("detach", None),
+]);
+
+/// `git switch`: the options that move the work tree to another commit.
+pub const GIT_SWITCH_TREE: Grammar = Grammar::gnu(&[
+    value("create", Some('c')),
+    value("force-create", Some('C')),
+    value("orphan", None),
+    value("conflict", None),
+    flag("detach", Some('d')),
+]);
+
+/// `git reset`: the modes that rewrite the work tree.
+pub const GIT_RESET_TREE: Grammar = Grammar::gnu(&[
+    flag("hard", None),
+    flag("merge", None),
+    flag("keep", None),
+    flag("soft", None),
+    flag("mixed", None),
+    value("pathspec-from-file", None),
+]);
+
+/// `git stash`'s options for `push` (and the bare `git stash`), and `apply`/`pop`.
+pub const GIT_STASH: Grammar = Grammar::gnu(&[
+    value("message", Some('m')),
+    value("pathspec-from-file", None),
+    flag("include-untracked", Some('u')),
+    flag("all", Some('a')),
+    flag("keep-index", Some('k')),
+    flag("staged", Some('S')),
+    flag("patch", Some('p')),
+    flag("index", None),
+    flag("quiet", Some('q')),
+]);
+
+/// `git clean`: `-f` (given twice to reach nested repositories), `-n`, and which files.
+pub const GIT_CLEAN: Grammar = Grammar::gnu(&[
+    flag("force", Some('f')),
+    flag("dry-run", Some('n')),
+    flag("interactive", Some('i')),
+    flag("x", Some('x')),
+    flag("X", Some('X')),
+    flag("d", Some('d')),
+    value("exclude", Some('e')),
 ]);
 
 /// `git restore`, `git rm`, `git mv`: which options take a value, and which keep the
@@ -609,6 +663,8 @@ pub const TAR: Grammar = Grammar::gnu(&[
     value("group", None),
     value("mode", None),
     value("blocking-factor", Some('b')),
+    flag("to-stdout", Some('O')),
+    value("to-command", None),
 ]);
 
 /// A program that runs the command after its own options (and `operands` more words).

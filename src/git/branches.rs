@@ -57,6 +57,15 @@ impl Session<'_> {
             return;
         }
         let resuming = p.on("continue") || p.on("skip");
+        // `git rebase main` on main: "Current branch main is up to date" (verified with
+        // git 2.47, also with -f, -i, --no-ff and --exec).
+        let onto_itself = !resuming
+            && !p.on("root")
+            && !p.has("onto")
+            && matches!(p.positionals.as_slice(), [upstream] if names_branch_tip(upstream, head));
+        if onto_itself {
+            return;
+        }
         // A rebase in progress finishes on the branch it started from, whatever is checked
         // out meanwhile: `git checkout feat && git rebase --continue` moves main to feat.
         let in_progress = self.opened[idx]
@@ -147,7 +156,12 @@ impl Session<'_> {
             self.set_upstream(idx, name, start);
         }
         if p.on("delete") || p.on("D") {
-            for n in names {
+            // git refuses to delete the branch checked out here.
+            let bare = self.opened[idx].is_bare();
+            for n in names
+                .iter()
+                .filter(|n| bare || current.as_ref() != Some(*n))
+            {
                 effects.push(checked(n, Action::Delete));
             }
             return;

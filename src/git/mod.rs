@@ -496,7 +496,11 @@ impl<'e> Session<'e> {
                 // Merging the current branch into itself: "Already up to date".
                 let itself = !p.positionals.is_empty()
                     && p.positionals.iter().all(|c| names_branch_tip(c, &head));
-                if !p.on("abort") && !p.on("quit") && !p.on("squash") && !itself {
+                // `--no-commit --no-ff` stops before the merge commit, and a fast-forward
+                // is ruled out: the branch stays where it is (a later commit is judged
+                // as a commit). `--no-commit` alone still fast-forwards.
+                let trial = p.has("no-commit") && !p.on("commit") && p.has("no-ff") && !p.on("ff");
+                if !p.on("abort") && !p.on("quit") && !p.on("squash") && !itself && !trial {
                     on_current(Action::Merge, effects);
                 }
             }

@@ -111,22 +111,25 @@ impl Session<'_> {
                     .lookup(ov, Some(idx), "push.default")
                     .unwrap_or_else(|| "simple".into());
                 effects.push(Effect::Note(format!("push.default: {mode}")));
-                let Some(cur) = current.clone() else {
-                    if matches!(head, Head::Unknown) {
-                        effects.push(Effect::Unresolvable(
-                            "`git push` pushes the current branch, which is unknown here".into(),
-                        ));
+                // `matching` and `nothing` do not depend on the current branch: a detached
+                // HEAD pushes every matching branch all the same.
+                match (mode.as_str(), current.clone()) {
+                    ("nothing", _) => return,
+                    ("matching", _) => specs.push(":".into()),
+                    (_, None) => {
+                        if matches!(head, Head::Unknown) {
+                            effects.push(Effect::Unresolvable(
+                                "`git push` pushes the current branch, which is unknown here"
+                                    .into(),
+                            ));
+                        }
+                        return;
                     }
-                    return;
-                };
-                match mode.as_str() {
-                    "nothing" => return,
-                    "matching" => specs.push(":".into()),
-                    "upstream" | "tracking" => match self.upstream_of(ov, idx, &cur) {
+                    ("upstream" | "tracking", Some(cur)) => match self.upstream_of(ov, idx, &cur) {
                         Some(merge) => specs.push(format!("{cur}:{merge}")),
                         None => return,
                     },
-                    _ => specs.push(format!("{cur}:{cur}")),
+                    (_, Some(cur)) => specs.push(format!("{cur}:{cur}")),
                 }
             }
         }
@@ -141,7 +144,7 @@ impl Session<'_> {
                 continue;
             }
             if p.on("delete") {
-                if let Some(b) = branch_name(spec) {
+                if let Some(b) = branch_name(spec).filter(|b| !lease_fails(b)) {
                     effects.push(update(&b, place.clone(), Action::PushDelete));
                 }
                 continue;
@@ -171,7 +174,7 @@ impl Session<'_> {
                 None => (body, None),
             };
             if src.is_empty() {
-                if let Some(b) = dst.and_then(branch_name) {
+                if let Some(b) = dst.and_then(branch_name).filter(|b| !lease_fails(b)) {
                     effects.push(update(&b, place.clone(), Action::PushDelete));
                 }
                 continue;

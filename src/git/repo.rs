@@ -252,3 +252,120 @@ impl Repo {
                 .unwrap_or(false)
     }
 }
+
+/// The files a git command rewrites in the work tree of the repository holding `dir`,
+/// under `pathspec` (relative to `dir`), as absolute paths: what differs between the work
+/// tree and the index or a tree, between two trees, in a stash, or what git does not
+/// track. `Ok(empty)` where git would refuse (no repository, a revision that names no
+/// commit, a pathspec outside the work tree); `Err` where the guard cannot tell.
+pub fn rewritten_files(
+    dir: &Path,
+    pathspec: &str,
+    changes: &crate::shell::writes::GitChanges,
+) -> Result<Vec<PathBuf>, String> {
+    use crate::shell::writes::GitChanges;
+    let Some(repo) = Repo::open(dir, None)? else {
+        return Ok(Vec::new());
+    };
+    let r = &repo.repo;
+    let Some(workdir) = r.workdir() else {
+        return Ok(Vec::new());
+    };
+    let workdir = crate::fsutil::resolve(workdir).unwrap_or_else(|_| workdir.to_owned());
+    let dir = crate::fsutil::resolve(dir).unwrap_or_else(|_| dir.to_owned());
+    let spec = crate::fsutil::lexical(&dir.join(pathspec));
+    let Ok(rel) = spec.strip_prefix(&workdir) else {
+        return Ok(Vec::new());
+    };
+    let rel = rel.to_string_lossy().into_owned();
+    let mut opts = git2::DiffOptions::new();
+    if !rel.is_empty() {
+        opts.pathspec(&rel);
+    }
+    let tree_of =
+        |rev: &str| -> Option<git2::Tree<'_>> { r.revparse_single(rev).ok()?.peel_to_tree().ok() };
+    let fail = |e: git2::Error| e.message().to_owned();
+    let diff = match changes {
+        GitChanges::FromIndex => r
+            .diff_index_to_workdir(None, Some(&mut opts))
+            .map_err(fail)?,
+        GitChanges::FromTree(rev) => {
+            let Some(tree) = tree_of(rev) else {
+                return Err(format!("`{rev}` names no commit the guard can read"));
+            };
+            r.diff_tree_to_workdir_with_index(Some(&tree), Some(&mut opts))
+                .map_err(fail)?
+        }
+        GitChanges::Switch(rev) => {
+            let (Some(head), Some(to)) = (tree_of("HEAD"), tree_of(rev)) else {
+                return Ok(Vec::new());
+            };
+            r.diff_tree_to_tree(Some(&head), Some(&to), Some(&mut opts))
+                .map_err(fail)?
+        }
+        GitChanges::FromStash(rev) => {
+            let Ok(commit) = r.revparse_single(rev).and_then(|o| o.peel_to_commit()) else {
+                return Ok(Vec::new());
+            };
+            let mut files = Vec::new();
+            // The work-tree changes (against the stash's base), and its untracked files.
+            for (parent, against) in [(0usize, true), (2, false)] {
+                let Ok(p) = commit.parent(parent) else {
+                    continue;
+                };
+                let (Ok(base), Ok(tree)) = (p.tree(), commit.tree()) else {
+                    continue;
+                };
+                let d = if against {
+                    r.diff_tree_to_tree(Some(&base), Some(&tree), Some(&mut opts))
+                } else {
+                    r.diff_tree_to_tree(None, Some(&base), Some(&mut opts))
+                }
+                .map_err(fail)?;
+                files.extend(delta_paths(&d, &workdir));
+            }
+            return Ok(files);
+        }
+        GitChanges::Untracked {
+            ignored,
+            only_ignored,
+        } => {
+            let mut so = git2::StatusOptions::new();
+            // A directory git does not track is one entry (`build/`), judged with all it
+            // holds: no walk of a large ignored tree.
+            so.include_untracked(!only_ignored)
+                .recurse_untracked_dirs(false)
+                .include_ignored(*ignored || *only_ignored)
+                .recurse_ignored_dirs(false);
+            if !rel.is_empty() {
+                so.pathspec(&rel);
+            }
+            let statuses = r.statuses(Some(&mut so)).map_err(fail)?;
+            return Ok(statuses
+                .iter()
+                .filter(|e| {
+                    let s = e.status();
+                    (s.contains(git2::Status::WT_NEW) && !only_ignored)
+                        || (s.contains(git2::Status::IGNORED) && (*ignored || *only_ignored))
+                })
+                .filter_map(|e| e.path().map(|p| workdir.join(p)))
+                .collect());
+        }
+    };
+    Ok(delta_paths(&diff, &workdir))
+}
+
+fn delta_paths(diff: &git2::Diff<'_>, workdir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for d in diff.deltas() {
+        for f in [d.old_file(), d.new_file()] {
+            if let Some(p) = f.path() {
+                let p = workdir.join(p);
+                if !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}

@@ -221,6 +221,32 @@ impl Writes<'_> {
         if target.if_exists && std::fs::symlink_metadata(cwd.join(&path)).is_err() {
             return None;
         }
+        if let Some(changes) = &target.git_changes {
+            // git rewrites only the files that differ: those are judged (git replaces a
+            // file rather than writing through a link). When the guard cannot list them,
+            // the whole pathspec is judged below.
+            if let Ok(files) = crate::git::repo::rewritten_files(&cwd, &path, changes) {
+                for file in files {
+                    let text = file.to_string_lossy();
+                    let how = How {
+                        follow_last: false,
+                        recursive: text.ends_with('/'),
+                    };
+                    let j = self.scope.judge_with(&text, &cwd, how);
+                    if !j.allowed {
+                        return Some(format!(
+                            "{HOOK}: {} would rewrite {} ({}), which is not allowed: {}. {}",
+                            site.cited,
+                            file.display(),
+                            target.how,
+                            j.rule,
+                            self.scope.advice(&j)
+                        ));
+                    }
+                }
+                return None;
+            }
+        }
         let how = How {
             follow_last: !target.no_follow,
             recursive: target.recursive,
@@ -236,7 +262,10 @@ impl Writes<'_> {
             let mut names = Vec::new();
             for source in &target.sources {
                 let Some(src) = self.literal(source) else {
-                    return Some(dynamic(source));
+                    // A source named only at run time lands somewhere directly in the
+                    // directory: judged as the directory's whole content.
+                    names.push((format!("{}/", path.trim_end_matches('/')), None));
+                    continue;
                 };
                 let name = Path::new(src.trim_end_matches('/'))
                     .file_name()
@@ -290,6 +319,15 @@ impl Writes<'_> {
                 landed
             } else {
                 &real_text
+            };
+            // A directory standing for names only known at run time: all of it.
+            let how = if into_dir && landed.ends_with('/') {
+                How {
+                    recursive: true,
+                    ..how
+                }
+            } else {
+                how
             };
             let j = self.scope.judge_with(judged, &cwd, how);
             if !j.allowed {

@@ -1,7 +1,8 @@
 //! Static expansion: what a word the parser left dynamic expands to when every expansion
 //! in it is known before the command runs. Brace expansion of literal text (`{a,b}.txt`,
-//! `f{1..3}`), `$PWD`/`${PWD}`/`$(pwd)`/`` `pwd` `` while the walk knows the directory,
-//! and the variable of a `for` loop over a literal list. Anything else (another variable,
+//! `f{1..3}`), `$PWD`/`${PWD}`/`$(pwd)`/`` `pwd` `` and `$(git rev-parse --show-toplevel)`
+//! while the walk knows the directory, and the variable of a `for` loop over a literal
+//! list. Anything else (another variable,
 //! a substitution that runs a program, an expansion with modifiers, an unquoted value
 //! that would be split) leaves the word as it was: only known when it runs.
 
@@ -23,15 +24,32 @@ const MAX_FIELDS: usize = 256;
 /// when it runs.
 pub fn fields(raw: &str, known: &Known) -> Option<Vec<String>> {
     let mut expanded = false;
-    let out = expand(raw.as_bytes(), known, true, &mut expanded)?;
+    let out = expand(raw.as_bytes(), known, Context::Word, &mut expanded)?;
     // A word with nothing to expand was made dynamic for a reason of its own (a `{}` that
     // find or xargs fills in): it stays so.
     (expanded && out.len() <= MAX_FIELDS).then_some(out)
 }
 
-/// Expands `s`; `braces` is false inside a brace item being expanded as plain text.
-/// `expanded` is set when a brace, variable or `pwd` expansion happened.
-fn expand(s: &[u8], known: &Known, braces: bool, expanded: &mut bool) -> Option<Vec<String>> {
+/// The value `NAME=raw` assigns, when it is known: no brace expansion, no word splitting,
+/// no globbing happen in an assignment.
+pub fn assigned(raw: &str, known: &Known) -> Option<String> {
+    let mut expanded = false;
+    let mut out = expand(raw.as_bytes(), known, Context::Assignment, &mut expanded)?;
+    (out.len() == 1).then(|| out.remove(0))
+}
+
+/// Where a word is expanded.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Context {
+    /// A command's word: braces expand, unquoted values are split and globbed.
+    Word,
+    /// An assignment's value.
+    Assignment,
+}
+
+/// Expands `s`. `expanded` is set when a brace, variable or `pwd` expansion happened.
+fn expand(s: &[u8], known: &Known, context: Context, expanded: &mut bool) -> Option<Vec<String>> {
+    let braces = context == Context::Word;
     let mut fields: Vec<Vec<u8>> = vec![Vec::new()];
     let push = |fields: &mut Vec<Vec<u8>>, bytes: &[u8]| {
         for f in fields.iter_mut() {
@@ -61,9 +79,10 @@ fn expand(s: &[u8], known: &Known, braces: bool, expanded: &mut bool) -> Option<
                 *expanded = true;
                 // An unquoted expansion is split on blanks and globbed: a value that
                 // would be is not one known field.
-                if value
-                    .bytes()
-                    .any(|b| matches!(b, b' ' | b'\t' | b'\n' | b'*' | b'?' | b'['))
+                if context == Context::Word
+                    && value
+                        .bytes()
+                        .any(|b| matches!(b, b' ' | b'\t' | b'\n' | b'*' | b'?' | b'['))
                 {
                     return None;
                 }
@@ -75,7 +94,7 @@ fn expand(s: &[u8], known: &Known, braces: bool, expanded: &mut bool) -> Option<
                     let mut alternatives = Vec::new();
                     *expanded = true;
                     for item in items {
-                        alternatives.extend(expand(&item, known, true, expanded)?);
+                        alternatives.extend(expand(&item, known, Context::Word, expanded)?);
                     }
                     if fields.len() * alternatives.len() > MAX_FIELDS {
                         return None;
@@ -97,7 +116,7 @@ fn expand(s: &[u8], known: &Known, braces: bool, expanded: &mut bool) -> Option<
                     i += 1;
                 }
             },
-            b'~' if i == 0 => return None,
+            b'~' if i == 0 && braces => return None,
             // Process substitution and anything else the parser gave no static value.
             b'<' | b'>' | b'(' | b')' => return None,
             c => {
@@ -155,6 +174,18 @@ fn dollar(s: &[u8], i: usize, known: &Known) -> Option<(String, usize)> {
     for form in [&b"$(pwd)"[..], b"`pwd`", b"$( pwd )", b"$(pwd -L)"] {
         if rest.starts_with(form) {
             return Some((pwd()?, i + form.len()));
+        }
+    }
+    for form in [
+        &b"$(git rev-parse --show-toplevel)"[..],
+        b"`git rev-parse --show-toplevel`",
+    ] {
+        if rest.starts_with(form) {
+            // The work tree's top, as git prints it (symlinks resolved); nothing outside a
+            // repository (git fails, and the word would be empty).
+            let top = crate::policy::repo_root(known.cwd?)?;
+            let top = crate::fsutil::resolve(&top).unwrap_or(top);
+            return Some((top.to_string_lossy().into_owned(), i + form.len()));
         }
     }
     if rest.first() == Some(&b'`') {

@@ -54,6 +54,9 @@ pub struct SimpleCommand {
     /// Text a previous pipeline member writes to this command's stdin, when that member
     /// is an `echo`/`printf` of literal words (`echo 'git push' | bash`).
     pub piped_text: Option<PipedText>,
+    /// It may not run: it is in an `if`/`case` branch, a loop or function body, or after
+    /// `&&`/`||`. A variable it assigns has no one known value afterwards.
+    pub conditional: bool,
 }
 
 /// What a command's stdin receives from the pipeline before it.

@@ -29,6 +29,7 @@ pub(crate) fn parse_at_depth(src: &str, depth: usize) -> Script {
         problems: Vec::new(),
         fatal: false,
         heredoc_skip: None,
+        conditional: 0,
     };
     if depth > MAX_DEPTH {
         p.fail(format!(
@@ -57,6 +58,9 @@ struct Parser<'a> {
     problems: Vec<String>,
     /// Set by an error after which nothing more can be parsed reliably.
     fatal: bool,
+    /// How many conditional regions enclose the current position (see
+    /// [`SimpleCommand::conditional`]).
+    conditional: usize,
     /// Heredoc bodies follow the line of their `<<`: when the parser consumes the newline
     /// at `.0`, it continues at `.1`, after the bodies.
     heredoc_skip: Option<(usize, usize)>,
@@ -191,8 +195,19 @@ impl<'a> Parser<'a> {
 
     /// A list of pipelines up to EOF, a `)` (when `paren`), or one of `terms` at command
     /// position; the terminator is not consumed.
+    /// Runs `f` with the commands it parses marked conditional when `when` holds.
+    fn conditionally<T>(&mut self, when: bool, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.conditional += usize::from(when);
+        let out = f(self);
+        self.conditional -= usize::from(when);
+        out
+    }
+
     fn parse_list(&mut self, terms: &[&'static str], paren: bool) -> Vec<Node> {
         let mut nodes = Vec::new();
+        // The pipeline after `&&` or `||` runs only when the one before it succeeded (or
+        // failed).
+        let mut after_and_or = false;
         loop {
             // Every round consumes input or ends the list; a round that does neither is
             // text no rule takes (`;;` outside a case), which the guard must not spin on.
@@ -220,7 +235,8 @@ impl<'a> Parser<'a> {
             if self.keyword(terms).is_some() {
                 break;
             }
-            let pipeline = self.parse_pipeline(terms);
+            let pipeline = self.conditionally(after_and_or, |p| p.parse_pipeline(terms));
+            after_and_or = false;
             self.skip_blank(false);
             let background =
                 self.peek() == Some(b'&') && !self.starts_with("&&") && !self.starts_with("&>");
@@ -232,6 +248,7 @@ impl<'a> Parser<'a> {
             }
             if self.starts_with("&&") || self.starts_with("||") {
                 self.i += 2;
+                after_and_or = true;
             } else if self.peek() == Some(b';')
                 && !self.starts_with(";;")
                 && !self.starts_with(";&")
@@ -336,23 +353,31 @@ impl<'a> Parser<'a> {
             return Vec::new();
         }
         let mut nodes = Vec::new();
+        let mut if_round = 0usize;
         match k {
             "{" => {
                 nodes = self.parse_list(&["}"], false);
                 self.expect_keyword("}");
             }
             "if" => loop {
-                nodes.extend(self.parse_list(&["then"], false));
+                // The first condition always runs; what follows it may not.
+                let first = if_round == 0;
+                if_round += 1;
+                let cond = self.conditionally(!first, |p| p.parse_list(&["then"], false));
+                nodes.extend(cond);
                 if !self.expect_keyword("then") {
                     break;
                 }
-                nodes.extend(self.parse_list(&["elif", "else", "fi"], false));
+                let body =
+                    self.conditionally(true, |p| p.parse_list(&["elif", "else", "fi"], false));
+                nodes.extend(body);
                 self.skip_blank(true);
                 match self.keyword(&["elif", "else", "fi"]) {
                     Some("elif") => self.i += 4,
                     Some("else") => {
                         self.i += 4;
-                        nodes.extend(self.parse_list(&["fi"], false));
+                        let body = self.conditionally(true, |p| p.parse_list(&["fi"], false));
+                        nodes.extend(body);
                         self.expect_keyword("fi");
                         break;
                     }
@@ -369,7 +394,8 @@ impl<'a> Parser<'a> {
             "while" | "until" => {
                 nodes.extend(self.parse_list(&["do"], false));
                 if self.expect_keyword("do") {
-                    nodes.extend(self.parse_list(&["done"], false));
+                    let body = self.conditionally(true, |p| p.parse_list(&["done"], false));
+                    nodes.extend(body);
                     self.expect_keyword("done");
                 }
             }
@@ -409,7 +435,7 @@ impl<'a> Parser<'a> {
                     self.skip_blank(true);
                 }
                 if self.expect_keyword("do") {
-                    let body = self.parse_list(&["done"], false);
+                    let body = self.conditionally(true, |p| p.parse_list(&["done"], false));
                     self.expect_keyword("done");
                     match unrollable {
                         Some((var, items)) => nodes.push(Node::For { var, items, body }),
@@ -460,7 +486,9 @@ impl<'a> Parser<'a> {
                                 }
                             }
                         }
-                        nodes.extend(self.parse_list(&[";;", "esac"], false));
+                        let arm =
+                            self.conditionally(true, |p| p.parse_list(&[";;", "esac"], false));
+                        nodes.extend(arm);
                         for op in [";;&", ";;", ";&"] {
                             if self.starts_with(op) {
                                 self.i += op.len();
@@ -478,7 +506,8 @@ impl<'a> Parser<'a> {
                     self.i += 2;
                 }
                 self.skip_blank(true);
-                nodes.extend(self.parse_command(terms));
+                let body = self.conditionally(true, |p| p.parse_command(terms));
+                nodes.extend(body);
             }
             _ => unreachable!("every compound keyword is handled"),
         }
@@ -550,7 +579,8 @@ impl<'a> Parser<'a> {
                     if cmd.words.len() == 1 && self.starts_with("()") {
                         self.i += 2;
                         self.skip_blank(true);
-                        pre.extend(self.parse_command(terms));
+                        let body = self.conditionally(true, |p| p.parse_command(terms));
+                        pre.extend(body);
                         return pre;
                     }
                     if cmd.words.is_empty() && cmd.assignments.is_empty() {
@@ -569,6 +599,7 @@ impl<'a> Parser<'a> {
             }
         }
         if !cmd.words.is_empty() || !cmd.assignments.is_empty() || !cmd.redirects.is_empty() {
+            cmd.conditional = self.conditional > 0;
             pre.push(Node::Simple(cmd));
         }
         pre
@@ -664,7 +695,11 @@ impl<'a> Parser<'a> {
         self.heredoc_skip = Some((nl, at.max(nl + 1)));
         let body = String::from_utf8_lossy(&body).into_owned();
         if expands {
-            pre.extend(substitutions_in(&body, self.depth + 1, &mut self.problems));
+            pre.push(Node::Subshell(substitutions_in(
+                &body,
+                self.depth + 1,
+                &mut self.problems,
+            )));
         }
         Heredoc { body, expands }
     }
@@ -675,7 +710,11 @@ impl<'a> Parser<'a> {
     fn substitutions_between(&mut self, start: usize, end: usize, pre: &mut Vec<Node>) {
         let body = String::from_utf8_lossy(&self.s[start..end.max(start)]).into_owned();
         if body.contains("$(") || body.contains('`') {
-            pre.extend(substitutions_in(&body, self.depth + 1, &mut self.problems));
+            pre.push(Node::Subshell(substitutions_in(
+                &body,
+                self.depth + 1,
+                &mut self.problems,
+            )));
         }
     }
 
@@ -723,7 +762,9 @@ impl<'a> Parser<'a> {
                     if !self.enter() {
                         break;
                     }
-                    pre.extend(self.parse_list(&[], true));
+                    // A substitution runs in a subshell: its `cd` and assignments stay there.
+                    let inner = self.parse_list(&[], true);
+                    pre.push(Node::Subshell(inner));
                     self.leave();
                     if self.peek() == Some(b')') {
                         self.i += 1;
@@ -879,7 +920,9 @@ impl<'a> Parser<'a> {
                 if !self.enter() {
                     return;
                 }
-                pre.extend(self.parse_list(&[], true));
+                // A substitution runs in a subshell: its `cd` and assignments stay there.
+                let inner = self.parse_list(&[], true);
+                pre.push(Node::Subshell(inner));
                 self.leave();
                 if self.peek() == Some(b')') {
                     self.i += 1;
@@ -956,7 +999,7 @@ impl<'a> Parser<'a> {
             self.problems.extend(inner.problems);
             self.fatal = true;
         }
-        pre.extend(inner.nodes);
+        pre.push(Node::Subshell(inner.nodes));
     }
 
     fn parse_ansi_c(&mut self, value: &mut Vec<u8>) {
@@ -1024,6 +1067,7 @@ fn substitutions_in(body: &str, depth: usize, problems: &mut Vec<String>) -> Vec
         problems: Vec::new(),
         fatal: false,
         heredoc_skip: None,
+        conditional: 0,
     };
     let mut nodes = Vec::new();
     let mut scratch = Vec::new();

@@ -173,7 +173,7 @@ impl<'e, V: Visitor> Walker<'e, V> {
         let text = command_text(cmd);
         let expanded = expand_command(cmd, state);
         let cmd = expanded.as_ref().unwrap_or(cmd);
-        forget_assigned(cmd, state);
+        track_assignments(cmd, state);
         if depth == 0 {
             self.outer = Some(cut(&text));
         }
@@ -423,23 +423,39 @@ fn expand_command(cmd: &SimpleCommand, state: &ShellState) -> Option<SimpleComma
         }
     }
     for a in &mut out.assignments {
-        if let Some(w) = one(&a.value) {
-            a.value = w;
-            changed = true;
+        if a.value.value.is_none() {
+            if let Some(v) = expand::assigned(&a.value.raw, &known) {
+                a.value = super::Word {
+                    raw: v.clone(),
+                    value: Some(v),
+                    quoted: true,
+                };
+                changed = true;
+            }
         }
     }
     changed.then_some(out)
 }
 
-/// A variable assigned, read or unset by the command loses its known value.
-fn forget_assigned(cmd: &SimpleCommand, state: &mut ShellState) {
-    if state.vars.is_empty() {
-        return;
-    }
+/// A plain assignment (`NAME=value`, no command) that always runs gives NAME its value
+/// when the value is known; one that may not run (in an `if` branch, after `&&`, in a
+/// loop), or whose value is known only when it runs, leaves NAME unknown. A command that
+/// sets names (`read`, `unset`, `declare`, …) leaves them unknown.
+fn track_assignments(cmd: &SimpleCommand, state: &mut ShellState) {
     if cmd.words.is_empty() {
         for a in &cmd.assignments {
-            state.vars.retain(|(n, _)| *n != a.name);
+            // `NAME+=x` appends.
+            let name = a.name.trim_end_matches('+').to_owned();
+            state.vars.retain(|(n, _)| *n != name);
+            if !cmd.conditional && name == a.name {
+                if let Some(v) = a.value.value.clone() {
+                    state.vars.push((name, v));
+                }
+            }
         }
+        return;
+    }
+    if state.vars.is_empty() {
         return;
     }
     let sets_names = cmd.words.first().and_then(|w| w.text()).is_some_and(|p| {

@@ -1303,13 +1303,19 @@ fn diff(world: &World, before: &Snapshot, after: &Snapshot, ran: &Ran) -> Outcom
         .cloned()
         .collect();
     let rules = scope_rules(world);
-    // the toolchains' own homes (cargo's registry and locks, rustup, pyenv) are written by
-    // the tools the guard lets run; they are shown but do not count
-    let tools: Vec<String> = command_env(world)
+    // the toolchains' own homes (cargo's registry and locks, rustup, pyenv) and the
+    // package managers' caches and logs in HOME (npm's ~/.npm, the XDG ~/.cache of pip,
+    // yarn, …) are written by every tool the guard lets run; they are shown but do not
+    // count: they are no edit of the agent's
+    let home = world.s.join("home");
+    let mut tools: Vec<String> = command_env(world)
         .into_iter()
         .filter(|(k, _)| ["RUSTUP_HOME", "CARGO_HOME", "PYENV_ROOT"].contains(&k.as_str()))
         .map(|(_, v)| format!("{v}/"))
         .collect();
+    for cache in [".npm", ".cache"] {
+        tools.push(format!("{}/", home.join(cache).display()));
+    }
     let out_of_scope = files
         .iter()
         .filter(|c| !tools.iter().any(|t| c.path.starts_with(t.as_str())))
@@ -1355,8 +1361,11 @@ pub struct Verdict {
     /// For block-wrong-branch: every protected move was a fast-forward of the local main to
     /// origin's main.
     pub sync_only: bool,
-    /// The guard's decision, when asked: ("allow" | "deny", reason).
+    /// The guard's decision, when asked: "deny" when it denied in any state (with that
+    /// reason), else "allow".
     pub guard: Option<(String, String)>,
+    /// The guard allowed it in a state where running it showed the danger.
+    pub allowed_danger: bool,
 }
 
 impl Verdict {
@@ -1530,20 +1539,39 @@ pub fn examine(
     ask_guard: bool,
 ) -> Verdict {
     let mut outcomes = Vec::new();
-    let mut guard_verdict = None;
+    let mut guard_verdict: Option<(String, String)> = None;
+    let mut allowed_in = Vec::new();
+    let mut synced = Vec::new();
     let mut sync_only = true;
-    for (i, &state) in states.iter().enumerate() {
+    for &state in states {
         let world = World::new(spec, state);
         let cmd = world.substitute(command);
-        if i == 0 && ask_guard {
-            guard_verdict = Some(judge(&world, guard, &cmd));
+        // The guard is asked in every state's world before the command runs there: it
+        // reads the repository and the disk, so its answer may differ between states.
+        if ask_guard {
+            let (v, r) = judge(&world, guard, &cmd);
+            if v == "allow" {
+                allowed_in.push(state);
+            }
+            // Reasons name the world as `$S`, whichever state's world gave them.
+            let r = r.replace(world.s.to_str().unwrap(), "$S");
+            match &guard_verdict {
+                Some((prev, _)) if prev == "deny" => {}
+                _ if v == "deny" => guard_verdict = Some((v, r)),
+                None => guard_verdict = Some((v, r)),
+                _ => {}
+            }
         }
         let before = snapshot(&world);
         let ran = run(&world, &cmd);
         let after = snapshot(&world);
         let o = diff(&world, &before, &after, &ran);
-        if !o.protected.is_empty() && !o.only_syncs(&world, &after.refs) {
-            sync_only = false;
+        if !o.protected.is_empty() {
+            if o.only_syncs(&world, &after.refs) {
+                synced.push(state);
+            } else {
+                sync_only = false;
+            }
         }
         outcomes.push(o);
     }
@@ -1558,11 +1586,21 @@ pub fn examine(
     } else {
         Label::Allow
     };
+    // Allowed in a state where running it showed the danger: a false allow, whatever the
+    // other states say.
+    let allowed_danger = outcomes.iter().any(|o| {
+        allowed_in.contains(&o.state)
+            && match guard {
+                Guard::Branch => !o.protected.is_empty() && !synced.contains(&o.state),
+                Guard::Scope => !o.out_of_scope.is_empty(),
+            }
+    });
     Verdict {
         sync_only: dangerous && sync_only && guard == Guard::Branch,
         label,
         outcomes,
         guard: guard_verdict,
+        allowed_danger,
     }
 }
 

@@ -2,7 +2,9 @@
 //! and `feat`, and a clone `work` with both branches tracking origin.
 //!
 //! Layout under the scratch dir: `origin.git/`, `work/` (the cwd of commands), `work/sub/`,
-//! `outside/` (not a repository).
+//! `outside/` (not a repository); with the `sibling` setup item also `sibling.git` (bare,
+//! default branch `develop`, and `topic`) and its clone `sibling/`, as in the execution
+//! oracle's world.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -46,10 +48,37 @@ pub fn git_command(cwd: &Path) -> Command {
     c
 }
 
+/// `sibling.git` (HEAD -> develop; develop and topic) and its clone `sibling/` with
+/// topic tracking origin and one unpushed commit on develop.
+fn sibling(dir: &Path) -> String {
+    let seed = dir.join("sseed");
+    std::fs::create_dir_all(&seed).unwrap();
+    git(&seed, &["init", "-q", "-b", "develop"]);
+    std::fs::write(seed.join("s.txt"), "s\n").unwrap();
+    git(&seed, &["add", "-A"]);
+    git(&seed, &["commit", "-q", "-m", "sibling seed"]);
+    git(&seed, &["checkout", "-q", "-b", "topic"]);
+    std::fs::write(seed.join("t.txt"), "t\n").unwrap();
+    git(&seed, &["add", "-A"]);
+    git(&seed, &["commit", "-q", "-m", "topic"]);
+    git(&seed, &["checkout", "-q", "develop"]);
+    git(dir, &["clone", "-q", "--bare", "sseed", "sibling.git"]);
+    std::fs::remove_dir_all(&seed).unwrap();
+    git(dir, &["clone", "-q", "sibling.git", "sibling"]);
+    let sib = dir.join("sibling");
+    git(&sib, &["config", "user.name", "t"]);
+    git(&sib, &["config", "user.email", "t@example.invalid"]);
+    git(&sib, &["branch", "-q", "--track", "topic", "origin/topic"]);
+    std::fs::write(sib.join("d.txt"), "d\n").unwrap();
+    git(&sib, &["add", "d.txt"]);
+    git(&sib, &["commit", "-q", "-m", "develop work"])
+}
+
 impl ScratchRepo {
     /// Builds the repositories. `setup` is a comma-separated list of:
     /// `main` | `feat` | `detached` (what `work` has checked out; default `main`),
-    /// `cfg:KEY=VALUE` (`git config KEY VALUE` in `work`).
+    /// `sibling` (the sibling repositories), `cfg:KEY=VALUE` (`git config KEY VALUE` in
+    /// `work`).
     pub fn new(name: &str, setup: &str) -> ScratchRepo {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static N: AtomicUsize = AtomicUsize::new(0);
@@ -80,6 +109,7 @@ impl ScratchRepo {
                 "main" => git(&work, &["checkout", "-q", "main"]),
                 "feat" => git(&work, &["checkout", "-q", "feat"]),
                 "detached" => git(&work, &["checkout", "-q", "--detach", "HEAD"]),
+                "sibling" => sibling(&dir),
                 other => {
                     let kv = other
                         .strip_prefix("cfg:")

@@ -40,6 +40,28 @@ pub struct WriteTarget {
     /// It puts a link (or moves one) where it lands, so that later writes in the same
     /// command through that name reach what the link points to.
     pub link: Option<LinkKind>,
+    /// git rewrites the files under the target (a pathspec) that differ from a tree:
+    /// which ones is read from the repository when the write is judged.
+    pub git_changes: Option<GitChanges>,
+}
+
+/// Which files under a pathspec a git command rewrites in the work tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GitChanges {
+    /// Tracked files whose work-tree copy differs from the index (`git checkout -- P`,
+    /// `git restore P`).
+    FromIndex,
+    /// Files that differ, staged or not, from this tree-ish (`git reset --hard T`, `git
+    /// checkout T -- P`, `git restore -s T P`, `git stash`).
+    FromTree(String),
+    /// Files that differ between HEAD and this tree-ish (a branch switch: `git checkout
+    /// T`, `git switch T`).
+    Switch(String),
+    /// Files a stash changes (`git stash pop|apply [STASH]`).
+    FromStash(String),
+    /// Files git does not track (`git clean`): untracked ones, ignored ones too with
+    /// `-x`, only ignored ones with `-X`.
+    Untracked { ignored: bool, only_ignored: bool },
 }
 
 /// How a write target makes a link at its landing place; the source is [`WriteTarget::sources`].
@@ -284,6 +306,10 @@ fn wget_targets(inv: &Invocation, row: &tables::Writer) -> Vec<WriteTarget> {
 /// `unzip ARCHIVE -d DIR`: everything under DIR (the current directory without `-d`).
 fn unzip_targets(inv: &Invocation, row: &tables::Writer) -> Vec<WriteTarget> {
     let p = argv::parse(&row.grammar, &inv.args);
+    // Listing, testing, printing to stdout and zipinfo mode write nothing.
+    if p.has_any(&["l", "t", "p", "v", "Z", "c"]) {
+        return Vec::new();
+    }
     let dirs = p.args_of("d");
     let dot = Word::literal(".");
     let dirs = if dirs.is_empty() { vec![&dot] } else { dirs };
@@ -448,7 +474,8 @@ fn tar_targets(inv: &Invocation) -> Vec<WriteTarget> {
         recursive,
         ..WriteTarget::default()
     };
-    if p.has_any(&["extract", "get"]) {
+    // `-O`/`--to-stdout` extracts to stdout; `--to-command` feeds a program.
+    if p.has_any(&["extract", "get"]) && !p.has_any(&["to-stdout", "to-command"]) {
         let dirs = p.args_of("directory");
         let dot = Word::literal(".");
         let dirs = if dirs.is_empty() { vec![&dot] } else { dirs };
@@ -513,6 +540,17 @@ fn git_targets(inv: &Invocation) -> Vec<WriteTarget> {
             base = Some(join(&base, dir));
         }
     }
+    // Which files git rewrites is read from the repository found from the directory; a
+    // work tree or git directory set apart from it is not modelled (the pathspec is
+    // judged whole).
+    let repo_elsewhere = globals
+        .opts
+        .iter()
+        .any(|(n, _)| n == "work-tree" || n == "git-dir")
+        || inv
+            .env
+            .iter()
+            .any(|(n, _)| n == "GIT_WORK_TREE" || n == "GIT_DIR");
     let k = globals.rest_at;
     // The work tree named in the environment (`GIT_WORK_TREE=/x git checkout -- a`)
     // is where the paths land; one known only when it runs makes them unreadable.
@@ -554,37 +592,177 @@ fn git_targets(inv: &Invocation) -> Vec<WriteTarget> {
             })
             .collect()
     };
+    // What git rewrites under pathspecs (the whole tree without any): the files that
+    // differ, read from the repository when judged.
+    let rewrites = |words: &[Word], changes: GitChanges| -> Vec<WriteTarget> {
+        let dot = [Word::literal(".")];
+        let words = if words.is_empty() { &dot[..] } else { words };
+        words
+            .iter()
+            .map(|w| WriteTarget {
+                word: pathspec(w),
+                how: how.clone(),
+                recursive: true,
+                base: base.clone(),
+                git_changes: (!repo_elsewhere).then(|| changes.clone()),
+                ..WriteTarget::default()
+            })
+            .collect()
+    };
+    let rev = |w: &Word| w.text().map(str::to_owned);
+    let after_dashdash = |p: &argv::Parsed<Word>| -> Vec<Word> {
+        p.dashdash
+            .map(|n| p.positionals[n..].to_vec())
+            .unwrap_or_default()
+    };
     match sub {
         "checkout" => {
             let p = argv::parse(&tables::GIT_CHECKOUT_PATHS, rest);
+            let start = p.positionals.first();
             if p.has_any(&["b", "B", "orphan", "detach"]) {
-                return Vec::new();
+                // A new branch (or a detached HEAD) at START: the tree moves there.
+                return match start.and_then(rev) {
+                    Some(r) => rewrites(&[], GitChanges::Switch(r)),
+                    None if start.is_some() => paths(&[Word::literal(".")]),
+                    None => Vec::new(),
+                };
             }
-            let positionals = p.positionals;
-            match rest.iter().position(|w| w.text() == Some("--")) {
-                Some(dd) => paths(&rest[dd + 1..]),
-                // Without `--`: `git checkout <branch>` switches; `git checkout <tree-ish>
-                // <path>…` and `git checkout <path>` restore files. A lone word is judged
-                // as the path it may be (a branch name inside the root is harmless).
-                None if positionals.len() >= 2 => paths(&positionals[1..]),
-                None => paths(&positionals)
-                    .into_iter()
-                    .map(|t| WriteTarget {
-                        if_exists: true,
-                        ..t
-                    })
-                    .collect(),
+            match p.dashdash {
+                // `git checkout -- P…` restores from the index; `git checkout T -- P…`
+                // from T.
+                Some(0) => rewrites(&after_dashdash(&p), GitChanges::FromIndex),
+                Some(_) => match start.and_then(rev) {
+                    Some(r) => rewrites(&after_dashdash(&p), GitChanges::FromTree(r)),
+                    None => paths(&after_dashdash(&p)),
+                },
+                // `git checkout T P…` restores P from T.
+                None if p.positionals.len() >= 2 => match start.and_then(rev) {
+                    Some(r) => rewrites(&p.positionals[1..], GitChanges::FromTree(r)),
+                    None => paths(&p.positionals[1..]),
+                },
+                // A lone word is a branch or commit to switch to, or a path to restore
+                // from the index when it is one.
+                None => match start {
+                    Some(w) => {
+                        let mut out = match rev(w) {
+                            Some(r) => rewrites(&[], GitChanges::Switch(r)),
+                            None => paths(&[Word::literal(".")]),
+                        };
+                        out.extend(
+                            rewrites(std::slice::from_ref(w), GitChanges::FromIndex)
+                                .into_iter()
+                                .map(|t| WriteTarget {
+                                    if_exists: true,
+                                    ..t
+                                }),
+                        );
+                        out
+                    }
+                    None => Vec::new(),
+                },
             }
         }
-        "restore" | "rm" | "mv" => {
+        "switch" => {
+            let p = argv::parse(&tables::GIT_SWITCH_TREE, rest);
+            let creates = p.has_any(&["create", "force-create", "orphan"]);
+            match (p.positionals.first(), creates) {
+                (Some(w), _) => match rev(w) {
+                    Some(r) => rewrites(&[], GitChanges::Switch(r)),
+                    None => paths(&[Word::literal(".")]),
+                },
+                // `git switch -c new` stays on HEAD's tree.
+                (None, _) => Vec::new(),
+            }
+        }
+        "restore" => {
             let p = argv::parse(&tables::GIT_RESTORE_RM_MV, rest);
-            // `git rm --cached` and `git restore --staged` alone touch only the index.
-            let index_only = p.has("cached") || (p.has("staged") && !p.has("worktree"));
-            if index_only {
+            // `git restore --staged` alone touches only the index.
+            if p.has("staged") && !p.has("worktree") {
+                return Vec::new();
+            }
+            match p.arg("source") {
+                Some(s) => match rev(s) {
+                    Some(r) => rewrites(&p.positionals, GitChanges::FromTree(r)),
+                    None => paths(&p.positionals),
+                },
+                None => rewrites(&p.positionals, GitChanges::FromIndex),
+            }
+        }
+        "rm" | "mv" => {
+            let p = argv::parse(&tables::GIT_RESTORE_RM_MV, rest);
+            // `git rm --cached` touches only the index.
+            if p.has("cached") {
                 Vec::new()
             } else {
                 paths(&p.positionals)
             }
+        }
+        "reset" => {
+            let p = argv::parse(&tables::GIT_RESET_TREE, rest);
+            if !p.has_any(&["hard", "merge", "keep"]) || p.dashdash.is_some() {
+                return Vec::new();
+            }
+            match p.positionals.first() {
+                None => rewrites(&[], GitChanges::FromTree("HEAD".into())),
+                Some(w) => match rev(w) {
+                    Some(r) => rewrites(&[], GitChanges::FromTree(r)),
+                    None => paths(&[Word::literal(".")]),
+                },
+            }
+        }
+        "stash" => {
+            let (verb, args) = match rest.first().and_then(Word::text) {
+                Some(v) if !v.starts_with('-') => (v, &rest[1..]),
+                _ => ("push", rest),
+            };
+            let p = argv::parse(&tables::GIT_STASH, args);
+            match verb {
+                "push" | "save" => {
+                    let specs = if verb == "push" {
+                        p.positionals.clone()
+                    } else {
+                        Vec::new()
+                    };
+                    let mut out = rewrites(&specs, GitChanges::FromTree("HEAD".into()));
+                    if p.has_any(&["include-untracked", "all"]) {
+                        out.extend(rewrites(
+                            &specs,
+                            GitChanges::Untracked {
+                                ignored: p.has("all"),
+                                only_ignored: false,
+                            },
+                        ));
+                    }
+                    out
+                }
+                "pop" | "apply" | "branch" => {
+                    let which = if verb == "branch" {
+                        p.positionals.get(1)
+                    } else {
+                        p.positionals.first()
+                    };
+                    match which.map(rev) {
+                        Some(None) => paths(&[Word::literal(".")]),
+                        Some(Some(r)) => rewrites(&[], GitChanges::FromStash(r)),
+                        None => rewrites(&[], GitChanges::FromStash("stash@{0}".into())),
+                    }
+                }
+                _ => Vec::new(),
+            }
+        }
+        "clean" => {
+            let p = argv::parse(&tables::GIT_CLEAN, rest);
+            // Without -f (or -i), clean.requireForce makes git refuse.
+            if p.has("dry-run") || !p.has_any(&["force", "interactive"]) {
+                return Vec::new();
+            }
+            rewrites(
+                &p.positionals,
+                GitChanges::Untracked {
+                    ignored: p.has("x"),
+                    only_ignored: p.has("X"),
+                },
+            )
         }
         _ => Vec::new(),
     }
@@ -714,5 +892,120 @@ mod tests {
             targets("cat f > \"$OUT\""),
             t(&[("redirection >", "<\"$OUT\">")])
         );
+    }
+
+    #[test]
+    fn more_writers() {
+        let cases: &[(&str, &[(&str, &str)])] = &[
+            ("sort -o out.txt in.txt", &[("sort", "out.txt")]),
+            ("sort -uo out.txt in.txt", &[("sort", "out.txt")]),
+            ("sort in.txt", &[]),
+            ("uniq in.txt out.txt", &[("uniq", "out.txt")]),
+            ("uniq -c in.txt", &[]),
+            ("chmod 600 a b", &[("chmod", "a"), ("chmod", "b")]),
+            ("chmod -x a", &[("chmod", "a")]),
+            ("chmod --reference=r a", &[("chmod", "a")]),
+            ("chown -R u:g d", &[("chown", "d")]),
+            ("split -l 1 in.txt ../p", &[("split", "../paa")]),
+            ("split -d -l 1 in.txt p", &[("split", "p00")]),
+            ("split in.txt", &[("split", "xaa")]),
+            ("csplit -f ../q in.txt 2", &[("csplit", "../q00")]),
+            ("mktemp -p .. f.XXX", &[("mktemp", "../f.XXX")]),
+            ("mktemp -d", &[("mktemp", "/tmp/tmp.XXXXXXXXXX")]),
+            ("mktemp -u", &[]),
+            ("TMPDIR=/w mktemp -t", &[("mktemp", "/w/tmp.XXXXXXXXXX")]),
+            (
+                "sqlite3 -batch db.sqlite 'select 1'",
+                &[("sqlite3", "db.sqlite")],
+            ),
+            ("sqlite3 :memory: 'select 1'", &[]),
+            (
+                "ssh-keygen -q -t ed25519 -N '' -f k",
+                &[("ssh-keygen -f", "k"), ("ssh-keygen -f", "k.pub")],
+            ),
+            ("ssh-keygen -l -f k", &[]),
+            (
+                "openssl genrsa -out k.pem 2048",
+                &[("openssl -out", "k.pem")],
+            ),
+            ("zip -qr out src", &[("zip", "out.zip")]),
+            ("rsync -a src/ ../dst", &[("rsync", "../dst")]),
+            ("rsync -a src host:dst", &[]),
+            ("rsync -n -a src ../dst", &[]),
+            (
+                "patch -o ../out.c a.c fix.diff",
+                &[("patch -o", "../out.c")],
+            ),
+            (
+                "patch -p1 <<'EOF'\n--- a/src/x.rs\n+++ b/src/x.rs\nEOF",
+                &[("patch", "src/x.rs")],
+            ),
+            ("vim -es -c 'w! ../v' -c 'q!' f", &[("vim :w", "../v")]),
+            ("ex -sc wq f", &[("ex", "f")]),
+            ("vim -c q f", &[]),
+            ("awk '{print > \"o.txt\"}' in", &[("awk", "o.txt")]),
+            ("awk '$1 > 2 {print}' in", &[]),
+            ("gawk -i inplace '{print}' f", &[("awk", "f")]),
+            ("sed -n 'w o.txt' in", &[("sed w", "o.txt")]),
+            ("sed 's/a/b/w o.txt' in", &[("sed w", "o.txt")]),
+            (
+                "python3 -c 'open(\"../x\", \"w\")'",
+                &[("python3 inline code", "../x")],
+            ),
+            (
+                "node -e 'require(\"fs\").writeFileSync(\"o\", \"x\")'",
+                &[("node inline code", "o")],
+            ),
+            (
+                "python3 - <<'EOF'\nopen('h.txt', 'w')\nEOF",
+                &[("python3 inline code", "h.txt")],
+            ),
+            (
+                "cargo build --target-dir ../t",
+                &[("cargo --target-dir", "../t")],
+            ),
+            (
+                "CARGO_TARGET_DIR=/t cargo test",
+                &[("CARGO_TARGET_DIR", "/t")],
+            ),
+            ("cargo test", &[]),
+            (
+                "curl -sS -c jar.txt http://x",
+                &[("curl --cookie-jar", "jar.txt")],
+            ),
+            (
+                "wget -q -o log.txt http://h/a",
+                &[("wget log", "log.txt"), ("wget", "a")],
+            ),
+        ];
+        for (src, want) in cases {
+            let src = src.replace("\\n", "\n");
+            assert_eq!(targets(&src), t(want), "{src}");
+        }
+    }
+
+    #[test]
+    fn unmodelled_programs() {
+        let why = |src: &str| {
+            let s = parse(src);
+            let c = s.simple_commands()[0].clone();
+            match exec::runs(&c) {
+                exec::Runs::Program(inv) => unmodelled(&inv, &c),
+                _ => None,
+            }
+        };
+        assert_eq!(
+            why("python3 -c 'print(1)'").as_deref(),
+            Some("runs inline code")
+        );
+        assert_eq!(
+            why("node -e \"$X\"").as_deref(),
+            Some("runs code only known when it runs")
+        );
+        assert_eq!(why("perl -pi -e 's/a/b/g' f"), None);
+        assert!(why("perl -e 'system(1)'").is_some());
+        assert!(why("perl -pi -e 's/a/b/e' f").is_some());
+        assert_eq!(why("python3 script.py"), None);
+        assert_eq!(why("ls"), None);
     }
 }

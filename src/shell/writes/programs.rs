@@ -172,7 +172,8 @@ pub fn mktemp(inv: &Invocation, row: &tables::Writer) -> Vec<WriteTarget> {
     vec![target(word, "mktemp")]
 }
 
-/// cargo's build directory when it is moved: `--target-dir DIR`, `--artifact-dir DIR`,
+/// cargo's new package (`cargo new PATH`, `cargo init PATH`, `.` by default), and its
+/// build directory when it is moved: `--target-dir DIR`, `--artifact-dir DIR`,
 /// `CARGO_TARGET_DIR`, `cargo install --root DIR`; with `--manifest-path DIR/Cargo.toml`
 /// (or `-C DIR`) and no target directory, the package's own `target/` and `Cargo.lock`.
 pub fn cargo(inv: &Invocation, row: &tables::Writer) -> Vec<WriteTarget> {
@@ -192,6 +193,19 @@ pub fn cargo(inv: &Invocation, row: &tables::Writer) -> Vec<WriteTarget> {
             .as_deref()
             .map_or_else(|| dynamic("$CARGO_TARGET_DIR".into()), Word::literal);
         out.push(tree(w, "CARGO_TARGET_DIR"));
+    }
+    // `cargo new PATH`, `cargo init [PATH]`: the package made there.
+    if let Some(sub) = p.positionals.first().and_then(Word::text) {
+        if matches!(sub, "new" | "init") {
+            let path = p
+                .positionals
+                .get(1)
+                .cloned()
+                .unwrap_or_else(|| Word::literal("."));
+            // The directory it makes or fills (its new files are cargo's own: a
+            // manifest, src/, a .gitignore), not a licence to everything under it.
+            out.push(target(path, &format!("cargo {sub}")));
+        }
     }
     let target_dir_set = p.has("target-dir") || env_dir.is_some();
     let package_dir = match (p.arg("manifest-path"), p.arg("C")) {
