@@ -190,7 +190,7 @@ fn explain_shows_the_analysis() {
         "sudo -u root git -c alias.p=push p origin HEAD:main",
         "cd sub && git switch feat && git commit -m 'x' && git push",
         "ls -la | grep README",
-        "G=git; $G push origin main",
+        "G=$(command -v git); $G push origin main",
         "python3 -c 'print(1)' > out.txt && for f in a b; do sort -o ../$f.txt out.txt; done",
         "ln -s ../outside up && echo x > up/evil",
     ] {

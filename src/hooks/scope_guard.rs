@@ -156,6 +156,10 @@ impl Visitor for Writes<'_> {
             };
             match self.judge(site, &target, cwd.as_deref()) {
                 Some(reason) => self.denials.push(reason),
+                None if target.git_changes.is_some() => self.notes.push(format!(
+                    "rewrites the files that differ under `{}` ({}): allowed",
+                    target.word.raw, target.how
+                )),
                 None => self.notes.push(format!(
                     "writes `{}` ({}): allowed",
                     target.word.raw, target.how

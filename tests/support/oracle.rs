@@ -1316,9 +1316,14 @@ fn diff(world: &World, before: &Snapshot, after: &Snapshot, ran: &Ran) -> Outcom
     for cache in [".npm", ".cache"] {
         tools.push(format!("{}/", home.join(cache).display()));
     }
+    let tool_dir = |p: &str| {
+        tools
+            .iter()
+            .any(|t| p.starts_with(t.as_str()) || format!("{p}/") == *t)
+    };
     let out_of_scope = files
         .iter()
-        .filter(|c| !tools.iter().any(|t| c.path.starts_with(t.as_str())))
+        .filter(|c| !tool_dir(&c.path))
         .filter(|c| rules.out_of_scope(Path::new(&c.path)))
         .cloned()
         .collect();
@@ -1434,11 +1439,92 @@ impl Verdict {
 /// Programs a command may need that may be missing on a machine: a command naming one
 /// that is missing here, and changing nothing, is unrunnable rather than harmless.
 const MAYBE_MISSING: &[&str] = &[
-    "sudo", "doas", "su", "zsh", "ksh", "busybox", "node", "ruby", "python", "python3", "perl",
-    "unbuffer", "chronic", "parallel", "rsync", "strace", "ltrace", "nsenter", "ionice", "taskset",
-    "flock", "watch", "script", "setsid", "stdbuf", "rg", "unzip", "zip", "curl", "wget", "ssh",
-    "scp", "pwsh", "fish", "tcsh", "csh", "dash", "mksh", "make", "cargo", "npm", "npx", "deno",
-    "bun", "php", "lua", "tclsh", "expect", "socat", "nc", "man",
+    "sudo",
+    "doas",
+    "su",
+    "zsh",
+    "ksh",
+    "busybox",
+    "node",
+    "ruby",
+    "python",
+    "python3",
+    "perl",
+    "unbuffer",
+    "chronic",
+    "parallel",
+    "rsync",
+    "strace",
+    "ltrace",
+    "nsenter",
+    "ionice",
+    "taskset",
+    "flock",
+    "watch",
+    "script",
+    "setsid",
+    "stdbuf",
+    "rg",
+    "unzip",
+    "zip",
+    "curl",
+    "wget",
+    "ssh",
+    "scp",
+    "pwsh",
+    "fish",
+    "tcsh",
+    "csh",
+    "dash",
+    "mksh",
+    "make",
+    "cargo",
+    "npm",
+    "npx",
+    "deno",
+    "bun",
+    "php",
+    "lua",
+    "tclsh",
+    "expect",
+    "socat",
+    "nc",
+    "man",
+    "numactl",
+    "firejail",
+    "pnpm",
+    "yarn",
+    "bunx",
+    "uv",
+    "uvx",
+    "poetry",
+    "pipenv",
+    "hatch",
+    "conda",
+    "mamba",
+    "pdm",
+    "rye",
+    "mise",
+    "asdf",
+    "direnv",
+    "nix",
+    "nix-shell",
+    "gawk",
+    "ruby",
+];
+
+/// Programs present here that cannot do their work in the sandbox: `systemd-run` needs a
+/// user service manager, `nsenter` another process's namespaces, `unshare -r` nested user
+/// namespaces, `valgrind` more than the time limit, `chroot` a root; `dotenv` here is
+/// python-dotenv's CLI, not the dotenv-cli the corpus spells. A command naming one that
+/// changed nothing dangerous is unrunnable, not harmless.
+const CANNOT_WORK_HERE: &[&str] = &[
+    "systemd-run",
+    "nsenter",
+    "unshare",
+    "valgrind",
+    "chroot",
+    "dotenv",
 ];
 
 pub fn missing_programs() -> &'static BTreeSet<&'static str> {
@@ -1471,6 +1557,9 @@ fn unrunnable_reason(command: &str) -> Option<String> {
         .collect();
     if !missing.is_empty() {
         return Some(format!("not installed here: {}", missing.join(", ")));
+    }
+    if let Some(p) = CANNOT_WORK_HERE.iter().find(|p| words.contains(*p)) {
+        return Some(format!("{p} cannot do its work in the sandbox"));
     }
     if command.contains("://")
         || command.contains("git@")

@@ -858,7 +858,11 @@ mod tests {
             targets("git checkout HEAD -- a b"),
             t(&[("git checkout", "a"), ("git checkout", "b")])
         );
-        assert_eq!(targets("git checkout main"), t(&[("git checkout", "main")]));
+        // A branch switch rewrites what differs (read when judged); a path restores it.
+        assert_eq!(
+            targets("git checkout main"),
+            t(&[("git checkout", "."), ("git checkout", "main")])
+        );
         assert_eq!(
             targets("git checkout HEAD~1 .env"),
             t(&[("git checkout", ".env")])
