@@ -121,8 +121,16 @@ impl Simple {
         } else {
             2
         };
+        let mut used: Vec<&str> = Vec::new();
         for _ in 0..n {
-            words = format!("{}{words}", rng.pick(external));
+            let w = *rng.pick(external);
+            // A tracer cannot trace a tracer (ptrace is taken): the same wrapper twice
+            // would make the command fail for a reason of its own.
+            if used.contains(&w) {
+                continue;
+            }
+            used.push(w);
+            words = format!("{w}{words}");
         }
         if rng.chance(8) && self.assigns.is_empty() && !words.contains('\'') {
             // env -S splits one string into the command
@@ -138,8 +146,12 @@ impl Simple {
 
 /// Wraps a whole command line in a shell, eval, a subshell or a group.
 fn shell_wrap(rng: &mut Rng, line: &str) -> String {
+    // `builtin` and the `time` keyword are bash's: `sh` (dash here) has neither.
+    let bash_only =
+        line.contains("builtin ") || line.starts_with("time ") || line.contains(" time ");
     match rng.below(10) {
         0 => format!("bash -c {}", sq(line)),
+        1 if bash_only => format!("bash -c {}", sq(line)),
         1 => format!("sh -c {}", sq(line)),
         2 => format!("bash -lc {}", sq(line)),
         3 => format!("eval {}", sq(line)),

@@ -174,6 +174,15 @@ impl Session<'_> {
                 [old, new, ..] => (Some(old.clone()), Some(new.clone())),
                 [] => (None, None),
             };
+            // git refuses to rename or copy onto the branch checked out here, and then
+            // changes nothing.
+            let onto_checked_out = !self.opened[idx].is_bare()
+                && new.is_some()
+                && new.as_ref() == current.as_ref()
+                && old.as_ref() != current.as_ref();
+            if onto_checked_out {
+                return;
+            }
             if rename {
                 match old {
                     Some(o) => effects.push(checked(&o, Action::Rename)),
@@ -257,8 +266,13 @@ impl Session<'_> {
                 && p.positionals
                     .first()
                     .is_none_or(|start| names_branch_tip(start, &self.head(idx)));
-            if !onto_itself {
-                effects.push(checked(b, Action::ForceMove));
+            match p.positionals.first() {
+                // The start point is only known when it runs (what xargs appends).
+                Some(start) if is_dynamic(start) && !is_dynamic(b) => {
+                    effects.push(dynamic_args(sub, &p.positionals))
+                }
+                _ if !onto_itself => effects.push(checked(b, Action::ForceMove)),
+                _ => {}
             }
             self.set_head(if is_dynamic(b) {
                 Head::Unknown

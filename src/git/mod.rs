@@ -273,8 +273,15 @@ impl<'e> Session<'e> {
         self.key = key;
         if verb_kind(sub) == VerbKind::Other {
             // Keep what the global options already showed (a `-c core.pager=…` script).
-            effects
-                .extend(self.alias_or_unknown(sub, &rest, &call.env, &mut ov, repo, &cwd, depth));
+            effects.extend(self.alias_or_unknown(
+                sub,
+                &rest,
+                &call.env,
+                &mut ov,
+                (repo, git_dir_path.as_deref()),
+                &cwd,
+                depth,
+            ));
             return effects;
         }
         let Some(idx) = repo else {
@@ -305,7 +312,7 @@ impl<'e> Session<'e> {
         rest: &[String],
         env: &[(String, Option<String>)],
         ov: &mut Overrides,
-        repo: Option<usize>,
+        (repo, git_dir): (Option<usize>, Option<&Path>),
         cwd: &Path,
         depth: usize,
     ) -> Vec<Effect> {
@@ -337,8 +344,17 @@ impl<'e> Session<'e> {
             let top = repo
                 .and_then(|i| self.opened[i].workdir().map(Path::to_path_buf))
                 .unwrap_or_else(|| cwd.to_owned());
+            // git exports the repository it was pointed at to the alias's shell.
+            let export = git_dir
+                .map(|gd| {
+                    format!(
+                        "export GIT_DIR={}; ",
+                        crate::shell::quote(&gd.to_string_lossy())
+                    )
+                })
+                .unwrap_or_default();
             effects.push(Effect::Script {
-                text: format!("{script} {}", args.join(" ")),
+                text: format!("{export}{script} {}", args.join(" ")),
                 cwd: Some(top),
             });
             return effects;
@@ -348,12 +364,17 @@ impl<'e> Session<'e> {
                 "the alias `{sub}` = `{alias}` has unbalanced quotes"
             ))];
         };
-        // The alias's own `-c` settings apply; ours carry over as `-c` too.
-        let mut args: Vec<String> = ov
-            .pairs
-            .iter()
-            .flat_map(|(k, v)| ["-c".to_owned(), format!("{k}={v}")])
+        // The alias's own `-c` settings apply; ours carry over as `-c` too, and so does
+        // the repository `--git-dir` named.
+        let mut args: Vec<String> = git_dir
+            .map(|gd| format!("--git-dir={}", gd.display()))
+            .into_iter()
             .collect();
+        args.extend(
+            ov.pairs
+                .iter()
+                .flat_map(|(k, v)| ["-c".to_owned(), format!("{k}={v}")]),
+        );
         args.extend(words);
         args.extend(rest.iter().cloned());
         let call = GitCall {

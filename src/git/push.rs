@@ -75,14 +75,19 @@ impl Session<'_> {
                         .iter()
                         .any(|l| !l.contains(':') && branch_name(l).as_deref() == Some(dst)))
         };
-        // The refs of a remote that is a repository on this machine, read directly.
-        let local_remote = anonymous
-            .then(|| {
-                Repo::open(&cwd.join(&remote), Some(&cwd.join(&remote)))
-                    .ok()
-                    .flatten()
-            })
-            .flatten();
+        // The refs of a remote that is a repository on this machine (a path, or a named
+        // remote whose URL is one), read directly: the remote's truth, not a tracking ref.
+        let remote_path = if anonymous {
+            Some(remote.clone())
+        } else {
+            repo.remote_url(&remote)
+        }
+        .and_then(|url| local_path(&url));
+        let local_remote = remote_path.and_then(|path| {
+            Repo::open(&cwd.join(&path), Some(&cwd.join(&path)))
+                .ok()
+                .flatten()
+        });
         if mirror {
             let mut names = repo.local_branches();
             if let Place::Remote(r) = &place {
@@ -97,7 +102,9 @@ impl Session<'_> {
         }
         if p.on("all") || p.on("branches") {
             for b in repo.local_branches() {
-                effects.push(update(&b, place.clone(), Action::Push { force: forced }));
+                if !lease_fails(&b) {
+                    effects.push(update(&b, place.clone(), Action::Push { force: forced }));
+                }
             }
             return;
         }
@@ -184,7 +191,9 @@ impl Session<'_> {
                 for b in repo.local_branches() {
                     if let Some(mapped) = glob_map(src, dst, &b) {
                         if let Some(name) = branch_name(&mapped) {
-                            effects.push(update(&name, place.clone(), action));
+                            if spec.starts_with('+') || !lease_fails(&name) {
+                                effects.push(update(&name, place.clone(), action));
+                            }
                         }
                     }
                 }
@@ -267,6 +276,23 @@ impl Session<'_> {
             }
         }
         "origin".into()
+    }
+}
+
+/// The directory a remote URL names on this machine (`/srv/r.git`, `../r.git`,
+/// `file:///srv/r.git`), or None for a network URL (`https://…`, `host:path`).
+fn local_path(url: &str) -> Option<String> {
+    if let Some(p) = url.strip_prefix("file://") {
+        return Some(p.to_owned());
+    }
+    if url.contains("://") {
+        return None;
+    }
+    // scp-like `host:path` has a colon before any slash.
+    match (url.find(':'), url.find('/')) {
+        (Some(c), Some(s)) if c < s => None,
+        (Some(_), None) => None,
+        _ => Some(url.to_owned()),
     }
 }
 

@@ -146,6 +146,11 @@ impl Repo {
         self.repo.find_branch(name, git2::BranchType::Local).is_ok()
     }
 
+    /// The URL of a configured remote.
+    pub fn remote_url(&self, name: &str) -> Option<String> {
+        self.repo.find_remote(name).ok()?.url().map(str::to_owned)
+    }
+
     /// Whether a short name matches a ref here as git's DWIM rules read it
     /// (`refs/NAME`, `refs/tags/NAME`, `refs/heads/NAME`, `refs/remotes/NAME`).
     pub fn has_ref_named(&self, name: &str) -> bool {

@@ -157,7 +157,7 @@ impl Guard<'_, '_> {
         if inv.appended_unknown {
             args.push(format!(
                 "{DYNAMIC}(arguments {} appends)",
-                inv.wrappers.last().map_or("xargs", String::as_str)
+                inv.appender.as_deref().unwrap_or("xargs")
             ));
         }
         let via = if inv.wrappers.is_empty() {

@@ -115,6 +115,7 @@ pub fn explain_command(
             denials: Vec::new(),
             notes: Vec::new(),
             links: Vec::new(),
+            made_dirs: Vec::new(),
         },
         env,
     )
@@ -132,6 +133,9 @@ struct Writes<'s> {
     notes: Vec<String>,
     /// Links made earlier in the command: (where, what it leads to), both absolute.
     links: Vec<(PathBuf, PathBuf)>,
+    /// Places an earlier write in the command may have made a directory (`mkdir`, a
+    /// recursive copy's destination).
+    made_dirs: Vec<PathBuf>,
 }
 
 impl Visitor for Writes<'_> {
@@ -225,6 +229,12 @@ impl Writes<'_> {
         if target.if_exists && std::fs::symlink_metadata(cwd.join(&path)).is_err() {
             return None;
         }
+        if let Some(dir) = target.needs_dir.as_ref().and_then(|d| self.literal(d)) {
+            let at = self.through_links(&fsutil::absolute(Path::new(&dir), &cwd), true);
+            if !(dir.ends_with('/') || at.is_dir() || self.made_dirs.contains(&at)) {
+                return None;
+            }
+        }
         if let Some(changes) = &target.git_changes {
             // git rewrites only the files that differ: those are judged (git replaces a
             // file rather than writing through a link). When the guard cannot list them,
@@ -258,10 +268,15 @@ impl Writes<'_> {
         // A copy, move or link into an existing directory lands at DIR/<source name>
         // (a directory reached through a link made earlier in the command too).
         let dest = self.through_links(&fsutil::absolute(Path::new(&path), &cwd), true);
-        let into_dir = !target.into_dir_never
-            && !target.sources.is_empty()
-            && (path.ends_with('/') || dest.is_dir());
+        let may_be_dir = path.ends_with('/') || dest.is_dir() || self.made_dirs.contains(&dest);
+        let into_dir = !target.into_dir_never && !target.sources.is_empty() && may_be_dir;
+        // Several sources need a directory to land in: without one, cp, mv, ln and
+        // install stop before doing anything ("target is not a directory").
+        if target.sources.len() > 1 && !into_dir && !target.into_dir_never {
+            return None;
+        }
         // Each place it lands, with the source that lands there when there is one.
+        let mut dynamic_source: Option<String> = None;
         let mut landing: Vec<(String, Option<String>)> = if into_dir {
             let mut names = Vec::new();
             for source in &target.sources {
@@ -269,6 +284,7 @@ impl Writes<'_> {
                     // A source named only at run time lands somewhere directly in the
                     // directory: judged as the directory's whole content.
                     names.push((format!("{}/", path.trim_end_matches('/')), None));
+                    dynamic_source = Some(source.raw.clone());
                     continue;
                 };
                 let name = Path::new(src.trim_end_matches('/'))
@@ -335,8 +351,16 @@ impl Writes<'_> {
             };
             let j = self.scope.judge_with(judged, &cwd, how);
             if !j.allowed {
+                // A name only known when it runs, landing in a directory that holds what
+                // may not be written.
+                let named = match &dynamic_source {
+                    Some(src) if landed.ends_with('/') => {
+                        format!(" a file named `{src}`, only known when it runs, into")
+                    }
+                    _ => String::new(),
+                };
                 return Some(format!(
-                    "{HOOK}: {} would write {} ({}), which is not allowed: {}. {}",
+                    "{HOOK}: {} would write{named} {} ({}), which is not allowed: {}. {}",
                     site.cited,
                     shown(landed, &j.resolved),
                     target.how,
@@ -346,6 +370,16 @@ impl Writes<'_> {
             }
         }
         self.remember_links(target, &landing, &cwd);
+        if target.recursive
+            || target.parents
+            || target.how.starts_with("mkdir")
+            || target.how == "install"
+        {
+            for (landed, _) in &landing {
+                let made = self.through_links(&fsutil::absolute(Path::new(landed), &cwd), true);
+                self.made_dirs.push(made);
+            }
+        }
         None
     }
 

@@ -39,6 +39,8 @@ pub struct Invocation {
     pub chdir: Option<Option<String>>,
     /// `xargs` and `parallel` append arguments that only exist at run time.
     pub appended_unknown: bool,
+    /// Which wrapper appends them (for messages).
+    pub appender: Option<String>,
     /// The text `xargs -I` or `parallel` replaces with its input at run time: a word
     /// holding it is only known when it runs.
     pub placeholder: Option<String>,
@@ -253,7 +255,10 @@ pub fn runs(cmd: &SimpleCommand) -> Runs {
                 }
                 _ => None,
             };
-            inv.appended_unknown |= w.appends && placeholder.is_none();
+            if w.appends && placeholder.is_none() {
+                inv.appended_unknown = true;
+                inv.appender = Some(name.clone());
+            }
             if placeholder.is_some() {
                 inv.placeholder = placeholder;
             }

@@ -830,7 +830,9 @@ impl<'a> Parser<'a> {
                     self.parse_backticks(pre);
                     dynamic = true;
                 }
-                b'~' if self.i == start => {
+                // bash expands `~` at a word's start, and after the `=` (or a `:` in the
+                // value) of a word that looks like an assignment (`of=~/x`, `P=a:~/b`).
+                b'~' if self.i == start || tilde_after_assignment(&self.s[start..self.i]) => {
                     dynamic = true;
                     value.push(b);
                     self.i += 1;
@@ -1094,6 +1096,20 @@ fn utf8_len(first: u8) -> usize {
         0xc0..=0xdf => 2,
         _ => 1,
     }
+}
+
+/// Whether `~` after this word text starts a tilde prefix, as bash reads `NAME=~…` and
+/// `NAME=…:~…` (unquoted).
+fn tilde_after_assignment(raw: &[u8]) -> bool {
+    let Some(eq) = raw.iter().position(|&b| b == b'=') else {
+        return false;
+    };
+    let name = raw[..eq].strip_suffix(b"+").unwrap_or(&raw[..eq]);
+    !name.is_empty()
+        && is_name_start(name[0])
+        && name.iter().all(|&b| is_name(b))
+        && matches!(raw.last(), Some(b'=' | b':'))
+        && !raw[eq..].iter().any(|&b| matches!(b, b'\'' | b'"' | b'\\'))
 }
 
 fn is_assignment_prefix(raw: &[u8]) -> bool {

@@ -30,6 +30,9 @@ pub struct WriteTarget {
     pub sources: Vec<Word>,
     /// The destination is never a directory the sources land in (`-T`).
     pub into_dir_never: bool,
+    /// It happens only if this path is a directory (a source of `mv a b dest`: with
+    /// several sources, mv does nothing unless dest is one).
+    pub needs_dir: Option<Word>,
     /// Relative paths are relative to this directory rather than the command's
     /// (`git -C dir`, `--work-tree`).
     pub base: Option<Word>,
@@ -202,7 +205,7 @@ fn appended(inv: &Invocation) -> Word {
     Word {
         raw: format!(
             "(arguments {} appends)",
-            inv.wrappers.last().map_or("xargs", String::as_str)
+            inv.appender.as_deref().unwrap_or("xargs")
         ),
         value: None,
         quoted: false,
@@ -321,24 +324,25 @@ fn unzip_targets(inv: &Invocation, row: &tables::Writer) -> Vec<WriteTarget> {
         .collect()
 }
 
-/// `dd of=FILE`.
+/// `dd of=FILE`: the last `of=` wins, as dd reads its operands.
 fn dd_targets(inv: &Invocation) -> Vec<WriteTarget> {
     inv.args
         .iter()
         .filter_map(|w| match w.text() {
             Some(t) => t.strip_prefix("of=").map(Word::literal),
-            None if w.raw.starts_with("of=") => Some(Word {
-                raw: w.raw.clone(),
+            None => w.raw.strip_prefix("of=").map(|rest| Word {
+                raw: rest.to_owned(),
                 value: None,
                 quoted: w.quoted,
             }),
-            None => None,
         })
+        .last()
         .map(|word| WriteTarget {
             word,
             how: "dd".into(),
             ..WriteTarget::default()
         })
+        .into_iter()
         .collect()
 }
 
@@ -395,9 +399,13 @@ fn copy_like(inv: &Invocation, row: &tables::Writer) -> Vec<WriteTarget> {
     // After the destination, so that a link moved there is known before its old name
     // is forgotten.
     if name == "mv" {
+        let needs_dir = (sources.len() > 1 && target_dir.is_none())
+            .then(|| positionals.last().cloned())
+            .flatten();
         out.extend(sources.iter().map(|w| WriteTarget {
             no_follow: true,
             recursive: true,
+            needs_dir: needs_dir.clone(),
             ..target(w, "mv (source)")
         }));
     }
