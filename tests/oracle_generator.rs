@@ -147,8 +147,11 @@ impl Simple {
 /// Wraps a whole command line in a shell, eval, a subshell or a group.
 fn shell_wrap(rng: &mut Rng, line: &str) -> String {
     // `builtin` and the `time` keyword are bash's: `sh` (dash here) has neither.
-    let bash_only =
-        line.contains("builtin ") || line.starts_with("time ") || line.contains(" time ");
+    // Brace expansion too: dash leaves `{a,b}` as it is.
+    let bash_only = line.contains("builtin ")
+        || line.starts_with("time ")
+        || line.contains(" time ")
+        || (line.contains('{') && line.contains(','));
     match rng.below(10) {
         0 => format!("bash -c {}", sq(line)),
         1 if bash_only => format!("bash -c {}", sq(line)),

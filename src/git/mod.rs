@@ -647,6 +647,12 @@ impl<'e> Session<'e> {
                 }
                 let before = &p.positionals[..p.dashdash.unwrap_or(p.positionals.len())];
                 let after_paths = p.positionals.len() > before.len();
+                // A word only known when it runs (what xargs appends) may be the revision
+                // as well as a path.
+                if any_dynamic(before) {
+                    effects.push(dynamic_args("reset", before));
+                    return;
+                }
                 let [rev] = before else { return };
                 if after_paths {
                     return;

@@ -64,9 +64,27 @@ impl Session<'_> {
         // A remote given as a URL or path, not a configured name, has no remote-tracking
         // refs: a lease that expects the tracking ref's value fails as "stale info" for
         // every ref it covers, and git pushes none of them (verified with git 2.47).
-        let anonymous = remote != "." && !repo.remote_names().contains(&remote);
+        // Read only when a lease is given (most pushes have none).
+        let anonymous =
+            p.has("force-with-lease") && remote != "." && !repo.remote_names().contains(&remote);
         let leases = p.values("force-with-lease");
         let bare_lease = p.on("force-with-lease") && leases.is_empty();
+        // The remote as a repository on this machine, opened only for a refspec that
+        // needs its refs (most pushes never do).
+        let local_remote: std::cell::OnceCell<Option<Repo>> = std::cell::OnceCell::new();
+        // An anonymous remote given as a path: its refs, read directly.
+        let path_remote: std::cell::OnceCell<Option<Repo>> = std::cell::OnceCell::new();
+        let remote_has = |dst: &str| {
+            path_remote
+                .get_or_init(|| {
+                    let path = cwd.join(local_path(&remote)?);
+                    Repo::open(&path, Some(&path)).ok().flatten()
+                })
+                .as_ref()
+                .is_some_and(|r| r.branch_exists(dst))
+        };
+        // The lease expects the ref to be absent (no tracking ref): it fails where the
+        // remote has the ref, and a new ref is created all the same.
         let lease_fails = |dst: &str| {
             anonymous
                 && !p.on("force")
@@ -74,20 +92,8 @@ impl Session<'_> {
                     || leases
                         .iter()
                         .any(|l| !l.contains(':') && branch_name(l).as_deref() == Some(dst)))
+                && remote_has(dst)
         };
-        // The refs of a remote that is a repository on this machine (a path, or a named
-        // remote whose URL is one), read directly: the remote's truth, not a tracking ref.
-        let remote_path = if anonymous {
-            Some(remote.clone())
-        } else {
-            repo.remote_url(&remote)
-        }
-        .and_then(|url| local_path(&url));
-        let local_remote = remote_path.and_then(|path| {
-            Repo::open(&cwd.join(&path), Some(&cwd.join(&path)))
-                .ok()
-                .flatten()
-        });
         if mirror {
             let mut names = repo.local_branches();
             if let Place::Remote(r) = &place {
@@ -170,7 +176,7 @@ impl Session<'_> {
                         }
                         Place::Local => true,
                     };
-                    if on_remote {
+                    if on_remote && (spec.starts_with('+') || !lease_fails(&b)) {
                         effects.push(update(&b, place.clone(), action));
                     }
                 }
@@ -206,7 +212,10 @@ impl Session<'_> {
                 Some(d)
                     if !d.starts_with("refs/")
                         && !is_branch_source(src, head, repo)
-                        && local_remote.as_ref().is_some_and(|r| !r.has_ref_named(d)) =>
+                        && local_remote
+                            .get_or_init(|| repo.local_remote(&remote, cwd))
+                            .as_ref()
+                            .is_some_and(|r| !r.has_ref_named(d)) =>
                 {
                     effects.push(Effect::Note(format!(
                         "git refuses `{body}`: `{d}` is not a full ref name and the remote has no such ref"
@@ -311,6 +320,18 @@ fn is_branch_source(src: &str, head: &Head, repo: &Repo) -> bool {
 }
 
 impl Repo {
+    /// The remote as a repository on this machine (a path, or a configured remote whose
+    /// URL is one), read directly for its refs: the remote's truth, not a tracking ref.
+    fn local_remote(&self, remote: &str, cwd: &Path) -> Option<Repo> {
+        let url = if self.remote_names().iter().any(|r| r == remote) {
+            self.remote_url(remote)?
+        } else {
+            remote.to_owned()
+        };
+        let path = cwd.join(local_path(&url)?);
+        Repo::open(&path, Some(&path)).ok().flatten()
+    }
+
     /// Branch names a mirror push could delete on `remote`: its remote-tracking branches.
     pub(super) fn protected_candidates_on_remote(&self, remote: &str) -> Vec<String> {
         self.remote_default_branches()

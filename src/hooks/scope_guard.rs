@@ -269,7 +269,9 @@ impl Writes<'_> {
         // (a directory reached through a link made earlier in the command too).
         let dest = self.through_links(&fsutil::absolute(Path::new(&path), &cwd), true);
         let may_be_dir = path.ends_with('/') || dest.is_dir() || self.made_dirs.contains(&dest);
-        let into_dir = !target.into_dir_never && !target.sources.is_empty() && may_be_dir;
+        let into_dir = !target.into_dir_never
+            && !target.sources.is_empty()
+            && (may_be_dir || target.into_dir_always);
         // Several sources need a directory to land in: without one, cp, mv, ln and
         // install stop before doing anything ("target is not a directory").
         if target.sources.len() > 1 && !into_dir && !target.into_dir_never {

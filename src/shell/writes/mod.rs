@@ -30,6 +30,9 @@ pub struct WriteTarget {
     pub sources: Vec<Word>,
     /// The destination is never a directory the sources land in (`-T`).
     pub into_dir_never: bool,
+    /// The destination is always a directory the sources land in (`-t DIR`; `install -D
+    /// -t` makes it).
+    pub into_dir_always: bool,
     /// It happens only if this path is a directory (a source of `mv a b dest`: with
     /// several sources, mv does nothing unless dest is one).
     pub needs_dir: Option<Word>,
@@ -389,6 +392,7 @@ fn copy_like(inv: &Invocation, row: &tables::Writer) -> Vec<WriteTarget> {
             // With `-T` the sources do not land inside the destination, but the one
             // source still says what a link made there points to.
             into_dir_never: no_target_dir,
+            into_dir_always: target_dir.is_some(),
             sources: sources.to_vec(),
             no_follow: replaces,
             parents,
