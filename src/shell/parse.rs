@@ -1455,7 +1455,7 @@ mod tests {
         );
     }
 
-    /// Found by tests/property.rs: an escape as the last byte ran the position past the
+    /// Found by tests/it/property.rs: an escape as the last byte ran the position past the
     /// end (a slice panic), and `;;` outside a `case` made the list loop spin forever.
     #[test]
     fn truncated_escapes_and_stray_case_terminators_are_problems_not_panics_or_hangs() {

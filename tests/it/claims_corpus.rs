@@ -1,0 +1,85 @@
+//! The claim extractor against a labelled corpus of realistic final messages
+//! (`tests/corpus/claims.tsv`): every label must match, no more, no less.
+//!
+//! Lines: `labels<TAB>message`; labels `none` or `;`-separated `file:<change>:<path>`
+//! (`file:renamed:<from>-><to>`), `tests[:N]`, `build`, `lint`, `commit[:hash]`,
+//! `push[:branch]`, `dir:<change>:<path>/`; a weak reading (reported, never blocking)
+//! is prefixed with `?`, a test count that may not be the passed count is suffixed with
+//! `~`. `\n` in a message is a newline; `#` starts a comment line.
+
+use did_it_actually::claims::{extract, Change, Claim, Confidence, Kind};
+
+/// A claim's label; a weak reading (reported, never blocking) is prefixed with `?`.
+fn label(claim: &Claim) -> String {
+    let weak = if claim.confidence == Confidence::Weak {
+        "?"
+    } else {
+        ""
+    };
+    let unsure = if claim.count_sure { "" } else { "~" };
+    format!("{weak}{}{unsure}", kind_label(&claim.kind))
+}
+
+fn kind_label(kind: &Kind) -> String {
+    match kind {
+        Kind::Dir { path, change } => match change {
+            Change::Renamed { to } => format!("dir:renamed:{path}->{to}"),
+            Change::Modified => format!("dir:modified:{path}"),
+            Change::Created => format!("dir:created:{path}"),
+            Change::Deleted => format!("dir:deleted:{path}"),
+        },
+        Kind::File { path, change } => match change {
+            Change::Modified => format!("file:modified:{path}"),
+            Change::Created => format!("file:created:{path}"),
+            Change::Deleted => format!("file:deleted:{path}"),
+            Change::Renamed { to } => format!("file:renamed:{path}->{to}"),
+        },
+        Kind::Tests { count: Some(n) } => format!("tests:{n}"),
+        Kind::Tests { count: None } => "tests".into(),
+        Kind::Build => "build".into(),
+        Kind::Lint => "lint".into(),
+        Kind::Commit { hash: Some(h) } => format!("commit:{h}"),
+        Kind::Commit { hash: None } => "commit".into(),
+        Kind::Push { branch: Some(b) } => format!("push:{b}"),
+        Kind::Push { branch: None } => "push".into(),
+    }
+}
+
+#[test]
+fn every_label_matches() {
+    let corpus = include_str!("../corpus/claims.tsv");
+    let mut total = 0;
+    let mut wrong = Vec::new();
+    for (i, line) in corpus.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        total += 1;
+        let (labels, message) = line
+            .split_once('\t')
+            .unwrap_or_else(|| panic!("line {}: no tab", i + 1));
+        let message = message.replace("\\n", "\n");
+        let mut want: Vec<String> = if labels == "none" {
+            Vec::new()
+        } else {
+            labels.split(';').map(str::to_owned).collect()
+        };
+        let mut got: Vec<String> = extract(&message).iter().map(label).collect();
+        want.sort();
+        got.sort();
+        got.dedup();
+        if want != got {
+            wrong.push(format!(
+                "line {}: want {want:?}, got {got:?}\n    {message:?}",
+                i + 1
+            ));
+        }
+    }
+    assert!(total >= 200, "only {total} cases");
+    assert!(
+        wrong.is_empty(),
+        "{} of {total} cases differ:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}

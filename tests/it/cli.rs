@@ -1,0 +1,567 @@
+//! The binary as a user runs it: install/uninstall into a project, the plugin file, the
+//! multicall links, `policy check`, and what `--help` says.
+
+use crate::support;
+
+use std::path::Path;
+use std::process::{Command, Output};
+use support::fixture::scratch;
+
+const BIN: &str = env!("CARGO_BIN_EXE_did-it-actually");
+
+fn run(args: &[&str], cwd: &Path) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("DID_IT_ACTUALLY_POLICY")
+        .output()
+        .unwrap()
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn install_merges_is_idempotent_and_uninstall_restores() {
+    let dir = scratch("install");
+    let project = dir.join("root");
+    let settings = project.join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    let original = r#"{"permissions": {"allow": ["Bash(ls:*)"]},
+ "hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "my-formatter"}]}]}}
+"#;
+    std::fs::write(&settings, original).unwrap();
+    let p = project.to_str().unwrap();
+
+    let out = run(
+        &[
+            "install",
+            "--project",
+            p,
+            "--binary",
+            "/opt/dia/did-it-actually",
+        ],
+        &project,
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let once = std::fs::read_to_string(&settings).unwrap();
+    insta::assert_snapshot!("installed_settings", once);
+    // The original is kept once, byte for byte.
+    let backup = project.join(".claude/settings.json.did-it-actually.bak");
+    assert_eq!(std::fs::read_to_string(&backup).unwrap(), original);
+
+    let out = run(
+        &[
+            "install",
+            "--project",
+            p,
+            "--binary",
+            "/opt/dia/did-it-actually",
+        ],
+        &project,
+    );
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("already up to date"));
+    assert_eq!(
+        std::fs::read_to_string(&settings).unwrap(),
+        once,
+        "byte-identical"
+    );
+
+    let out = run(&["uninstall", "--project", p], &project);
+    assert!(out.status.success(), "{}", text(&out));
+    let after: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let before: serde_json::Value = serde_json::from_str(original).unwrap();
+    assert_eq!(after, before);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn invalid_settings_are_refused_and_untouched() {
+    let dir = scratch("install-invalid");
+    let project = dir.join("root");
+    let settings = project.join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    let broken = "{\n  \"hooks\": {\n    \"PostToolUse\": [,]\n  }\n}\n";
+    std::fs::write(&settings, broken).unwrap();
+    let out = run(
+        &["install", "--project", project.to_str().unwrap()],
+        &project,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr).replace(project.to_str().unwrap(), "[ROOT]");
+    assert_eq!(
+        stderr,
+        "did-it-actually: [ROOT]/.claude/settings.json:3:21: not valid JSON: expected value; fix it by hand, nothing was written\n"
+    );
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), broken);
+    assert!(!project
+        .join(".claude/settings.json.did-it-actually.bak")
+        .exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn plugin_hooks_json_is_generated_from_the_install_table() {
+    let out = run(&["plugin-hooks"], Path::new(env!("CARGO_MANIFEST_DIR")));
+    let committed =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("hooks/hooks.json"))
+            .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        committed,
+        "hooks/hooks.json is stale: run `cargo run -- plugin-hooks > hooks/hooks.json`"
+    );
+}
+
+#[test]
+fn a_link_named_after_a_hook_runs_that_hook() {
+    let dir = scratch("multicall");
+    let link = dir.join("verify-write");
+    std::os::unix::fs::symlink(BIN, &link).unwrap();
+    let out = Command::new(&link)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "verify-write: stdin was empty; expected one JSON object\n"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn policy_check_reports_defaults_and_errors() {
+    let dir = scratch("policy");
+    let root = dir.join("root");
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    let out = run(&["policy", "check"], &root);
+    assert!(out.status.success());
+    let shown = text(&out).replace(root.to_str().unwrap(), "[ROOT]");
+    insta::assert_snapshot!("policy_check_defaults", shown);
+    std::fs::write(
+        root.join(".did-it-actually.json"),
+        "{\n  \"version\": 1,\n  \"store\": {\"prune_after_day\": 3}\n}\n",
+    )
+    .unwrap();
+    let out = run(
+        &["policy", "check", "--cwd", root.to_str().unwrap()],
+        Path::new("/"),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let shown = text(&out).replace(root.to_str().unwrap(), "[ROOT]");
+    insta::assert_snapshot!("policy_check_error", shown);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn help_says_what_the_tool_does() {
+    let out = run(&["--help"], Path::new("/"));
+    assert!(out.status.success());
+    insta::assert_snapshot!("help", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn the_example_policy_is_valid() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("policy.example.json");
+    let out = Command::new(BIN)
+        .args(["policy", "check"])
+        .env("DID_IT_ACTUALLY_POLICY", &example)
+        .current_dir("/")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+#[test]
+fn explain_shows_the_analysis() {
+    let repo = support::repo::ScratchRepo::new("explain", "main");
+    let work = repo.work();
+    let mut shown = String::new();
+    for command in [
+        "sudo -u root git -c alias.p=push p origin HEAD:main",
+        "cd sub && git switch feat && git commit -m 'x' && git push",
+        "ls -la | grep README",
+        "G=$(command -v git); $G push origin main",
+        "python3 -c 'print(1)' > out.txt && for f in a b; do sort -o ../$f.txt out.txt; done",
+        "ln -s ../outside up && echo x > up/evil",
+    ] {
+        let out = Command::new(BIN)
+            .args(["explain", command, "--cwd"])
+            .arg(&work)
+            .env("HOME", repo.dir.join("outside"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env_remove("DID_IT_ACTUALLY_POLICY")
+            .output()
+            .unwrap();
+        shown.push_str(&format!(
+            "$ did-it-actually explain {command:?}\n{}\n",
+            text(&out)
+        ));
+    }
+    let canonical = std::fs::canonicalize(&repo.dir).unwrap();
+    let shown = shown
+        .replace(canonical.to_str().unwrap(), "[SCRATCH]")
+        .replace(repo.dir.to_str().unwrap(), "[SCRATCH]");
+    insta::assert_snapshot!("explain", shown);
+}
+
+#[test]
+fn log_prints_the_newest_sessions_writes_and_filters_them() {
+    let dir = scratch("log");
+    let project = dir.join("root");
+    let state = dir.join("state");
+    std::fs::write(project.join("a.txt"), "hi\n").unwrap();
+    for (turn, file) in [("p1", "a.txt"), ("p2", "b.txt")] {
+        let input = serde_json::json!({"session_id": "s1", "prompt_id": turn, "cwd": project,
+            "hook_event_name": "PostToolUse", "tool_name": "Write", "tool_use_id": turn,
+            "tool_input": {"file_path": project.join(file), "content": "hi\n"}});
+        let mut child = Command::new(BIN)
+            .arg("verify-write")
+            .env("DID_IT_ACTUALLY_STATE_DIR", &state)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.to_string().as_bytes())
+            .unwrap();
+        child.wait().unwrap();
+    }
+    // A guard's denial goes in the same ledger.
+    let denied = serde_json::json!({"session_id": "s1", "prompt_id": "p2", "cwd": project,
+        "hook_event_name": "PreToolUse", "tool_name": "Write", "tool_use_id": "d1",
+        "tool_input": {"file_path": "/etc/dia-log-test.conf", "content": "x"}});
+    let mut child = Command::new(BIN)
+        .arg("scope-guard")
+        .env("DID_IT_ACTUALLY_STATE_DIR", &state)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(denied.to_string().as_bytes())
+            .unwrap();
+    }
+    child.wait().unwrap();
+    let log = |args: &[&str]| {
+        Command::new(BIN)
+            .arg("log")
+            .args(args)
+            .env("DID_IT_ACTUALLY_STATE_DIR", &state)
+            .output()
+            .unwrap()
+    };
+    let out = log(&[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let table = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = table.lines().collect();
+    assert_eq!(rows[0], "session s1: 3 record(s)");
+    assert!(
+        rows[2].contains(" p1 ") && rows[2].contains(" landed ") && rows[2].ends_with("/a.txt"),
+        "{table}"
+    );
+    assert!(
+        rows[3].contains(" p2 ")
+            && rows[3].contains(" missing ")
+            && rows[3].contains(" verify-write "),
+        "{table}"
+    );
+    assert!(
+        rows[4].contains(" p2 ")
+            && rows[4].contains(" denied ")
+            && rows[4].contains(" scope-guard ")
+            && rows[4].ends_with("/etc/dia-log-test.conf"),
+        "{table}"
+    );
+
+    let out = log(&["--failed", "--json"]);
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["outcome"], "missing");
+    assert_eq!(lines[1]["kind"], "denial");
+    assert_eq!(lines[1]["hook"], "scope-guard");
+    let out = log(&["--session", "s1", "--turn", "p1"]);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("session s1: 1 record(s)"));
+
+    // A session that does not exist, and one that cannot be a session id: exit 1, said.
+    let out = log(&["--session", "../x"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("session id \"../x\""),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn policy_init_writes_a_valid_policy_once() {
+    let dir = scratch("policy-init");
+    let project = dir.join("root");
+    let out = run(
+        &["policy", "init", "--cwd", project.to_str().unwrap()],
+        &project,
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let written = std::fs::read_to_string(project.join(".did-it-actually.json")).unwrap();
+    assert_eq!(written, include_str!("../../policy.example.json"));
+    let out = run(
+        &["policy", "check", "--cwd", project.to_str().unwrap()],
+        &project,
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    std::fs::write(project.join(".did-it-actually.json"), "{}\n").unwrap();
+    let out = run(
+        &["policy", "init", "--cwd", project.to_str().unwrap()],
+        &project,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("exists already"));
+    assert_eq!(
+        std::fs::read_to_string(project.join(".did-it-actually.json")).unwrap(),
+        "{}\n"
+    );
+}
+
+#[test]
+fn explain_and_check_path_answer_in_json_with_the_same_exit_codes() {
+    let dir = scratch("json");
+    let project = dir.join("root");
+    assert!(Command::new("git")
+        .args(["init", "-q", "-b", "main"])
+        .current_dir(&project)
+        .status()
+        .unwrap()
+        .success());
+    let p = project.to_str().unwrap();
+    let out = run(
+        &["explain", "--json", "--cwd", p, "git push origin HEAD:main"],
+        &project,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "deny");
+    assert!(
+        v["reason"]
+            .as_str()
+            .unwrap()
+            .contains("protected branch main"),
+        "{v}"
+    );
+    assert!(
+        v["trace"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l.as_str().unwrap().contains("would push to main")),
+        "{v}"
+    );
+    let out = run(&["explain", "--json", "--cwd", p, "ls -la"], &project);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["verdict"].as_str(), v["reason"].is_null()),
+        (Some("allow"), true)
+    );
+
+    let out = run(
+        &["check-path", "--json", "--cwd", p, "/etc/passwd"],
+        &project,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "deny");
+    assert_eq!(v["resolved"], "/etc/passwd");
+    assert!(v["advice"].is_string());
+    let out = run(&["check-path", "--json", "--cwd", p, "src/x.rs"], &project);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["resolved"], project.join("src/x.rs").to_str().unwrap());
+}
+
+#[test]
+fn a_repository_libgit2_cannot_open_counts_as_protected() {
+    let dir = scratch("unreadable-repo");
+    let project = dir.join("root");
+    for args in [
+        &["init", "-q", "-b", "main"][..],
+        &["config", "core.repositoryformatversion", "1"],
+        &["config", "extensions.somefutureextension", "true"],
+    ] {
+        assert!(Command::new("git")
+            .args(args)
+            .current_dir(&project)
+            .status()
+            .unwrap()
+            .success());
+    }
+    let p = project.to_str().unwrap();
+    let out = run(
+        &["explain", "--json", "--cwd", p, "git commit -am x"],
+        &project,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["reason"]
+            .as_str()
+            .unwrap()
+            .contains("cannot open the git repository"),
+        "{v}"
+    );
+}
+
+#[test]
+fn print_settings_gives_an_sdk_app_the_registration_and_writes_nothing() {
+    let dir = scratch("print-settings");
+    let project = dir.join("root");
+    let out = run(
+        &["install", "--print-settings", "--end-turn-tool", "end_turn"],
+        &project,
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(!project.join(".claude").exists(), "nothing is written");
+    let settings: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let hooks = &settings["hooks"];
+    let shell = hooks["PreToolUse"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["hooks"][0]["args"][0] == "block-wrong-branch")
+        .unwrap();
+    assert_eq!(shell["matcher"], "^(mcp__.+__)?(Bash|PowerShell)$");
+    let batch: Vec<&serde_json::Value> = hooks["PostToolBatch"][0]["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .collect();
+    assert!(
+        batch.iter().any(|h| h["args"]
+            == serde_json::json!(["audit-turn", "--end-turn-tool", "end_turn"])
+            && h["onFailure"] == "block"),
+        "{settings:#}"
+    );
+    // Without --end-turn-tool there is no audit-turn on PostToolBatch.
+    let out = run(&["install", "--print-settings"], &project);
+    let plain: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(!plain.to_string().contains("--end-turn-tool"));
+    // It is for `install` only, and not with a settings file target.
+    let out = run(&["uninstall", "--print-settings"], &project);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let out = run(&["install", "--print-settings", "--user"], &project);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+}
+
+#[test]
+fn audit_turn_ends_the_loop_on_the_named_end_turn_tool() {
+    let dir = scratch("end-turn-flag");
+    let project = dir.join("root");
+    let batch = |tool: &str, summary: &str| {
+        serde_json::json!({"session_id": "s1", "prompt_id": "p1", "cwd": project,
+            "hook_event_name": "PostToolBatch", "tool_calls": [
+                {"tool_name": tool, "tool_input": {"summary": summary}, "tool_use_id": "t1",
+                 "tool_response": [{"type": "text", "text": "turn ended"}]}]})
+        .to_string()
+    };
+    let answer = |args: &[&str], input: String| {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .current_dir(&project)
+            .env("DID_IT_ACTUALLY_STATE_DIR", dir.join("state"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(input.as_bytes()).unwrap();
+        }
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let flag = ["audit-turn", "--end-turn-tool", "end_turn"];
+    let out = answer(&flag, batch("mcp__ctl__end_turn", "Reviewed the parser."));
+    assert_eq!(
+        out,
+        r#"{"continue":false,"stopReason":"mcp__ctl__end_turn called"}"#
+    );
+    let out = answer(
+        &flag,
+        batch("mcp__ctl__end_turn", "I updated `src/main.rs`."),
+    );
+    assert!(
+        out.contains(r#""additionalContext":"audit-turn: 1 thing(s)"#)
+            && out.contains("then call mcp__ctl__end_turn again"),
+        "{out}"
+    );
+    // The loop guard bounds it: after audit.max_blocks (3) lists in a row the loop ends,
+    // and the user is told what was still unbacked.
+    for _ in 0..2 {
+        let out = answer(
+            &flag,
+            batch("mcp__ctl__end_turn", "I updated `src/main.rs`."),
+        );
+        assert!(out.contains("additionalContext"), "{out}");
+    }
+    let out = answer(
+        &flag,
+        batch("mcp__ctl__end_turn", "I updated `src/main.rs`."),
+    );
+    assert!(
+        out.starts_with(r#"{"continue":false,"stopReason":"mcp__ctl__end_turn called","systemMessage":"audit-turn: the loop ends after 3 audits"#),
+        "{out}"
+    );
+    // Not registered for that tool: no opinion, and no cost.
+    assert_eq!(
+        answer(
+            &["audit-turn"],
+            batch("mcp__ctl__end_turn", "I updated `src/main.rs`.")
+        ),
+        ""
+    );
+}
+
+#[test]
+fn install_converges_an_end_turn_registration_is_dropped_by_a_plain_install() {
+    let dir = scratch("end-turn-converge");
+    let project = dir.join("root");
+    let p = project.to_str().unwrap();
+    let settings = || std::fs::read_to_string(project.join(".claude/settings.json")).unwrap();
+    let out = run(
+        &["install", "--project", p, "--end-turn-tool", "end_turn"],
+        &project,
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(settings().contains("--end-turn-tool"));
+    let out = run(&["install", "--project", p], &project);
+    assert!(out.status.success(), "{}", text(&out));
+    let after: serde_json::Value = serde_json::from_str(&settings()).unwrap();
+    assert!(!after.to_string().contains("--end-turn-tool"), "{after:#}");
+    // verify-write keeps its own PostToolBatch entry.
+    assert_eq!(
+        after["hooks"]["PostToolBatch"][0]["hooks"][0]["args"],
+        serde_json::json!(["verify-write"])
+    );
+}

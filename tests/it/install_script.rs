@@ -1,0 +1,137 @@
+//! `install/install.sh` as a user runs it: in a scratch HOME and project, with the prefix
+//! on PATH. It builds a release binary (in its own target directory, since the test run
+//! holds the main one), so it is the slowest test here.
+
+use crate::support;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use support::install_sh::{run as script, show};
+
+#[test]
+fn install_sh_installs_registers_and_uninstalls() {
+    let dir = support::fixture::scratch("install-sh");
+    let home = dir.join("home");
+    let project = dir.join("root");
+    std::fs::create_dir_all(&home).unwrap();
+    let git = Command::new("git")
+        .args(["init", "-q", "-b", "main"])
+        .current_dir(&project)
+        .status()
+        .unwrap();
+    assert!(git.success());
+    let bin_dir = home.join(".local/bin");
+    let cargo_dir = support::install_sh::cargo_dir();
+    let system_path = std::env::var("PATH").unwrap_or_default();
+
+    // Without the prefix on PATH it refuses, before building anything, and says how to fix it.
+    let path_without = format!("{}:{system_path}", cargo_dir.display());
+    let out = script(&[], &home, &path_without, &project);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("is not on PATH") && stderr.contains("export PATH="),
+        "{stderr}"
+    );
+    assert!(!bin_dir.join("did-it-actually").exists());
+
+    let path_with = format!("{}:{path_without}", bin_dir.display());
+    let out = script(&[], &home, &path_with, &project);
+    assert!(out.status.success(), "{}", show(&out));
+    let binary = bin_dir.join("did-it-actually");
+    assert!(binary.is_file());
+    // Doctor ran on the result, its self-tests passed, and the way back is printed.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("[ok  ] self-test: block-wrong-branch (a push to main): denied")
+            && !stdout.contains("[FAIL]"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("undo:") && stdout.contains("install/install.sh --uninstall"),
+        "{stdout}"
+    );
+    assert_eq!(
+        std::fs::read_link(bin_dir.join("verify-write")).unwrap(),
+        Path::new("did-it-actually")
+    );
+    let settings: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(project.join(".claude/settings.json")).unwrap(),
+    )
+    .unwrap();
+    let handler = &settings["hooks"]["PostToolUse"][0]["hooks"][0];
+    assert_eq!(handler["command"], binary.to_str().unwrap());
+    assert_eq!(handler["args"][0], "verify-write");
+
+    // The installed link runs the hook exactly as Claude Code would.
+    let state = dir.join("state");
+    std::fs::write(project.join("a.txt"), "hi\n").unwrap();
+    let input = serde_json::json!({"session_id": "s1", "prompt_id": "p1", "cwd": project,
+        "hook_event_name": "PostToolUse", "tool_name": "Write", "tool_use_id": "t1",
+        "tool_input": {"file_path": project.join("a.txt"), "content": "hi\n"}});
+    let mut child = Command::new(bin_dir.join("verify-write"))
+        .env("DID_IT_ACTUALLY_STATE_DIR", &state)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success() && out.stdout.is_empty());
+    let log = std::fs::read_to_string(state.join("sessions/s1/writes.jsonl")).unwrap();
+    assert!(log.contains(r#""outcome":"landed""#), "{log}");
+
+    // Re-running is harmless: same settings, byte for byte.
+    let before = std::fs::read(project.join(".claude/settings.json")).unwrap();
+    let out = script(&[], &home, &path_with, &project);
+    assert!(out.status.success(), "{}", show(&out));
+    assert_eq!(
+        std::fs::read(project.join(".claude/settings.json")).unwrap(),
+        before
+    );
+
+    let out = script(&["--uninstall"], &home, &path_with, &project);
+    assert!(out.status.success(), "{}", show(&out));
+    assert!(!binary.exists() && !bin_dir.join("verify-write").exists());
+    let settings: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(project.join(".claude/settings.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(settings, serde_json::json!({}));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn install_sh_without_cargo_stops_and_says_how_to_get_it() {
+    let dir = support::fixture::scratch("install-sh-nocargo");
+    let home = dir.join("home");
+    let tools = dir.join("tools");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&tools).unwrap();
+    // A PATH with what the script needs before its cargo check, and no cargo.
+    std::os::unix::fs::symlink(support::install_sh::which("dirname"), tools.join("dirname"))
+        .unwrap();
+    let path = format!("{}:{}", home.join(".local/bin").display(), tools.display());
+    let project = dir.join("root");
+    let out = script(
+        &["--project", project.to_str().unwrap()],
+        &home,
+        &path,
+        &project,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cargo is not on PATH") && stderr.contains("rustup"),
+        "{stderr}"
+    );
+    assert!(!home.join(".local/bin/did-it-actually").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,36 @@
+//! The integration tests: the binary as a user runs it, in one test binary (one link of
+//! libgit2 and the crate, instead of one per file). Each module is one area; `support`
+//! holds the scratch repositories, fixtures, the mock model API, the real clients'
+//! sessions and the execution oracle they share.
+//!
+//! Run one area with `cargo test --test it <module>::`, e.g. `cargo test --test it
+//! oracle_generator::`.
+
+#[macro_use]
+mod support;
+
+mod branch_bad_input;
+mod branch_corpus;
+mod branch_danger;
+mod claims_corpus;
+mod cli;
+mod concurrency;
+mod doctor;
+mod e2e_audit_turn;
+mod e2e_block_wrong_branch;
+mod e2e_install;
+mod e2e_scope_guard;
+mod e2e_sdk;
+mod e2e_smoke;
+mod e2e_verify_write;
+mod fault_matrix;
+mod fixtures;
+mod install_script;
+mod oracle;
+mod oracle_generator;
+mod oracle_relabel;
+mod property;
+mod scope_corpus;
+mod settings_merge;
+mod transcript;
+mod turn_corpus;

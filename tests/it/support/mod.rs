@@ -1,0 +1,11 @@
+//! Helpers shared by the integration tests. Each test binary uses a subset.
+#![allow(dead_code)]
+
+#[macro_use]
+pub mod claude;
+pub mod fixture;
+pub mod install_sh;
+pub mod mock_api;
+pub mod oracle;
+pub mod repo;
+pub mod sdk;

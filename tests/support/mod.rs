@@ -1,9 +1,0 @@
-//! Helpers shared by the integration tests. Each test binary uses a subset.
-#![allow(dead_code)]
-
-pub mod claude;
-pub mod fixture;
-pub mod install_sh;
-pub mod mock_api;
-pub mod repo;
-pub mod sdk;
