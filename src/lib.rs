@@ -7,6 +7,7 @@
 pub mod argv;
 pub mod claims;
 pub mod cli;
+pub mod commands;
 pub mod doctor;
 pub mod fsutil;
 pub mod git;

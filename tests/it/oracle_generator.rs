@@ -763,7 +763,7 @@ fn gen_scope(rng: &mut Rng, external: &[&'static str]) -> (String, String) {
     }
     // The project's files: relative in the project, absolute after a cd away.
     let project = if cd.is_some() { "$S/root" } else { "." };
-    let link_dir: &str = *rng.pick(LINK_DIRS);
+    let link_dir = rng.pick(LINK_DIRS);
     let cmd = writer
         .replace("{P}", &target)
         .replace("{D}", link_dir)

@@ -234,7 +234,7 @@ fn write_tsv(file: &str, header: &str, rows: &[Row]) {
                 r.guard,
                 r.oracle,
                 r.class,
-                r.changes.replace('\t', " ").replace('\n', " "),
+                r.changes.replace(['\t', '\n'], " "),
                 r.command.replace('\t', "\\t"),
                 r.note,
                 r.reason.replace(['\t', '\n'], " ")

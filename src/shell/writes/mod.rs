@@ -331,7 +331,8 @@ fn unzip_targets(inv: &Invocation, row: &tables::Writer) -> Vec<WriteTarget> {
 fn dd_targets(inv: &Invocation) -> Vec<WriteTarget> {
     inv.args
         .iter()
-        .filter_map(|w| match w.text() {
+        .rev()
+        .find_map(|w| match w.text() {
             Some(t) => t.strip_prefix("of=").map(Word::literal),
             None => w.raw.strip_prefix("of=").map(|rest| Word {
                 raw: rest.to_owned(),
@@ -339,7 +340,6 @@ fn dd_targets(inv: &Invocation) -> Vec<WriteTarget> {
                 quoted: w.quoted,
             }),
         })
-        .last()
         .map(|word| WriteTarget {
             word,
             how: "dd".into(),

@@ -1,0 +1,54 @@
+//! `did-it-actually check-path`: how scope-guard judges one path.
+
+use super::*;
+
+pub fn run(
+    path: &str,
+    cwd: Option<PathBuf>,
+    json: bool,
+    env: &Env,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CommandError> {
+    let vars = env.as_fn();
+    let (cwd, policy) = match cwd_and_policy(
+        env,
+        cwd,
+        "; scope-guard denies every write until it is fixed",
+    ) {
+        Ok(found) => found,
+        Err(e) => return Err(CommandError::new(e)),
+    };
+    let scope = crate::scope::Scope::new(&policy, &cwd, vars);
+    let j = scope.judge(path, &cwd);
+    if json {
+        print_json(
+            out,
+            &serde_json::json!({
+                "path": path,
+                "resolved": j.resolved,
+                "root": scope.root,
+                "policy": policy.source.to_string(),
+                "rule": j.rule,
+                "verdict": if j.allowed { "allow" } else { "deny" },
+                "advice": (!j.allowed).then(|| scope.advice(&j)),
+            }),
+        )?;
+        return if j.allowed {
+            Ok(ExitCode::SUCCESS)
+        } else {
+            Ok(ExitCode::from(1))
+        };
+    }
+    writeln!(out, "path: {path}")?;
+    writeln!(out, "resolves to: {}", j.resolved.display())?;
+    writeln!(out, "project root: {}", scope.root.display())?;
+    writeln!(out, "policy: {}", policy.source)?;
+    writeln!(out, "rule: {}", j.rule)?;
+    if j.allowed {
+        writeln!(out, "verdict: allow")?;
+        Ok(ExitCode::SUCCESS)
+    } else {
+        writeln!(out, "verdict: deny. {}", scope.advice(&j))?;
+        Ok(ExitCode::from(1))
+    }
+}

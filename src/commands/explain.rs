@@ -1,0 +1,70 @@
+//! `did-it-actually explain`: how both guards read a shell command.
+
+use super::*;
+
+pub fn run(
+    command: &str,
+    cwd: Option<PathBuf>,
+    json: bool,
+    env: &Env,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CommandError> {
+    let vars = env.as_fn();
+    let (cwd, policy) = match cwd_and_policy(
+        env,
+        cwd,
+        "; block-wrong-branch denies every command until it is fixed",
+    ) {
+        Ok(found) => found,
+        Err(e) => return Err(CommandError::new(e)),
+    };
+    use crate::hooks::block_wrong_branch::{explain, Decision};
+    let e = explain(command, &cwd, &policy, vars);
+    let scope = crate::scope::Scope::new(&policy, &cwd, vars);
+    let writes = crate::hooks::scope_guard::explain_command(command, &cwd, &scope, vars);
+    let scope_reason = writes.denials.first();
+    if json {
+        let (verdict, reason) = match &e.decision {
+            Decision::Allow => ("allow", None),
+            Decision::Deny(r) => ("deny", Some(r)),
+        };
+        print_json(
+            out,
+            &serde_json::json!({
+                "command": command,
+                "cwd": cwd,
+                "policy": policy.source.to_string(),
+                "protected": policy.branches.describe_protected(),
+                "trace": e.trace,
+                "verdict": verdict,
+                "reason": reason,
+                "scope": {
+                    "root": scope.root,
+                    "writes": writes.notes,
+                    "verdict": if scope_reason.is_some() { "deny" } else { "allow" },
+                    "reason": scope_reason,
+                },
+            }),
+        )?;
+    } else {
+        write!(out, "{}", e.text(&cwd, &policy))?;
+        writeln!(out, "scope-guard, root {}:", scope.root.display())?;
+        if writes.notes.is_empty() && writes.denials.is_empty() {
+            writeln!(out, "  no write it can see")?;
+        }
+        for note in &writes.notes {
+            writeln!(out, "  {note}")?;
+        }
+        match scope_reason {
+            None => writeln!(
+                out,
+                "scope verdict: allow (every write it sees is in scope)"
+            )?,
+            Some(reason) => writeln!(out, "scope verdict: deny\n{reason}")?,
+        }
+    }
+    match (&e.decision, scope_reason) {
+        (Decision::Allow, None) => Ok(ExitCode::SUCCESS),
+        _ => Ok(ExitCode::from(1)),
+    }
+}

@@ -1,0 +1,162 @@
+//! `did-it-actually install` and `uninstall`: register the hooks in a Claude Code settings
+//! file, or remove exactly what was registered.
+
+use super::*;
+
+/// The settings file `args` select.
+fn settings_path(args: &InstallArgs, env: &Env) -> Result<PathBuf, String> {
+    if args.user {
+        let home = env
+            .var("HOME")
+            .filter(|h| !h.is_empty())
+            .ok_or("HOME is not set")?;
+        return Ok(PathBuf::from(home).join(".claude/settings.json"));
+    }
+    let project = project_arg(env, args.project.clone())?;
+    let file = if args.local {
+        "settings.local.json"
+    } else {
+        "settings.json"
+    };
+    Ok(project.join(".claude").join(file))
+}
+
+pub fn run(
+    args: &InstallArgs,
+    uninstall: bool,
+    env: &Env,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CommandError> {
+    if uninstall && (args.print_settings || !args.end_turn_tool.is_empty()) {
+        return Err(CommandError::new(
+            "--print-settings and --end-turn-tool go with `install`, not `uninstall`",
+        ));
+    }
+    let binary = match &args.binary {
+        Some(b) => std::path::absolute(b).map_err(|e| e.to_string()),
+        None => std::env::current_exe()
+            .and_then(|p| p.canonicalize())
+            .map_err(|e| e.to_string()),
+    };
+    let binary = match binary {
+        Ok(b) => b.to_string_lossy().into_owned(),
+        Err(e) => {
+            return Err(CommandError::new(format!(
+                "cannot find this binary's path: {e}"
+            )))
+        }
+    };
+    let selected: Vec<Hook> = if args.hooks.is_empty() {
+        Hook::ALL.to_vec()
+    } else {
+        args.hooks.clone()
+    };
+    let regs = crate::install::registrations_with(&selected, &args.end_turn_tool);
+    if args.print_settings {
+        // An Agent SDK app passes this as its `settings` option: the SDK's own Claude Code
+        // (2.1.295 or later) honours onFailure, whatever `claude` is on this PATH.
+        let fail_closed = !args.no_fail_closed;
+        let mut settings = serde_json::Map::new();
+        if let Err(e) = crate::install::merge(&mut settings, &regs, &binary, fail_closed) {
+            return Err(CommandError::new(e));
+        }
+        write!(out, "{}", crate::install::render_settings(&settings))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let path = match settings_path(args, env) {
+        Ok(p) => p,
+        Err(e) => return Err(CommandError::new(e)),
+    };
+    let fail_closed = !args.no_fail_closed && (uninstall || args.force || on_failure_honoured(env));
+    let edit = |settings: &mut serde_json::Map<String, serde_json::Value>| {
+        if uninstall {
+            crate::install::remove(settings, &selected);
+            Ok(())
+        } else {
+            crate::install::merge(settings, &regs, &binary, fail_closed)
+        }
+    };
+    if args.dry_run {
+        // The file on stdout (so it can be redirected), the diff on stderr for the reader.
+        // Read and checked exactly as the real run would: what fails there fails here.
+        let plan = match crate::install::plan(&path, edit) {
+            Ok(p) => p,
+            Err(e) => return Err(CommandError::new(e)),
+        };
+        write!(out, "{}", plan.text)?;
+        let label = plan.target.display().to_string();
+        let before = plan.original.as_deref().unwrap_or("");
+        let diff =
+            crate::install::unified_diff(before, &plan.text, &label, &format!("{label} (after)"));
+        if diff.is_empty() {
+            eprintln!("did-it-actually: dry run: {label} would not change.");
+        } else {
+            eprint!("{diff}");
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let verb = if uninstall {
+        "removed from"
+    } else {
+        "registered in"
+    };
+    match crate::install::apply(&path, edit) {
+        Ok(Applied::Unchanged) if uninstall => {
+            writeln!(
+                out,
+                "did-it-actually: {} has none of these entries; nothing was changed.",
+                path.display()
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Ok(Applied::Unchanged) => {
+            writeln!(
+                out,
+                "did-it-actually: {} is already up to date.",
+                path.display()
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Ok(Applied::Written { backup }) => {
+            let hooks: Vec<_> = selected.iter().map(|h| h.name()).collect();
+            writeln!(
+                out,
+                "did-it-actually: {} {verb} {}.",
+                hooks.join(", "),
+                path.display()
+            )?;
+            if let Some(b) = backup {
+                writeln!(
+                    out,
+                    "did-it-actually: the original was saved as {}.",
+                    b.display()
+                )?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => Err(CommandError::new(e)),
+    }
+}
+
+/// Whether the `claude` on PATH honours `onFailure` (2.1.295+). When it does not, says so
+/// loudly and returns false, so that install writes entries that say what will happen
+/// rather than a promise Claude Code ignores. No `claude` found: nothing to check.
+fn on_failure_honoured(env: &Env) -> bool {
+    let vars = env.as_fn();
+    let Some((path, Some(v))) = crate::doctor::claude_version(vars) else {
+        return true;
+    };
+    if v >= crate::doctor::ON_FAILURE_SINCE {
+        return true;
+    }
+    eprintln!(
+        "did-it-actually: WARNING: {} is Claude Code {}.{}.{}, which ignores `onFailure` (2.1.295 and later honour it).\n\
+         did-it-actually: Under that version, a hook that crashes, times out or is missing lets the tool call through: the guards fail OPEN.\n\
+         did-it-actually: The entries are written without `onFailure`. Update Claude Code and run install again, or pass --force to write it anyway.",
+        path.display(),
+        v.0,
+        v.1,
+        v.2
+    );
+    false
+}

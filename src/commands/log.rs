@@ -1,0 +1,130 @@
+//! `did-it-actually log`: the write log as a table.
+
+use super::*;
+
+pub fn run(
+    session: Option<String>,
+    turn: Option<String>,
+    failed: bool,
+    json: bool,
+    env: &Env,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CommandError> {
+    let vars = env.as_fn();
+    let root = match crate::store::state_root(vars) {
+        Ok(r) => r,
+        Err(e) => return Err(CommandError::new(e)),
+    };
+    let session = match session {
+        Some(s) => s,
+        None => {
+            let newest = std::fs::read_dir(root.join("sessions"))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter_map(|e| {
+                    Some((
+                        e.path()
+                            .join(crate::store::WRITE_LOG)
+                            .metadata()
+                            .ok()?
+                            .modified()
+                            .ok()?,
+                        e.file_name().to_string_lossy().into_owned(),
+                    ))
+                })
+                .max();
+            match newest {
+                Some((_, s)) => s,
+                None => {
+                    return Err(CommandError::new(format!(
+                        "no session has a write log under {}",
+                        root.display()
+                    )))
+                }
+            }
+        }
+    };
+    let id = match crate::store::SessionId::parse(&session) {
+        Ok(id) => id,
+        Err(e) => return Err(CommandError::new(e)),
+    };
+    let read = match crate::store::SessionStore::new(&root, &id).read_write_log() {
+        Ok(r) => r,
+        Err(e) => return Err(CommandError::new(e)),
+    };
+    // Writes and the guards' denials, one ledger in time order (RFC 3339 sorts as text).
+    let mut entries: Vec<crate::store::Record> = read
+        .records
+        .into_iter()
+        .filter(|r| turn.is_none() || r.prompt_id == turn)
+        .filter(|r| !failed || !r.verified)
+        .map(Into::into)
+        .chain(
+            read.denials
+                .into_iter()
+                .filter(|d| turn.is_none() || d.prompt_id == turn)
+                .map(Into::into),
+        )
+        .collect();
+    entries.sort_by(|a, b| a.time().cmp(b.time()));
+    if json {
+        for r in &entries {
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string(r).expect("records serialize")
+            )?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "session {session}: {} record(s){}",
+        entries.len(),
+        if read.torn > 0 {
+            format!(" ({} unreadable line(s) skipped)", read.torn)
+        } else {
+            String::new()
+        }
+    )?;
+    writeln!(
+        out,
+        "{:<24} {:<12} {:<12} {:<16} {:<19} path",
+        "time", "turn", "tool", "outcome", "by"
+    )?;
+    for entry in &entries {
+        let (time, prompt, tool, outcome, by, what) = match entry {
+            crate::store::Record::Write(r) => (
+                &r.time,
+                &r.prompt_id,
+                &r.tool,
+                r.outcome.name().to_owned(),
+                // Who checked it: verify-write after the tool, after a failed tool, or
+                // after the whole batch.
+                match r.event.as_str() {
+                    "PostToolUse" => "verify-write",
+                    "PostToolUseFailure" => "verify-write (failed)",
+                    "PostToolBatch" => "verify-write (batch)",
+                    other => other,
+                }
+                .to_owned(),
+                r.path.clone(),
+            ),
+            crate::store::Record::Denial(d) => (
+                &d.time,
+                &d.prompt_id,
+                &d.tool,
+                "denied".to_owned(),
+                d.hook.clone(),
+                d.targets.first().cloned().unwrap_or_default(),
+            ),
+        };
+        let turn: String = prompt.as_deref().unwrap_or("-").chars().take(12).collect();
+        writeln!(
+            out,
+            "{time:<24} {turn:<12} {tool:<12} {outcome:<16} {by:<19} {what}"
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,119 @@
+//! `did-it-actually policy init` and `policy check`.
+
+use super::*;
+
+pub fn init(
+    cwd: Option<PathBuf>,
+    strict: bool,
+    env: &Env,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CommandError> {
+    let dir = match project_dir(env, cwd) {
+        Ok(d) => d,
+        Err(e) => return Err(CommandError::new(e)),
+    };
+    let path = dir.join(crate::policy::POLICY_FILE);
+    if path.exists() {
+        return Err(CommandError::new(format!(
+            "{} exists already; it was left as it is",
+            path.display()
+        )));
+    }
+    const EXAMPLE: &str = include_str!("../../policy.example.json");
+    let text = if strict {
+        EXAMPLE.replace(
+            r#""unmodelled_programs": "allow""#,
+            r#""unmodelled_programs": "deny""#,
+        )
+    } else {
+        EXAMPLE.to_owned()
+    };
+    let preset = if strict {
+        "the strict preset: every key with its default, but scope.unmodelled_programs is deny"
+    } else {
+        "every key with its default"
+    };
+    match std::fs::write(&path, text) {
+        Ok(()) => {
+            writeln!(out, "did-it-actually: wrote {} ({preset}; edit it, then `did-it-actually policy check`).", path.display())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => Err(CommandError::new(format!(
+            "cannot write {}: {e}",
+            path.display()
+        ))),
+    }
+}
+
+pub fn check(
+    cwd: Option<PathBuf>,
+    env: &Env,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CommandError> {
+    let cwd = match env.working_dir(cwd) {
+        Ok(c) => c,
+        Err(e) => return Err(CommandError::new(e)),
+    };
+    match Policy::discover(&cwd, env.as_fn()) {
+        Ok(p) => {
+            writeln!(out, "policy: {}", p.source)?;
+            writeln!(out, "store.prune_after_days: {}", p.store.prune_after_days)?;
+            let b = &p.branches;
+            writeln!(out, "branches.protected: {}", b.describe_protected())?;
+            let denied: Vec<&str> = [
+                "commit",
+                "merge",
+                "rebase",
+                "cherry_pick",
+                "revert",
+                "am",
+                "pull",
+                "reset",
+                "branch",
+                "update_ref",
+                "fetch",
+                "push",
+                "force_push",
+                "push_delete",
+                "unresolvable",
+            ]
+            .into_iter()
+            .filter(|k| b.deny.get(k))
+            .collect();
+            writeln!(
+                out,
+                "branches.deny: {}",
+                if denied.is_empty() {
+                    "nothing".into()
+                } else {
+                    denied.join(", ")
+                }
+            )?;
+            writeln!(out, "branches.allow_force_push: {}", b.allow_force_push)?;
+            match &b.allowed {
+                Some(list) => writeln!(out, "branches.allowed: {}", list.join(", "))?,
+                None => writeln!(out, "branches.allowed: any branch")?,
+            }
+            let scope = crate::scope::Scope::new(&p, &cwd, env.as_fn());
+            writeln!(out, "scope.root: {}", scope.root.display())?;
+            writeln!(out, "scope.allow: {}", p.scope.allow.join(", "))?;
+            writeln!(out, "scope.deny: {}", p.scope.deny.join(", "))?;
+            if p.scope.outside_root.is_empty() {
+                writeln!(out, "scope.outside_root: deny")?;
+            } else {
+                writeln!(
+                    out,
+                    "scope.outside_root: allow {}",
+                    p.scope.outside_root.join(", ")
+                )?;
+            }
+            writeln!(
+                out,
+                "scope.unmodelled_programs: {}",
+                p.scope.unmodelled_programs.as_str()
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => Err(CommandError::new(e)),
+    }
+}
