@@ -31,18 +31,14 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Hook: read each write back from disk and record it (PostToolUse, PostToolUseFailure,
-    /// PostToolBatch). Reads the event JSON on stdin.
+    // The hooks' help comes from the hook table.
+    #[command(about = crate::hooks::table::VERIFY_WRITE.summary)]
     VerifyWrite,
-    /// Hook: deny shell commands that would commit to, move, rewrite, delete or push to a
-    /// protected branch (PreToolUse on Bash and PowerShell). Reads the event JSON on stdin.
+    #[command(about = crate::hooks::table::BLOCK_WRONG_BRANCH.summary)]
     BlockWrongBranch,
-    /// Hook: deny writes outside the policy's scope, and to the guards' own files
-    /// (PreToolUse on the write tools, Bash and PowerShell). Reads the event JSON on stdin.
+    #[command(about = crate::hooks::table::SCOPE_GUARD.summary)]
     ScopeGuard,
-    /// Hook: when the agent stops, check what its final message claims against what the
-    /// turn did; block the stop while claims are unbacked (Stop, SubagentStop; and
-    /// PostToolBatch for an Agent SDK app's turn-terminator tool, see --end-turn-tool).
+    #[command(about = crate::hooks::table::AUDIT_TURN.summary)]
     AuditTurn {
         /// A tool that ends the agent's loop (bare, or behind any `mcp__<server>__`):
         /// registered on PostToolBatch, a batch that calls it is audited, and the loop

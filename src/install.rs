@@ -42,75 +42,29 @@ pub fn registrations(hooks: &[Hook]) -> Vec<Registration> {
 /// names any, audit-turn on PostToolBatch for those turn-terminator tools (Agent SDK
 /// apps whose loop ends with a tool call, where no Stop event comes).
 pub fn registrations_with(hooks: &[Hook], end_turn_tools: &[String]) -> Vec<Registration> {
+    use crate::hooks::table::{FailMode, Matcher, When};
     let mut out = Vec::new();
     for &hook in hooks {
-        match hook {
-            Hook::VerifyWrite => {
-                for (event, matcher) in [
-                    (Event::PostToolUse, Some(tools::write_tools_matcher())),
-                    (
-                        Event::PostToolUseFailure,
-                        Some(tools::write_tools_matcher()),
-                    ),
-                    (Event::PostToolBatch, None),
-                ] {
-                    out.push(Registration {
-                        hook,
-                        event,
-                        matcher,
-                        timeout_secs: 30,
-                        fail_closed: true,
-                        args: Vec::new(),
-                    });
-                }
-            }
-            Hook::ScopeGuard => {
-                for matcher in [tools::write_tools_matcher(), tools::shell_tools_matcher()] {
-                    out.push(Registration {
-                        hook,
-                        event: Event::PreToolUse,
-                        matcher: Some(matcher),
-                        timeout_secs: 10,
-                        fail_closed: true,
-                        args: Vec::new(),
-                    });
-                }
-            }
-            Hook::AuditTurn => {
-                for event in [Event::Stop, Event::SubagentStop] {
-                    out.push(Registration {
-                        hook,
-                        event,
-                        matcher: None,
-                        timeout_secs: 60,
-                        fail_closed: false,
-                        args: Vec::new(),
-                    });
-                }
-                if !end_turn_tools.is_empty() {
-                    // A failure here ends the loop (like a failing stop audit lets the
-                    // stop through) rather than leaving the app without its terminator.
-                    out.push(Registration {
-                        hook,
-                        event: Event::PostToolBatch,
-                        matcher: None,
-                        timeout_secs: 60,
-                        fail_closed: true,
-                        args: end_turn_tools
-                            .iter()
-                            .flat_map(|t| ["--end-turn-tool".to_owned(), t.clone()])
-                            .collect(),
-                    });
-                }
-            }
-            Hook::BlockWrongBranch => out.push(Registration {
+        for r in hook.spec().bindings {
+            let args = match r.when {
+                When::Always => Vec::new(),
+                When::EndTurnTools if end_turn_tools.is_empty() => continue,
+                When::EndTurnTools => end_turn_tools
+                    .iter()
+                    .flat_map(|t| ["--end-turn-tool".to_owned(), t.clone()])
+                    .collect(),
+            };
+            out.push(Registration {
                 hook,
-                event: Event::PreToolUse,
-                matcher: Some(tools::shell_tools_matcher()),
-                timeout_secs: 10,
-                fail_closed: true,
-                args: Vec::new(),
-            }),
+                event: r.event,
+                matcher: r.matcher.map(|m| match m {
+                    Matcher::WriteTools => tools::write_tools_matcher(),
+                    Matcher::ShellTools => tools::shell_tools_matcher(),
+                }),
+                timeout_secs: r.timeout_secs,
+                fail_closed: r.fail == FailMode::Closed,
+                args,
+            });
         }
     }
     out

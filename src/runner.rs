@@ -91,7 +91,7 @@ fn run_parsed(
         // verify-write and audit-turn must not stop working (or, for a stop hook, keep the
         // agent from stopping) over a broken policy: they use the defaults and say so.
         // The guards fail closed instead.
-        Err(e) if matches!(hook, Hook::VerifyWrite | Hook::AuditTurn) => {
+        Err(e) if hook.spec().broken_policy == hooks::table::BrokenPolicy::UseDefaults => {
             notices.push(format!(
                 "{}: {e}; the built-in defaults were used instead.",
                 hook.name()
@@ -110,12 +110,7 @@ fn run_parsed(
     let HookOutcome {
         mut response,
         records,
-    } = match hook {
-        Hook::VerifyWrite => hooks::verify_write::run(input, &ctx),
-        Hook::BlockWrongBranch => hooks::block_wrong_branch::run(input, &ctx),
-        Hook::ScopeGuard => hooks::scope_guard::run(input, &ctx),
-        Hook::AuditTurn => hooks::audit_turn::run(input, &ctx)?,
-    };
+    } = (hook.spec().run)(input, &ctx)?;
     if !records.is_empty() {
         match store::state_root(env).map(|root| (SessionStore::new(&root, &session), root)) {
             Ok((store, _)) => match store.append(&records) {

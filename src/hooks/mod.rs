@@ -5,7 +5,10 @@
 pub mod audit_turn;
 pub mod block_wrong_branch;
 pub mod scope_guard;
+pub mod table;
 pub mod verify_write;
+
+pub use table::{HookSpec, HOOKS};
 
 use crate::policy::Policy;
 use crate::protocol::{Event, HookInput, Payload, Response, Verdict};
@@ -30,13 +33,13 @@ impl Hook {
         Hook::AuditTurn,
     ];
 
+    /// The hook's row in the [hook table](table).
+    pub fn spec(self) -> &'static HookSpec {
+        HOOKS[self as usize]
+    }
+
     pub fn name(self) -> &'static str {
-        match self {
-            Hook::VerifyWrite => "verify-write",
-            Hook::BlockWrongBranch => "block-wrong-branch",
-            Hook::ScopeGuard => "scope-guard",
-            Hook::AuditTurn => "audit-turn",
-        }
+        self.spec().name
     }
 
     pub fn from_name(name: &str) -> Option<Hook> {
@@ -45,25 +48,13 @@ impl Hook {
 
     /// The events the hook answers; any other event is a registration mistake.
     pub fn events(self) -> &'static [Event] {
-        match self {
-            Hook::VerifyWrite => &[
-                Event::PostToolUse,
-                Event::PostToolUseFailure,
-                Event::PostToolBatch,
-            ],
-            Hook::BlockWrongBranch | Hook::ScopeGuard => &[Event::PreToolUse],
-            // PostToolBatch: an Agent SDK app's turn terminator (`--end-turn-tool`).
-            Hook::AuditTurn => &[Event::Stop, Event::SubagentStop, Event::PostToolBatch],
-        }
+        self.spec().events
     }
 
     /// The event to answer for when the input is too broken to name its own: a stop
     /// hook must not block (it could never end), the guards block (exit 2).
     pub fn fallback_event(self) -> Option<Event> {
-        match self {
-            Hook::AuditTurn => Some(Event::Stop),
-            _ => None,
-        }
+        self.spec().fallback_event
     }
 }
 
