@@ -214,25 +214,94 @@ impl Default for DenySwitches {
     }
 }
 
+/// A kind of branch change the policy can allow or deny (`branches.deny.<key>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DenyKind {
+    Commit,
+    Merge,
+    Rebase,
+    CherryPick,
+    Revert,
+    Am,
+    Pull,
+    Reset,
+    Branch,
+    UpdateRef,
+    Fetch,
+    Push,
+    ForcePush,
+    PushDelete,
+    Unresolvable,
+}
+
+impl DenyKind {
+    /// Every kind, in the policy file's order.
+    pub const ALL: [DenyKind; 15] = [
+        DenyKind::Commit,
+        DenyKind::Merge,
+        DenyKind::Rebase,
+        DenyKind::CherryPick,
+        DenyKind::Revert,
+        DenyKind::Am,
+        DenyKind::Pull,
+        DenyKind::Reset,
+        DenyKind::Branch,
+        DenyKind::UpdateRef,
+        DenyKind::Fetch,
+        DenyKind::Push,
+        DenyKind::ForcePush,
+        DenyKind::PushDelete,
+        DenyKind::Unresolvable,
+    ];
+
+    /// The key in `branches.deny`.
+    pub fn key(self) -> &'static str {
+        match self {
+            DenyKind::Commit => "commit",
+            DenyKind::Merge => "merge",
+            DenyKind::Rebase => "rebase",
+            DenyKind::CherryPick => "cherry_pick",
+            DenyKind::Revert => "revert",
+            DenyKind::Am => "am",
+            DenyKind::Pull => "pull",
+            DenyKind::Reset => "reset",
+            DenyKind::Branch => "branch",
+            DenyKind::UpdateRef => "update_ref",
+            DenyKind::Fetch => "fetch",
+            DenyKind::Push => "push",
+            DenyKind::ForcePush => "force_push",
+            DenyKind::PushDelete => "push_delete",
+            DenyKind::Unresolvable => "unresolvable",
+        }
+    }
+}
+
+impl std::fmt::Display for DenyKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
 impl DenySwitches {
-    /// The switch for a policy key (see [`crate::git::Action::policy_key`]).
-    pub fn get(&self, key: &str) -> bool {
-        match key {
-            "commit" => self.commit,
-            "merge" => self.merge,
-            "rebase" => self.rebase,
-            "cherry_pick" => self.cherry_pick,
-            "revert" => self.revert,
-            "am" => self.am,
-            "pull" => self.pull,
-            "reset" => self.reset,
-            "branch" => self.branch,
-            "update_ref" => self.update_ref,
-            "fetch" => self.fetch,
-            "push" => self.push,
-            "force_push" => self.force_push,
-            "push_delete" => self.push_delete,
-            _ => self.unresolvable,
+    /// Whether the policy denies this kind of change on a protected branch. One match, so
+    /// every kind has its field and no key can select another's.
+    pub fn get(&self, kind: DenyKind) -> bool {
+        match kind {
+            DenyKind::Commit => self.commit,
+            DenyKind::Merge => self.merge,
+            DenyKind::Rebase => self.rebase,
+            DenyKind::CherryPick => self.cherry_pick,
+            DenyKind::Revert => self.revert,
+            DenyKind::Am => self.am,
+            DenyKind::Pull => self.pull,
+            DenyKind::Reset => self.reset,
+            DenyKind::Branch => self.branch,
+            DenyKind::UpdateRef => self.update_ref,
+            DenyKind::Fetch => self.fetch,
+            DenyKind::Push => self.push,
+            DenyKind::ForcePush => self.force_push,
+            DenyKind::PushDelete => self.push_delete,
+            DenyKind::Unresolvable => self.unresolvable,
         }
     }
 }
@@ -883,6 +952,26 @@ mod tests {
     }
 
     #[test]
+    fn each_deny_key_sets_its_own_switch_and_an_unknown_key_is_an_error() {
+        for kind in DenyKind::ALL {
+            let text = format!(
+                r#"{{"version": 1, "branches": {{"deny": {{"{}": false}}}}}}"#,
+                kind.key()
+            );
+            let p = parse(&text).unwrap();
+            for other in DenyKind::ALL {
+                assert_eq!(
+                    p.branches.deny.get(other),
+                    other != kind,
+                    "{kind} vs {other}"
+                );
+            }
+        }
+        let e = err(r#"{"version": 1, "branches": {"deny": {"pusj": false}}}"#);
+        assert!(e.contains("unknown field `pusj`"), "{e}");
+    }
+
+    #[test]
     fn branch_rules() {
         let p = parse(r#"{"version": 1, "branches": {"protected": ["main", "release/*"], "allowed": ["feat/**"],
             "deny": {"commit": false}, "allow_force_push": false}}"#).unwrap();
@@ -892,7 +981,7 @@ mod tests {
         assert!(b.protects("release/1.0/x", &[]).is_none());
         assert!(b.protects("develop", &["develop".into()]).is_some());
         assert!(b.allows("feat/a/b") && !b.allows("fix/x"));
-        assert!(!b.deny.get("commit") && b.deny.get("push"));
+        assert!(!b.deny.get(DenyKind::Commit) && b.deny.get(DenyKind::Push));
         assert!(!b.allow_force_push);
         assert_eq!(
             err(r#"{"version": 1, "branches": {"protected": ["a[b"]}}"#),

@@ -60,26 +60,11 @@ pub fn check(
             writeln!(out, "store.prune_after_days: {}", p.store.prune_after_days)?;
             let b = &p.branches;
             writeln!(out, "branches.protected: {}", b.describe_protected())?;
-            let denied: Vec<&str> = [
-                "commit",
-                "merge",
-                "rebase",
-                "cherry_pick",
-                "revert",
-                "am",
-                "pull",
-                "reset",
-                "branch",
-                "update_ref",
-                "fetch",
-                "push",
-                "force_push",
-                "push_delete",
-                "unresolvable",
-            ]
-            .into_iter()
-            .filter(|k| b.deny.get(k))
-            .collect();
+            let denied: Vec<&str> = crate::policy::DenyKind::ALL
+                .into_iter()
+                .filter(|k| b.deny.get(*k))
+                .map(crate::policy::DenyKind::key)
+                .collect();
             writeln!(
                 out,
                 "branches.deny: {}",

@@ -43,22 +43,23 @@ pub enum Action {
 
 impl Action {
     /// The policy switch (`branches.deny.<key>`) that governs it.
-    pub fn policy_key(self) -> &'static str {
+    pub fn deny_kind(self) -> crate::policy::DenyKind {
+        use crate::policy::DenyKind as K;
         match self {
-            Action::Commit | Action::Amend => "commit",
-            Action::Merge => "merge",
-            Action::Rebase | Action::Rewrite => "rebase",
-            Action::CherryPick => "cherry_pick",
-            Action::Revert => "revert",
-            Action::Am => "am",
-            Action::Pull => "pull",
-            Action::Reset => "reset",
-            Action::ForceMove | Action::Rename | Action::Delete => "branch",
-            Action::UpdateRef | Action::Alias => "update_ref",
-            Action::Fetch => "fetch",
-            Action::Push { force: false } => "push",
-            Action::Push { force: true } => "force_push",
-            Action::PushDelete => "push_delete",
+            Action::Commit | Action::Amend => K::Commit,
+            Action::Merge => K::Merge,
+            Action::Rebase | Action::Rewrite => K::Rebase,
+            Action::CherryPick => K::CherryPick,
+            Action::Revert => K::Revert,
+            Action::Am => K::Am,
+            Action::Pull => K::Pull,
+            Action::Reset => K::Reset,
+            Action::ForceMove | Action::Rename | Action::Delete => K::Branch,
+            Action::UpdateRef | Action::Alias => K::UpdateRef,
+            Action::Fetch => K::Fetch,
+            Action::Push { force: false } => K::Push,
+            Action::Push { force: true } => K::ForcePush,
+            Action::PushDelete => K::PushDelete,
         }
     }
 

@@ -294,7 +294,7 @@ pub fn decide(analysis: &Analysis, policy: &Policy, session: &mut Session, cwd: 
     };
     let source = &policy.source;
     for (u, cmd) in &analysis.updates {
-        let key = u.action.policy_key();
+        let key = u.action.deny_kind();
         // The remote defaults of the project's repository, and of the one the update
         // happens in (`git -C ../other push origin develop` where other's default is
         // develop).
@@ -329,7 +329,10 @@ pub fn decide(analysis: &Analysis, policy: &Policy, session: &mut Session, cwd: 
             ));
         }
     }
-    if let (Some((reason, cmd)), true) = (analysis.unresolved.first(), rules.deny.unresolvable) {
+    if let (Some((reason, cmd)), true) = (
+        analysis.unresolved.first(),
+        rules.deny.get(crate::policy::DenyKind::Unresolvable),
+    ) {
         let protected_here = unreadable
             || known_branches
                 .is_some_and(|names| names.iter().any(|b| rules.protects(b, &defaults).is_some()));
