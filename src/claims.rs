@@ -1549,16 +1549,25 @@ fn checked_command(toks: &[Token]) -> Option<Kind> {
         _ => None,
     })
 }
-fn verb_class(word: &str) -> Option<u8> {
+/// Which kind of change a verb says was made to a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum VerbClass {
+    Modify,
+    Create,
+    Delete,
+    Rename,
+}
+
+fn verb_class(word: &str) -> Option<VerbClass> {
     let w = word.trim_matches(|c: char| !c.is_alphanumeric());
     if MODIFY_VERBS.contains(&w) {
-        Some(0)
+        Some(VerbClass::Modify)
     } else if CREATE_VERBS.contains(&w) {
-        Some(1)
+        Some(VerbClass::Create)
     } else if DELETE_VERBS.contains(&w) {
-        Some(2)
+        Some(VerbClass::Delete)
     } else if RENAME_VERBS.contains(&w) {
-        Some(3)
+        Some(VerbClass::Rename)
     } else {
         None
     }
@@ -1669,7 +1678,7 @@ fn shape_inferred(path: &str) -> bool {
 /// path's shape was inferred.
 fn file_claims(toks: &[Token], words: &[String]) -> Vec<(usize, Kind, bool)> {
     let mut out = Vec::new();
-    let verbs: Vec<(usize, u8)> = words
+    let verbs: Vec<(usize, VerbClass)> = words
         .iter()
         .enumerate()
         .filter_map(|(i, w)| verb_class(w).map(|c| (i, c)))
@@ -1721,7 +1730,7 @@ fn file_claims(toks: &[Token], words: &[String]) -> Vec<(usize, Kind, bool)> {
         );
         let path_object_before = paths.iter().any(|(j, _)| *j > vi && *j < i);
         let change = match class {
-            3 => {
+            VerbClass::Rename => {
                 let after = |prep_word: &str| {
                     paths
                         .iter()
@@ -1762,22 +1771,25 @@ fn file_claims(toks: &[Token], words: &[String]) -> Vec<(usize, Kind, bool)> {
                 }
             }
             // "removed the import from `a.rs`": the file is where something was removed.
-            2 if container && vi < i && !path_object_before && i > vi + 1 => Change::Modified,
-            2 => Change::Deleted,
+            VerbClass::Delete if container && vi < i && !path_object_before && i > vi + 1 => {
+                Change::Modified
+            }
+            VerbClass::Delete => Change::Deleted,
             // "added a test to `lib.rs`" / "`package.json` | Added the script": the file is
             // where something was added; "Added `target/` to `.gitignore`": the text
             // added is no file of its own.
-            1 if vi < i && container && i > vi + 1 => Change::Modified,
-            1 if vi < i
-                && paths
-                    .iter()
-                    .any(|(j, _)| *j > i && matches!(prep(*j).as_str(), "to" | "into" | "in")) =>
+            VerbClass::Create if vi < i && container && i > vi + 1 => Change::Modified,
+            VerbClass::Create
+                if vi < i
+                    && paths.iter().any(|(j, _)| {
+                        *j > i && matches!(prep(*j).as_str(), "to" | "into" | "in")
+                    }) =>
             {
                 continue
             }
-            1 if object_after_verb => Change::Modified,
-            1 => Change::Created,
-            _ => Change::Modified,
+            VerbClass::Create if object_after_verb => Change::Modified,
+            VerbClass::Create => Change::Created,
+            VerbClass::Modify => Change::Modified,
         };
         let dir_word = words
             .get(i + 1)

@@ -53,13 +53,13 @@ fn check(
 }
 
 /// Where doctor looks.
-pub struct Scope {
+pub struct Subject {
     pub project: PathBuf,
     pub home: Option<PathBuf>,
     pub binary: PathBuf,
 }
 
-pub fn run(scope: &Scope, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Vec<Check> {
+pub fn run(scope: &Subject, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Vec<Check> {
     let mut out = Vec::new();
     out.extend(binary_checks(&scope.binary));
     let registered = settings_checks(scope, &mut out);
@@ -129,7 +129,7 @@ impl Registered {
     }
 }
 
-fn settings_checks(scope: &Scope, out: &mut Vec<Check>) -> Vec<Registered> {
+fn settings_checks(scope: &Subject, out: &mut Vec<Check>) -> Vec<Registered> {
     let mut files = vec![
         scope.project.join(".claude/settings.json"),
         scope.project.join(".claude/settings.local.json"),

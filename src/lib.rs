@@ -8,6 +8,7 @@ pub mod argv;
 pub mod claims;
 pub mod cli;
 pub mod commands;
+pub mod diff;
 pub mod doctor;
 pub mod fsutil;
 pub mod git;

@@ -24,7 +24,7 @@ pub struct Turn {
     pub prompt_found: bool,
     /// When the turn started (the prompt line's timestamp).
     pub started: Option<SystemTime>,
-    pub events: Vec<Event>,
+    pub events: Vec<Entry>,
     /// The last text the assistant wrote in the turn.
     pub last_assistant_text: Option<String>,
     /// Whether the turn's last message line is that text (nothing came after it: no tool
@@ -41,7 +41,7 @@ pub struct Turn {
 
 /// A tool call or a tool result.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Event {
+pub enum Entry {
     ToolUse {
         id: String,
         name: String,
@@ -58,7 +58,7 @@ impl Turn {
     /// The result of a tool call, if it came.
     pub fn result_of(&self, id: &str) -> Option<(bool, &str)> {
         self.events.iter().find_map(|e| match e {
-            Event::ToolResult {
+            Entry::ToolResult {
                 id: rid,
                 is_error,
                 text,
@@ -191,7 +191,7 @@ fn collect(line: &Value, turn: &mut Turn) {
                     turn.last_assistant_text = Some(t.to_owned());
                 }
             }
-            (Some("assistant"), Some("tool_use")) => turn.events.push(Event::ToolUse {
+            (Some("assistant"), Some("tool_use")) => turn.events.push(Entry::ToolUse {
                 id: str_field(block, "id"),
                 name: str_field(block, "name"),
                 input: block.get("input").cloned().unwrap_or(Value::Null),
@@ -213,7 +213,7 @@ fn collect(line: &Value, turn: &mut Turn) {
                 if let Some(a) = agent {
                     turn.subagents.push((id.clone(), a));
                 }
-                turn.events.push(Event::ToolResult {
+                turn.events.push(Entry::ToolResult {
                     id,
                     is_error: block
                         .get("is_error")

@@ -73,7 +73,7 @@ pub fn run(
     let tool_calls = turn
         .events
         .iter()
-        .filter(|e| matches!(e, crate::transcript::Event::ToolUse { .. }))
+        .filter(|e| matches!(e, crate::transcript::Entry::ToolUse { .. }))
         .count();
     let unbacked = !result.unbacked().is_empty();
     if json {

@@ -28,7 +28,7 @@ pub fn run(
         }
     };
     let vars = env.as_fn();
-    let scope = crate::doctor::Scope {
+    let scope = crate::doctor::Subject {
         project,
         home: env.var("HOME").filter(|h| !h.is_empty()).map(PathBuf::from),
         binary,

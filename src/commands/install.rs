@@ -87,7 +87,7 @@ pub fn run(
         let label = plan.target.display().to_string();
         let before = plan.original.as_deref().unwrap_or("");
         let diff =
-            crate::install::unified_diff(before, &plan.text, &label, &format!("{label} (after)"));
+            crate::diff::unified_diff(before, &plan.text, &label, &format!("{label} (after)"));
         if diff.is_empty() {
             eprintln!("did-it-actually: dry run: {label} would not change.");
         } else {

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl Session<'_> {
+impl Analyzer<'_> {
     /// Remembers a work tree added by the command, with what it has checked out, so that
     /// later parts of the command that `cd` into it are judged on that branch.
     pub(super) fn add_worktree(&mut self, p: &grammar::Parsed, idx: usize, cwd: &Path) {

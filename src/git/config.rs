@@ -151,7 +151,7 @@ pub(super) fn config_from_env(env: &dyn Fn(&str) -> Option<Option<String>>, ov: 
     }
 }
 
-impl Session<'_> {
+impl Analyzer<'_> {
     pub(super) fn lookup(
         &mut self,
         ov: &Overrides,

@@ -39,7 +39,7 @@ const MAX_ALIAS_DEPTH: usize = 10;
 /// State shared by the git invocations of one command line: opened repositories, the
 /// current branch as earlier parts of the command changed it, and configuration that
 /// earlier `git config` calls set.
-pub struct Session<'e> {
+pub struct Analyzer<'e> {
     repos: HashMap<PathBuf, Option<usize>>,
     opened: Vec<Repo>,
     /// The current branch as the command changed it, per repository (keyed by git dir)
@@ -56,9 +56,9 @@ pub struct Session<'e> {
     process_env: &'e dyn Fn(&str) -> Option<OsString>,
 }
 
-impl<'e> Session<'e> {
-    pub fn new(process_env: &'e dyn Fn(&str) -> Option<OsString>) -> Session<'e> {
-        Session {
+impl<'e> Analyzer<'e> {
+    pub fn new(process_env: &'e dyn Fn(&str) -> Option<OsString>) -> Analyzer<'e> {
+        Analyzer {
             repos: HashMap::new(),
             opened: Vec::new(),
             heads: HashMap::new(),

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl Session<'_> {
+impl Analyzer<'_> {
     pub(super) fn push(
         &mut self,
         rest: &[String],

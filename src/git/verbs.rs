@@ -4,7 +4,7 @@
 pub(super) enum VerbKind {
     /// Cannot move a branch.
     ReadOnly,
-    /// Analyzed by [`Session::verb`].
+    /// Analyzed by [`Analyzer::verb`].
     Moves,
     /// Not a git builtin: an alias, or an external command.
     Other,

@@ -21,7 +21,7 @@ use crate::policy::AuditPolicy;
 use crate::protocol::{BatchCall, CallResult, HookInput, Payload, Response, StopInput, Verdict};
 use crate::store::{self, SessionId, SessionStore, WriteRecord};
 use crate::tools;
-use crate::transcript::{self, Event, Turn};
+use crate::transcript::{self, Entry, Turn};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -717,13 +717,13 @@ fn add_batch(turn: &mut Turn, calls: &[BatchCall]) {
                 other => (false, transcript::content_text(Some(other))),
             },
         };
-        turn.events.push(transcript::Event::ToolUse {
+        turn.events.push(transcript::Entry::ToolUse {
             id: id.clone(),
             name: b.call.name.clone(),
             input: b.call.input.clone(),
         });
         turn.events
-            .push(transcript::Event::ToolResult { id, is_error, text });
+            .push(transcript::Entry::ToolResult { id, is_error, text });
     }
 }
 
@@ -861,8 +861,8 @@ pub fn add_subagents(turn: &mut Turn, transcript: &Path) {
     }
     let mut events = Vec::with_capacity(turn.events.len());
     for e in std::mem::take(&mut turn.events) {
-        let after: Option<Vec<Event>> = match &e {
-            transcript::Event::ToolUse { id, .. } => inserted
+        let after: Option<Vec<Entry>> = match &e {
+            transcript::Entry::ToolUse { id, .. } => inserted
                 .iter()
                 .position(|(c, _)| c == id)
                 .map(|i| inserted.remove(i).1),

@@ -8,7 +8,7 @@
 //! protected branches: under bypassPermissions, "no decision" is no protection.
 
 use super::{Context, Hook, HookOutcome};
-use crate::git::{Action, Effect, GitCall, Place, RefUpdate, Session, DYNAMIC};
+use crate::git::{Action, Analyzer, Effect, GitCall, Place, RefUpdate, DYNAMIC};
 use crate::policy::Policy;
 use crate::protocol::Payload;
 use crate::shell::exec::{self, Runs};
@@ -32,7 +32,7 @@ pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
             call.name
         ));
     };
-    let mut session = Session::new(ctx.env);
+    let mut session = Analyzer::new(ctx.env);
     let analysis = analyze(command, &input.common.cwd, &mut session, ctx.env);
     match decide(&analysis, ctx.policy, &mut session, &input.common.cwd) {
         Decision::Allow => HookOutcome::silent(),
@@ -55,7 +55,7 @@ pub struct Analysis {
 pub fn analyze<'e>(
     command: &str,
     cwd: &Path,
-    session: &mut Session<'e>,
+    session: &mut Analyzer<'e>,
     env: &'e dyn Fn(&str) -> Option<std::ffi::OsString>,
 ) -> Analysis {
     let guard = Guard {
@@ -68,7 +68,7 @@ pub fn analyze<'e>(
 
 /// The visitor: resolves each git invocation to branch updates.
 struct Guard<'s, 'e> {
-    session: &'s mut Session<'e>,
+    session: &'s mut Analyzer<'e>,
     out: Analysis,
     /// A git hook this command wrote (any later git command may run it).
     hook_written: Option<String>,
@@ -273,7 +273,12 @@ pub enum Decision {
 }
 
 /// Applies the policy to an analysis.
-pub fn decide(analysis: &Analysis, policy: &Policy, session: &mut Session, cwd: &Path) -> Decision {
+pub fn decide(
+    analysis: &Analysis,
+    policy: &Policy,
+    session: &mut Analyzer,
+    cwd: &Path,
+) -> Decision {
     // Nothing touched, nothing unknown: no repository access at all.
     if analysis.updates.is_empty() && analysis.unresolved.is_empty() {
         return Decision::Allow;
@@ -370,7 +375,7 @@ pub fn explain(
     policy: &Policy,
     env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
 ) -> Explanation {
-    let mut session = Session::new(env);
+    let mut session = Analyzer::new(env);
     let analysis = analyze(command, cwd, &mut session, env);
     let decision = decide(&analysis, policy, &mut session, cwd);
     Explanation {
@@ -426,7 +431,7 @@ mod tests {
     #[test]
     fn commands_without_git_touch_nothing() {
         let env = |_: &str| None;
-        let mut session = Session::new(&env);
+        let mut session = Analyzer::new(&env);
         let a = analyze(
             "ls -la && cargo test | tail -5; echo \"git push origin main\"",
             Path::new("/nonexistent"),

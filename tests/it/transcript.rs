@@ -2,7 +2,7 @@
 //! one recorded from Claude Code 2.1.328 (`tests/fixtures/transcripts/`), one of 500 MB
 //! whose current turn is 50 lines, one without the turn's prompt line.
 
-use did_it_actually::transcript::{read_turn, Event};
+use did_it_actually::transcript::{read_turn, Entry};
 use std::io::Write;
 use std::path::Path;
 use std::process::Command;
@@ -19,7 +19,7 @@ fn the_real_transcript_holds_the_turn() {
         .events
         .iter()
         .filter_map(|e| match e {
-            Event::ToolUse { name, .. } => Some(name.as_str()),
+            Entry::ToolUse { name, .. } => Some(name.as_str()),
             _ => None,
         })
         .collect();
@@ -236,7 +236,7 @@ fn a_turn_with_a_64_mb_line() {
         .events
         .iter()
         .filter_map(|e| match e {
-            Event::ToolUse { name, .. } => Some(name.as_str()),
+            Entry::ToolUse { name, .. } => Some(name.as_str()),
             _ => None,
         })
         .collect();
@@ -299,6 +299,6 @@ fn a_long_shell_command_is_counted_not_hidden() {
         turn.bad_lines, 1,
         "the API request record and the attachment are not turn events; the cut Bash call is"
     );
-    assert!(matches!(&turn.events[..], [Event::ToolUse { name, .. }] if name == "Bash"));
+    assert!(matches!(&turn.events[..], [Entry::ToolUse { name, .. }] if name == "Bash"));
     assert_eq!(turn.last_assistant_text.as_deref(), Some("running"));
 }

@@ -10,7 +10,7 @@ use super::{Evidence, Finding};
 use crate::claims::{Change, Claim, Confidence};
 use crate::shell;
 use crate::tools;
-use crate::transcript::Event;
+use crate::transcript::Entry;
 use git2::{ObjectType, Oid, Repository};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -166,7 +166,7 @@ fn command_runs(ev: &Evidence) -> Vec<Run> {
         .iter()
         .enumerate()
         .filter_map(|(at, e)| match e {
-            Event::ToolUse { id, name, input } if tools::is_shell(name) => {
+            Entry::ToolUse { id, name, input } if tools::is_shell(name) => {
                 let command = input.get("command").and_then(|c| c.as_str())?.to_owned();
                 let (is_error, text) = turn.result_of(id)?;
                 Some(Run {
@@ -188,7 +188,7 @@ fn command_runs(ev: &Evidence) -> Vec<Run> {
 fn turn_writes(ev: &Evidence, runs: &[Run]) -> Vec<(usize, PathBuf, bool)> {
     let mut out = Vec::new();
     for (at, e) in ev.turn.events.iter().enumerate() {
-        if let Event::ToolUse { id, name, input } = e {
+        if let Entry::ToolUse { id, name, input } = e {
             // A write the write log shows did not land is no write, whatever the tool said.
             let not_landed = ev
                 .records
