@@ -5,7 +5,7 @@
 //! The shared services ([`policy`], [`store`], [`tools`]) sit beside the hooks.
 
 pub mod argv;
-pub mod claims;
+pub mod audit;
 pub mod cli;
 pub mod commands;
 pub mod diff;
@@ -22,6 +22,7 @@ pub mod protocol;
 pub mod runner;
 pub mod scope;
 pub mod shell;
+pub mod state;
 pub mod store;
 pub mod time;
 pub mod tools;

@@ -35,6 +35,25 @@ pub enum Decision {
     CapReached(u32),
 }
 
+/// What a stop does to its turn's counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// One more block in a row.
+    Block,
+    /// The count starts over: a clean stop, or the cap reached.
+    Reset,
+}
+
+/// Whether a stop with unbacked claims may be blocked, after `so_far` blocks in a row,
+/// and what that does to the counter. Pure: the hook decides, the runner applies.
+pub fn decide(so_far: u32, max: u32) -> (Decision, Count) {
+    if so_far >= max {
+        (Decision::CapReached(so_far), Count::Reset)
+    } else {
+        (Decision::Block(so_far + 1), Count::Block)
+    }
+}
+
 pub struct LoopGuard {
     dir: PathBuf,
 }
@@ -46,48 +65,36 @@ impl LoopGuard {
         }
     }
 
-    /// Counts a block for the turn, unless `max` blocks already happened in a row.
-    pub fn block(&self, prompt_id: &str, agent: &str, max: u32) -> Result<Decision, StoreError> {
-        self.update(|state| {
-            let entry = match state
-                .entries
-                .iter_mut()
-                .position(|e| e.prompt_id == prompt_id && e.agent == agent)
-            {
-                Some(i) => &mut state.entries[i],
-                None => {
-                    // A new turn for this agent: the old turns' counters are done.
-                    state.entries.retain(|e| e.agent != agent);
-                    state.entries.push(Entry {
-                        prompt_id: prompt_id.to_owned(),
-                        agent: agent.to_owned(),
-                        blocks: 0,
-                    });
-                    state.entries.last_mut().expect("just pushed")
+    /// Applies what a stop did to the turn's counter, under the lock.
+    pub fn apply(&self, prompt_id: &str, agent: &str, count: Count) -> Result<(), StoreError> {
+        match count {
+            Count::Block => self.update(|state| {
+                match state
+                    .entries
+                    .iter_mut()
+                    .find(|e| e.prompt_id == prompt_id && e.agent == agent)
+                {
+                    Some(entry) => entry.blocks += 1,
+                    None => {
+                        // A new turn for this agent: the old turns' counters are done.
+                        state.entries.retain(|e| e.agent != agent);
+                        state.entries.push(Entry {
+                            prompt_id: prompt_id.to_owned(),
+                            agent: agent.to_owned(),
+                            blocks: 1,
+                        });
+                    }
                 }
-            };
-            if entry.blocks >= max {
-                let n = entry.blocks;
-                entry.blocks = 0;
-                Decision::CapReached(n)
-            } else {
-                entry.blocks += 1;
-                Decision::Block(entry.blocks)
-            }
-        })
-    }
-
-    /// A clean stop: the counter starts over. Most stops have no counter to reset, and
-    /// then nothing is locked or written (an agent's stops do not race each other).
-    pub fn reset(&self, prompt_id: &str, agent: &str) -> Result<(), StoreError> {
-        if self.count(prompt_id, agent) == 0 {
-            return Ok(());
+            }),
+            // Most stops have no counter to reset, and then nothing is locked or written
+            // (an agent's stops do not race each other).
+            Count::Reset if self.count(prompt_id, agent) == 0 => Ok(()),
+            Count::Reset => self.update(|state| {
+                state
+                    .entries
+                    .retain(|e| !(e.prompt_id == prompt_id && e.agent == agent))
+            }),
         }
-        self.update(|state| {
-            state
-                .entries
-                .retain(|e| !(e.prompt_id == prompt_id && e.agent == agent))
-        })
     }
 
     /// The consecutive blocks so far.
@@ -144,19 +151,26 @@ mod tests {
         (LoopGuard::new(&store), root)
     }
 
+    /// A stop with unbacked claims, as the hook and the runner take it.
+    fn block(g: &LoopGuard, prompt: &str, agent: &str, max: u32) -> Decision {
+        let (decision, count) = decide(g.count(prompt, agent), max);
+        g.apply(prompt, agent, count).unwrap();
+        decision
+    }
+
     #[test]
     fn blocks_up_to_the_cap_then_lets_through() {
         let (g, root) = guard("cap");
-        assert_eq!(g.block("p", "main", 3).unwrap(), Decision::Block(1));
-        assert_eq!(g.block("p", "main", 3).unwrap(), Decision::Block(2));
-        assert_eq!(g.block("p", "main", 3).unwrap(), Decision::Block(3));
-        assert_eq!(g.block("p", "main", 3).unwrap(), Decision::CapReached(3));
-        // A clean audit and a new prompt both start over.
-        g.block("p", "main", 3).unwrap();
-        g.reset("p", "main").unwrap();
+        assert_eq!(block(&g, "p", "main", 3), Decision::Block(1));
+        assert_eq!(block(&g, "p", "main", 3), Decision::Block(2));
+        assert_eq!(block(&g, "p", "main", 3), Decision::Block(3));
+        assert_eq!(block(&g, "p", "main", 3), Decision::CapReached(3));
+        // The cap starts over, as do a clean audit and a new prompt.
+        assert_eq!(block(&g, "p", "main", 3), Decision::Block(1));
+        g.apply("p", "main", Count::Reset).unwrap();
         assert_eq!(g.count("p", "main"), 0);
-        g.block("p", "main", 3).unwrap();
-        assert_eq!(g.block("p2", "main", 3).unwrap(), Decision::Block(1));
+        block(&g, "p", "main", 3);
+        assert_eq!(block(&g, "p2", "main", 3), Decision::Block(1));
         assert_eq!(g.count("p", "main"), 0);
         fs::remove_dir_all(&root).unwrap();
     }
@@ -171,7 +185,7 @@ mod tests {
                 std::thread::spawn(move || {
                     let g = LoopGuard { dir };
                     let agent = if i % 2 == 0 { "main" } else { "sub" };
-                    g.block("p", agent, 7).unwrap();
+                    g.apply("p", agent, Count::Block).unwrap();
                 })
             })
             .collect();

@@ -1,12 +1,13 @@
-//! Runs one hook invocation end to end: stdin bytes -> typed input -> hook -> records
-//! appended -> host bytes. Every failure on the way becomes the event's fail-closed
+//! Runs one hook invocation end to end: stdin bytes -> typed input -> hook -> its state
+//! changes applied -> host bytes. Every failure on the way becomes the event's fail-closed
 //! answer with a reason; a panic inside a hook becomes one too, never a stack trace.
 
 use crate::hooks::{self, Context, Hook, HookArgs, HookOutcome};
 use crate::policy::Policy;
 use crate::protocol::claude::{self, ParseFailure};
 use crate::protocol::{Event, HookInput, Output, Response};
-use crate::store::{self, Record, SessionId, SessionStore};
+use crate::state::{Change, Disk, Unsaved};
+use crate::store::SessionId;
 use std::ffi::OsString;
 use std::io::Read;
 use std::panic::{self, AssertUnwindSafe};
@@ -48,7 +49,9 @@ pub fn run_hook(hook: Hook, args: &HookArgs, stdin: impl Read, env: Env) -> Outp
             // its reason) is still what the agent and the user see.
             let text = format!("{name}: {message}");
             if let Some(d) = hooks::denial_record(hook, &input, SystemTime::now(), None, &text) {
-                let _ = append(env, &input.common.session_id, &[d.into()]);
+                if let Ok(session) = SessionId::parse(&input.common.session_id) {
+                    let _ = Disk::new(env, session).apply(vec![Change::Record(d.into())]);
+                }
             }
             claude::render_failure(name, Some(event), &message)
         }
@@ -65,15 +68,6 @@ fn contained(f: impl FnOnce() -> Result<Response, String>) -> Result<Response, S
             panic_message(&payload)
         )),
     }
-}
-
-/// Appends records to the session's ledger.
-fn append(env: Env, session: &str, records: &[Record]) -> Result<bool, String> {
-    let session = SessionId::parse(session).map_err(|e| e.to_string())?;
-    let root = store::state_root(env).map_err(|e| e.to_string())?;
-    SessionStore::new(&root, &session)
-        .append(records)
-        .map_err(|e| e.to_string())
 }
 
 /// Everything after parsing. `Err` is a reason to fail closed.
@@ -101,31 +95,33 @@ fn run_parsed(
         Err(e) => return Err(e.to_string()),
     };
     let now = SystemTime::now();
+    let state = Disk::new(env, session);
     let ctx = Context {
         policy: &policy,
         now,
         env,
         end_turn_tools: &args.end_turn_tools,
+        state: &state,
     };
     let HookOutcome {
         mut response,
-        records,
+        changes,
+        if_unsaved,
     } = (hook.spec().run)(input, &ctx)?;
-    if !records.is_empty() {
-        match store::state_root(env).map(|root| (SessionStore::new(&root, &session), root)) {
-            Ok((store, _)) => match store.append(&records) {
-                Ok(created) => {
-                    if created {
-                        let report = store.prune_others(policy.store.prune_after(), now);
-                        notices.extend(report.errors.into_iter().map(|e| {
-                            format!("{}: could not prune an old session: {e}", hook.name())
-                        }));
-                    }
-                }
-                Err(e) => notices.push(unrecorded(hook, input.event, &e.to_string())),
-            },
-            Err(e) => notices.push(unrecorded(hook, input.event, &e.to_string())),
+    if !changes.is_empty() {
+        let (unsaved, created) = state.apply(changes);
+        if created {
+            notices.extend(
+                state
+                    .prune_others(policy.store.prune_after(), now)
+                    .into_iter()
+                    .map(|e| format!("{}: could not prune an old session: {e}", hook.name())),
+            );
         }
+        if let (Some(instead), false) = (if_unsaved, unsaved.is_empty()) {
+            response = instead;
+        }
+        notices.extend(unsaved_notices(hook, input.event, &unsaved));
     }
     response.notices.extend(notices);
     Ok(response)
@@ -147,6 +143,25 @@ fn check_cwd(cwd: &std::path::Path) -> Result<(), String> {
         "{error} (it is {:?}), so nothing was checked",
         cwd.as_os_str()
     ))
+}
+
+/// What the user is told about changes that could not be made: records once (audit-turn
+/// will miss them), every other change with its own error.
+fn unsaved_notices(hook: Hook, event: Event, unsaved: &[Unsaved]) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(u) = unsaved
+        .iter()
+        .find(|u| matches!(u.change, Change::Record(_)))
+    {
+        out.push(unrecorded(hook, event, &u.error));
+    }
+    out.extend(
+        unsaved
+            .iter()
+            .filter(|u| !matches!(u.change, Change::Record(_)))
+            .map(|u| format!("{}: {}", hook.name(), u.error)),
+    );
+    out
 }
 
 fn unrecorded(hook: Hook, event: Event, why: &str) -> String {

@@ -239,7 +239,7 @@ impl Record {
         }
     }
 
-    fn prompt_id(&self) -> Option<&str> {
+    pub fn prompt_id(&self) -> Option<&str> {
         match self {
             Record::Denial(d) => d.prompt_id.as_deref(),
             Record::Write(w) => w.prompt_id.as_deref(),
@@ -403,6 +403,68 @@ impl SessionStore {
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(LogRead::default()),
             Err(e) => Err(io_err(&path, "read the write log")(e)),
+        }
+    }
+
+    /// The write-log records of a turn: by its prompt id; without one, those written since
+    /// the turn started (the transcript's turn boundary), read backward from the end.
+    pub fn read_turn_log(
+        &self,
+        prompt_id: Option<&str>,
+        started: Option<SystemTime>,
+    ) -> Result<LogRead, StoreError> {
+        let store = self;
+        if prompt_id.is_some() {
+            return store.read_turn_records(prompt_id);
+        }
+        let Some(start) = started else {
+            // Neither the turn nor its start is known: the newest records of one prompt.
+            let mut last: Option<Option<String>> = None;
+            let _ = crate::fsutil::lines_backward(&store.write_log_path(), |line| {
+                match serde_json::from_slice::<Record>(line) {
+                    Ok(Record::Write(w)) => {
+                        last = Some(w.prompt_id);
+                        false
+                    }
+                    Ok(Record::Denial(d)) => {
+                        last = Some(d.prompt_id);
+                        false
+                    }
+                    Err(_) => true,
+                }
+            });
+            return store.read_turn_records(last.flatten().as_deref());
+        };
+        let mut out = LogRead::default();
+        let slack = Duration::from_secs(2);
+        let result = crate::fsutil::lines_backward(&store.write_log_path(), |line| {
+            match serde_json::from_slice::<Record>(line) {
+                Ok(r) => {
+                    let t = crate::time::parse_rfc3339(r.time());
+                    if t.is_some_and(|t| t + slack < start) {
+                        return false;
+                    }
+                    match r {
+                        Record::Write(w) if w.v == RECORD_VERSION => out.records.push(w),
+                        Record::Denial(d) if d.v == RECORD_VERSION => out.denials.push(d),
+                        _ => out.other_version += 1,
+                    }
+                    true
+                }
+                Err(_) => {
+                    out.torn += 1;
+                    true
+                }
+            }
+        });
+        match result {
+            Ok(()) => {
+                out.records.reverse();
+                out.denials.reverse();
+                Ok(out)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(LogRead::default()),
+            Err(_) => store.read_turn_records(prompt_id),
         }
     }
 

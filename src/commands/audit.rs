@@ -14,7 +14,7 @@ pub fn run(
     env: &Env,
     out: &mut dyn Write,
 ) -> Result<ExitCode, CommandError> {
-    use crate::hooks::audit_turn::{audit, Evidence};
+    use crate::audit::{audit, Evidence};
     let vars = env.as_fn();
     let (cwd, policy) = match cwd_and_policy(env, cwd, "") {
         Ok(found) => found,
@@ -100,7 +100,7 @@ pub fn run(
                 "claims": claims,
                 "failures": failures,
                 "notes": result.notes,
-                "readings": explain.then(|| crate::hooks::audit_turn::readings_json(&message, &result)),
+                "readings": explain.then(|| crate::audit::readings_json(&message, &result)),
                 "verdict": if unbacked { "block" } else { "pass" },
             }),
         )?;
@@ -121,11 +121,7 @@ pub fn run(
         records.len()
     )?;
     if explain {
-        write!(
-            out,
-            "{}",
-            crate::hooks::audit_turn::explain_text(&message, &result)
-        )?;
+        write!(out, "{}", crate::audit::explain_text(&message, &result))?;
     }
     if result.claims.is_empty() {
         writeln!(out, "no claims found in the message")?;

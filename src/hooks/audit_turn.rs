@@ -9,17 +9,13 @@
 //! here is silent: a cap reached, a transcript that could not be read, lines that were
 //! skipped, all reach the user as a system message.
 
-mod evidence;
-mod shellrun;
-pub mod summary;
-
 use super::{Context, HookOutcome};
-use crate::claims::{self, Claim, Kind};
-use crate::loop_guard::{self, LoopGuard};
+use crate::audit::claims::{self, Claim, Kind};
+use crate::audit::{audit_claims, Audit, Evidence, Finding};
+use crate::loop_guard::{self, Count};
 use crate::loops::{self, Promise, Status};
-use crate::policy::AuditPolicy;
 use crate::protocol::{BatchCall, CallResult, HookInput, Payload, Response, StopInput, Verdict};
-use crate::store::{self, SessionId, SessionStore, WriteRecord};
+use crate::state::Change;
 use crate::tools;
 use crate::transcript::{self, Entry, Turn};
 use serde_json::Value;
@@ -30,323 +26,6 @@ use std::time::Duration;
 const HOOK: &str = "audit-turn";
 /// How long to wait for the transcript to hold the final message.
 const TRANSCRIPT_WAIT: Duration = Duration::from_millis(3000);
-
-/// A claim that is not backed, or a failure the message did not mention.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
-    /// The claim as written (or what failed).
-    pub what: String,
-    /// Which evidence was looked for and what was found.
-    pub why: String,
-    /// What would back it.
-    pub fix: String,
-    /// Whether it blocks the stop (a strong claim) or is only reported (a weak reading).
-    pub blocks: bool,
-}
-
-/// The audit of one final message.
-#[derive(Debug, Default)]
-pub struct Audit {
-    /// Every claim and, when backed, the evidence.
-    pub claims: Vec<(Claim, Result<String, Finding>)>,
-    /// Claims read from the message that the project showed were not claims after all
-    /// (a name with no file's shape that is no path here), with why.
-    pub dropped: Vec<(Claim, String)>,
-    /// Writes of the turn that did not land and were never repeated successfully.
-    pub failures: Vec<Finding>,
-    /// Things the reader should know (skipped transcript lines, a missing transcript).
-    pub notes: Vec<String>,
-}
-
-impl Audit {
-    /// What blocks the stop.
-    pub fn unbacked(&self) -> Vec<&Finding> {
-        self.claims
-            .iter()
-            .filter_map(|(_, r)| r.as_ref().err())
-            .chain(&self.failures)
-            .filter(|f| f.blocks)
-            .collect()
-    }
-
-    /// Weak readings that are unbacked: reported to the user, never blocking.
-    pub fn reported(&self) -> Vec<&Finding> {
-        self.claims
-            .iter()
-            .filter_map(|(_, r)| r.as_ref().err())
-            .filter(|f| !f.blocks)
-            .collect()
-    }
-}
-
-/// The evidence of a turn.
-pub struct Evidence<'a> {
-    pub turn: &'a Turn,
-    /// Write-log records of this turn.
-    pub records: &'a [WriteRecord],
-    pub cwd: &'a Path,
-    pub policy: &'a AuditPolicy,
-    pub transcript_ok: bool,
-}
-
-/// Audits `message` against the evidence.
-pub fn audit(message: &str, ev: &Evidence) -> Audit {
-    audit_claims(claims::extract(message), ev)
-}
-
-/// Audits claims already read from a message against the evidence.
-pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
-    let mut out = Audit::default();
-    if claims.is_empty() {
-        // Nothing to back; only the turn's silent write failures remain to report.
-        add_turn_findings(&mut out, ev);
-        return out;
-    }
-    // The repository is opened only for the claims that need it.
-    let needs_repo = claims.iter().any(|c| {
-        matches!(
-            c.kind,
-            Kind::File { .. } | Kind::Dir { .. } | Kind::Commit { .. } | Kind::Push { .. }
-        )
-    });
-    let facts = evidence::Facts::gather(ev, needs_repo);
-    let ignored = glob_set(&ev.policy.ignore_paths);
-    let ignored_path = |p: &Path| {
-        p.strip_prefix(&facts.root)
-            .is_ok_and(|rel| ignored.as_ref().is_some_and(|s| s.is_match(rel)))
-    };
-    for claim in claims {
-        let needs_transcript = matches!(claim.kind, Kind::Tests { .. } | Kind::Build | Kind::Lint);
-        if needs_transcript && !ev.transcript_ok {
-            out.notes.push(format!(
-                "\"{}\" could not be checked without the transcript",
-                crate::shell::walk::cut(&claim.sentence)
-            ));
-            continue;
-        }
-        let verdict = match &claim.kind {
-            Kind::File { .. } | Kind::Dir { .. } if !ev.policy.file_claims => continue,
-            Kind::Tests { .. } | Kind::Build | Kind::Lint if !ev.policy.test_claims => continue,
-            Kind::Commit { .. } | Kind::Push { .. } if !ev.policy.git_claims => continue,
-            Kind::Commit { .. } | Kind::Push { .. }
-                if !ev.transcript_ok && ev.turn.started.is_none() =>
-            {
-                out.notes.push(format!(
-                    "\"{}\" could not be checked without the transcript",
-                    crate::shell::walk::cut(&claim.sentence)
-                ));
-                continue;
-            }
-            Kind::File { path, change } => {
-                let resolved = evidence::resolve(path, &facts);
-                if ignored_path(&resolved) {
-                    continue;
-                }
-                if claim.path_inferred && !evidence::known(&resolved, &facts) {
-                    let why = format!("no file or directory {path} exists, existed when the turn began, or was written: not a path here");
-                    out.dropped.push((claim.clone(), why));
-                    continue;
-                }
-                if resolved.is_dir() {
-                    evidence::dir_evidence(&claim, &resolved, change, &facts)
-                } else {
-                    evidence::file_evidence(&claim, &resolved, change, &facts)
-                }
-            }
-            Kind::Dir { path, change } => {
-                let resolved = evidence::resolve(path, &facts);
-                if ignored_path(&resolved) {
-                    continue;
-                }
-                evidence::dir_evidence(&claim, &resolved, change, &facts)
-            }
-            Kind::Tests { count } => {
-                evidence::result_evidence(&claim, "tests", &ev.policy.test_commands, *count, &facts)
-            }
-            Kind::Build => {
-                evidence::result_evidence(&claim, "build", &ev.policy.build_commands, None, &facts)
-            }
-            Kind::Lint => {
-                evidence::result_evidence(&claim, "lint", &ev.policy.lint_commands, None, &facts)
-            }
-            Kind::Commit { hash } => evidence::commit_evidence(&claim, hash.as_deref(), &facts),
-            Kind::Push { branch } => evidence::push_evidence(&claim, branch.as_deref(), &facts),
-        };
-        // What a subagent did whose transcript could not be read may back it: report, do
-        // not block.
-        let verdict = match verdict {
-            Err(mut f)
-                if ev.turn.subagents_unread > 0
-                    && !matches!(claim.kind, Kind::File { .. } | Kind::Dir { .. }) =>
-            {
-                f.blocks = false;
-                f.why.push_str(
-                    " (a subagent of this turn ran, and its transcript could not be read)",
-                );
-                Err(f)
-            }
-            v => v,
-        };
-        out.claims.push((claim, verdict));
-    }
-    add_turn_findings(&mut out, ev);
-    out
-}
-
-/// The reading of every sentence of `message`, for `did-it-actually audit --explain`:
-/// claim or not and why, each claim's confidence, and the audit's verdict on it.
-pub fn explain_text(message: &str, audit: &Audit) -> String {
-    let mut out = String::from("reading of the message:\n");
-    for r in claims::explain(message) {
-        let _ = writeln!(out, "- \"{}\"", crate::shell::walk::cut(&r.sentence));
-        for c in &r.claims {
-            let _ = writeln!(out, "    {}", describe(c, audit));
-        }
-        for w in &r.why {
-            let _ = writeln!(out, "    not a claim: {w}");
-        }
-    }
-    out
-}
-
-fn describe(c: &Claim, audit: &Audit) -> String {
-    let conf = match (&c.confidence, &c.hedge) {
-        (claims::Confidence::Strong, _) => "strong (blocks when unbacked)".to_owned(),
-        (_, Some(h)) => format!("weak: {h} (reported, never blocks)"),
-        (_, None) => "weak (reported, never blocks)".to_owned(),
-    };
-    let verdict = audit
-        .claims
-        .iter()
-        .find(|(a, _)| a == c)
-        .map(|(_, v)| match v {
-            Ok(e) => format!("backed: {e}"),
-            Err(f) => format!("NOT backed: {}", f.why),
-        })
-        .or_else(|| {
-            audit
-                .dropped
-                .iter()
-                .find(|(a, _)| a == c)
-                .map(|(_, why)| format!("dropped: {why}"))
-        })
-        .unwrap_or_else(|| "not checked (policy or missing evidence)".into());
-    format!("claim {:?}, {conf}; {verdict}", c.kind)
-}
-
-/// [`explain_text`] as JSON.
-pub fn readings_json(message: &str, audit: &Audit) -> Value {
-    Value::Array(
-        claims::explain(message)
-            .into_iter()
-            .map(|r| {
-                serde_json::json!({
-                    "sentence": r.sentence,
-                    "claims": r.claims.iter().map(|c| describe(c, audit)).collect::<Vec<_>>(),
-                    "not_claims": r.why,
-                })
-            })
-            .collect(),
-    )
-}
-
-/// What the turn says whatever the message claims: writes that silently did not land,
-/// and transcript lines that could not be read.
-fn add_turn_findings(out: &mut Audit, ev: &Evidence) {
-    out.failures = unclaimed_failures(ev.records);
-    if ev.turn.bad_lines > 0 {
-        out.notes.push(format!(
-            "{} line(s) of the transcript could not be read and were skipped",
-            ev.turn.bad_lines
-        ));
-    }
-}
-
-fn glob_set(patterns: &[String]) -> Option<globset::GlobSet> {
-    if patterns.is_empty() {
-        return None;
-    }
-    let mut b = globset::GlobSetBuilder::new();
-    for p in patterns {
-        if let Ok(g) = crate::policy::path_glob(p) {
-            b.add(g);
-        }
-        // A pattern without a separator matches at any depth (`*.md`).
-        if !p.contains('/') {
-            if let Ok(g) = crate::policy::path_glob(&format!("**/{p}")) {
-                b.add(g);
-            }
-        }
-    }
-    b.build().ok()
-}
-
-/// Writes of the turn that did not land, unless a later write to the same path did.
-fn unclaimed_failures(records: &[WriteRecord]) -> Vec<Finding> {
-    // Walked newest first: a path is settled once a verified write to it is seen, and
-    // reported at most once (by exact path: `/a/b.rs` must not hide `/a/b.rs.bak`).
-    let mut verified_later: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let mut reported: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let mut out = Vec::new();
-    for r in records.iter().rev() {
-        if r.verified {
-            verified_later.insert(&r.path);
-            continue;
-        }
-        // A tool that failed showed the agent its error; a write that reported success
-        // and did not land is the silent failure this is for.
-        let settled = r.outcome.agent_was_told()
-            || r.outcome == store::Outcome::Unconfirmed
-            || verified_later.contains(r.path.as_str());
-        if settled || !reported.insert(&r.path) {
-            continue;
-        }
-        out.push(Finding {
-            blocks: true,
-            what: format!("the {} to {}", r.tool, r.path),
-            why: format!(
-                "it did not land ({}: {})",
-                r.outcome.name(),
-                r.reason.as_deref().unwrap_or("no reason recorded")
-            ),
-            fix: "write it again, or say in your message that it failed".into(),
-        });
-    }
-    out.reverse();
-    out
-}
-
-/// The reason shown to the agent for a block.
-fn block_reason(findings: &[&Finding], notes: &[String], then: &str) -> String {
-    let mut text = format!(
-        "{HOOK}: {} thing(s) in your final message are not backed by what happened in this turn:",
-        findings.len()
-    );
-    for (i, f) in findings.iter().enumerate() {
-        let _ = write!(
-            text,
-            "\n{}. \"{}\": {}. To back it: {}.",
-            i + 1,
-            crate::shell::walk::cut(&f.what),
-            f.why,
-            f.fix
-        );
-    }
-    for n in notes {
-        let _ = write!(text, "\n(Note: {n}.)");
-    }
-    text.push('\n');
-    text.push_str(then);
-    text
-}
-
-fn list_for_user(findings: &[&Finding]) -> String {
-    findings
-        .iter()
-        .map(|f| format!("\"{}\" ({})", crate::shell::walk::cut(&f.what), f.why))
-        .collect::<Vec<_>>()
-        .join("; ")
-}
 
 pub fn run(input: &HookInput, ctx: &Context) -> Result<HookOutcome, String> {
     match &input.payload {
@@ -400,17 +79,14 @@ impl Transcript {
 
 fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<HookOutcome, String> {
     let policy = &ctx.policy.audit;
-    let session = SessionId::parse(&input.common.session_id).map_err(|e| e.to_string())?;
-    let state_root = store::state_root(ctx.env).map_err(|e| e.to_string())?;
-    let store = SessionStore::new(&state_root, &session);
+    let session = input.common.session_id.as_str();
     let cwd = &input.common.cwd;
     let project = crate::policy::repo_root(cwd).unwrap_or_else(|| cwd.clone());
-    let loop_path = loops::state_path(&state_root, &project);
     let mut loop_note = None;
-    let active_loop = match loops::load(&loop_path) {
+    let active_loop = match ctx.state.project_loop(&project) {
         Ok(Some(l))
             if l.status == Status::Active
-                && l.session.as_ref().is_none_or(|s| s == session.as_str())
+                && l.session.as_ref().is_none_or(|s| s == session)
                 && !stop.subagent =>
         {
             Some(l)
@@ -452,12 +128,10 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
             (message, claims, transcript)
         }
     };
-    let log = turn_records(
-        &store,
-        input.common.prompt_id.as_deref(),
-        transcript.turn.started,
-    )
-    .map_err(|e| e.to_string())?;
+    let log = ctx
+        .state
+        .turn_log(input.common.prompt_id.as_deref(), transcript.turn.started)
+        .map_err(|e| e.to_string())?;
     let ev = Evidence {
         turn: &transcript.turn,
         records: &log.records,
@@ -479,11 +153,10 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
         (Some(a), Some(b)) => Some(format!("{a}\n{b}")),
         (a, b) => a.or(b),
     };
-    if let Some(mut state) = active_loop {
+    if let Some(state) = active_loop {
         return Ok(loop_stop(
-            &mut state,
-            &loop_path,
-            session.as_str(),
+            state,
+            session,
             &message,
             &unbacked,
             &audit.notes,
@@ -492,32 +165,22 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
     }
     let agent = stop.agent_id.clone().unwrap_or_else(|| "main".into());
     let prompt_id = input.common.prompt_id.clone().unwrap_or_default();
-    let guard = LoopGuard::new(&store);
     if unbacked.is_empty() {
         let mut response = Response::silent();
         response.notices.extend(notes_for_user);
-        if let Err(e) = guard.reset(&prompt_id, &agent) {
-            response.notices.push(format!("{HOOK}: {e}"));
-        }
-        return Ok(HookOutcome {
+        return Ok(HookOutcome::with_changes(
             response,
-            records: Vec::new(),
-        });
+            vec![stop_blocks(prompt_id, agent, Count::Reset)],
+        ));
     }
+    let (decision, count) =
+        loop_guard::decide(ctx.state.stop_blocks(&prompt_id, &agent), policy.max_blocks);
     // Without the counter a block could repeat forever: the stop goes through, and the
     // user is told both why and what was unbacked.
-    let decision = match guard.block(&prompt_id, &agent, policy.max_blocks) {
-        Ok(d) => d,
-        Err(e) => {
-            return Ok(HookOutcome {
-                response: Response::silent().with_notice(format!(
-                    "{HOOK}: the stop goes through unchecked because the stop-block counter failed ({e}); claims unbacked: {}",
-                    list_for_user(&unbacked)
-                )),
-                records: Vec::new(),
-            })
-        }
-    };
+    let if_unsaved = Response::silent().with_notice(format!(
+        "{HOOK}: the stop goes through unchecked because the stop-block counter could not be saved; claims unbacked: {}",
+        list_for_user(&unbacked)
+    ));
     let response = match decision {
         loop_guard::Decision::Block(_) => {
             let mut r = Response::new(Verdict::Block(block_reason(
@@ -535,8 +198,17 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
     };
     Ok(HookOutcome {
         response,
-        records: Vec::new(),
+        changes: vec![stop_blocks(prompt_id, agent, count)],
+        if_unsaved: Some(if_unsaved),
     })
+}
+
+fn stop_blocks(prompt_id: String, agent: String, count: Count) -> Change {
+    Change::StopBlocks {
+        prompt_id,
+        agent,
+        count,
+    }
 }
 
 fn notes_for_user(notes: &[String]) -> Option<String> {
@@ -603,10 +275,7 @@ fn end_turn_batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> Hook
     let end_loop = |notice: Option<String>| {
         let mut r = Response::new(Verdict::EndTurn(stop_reason.clone()));
         r.notices.extend(notice);
-        HookOutcome {
-            response: r,
-            records: Vec::new(),
-        }
+        HookOutcome::respond(r)
     };
     let policy = &ctx.policy.audit;
     if !policy.enabled {
@@ -615,14 +284,6 @@ fn end_turn_batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> Hook
     // An audit that cannot run must not keep the loop going forever: it ends, and the
     // user is told why.
     let fail = |e: String| end_loop(Some(format!("{HOOK}: the loop ends unaudited: {e}")));
-    let session = match SessionId::parse(&input.common.session_id) {
-        Ok(s) => s,
-        Err(e) => return fail(e.to_string()),
-    };
-    let store = match store::state_root(ctx.env) {
-        Ok(root) => SessionStore::new(&root, &session),
-        Err(e) => return fail(e.to_string()),
-    };
     let message = end_turn_message(&end.call.input);
     let claims = claims::extract(&message);
     let need = need_of(&claims);
@@ -643,11 +304,10 @@ fn end_turn_batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> Hook
     if need != Need::Nothing {
         add_batch(&mut transcript.turn, calls);
     }
-    let log = match turn_records(
-        &store,
-        input.common.prompt_id.as_deref(),
-        transcript.turn.started,
-    ) {
+    let log = match ctx
+        .state
+        .turn_log(input.common.prompt_id.as_deref(), transcript.turn.started)
+    {
         Ok(l) => l,
         Err(e) => return fail(e.to_string()),
     };
@@ -666,36 +326,35 @@ fn end_turn_batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> Hook
         (a, b) => a.or(b),
     };
     let prompt_id = input.common.prompt_id.clone().unwrap_or_default();
-    let guard = LoopGuard::new(&store);
     let agent = format!("end-turn:{tool}");
     if unbacked.is_empty() {
-        let reset = guard
-            .reset(&prompt_id, &agent)
-            .err()
-            .map(|e| format!("{HOOK}: {e}"));
         let mut out = end_loop(notes);
-        out.response.notices.extend(reset);
+        out.changes = vec![stop_blocks(prompt_id, agent, Count::Reset)];
         return out;
     }
-    match guard.block(&prompt_id, &agent, policy.max_blocks) {
-        Ok(loop_guard::Decision::Block(_)) => {
+    let (decision, count) =
+        loop_guard::decide(ctx.state.stop_blocks(&prompt_id, &agent), policy.max_blocks);
+    let mut out = match decision {
+        loop_guard::Decision::Block(_) => {
             let again = format!("Do what is missing, or correct the message, then call {tool} again.");
             let mut r = Response::new(Verdict::Block(block_reason(&unbacked, &audit.notes, &again)));
             r.notices.extend(notes);
-            HookOutcome {
-                response: r,
-                records: Vec::new(),
-            }
+            HookOutcome::respond(r)
         }
-        Ok(loop_guard::Decision::CapReached(n)) => end_loop(Some(format!(
+        loop_guard::Decision::CapReached(n) => end_loop(Some(format!(
             "{HOOK}: the loop ends after {n} audits in a row found claims unbacked (audit.max_blocks): {}",
             list_for_user(&unbacked)
         ))),
-        Err(e) => end_loop(Some(format!(
-            "{HOOK}: the loop ends unchecked because the block counter failed ({e}); claims unbacked: {}",
+    };
+    out.changes = vec![stop_blocks(prompt_id, agent, count)];
+    out.if_unsaved = Some(
+        end_loop(Some(format!(
+            "{HOOK}: the loop ends unchecked because the block counter could not be saved; claims unbacked: {}",
             list_for_user(&unbacked)
-        ))),
-    }
+        )))
+        .response,
+    );
+    out
 }
 
 /// Adds the batch's calls and results to the turn: at PostToolBatch they are not in the
@@ -874,76 +533,8 @@ pub fn add_subagents(turn: &mut Turn, transcript: &Path) {
     turn.events = events;
 }
 
-/// The write-log records of the turn: by its prompt id; without one, those written since
-/// the turn started (the transcript's turn boundary), read backward from the end.
-pub fn turn_records(
-    store: &SessionStore,
-    prompt_id: Option<&str>,
-    started: Option<std::time::SystemTime>,
-) -> Result<store::LogRead, store::StoreError> {
-    if prompt_id.is_some() {
-        return store.read_turn_records(prompt_id);
-    }
-    let Some(start) = started else {
-        // Neither the turn nor its start is known: the newest records of one prompt.
-        let mut last: Option<Option<String>> = None;
-        let _ = crate::fsutil::lines_backward(&store.write_log_path(), |line| {
-            match serde_json::from_slice::<store::Record>(line) {
-                Ok(store::Record::Write(w)) => {
-                    last = Some(w.prompt_id);
-                    false
-                }
-                Ok(store::Record::Denial(d)) => {
-                    last = Some(d.prompt_id);
-                    false
-                }
-                Err(_) => true,
-            }
-        });
-        return store.read_turn_records(last.flatten().as_deref());
-    };
-    let mut out = store::LogRead::default();
-    let slack = Duration::from_secs(2);
-    let result =
-        crate::fsutil::lines_backward(
-            &store.write_log_path(),
-            |line| match serde_json::from_slice::<store::Record>(line) {
-                Ok(r) => {
-                    let t = crate::time::parse_rfc3339(r.time());
-                    if t.is_some_and(|t| t + slack < start) {
-                        return false;
-                    }
-                    match r {
-                        store::Record::Write(w) if w.v == store::RECORD_VERSION => {
-                            out.records.push(w)
-                        }
-                        store::Record::Denial(d) if d.v == store::RECORD_VERSION => {
-                            out.denials.push(d)
-                        }
-                        _ => out.other_version += 1,
-                    }
-                    true
-                }
-                Err(_) => {
-                    out.torn += 1;
-                    true
-                }
-            },
-        );
-    match result {
-        Ok(()) => {
-            out.records.reverse();
-            out.denials.reverse();
-            Ok(out)
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(store::LogRead::default()),
-        Err(_) => store.read_turn_records(prompt_id),
-    }
-}
-
 fn loop_stop(
-    state: &mut loops::LoopState,
-    path: &Path,
+    mut state: loops::LoopState,
     session: &str,
     message: &str,
     unbacked: &[&Finding],
@@ -988,53 +579,129 @@ fn loop_stop(
         );
         Response::new(Verdict::Block(reason))
     };
-    if let Err(e) = loops::save(path, state) {
-        response.notices.push(format!("{HOOK}: {e}"));
-    }
     response.notices.extend(notes_for_user);
-    HookOutcome {
-        response,
-        records: Vec::new(),
+    HookOutcome::with_changes(response, vec![Change::Loop(state)])
+}
+
+/// The reason shown to the agent for a block.
+fn block_reason(findings: &[&Finding], notes: &[String], then: &str) -> String {
+    let mut text = format!(
+        "{HOOK}: {} thing(s) in your final message are not backed by what happened in this turn:",
+        findings.len()
+    );
+    for (i, f) in findings.iter().enumerate() {
+        let _ = write!(
+            text,
+            "\n{}. \"{}\": {}. To back it: {}.",
+            i + 1,
+            crate::shell::walk::cut(&f.what),
+            f.why,
+            f.fix
+        );
     }
+    for n in notes {
+        let _ = write!(text, "\n(Note: {n}.)");
+    }
+    text.push('\n');
+    text.push_str(then);
+    text
+}
+
+fn list_for_user(findings: &[&Finding]) -> String {
+    findings
+        .iter()
+        .map(|f| format!("\"{}\" ({})", crate::shell::walk::cut(&f.what), f.why))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::Policy;
+    use crate::protocol::claude;
+    use crate::state::{Memory, State};
+    use crate::store::{Operation, Outcome, Record, WriteRecord, RECORD_VERSION};
 
-    #[test]
-    fn each_unlanded_path_is_reported_once_unless_a_later_write_landed() {
-        let rec = |path: &str, verified: bool| WriteRecord {
-            v: 1,
-            time: String::new(),
+    fn stop(dir: &Path, message: &str) -> HookInput {
+        let input = serde_json::json!({"session_id": "s", "prompt_id": "p", "cwd": dir,
+            "hook_event_name": "Stop", "stop_hook_active": false,
+            "last_assistant_message": message});
+        claude::parse(input.to_string().as_bytes()).unwrap()
+    }
+
+    fn landed(path: &Path) -> Record {
+        Record::Write(WriteRecord {
+            v: RECORD_VERSION,
+            time: crate::time::rfc3339(std::time::SystemTime::now()),
             session: "s".into(),
-            prompt_id: None,
-            tool_use_id: None,
+            prompt_id: Some("p".into()),
+            tool_use_id: Some("t1".into()),
             event: "PostToolUse".into(),
             tool: "Write".into(),
-            path: path.into(),
-            op: store::Operation::Write,
-            verified,
-            outcome: if verified {
-                store::Outcome::Landed
-            } else {
-                store::Outcome::NotLanded
-            },
+            path: path.to_string_lossy().into_owned(),
+            op: Operation::Write,
+            verified: true,
+            outcome: Outcome::Landed,
             reason: None,
             sha256: None,
             size: None,
+        })
+    }
+
+    /// The whole stop path runs in-process against a state in memory: the hook reads the
+    /// write log and the counter from it and hands back what to change, nothing else.
+    #[test]
+    fn a_stop_runs_against_a_fake_store_and_returns_its_changes() {
+        let dir = std::env::temp_dir().join(format!("dia-audit-mem-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let policy = Policy::defaults(dir.join(".did-it-actually.json"));
+        let state = Memory::default();
+        let env = |_: &str| None;
+        let ctx = Context {
+            policy: &policy,
+            now: std::time::SystemTime::now(),
+            env: &env,
+            end_turn_tools: &[],
+            state: &state,
         };
-        let records = [
-            rec("/a/b.rs.bak", false),
-            rec("/a/b.rs", false),
-            rec("/a/b.rs", false),
-            rec("/a/c.rs", false),
-            rec("/a/c.rs", true),
-        ];
-        let found: Vec<String> = unclaimed_failures(&records)
-            .into_iter()
-            .map(|f| f.what)
-            .collect();
-        assert_eq!(found, ["the Write to /a/b.rs.bak", "the Write to /a/b.rs"]);
+        let input = stop(&dir, "I updated `notes.md`.");
+        // Unbacked, three times in a row: blocked, counted; then the cap lets it through.
+        for n in 1..=3 {
+            let out = run(&input, &ctx).unwrap();
+            assert!(
+                matches!(&out.response.verdict, Verdict::Block(r) if r.contains("notes.md")),
+                "stop {n}: {:?}",
+                out.response
+            );
+            assert!(out.if_unsaved.is_some(), "a block needs its count saved");
+            state.apply(out.changes);
+            assert_eq!(state.stop_blocks("p", "main"), n);
+        }
+        let out = run(&input, &ctx).unwrap();
+        assert_eq!(out.response.verdict, Verdict::Silent);
+        assert!(out.response.notices[0].contains("after 3 blocks in a row"));
+        state.apply(out.changes);
+        assert_eq!(state.stop_blocks("p", "main"), 0);
+        // The write landed and the log says so: the same message is backed.
+        let file = dir.join("notes.md");
+        std::fs::write(&file, "the plan\n").unwrap();
+        state.apply(vec![Change::Record(landed(&file))]);
+        let out = run(&input, &ctx).unwrap();
+        assert_eq!(out.response.verdict, Verdict::Silent, "{:?}", out.response);
+        assert_eq!(
+            out.changes,
+            [Change::StopBlocks {
+                prompt_id: "p".into(),
+                agent: "main".into(),
+                count: Count::Reset
+            }]
+        );
+        assert!(
+            state.log.borrow().len() == 1,
+            "the hook wrote nothing itself"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

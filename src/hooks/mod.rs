@@ -1,6 +1,7 @@
 //! The hooks. Each is a function from a typed [`HookInput`](crate::protocol::HookInput)
-//! and a [`Context`] to a [`HookOutcome`]; none prints or exits. Reading the disk is the
-//! hooks' job; writing state is the caller's (the records come back in the outcome).
+//! and a [`Context`] to a [`HookOutcome`]; none prints or exits. A hook reads the disk and
+//! git, and the shared state through [`Context::state`]; it never writes state: the
+//! [changes](crate::state::Change) it wants come back in the outcome, for the runner.
 
 pub mod audit_turn;
 pub mod block_wrong_branch;
@@ -12,7 +13,8 @@ pub use table::{HookSpec, HOOKS};
 
 use crate::policy::Policy;
 use crate::protocol::{Event, HookInput, Payload, Response, Verdict};
-use crate::store::{DenialKind, DenialRecord, Record, RECORD_VERSION};
+use crate::state::{Change, State};
+use crate::store::{DenialKind, DenialRecord, RECORD_VERSION};
 use crate::tools;
 use std::time::SystemTime;
 
@@ -75,20 +77,41 @@ pub struct Context<'a> {
     /// Turn-terminator tools named at registration (`audit-turn --end-turn-tool NAME`),
     /// besides the policy's `audit.end_turn_tools`.
     pub end_turn_tools: &'a [String],
+    /// The session's shared state, to read ([`crate::state::Disk`] in a run,
+    /// [`crate::state::Memory`] in a test).
+    pub state: &'a dyn State,
 }
 
-/// A hook's answer and the ledger records it wants appended.
+/// A hook's answer and the changes to the shared state it wants made.
 #[derive(Debug, PartialEq)]
 pub struct HookOutcome {
     pub response: Response,
-    pub records: Vec<Record>,
+    pub changes: Vec<Change>,
+    /// The answer to give instead when a change cannot be made: a stop block the loop
+    /// guard could not count must not be given, since it could repeat forever.
+    pub if_unsaved: Option<Response>,
 }
 
 impl HookOutcome {
     pub fn silent() -> Self {
+        HookOutcome::respond(Response::silent())
+    }
+
+    /// An answer that changes nothing.
+    pub fn respond(response: Response) -> Self {
         HookOutcome {
-            response: Response::silent(),
-            records: Vec::new(),
+            response,
+            changes: Vec::new(),
+            if_unsaved: None,
+        }
+    }
+
+    /// An answer and the changes it goes with.
+    pub fn with_changes(response: Response, changes: Vec<Change>) -> Self {
+        HookOutcome {
+            response,
+            changes,
+            if_unsaved: None,
         }
     }
 
@@ -102,10 +125,13 @@ impl HookOutcome {
         reason: String,
     ) -> Self {
         let record = denial_record(hook, input, now, rule, &reason);
-        HookOutcome {
-            response: Response::new(Verdict::Deny(reason)),
-            records: record.into_iter().map(Record::from).collect(),
-        }
+        HookOutcome::with_changes(
+            Response::new(Verdict::Deny(reason)),
+            record
+                .into_iter()
+                .map(|r| Change::Record(r.into()))
+                .collect(),
+        )
     }
 }
 

@@ -7,7 +7,7 @@
 //! is prefixed with `?`, a test count that may not be the passed count is suffixed with
 //! `~`. `\n` in a message is a newline; `#` starts a comment line.
 
-use did_it_actually::claims::{extract, Change, Claim, Confidence, Kind};
+use did_it_actually::audit::claims::{extract, Change, Claim, Confidence, Kind};
 
 /// A claim's label; a weak reading (reported, never blocking) is prefixed with `?`.
 fn label(claim: &Claim) -> String {

@@ -80,10 +80,10 @@ pub(super) fn batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> Ho
         text.push_str("\nA write lost to a parallel call is not done: read the file and write it again if the change is still needed.");
         Verdict::Context(text)
     };
-    HookOutcome {
-        response: Response::new(verdict),
-        records,
-    }
+    HookOutcome::with_changes(
+        Response::new(verdict),
+        records.into_iter().map(Change::Record).collect(),
+    )
 }
 
 /// What the ledger says about the calls of this turn.
@@ -100,15 +100,7 @@ impl Ledger {
     /// still tells a refusal, and the worst case is the report a missing ledger always gave.
     fn read(input: &HookInput, ctx: &Context) -> Ledger {
         let mut ledger = Ledger::default();
-        let Ok(session) = crate::store::SessionId::parse(&input.common.session_id) else {
-            return ledger;
-        };
-        let Ok(root) = crate::store::state_root(ctx.env) else {
-            return ledger;
-        };
-        let Ok(log) = crate::store::SessionStore::new(&root, &session)
-            .read_turn_records(input.common.prompt_id.as_deref())
-        else {
+        let Ok(log) = ctx.state.turn_log(input.common.prompt_id.as_deref(), None) else {
             return ledger;
         };
         for d in log.denials {

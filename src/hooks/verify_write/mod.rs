@@ -13,6 +13,7 @@ use crate::fsutil::{self, FileDigest, Probe};
 use crate::protocol::{
     BatchCall, CallResult, Common, Event, HookInput, Payload, Response, ToolCall, Verdict,
 };
+use crate::state::Change;
 use crate::store::{Operation, Outcome, Record, WriteRecord, RECORD_VERSION};
 use crate::tools::{self, Role, Target, WriteKind};
 use serde_json::Value;
@@ -167,22 +168,19 @@ fn post_tool_use(
     } else {
         Verdict::Silent
     };
-    HookOutcome {
-        response: Response::new(verdict),
-        records,
-    }
+    HookOutcome::with_changes(
+        Response::new(verdict),
+        records.into_iter().map(Change::Record).collect(),
+    )
 }
 
 /// A write tool call whose input does not say where it writes: it cannot be verified,
 /// and the agent should know.
 fn unplannable(call: &ToolCall, error: &str) -> HookOutcome {
-    HookOutcome {
-        response: Response::new(Verdict::Block(format!(
-            "{HOOK}: could not verify the {} call: {error}. Nothing was recorded; check the file yourself.",
-            call.name
-        ))),
-        records: Vec::new(),
-    }
+    HookOutcome::respond(Response::new(Verdict::Block(format!(
+        "{HOOK}: could not verify the {} call: {error}. Nothing was recorded; check the file yourself.",
+        call.name
+    ))))
 }
 
 fn failure(input: &HookInput, call: &ToolCall, error: &str, ctx: &Context) -> HookOutcome {
@@ -203,7 +201,7 @@ fn failure(input: &HookInput, call: &ToolCall, error: &str, ctx: &Context) -> Ho
         .iter()
         .map(|planned| {
             let check = Check::new(Outcome::ToolFailed, None);
-            record(
+            Change::Record(record(
                 input,
                 Event::PostToolUseFailure,
                 call,
@@ -211,14 +209,11 @@ fn failure(input: &HookInput, call: &ToolCall, error: &str, ctx: &Context) -> Ho
                 &check,
                 reason.clone(),
                 ctx,
-            )
+            ))
         })
         .collect();
     // The agent already saw the tool's error; the record is for the audit.
-    HookOutcome {
-        response: Response::silent(),
-        records,
-    }
+    HookOutcome::with_changes(Response::silent(), records)
 }
 
 /// One or two sentences for the agent: what was written where, what the disk shows, and

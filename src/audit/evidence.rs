@@ -7,7 +7,7 @@
 use super::shellrun::{self, Stage};
 use super::summary::{self, Runner, Summary};
 use super::{Evidence, Finding};
-use crate::claims::{Change, Claim, Confidence};
+use crate::audit::claims::{Change, Claim, Confidence};
 use crate::shell;
 use crate::tools;
 use crate::transcript::Entry;

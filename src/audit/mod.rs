@@ -1,0 +1,345 @@
+//! The audit engine: reads the claims in an agent's final message ([`claims`]) and checks
+//! each against the evidence of the turn ([`evidence`]: the write log, the turn's tool
+//! calls and results, the file system and git; [`summary`] and [`shellrun`] read a test
+//! runner's verdict from its output and its place in the command). Pure apart from
+//! reading the disk and the repository: what to do with an [`Audit`] (block, report,
+//! end a loop) is the hook's (`hooks::audit_turn`) and the `audit` command's.
+
+pub mod claims;
+mod evidence;
+mod shellrun;
+pub mod summary;
+
+use crate::policy::AuditPolicy;
+use crate::store::{self, WriteRecord};
+use crate::transcript::Turn;
+use claims::{Claim, Kind};
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// A claim that is not backed, or a failure the message did not mention.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The claim as written (or what failed).
+    pub what: String,
+    /// Which evidence was looked for and what was found.
+    pub why: String,
+    /// What would back it.
+    pub fix: String,
+    /// Whether it blocks the stop (a strong claim) or is only reported (a weak reading).
+    pub blocks: bool,
+}
+
+/// The audit of one final message.
+#[derive(Debug, Default)]
+pub struct Audit {
+    /// Every claim and, when backed, the evidence.
+    pub claims: Vec<(Claim, Result<String, Finding>)>,
+    /// Claims read from the message that the project showed were not claims after all
+    /// (a name with no file's shape that is no path here), with why.
+    pub dropped: Vec<(Claim, String)>,
+    /// Writes of the turn that did not land and were never repeated successfully.
+    pub failures: Vec<Finding>,
+    /// Things the reader should know (skipped transcript lines, a missing transcript).
+    pub notes: Vec<String>,
+}
+
+impl Audit {
+    /// What blocks the stop.
+    pub fn unbacked(&self) -> Vec<&Finding> {
+        self.claims
+            .iter()
+            .filter_map(|(_, r)| r.as_ref().err())
+            .chain(&self.failures)
+            .filter(|f| f.blocks)
+            .collect()
+    }
+
+    /// Weak readings that are unbacked: reported to the user, never blocking.
+    pub fn reported(&self) -> Vec<&Finding> {
+        self.claims
+            .iter()
+            .filter_map(|(_, r)| r.as_ref().err())
+            .filter(|f| !f.blocks)
+            .collect()
+    }
+}
+
+/// The evidence of a turn.
+pub struct Evidence<'a> {
+    pub turn: &'a Turn,
+    /// Write-log records of this turn.
+    pub records: &'a [WriteRecord],
+    pub cwd: &'a Path,
+    pub policy: &'a AuditPolicy,
+    pub transcript_ok: bool,
+}
+
+/// Audits `message` against the evidence.
+pub fn audit(message: &str, ev: &Evidence) -> Audit {
+    audit_claims(claims::extract(message), ev)
+}
+
+/// Audits claims already read from a message against the evidence.
+pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
+    let mut out = Audit::default();
+    if claims.is_empty() {
+        // Nothing to back; only the turn's silent write failures remain to report.
+        add_turn_findings(&mut out, ev);
+        return out;
+    }
+    // The repository is opened only for the claims that need it.
+    let needs_repo = claims.iter().any(|c| {
+        matches!(
+            c.kind,
+            Kind::File { .. } | Kind::Dir { .. } | Kind::Commit { .. } | Kind::Push { .. }
+        )
+    });
+    let facts = evidence::Facts::gather(ev, needs_repo);
+    let ignored = glob_set(&ev.policy.ignore_paths);
+    let ignored_path = |p: &Path| {
+        p.strip_prefix(&facts.root)
+            .is_ok_and(|rel| ignored.as_ref().is_some_and(|s| s.is_match(rel)))
+    };
+    for claim in claims {
+        let needs_transcript = matches!(claim.kind, Kind::Tests { .. } | Kind::Build | Kind::Lint);
+        if needs_transcript && !ev.transcript_ok {
+            out.notes.push(format!(
+                "\"{}\" could not be checked without the transcript",
+                crate::shell::walk::cut(&claim.sentence)
+            ));
+            continue;
+        }
+        let verdict = match &claim.kind {
+            Kind::File { .. } | Kind::Dir { .. } if !ev.policy.file_claims => continue,
+            Kind::Tests { .. } | Kind::Build | Kind::Lint if !ev.policy.test_claims => continue,
+            Kind::Commit { .. } | Kind::Push { .. } if !ev.policy.git_claims => continue,
+            Kind::Commit { .. } | Kind::Push { .. }
+                if !ev.transcript_ok && ev.turn.started.is_none() =>
+            {
+                out.notes.push(format!(
+                    "\"{}\" could not be checked without the transcript",
+                    crate::shell::walk::cut(&claim.sentence)
+                ));
+                continue;
+            }
+            Kind::File { path, change } => {
+                let resolved = evidence::resolve(path, &facts);
+                if ignored_path(&resolved) {
+                    continue;
+                }
+                if claim.path_inferred && !evidence::known(&resolved, &facts) {
+                    let why = format!("no file or directory {path} exists, existed when the turn began, or was written: not a path here");
+                    out.dropped.push((claim.clone(), why));
+                    continue;
+                }
+                if resolved.is_dir() {
+                    evidence::dir_evidence(&claim, &resolved, change, &facts)
+                } else {
+                    evidence::file_evidence(&claim, &resolved, change, &facts)
+                }
+            }
+            Kind::Dir { path, change } => {
+                let resolved = evidence::resolve(path, &facts);
+                if ignored_path(&resolved) {
+                    continue;
+                }
+                evidence::dir_evidence(&claim, &resolved, change, &facts)
+            }
+            Kind::Tests { count } => {
+                evidence::result_evidence(&claim, "tests", &ev.policy.test_commands, *count, &facts)
+            }
+            Kind::Build => {
+                evidence::result_evidence(&claim, "build", &ev.policy.build_commands, None, &facts)
+            }
+            Kind::Lint => {
+                evidence::result_evidence(&claim, "lint", &ev.policy.lint_commands, None, &facts)
+            }
+            Kind::Commit { hash } => evidence::commit_evidence(&claim, hash.as_deref(), &facts),
+            Kind::Push { branch } => evidence::push_evidence(&claim, branch.as_deref(), &facts),
+        };
+        // What a subagent did whose transcript could not be read may back it: report, do
+        // not block.
+        let verdict = match verdict {
+            Err(mut f)
+                if ev.turn.subagents_unread > 0
+                    && !matches!(claim.kind, Kind::File { .. } | Kind::Dir { .. }) =>
+            {
+                f.blocks = false;
+                f.why.push_str(
+                    " (a subagent of this turn ran, and its transcript could not be read)",
+                );
+                Err(f)
+            }
+            v => v,
+        };
+        out.claims.push((claim, verdict));
+    }
+    add_turn_findings(&mut out, ev);
+    out
+}
+
+/// The reading of every sentence of `message`, for `did-it-actually audit --explain`:
+/// claim or not and why, each claim's confidence, and the audit's verdict on it.
+pub fn explain_text(message: &str, audit: &Audit) -> String {
+    let mut out = String::from("reading of the message:\n");
+    for r in claims::explain(message) {
+        let _ = writeln!(out, "- \"{}\"", crate::shell::walk::cut(&r.sentence));
+        for c in &r.claims {
+            let _ = writeln!(out, "    {}", describe(c, audit));
+        }
+        for w in &r.why {
+            let _ = writeln!(out, "    not a claim: {w}");
+        }
+    }
+    out
+}
+
+fn describe(c: &Claim, audit: &Audit) -> String {
+    let conf = match (&c.confidence, &c.hedge) {
+        (claims::Confidence::Strong, _) => "strong (blocks when unbacked)".to_owned(),
+        (_, Some(h)) => format!("weak: {h} (reported, never blocks)"),
+        (_, None) => "weak (reported, never blocks)".to_owned(),
+    };
+    let verdict = audit
+        .claims
+        .iter()
+        .find(|(a, _)| a == c)
+        .map(|(_, v)| match v {
+            Ok(e) => format!("backed: {e}"),
+            Err(f) => format!("NOT backed: {}", f.why),
+        })
+        .or_else(|| {
+            audit
+                .dropped
+                .iter()
+                .find(|(a, _)| a == c)
+                .map(|(_, why)| format!("dropped: {why}"))
+        })
+        .unwrap_or_else(|| "not checked (policy or missing evidence)".into());
+    format!("claim {:?}, {conf}; {verdict}", c.kind)
+}
+
+/// [`explain_text`] as JSON.
+pub fn readings_json(message: &str, audit: &Audit) -> Value {
+    Value::Array(
+        claims::explain(message)
+            .into_iter()
+            .map(|r| {
+                serde_json::json!({
+                    "sentence": r.sentence,
+                    "claims": r.claims.iter().map(|c| describe(c, audit)).collect::<Vec<_>>(),
+                    "not_claims": r.why,
+                })
+            })
+            .collect(),
+    )
+}
+
+/// What the turn says whatever the message claims: writes that silently did not land,
+/// and transcript lines that could not be read.
+fn add_turn_findings(out: &mut Audit, ev: &Evidence) {
+    out.failures = unclaimed_failures(ev.records);
+    if ev.turn.bad_lines > 0 {
+        out.notes.push(format!(
+            "{} line(s) of the transcript could not be read and were skipped",
+            ev.turn.bad_lines
+        ));
+    }
+}
+
+fn glob_set(patterns: &[String]) -> Option<globset::GlobSet> {
+    if patterns.is_empty() {
+        return None;
+    }
+    let mut b = globset::GlobSetBuilder::new();
+    for p in patterns {
+        if let Ok(g) = crate::policy::path_glob(p) {
+            b.add(g);
+        }
+        // A pattern without a separator matches at any depth (`*.md`).
+        if !p.contains('/') {
+            if let Ok(g) = crate::policy::path_glob(&format!("**/{p}")) {
+                b.add(g);
+            }
+        }
+    }
+    b.build().ok()
+}
+
+/// Writes of the turn that did not land, unless a later write to the same path did.
+fn unclaimed_failures(records: &[WriteRecord]) -> Vec<Finding> {
+    // Walked newest first: a path is settled once a verified write to it is seen, and
+    // reported at most once (by exact path: `/a/b.rs` must not hide `/a/b.rs.bak`).
+    let mut verified_later: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut reported: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for r in records.iter().rev() {
+        if r.verified {
+            verified_later.insert(&r.path);
+            continue;
+        }
+        // A tool that failed showed the agent its error; a write that reported success
+        // and did not land is the silent failure this is for.
+        let settled = r.outcome.agent_was_told()
+            || r.outcome == store::Outcome::Unconfirmed
+            || verified_later.contains(r.path.as_str());
+        if settled || !reported.insert(&r.path) {
+            continue;
+        }
+        out.push(Finding {
+            blocks: true,
+            what: format!("the {} to {}", r.tool, r.path),
+            why: format!(
+                "it did not land ({}: {})",
+                r.outcome.name(),
+                r.reason.as_deref().unwrap_or("no reason recorded")
+            ),
+            fix: "write it again, or say in your message that it failed".into(),
+        });
+    }
+    out.reverse();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_unlanded_path_is_reported_once_unless_a_later_write_landed() {
+        let rec = |path: &str, verified: bool| WriteRecord {
+            v: 1,
+            time: String::new(),
+            session: "s".into(),
+            prompt_id: None,
+            tool_use_id: None,
+            event: "PostToolUse".into(),
+            tool: "Write".into(),
+            path: path.into(),
+            op: store::Operation::Write,
+            verified,
+            outcome: if verified {
+                store::Outcome::Landed
+            } else {
+                store::Outcome::NotLanded
+            },
+            reason: None,
+            sha256: None,
+            size: None,
+        };
+        let records = [
+            rec("/a/b.rs.bak", false),
+            rec("/a/b.rs", false),
+            rec("/a/b.rs", false),
+            rec("/a/c.rs", false),
+            rec("/a/c.rs", true),
+        ];
+        let found: Vec<String> = unclaimed_failures(&records)
+            .into_iter()
+            .map(|f| f.what)
+            .collect();
+        assert_eq!(found, ["the Write to /a/b.rs.bak", "the Write to /a/b.rs"]);
+    }
+}
