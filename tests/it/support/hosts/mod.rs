@@ -1,0 +1,192 @@
+//! Running the other hosts' real binaries (Codex CLI, Gemini CLI, Copilot CLI, Qwen Code,
+//! droid) offline: each pinned by version, installed from npm into a cache on first use,
+//! driven non-interactively in a scratch HOME and project against a loopback mock of the
+//! model API shape it speaks (see shared/docs/hosts.md §3). A [`Bed`] is one host in one
+//! scratch world; [`Bed::run`] plays one scripted turn and returns what the model was told.
+//!
+//! The beds register no hooks of their own: a test installs the guards with
+//! `did-it-actually install --host <host>` into [`Bed::home`] (or, for a bed's own smoke
+//! test, writes a logging hook by hand) before it runs the turn.
+
+pub mod codex;
+pub mod copilot;
+pub mod droid;
+pub mod gemini;
+pub mod qwen;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitStatus;
+
+pub use super::mock_api::{Block, Step};
+use serde_json::Value;
+
+/// The hosts the tests run for real.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostKind {
+    Codex,
+    Gemini,
+    Copilot,
+    Qwen,
+    Droid,
+}
+
+impl HostKind {
+    pub const ALL: [HostKind; 5] = [
+        HostKind::Codex,
+        HostKind::Gemini,
+        HostKind::Copilot,
+        HostKind::Qwen,
+        HostKind::Droid,
+    ];
+
+    /// The name `did-it-actually install --host` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            HostKind::Codex => "codex",
+            HostKind::Gemini => "gemini",
+            HostKind::Copilot => "copilot",
+            HostKind::Qwen => "qwen",
+            HostKind::Droid => "droid",
+        }
+    }
+}
+
+/// Where host binaries are installed: `$DID_IT_ACTUALLY_HOST_CACHE`, else
+/// `<target dir>/hosts` (cached across runs, never committed, removed by `cargo clean`).
+pub fn cache_dir() -> PathBuf {
+    match std::env::var_os("DID_IT_ACTUALLY_HOST_CACHE") {
+        Some(dir) => PathBuf::from(dir),
+        None => super::claude::target_dir().join("hosts"),
+    }
+}
+
+/// What one scripted turn showed.
+#[derive(Debug)]
+pub struct Run {
+    pub status: ExitStatus,
+    pub stdout: String,
+    pub stderr: String,
+    /// Every agent-loop request body the mock received, in arrival order (side queries
+    /// such as titles are left out).
+    pub requests: Vec<Value>,
+    /// For the n-th scripted tool call of the whole script (0-based, in script order):
+    /// the text the host sent back to the model as its result, or `None` when the host
+    /// never sent one.
+    pub tool_results: Vec<Option<String>>,
+    /// Texts the model was given after the first prompt that are not tool results: hook
+    /// context the host delivers as a message (Codex's developer messages), stop-hook
+    /// prompts delivered as user messages, in arrival order, without duplicates.
+    pub messages: Vec<String>,
+    /// How many script steps the mock served.
+    pub steps_served: usize,
+}
+
+impl Run {
+    /// Everything the model was shown over the turn, flattened (tool results and
+    /// messages), for assertions that do not care where a text landed.
+    pub fn told(&self) -> String {
+        let mut out: Vec<&str> = self
+            .tool_results
+            .iter()
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        out.extend(self.messages.iter().map(String::as_str));
+        out.join("\n")
+    }
+
+    /// The result the model got for the n-th scripted tool call.
+    pub fn tool_result(&self, n: usize) -> Option<&str> {
+        self.tool_results.get(n).and_then(|r| r.as_deref())
+    }
+}
+
+/// One host in one scratch world.
+pub struct Bed {
+    pub host: HostKind,
+    /// The scratch HOME (with the host's XDG directories under it).
+    pub home: PathBuf,
+    /// The project directory the host runs in: `repo.work()`, a clone of `repo.origin()`
+    /// (a bare repository with `main` and `feat`) with `main` checked out.
+    pub work: PathBuf,
+    /// The host's binary.
+    pub binary: PathBuf,
+    /// The scratch world: `origin.git/`, `work/`, `outside/` (not a repository) and
+    /// `home/` (the scratch HOME); removed on drop unless `KEEP_SCRATCH=1`.
+    pub repo: super::repo::ScratchRepo,
+}
+
+impl Bed {
+    /// A fresh world for `host`, with its binary installed (cached) and its model
+    /// provider configured to reach the mock. `None` when the binary cannot be had and
+    /// `DID_IT_ACTUALLY_E2E_OPTIONAL=1` (the reason on stderr); otherwise that panics.
+    pub fn new(host: HostKind) -> Option<Bed> {
+        match host {
+            HostKind::Codex => codex::bed(),
+            HostKind::Gemini => gemini::bed(),
+            HostKind::Copilot => copilot::bed(),
+            HostKind::Qwen => qwen::bed(),
+            HostKind::Droid => droid::bed(),
+        }
+    }
+
+    /// The environment every process of this world gets (HOME, XDG_*, PATH, the host's
+    /// own switches), so `did-it-actually install --host` writes where the host reads.
+    pub fn env(&self) -> Vec<(OsString, OsString)> {
+        match self.host {
+            HostKind::Codex => codex::env(self),
+            HostKind::Gemini => gemini::env(self),
+            HostKind::Copilot => copilot::env(self),
+            HostKind::Qwen => qwen::env(self),
+            HostKind::Droid => droid::env(self),
+        }
+    }
+
+    /// Plays one turn: starts the host's mock with `script`, runs the host on `prompt`
+    /// in [`Bed::work`], and returns what happened. Bounded by a timeout (a hang fails
+    /// the test with the host's output, never blocks the suite).
+    pub fn run(&self, prompt: &str, script: Vec<Step>) -> Run {
+        match self.host {
+            HostKind::Codex => codex::run(self, prompt, script),
+            HostKind::Gemini => gemini::run(self, prompt, script),
+            HostKind::Copilot => copilot::run(self, prompt, script),
+            HostKind::Qwen => qwen::run(self, prompt, script),
+            HostKind::Droid => droid::run(self, prompt, script),
+        }
+    }
+
+    /// The host's shell tool running `command` in the project directory.
+    pub fn shell(&self, command: &str) -> Block {
+        match self.host {
+            HostKind::Codex => codex::shell(command),
+            HostKind::Gemini => gemini::shell(command),
+            HostKind::Copilot => copilot::shell(command),
+            HostKind::Qwen => qwen::shell(command),
+            HostKind::Droid => droid::shell(command),
+        }
+    }
+
+    /// The host's file-creating tool writing `content` to `path` (absolute, or relative
+    /// to the project as the host allows).
+    pub fn write_file(&self, path: &str, content: &str) -> Block {
+        match self.host {
+            HostKind::Codex => codex::write_file(path, content),
+            HostKind::Gemini => gemini::write_file(path, content),
+            HostKind::Copilot => copilot::write_file(path, content),
+            HostKind::Qwen => qwen::write_file(path, content),
+            HostKind::Droid => droid::write_file(path, content),
+        }
+    }
+
+    /// The host's edit tool replacing `old` by `new` in `path`.
+    pub fn edit_file(&self, path: &str, old: &str, new: &str) -> Block {
+        match self.host {
+            HostKind::Codex => codex::edit_file(path, old, new),
+            HostKind::Gemini => gemini::edit_file(path, old, new),
+            HostKind::Copilot => copilot::edit_file(path, old, new),
+            HostKind::Qwen => qwen::edit_file(path, old, new),
+            HostKind::Droid => droid::edit_file(path, old, new),
+        }
+    }
+}

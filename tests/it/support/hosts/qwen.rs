@@ -1,0 +1,28 @@
+//! The qwen bed: see [`super`]. (Being written.)
+
+use super::{Bed, Block, Run, Step};
+use std::ffi::OsString;
+
+pub fn bed() -> Option<Bed> {
+    todo!("qwen bed")
+}
+
+pub fn env(_bed: &Bed) -> Vec<(OsString, OsString)> {
+    todo!("qwen env")
+}
+
+pub fn run(_bed: &Bed, _prompt: &str, _script: Vec<Step>) -> Run {
+    todo!("qwen run")
+}
+
+pub fn shell(_command: &str) -> Block {
+    todo!("qwen shell")
+}
+
+pub fn write_file(_path: &str, _content: &str) -> Block {
+    todo!("qwen write_file")
+}
+
+pub fn edit_file(_path: &str, _old: &str, _new: &str) -> Block {
+    todo!("qwen edit_file")
+}
