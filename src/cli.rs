@@ -4,6 +4,7 @@
 
 use crate::hooks::{Hook, HookArgs};
 use crate::install;
+use crate::protocol::host::Host;
 use crate::runner;
 use clap::{Args, Parser, Subcommand};
 use std::io::Write;
@@ -33,13 +34,15 @@ struct Cli {
 enum Command {
     // The hooks' help comes from the hook table.
     #[command(about = crate::hooks::table::VERIFY_WRITE.summary)]
-    VerifyWrite,
+    VerifyWrite(HookOpts),
     #[command(about = crate::hooks::table::BLOCK_WRONG_BRANCH.summary)]
-    BlockWrongBranch,
+    BlockWrongBranch(HookOpts),
     #[command(about = crate::hooks::table::SCOPE_GUARD.summary)]
-    ScopeGuard,
+    ScopeGuard(HookOpts),
     #[command(about = crate::hooks::table::AUDIT_TURN.summary)]
     AuditTurn {
+        #[command(flatten)]
+        opts: HookOpts,
         /// A tool that ends the agent's loop (bare, or behind any `mcp__<server>__`):
         /// registered on PostToolBatch, a batch that calls it is audited, and the loop
         /// ends only when the claims in its text hold. Repeatable.
@@ -143,6 +146,10 @@ enum Command {
 
 #[derive(Args, Debug)]
 pub struct InstallArgs {
+    /// The host to register the hooks with: its own hooks file, event names, tool names
+    /// and answer forms.
+    #[arg(long, value_name = "HOST", default_value = "claude", value_parser = parse_host)]
+    pub host: Host,
     /// The project whose `.claude/settings.json` to change [default: the git top level of
     /// the current directory, else the current directory].
     #[arg(long, value_name = "DIR")]
@@ -178,6 +185,33 @@ pub struct InstallArgs {
     /// Only these hooks, comma-separated [default: all of them].
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_hook)]
     pub hooks: Vec<Hook>,
+}
+
+/// What every hook takes on its command line.
+#[derive(Args, Debug, Default)]
+pub struct HookOpts {
+    /// The host whose event JSON arrives on stdin and whose answer form is printed.
+    #[arg(long, value_name = "HOST", default_value = "claude", value_parser = parse_host)]
+    pub host: Option<Host>,
+    /// The host's name of the event, for hosts whose payload does not name it (Copilot's
+    /// camelCase hooks).
+    #[arg(long, value_name = "NAME")]
+    pub event: Option<String>,
+}
+
+impl HookOpts {
+    fn into_args(self, end_turn_tools: Vec<String>) -> HookArgs {
+        HookArgs {
+            end_turn_tools,
+            host: self.host.unwrap_or(Host::Claude),
+            event: self.event,
+        }
+    }
+}
+
+fn parse_host(name: &str) -> Result<Host, String> {
+    Host::from_name(name)
+        .ok_or_else(|| format!("unknown host `{name}`; expected one of {}", Host::names()))
 }
 
 fn parse_hook(name: &str) -> Result<Hook, String> {
@@ -303,17 +337,19 @@ fn dispatch(command: Command) -> ExitCode {
     let mut out = stdout.lock();
     let out: &mut dyn Write = &mut out;
     let result = match command {
-        Command::VerifyWrite => return run_hook(Hook::VerifyWrite, &HookArgs::default()),
-        Command::BlockWrongBranch => return run_hook(Hook::BlockWrongBranch, &HookArgs::default()),
-        Command::ScopeGuard => return run_hook(Hook::ScopeGuard, &HookArgs::default()),
-        Command::AuditTurn { end_turn_tool } => {
-            return run_hook(
-                Hook::AuditTurn,
-                &HookArgs {
-                    end_turn_tools: end_turn_tool,
-                },
-            )
+        Command::VerifyWrite(opts) => {
+            return run_hook(Hook::VerifyWrite, &opts.into_args(Vec::new()))
         }
+        Command::BlockWrongBranch(opts) => {
+            return run_hook(Hook::BlockWrongBranch, &opts.into_args(Vec::new()))
+        }
+        Command::ScopeGuard(opts) => {
+            return run_hook(Hook::ScopeGuard, &opts.into_args(Vec::new()))
+        }
+        Command::AuditTurn {
+            opts,
+            end_turn_tool,
+        } => return run_hook(Hook::AuditTurn, &opts.into_args(end_turn_tool)),
         Command::Audit {
             transcript,
             message,

@@ -5,6 +5,7 @@
 use crate::hooks::{self, Context, Hook, HookArgs, HookOutcome};
 use crate::policy::Policy;
 use crate::protocol::claude::{self, ParseFailure};
+use crate::protocol::host::{self, Dialect};
 use crate::protocol::{Event, HookInput, Output, Response};
 use crate::state::{Change, Disk, Unsaved};
 use crate::store::SessionId;
@@ -17,15 +18,34 @@ use std::time::SystemTime;
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<OsString>;
 
 pub fn run_hook(hook: Hook, args: &HookArgs, stdin: impl Read, env: Env) -> Output {
+    let dialect = Dialect::of(args.host);
+    // Most hosts run the tool when a hook crashes: nothing may escape as a panic, not
+    // even from decoding or encoding.
+    match panic::catch_unwind(AssertUnwindSafe(|| run_hook_inner(hook, args, stdin, env))) {
+        Ok(output) => output,
+        Err(payload) => host::encode_failure(
+            dialect,
+            hook.name(),
+            hook.fallback_event(),
+            &internal_error(&payload),
+        ),
+    }
+}
+
+fn run_hook_inner(hook: Hook, args: &HookArgs, stdin: impl Read, env: Env) -> Output {
     let name = hook.name();
+    let fallback = Dialect::of(args.host);
     let bytes = match claude::read_input(stdin) {
         Ok(b) => b,
-        Err(e) => return claude::render_failure(name, hook.fallback_event(), &e.to_string()),
+        Err(e) => {
+            return host::encode_failure(fallback, name, hook.fallback_event(), &e.to_string())
+        }
     };
-    let input = match claude::parse(&bytes) {
-        Ok(input) => input,
+    let (input, dialect) = match host::decode(args.host, args.event.as_deref(), &bytes) {
+        Ok(decoded) => decoded,
         Err(ParseFailure { error, event }) => {
-            return claude::render_failure(
+            return host::encode_failure(
+                fallback,
                 name,
                 event.or(hook.fallback_event()),
                 &error.to_string(),
@@ -38,10 +58,10 @@ pub fn run_hook(hook: Hook, args: &HookArgs, stdin: impl Read, env: Env) -> Outp
             "this hook does not handle {} events, so the hook registration is wrong; run `did-it-actually install` again",
             event.name()
         );
-        return claude::render_failure(name, Some(event), &message);
+        return host::encode_failure(dialect, name, Some(event), &message);
     }
     match contained(|| run_parsed(hook, args, &input, env)) {
-        Ok(response) => claude::render(event, &response),
+        Ok(response) => host::encode(dialect, event, &response),
         Err(message) => {
             // A guard that could not decide refused the call: the ledger says so, like
             // any other denial, so the call is not later read as a lost write. Best
@@ -53,9 +73,16 @@ pub fn run_hook(hook: Hook, args: &HookArgs, stdin: impl Read, env: Env) -> Outp
                     let _ = Disk::new(env, session).apply(vec![Change::Record(d.into())]);
                 }
             }
-            claude::render_failure(name, Some(event), &message)
+            host::encode_failure(dialect, name, Some(event), &message)
         }
     }
+}
+
+fn internal_error(payload: &Box<dyn std::any::Any + Send>) -> String {
+    format!(
+        "internal error ({}); this is a bug in did-it-actually, please report it",
+        panic_message(payload)
+    )
 }
 
 /// Runs `f`; an error or a panic becomes the reason for the event's fail-closed answer,
@@ -63,10 +90,7 @@ pub fn run_hook(hook: Hook, args: &HookArgs, stdin: impl Read, env: Env) -> Outp
 fn contained(f: impl FnOnce() -> Result<Response, String>) -> Result<Response, String> {
     match panic::catch_unwind(AssertUnwindSafe(f)) {
         Ok(result) => result,
-        Err(payload) => Err(format!(
-            "internal error ({}); this is a bug in did-it-actually, please report it",
-            panic_message(&payload)
-        )),
+        Err(payload) => Err(internal_error(&payload)),
     }
 }
 

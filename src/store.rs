@@ -84,6 +84,8 @@ pub enum Operation {
     MoveFrom,
     MoveTo,
     CreateDirectory,
+    /// A file a patch deleted.
+    Delete,
 }
 
 /// How a verification ended. Only [`Outcome::Landed`] and [`Outcome::ChangedAfter`] count

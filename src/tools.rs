@@ -69,6 +69,9 @@ pub enum WriteKind {
     McpMoveFile,
     /// MCP filesystem server `create_directory {path}`.
     McpCreateDirectory,
+    /// A patch of several files (Codex's `apply_patch`, its envelope read by
+    /// [`crate::protocol::codex`] into `{"operations": [...]}`).
+    ApplyPatch,
 }
 
 impl WriteKind {
@@ -121,6 +124,10 @@ pub const WRITE_TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "create_directory",
         kind: WriteKind::McpCreateDirectory,
+    },
+    ToolSpec {
+        name: "apply_patch",
+        kind: WriteKind::ApplyPatch,
     },
 ];
 
@@ -206,6 +213,7 @@ pub fn write_targets(kind: WriteKind, input: &Value) -> Result<Vec<Target>, Targ
             one(&["path", "file_path"], Role::Written)
         }
         WriteKind::McpCreateDirectory => one(&["path"], Role::DirectoryCreated),
+        WriteKind::ApplyPatch => patch_targets(input),
         WriteKind::McpMoveFile => Ok(vec![
             Target {
                 path: field(&["source"])?,
@@ -217,6 +225,54 @@ pub fn write_targets(kind: WriteKind, input: &Value) -> Result<Vec<Target>, Targ
             },
         ]),
     }
+}
+
+/// The paths of a patch's operations: an added or updated file is written, a deleted
+/// one (and a moved one's old path) is moved away, a move's new path receives the file.
+/// A patch that could not be read, or that touches nothing, has no target: the guards
+/// refuse what they cannot place.
+fn patch_targets(input: &Value) -> Result<Vec<Target>, TargetError> {
+    let error = || TargetError {
+        tool: "apply_patch".into(),
+        expected: "readable patch operations",
+    };
+    let ops = input
+        .get("operations")
+        .and_then(Value::as_array)
+        .filter(|ops| !ops.is_empty())
+        .ok_or_else(error)?;
+    let mut out = Vec::new();
+    for op in ops {
+        let path = |key: &str| {
+            op.get(key)
+                .and_then(Value::as_str)
+                .filter(|p| !p.is_empty())
+                .map(str::to_owned)
+        };
+        let file = path("file_path").ok_or_else(error)?;
+        match (op.get("op").and_then(Value::as_str), path("move_to")) {
+            (Some("update"), Some(to)) => {
+                out.push(Target {
+                    path: file,
+                    role: Role::MovedFrom,
+                });
+                out.push(Target {
+                    path: to,
+                    role: Role::MovedTo,
+                });
+            }
+            (Some("add" | "update"), _) => out.push(Target {
+                path: file,
+                role: Role::Written,
+            }),
+            (Some("delete"), _) => out.push(Target {
+                path: file,
+                role: Role::MovedFrom,
+            }),
+            _ => return Err(error()),
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -260,6 +316,9 @@ mod tests {
             WriteKind::McpEditFile => json!({"path": p, "edits": []}),
             WriteKind::McpMoveFile => json!({"source": p, "destination": "/dst"}),
             WriteKind::McpCreateDirectory => json!({"path": p}),
+            WriteKind::ApplyPatch => {
+                json!({"operations": [{"op": "add", "file_path": p, "content": "x"}]})
+            }
         }
     }
 

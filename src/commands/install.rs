@@ -5,12 +5,27 @@ use super::*;
 
 /// The settings file `args` select.
 fn settings_path(args: &InstallArgs, env: &Env) -> Result<PathBuf, String> {
-    if args.user {
-        let home = env
-            .var("HOME")
+    let home = || {
+        env.var("HOME")
             .filter(|h| !h.is_empty())
-            .ok_or("HOME is not set")?;
-        return Ok(PathBuf::from(home).join(".claude/settings.json"));
+            .map(PathBuf::from)
+            .ok_or("HOME is not set")
+    };
+    if let Some(spec) = crate::install::hosts::host_install(args.host) {
+        if args.local {
+            return Err(format!(
+                "--local is Claude Code's settings.local.json; {} has no such file",
+                args.host.spec().title
+            ));
+        }
+        return Ok(if args.user {
+            home()?.join(spec.user_file)
+        } else {
+            project_arg(env, args.project.clone())?.join(spec.project_file)
+        });
+    }
+    if args.user {
+        return Ok(home()?.join(".claude/settings.json"));
     }
     let project = project_arg(env, args.project.clone())?;
     let file = if args.local {
@@ -67,14 +82,33 @@ pub fn run(
         Ok(p) => p,
         Err(e) => return Err(CommandError::new(e)),
     };
-    let fail_closed = !args.no_fail_closed && (uninstall || args.force || on_failure_honoured(env));
-    let edit = |settings: &mut serde_json::Map<String, serde_json::Value>| {
-        if uninstall {
+    let host_install = crate::install::hosts::host_install(args.host);
+    let fail_closed = !args.no_fail_closed
+        && (uninstall || args.force || host_install.is_some() || on_failure_honoured(env));
+    let entries = host_install.map(|spec| {
+        let regs = if fail_closed {
+            regs.clone()
+        } else {
+            let mut r = regs.clone();
+            r.iter_mut().for_each(|r| r.fail_closed = false);
+            r
+        };
+        crate::install::hosts::entries(spec, &regs, &binary)
+    });
+    let edit = |settings: &mut serde_json::Map<String, serde_json::Value>| match (
+        host_install,
+        &entries,
+    ) {
+        (Some(spec), _) if uninstall => {
+            crate::install::hosts::remove(settings, spec, &selected);
+            Ok(())
+        }
+        (Some(spec), Some(entries)) => crate::install::hosts::merge(settings, spec, entries),
+        _ if uninstall => {
             crate::install::remove(settings, &selected);
             Ok(())
-        } else {
-            crate::install::merge(settings, &regs, &binary, fail_closed)
         }
+        _ => crate::install::merge(settings, &regs, &binary, fail_closed),
     };
     if args.dry_run {
         // The file on stdout (so it can be redirected), the diff on stderr for the reader.

@@ -61,10 +61,24 @@ impl Hook {
 }
 
 /// What a registration passes a hook on its command line.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HookArgs {
     /// `audit-turn --end-turn-tool NAME` (repeatable).
     pub end_turn_tools: Vec<String>,
+    /// `--host NAME`: whose wire format stdin and stdout are in.
+    pub host: crate::protocol::host::Host,
+    /// `--event NAME`: the host's event, for hosts whose payload does not name it.
+    pub event: Option<String>,
+}
+
+impl Default for HookArgs {
+    fn default() -> Self {
+        HookArgs {
+            end_turn_tools: Vec::new(),
+            host: crate::protocol::host::Host::Claude,
+            event: None,
+        }
+    }
 }
 
 /// What a hook may consult besides its input.

@@ -41,6 +41,11 @@ pub struct ParseFailure {
 
 /// Parses one hook input.
 pub fn parse(bytes: &[u8]) -> Result<HookInput, ParseFailure> {
+    parse_object(json_object(bytes)?)
+}
+
+/// Stdin as one JSON object, or why not.
+pub fn json_object(bytes: &[u8]) -> Result<Map<String, Value>, ParseFailure> {
     let fail = |error| ParseFailure { error, event: None };
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(fail(InputError::Empty));
@@ -58,9 +63,15 @@ pub fn parse(bytes: &[u8]) -> Result<HookInput, ParseFailure> {
             message: e.message,
         })
     })?;
-    let Value::Object(obj) = value else {
-        return Err(fail(InputError::NotObject));
-    };
+    match value {
+        Value::Object(obj) => Ok(obj),
+        _ => Err(fail(InputError::NotObject)),
+    }
+}
+
+/// A hook input in Claude Code's shape (other hosts' adapters translate into it).
+pub fn parse_object(obj: Map<String, Value>) -> Result<HookInput, ParseFailure> {
+    let fail = |error| ParseFailure { error, event: None };
     let name = required_str(&obj, "hook_event_name").map_err(fail)?;
     let event =
         Event::from_name(name).ok_or_else(|| fail(InputError::UnknownEvent(name.into())))?;

@@ -1,8 +1,16 @@
 //! Host wire formats. A host adapter turns stdin bytes into a host-neutral [`HookInput`]
 //! and renders a [`Response`] back into the host's stdout, stderr and exit code.
-//! Claude Code is the first host ([`claude`]); others plug in beside it and nowhere else.
+//! Claude Code is the first host ([`claude`]), and its names are the suite's; every other
+//! host is a row of tables ([`host`]) translated into them, one module each.
 
 pub mod claude;
+pub mod codex;
+pub mod copilot;
+pub mod cursor;
+pub mod droid;
+pub mod gemini;
+pub mod host;
+pub mod qwen;
 
 use serde_json::Value;
 use std::path::PathBuf;

@@ -223,6 +223,7 @@ fn describe(kind: WriteKind, planned: &Planned, check: &Check) -> String {
         Operation::MoveFrom => "move away from".to_owned(),
         Operation::MoveTo => "move to".to_owned(),
         Operation::CreateDirectory => "directory creation at".to_owned(),
+        Operation::Delete => "deletion of".to_owned(),
         _ => format!("{} to", kind.name()),
     };
     let path = planned.path.display();

@@ -116,6 +116,7 @@ pub(super) fn plan<'a>(
             };
             single(Operation::NotebookEdit, Expectation::Cell(rule))
         }
+        WriteKind::ApplyPatch => patch_plan(input, cwd).map(Some),
         WriteKind::McpMoveFile | WriteKind::McpCreateDirectory => Ok(Some(
             targets
                 .iter()
@@ -136,6 +137,82 @@ pub(super) fn plan<'a>(
                 .collect(),
         )),
     }
+}
+
+/// A patch's operations (see [`crate::protocol::codex::adapt_patch`]): an added file
+/// holds exactly its lines; an updated one holds the text each hunk leaves (its old text
+/// may legitimately remain elsewhere: a hunk is placed by its context, not by being
+/// unique); a deleted file, and a moved file's old path, are gone.
+fn patch_plan<'a>(input: &'a Value, cwd: &Path) -> Result<Vec<Planned<'a>>, String> {
+    tools::write_targets(WriteKind::ApplyPatch, input).map_err(|e| e.to_string())?;
+    let ops = input
+        .get("operations")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let path =
+        |op: &Value, key: &str| str_of(Some(op), key).map(|p| fsutil::absolute(Path::new(p), cwd));
+    let mut out = Vec::new();
+    for op in ops {
+        let file = path(op, "file_path").ok_or("a patch operation has no file_path")?;
+        match str_of(Some(op), "op") {
+            Some("add") => out.push(Planned {
+                path: file,
+                op: Operation::Write,
+                expect: Expectation::Content(ContentRule {
+                    exact: str_of(Some(op), "content").map(|c| Cow::Borrowed(c.as_bytes())),
+                    whole: true,
+                    ..ContentRule::default()
+                }),
+            }),
+            Some("delete") => out.push(Planned {
+                path: file,
+                op: Operation::Delete,
+                expect: Expectation::Gone,
+            }),
+            Some("update") => {
+                let present: Vec<&str> = op
+                    .get("hunks")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|h| str_of(Some(h), "new"))
+                    .filter(|n| !n.is_empty())
+                    .collect();
+                let expect = if present.is_empty() {
+                    Expectation::Unconfirmable(
+                        "a patch hunk that only deletes lines cannot be confirmed without the file's previous content",
+                    )
+                } else {
+                    Expectation::Content(ContentRule {
+                        present,
+                        ..ContentRule::default()
+                    })
+                };
+                let to = path(op, "move_to");
+                if let Some(to) = to {
+                    out.push(Planned {
+                        path: file,
+                        op: Operation::MoveFrom,
+                        expect: Expectation::Gone,
+                    });
+                    out.push(Planned {
+                        path: to,
+                        op: Operation::Edit,
+                        expect,
+                    });
+                } else {
+                    out.push(Planned {
+                        path: file,
+                        op: Operation::Edit,
+                        expect,
+                    });
+                }
+            }
+            other => return Err(format!("unknown patch operation {other:?}")),
+        }
+    }
+    Ok(out)
 }
 
 /// A string value of an optional object.

@@ -241,10 +241,11 @@ fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
     state.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-struct Request {
-    method: String,
-    path: String,
-    body: Vec<u8>,
+/// One HTTP request as read by [`read_request`] (also used by the other hosts' mocks).
+pub struct Request {
+    pub method: String,
+    pub path: String,
+    pub body: Vec<u8>,
 }
 
 fn serve(stream: TcpStream, state: &Mutex<State>) -> io::Result<()> {
@@ -421,7 +422,7 @@ impl Response {
 }
 
 /// Reads one HTTP/1.1 request. `Ok(None)` when the peer closed before sending anything.
-fn read_request(reader: &mut impl BufRead) -> io::Result<Option<Request>> {
+pub fn read_request(reader: &mut impl BufRead) -> io::Result<Option<Request>> {
     let mut line = String::new();
     if reader.read_line(&mut line)? == 0 {
         return Ok(None);

@@ -1,4 +1,4 @@
-//! Registering the hooks in Claude Code's settings: a merge that keeps every foreign entry
+//! Registering the hooks in Claude Code's settings (the other hosts' files: [`hosts`]): a merge that keeps every foreign entry
 //! in place, is idempotent (a second run leaves the file byte-identical), writes
 //! atomically, and keeps a one-time backup of the original.
 //!
@@ -11,6 +11,8 @@ use crate::tools;
 use serde_json::{json, Map, Value};
 use std::fs;
 use std::path::{Path, PathBuf};
+
+pub mod hosts;
 
 /// The binary's file name; a handler whose command ends in it (or in a hook's link name)
 /// is ours, whatever directory it was installed in.

@@ -1,0 +1,100 @@
+//! GitHub Copilot CLI (observed on 1.0.102, shared/docs/hosts.md §3.3, §4, §6): two
+//! payload dialects, chosen by the case of the event names in the registration:
+//! camelCase (`preToolUse`, `sessionId`, `toolName`, `toolArgs`, `toolResult`; no event
+//! name in the payload, so the registration passes `--event`) and PascalCase (Claude
+//! Code's names and nesting, Copilot's own argument names). Context must be a top-level
+//! `additionalContext`; a deny must be JSON to carry its reason (exit 2's stderr never
+//! reaches the model); bad JSON and timeouts let the tool run.
+
+use super::host::{
+    ContextForm, DenyForm, Forms, Host, HostSpec, NoticeForm, PostBlockForm, StopBlockForm,
+    ToolRow, TranscriptFormat,
+};
+use super::Event;
+use serde_json::{Map, Value};
+
+const FILE_ARGS: &[(&str, &str)] = &[
+    ("path", "file_path"),
+    ("file_text", "content"),
+    ("old_str", "old_string"),
+    ("new_str", "new_string"),
+];
+
+pub const SPEC: HostSpec = HostSpec {
+    host: Host::Copilot,
+    name: "copilot",
+    title: "GitHub Copilot CLI",
+    events: &[
+        ("preToolUse", Event::PreToolUse),
+        ("postToolUse", Event::PostToolUse),
+        ("postToolUseFailure", Event::PostToolUseFailure),
+        ("agentStop", Event::Stop),
+        ("subagentStop", Event::SubagentStop),
+    ],
+    fields: &[
+        ("sessionId", "session_id"),
+        ("toolName", "tool_name"),
+        ("toolArgs", "tool_input"),
+        ("toolResult", "tool_response"),
+        ("transcriptPath", "transcript_path"),
+        ("stopHookActive", "stop_hook_active"),
+    ],
+    tools: &[
+        ToolRow {
+            name: "bash",
+            canonical: "Bash",
+            args: &[],
+            dir_arg: None,
+        },
+        ToolRow {
+            name: "create",
+            canonical: "Write",
+            args: FILE_ARGS,
+            dir_arg: None,
+        },
+        ToolRow {
+            name: "edit",
+            canonical: "Edit",
+            args: FILE_ARGS,
+            dir_arg: None,
+        },
+        // The PascalCase dialect: Claude Code's tool names, Copilot's argument names.
+        ToolRow {
+            name: "Write",
+            canonical: "Write",
+            args: FILE_ARGS,
+            dir_arg: None,
+        },
+        ToolRow {
+            name: "Edit",
+            canonical: "Edit",
+            args: FILE_ARGS,
+            dir_arg: None,
+        },
+    ],
+    forms: Forms {
+        deny: DenyForm::Permission,
+        context: ContextForm::TopLevel,
+        post_block: PostBlockForm::AsContext,
+        stop_block: StopBlockForm::DecisionBlock,
+        // Copilot treats unknown output fields as a failed hook: notices go to stderr.
+        notices: NoticeForm::Stderr,
+        allow: None,
+    },
+    transcript: TranscriptFormat::NotRead,
+};
+
+/// Whether an input registered for Claude Code was sent by Copilot (which runs the hooks
+/// of a trusted repository's `.claude/settings.json`): Copilot stamps every event with a
+/// `timestamp` and, on tool events, sends neither `transcript_path` nor
+/// `permission_mode`, which Claude Code always sends.
+pub fn is_copilot_payload(obj: &Map<String, Value>) -> bool {
+    if obj.contains_key("sessionId") || obj.contains_key("toolName") {
+        return true;
+    }
+    let tool_event = obj.contains_key("tool_name");
+    obj.contains_key("timestamp")
+        && tool_event
+        && !obj.contains_key("transcript_path")
+        && !obj.contains_key("permission_mode")
+}

@@ -1,0 +1,569 @@
+//! The hosts, as data: for each, the names of its events, the fields it spells its own
+//! way, its tools (name and argument names, translated into the suite's vocabulary) and
+//! the forms its answers take. One row per host ([`HOSTS`]); the modules beside this one
+//! hold each host's row and what a table cannot say (Codex's patch envelope).
+//!
+//! Decoding is one function for all hosts ([`decode`]): host bytes -> the host's JSON
+//! with its names replaced by the suite's (Claude Code's, the first host) -> the typed
+//! [`HookInput`]. Encoding ([`encode`], [`encode_failure`]) is one function reading the
+//! host's [`Forms`]. The host is named at registration (`--host`), never guessed, except
+//! for the one file two hosts read (Copilot runs the hooks of `.claude/settings.json`,
+//! with its own argument names): see [`copilot::is_copilot_payload`].
+
+use super::claude::{self, ParseFailure};
+use super::{codex, copilot, cursor, droid, gemini, qwen};
+use super::{Event, HookInput, InputError, Output, Response, Verdict};
+use serde_json::{json, Map, Value};
+use std::path::Path;
+
+/// A host the hooks answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Host {
+    Claude,
+    Codex,
+    Gemini,
+    Copilot,
+    Qwen,
+    Droid,
+    Cursor,
+}
+
+impl Host {
+    pub const ALL: [Host; 7] = [
+        Host::Claude,
+        Host::Codex,
+        Host::Gemini,
+        Host::Copilot,
+        Host::Qwen,
+        Host::Droid,
+        Host::Cursor,
+    ];
+
+    /// The host's row in [`HOSTS`].
+    pub fn spec(self) -> &'static HostSpec {
+        HOSTS[self as usize]
+    }
+
+    /// The name `--host` takes.
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    pub fn from_name(name: &str) -> Option<Host> {
+        Host::ALL.into_iter().find(|h| h.name() == name)
+    }
+
+    /// The names `--host` takes, for messages.
+    pub fn names() -> String {
+        Host::ALL.map(Host::name).join(", ")
+    }
+}
+
+/// One of a host's tools, in the suite's vocabulary.
+#[derive(Debug)]
+pub struct ToolRow {
+    /// The name the host sends.
+    pub name: &'static str,
+    /// The suite's name for it: `Bash` for a shell, `Write`/`Edit` for file tools,
+    /// `apply_patch` for Codex's patch envelope.
+    pub canonical: &'static str,
+    /// The host's argument names that differ, and the suite's name for each.
+    pub args: &'static [(&'static str, &'static str)],
+    /// A shell tool's argument holding the directory the command runs in (relative to
+    /// the event's `cwd`), which becomes the call's working directory.
+    pub dir_arg: Option<&'static str>,
+}
+
+/// Which form each answer takes on a host.
+#[derive(Debug)]
+pub struct Forms {
+    /// How a tool call is refused before it runs.
+    pub deny: DenyForm,
+    /// How context reaches the model after a tool ran.
+    pub context: ContextForm,
+    /// How "a write that did not land" reaches the model after the tool ran.
+    pub post_block: PostBlockForm,
+    /// How the end of a turn is refused, with the prompt to go on.
+    pub stop_block: StopBlockForm,
+    /// Where notices for the user go.
+    pub notices: NoticeForm,
+    /// What a pre-tool hook prints to let a call through, when silence is not enough.
+    pub allow: Option<&'static str>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DenyForm {
+    /// `{"hookSpecificOutput":{"hookEventName":…,"permissionDecision":"deny",…}}`.
+    ClaudeJson,
+    /// `{"decision":"deny","reason":R}` (Gemini).
+    Decision,
+    /// `{"permissionDecision":"deny","permissionDecisionReason":R}` (Copilot).
+    Permission,
+    /// `{"permission":"deny","agent_message":R,"user_message":R}` (Cursor).
+    CursorPermission,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContextForm {
+    /// `hookSpecificOutput.additionalContext`, with the host's event name.
+    HookSpecific,
+    /// A top-level `additionalContext` (Copilot ignores the nested form).
+    TopLevel,
+    /// A top-level `additional_context` (Cursor).
+    TopLevelSnake,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PostBlockForm {
+    /// `{"decision":"block","reason":R}`: the host shows R in place of the tool output.
+    Decision,
+    /// Delivered as context: the host has no post-tool block.
+    AsContext,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopBlockForm {
+    /// `{"decision":"block","reason":P}`.
+    DecisionBlock,
+    /// `{"decision":"deny","reason":P}` (Gemini's AfterAgent).
+    DecisionDeny,
+    /// `{"followup_message":P}` (Cursor).
+    Followup,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoticeForm {
+    /// A top-level `systemMessage`.
+    SystemMessage,
+    /// Standard error (a host that treats unknown output fields as a failed hook).
+    Stderr,
+}
+
+/// The transcript a host names, as far as the suite reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TranscriptFormat {
+    /// Claude Code's JSONL: read for the turn's tool calls and the last message.
+    Claude,
+    /// Another format: not read as Claude's (it would read as an empty turn).
+    NotRead,
+}
+
+/// Everything the suite knows about one host's wire format.
+#[derive(Debug)]
+pub struct HostSpec {
+    pub host: Host,
+    /// The `--host` name.
+    pub name: &'static str,
+    /// The product's name, for people.
+    pub title: &'static str,
+    /// The host's event names and the suite's event for each.
+    pub events: &'static [(&'static str, Event)],
+    /// Top-level fields the host spells its own way, and the suite's name for each.
+    pub fields: &'static [(&'static str, &'static str)],
+    pub tools: &'static [ToolRow],
+    pub forms: Forms,
+    pub transcript: TranscriptFormat,
+}
+
+/// The Claude Code row: its names are the suite's.
+pub const CLAUDE: HostSpec = HostSpec {
+    host: Host::Claude,
+    name: "claude",
+    title: "Claude Code",
+    events: &[],
+    fields: &[],
+    tools: &[],
+    forms: Forms {
+        deny: DenyForm::ClaudeJson,
+        context: ContextForm::HookSpecific,
+        post_block: PostBlockForm::Decision,
+        stop_block: StopBlockForm::DecisionBlock,
+        notices: NoticeForm::SystemMessage,
+        allow: None,
+    },
+    transcript: TranscriptFormat::Claude,
+};
+
+/// Every host, in [`Host`] order.
+pub const HOSTS: [&HostSpec; 7] = [
+    &CLAUDE,
+    &codex::SPEC,
+    &gemini::SPEC,
+    &copilot::SPEC,
+    &qwen::SPEC,
+    &droid::SPEC,
+    &cursor::SPEC,
+];
+
+/// How an input was read: the host, and for Copilot which of its two payload dialects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dialect {
+    pub host: Host,
+    /// Copilot's camelCase events (`preToolUse`), whose answers differ from its
+    /// PascalCase (Claude-compatible) ones.
+    pub camel: bool,
+}
+
+impl Dialect {
+    pub fn of(host: Host) -> Dialect {
+        Dialect { host, camel: false }
+    }
+}
+
+/// Decodes one hook input of `host`. `event` is the event named at registration
+/// (`--event`), for hosts whose payload does not name it (Copilot's camelCase hooks).
+pub fn decode(
+    host: Host,
+    event: Option<&str>,
+    bytes: &[u8],
+) -> Result<(HookInput, Dialect), ParseFailure> {
+    let obj = claude::json_object(bytes)?;
+    let mut dialect = Dialect::of(host);
+    if host == Host::Claude {
+        if !copilot::is_copilot_payload(&obj) {
+            return claude::parse_object(obj).map(|i| (i, dialect));
+        }
+        // Copilot running the hooks of `.claude/settings.json`: its argument names.
+        dialect.host = Host::Copilot;
+    }
+    let spec = dialect.host.spec();
+    let named = obj
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .or_else(|| event.map(str::to_owned));
+    let Some(name) = named else {
+        return Err(ParseFailure {
+            error: InputError::MissingField("hook_event_name"),
+            event: None,
+        });
+    };
+    let Some(canonical) = canonical_event(spec, &name) else {
+        return Err(ParseFailure {
+            error: InputError::UnknownEvent(name),
+            event: None,
+        });
+    };
+    dialect.camel = dialect.host == Host::Copilot && name.starts_with(char::is_lowercase);
+    let obj = translate(spec, canonical, obj);
+    claude::parse_object(obj).map(|i| (i, dialect))
+}
+
+/// The suite's event for a host's event name (its own, or the suite's where it uses them).
+fn canonical_event(spec: &HostSpec, name: &str) -> Option<Event> {
+    spec.events
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, e)| *e)
+        .or_else(|| Event::from_name(name))
+}
+
+/// The host's JSON with the suite's names.
+fn translate(spec: &HostSpec, event: Event, mut obj: Map<String, Value>) -> Map<String, Value> {
+    for (from, to) in spec.fields {
+        if !obj.contains_key(*to) {
+            if let Some(v) = obj.remove(*from) {
+                obj.insert((*to).to_owned(), v);
+            }
+        }
+    }
+    obj.insert("hook_event_name".into(), json!(event.name()));
+    if spec.transcript == TranscriptFormat::NotRead {
+        obj.remove("transcript_path");
+    }
+    match spec.host {
+        Host::Gemini => gemini::adapt(&mut obj),
+        Host::Cursor => cursor::adapt(&mut obj),
+        _ => {}
+    }
+    let Some(name) = obj
+        .get("tool_name")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+    else {
+        return obj;
+    };
+    if let Some(row) = spec.tools.iter().find(|r| r.name == name) {
+        obj.insert("tool_name".into(), json!(row.canonical));
+        if let Some(Value::Object(args)) = obj.get_mut("tool_input") {
+            rename_args(row, args);
+        }
+        if let Some(dir) = row.dir_arg.and_then(|d| shell_dir(&obj, d)) {
+            obj.insert("cwd".into(), json!(dir));
+        }
+        if row.canonical == codex::APPLY_PATCH {
+            codex::adapt_patch(&mut obj);
+        }
+    }
+    if matches!(event, Event::PostToolUse) {
+        if let Some(error) = host_failure(spec.host, obj.get("tool_response")) {
+            obj.insert(
+                "hook_event_name".into(),
+                json!(Event::PostToolUseFailure.name()),
+            );
+            obj.insert("error".into(), json!(error));
+        }
+        // The structured result is Claude Code's; another host's would be misread.
+        obj.insert("tool_response".into(), Value::Null);
+    }
+    obj
+}
+
+fn rename_args(row: &ToolRow, args: &mut Map<String, Value>) {
+    for (from, to) in row.args {
+        if !args.contains_key(*to) {
+            if let Some(v) = args.remove(*from) {
+                args.insert((*to).to_owned(), v);
+            }
+        }
+    }
+}
+
+/// A shell call's working directory: the event's `cwd` joined with the tool's own
+/// directory argument, when it has one.
+fn shell_dir(obj: &Map<String, Value>, arg: &str) -> Option<String> {
+    let dir = obj
+        .get("tool_input")?
+        .get(arg)?
+        .as_str()
+        .filter(|d| !d.is_empty())?;
+    let cwd = obj.get("cwd")?.as_str()?;
+    Some(
+        crate::fsutil::absolute(Path::new(dir), Path::new(cwd))
+            .to_string_lossy()
+            .into_owned(),
+    )
+}
+
+/// The error text of a tool that ran and failed, from the host's post-tool result.
+fn host_failure(host: Host, response: Option<&Value>) -> Option<String> {
+    let r = response?;
+    match host {
+        Host::Copilot => {
+            let kind = r
+                .get("resultType")
+                .or_else(|| r.get("result_type"))
+                .and_then(Value::as_str)?;
+            (kind != "success").then(|| {
+                r.get("textResultForLlm")
+                    .or_else(|| r.get("text_result_for_llm"))
+                    .and_then(Value::as_str)
+                    .unwrap_or(kind)
+                    .to_owned()
+            })
+        }
+        Host::Gemini | Host::Qwen => r
+            .get("error")
+            .filter(|e| !e.is_null())
+            .map(|e| e.as_str().map_or_else(|| e.to_string(), str::to_owned)),
+        Host::Droid => {
+            let parsed: Value = serde_json::from_str(r.as_str()?).ok()?;
+            (parsed.get("success") == Some(&Value::Bool(false))).then(|| {
+                parsed
+                    .get("error")
+                    .map_or_else(|| parsed.to_string(), |e| e.to_string())
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Renders a hook's response for `event` in the host's forms.
+pub fn encode(dialect: Dialect, event: Event, response: &Response) -> Output {
+    if dialect.host == Host::Claude {
+        return claude::render(event, response);
+    }
+    let forms = forms_of(dialect);
+    let mut out = Map::new();
+    let tool_event = matches!(
+        event,
+        Event::PreToolUse | Event::PostToolUse | Event::PostToolUseFailure | Event::PostToolBatch
+    );
+    match (&response.verdict, event) {
+        (Verdict::Silent, Event::PreToolUse) => {
+            if let Some(allow) = forms.allow {
+                out = serde_json::from_str(allow).expect("the allow form is a JSON object");
+            }
+        }
+        (Verdict::Silent, _) => {}
+        (Verdict::EndTurn(reason), _) => {
+            out.insert("continue".into(), json!(false));
+            out.insert("stopReason".into(), json!(reason));
+        }
+        (Verdict::Deny(reason) | Verdict::Block(reason), Event::PreToolUse) => {
+            deny(&mut out, forms.deny, event, reason)
+        }
+        (Verdict::Deny(text) | Verdict::Block(text), _)
+            if tool_event && forms.post_block == PostBlockForm::AsContext =>
+        {
+            context(&mut out, forms.context, dialect, event, text)
+        }
+        (Verdict::Context(text), _) if tool_event => {
+            context(&mut out, forms.context, dialect, event, text)
+        }
+        (Verdict::Deny(reason) | Verdict::Block(reason), Event::Stop | Event::SubagentStop) => {
+            match forms.stop_block {
+                StopBlockForm::DecisionBlock => {
+                    out.insert("decision".into(), json!("block"));
+                    out.insert("reason".into(), json!(reason));
+                }
+                StopBlockForm::DecisionDeny => {
+                    out.insert("decision".into(), json!("deny"));
+                    out.insert("reason".into(), json!(reason));
+                }
+                StopBlockForm::Followup => {
+                    out.insert("followup_message".into(), json!(reason));
+                }
+            }
+        }
+        (Verdict::Deny(reason) | Verdict::Block(reason), _) => {
+            out.insert("decision".into(), json!("block"));
+            out.insert("reason".into(), json!(reason));
+        }
+        // A turn's end has no context channel: what the model should know goes to the user.
+        (Verdict::Context(text), _) => notice(&mut out, forms.notices, text),
+    }
+    let mut stderr = String::new();
+    if !response.notices.is_empty() {
+        let notices = response.notices.join("\n");
+        match forms.notices {
+            NoticeForm::SystemMessage => notice(&mut out, NoticeForm::SystemMessage, &notices),
+            NoticeForm::Stderr => stderr = format!("{notices}\n"),
+        }
+    }
+    Output {
+        stdout: if out.is_empty() {
+            String::new()
+        } else {
+            Value::Object(out).to_string()
+        },
+        stderr,
+        exit_code: 0,
+    }
+}
+
+/// The answer when a hook could not decide: the host's deny on a pre-tool event, the
+/// reason as context after a tool, and on a turn's end the stop goes through (a stop
+/// that can never pass would trap the agent) with the reason for the user. When the
+/// input was too broken to name its event: exit 2 with the reason on stderr, which
+/// every host here treats as a refusal.
+pub fn encode_failure(dialect: Dialect, hook: &str, event: Option<Event>, message: &str) -> Output {
+    if dialect.host == Host::Claude {
+        return claude::render_failure(hook, event, message);
+    }
+    let text = format!("{hook}: {message}");
+    let Some(event) = event else {
+        return Output {
+            stdout: String::new(),
+            stderr: format!("{text}\n"),
+            exit_code: 2,
+        };
+    };
+    let verdict = match event {
+        Event::Stop | Event::SubagentStop => Verdict::Silent,
+        _ => Verdict::Block(text.clone()),
+    };
+    encode(dialect, event, &Response::new(verdict).with_notice(text))
+}
+
+fn forms_of(dialect: Dialect) -> Forms {
+    let forms = &dialect.host.spec().forms;
+    if dialect.host == Host::Copilot && !dialect.camel {
+        // PascalCase hooks take Claude Code's deny; context stays top-level.
+        return Forms {
+            deny: DenyForm::ClaudeJson,
+            ..copy(forms)
+        };
+    }
+    copy(forms)
+}
+
+fn copy(f: &Forms) -> Forms {
+    Forms {
+        deny: f.deny,
+        context: f.context,
+        post_block: f.post_block,
+        stop_block: f.stop_block,
+        notices: f.notices,
+        allow: f.allow,
+    }
+}
+
+fn deny(out: &mut Map<String, Value>, form: DenyForm, event: Event, reason: &str) {
+    match form {
+        DenyForm::ClaudeJson => {
+            out.insert(
+                "hookSpecificOutput".into(),
+                json!({"hookEventName": event.name(), "permissionDecision": "deny",
+                       "permissionDecisionReason": reason}),
+            );
+        }
+        DenyForm::Decision => {
+            out.insert("decision".into(), json!("deny"));
+            out.insert("reason".into(), json!(reason));
+        }
+        DenyForm::Permission => {
+            out.insert("permissionDecision".into(), json!("deny"));
+            out.insert("permissionDecisionReason".into(), json!(reason));
+        }
+        DenyForm::CursorPermission => {
+            out.insert("permission".into(), json!("deny"));
+            out.insert("agent_message".into(), json!(reason));
+            out.insert("user_message".into(), json!(reason));
+        }
+    }
+}
+
+fn context(
+    out: &mut Map<String, Value>,
+    form: ContextForm,
+    dialect: Dialect,
+    event: Event,
+    text: &str,
+) {
+    match form {
+        ContextForm::HookSpecific => {
+            let name = host_event_name(dialect.host, event);
+            out.insert(
+                "hookSpecificOutput".into(),
+                json!({"hookEventName": name, "additionalContext": text}),
+            );
+        }
+        ContextForm::TopLevel => {
+            out.insert("additionalContext".into(), json!(text));
+        }
+        ContextForm::TopLevelSnake => {
+            out.insert("additional_context".into(), json!(text));
+        }
+    }
+}
+
+fn notice(out: &mut Map<String, Value>, form: NoticeForm, text: &str) {
+    if form != NoticeForm::SystemMessage {
+        return;
+    }
+    let merged = match out.get("systemMessage").and_then(Value::as_str) {
+        Some(existing) => format!("{existing}\n{text}"),
+        None => text.to_owned(),
+    };
+    out.insert("systemMessage".into(), json!(merged));
+}
+
+/// The host's own name of `event` (the first of its names that means it).
+pub fn host_event_name(host: Host, event: Event) -> &'static str {
+    let find = |event: Event| {
+        host.spec()
+            .events
+            .iter()
+            .find(|(_, e)| *e == event)
+            .map(|(n, _)| *n)
+    };
+    find(event)
+        // A failure some hosts report on their post-tool event (read as a failure here).
+        .or_else(|| {
+            (event == Event::PostToolUseFailure)
+                .then(|| find(Event::PostToolUse))
+                .flatten()
+        })
+        .unwrap_or(event.name())
+}
