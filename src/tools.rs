@@ -176,15 +176,20 @@ pub struct Target {
 pub struct TargetError {
     pub tool: String,
     pub expected: &'static str,
+    /// Why the input could not be read, when more is known than the missing field.
+    pub detail: Option<String>,
 }
 
 impl std::fmt::Display for TargetError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the {} tool input has no {} (a non-empty string)",
-            self.tool, self.expected
-        )
+        match &self.detail {
+            Some(detail) => write!(f, "the {} tool input cannot be read: {detail}", self.tool),
+            None => write!(
+                f,
+                "the {} tool input has no {} (a non-empty string)",
+                self.tool, self.expected
+            ),
+        }
     }
 }
 
@@ -200,6 +205,7 @@ pub fn write_targets(kind: WriteKind, input: &Value) -> Result<Vec<Target>, Targ
             .ok_or(TargetError {
                 tool: tool.clone(),
                 expected: names[0],
+                detail: None,
             })
     };
     let one = |names, role| field(names).map(|path| vec![Target { path, role }]);
@@ -234,7 +240,14 @@ pub fn write_targets(kind: WriteKind, input: &Value) -> Result<Vec<Target>, Targ
 fn patch_targets(input: &Value) -> Result<Vec<Target>, TargetError> {
     let error = || TargetError {
         tool: "apply_patch".into(),
-        expected: "readable patch operations",
+        expected: "operations",
+        detail: Some(
+            input
+                .get("patch_error")
+                .and_then(Value::as_str)
+                .unwrap_or("the patch touches no file")
+                .to_owned(),
+        ),
     };
     let ops = input
         .get("operations")

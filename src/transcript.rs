@@ -424,6 +424,50 @@ pub fn content_text(content: Option<&Value>) -> String {
     }
 }
 
+/// How many lines from its end a host transcript is searched for the final message.
+const HOST_TAIL_LINES: usize = 2000;
+
+/// The agent's final message in another host's JSONL transcript (Copilot's
+/// `events.jsonl`, droid's session file), read from the end: the newest record that is
+/// the assistant's text. Formats differ, so a record counts when it (or a value nested
+/// in it, a few levels down) has `role: "assistant"` or a `type` naming an assistant
+/// message, and text content. Bad lines are skipped. `Ok(None)`: no such record.
+pub fn host_last_message(path: &Path) -> std::io::Result<Option<String>> {
+    let mut found = None;
+    let mut seen = 0;
+    crate::fsutil::lines_backward(path, |line| {
+        seen += 1;
+        if let Ok(v) = serde_json::from_slice::<Value>(line) {
+            found = assistant_text(&v, 0);
+        }
+        found.is_none() && seen < HOST_TAIL_LINES
+    })?;
+    Ok(found)
+}
+
+fn assistant_text(v: &Value, depth: usize) -> Option<String> {
+    let obj = v.as_object()?;
+    let is_assistant = obj.get("role").and_then(Value::as_str) == Some("assistant")
+        || obj
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.contains("assistant") && t.contains("message"));
+    if is_assistant {
+        let text = ["content", "text", "message"]
+            .iter()
+            .filter_map(|k| obj.get(*k))
+            .map(|c| content_text(Some(c)))
+            .find(|t| !t.trim().is_empty());
+        if text.is_some() {
+            return text;
+        }
+    }
+    if depth >= 3 {
+        return None;
+    }
+    obj.values().find_map(|child| assistant_text(child, depth + 1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

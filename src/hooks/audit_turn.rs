@@ -112,6 +112,23 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
             let transcript = read_transcript(input, stop, need_of(&claims), Some(m));
             (m.clone(), claims, transcript)
         }
+        // A host that sends no message and keeps its own transcript (Copilot, droid):
+        // the message is the transcript's last assistant text; the turn's evidence is
+        // the write log, the disk and git (its tool calls are not read from that format).
+        None if stop.host_transcript_path.is_some() => {
+            let path = stop.host_transcript_path.as_deref().expect("checked");
+            let (message, note) = match transcript::host_last_message(path) {
+                Ok(Some(m)) => (m, None),
+                Ok(None) => (String::new(), Some(format!("the host sent no final message and its transcript {} holds none, so no claim was checked", path.display()))),
+                Err(e) => (String::new(), Some(format!("the host sent no final message and its transcript {} could not be read ({e}), so no claim was checked", path.display()))),
+            };
+            let claims = if policy.enabled {
+                claims::extract(&message)
+            } else {
+                Vec::new()
+            };
+            (message, claims, Transcript::unread(note))
+        }
         // An older host sends no message: the transcript's last text is the message.
         None => {
             let transcript = read_transcript(input, stop, Need::Results, None);
@@ -406,9 +423,9 @@ fn read_transcript(
         )
     };
     let Some(path) = path else {
-        let note = (need == Need::Results).then(|| {
-            "the host sent no transcript path, so tool calls of this turn could not be checked"
-                .to_owned()
+        let note = (need == Need::Results).then(|| match &stop.host_transcript_path {
+            Some(p) => format!("the host's transcript {} is not in a format read here, so tool calls of this turn (test runs, commits, pushes) could not be checked", p.display()),
+            None => "the host sent no transcript path, so tool calls of this turn could not be checked".to_owned(),
         });
         return Transcript::unread(note);
     };

@@ -13,6 +13,9 @@ use serde_json::{json, Map, Value};
 use std::io::Read;
 use std::path::PathBuf;
 
+/// Where a host adapter puts a transcript in another format than Claude Code's.
+pub const HOST_TRANSCRIPT: &str = "did_it_actually_host_transcript_path";
+
 /// Claude Code caps additionalContext and systemMessage strings at 10,000 characters.
 pub const MAX_MESSAGE_CHARS: usize = 10_000;
 
@@ -125,6 +128,7 @@ fn parse_event(event: Event, mut obj: Map<String, Value>) -> Result<HookInput, I
                 .map(str::to_owned),
             agent_id: optional_str(&obj, "agent_id")?.map(str::to_owned),
             agent_transcript_path: optional_str(&obj, "agent_transcript_path")?.map(PathBuf::from),
+            host_transcript_path: optional_str(&obj, HOST_TRANSCRIPT)?.map(PathBuf::from),
         }),
     };
     Ok(HookInput {

@@ -86,15 +86,20 @@ pub const SPEC: HostSpec = HostSpec {
 
 /// Whether an input registered for Claude Code was sent by Copilot (which runs the hooks
 /// of a trusted repository's `.claude/settings.json`): Copilot stamps every event with a
-/// `timestamp` and, on tool events, sends neither `transcript_path` nor
-/// `permission_mode`, which Claude Code always sends.
+/// `timestamp` and never sends `permission_mode`, which Claude Code always sends; on tool
+/// events it sends no `transcript_path`, and its Stop names a transcript under
+/// `.copilot/session-state/` with a `stop_reason`.
 pub fn is_copilot_payload(obj: &Map<String, Value>) -> bool {
     if obj.contains_key("sessionId") || obj.contains_key("toolName") {
         return true;
     }
-    let tool_event = obj.contains_key("tool_name");
-    obj.contains_key("timestamp")
-        && tool_event
-        && !obj.contains_key("transcript_path")
-        && !obj.contains_key("permission_mode")
+    if !obj.contains_key("timestamp") || obj.contains_key("permission_mode") {
+        return false;
+    }
+    let copilot_transcript = obj
+        .get("transcript_path")
+        .and_then(Value::as_str)
+        .is_some_and(|p| p.contains("/.copilot/session-state/"));
+    (obj.contains_key("tool_name") && !obj.contains_key("transcript_path"))
+        || (obj.contains_key("stop_reason") && copilot_transcript)
 }

@@ -269,7 +269,9 @@ fn translate(spec: &HostSpec, event: Event, mut obj: Map<String, Value>) -> Map<
     }
     obj.insert("hook_event_name".into(), json!(event.name()));
     if spec.transcript == TranscriptFormat::NotRead {
-        obj.remove("transcript_path");
+        if let Some(path) = obj.remove("transcript_path") {
+            obj.insert(claude::HOST_TRANSCRIPT.into(), path);
+        }
     }
     match spec.host {
         Host::Gemini => gemini::adapt(&mut obj),

@@ -133,6 +133,10 @@ pub struct StopInput {
     pub last_assistant_message: Option<String>,
     pub agent_id: Option<String>,
     pub agent_transcript_path: Option<PathBuf>,
+    /// The host's own transcript, when it is not in Claude Code's format (Copilot's
+    /// `events.jsonl`, droid's session): read only for the final message, when the event
+    /// does not carry it.
+    pub host_transcript_path: Option<PathBuf>,
 }
 
 /// A parsed hook input: common fields plus the event's payload.

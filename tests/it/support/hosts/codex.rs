@@ -9,15 +9,35 @@
 //! `config/batchWrite` of `hooks.state.<key>.trusted_hash`). [`run`] never passes
 //! `--dangerously-bypass-hook-trust`.
 //!
-//! Where a real run here differs from shared/docs/hosts.md §3.1/§4 (Codex 0.171.0):
-//! - the trust state is written by Codex itself via the app-server method
+//! Where a real run here differs from, or adds to, shared/docs/hosts.md §3.1/§4/§6
+//! (Codex 0.171.0, 2026-12-02):
+//! - trust: the state is written by Codex itself through the app-server method
 //!   `config/batchWrite` (`keyPath: "hooks.state"`, `mergeStrategy: "upsert"`, value
-//!   `{<key>: {trusted_hash}}`) rather than by appending TOML by hand (hosts.md's manual
-//!   append works too, but breaks the file when the key's table already exists, e.g. a
-//!   `modified` hook); a dotted `keyPath` cannot be used since the key holds dots;
-//! - a HOME under the temp dir makes Codex warn `Refusing to create helper binaries under
-//!   temporary dir` on every start; harmless (apply_patch still works in-process).
-//!   (More in the `bed_tests` notes below, filled in from the runs.)
+//!   `{<key>: {trusted_hash}}`), not appended by hand; hosts.md's hand-written
+//!   `[hooks.state."<key>"]` table works too but breaks the file when that table already
+//!   exists (a `modified` hook). A dotted `keyPath` cannot name the entry (the key holds
+//!   dots). Codex writes an empty `[hooks.state]` header followed by one
+//!   `[hooks.state."<key>"]` table per hook. Keys seen:
+//!   `<HOME>/.codex/hooks.json:pre_tool_use:1:0` (group index 1 = second matcher group);
+//! - the Stop prompt's attribute is `hook_run_id="stop:<n>:<abs path of hooks.json>"`
+//!   (hosts.md: `stop:…`); PostToolUse `additionalContext` arrives as a developer message
+//!   holding exactly the text; a deny's result is `Command blocked by PreToolUse hook:
+//!   <R>. Command: <cmd>` (as documented);
+//! - `exec_command`'s `function_call_output.output` is `Chunk ID: <hex>\nWall time: …
+//!   seconds\nProcess exited with code 0\nOriginal token count: 0\nOutput:\n<out>`;
+//!   apply_patch's is `Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated
+//!   the following files:\nA b.txt\n`; the hooks' `tool_use_id` is the mock's `call_id`;
+//! - tools offered to `gpt-5.5`: `exec_command`, `write_stdin`, `request_user_input`,
+//!   `apply_patch`, `view_image`, `get_goal`, `create_goal`, `update_goal`,
+//!   `tool_search`, `web_search`;
+//! - the run sent only `POST /v1/responses` agent-loop requests (no side queries, no GETs);
+//!   the mock also puts `type` and `sequence_number` into every SSE `data` object;
+//! - stderr always carries `Reading additional input from stdin...` (stdin is null) and,
+//!   with HOME under the temp dir, `WARNING: proceeding, even though we could not create
+//!   PATH aliases: Refusing to create helper binaries under temporary dir`; harmless;
+//! - the npm wrapper (`node_modules/.bin/codex`, used as the binary) execs
+//!   `@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex`; the install is
+//!   424 MB (codex 315 MB, `codex-code-mode-host` 70 MB, `rg`, `bwrap`).
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -163,6 +183,21 @@ stream_idle_timeout_ms = 60000
     )
 }
 
+/// A TOML basic string.
+fn toml_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 pub fn bed() -> Option<Bed> {
     let binary = match binary() {
         Ok(binary) => binary,
@@ -189,8 +224,14 @@ pub fn bed() -> Option<Bed> {
         if !text.is_empty() && !text.ends_with('\n') {
             text.push('\n');
         }
-        // Top-level keys must come before any table: put ours first.
-        text = format!("{}{text}", config_toml());
+        // Top-level keys must come before any table: put ours first. The project is
+        // trusted, as it would be for a user working in it (project `.codex/` config and
+        // hooks load only in a trusted project).
+        let project = format!(
+            "\n[projects.{}]\ntrust_level = \"trusted\"\n",
+            toml_string(&work.to_string_lossy())
+        );
+        text = format!("{}{project}{text}", config_toml());
         fs::write(&config, text).unwrap_or_else(|e| panic!("write {}: {e}", config.display()));
     }
     Some(Bed {
@@ -217,7 +258,6 @@ pub fn env(bed: &Bed) -> Vec<(OsString, OsString)> {
         ),
         ("LANG".into(), "C.UTF-8".into()),
         ("NO_COLOR".into(), "1".into()),
-        ("TERM".into(), "dumb".into()),
         ("GIT_CONFIG_NOSYSTEM".into(), "1".into()),
     ];
     if let Some(tmp) = std::env::var_os("TMPDIR") {
@@ -491,28 +531,26 @@ mod bed_tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
 
-    /// A hook script that appends its stdin (one JSON line) to `log` and prints `answer`
-    /// for PreToolUse when given.
-    fn hook_script(bed: &Bed, log: &Path, pre_answer: Option<&str>) -> PathBuf {
+    /// A hook script that appends its stdin (one JSON line) to `log`, then prints the
+    /// first of `answers` whose extended regex matches that input.
+    fn hook_script(bed: &Bed, log: &Path, answers: &[(&str, &str)]) -> PathBuf {
         let script = bed.repo.dir.join("hook.sh");
-        let answer = pre_answer
-            .map(|a| {
-                format!(
-                    "if printf '%s' \"$input\" | grep -Eq '\"hook_event_name\" *: *\"PreToolUse\"'; then printf '%s' '{a}'; fi\n"
-                )
-            })
-            .unwrap_or_default();
-        fs::write(
-            &script,
-            format!(
-                "#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' \"$input\" >> '{}'\n{answer}exit 0\n",
-                log.display()
-            ),
-        )
-        .unwrap();
+        let mut body = format!(
+            "#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' \"$input\" >> '{}'\n",
+            log.display()
+        );
+        for (pattern, answer) in answers {
+            body.push_str(&format!(
+                "if printf '%s' \"$input\" | grep -Eq '{pattern}'; then printf '%s' '{answer}'; exit 0; fi\n"
+            ));
+        }
+        body.push_str("exit 0\n");
+        fs::write(&script, body).unwrap();
         fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
         script
     }
+
+    const PRE: &str = r#""hook_event_name" *: *"PreToolUse""#;
 
     fn register(bed: &Bed, script: &Path) {
         let handler = json!([{"type": "command", "command": script, "timeout": 10}]);
@@ -550,7 +588,7 @@ mod bed_tests {
             return;
         };
         let log = bed.repo.dir.join("hooks.log");
-        let script = hook_script(&bed, &log, None);
+        let script = hook_script(&bed, &log, &[]);
         register(&bed, &script);
         let trusted = trust_hooks(&bed).expect("trust the hooks");
         assert_eq!(trusted, 4, "four handlers registered");
@@ -566,6 +604,13 @@ mod bed_tests {
             ],
         );
         let why = describe(&run);
+        if std::env::var_os("BED_DEBUG").is_some() {
+            eprintln!(
+                "{why}\nREQUESTS {}\nLOG {}",
+                serde_json::to_string(&run.requests).unwrap(),
+                fs::read_to_string(&log).unwrap_or_default()
+            );
+        }
         assert!(run.status.success(), "{why}");
         assert_eq!(run.steps_served, 4, "{why}");
         assert_eq!(
@@ -619,7 +664,7 @@ mod bed_tests {
         };
         let log = bed.repo.dir.join("hooks.log");
         let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"NOPE"}}"#;
-        let script = hook_script(&bed, &log, Some(deny));
+        let script = hook_script(&bed, &log, &[(PRE, deny)]);
         register(&bed, &script);
         trust_hooks(&bed).expect("trust the hooks");
 
@@ -635,5 +680,50 @@ mod bed_tests {
         assert!(!bed.work.join("a.txt").exists(), "the deny held: {why}");
         let told = run.tool_result(0).unwrap_or_default();
         assert!(told.contains("NOPE"), "the model is told the reason: {why}");
+    }
+
+    #[test]
+    fn codex_bed_shows_hook_context_and_stop_prompts_as_messages() {
+        let Some(bed) = Bed::new(HostKind::Codex) else {
+            return;
+        };
+        let log = bed.repo.dir.join("hooks.log");
+        let context = r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CTX-NOTE"}}"#;
+        let block = r#"{"decision":"block","reason":"AGAIN-PLEASE"}"#;
+        let script = hook_script(
+            &bed,
+            &log,
+            &[
+                (r#""hook_event_name" *: *"PostToolUse""#, context),
+                (r#""stop_hook_active" *: *false"#, block),
+            ],
+        );
+        register(&bed, &script);
+        trust_hooks(&bed).expect("trust the hooks");
+
+        let run = bed.run(
+            "write a",
+            vec![
+                Step::new(vec![bed.shell("echo hi > a.txt")]),
+                Step::text("Done."),
+            ],
+        );
+        let why = describe(&run);
+        assert!(run.status.success(), "{why}");
+        assert!(
+            run.messages.iter().any(|m| m.contains("CTX-NOTE")),
+            "PostToolUse context arrives as a message: {why}"
+        );
+        assert!(
+            run.messages
+                .iter()
+                .any(|m| m.starts_with("<hook_prompt") && m.contains("AGAIN-PLEASE")),
+            "the Stop block arrives as a <hook_prompt> message: {why}"
+        );
+        assert_eq!(
+            run.requests.len(),
+            3,
+            "the block bought one more model call: {why}"
+        );
     }
 }

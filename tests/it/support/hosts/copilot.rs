@@ -150,7 +150,19 @@ pub fn run(bed: &Bed, prompt: &str, script: Vec<Step>) -> Run {
             api.errors()
         )
     });
-    anthropic_run(&api, &ids, status, stdout, stderr)
+    let mut run = anthropic_run(&api, &ids, status, stdout, stderr);
+    for message in &mut run.messages {
+        *message = strip_datetime(message).to_owned();
+    }
+    run
+}
+
+/// Copilot starts every user text it sends (the prompt, a Stop hook's reason) with
+/// `<current_datetime>…</current_datetime>\n\n`; [`Run::messages`] leaves that out.
+fn strip_datetime(text: &str) -> &str {
+    text.strip_prefix("<current_datetime>")
+        .and_then(|rest| rest.split_once("</current_datetime>"))
+        .map_or(text, |(_, rest)| rest.trim_start_matches('\n'))
 }
 
 pub fn shell(command: &str) -> Block {
@@ -563,5 +575,29 @@ mod bed_tests {
         assert!(!bed.work.join("a.txt").exists(), "{describe}");
         let told = run.tool_result(0).unwrap_or_default();
         assert!(told.contains("NOPE"), "{describe}");
+    }
+}
+#[cfg(test)]
+mod probe_tmp {
+    use super::*;
+    #[test]
+    fn probe_copilot() {
+        let bed = Bed::new(HostKind::Copilot).unwrap();
+        let log = bed.repo.dir.join("hook.log");
+        let stop = bed.repo.dir.join("stop.sh");
+        fs::write(&stop, format!("#!/bin/sh\ninput=$(cat)\necho \"$input\" >> {}\ncase \"$input\" in *'\"stop_hook_active\":false'*) printf '%s' '{{\"decision\":\"block\",\"reason\":\"PLEASE CONTINUE\"}}';; esac\n", log.display())).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&stop, fs::Permissions::from_mode(0o755)).unwrap();
+        let hooks = json!({"version": 1, "hooks": {"agentStop": [{"type": "command", "bash": stop.display().to_string(), "timeoutSec": 10}]}});
+        mkdir(&bed.home.join(".copilot/hooks"));
+        fs::write(bed.home.join(".copilot/hooks/log.json"), hooks.to_string()).unwrap();
+        let script = vec![Step::new(vec![bed.write_file("rel.txt", "x\n")]), Step::text("first"), Step::text("second")];
+        let run = bed.run("write files", script);
+        eprintln!("tool_results {:#?}\nmessages {:#?}\nsteps {}", run.tool_results, run.messages, run.steps_served);
+        eprintln!("rel exists in work: {}", bed.work.join("rel.txt").exists());
+        eprintln!("stdout {}\nstderr {}", run.stdout, run.stderr);
+        let last = run.requests.last().unwrap();
+        eprintln!("LAST messages: {}", serde_json::to_string_pretty(&last["messages"]).unwrap());
+        eprintln!("hooklog {}", fs::read_to_string(&log).unwrap_or_default());
     }
 }

@@ -7,8 +7,27 @@
 //! would be for a user working in it (project `.gemini/settings.json` hooks only load in
 //! a trusted folder).
 //!
-//! Where a real run here differs from shared/docs/hosts.md §3.2/§4 (Gemini 0.61.0): see
-//! the notes at the end of this comment, filled in from the runs.
+//! Where a real run here differs from, or adds to, shared/docs/hosts.md §3.2/§4/§6
+//! (Gemini 0.61.0, 2026-12-02): nothing contradicts it. Additions:
+//! - the CLI keeps the `functionCall.id` the mock sends and echoes it as
+//!   `functionResponse.id` (results are matched by it); it adds
+//!   `thoughtSignature: "skip_thought_signature_validator"` to the model parts it replays;
+//! - the first request has a single user content with two text parts:
+//!   `<session_context>…` and the prompt;
+//! - only `POST /v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse` was sent (no
+//!   next-speaker or other side queries, no GETs);
+//! - 16 tools offered: `update_topic`, `list_directory`, `read_file`, `grep_search`,
+//!   `glob`, `replace`, `write_file`, `web_fetch`, `run_shell_command`,
+//!   `list_background_processes`, `read_background_output`, `google_web_search`,
+//!   `write_todos`, `enter_plan_mode`, `invoke_agent`, `activate_skill`;
+//! - 0.61.0's update switches are `general.enableAutoUpdate` /
+//!   `general.enableAutoUpdateNotification` (set false); stderr always has `YOLO mode is
+//!   enabled…` (twice) and `Ripgrep is not available. Falling back to GrepTool.`; with
+//!   `TERM=dumb` it warns about a basic terminal, so the bed sets no TERM;
+//! - results as documented: shell `<untrusted_context>\nOutput: (empty)\nProcess Group
+//!   PGID: <n>\n</untrusted_context>`, deny `Tool execution blocked: <R>` (in
+//!   `response.error`), AfterTool context appended as `\n\n<hook_context>T</hook_context>`,
+//!   an AfterAgent deny's reason sent as a new user prompt.
 
 use std::ffi::OsString;
 use std::fs::{self, File};
@@ -231,7 +250,6 @@ pub fn env(bed: &Bed) -> Vec<(OsString, OsString)> {
         ),
         ("LANG".into(), "C.UTF-8".into()),
         ("NO_COLOR".into(), "1".into()),
-        ("TERM".into(), "dumb".into()),
         ("GIT_CONFIG_NOSYSTEM".into(), "1".into()),
         ("GEMINI_API_KEY".into(), "mock-gemini-key".into()),
         // The CLI would otherwise re-spawn itself with a bigger heap.
@@ -318,27 +336,26 @@ mod bed_tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
 
-    /// A hook that appends its stdin to `log` and prints `before_answer` for BeforeTool.
-    fn hook_script(bed: &Bed, log: &Path, before_answer: Option<&str>) -> PathBuf {
+    /// A hook script that appends its stdin (one JSON line) to `log`, then prints the
+    /// first of `answers` whose extended regex matches that input.
+    fn hook_script(bed: &Bed, log: &Path, answers: &[(&str, &str)]) -> PathBuf {
         let script = bed.repo.dir.join("hook.sh");
-        let answer = before_answer
-            .map(|a| {
-                format!(
-                    "if printf '%s' \"$input\" | grep -Eq '\"hook_event_name\" *: *\"BeforeTool\"'; then printf '%s' '{a}'; fi\n"
-                )
-            })
-            .unwrap_or_default();
-        fs::write(
-            &script,
-            format!(
-                "#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' \"$input\" >> '{}'\n{answer}exit 0\n",
-                log.display()
-            ),
-        )
-        .unwrap();
+        let mut body = format!(
+            "#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' \"$input\" >> '{}'\n",
+            log.display()
+        );
+        for (pattern, answer) in answers {
+            body.push_str(&format!(
+                "if printf '%s' \"$input\" | grep -Eq '{pattern}'; then printf '%s' '{answer}'; exit 0; fi\n"
+            ));
+        }
+        body.push_str("exit 0\n");
+        fs::write(&script, body).unwrap();
         fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
         script
     }
+
+    const BEFORE: &str = r#""hook_event_name" *: *"BeforeTool""#;
 
     /// Merges a `hooks` key into `~/.gemini/settings.json` (timeouts in ms).
     fn register(bed: &Bed, script: &Path) {
@@ -374,7 +391,7 @@ mod bed_tests {
             return;
         };
         let log = bed.repo.dir.join("hooks.log");
-        let script = hook_script(&bed, &log, None);
+        let script = hook_script(&bed, &log, &[]);
         register(&bed, &script);
 
         let run = bed.run(
@@ -437,7 +454,11 @@ mod bed_tests {
             return;
         };
         let log = bed.repo.dir.join("hooks.log");
-        let script = hook_script(&bed, &log, Some(r#"{"decision":"deny","reason":"NOPE"}"#));
+        let script = hook_script(
+            &bed,
+            &log,
+            &[(BEFORE, r#"{"decision":"deny","reason":"NOPE"}"#)],
+        );
         register(&bed, &script);
 
         let run = bed.run(
@@ -452,5 +473,43 @@ mod bed_tests {
         assert!(!bed.work.join("a.txt").exists(), "the deny held: {why}");
         let told = run.tool_result(0).unwrap_or_default();
         assert!(told.contains("NOPE"), "the model is told the reason: {why}");
+    }
+
+    #[test]
+    fn gemini_bed_shows_hook_context_and_stop_prompts() {
+        let Some(bed) = Bed::new(HostKind::Gemini) else {
+            return;
+        };
+        let log = bed.repo.dir.join("hooks.log");
+        let context = r#"{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"CTX-NOTE"}}"#;
+        let again = r#"{"decision":"deny","reason":"AGAIN-PLEASE"}"#;
+        let script = hook_script(
+            &bed,
+            &log,
+            &[
+                (r#""hook_event_name" *: *"AfterTool""#, context),
+                (r#""stop_hook_active" *: *false"#, again),
+            ],
+        );
+        register(&bed, &script);
+
+        let run = bed.run(
+            "write a",
+            vec![
+                Step::new(vec![bed.shell("echo hi > a.txt")]),
+                Step::text("Done."),
+            ],
+        );
+        let why = describe(&run);
+        assert!(run.status.success(), "{why}");
+        assert!(
+            run.tool_result(0)
+                .is_some_and(|t| t.contains("<hook_context>CTX-NOTE</hook_context>")),
+            "AfterTool context is appended to the tool result: {why}"
+        );
+        assert!(
+            run.messages.iter().any(|m| m.contains("AGAIN-PLEASE")),
+            "the AfterAgent deny arrives as a new prompt: {why}"
+        );
     }
 }
