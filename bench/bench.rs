@@ -864,6 +864,7 @@ fn write_log(log: &Path, project: &Path) -> io::Result<()> {
             reason,
             sha256: Some(sha256_hex(&n.to_le_bytes())),
             size: Some(200 + (n as u64 * 7919) % 40_000),
+            host: None,
         };
         serde_json::to_writer(&mut out, &record)?;
         out.write_all(b"\n")?;

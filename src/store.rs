@@ -181,6 +181,9 @@ pub struct WriteRecord {
     /// SHA-256 of the file on disk after the write, when it is a readable file.
     pub sha256: Option<String>,
     pub size: Option<u64>,
+    /// The host whose hook wrote the record (`codex`, `gemini`, …); absent: Claude Code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
 }
 
 /// One line of the ledger recording a tool call a guard refused before it ran. Allows are
@@ -207,6 +210,9 @@ pub struct DenialRecord {
     pub rule: Option<String>,
     /// The reason the agent was given.
     pub reason: String,
+    /// The host whose hook refused it; absent: Claude Code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
 }
 
 /// The marker of a [`DenialRecord`] (`"kind": "denial"`).
@@ -602,6 +608,7 @@ mod tests {
             reason: None,
             sha256: Some("00".repeat(32)),
             size: Some(12),
+            host: None,
         }
     }
 
@@ -619,6 +626,7 @@ mod tests {
             targets: vec!["/outside.txt".into()],
             rule: Some("outside the project root".into()),
             reason: "scope-guard: no".into(),
+            host: None,
         }
     }
 

@@ -75,6 +75,12 @@ pub enum WriteKind {
 }
 
 impl WriteKind {
+    /// A tool only another host's adapter produces (Codex's patch, translated): Claude
+    /// Code has no such tool, so its matcher leaves it out.
+    pub fn host_only(self) -> bool {
+        self == WriteKind::ApplyPatch
+    }
+
     /// The tool's name as the table spells it (after [`normalize`]).
     pub fn name(self) -> &'static str {
         WRITE_TOOLS
@@ -147,7 +153,11 @@ pub fn write_kind(tool_name: &str) -> Option<WriteKind> {
 /// The Claude Code matcher (a JavaScript regex, anchored) for every write tool, bare or
 /// behind any MCP server prefix.
 pub fn write_tools_matcher() -> String {
-    let names: Vec<&str> = WRITE_TOOLS.iter().map(|t| t.name).collect();
+    let names: Vec<&str> = WRITE_TOOLS
+        .iter()
+        .filter(|t| !t.kind.host_only())
+        .map(|t| t.name)
+        .collect();
     format!("^(mcp__.+__)?({})$", names.join("|"))
 }
 
@@ -353,7 +363,7 @@ mod tests {
                 assert_eq!(write_kind(&name), Some(spec.kind), "{name}");
                 let targets = write_targets(spec.kind, &input_for(spec.kind, "/p/f")).unwrap();
                 assert_eq!(targets[0].path, "/p/f", "{name}");
-                assert!(matcher_matches(&name), "{name} not matched");
+                assert_eq!(matcher_matches(&name), !spec.kind.host_only(), "{name}");
             }
         }
         for other in [

@@ -465,7 +465,8 @@ fn assistant_text(v: &Value, depth: usize) -> Option<String> {
     if depth >= 3 {
         return None;
     }
-    obj.values().find_map(|child| assistant_text(child, depth + 1))
+    obj.values()
+        .find_map(|child| assistant_text(child, depth + 1))
 }
 
 #[cfg(test)]

@@ -328,6 +328,7 @@ mod tests {
             reason: None,
             sha256: None,
             size: None,
+            host: None,
         };
         let records = [
             rec("/a/b.rs.bak", false),

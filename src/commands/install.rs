@@ -134,7 +134,11 @@ pub fn run(
     } else {
         "registered in"
     };
-    match crate::install::apply(&path, edit) {
+    let result = crate::install::apply(&path, edit);
+    if result.is_ok() && !uninstall {
+        host_follow_up(args, &path, env, out)?;
+    }
+    match result {
         Ok(Applied::Unchanged) if uninstall => {
             writeln!(
                 out,
@@ -170,6 +174,59 @@ pub fn run(
         }
         Err(e) => Err(CommandError::new(e)),
     }
+}
+
+/// What a host needs after its file is written: Codex trusts a hook only once its hash
+/// is recorded (an untrusted hook is skipped without a word), Gemini and Copilot run a
+/// project's hooks only in a trusted folder.
+fn host_follow_up(
+    args: &InstallArgs,
+    path: &Path,
+    env: &Env,
+    out: &mut dyn Write,
+) -> Result<(), CommandError> {
+    use crate::protocol::host::Host;
+    match args.host {
+        Host::Codex => {
+            let home = env.var("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+            let cwd = path
+                .parent()
+                .and_then(Path::parent)
+                .unwrap_or(Path::new("/"))
+                .to_owned();
+            match (crate::install::codex_trust::find_codex(env.as_fn()), home) {
+                (Some(codex), Some(home)) => {
+                    match crate::install::codex_trust::trust_ours(&codex, &cwd, &home, path) {
+                        Ok(0) => writeln!(out, "did-it-actually: Codex already trusts these hooks.")?,
+                        Ok(n) => writeln!(
+                            out,
+                            "did-it-actually: trusted {n} hook(s) in {} (Codex skips an untrusted hook without a word).",
+                            home.join(".codex/config.toml").display()
+                        )?,
+                        Err(e) => eprintln!(
+                            "did-it-actually: WARNING: the hooks are registered but could not be trusted ({e}); Codex skips untrusted hooks without a word. Trust them in Codex (`/hooks`) or run install again."
+                        ),
+                    }
+                }
+                _ => eprintln!(
+                    "did-it-actually: WARNING: `codex` is not on PATH, so the hooks are registered but not trusted; Codex skips untrusted hooks without a word. Run install again where `codex` is on PATH (or set DID_IT_ACTUALLY_CODEX), or trust them in Codex (`/hooks`)."
+                ),
+            }
+            if !args.user {
+                writeln!(out, "did-it-actually: Codex runs a project's hooks only in a trusted project.")?;
+            }
+        }
+        Host::Gemini if !args.user => writeln!(
+            out,
+            "did-it-actually: Gemini runs a project's hooks only in a trusted folder; `did-it-actually doctor` checks it."
+        )?,
+        Host::Copilot if !args.user => writeln!(
+            out,
+            "did-it-actually: Copilot runs a repository's hooks only after the folder is trusted (`--trust-folder` in `-p` mode)."
+        )?,
+        _ => {}
+    }
+    Ok(())
 }
 
 /// Whether the `claude` on PATH honours `onFailure` (2.1.295+). When it does not, says so

@@ -663,6 +663,7 @@ mod tests {
             reason: None,
             sha256: None,
             size: None,
+            host: None,
         })
     }
 

@@ -184,5 +184,6 @@ pub fn denial_record(
         targets,
         rule,
         reason: reason.to_owned(),
+        host: input.common.host.record_name(),
     })
 }

@@ -12,6 +12,7 @@ use serde_json::{json, Map, Value};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+pub mod codex_trust;
 pub mod hosts;
 
 /// The binary's file name; a handler whose command ends in it (or in a hook's link name)

@@ -29,6 +29,12 @@ pub enum Host {
 }
 
 impl Host {
+    /// The name a record carries: none for Claude Code (records made before hosts were
+    /// named are Claude Code's).
+    pub fn record_name(self) -> Option<String> {
+        (self != Host::Claude).then(|| self.name().to_owned())
+    }
+
     pub const ALL: [Host; 7] = [
         Host::Claude,
         Host::Codex,
@@ -246,7 +252,10 @@ pub fn decode(
     };
     dialect.camel = dialect.host == Host::Copilot && name.starts_with(char::is_lowercase);
     let obj = translate(spec, canonical, obj);
-    claude::parse_object(obj).map(|i| (i, dialect))
+    claude::parse_object(obj).map(|mut i| {
+        i.common.host = dialect.host;
+        (i, dialect)
+    })
 }
 
 /// The suite's event for a host's event name (its own, or the suite's where it uses them).

@@ -68,6 +68,9 @@ pub struct Common {
     pub transcript_path: Option<PathBuf>,
     pub cwd: PathBuf,
     pub permission_mode: Option<String>,
+    /// The host that sent the event (named at registration, or recognised: Copilot
+    /// running Claude Code's hooks).
+    pub host: host::Host,
 }
 
 /// One tool call as the host describes it.

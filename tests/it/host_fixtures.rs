@@ -17,7 +17,7 @@ struct HostDir {
     pass_event: bool,
 }
 
-const HOST_DIRS: [HostDir; 6] = [
+const HOST_DIRS: [HostDir; 7] = [
     HostDir {
         dir: "codex",
         host: "codex",
@@ -50,6 +50,12 @@ const HOST_DIRS: [HostDir; 6] = [
         host: "droid",
         pass_event: false,
     },
+    // Written from Cursor's documentation: its CLI cannot run here.
+    HostDir {
+        dir: "cursor",
+        host: "cursor",
+        pass_event: false,
+    },
 ];
 
 #[derive(Clone, Copy, PartialEq)]
@@ -61,9 +67,9 @@ enum Kind {
 
 fn kind_of(event: &str) -> Kind {
     match event {
-        "PreToolUse" | "BeforeTool" | "preToolUse" => Kind::Pre,
-        "PostToolUse" | "AfterTool" | "postToolUse" => Kind::Post,
-        "Stop" | "AfterAgent" | "agentStop" => Kind::Stop,
+        "PreToolUse" | "BeforeTool" | "preToolUse" | "beforeShellExecution" => Kind::Pre,
+        "PostToolUse" | "AfterTool" | "postToolUse" | "afterFileEdit" => Kind::Post,
+        "Stop" | "AfterAgent" | "agentStop" | "stop" => Kind::Stop,
         other => panic!("no hook for the fixture event {other}"),
     }
 }
@@ -102,11 +108,13 @@ fn cases(name: &str, input: &Value, kind: Kind) -> Vec<(String, String)> {
     let shell = ["tool_name", "toolName"]
         .iter()
         .find_map(|k| input.get(k)?.as_str())
-        .is_some_and(|t| ["Bash", "bash", "run_shell_command", "Execute"].contains(&t));
+        .is_some_and(|t| ["Bash", "bash", "run_shell_command", "Execute", "Shell"].contains(&t));
     let command = ["tool_input", "toolArgs"]
         .iter()
         .find_map(|k| input.get(k)?.get("command")?.as_str())
-        .filter(|_| shell);
+        .filter(|_| shell)
+        // Cursor's beforeShellExecution: the command is the payload's own.
+        .or_else(|| input.get("command")?.as_str());
     if kind == Kind::Pre {
         if let Some(c) = command {
             let c = serde_json::to_string(c).unwrap();

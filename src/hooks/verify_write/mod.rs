@@ -310,6 +310,7 @@ fn record(
         reason: (check.outcome != Outcome::Landed || check.detail.is_some()).then_some(reason),
         sha256: check.digest.as_ref().map(|d| d.sha256.clone()),
         size: check.digest.as_ref().map(|d| d.size),
+        host: input.common.host.record_name(),
     }
     .into()
 }

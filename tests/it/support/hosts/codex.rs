@@ -13,9 +13,9 @@
 //! (Codex 0.171.0, 2026-12-02):
 //! - trust: the state is written by Codex itself through the app-server method
 //!   `config/batchWrite` (`keyPath: "hooks.state"`, `mergeStrategy: "upsert"`, value
-//!   `{<key>: {trusted_hash}}`), not appended by hand; hosts.md's hand-written
-//!   `[hooks.state."<key>"]` table works too but breaks the file when that table already
-//!   exists (a `modified` hook). A dotted `keyPath` cannot name the entry (the key holds
+//!   `{<key>: {trusted_hash}}`), not appended by hand as hosts.md does (appending a
+//!   `[hooks.state."<key>"]` table breaks the file when that table already exists, e.g.
+//!   for a `modified` hook; not tried here). A dotted `keyPath` cannot name the entry (the key holds
 //!   dots). Codex writes an empty `[hooks.state]` header followed by one
 //!   `[hooks.state."<key>"]` table per hook. Keys seen:
 //!   `<HOME>/.codex/hooks.json:pre_tool_use:1:0` (group index 1 = second matcher group);
@@ -436,8 +436,8 @@ impl AppServer {
     }
 }
 
-/// `(key, currentHash)` of every hook `hooks/list` reports for `cwd` that is neither
-/// trusted nor managed, and the whole list for messages.
+/// `(key, currentHash, trustStatus)` of every hook in a `hooks/list` result that is
+/// neither trusted nor managed.
 fn untrusted(list: &Value) -> Vec<(String, String, String)> {
     list.get("data")
         .and_then(Value::as_array)

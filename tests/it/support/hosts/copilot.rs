@@ -1,29 +1,48 @@
 //! The GitHub Copilot CLI bed: see [`super`]. Copilot CLI **1.0.102** (npm
 //! `@github/copilot@1.0.102` plus `@github/copilot-linux-x64@1.0.102`, pinned explicitly),
 //! driven with `copilot --allow-all --disable-client-telemetry -p PROMPT` in BYOK mode
-//! (`COPILOT_PROVIDER_TYPE=anthropic`) against [`MockApi`], the Anthropic mock of the Claude
-//! bed, unchanged.
+//! (`COPILOT_PROVIDER_TYPE=anthropic`, `COPILOT_MODEL=claude-sonnet-4.5`) against
+//! [`MockApi`], the Anthropic mock of the Claude bed, unchanged. The base URL
+//! (`COPILOT_PROVIDER_BASE_URL`) is set per run, so [`env`] leaves it out; nothing is
+//! written under `~/.copilot` by the bed (an installer's `~/.copilot/hooks/*.json` is
+//! left alone).
 //!
 //! Also home to the helpers the Qwen and droid beds share (npm install under a lock, the
-//! scrubbed base environment, running a host with a timeout, reading a Messages-API turn):
-//! see the "Shared" section at the bottom.
+//! scrubbed base environment, running a host with a timeout, reading a Messages-API turn,
+//! the smoke-test hook scripts): see the "Shared" section. They could move to
+//! `hosts/mod.rs`.
 //!
-//! Set-up choices and differences from shared/docs/hosts.md §3.3, seen in real runs:
-//! - The npm package is a JS loader (`npm-loader.js`) that `spawnSync`s the platform
-//!   binary; the bed runs the platform binary `@github/copilot-linux-x64/copilot` directly,
-//!   so the timeout's SIGTERM/SIGKILL reaches the real process (not only the loader).
+//! Set-up choices, and where real runs differ from or add to shared/docs/hosts.md §3.3/§6
+//! (1.0.102, all seen in the tests below):
+//! - The npm package's bin is a JS loader (`npm-loader.js`) that `spawnSync`s the platform
+//!   binary; the bed runs `@github/copilot-linux-x64/copilot` directly, so the timeout's
+//!   SIGTERM/SIGKILL reaches the real process.
 //! - On first start the binary unpacks its JS (235 MB) into
-//!   `$XDG_CACHE_HOME/copilot/pkg/linux-x64/1.0.102`. Rather than 235 MB per bed, the
+//!   `$XDG_CACHE_HOME/copilot/pkg/linux-x64/1.0.102`. Instead of 235 MB per bed, the
 //!   install step unpacks it once into `<cache>/copilot-1.0.102/xdg-cache` and every run
-//!   points `COPILOT_CLI_DIST_DIR` at it (`copilot help environment`: "select an explicit
-//!   package"); the bed's own `XDG_CACHE_HOME` (under HOME) then stays empty.
-//! - `COPILOT_OFFLINE=true` (documented in `copilot help environment`, not in hosts.md):
-//!   no GitHub auth, telemetry, web tools, GitHub MCP server or auto-update.
-//! - Paths: [`write_file`]/[`edit_file`] pass `path` as given. Copilot's `create`/`edit`
-//!   want absolute paths (see the doc of [`write_file`]): pass `bed.work.join(..)`.
-//! - Hooks: user hooks in `~/.copilot/hooks/*.json` load in `-p` without
-//!   `--trust-folder` (the bed does not pass it; repo hooks would need it).
-//!   (Further run findings are listed at the test module below.)
+//!   sets `COPILOT_CLI_DIST_DIR` to it (`copilot help environment`); the bed's own
+//!   `XDG_CACHE_HOME` (under HOME) then only gets `Microsoft/DeveloperTools/deviceid`.
+//! - `COPILOT_OFFLINE=true` (in `copilot help environment`, not in hosts.md): no GitHub
+//!   auth, telemetry, web tools, GitHub MCP server or auto-update. Works with BYOK.
+//! - Every user text Copilot sends starts with `<current_datetime>…</current_datetime>\n\n`
+//!   (the prompt and a Stop hook's block reason alike; not in hosts.md); [`Run::messages`]
+//!   strips it.
+//! - Tools offered (17): `bash`, `read_bash`, `stop_bash`, `list_bash`, `view`, `create`,
+//!   `edit`, `fetch_copilot_cli_documentation`, `skill`, `sql`, `session_store_sql`,
+//!   `read_agent`, `list_agents`, `write_agent`, `grep`, `glob`, `task`. `bash` with only
+//!   `{command, description}` is accepted (hosts.md lists `shellId`, `mode`, … too).
+//! - `create`/`edit` accept a **relative** `path` (resolved against the cwd: "Created file
+//!   <work>/rel.txt"); hosts.md only showed absolute ones. The smoke tests pass absolute
+//!   paths, as Copilot's own model does.
+//! - Every request of a turn carried `tools` (no side queries were seen).
+//! - As in hosts.md: user hooks in `~/.copilot/hooks/*.json` load in `-p` without
+//!   `--trust-folder` (the bed does not pass it; repo hooks would need it); the camelCase
+//!   payloads match §6; a deny shows the model exactly `Denied by preToolUse hook: R`;
+//!   a top-level `additionalContext` is appended to the tool result; an `agentStop`
+//!   `decision:block` arrives as the next user message, the next agentStop having
+//!   `stop_hook_active:true`.
+//! - Writes in HOME: `~/.copilot/{config.json, session-store.db, session-state/<id>/
+//!   events.jsonl, logs/, installed-plugins/}`.
 
 use std::collections::BTreeSet;
 use std::ffi::OsString;
@@ -172,13 +191,13 @@ pub fn shell(command: &str) -> Block {
     )
 }
 
-/// Copilot's `create`. `path` is sent as given; Copilot's tools expect an absolute path
-/// (its tool schema says "Full absolute path"), so tests pass `bed.work.join(..)`.
+/// Copilot's `create`. `path` is sent as given: absolute (the smoke tests pass
+/// `bed.work.join(..)`) or relative to the project (1.0.102 resolves it against its cwd).
 pub fn write_file(path: &str, content: &str) -> Block {
     Block::tool("create", json!({"path": path, "file_text": content}))
 }
 
-/// Copilot's `edit` (`path` absolute, as for [`write_file`]).
+/// Copilot's `edit` (`path` as for [`write_file`]).
 pub fn edit_file(path: &str, old: &str, new: &str) -> Block {
     Block::tool(
         "edit",
@@ -268,6 +287,8 @@ pub(super) fn check_version(binary: &Path, args: &[&str], expected: &str) -> Res
     let out = Command::new(binary)
         .args(args)
         .env("COPILOT_AUTO_UPDATE", "false")
+        // Qwen's cli-entry.js answers --version from this variable when it is set.
+        .env_remove("CLI_VERSION")
         .stdin(Stdio::null())
         .output()
         .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
@@ -465,6 +486,43 @@ pub(super) fn hook_script(dir: &Path, log: &Path, deny_on: Option<(&str, &str)>)
     script
 }
 
+/// For the beds' own tests: a hook that answers `post` to a PostToolUse-like event
+/// (`$1` starting with `post`/`Post`) and `{"decision":"block","reason":STOP_REASON}` to
+/// the first Stop-like event (`$1` containing `top`) of a turn (`stop_hook_active:false`).
+#[cfg(test)]
+pub(super) fn answer_hook(dir: &Path, post: &str) -> PathBuf {
+    let script = dir.join("answer-hook.sh");
+    let body = format!(
+        "#!/bin/sh\ninput=$(cat)\ncase \"$1\" in\n  post*|Post*) printf '%s' '{post}';;\n  *top*) case \"$input\" in *'\"stop_hook_active\":false'*|*'\"stop_hook_active\": false'*) printf '%s' '{{\"decision\":\"block\",\"reason\":\"{STOP_REASON}\"}}';; esac;;\nesac\nexit 0\n"
+    );
+    fs::write(&script, body).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    script
+}
+
+/// The reason [`answer_hook`] blocks the first Stop with.
+#[cfg(test)]
+pub(super) const STOP_REASON: &str = "PLEASE CONTINUE";
+
+/// The context [`answer_hook`]'s callers hand back after a tool.
+#[cfg(test)]
+pub(super) const CONTEXT: &str = "CTX NOTE";
+
+/// A turn for [`answer_hook`]: one shell call, then two final texts (the second answers
+/// the Stop block).
+#[cfg(test)]
+pub(super) fn context_script(bed: &Bed) -> Vec<Step> {
+    vec![
+        Step::new(vec![bed.shell("echo hi > a.txt")]),
+        Step::text("first"),
+        Step::text("second"),
+    ]
+}
+
 /// The hook log written by [`hook_script`]: `(event, stdin JSON)` in order.
 #[cfg(test)]
 pub(super) fn hook_log(log: &Path) -> Vec<(String, Value)> {
@@ -572,32 +630,41 @@ mod bed_tests {
         ];
         let run = bed.run("write a", script);
         let describe = format!("{run:#?}\nhook log: {:#?}", hook_log(&log));
+        eprintln!("copilot deny: the model was told {:?}", run.tool_result(0));
         assert!(!bed.work.join("a.txt").exists(), "{describe}");
         let told = run.tool_result(0).unwrap_or_default();
-        assert!(told.contains("NOPE"), "{describe}");
+        assert_eq!(told, "Denied by preToolUse hook: NOPE", "{describe}");
     }
-}
-#[cfg(test)]
-mod probe_tmp {
-    use super::*;
+
+    /// A postToolUse `additionalContext` (top level) is appended to the tool result; an
+    /// agentStop block arrives as the next user message (without the datetime prefix).
     #[test]
-    fn probe_copilot() {
-        let bed = Bed::new(HostKind::Copilot).unwrap();
-        let log = bed.repo.dir.join("hook.log");
-        let stop = bed.repo.dir.join("stop.sh");
-        fs::write(&stop, format!("#!/bin/sh\ninput=$(cat)\necho \"$input\" >> {}\ncase \"$input\" in *'\"stop_hook_active\":false'*) printf '%s' '{{\"decision\":\"block\",\"reason\":\"PLEASE CONTINUE\"}}';; esac\n", log.display())).unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&stop, fs::Permissions::from_mode(0o755)).unwrap();
-        let hooks = json!({"version": 1, "hooks": {"agentStop": [{"type": "command", "bash": stop.display().to_string(), "timeoutSec": 10}]}});
+    fn copilot_bed_shows_hook_context_and_stop_reason() {
+        let Some(bed) = Bed::new(HostKind::Copilot) else {
+            return;
+        };
+        let post = format!(r#"{{"additionalContext":"{CONTEXT}"}}"#);
+        let script = answer_hook(&bed.repo.dir, &post);
+        let entry = |event: &str| {
+            json!([{"type": "command", "bash": format!("{} {event}", script.display()),
+                    "timeoutSec": 10}])
+        };
+        let hooks = json!({"version": 1, "hooks": {
+            "postToolUse": entry("postToolUse"),
+            "agentStop": entry("agentStop"),
+        }});
         mkdir(&bed.home.join(".copilot/hooks"));
-        fs::write(bed.home.join(".copilot/hooks/log.json"), hooks.to_string()).unwrap();
-        let script = vec![Step::new(vec![bed.write_file("rel.txt", "x\n")]), Step::text("first"), Step::text("second")];
-        let run = bed.run("write files", script);
-        eprintln!("tool_results {:#?}\nmessages {:#?}\nsteps {}", run.tool_results, run.messages, run.steps_served);
-        eprintln!("rel exists in work: {}", bed.work.join("rel.txt").exists());
-        eprintln!("stdout {}\nstderr {}", run.stdout, run.stderr);
-        let last = run.requests.last().unwrap();
-        eprintln!("LAST messages: {}", serde_json::to_string_pretty(&last["messages"]).unwrap());
-        eprintln!("hooklog {}", fs::read_to_string(&log).unwrap_or_default());
+        fs::write(
+            bed.home.join(".copilot/hooks/answer.json"),
+            hooks.to_string(),
+        )
+        .unwrap();
+        let run = bed.run("write a", context_script(&bed));
+        assert_eq!(run.steps_served, 3, "{run:#?}");
+        assert!(
+            run.tool_result(0).unwrap_or_default().contains(CONTEXT),
+            "{run:#?}"
+        );
+        assert_eq!(run.messages, vec![STOP_REASON.to_owned()], "{run:#?}");
     }
 }

@@ -5,26 +5,47 @@
 //! Messages SSE, unchanged), the provider being a BYOK `customModels` entry in
 //! `~/.factory/settings.json`.
 //!
-//! Set-up choices and facts seen in real runs (differences from hosts.md §3.5 are listed at
-//! the test module below):
-//! - What the wrapper needs: its `postinstall` (`install.js`) resolves the platform
-//!   package `@factory/cli-linux-x64` (or `-baseline` without AVX2) from `node_modules`,
-//!   any version, and hard-links its `bin/droid` over the wrapper's `bin/droid` shim
-//!   (warning, not failing, on a version mismatch); without the package it downloads the
-//!   wrapper's own version (0.225.1) from the registry. Installing both packages in one
-//!   `npm install` therefore gives 0.225.2. The bed runs
-//!   `node_modules/@factory/cli-linux-x64/bin/droid` directly (a 254 MB native binary)
-//!   and checks `--version` prints 0.225.2.
+//! Set-up choices:
+//! - What the wrapper needs to find the binary: its `postinstall` (`install.js`,
+//!   `platform.js`) resolves the platform package `@factory/cli-linux-x64` (or
+//!   `-linux-x64-baseline` without AVX2) from `node_modules`, **any version**, and
+//!   hard-links its `bin/droid` over the wrapper's `bin/droid` JS shim (a version mismatch
+//!   only warns); without the package it downloads the wrapper's own version (0.225.1)
+//!   from the registry. So installing both packages in one `npm install` yields 0.225.2
+//!   in both places. The bed runs `node_modules/@factory/cli-linux-x64/bin/droid` (a
+//!   254 MB native binary) directly and checks `--version` prints 0.225.2.
 //! - The mock's port is known only per run: [`run`] read-modify-writes `customModels` in
-//!   `~/.factory/settings.json` and keeps every other key (an installer's `hooks`).
-//! - `FACTORY_DROID_AUTO_UPDATE_ENABLED=false`, `FACTORY_DISABLE_KEYRING=true` (names read in
-//!   the binary); no `FACTORY_API_KEY`, so no Factory login is attempted.
-//! - Hook config, read in the binary's bundled JS and checked by the tests below: the
-//!   `matcher` is empty/`"*"` = all, else equal to the tool name, else a JavaScript
-//!   `RegExp`, **unanchored** (`new RegExp(m).test(tool)`; `Execute|Create` is a regex
-//!   alternation; `Edit` would also match `MultiEdit`); droid also has its own
-//!   `commandRegex` key. `timeout` is in **seconds** (`setTimeout(…, timeout*1000)`,
-//!   default 60).
+//!   `~/.factory/settings.json` and keeps every other key (an installer's `hooks`); [`bed`]
+//!   writes the entry with a placeholder port so the file exists from the start.
+//! - `FACTORY_DROID_AUTO_UPDATE_ENABLED=false`, `FACTORY_DISABLE_KEYRING=true` (names read
+//!   in the binary); no `FACTORY_API_KEY`, so no Factory login is attempted.
+//!
+//! Hook config facts, read in the binary's bundled JS and checked by the tests below: the
+//! `matcher` is empty/`"*"`/absent = all tools, else equal to the tool name, else a
+//! JavaScript `RegExp`, **unanchored** (`new RegExp(m).test(tool)`: `Execute|Create` is a
+//! regex alternation, `Creat` matches `Create`, `Edit` would also match a `MultiEdit`);
+//! Claude names (`Bash`, `Write`) match nothing. droid also has its own `commandRegex`
+//! key. `timeout` is in **seconds** (`setTimeout(…, timeout*1000)`, default 60).
+//!
+//! Where real runs differ from or add to shared/docs/hosts.md §3.5/§6 (0.225.2):
+//! - Tools offered (14): `Read`, `LS`, `Execute`, `Edit`, `Grep`, `Glob`, `Create`,
+//!   `TaskOutput`, `TaskStop`, `ToolSearch`, `Skill`, `ConnectorSearch`, `GenerateImage`,
+//!   `Task` (`WebSearch`, `FetchUrl`, … deferred behind `ToolSearch`).
+//! - `Create`/`Edit` accept a **relative** `file_path` (resolved against the cwd), and the
+//!   hook's `tool_input.file_path` then stays relative (`"rel.txt"`): a guard must resolve
+//!   it against `cwd`. The smoke tests pass absolute paths.
+//! - The model's tool result for `Create` is `The file <abs path> has been created
+//!   successfully.` (the hook's `tool_response` is the JSON string of §6).
+//! - The first request's first user message is a run of `<system-reminder>` texts (deferred
+//!   tools, connectors, skills, subagents, system info listing the *names* of the env vars
+//!   droid sees, date, `ls`/`git status`/`git log` output); the prompt is the next user
+//!   message. No side queries were seen (every request carried `tools`).
+//! - A scripted turn takes about 8 s.
+//! - As in hosts.md: payloads match §6 (Stop's `tool_execution_count` is 0 even after
+//!   tools); a deny shows the model exactly `Error: R`; a PostToolUse `additionalContext`
+//!   arrives as a separate user text after the tool result (which it leaves alone); a Stop
+//!   `decision:block` arrives as a user message R, the next Stop having
+//!   `stop_hook_active:true`.
 
 use std::ffi::OsString;
 use std::fs;
@@ -163,7 +184,9 @@ pub fn edit_file(path: &str, old: &str, new: &str) -> Block {
 
 #[cfg(test)]
 mod bed_tests {
-    use super::super::copilot::{hook_log, hook_script, smoke_script};
+    use super::super::copilot::{
+        answer_hook, context_script, hook_log, hook_script, smoke_script, CONTEXT, STOP_REASON,
+    };
     use super::*;
 
     fn add_hooks(bed: &Bed, hooks: Value) {
@@ -265,11 +288,9 @@ mod bed_tests {
         ];
         let run = bed.run("write a", script);
         let describe = format!("{run:#?}\nhook log: {:#?}", hook_log(&log));
+        eprintln!("droid deny: the model was told {:?}", run.tool_result(0));
         assert!(!bed.work.join("a.txt").exists(), "{describe}");
-        assert!(
-            run.tool_result(0).unwrap_or_default().contains("NOPE"),
-            "{describe}"
-        );
+        assert_eq!(run.tool_result(0), Some("Error: NOPE"), "{describe}");
     }
 
     /// The matcher is an unanchored regex: `Creat` matches `Create`, `^Edit$` only `Edit`;
@@ -304,5 +325,37 @@ mod bed_tests {
         ]);
         want.sort();
         assert_eq!(seen, want, "{run:#?}");
+    }
+
+    /// PostToolUse `hookSpecificOutput.additionalContext` arrives as a separate user text
+    /// after the tool result (which it leaves alone); a Stop block as the next user message.
+    #[test]
+    fn droid_bed_shows_hook_context_and_stop_reason() {
+        let Some(bed) = Bed::new(HostKind::Droid) else {
+            return;
+        };
+        let post = format!(
+            r#"{{"hookSpecificOutput":{{"hookEventName":"PostToolUse","additionalContext":"{CONTEXT}"}}}}"#
+        );
+        let script = answer_hook(&bed.repo.dir, &post);
+        let entry = |event: &str| {
+            json!([{"hooks": [{"type": "command",
+                "command": format!("{} {event}", script.display()), "timeout": 10}]}])
+        };
+        add_hooks(
+            &bed,
+            json!({"PostToolUse": entry("PostToolUse"), "Stop": entry("Stop")}),
+        );
+        let run = bed.run("write a", context_script(&bed));
+        assert_eq!(run.steps_served, 3, "{run:#?}");
+        assert!(
+            !run.tool_result(0).unwrap_or_default().contains(CONTEXT),
+            "{run:#?}"
+        );
+        assert_eq!(
+            run.messages,
+            vec![CONTEXT.to_owned(), STOP_REASON.to_owned()],
+            "{run:#?}"
+        );
     }
 }

@@ -3,6 +3,8 @@
 //! silently off (exit 127 does not block), a timeout of 10000 means hours, a Claude Code
 //! before 2.1.295 ignores `onFailure`: each of these is a line here.
 
+mod hosts;
+
 use crate::hooks::Hook;
 use crate::install::{self, Registration};
 use crate::policy::Policy;
@@ -67,6 +69,7 @@ pub fn run(scope: &Subject, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) ->
     out.push(policy_check(&scope.project, env));
     out.push(state_check(env));
     out.extend(self_tests(&registered));
+    out.extend(hosts::checks(scope, env));
     out
 }
 

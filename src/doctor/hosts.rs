@@ -1,0 +1,413 @@
+//! doctor for the hosts other than Claude Code: for each hooks file of ours it finds
+//! (user and project, [`crate::install::hosts::HOST_INSTALLS`]), the hooks it registers,
+//! whether each command's binary is there (most of these hosts run the tool when it is
+//! not), a live self-test through the registered command in the host's own wire format,
+//! and the host-side switches that silently turn hooks off: Codex hook trust, Gemini
+//! trusted folders, Copilot folder trust, Cursor's rule that one unknown event name
+//! voids its whole file.
+
+use super::{check, make_repo, run_with_timeout, Check, Mark, Subject};
+use crate::install::hosts::{registered, HostInstall, HOST_INSTALLS};
+use crate::protocol::host::{DenyForm, Host};
+use serde_json::{json, Map, Value};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// The event names Cursor's `hooks.json` accepts (cursor.com/docs/agent/hooks).
+const CURSOR_EVENTS: &[&str] = &[
+    "sessionStart",
+    "sessionEnd",
+    "preToolUse",
+    "postToolUse",
+    "postToolUseFailure",
+    "subagentStart",
+    "subagentStop",
+    "beforeShellExecution",
+    "afterShellExecution",
+    "beforeMCPExecution",
+    "afterMCPExecution",
+    "beforeReadFile",
+    "afterFileEdit",
+    "beforeSubmitPrompt",
+    "preCompact",
+    "stop",
+    "afterAgentResponse",
+    "afterAgentThought",
+    "beforeTabFileRead",
+    "afterTabFileEdit",
+];
+
+/// One hooks file of a host.
+struct Found {
+    spec: &'static HostInstall,
+    path: PathBuf,
+    project: bool,
+    settings: Map<String, Value>,
+}
+
+pub fn checks(scope: &Subject, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Vec<Check> {
+    let mut out = Vec::new();
+    for found in find(scope, &mut out) {
+        let title = found.spec.host.spec().title;
+        let ours = registered(&found.settings, found.spec);
+        if ours.is_empty() {
+            continue;
+        }
+        let hooks: Vec<String> = ours
+            .iter()
+            .map(|(e, h)| format!("{} on {e}", h.name()))
+            .collect();
+        out.push(check(
+            Mark::Pass,
+            format!("{title} registrations"),
+            format!("{}: {}", found.path.display(), hooks.join(", ")),
+            None,
+        ));
+        out.extend(command_checks(&found));
+        out.extend(gate_checks(&found, scope, env));
+        out.extend(self_test(&found));
+    }
+    out
+}
+
+fn find(scope: &Subject, out: &mut Vec<Check>) -> Vec<Found> {
+    let mut found = Vec::new();
+    for spec in HOST_INSTALLS {
+        let mut places = vec![(scope.project.join(spec.project_file), true)];
+        if let Some(home) = &scope.home {
+            places.push((home.join(spec.user_file), false));
+        }
+        for (path, project) in places {
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            match crate::install::parse_settings(&path, &text) {
+                Ok(settings) => found.push(Found {
+                    spec,
+                    path,
+                    project,
+                    settings,
+                }),
+                Err(e) => out.push(check(
+                    Mark::Fail,
+                    format!("{} hooks file", spec.host.spec().title),
+                    e.to_string(),
+                    Some("fix the file; the host ignores hooks it cannot read".into()),
+                )),
+            }
+        }
+    }
+    found
+}
+
+/// Every command of ours: its program must be there (Codex, Qwen and droid run the tool
+/// when it is not; Gemini and Copilot refuse it, with a spawn error as the reason).
+fn command_checks(found: &Found) -> Vec<Check> {
+    let mut out = Vec::new();
+    let mut seen = Vec::new();
+    for command in commands(found) {
+        let Some(program) = shlex::split(&command).and_then(|w| w.into_iter().next()) else {
+            continue;
+        };
+        if seen.contains(&program) {
+            continue;
+        }
+        seen.push(program.clone());
+        let ok = Path::new(&program).is_file();
+        let fails_open = matches!(
+            found.spec.host,
+            Host::Codex | Host::Qwen | Host::Droid | Host::Cursor
+        );
+        out.push(if ok {
+            check(
+                Mark::Pass,
+                format!("{} hook binary", found.spec.host.spec().title),
+                program,
+                None,
+            )
+        } else {
+            check(
+                Mark::Fail,
+                format!("{} hook binary", found.spec.host.spec().title),
+                format!(
+                    "{program} does not exist{}",
+                    if fails_open {
+                        ": this host then runs every tool call unguarded"
+                    } else {
+                        ""
+                    }
+                ),
+                Some(format!(
+                    "`did-it-actually install --host {}` again",
+                    found.spec.host.name()
+                )),
+            )
+        });
+    }
+    out
+}
+
+fn commands(found: &Found) -> Vec<String> {
+    let key = found.spec.command_key;
+    let mut out = Vec::new();
+    let Some(events) = found.settings.get("hooks").and_then(Value::as_object) else {
+        return out;
+    };
+    for list in events.values() {
+        for item in list.as_array().into_iter().flatten() {
+            let handlers: Vec<&Value> = match item.get("hooks").and_then(Value::as_array) {
+                Some(hs) => hs.iter().collect(),
+                None => vec![item],
+            };
+            for h in handlers {
+                if let Some(c) = h.get(key).and_then(Value::as_str) {
+                    if crate::install::our_hook(&json!({ "command": c })).is_some() {
+                        out.push(c.to_owned());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The host's own switches that silently disable hooks.
+fn gate_checks(
+    found: &Found,
+    scope: &Subject,
+    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> Vec<Check> {
+    let title = found.spec.host.spec().title;
+    match found.spec.host {
+        Host::Codex => vec![codex_trust_check(found, scope, env)],
+        Host::Gemini if found.project => {
+            let trusted = env("GEMINI_CLI_TRUST_WORKSPACE").is_some_and(|v| v == "true")
+                || scope.home.as_ref().is_some_and(|h| {
+                    std::fs::read_to_string(h.join(".gemini/trustedFolders.json"))
+                        .ok()
+                        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+                        .and_then(|v| v.as_object().cloned())
+                        .is_some_and(|folders| {
+                            folders.iter().any(|(dir, level)| {
+                                scope.project.starts_with(dir) && level.as_str() != Some("DO_NOT_TRUST")
+                            })
+                        })
+                });
+            vec![if trusted {
+                check(Mark::Pass, format!("{title} folder trust"), "the project is a trusted folder", None)
+            } else {
+                check(
+                    Mark::Fail,
+                    format!("{title} folder trust"),
+                    "Gemini runs a project's hooks only in a trusted folder (`--skip-trust` does not enable them): these hooks are off",
+                    Some("trust the folder in Gemini (`/permissions`), or install with `--user`".into()),
+                )
+            }]
+        }
+        Host::Copilot if found.project => vec![check(
+            Mark::Warn,
+            format!("{title} folder trust"),
+            "Copilot runs a repository's hooks only after the folder is trusted (in `-p` mode: `--trust-folder`)",
+            Some("trust the folder when Copilot asks, or install with `--user`".into()),
+        )],
+        Host::Cursor => {
+            let unknown: Vec<&String> = found
+                .settings
+                .get("hooks")
+                .and_then(Value::as_object)
+                .map(|e| e.keys().filter(|k| !CURSOR_EVENTS.contains(&k.as_str())).collect())
+                .unwrap_or_default();
+            vec![if unknown.is_empty() {
+                check(Mark::Pass, format!("{title} event names"), "every event name is one Cursor knows", None)
+            } else {
+                check(
+                    Mark::Fail,
+                    format!("{title} event names"),
+                    format!(
+                        "{} names unknown events ({}): Cursor then ignores the whole file, our hooks included",
+                        found.path.display(),
+                        unknown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                    ),
+                    Some("remove or rename those entries".into()),
+                )
+            }]
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn codex_trust_check(
+    found: &Found,
+    scope: &Subject,
+    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> Check {
+    let what = "Codex CLI hook trust";
+    let Some(codex) = crate::install::codex_trust::find_codex(env) else {
+        return check(
+            Mark::Warn,
+            what,
+            "`codex` is not on PATH, so the trust of these hooks could not be read; Codex skips an untrusted hook without a word",
+            Some("run `did-it-actually install --host codex` where `codex` is on PATH".into()),
+        );
+    };
+    match crate::install::codex_trust::list(&codex, &scope.project, scope.home.as_deref()) {
+        Err(e) => check(
+            Mark::Warn,
+            what,
+            format!("could not ask `codex app-server` ({e})"),
+            None,
+        ),
+        Ok(hooks) => {
+            let ours: Vec<_> = hooks
+                .iter()
+                .filter(|h| crate::install::our_hook(&json!({"command": h.command})).is_some())
+                .filter(|h| {
+                    Path::new(&h.source_path())
+                        .starts_with(found.path.parent().unwrap_or(Path::new("/")))
+                })
+                .collect();
+            let untrusted: Vec<_> = ours
+                .iter()
+                .filter(|h| h.trust_status != "trusted" && h.trust_status != "managed")
+                .collect();
+            if ours.is_empty() {
+                check(
+                    Mark::Warn,
+                    what,
+                    "Codex lists none of these hooks (is the project trusted?)",
+                    None,
+                )
+            } else if untrusted.is_empty() {
+                check(
+                    Mark::Pass,
+                    what,
+                    format!("{} hook(s) trusted", ours.len()),
+                    None,
+                )
+            } else {
+                check(
+                    Mark::Fail,
+                    what,
+                    format!(
+                        "{} of {} hook(s) not trusted ({}): Codex skips them without a word",
+                        untrusted.len(),
+                        ours.len(),
+                        untrusted.iter().map(|h| format!("{} is {}", h.key, h.trust_status)).collect::<Vec<_>>().join("; ")
+                    ),
+                    Some("`did-it-actually install --host codex` again (it trusts what it registers)".into()),
+                )
+            }
+        }
+    }
+}
+
+/// A push to `main`, through the registered block-wrong-branch command, in the host's
+/// own input shape; the answer must be the host's own deny.
+fn self_test(found: &Found) -> Vec<Check> {
+    let host = found.spec.host;
+    let title = host.spec().title;
+    let Some(command) = commands(found)
+        .into_iter()
+        .find(|c| c.contains(" block-wrong-branch"))
+    else {
+        return Vec::new();
+    };
+    let scratch = std::env::temp_dir().join(format!(
+        "did-it-actually-doctor-{}-{}",
+        host.name(),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let repo = scratch.join("repo");
+    if let Err(e) = make_repo(&repo) {
+        return vec![check(
+            Mark::Warn,
+            format!("self-test: {title}"),
+            format!("no scratch repository ({e})"),
+            None,
+        )];
+    }
+    let probe = probe(host, &repo, "git push origin HEAD:main");
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(&command)
+        .current_dir(&repo)
+        .env("DID_IT_ACTUALLY_STATE_DIR", scratch.join("state"));
+    let result = run_with_timeout(
+        &mut cmd,
+        probe.to_string().as_bytes(),
+        Duration::from_secs(10),
+    );
+    let _ = std::fs::remove_dir_all(&scratch);
+    let what = format!("self-test: {title} block-wrong-branch (a push to main)");
+    let form = match host {
+        Host::Copilot => DenyForm::Permission,
+        _ => host.spec().forms.deny,
+    };
+    vec![match result {
+        Err(e) => check(
+            Mark::Fail,
+            what,
+            format!("`{command}` could not run: {e}"),
+            None,
+        ),
+        Ok((code, stdout, stderr)) => {
+            let v: Value = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+            let denied = code == Some(0)
+                && match form {
+                    DenyForm::ClaudeJson => v["hookSpecificOutput"]["permissionDecision"] == "deny",
+                    DenyForm::Decision => v["decision"] == "deny",
+                    DenyForm::Permission => v["permissionDecision"] == "deny",
+                    DenyForm::CursorPermission => v["permission"] == "deny",
+                };
+            if denied {
+                check(
+                    Mark::Pass,
+                    what,
+                    format!("denied in {title}'s own form, as it must"),
+                    None,
+                )
+            } else {
+                check(
+                    Mark::Fail,
+                    what,
+                    format!(
+                        "expected {title}'s deny (exit {code:?}, stdout {:?}, stderr {:?})",
+                        crate::shell::walk::cut(&stdout),
+                        crate::shell::walk::cut(&stderr)
+                    ),
+                    Some(format!(
+                        "`did-it-actually install --host {}` again",
+                        host.name()
+                    )),
+                )
+            }
+        }
+    }]
+}
+
+/// A shell call of `command` as `host` sends it to a pre-tool hook.
+fn probe(host: Host, repo: &Path, command: &str) -> Value {
+    let repo = repo.display().to_string();
+    match host {
+        Host::Gemini => {
+            json!({"session_id": "doctor", "cwd": repo, "hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": {"command": command}})
+        }
+        Host::Copilot => {
+            json!({"sessionId": "doctor", "timestamp": 0, "cwd": repo, "toolName": "bash", "toolArgs": {"command": command}})
+        }
+        Host::Qwen => {
+            json!({"session_id": "doctor", "cwd": repo, "hook_event_name": "PreToolUse", "tool_name": "run_shell_command", "tool_input": {"command": command}})
+        }
+        Host::Droid => {
+            json!({"session_id": "doctor", "cwd": repo, "hook_event_name": "PreToolUse", "tool_name": "Execute", "tool_input": {"command": command}})
+        }
+        Host::Cursor => {
+            json!({"conversation_id": "doctor", "hook_event_name": "preToolUse", "workspace_roots": [repo], "tool_name": "Shell", "tool_input": {"command": command, "working_directory": repo}})
+        }
+        Host::Codex | Host::Claude => {
+            json!({"session_id": "doctor", "cwd": repo, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}})
+        }
+    }
+}
