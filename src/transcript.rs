@@ -433,16 +433,34 @@ const HOST_TAIL_LINES: usize = 2000;
 /// in it, a few levels down) has `role: "assistant"` or a `type` naming an assistant
 /// message, and text content. Bad lines are skipped. `Ok(None)`: no such record.
 pub fn host_last_message(path: &Path) -> std::io::Result<Option<String>> {
-    let mut found = None;
+    Ok(host_tail(path)?.message)
+}
+
+/// What the end of a host transcript shows.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct HostTail {
+    /// The newest assistant text.
+    pub message: Option<String>,
+    /// Whether a record after that text is the start of a stop hook (Copilot writes
+    /// `hook.start` before it runs one): the transcript has caught up with the turn.
+    pub hook_started_after: bool,
+}
+
+/// Reads the end of a host transcript for [`HostTail`].
+pub fn host_tail(path: &Path) -> std::io::Result<HostTail> {
+    let mut tail = HostTail::default();
     let mut seen = 0;
     crate::fsutil::lines_backward(path, |line| {
         seen += 1;
         if let Ok(v) = serde_json::from_slice::<Value>(line) {
-            found = assistant_text(&v, 0);
+            if v.get("type").and_then(Value::as_str) == Some("hook.start") {
+                tail.hook_started_after = true;
+            }
+            tail.message = assistant_text(&v, 0);
         }
-        found.is_none() && seen < HOST_TAIL_LINES
+        tail.message.is_none() && seen < HOST_TAIL_LINES
     })?;
-    Ok(found)
+    Ok(tail)
 }
 
 fn assistant_text(v: &Value, depth: usize) -> Option<String> {
@@ -453,9 +471,15 @@ fn assistant_text(v: &Value, depth: usize) -> Option<String> {
             .and_then(Value::as_str)
             .is_some_and(|t| t.contains("assistant") && t.contains("message"));
     if is_assistant {
-        let text = ["content", "text", "message"]
-            .iter()
-            .filter_map(|k| obj.get(*k))
+        // The text is the record's own, or its payload's (`{"type":
+        // "assistant.message", "data": {"content": …}}`, Copilot 1.0.102).
+        let own = std::iter::once(obj).chain(obj.values().filter_map(Value::as_object));
+        let text = own
+            .flat_map(|o| {
+                ["content", "text", "message"]
+                    .into_iter()
+                    .filter_map(move |k| o.get(k))
+            })
             .map(|c| content_text(Some(c)))
             .find(|t| !t.trim().is_empty());
         if text.is_some() {

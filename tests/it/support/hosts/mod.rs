@@ -190,3 +190,12 @@ impl Bed {
         }
     }
 }
+
+/// The last `max` bytes of `text` (on a character boundary), for failure messages.
+pub fn tail(text: &str, max: usize) -> &str {
+    let mut start = text.len().saturating_sub(max);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    &text[start..]
+}

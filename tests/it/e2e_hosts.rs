@@ -1,0 +1,317 @@
+//! The guards in every other host's real binary (Codex CLI, Gemini CLI, Copilot CLI, Qwen
+//! Code, droid), installed the way a user installs them (`did-it-actually install --host
+//! <host> --user`), the host run non-interactively against a scripted model: what the
+//! model was told, and what happened to the disk and the remote.
+
+use crate::support::hosts::{Bed, HostKind, Run, Step};
+use crate::support::repo::git;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// One `#[test]` per host for each scenario: `per_host!(a_scenario)` makes
+/// `a_scenario::codex`, `a_scenario::gemini`, … (run one host with `cargo test --test it
+/// e2e_hosts:: codex`).
+macro_rules! per_host {
+    ($($scenario:ident),+ $(,)?) => {$(
+        mod $scenario {
+            use crate::support::hosts::HostKind;
+            #[test]
+            fn codex() { super::$scenario(HostKind::Codex) }
+            #[test]
+            fn gemini() { super::$scenario(HostKind::Gemini) }
+            #[test]
+            fn copilot() { super::$scenario(HostKind::Copilot) }
+            #[test]
+            fn qwen() { super::$scenario(HostKind::Qwen) }
+            #[test]
+            fn droid() { super::$scenario(HostKind::Droid) }
+        }
+    )+};
+}
+
+per_host!(
+    a_push_to_main_is_denied,
+    a_wrapped_push_is_denied,
+    a_feature_push_goes_through,
+    a_write_outside_the_project_is_denied,
+    a_landed_write_is_recorded_with_its_host,
+    an_unbacked_claim_is_blocked_until_the_agent_backs_it,
+    a_missing_guard_binary,
+);
+
+/// A bed with the guards installed from `binary` (default: the built one), and an
+/// unpushed commit on `main` so a push would change the remote.
+fn guarded(host: HostKind, binary: Option<&Path>) -> Option<Bed> {
+    let bed = Bed::new(host)?;
+    let work = bed.work.clone();
+    git(&work, &["commit", "-q", "--allow-empty", "-m", "unpushed"]);
+    let bin = binary
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_did-it-actually")));
+    let out = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+        .args(["install", "--host", host.name(), "--user", "--binary"])
+        .arg(&bin)
+        .env_clear()
+        .envs(bed.env())
+        .env("DID_IT_ACTUALLY_CODEX", &bed.binary)
+        .current_dir(&work)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "install --host {}: {}{}",
+        host.name(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(bed)
+}
+
+fn origin_main(bed: &Bed) -> Option<String> {
+    bed.repo.origin_ref("main")
+}
+
+fn explain(run: &Run) -> String {
+    format!(
+        "status {:?}\n--- told\n{}\n--- stdout\n{}\n--- stderr\n{}",
+        run.status,
+        run.told(),
+        run.stdout,
+        crate::support::hosts::tail(&run.stderr, 3000)
+    )
+}
+
+fn push_is_denied(host: HostKind, command: &str) {
+    let Some(bed) = guarded(host, None) else {
+        return;
+    };
+    let before = origin_main(&bed);
+    let run = bed.run(
+        "push it",
+        vec![Step::new(vec![bed.shell(command)]), Step::text("Pushed.")],
+    );
+    assert_eq!(
+        origin_main(&bed),
+        before,
+        "the remote moved\n{}",
+        explain(&run)
+    );
+    let result = run.tool_result(0).unwrap_or_default();
+    assert!(
+        result.contains("block-wrong-branch") && result.contains("protected branch main"),
+        "the model was not told why\n{}",
+        explain(&run)
+    );
+}
+
+fn a_push_to_main_is_denied(host: HostKind) {
+    push_is_denied(host, "git push origin HEAD:main");
+}
+
+fn a_wrapped_push_is_denied(host: HostKind) {
+    push_is_denied(host, "sh -c 'cd . && git push origin main'");
+}
+
+fn a_feature_push_goes_through(host: HostKind) {
+    let Some(bed) = guarded(host, None) else {
+        return;
+    };
+    let run = bed.run(
+        "push it",
+        vec![
+            Step::new(vec![bed.shell("git push origin HEAD:topic/x")]),
+            Step::text("Pushed to topic/x."),
+        ],
+    );
+    let head = git(&bed.work, &["rev-parse", "HEAD"]);
+    assert_eq!(
+        bed.repo.origin_ref("topic/x").as_deref(),
+        Some(head.as_str()),
+        "the feature push did not land\n{}",
+        explain(&run)
+    );
+    assert!(
+        !run.told().contains("block-wrong-branch"),
+        "{}",
+        explain(&run)
+    );
+}
+
+fn a_write_outside_the_project_is_denied(host: HostKind) {
+    let Some(bed) = guarded(host, None) else {
+        return;
+    };
+    let by_tool = bed.repo.dir.join("outside/leak.txt");
+    let by_shell = bed.repo.dir.join("outside/leak2.txt");
+    let run = bed.run(
+        "write it",
+        vec![
+            Step::new(vec![bed.write_file(by_tool.to_str().unwrap(), "leak\n")]),
+            Step::new(vec![
+                bed.shell(&format!("printf leak > {}", by_shell.display()))
+            ]),
+            Step::text("Done."),
+        ],
+    );
+    assert!(
+        !by_tool.exists() && !by_shell.exists(),
+        "a write landed\n{}",
+        explain(&run)
+    );
+    let told_why = |n: usize| {
+        run.tool_result(n)
+            .is_some_and(|r| r.contains("scope-guard") && r.contains("outside the project root"))
+    };
+    assert!(
+        told_why(1),
+        "the model was not told why (shell)\n{}",
+        explain(&run)
+    );
+    // Gemini refuses a write tool's path outside its workspace itself, before any hook
+    // runs (observed on 0.61.0): the guard never sees that call.
+    let host_refused = host == HostKind::Gemini
+        && run
+            .tool_result(0)
+            .is_some_and(|r| r.contains("Path not in workspace"));
+    assert!(
+        told_why(0) || host_refused,
+        "the model was not told why (write tool)\n{}",
+        explain(&run)
+    );
+}
+
+/// Every record of the state directory the hooks wrote (under the bed's HOME).
+fn records(bed: &Bed) -> Vec<Value> {
+    let sessions = bed.home.join(".local/state/did-it-actually/sessions");
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(&sessions).into_iter().flatten().flatten() {
+        if let Ok(text) = std::fs::read_to_string(dir.path().join("writes.jsonl")) {
+            out.extend(text.lines().filter_map(|l| serde_json::from_str(l).ok()));
+        }
+    }
+    out
+}
+
+fn a_landed_write_is_recorded_with_its_host(host: HostKind) {
+    let Some(bed) = guarded(host, None) else {
+        return;
+    };
+    let file = bed.work.join("notes.md");
+    let run = bed.run(
+        "write notes",
+        vec![
+            Step::new(vec![bed.write_file(file.to_str().unwrap(), "the plan\n")]),
+            Step::text("Wrote notes.md."),
+        ],
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).ok().as_deref(),
+        Some("the plan\n"),
+        "{}",
+        explain(&run)
+    );
+    let canonical = std::fs::canonicalize(&file).unwrap();
+    let recs = records(&bed);
+    assert!(
+        recs.iter().any(|r| r["path"] == canonical.to_str().unwrap()
+            && r["outcome"] == "landed"
+            && r["host"] == host.name()),
+        "no landed record naming {}: {recs:#?}\n{}",
+        host.name(),
+        explain(&run)
+    );
+}
+
+fn an_unbacked_claim_is_blocked_until_the_agent_backs_it(host: HostKind) {
+    let Some(bed) = guarded(host, None) else {
+        return;
+    };
+    let file = bed.work.join("CHANGES.md");
+    let claim = "I updated `CHANGES.md` with the release notes.";
+    let run = bed.run(
+        "update the changelog",
+        vec![
+            Step::text(claim),
+            Step::new(vec![
+                bed.write_file(file.to_str().unwrap(), "release notes\n")
+            ]),
+            Step::text(claim),
+        ],
+    );
+    if host == HostKind::Copilot {
+        // Copilot 1.0.102 sends no final message with agentStop, and in `-p` mode writes
+        // its events.jsonl only after the stop hook ran (observed): the claim cannot be
+        // read, so the stop goes through, never blocked on a guess.
+        assert_eq!(run.steps_served, 1, "{}", explain(&run));
+        assert!(!run.told().contains("audit-turn"), "{}", explain(&run));
+        return;
+    }
+    assert!(
+        run.told().contains("audit-turn") && run.told().contains("CHANGES.md"),
+        "the unbacked claim was not sent back\n{}",
+        explain(&run)
+    );
+    assert!(
+        file.exists(),
+        "the agent never got to back it\n{}",
+        explain(&run)
+    );
+    assert_eq!(run.steps_served, 3, "{}", explain(&run));
+    assert!(run.status.success(), "{}", explain(&run));
+}
+
+fn a_missing_guard_binary(host: HostKind) {
+    // The guards installed from a copy, which then disappears.
+    let scratch = std::env::temp_dir().join(format!(
+        "dia-missing-{}-{}",
+        host.name(),
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let copy = scratch.join("did-it-actually");
+    std::fs::copy(env!("CARGO_BIN_EXE_did-it-actually"), &copy).unwrap();
+    let Some(bed) = guarded(host, Some(&copy)) else {
+        return;
+    };
+    std::fs::remove_dir_all(&scratch).unwrap();
+    let before = origin_main(&bed);
+    let run = bed.run(
+        "push it",
+        vec![
+            Step::new(vec![bed.shell("git push origin HEAD:main")]),
+            Step::text("Pushed."),
+        ],
+    );
+    let pushed = origin_main(&bed) != before;
+    // doctor says so, whatever the host does.
+    let doctor = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+        .args(["doctor"])
+        .env_clear()
+        .envs(bed.env())
+        .current_dir(&bed.work)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&doctor.stdout);
+    assert!(
+        report.contains("does not exist") && doctor.status.code() == Some(1),
+        "doctor did not report the missing binary:\n{report}"
+    );
+    match host {
+        // These hosts run the tool when the hook cannot be started: there is no switch to
+        // make them refuse (shared/docs/hosts.md §2), which is why doctor checks it.
+        HostKind::Codex | HostKind::Qwen | HostKind::Droid => assert!(
+            pushed,
+            "{} refused the call although its hook could not run: hosts.md says it fails open; update the README's host table\n{}",
+            host.name(),
+            explain(&run)
+        ),
+        // Exit 127 with the shell's message on stderr is a refusal here.
+        HostKind::Gemini | HostKind::Copilot => assert!(
+            !pushed,
+            "{} ran the call although its hook could not run\n{}",
+            host.name(),
+            explain(&run)
+        ),
+    }
+}
