@@ -24,6 +24,10 @@ struct Entry {
     prompt_id: String,
     agent: String,
     blocks: u32,
+    /// The final message of the last blocked stop (a host that sends every answer of the
+    /// turn in its next stop's message, Gemini's `prompt_response`, repeats it there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
 }
 
 /// What the guard allows.
@@ -66,7 +70,13 @@ impl LoopGuard {
     }
 
     /// Applies what a stop did to the turn's counter, under the lock.
-    pub fn apply(&self, prompt_id: &str, agent: &str, count: Count) -> Result<(), StoreError> {
+    pub fn apply(
+        &self,
+        prompt_id: &str,
+        agent: &str,
+        count: Count,
+        message: Option<&str>,
+    ) -> Result<(), StoreError> {
         match count {
             Count::Block => self.update(|state| {
                 match state
@@ -74,7 +84,10 @@ impl LoopGuard {
                     .iter_mut()
                     .find(|e| e.prompt_id == prompt_id && e.agent == agent)
                 {
-                    Some(entry) => entry.blocks += 1,
+                    Some(entry) => {
+                        entry.blocks += 1;
+                        entry.message = message.map(str::to_owned);
+                    }
                     None => {
                         // A new turn for this agent: the old turns' counters are done.
                         state.entries.retain(|e| e.agent != agent);
@@ -82,6 +95,7 @@ impl LoopGuard {
                             prompt_id: prompt_id.to_owned(),
                             agent: agent.to_owned(),
                             blocks: 1,
+                            message: message.map(str::to_owned),
                         });
                     }
                 }
@@ -95,6 +109,15 @@ impl LoopGuard {
                     .retain(|e| !(e.prompt_id == prompt_id && e.agent == agent))
             }),
         }
+    }
+
+    /// The final message of the turn's last blocked stop.
+    pub fn blocked_message(&self, prompt_id: &str, agent: &str) -> Option<String> {
+        self.read()
+            .entries
+            .into_iter()
+            .find(|e| e.prompt_id == prompt_id && e.agent == agent)
+            .and_then(|e| e.message)
     }
 
     /// The consecutive blocks so far.
@@ -154,7 +177,7 @@ mod tests {
     /// A stop with unbacked claims, as the hook and the runner take it.
     fn block(g: &LoopGuard, prompt: &str, agent: &str, max: u32) -> Decision {
         let (decision, count) = decide(g.count(prompt, agent), max);
-        g.apply(prompt, agent, count).unwrap();
+        g.apply(prompt, agent, count, None).unwrap();
         decision
     }
 
@@ -167,7 +190,7 @@ mod tests {
         assert_eq!(block(&g, "p", "main", 3), Decision::CapReached(3));
         // The cap starts over, as do a clean audit and a new prompt.
         assert_eq!(block(&g, "p", "main", 3), Decision::Block(1));
-        g.apply("p", "main", Count::Reset).unwrap();
+        g.apply("p", "main", Count::Reset, None).unwrap();
         assert_eq!(g.count("p", "main"), 0);
         block(&g, "p", "main", 3);
         assert_eq!(block(&g, "p2", "main", 3), Decision::Block(1));
@@ -185,7 +208,7 @@ mod tests {
                 std::thread::spawn(move || {
                     let g = LoopGuard { dir };
                     let agent = if i % 2 == 0 { "main" } else { "sub" };
-                    g.apply("p", agent, Count::Block).unwrap();
+                    g.apply("p", agent, Count::Block, None).unwrap();
                 })
             })
             .collect();

@@ -29,6 +29,9 @@ pub trait State {
 
     /// Stops blocked in a row for this turn and agent.
     fn stop_blocks(&self, prompt_id: &str, agent: &str) -> u32;
+
+    /// The final message of the turn's last blocked stop.
+    fn blocked_message(&self, prompt_id: &str, agent: &str) -> Option<String>;
 }
 
 /// A change a hook wants made to the shared state.
@@ -43,6 +46,8 @@ pub enum Change {
         prompt_id: String,
         agent: String,
         count: Count,
+        /// The message of a blocked stop, kept to recognise it when repeated.
+        message: Option<String>,
     },
 }
 
@@ -129,8 +134,9 @@ impl Disk {
                 prompt_id,
                 agent,
                 count,
+                message,
             } => LoopGuard::new(&self.store()?)
-                .apply(prompt_id, agent, *count)
+                .apply(prompt_id, agent, *count, message.as_deref())
                 .map_err(|e| e.to_string()),
         }
     }
@@ -167,6 +173,12 @@ impl State for Disk {
         self.store()
             .map_or(0, |s| LoopGuard::new(&s).count(prompt_id, agent))
     }
+
+    fn blocked_message(&self, prompt_id: &str, agent: &str) -> Option<String> {
+        self.store()
+            .ok()
+            .and_then(|s| LoopGuard::new(&s).blocked_message(prompt_id, agent))
+    }
 }
 
 /// The state in memory, for running hooks in-process in tests: what was read is what was
@@ -176,6 +188,7 @@ pub struct Memory {
     pub log: RefCell<Vec<Record>>,
     pub loops: RefCell<HashMap<PathBuf, LoopState>>,
     pub stop_blocks: RefCell<HashMap<(String, String), u32>>,
+    pub blocked_messages: RefCell<HashMap<(String, String), String>>,
 }
 
 impl Memory {
@@ -190,7 +203,13 @@ impl Memory {
                     prompt_id,
                     agent,
                     count,
+                    message,
                 } => {
+                    let key = (prompt_id.clone(), agent.clone());
+                    match message {
+                        Some(m) => self.blocked_messages.borrow_mut().insert(key, m),
+                        None => self.blocked_messages.borrow_mut().remove(&key),
+                    };
                     let mut blocks = self.stop_blocks.borrow_mut();
                     match count {
                         Count::Block => {
@@ -235,5 +254,12 @@ impl State for Memory {
             .get(&(prompt_id.to_owned(), agent.to_owned()))
             .copied()
             .unwrap_or(0)
+    }
+
+    fn blocked_message(&self, prompt_id: &str, agent: &str) -> Option<String> {
+        self.blocked_messages
+            .borrow()
+            .get(&(prompt_id.to_owned(), agent.to_owned()))
+            .cloned()
     }
 }

@@ -101,8 +101,22 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
     if (!policy.enabled || (stop.subagent && !policy.subagents)) && active_loop.is_none() {
         return Ok(HookOutcome::silent());
     }
+    let agent = stop.agent_id.clone().unwrap_or_else(|| "main".into());
+    let prompt_id = input.common.prompt_id.clone().unwrap_or_default();
+    // A host that sends every answer of the turn in the stop after a block (Gemini's
+    // `prompt_response`) repeats the blocked one first: only what follows it is new.
+    let event_message = stop.last_assistant_message.as_deref().map(|m| {
+        match stop
+            .stop_hook_active
+            .then(|| ctx.state.blocked_message(&prompt_id, &agent))
+            .flatten()
+        {
+            Some(prev) => strip_repeated(m, &prev).to_owned(),
+            None => m.to_owned(),
+        }
+    });
     // The message first: it decides whether the transcript is needed at all.
-    let (message, claims, transcript) = match &stop.last_assistant_message {
+    let (message, claims, transcript) = match &event_message {
         Some(m) => {
             let claims = if policy.enabled {
                 claims::extract(m)
@@ -180,14 +194,12 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
             notes_for_user,
         ));
     }
-    let agent = stop.agent_id.clone().unwrap_or_else(|| "main".into());
-    let prompt_id = input.common.prompt_id.clone().unwrap_or_default();
     if unbacked.is_empty() {
         let mut response = Response::silent();
         response.notices.extend(notes_for_user);
         return Ok(HookOutcome::with_changes(
             response,
-            vec![stop_blocks(prompt_id, agent, Count::Reset)],
+            vec![stop_blocks(prompt_id, agent, Count::Reset, None)],
         ));
     }
     let (decision, count) =
@@ -215,16 +227,31 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
     };
     Ok(HookOutcome {
         response,
-        changes: vec![stop_blocks(prompt_id, agent, count)],
+        changes: vec![stop_blocks(
+            prompt_id,
+            agent,
+            count,
+            stop.last_assistant_message.clone(),
+        )],
         if_unsaved: Some(if_unsaved),
     })
 }
 
-fn stop_blocks(prompt_id: String, agent: String, count: Count) -> Change {
+fn stop_blocks(prompt_id: String, agent: String, count: Count, message: Option<String>) -> Change {
     Change::StopBlocks {
         prompt_id,
         agent,
         count,
+        message,
+    }
+}
+
+/// `message` without a repeated `prev` at its start: the part after it, when the message
+/// is `prev`, a line break, and more (a repeated message alone is still the message).
+fn strip_repeated<'m>(message: &'m str, prev: &str) -> &'m str {
+    match message.strip_prefix(prev) {
+        Some(rest) if rest.starts_with('\n') && !rest.trim().is_empty() => rest.trim_start(),
+        _ => message,
     }
 }
 
@@ -346,7 +373,7 @@ fn end_turn_batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> Hook
     let agent = format!("end-turn:{tool}");
     if unbacked.is_empty() {
         let mut out = end_loop(notes);
-        out.changes = vec![stop_blocks(prompt_id, agent, Count::Reset)];
+        out.changes = vec![stop_blocks(prompt_id, agent, Count::Reset, None)];
         return out;
     }
     let (decision, count) =
@@ -363,7 +390,7 @@ fn end_turn_batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> Hook
             list_for_user(&unbacked)
         ))),
     };
-    out.changes = vec![stop_blocks(prompt_id, agent, count)];
+    out.changes = vec![stop_blocks(prompt_id, agent, count, None)];
     out.if_unsaved = Some(
         end_loop(Some(format!(
             "{HOOK}: the loop ends unchecked because the block counter could not be saved; claims unbacked: {}",
@@ -728,13 +755,63 @@ mod tests {
             [Change::StopBlocks {
                 prompt_id: "p".into(),
                 agent: "main".into(),
-                count: Count::Reset
+                count: Count::Reset,
+                message: None,
             }]
         );
         assert!(
             state.log.borrow().len() == 1,
             "the hook wrote nothing itself"
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Gemini sends every answer of the turn in the stop after a block: the blocked one,
+    /// a line break, the new one. An agent that corrected its message is not blocked
+    /// again for the words it took back.
+    #[test]
+    fn a_repeated_blocked_message_is_not_audited_again() {
+        let dir = std::env::temp_dir().join(format!("dia-audit-repeat-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let policy = Policy::defaults(dir.join(".did-it-actually.json"));
+        let state = Memory::default();
+        let env = |_: &str| None;
+        let ctx = Context {
+            policy: &policy,
+            now: std::time::SystemTime::now(),
+            env: &env,
+            end_turn_tools: &[],
+            state: &state,
+        };
+        let first = "I updated `notes.md`.";
+        let out = run(&stop(&dir, first), &ctx).unwrap();
+        assert!(matches!(out.response.verdict, Verdict::Block(_)));
+        state.apply(out.changes);
+        let again = |message: &str| {
+            let input = serde_json::json!({"session_id": "s", "prompt_id": "p", "cwd": dir,
+                "hook_event_name": "Stop", "stop_hook_active": true,
+                "last_assistant_message": message});
+            run(&claude::parse(input.to_string().as_bytes()).unwrap(), &ctx).unwrap()
+        };
+        let corrected = again(&format!(
+            "{first}\nI did not write notes.md: it still needs the plan."
+        ));
+        assert_eq!(
+            corrected.response.verdict,
+            Verdict::Silent,
+            "{:?}",
+            corrected.response
+        );
+        // The same claim again, alone or repeated, is still the claim.
+        assert!(matches!(again(first).response.verdict, Verdict::Block(_)));
+        assert!(matches!(
+            again(&format!("{first}\n{first}")).response.verdict,
+            Verdict::Block(_)
+        ));
+        assert_eq!(strip_repeated("a\nb", "a"), "b");
+        assert_eq!(strip_repeated("ab", "a"), "ab");
+        assert_eq!(strip_repeated("a\n", "a"), "a\n");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -37,6 +37,7 @@ per_host!(
     a_write_outside_the_project_is_denied,
     a_landed_write_is_recorded_with_its_host,
     an_unbacked_claim_is_blocked_until_the_agent_backs_it,
+    a_corrected_message_goes_through,
     a_missing_guard_binary,
 );
 
@@ -258,6 +259,25 @@ fn an_unbacked_claim_is_blocked_until_the_agent_backs_it(host: HostKind) {
         explain(&run)
     );
     assert_eq!(run.steps_served, 3, "{}", explain(&run));
+    assert!(run.status.success(), "{}", explain(&run));
+}
+
+/// The honest way out of a block: the agent takes the claim back. It must then be let
+/// through at once (Gemini repeats the blocked answer in the next stop's message).
+fn a_corrected_message_goes_through(host: HostKind) {
+    let Some(bed) = guarded(host, None) else {
+        return;
+    };
+    let run = bed.run(
+        "update the changelog",
+        vec![
+            Step::text("I updated `CHANGES.md` with the release notes."),
+            Step::text("I did not update CHANGES.md; the release notes are still to be written."),
+            Step::text("(a third answer: the corrected message was blocked)"),
+        ],
+    );
+    let expected = if host == HostKind::Copilot { 1 } else { 2 };
+    assert_eq!(run.steps_served, expected, "{}", explain(&run));
     assert!(run.status.success(), "{}", explain(&run));
 }
 
