@@ -211,8 +211,14 @@ pub struct Dialect {
 }
 
 impl Dialect {
+    /// The dialect of a registration for `host`: for Copilot, the camelCase hooks file
+    /// the installer writes (its PascalCase dialect only arrives through Claude Code's
+    /// settings, recognised by [`decode`]).
     pub fn of(host: Host) -> Dialect {
-        Dialect { host, camel: false }
+        Dialect {
+            host,
+            camel: host == Host::Copilot,
+        }
     }
 }
 
@@ -577,4 +583,61 @@ pub fn host_event_name(host: Host, event: Event) -> &'static str {
                 .flatten()
         })
         .unwrap_or(event.name())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A guard that cannot decide refuses the call in the host's own deny, on exit 0
+    /// with JSON only on stdout (hosts that fail open read anything else as "allow").
+    #[test]
+    fn an_internal_error_is_each_hosts_deny() {
+        for host in Host::ALL {
+            let out = encode_failure(
+                Dialect::of(host),
+                "scope-guard",
+                Some(Event::PreToolUse),
+                "boom",
+            );
+            let v: Value = serde_json::from_str(&out.stdout)
+                .unwrap_or_else(|e| panic!("{host:?}: {e}: {out:?}"));
+            let denied = match host.spec().forms.deny {
+                DenyForm::ClaudeJson => v["hookSpecificOutput"]["permissionDecision"] == "deny",
+                DenyForm::Decision => v["decision"] == "deny",
+                DenyForm::Permission => v["permissionDecision"] == "deny",
+                DenyForm::CursorPermission => v["permission"] == "deny",
+            };
+            assert!(denied && out.exit_code == 0, "{host:?}: {out:?}");
+            assert!(
+                out.stdout.contains("scope-guard: boom"),
+                "{host:?}: {out:?}"
+            );
+            // The turn's end is never held on our own error.
+            let stop = encode_failure(Dialect::of(host), "audit-turn", Some(Event::Stop), "boom");
+            assert!(
+                !stop.stdout.contains("\"block\"")
+                    && !stop.stdout.contains("\"deny\"")
+                    && stop.exit_code == 0,
+                "{host:?}: {stop:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn copilot_is_recognised_in_claude_settings_and_claude_is_not_mistaken() {
+        let copilot = br#"{"hook_event_name":"PreToolUse","session_id":"s","timestamp":"2026-12-01T06:25:30.868Z","cwd":"/w","tool_name":"Write","tool_input":{"path":"/w/b.txt","file_text":"x"}}"#;
+        let (input, dialect) = decode(Host::Claude, None, copilot).unwrap();
+        assert_eq!(dialect.host, Host::Copilot);
+        let super::super::Payload::PreToolUse { call } = &input.payload else {
+            panic!()
+        };
+        assert_eq!(call.input["file_path"], "/w/b.txt");
+        assert_eq!(call.input["content"], "x");
+        let claude = br#"{"hook_event_name":"PreToolUse","session_id":"s","transcript_path":"/t.jsonl","permission_mode":"default","cwd":"/w","tool_name":"Write","tool_input":{"file_path":"/w/b.txt","content":"x"}}"#;
+        assert_eq!(
+            decode(Host::Claude, None, claude).unwrap().1.host,
+            Host::Claude
+        );
+    }
 }
