@@ -405,7 +405,7 @@ pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 
 fn too_large(len: u64, limit: u64) -> io::Error {
     const MIB: u64 = 1024 * 1024;
-    let limit = if limit % MIB == 0 {
+    let limit = if limit.is_multiple_of(MIB) {
         format!("{} MiB", limit / MIB)
     } else {
         format!("{limit} bytes")

@@ -475,8 +475,6 @@ const FILE_EXTENSIONS: &[&str] = &[
 ];
 
 /// Every claim in `message`.
-
-/// Every claim in `message`.
 pub fn extract(message: &str) -> Vec<Claim> {
     explain(message)
         .into_iter()
@@ -918,7 +916,7 @@ fn tokens(clause: &str) -> Vec<Token> {
         // Parentheses are kept as tokens: a comma inside them splits nothing.
         let open = word.starts_with('(');
         let close = word.trim_end_matches(['.', ',', ':', ';']).ends_with(')')
-            && !(word.contains('(') && !open);
+            && (!word.contains('(') || open);
         if open {
             out.push(Token::Word("(".into()));
         }
@@ -1019,9 +1017,6 @@ fn is_negation(words: &[String], i: usize) -> bool {
         && words[i + 1..words.len().min(i + 3)].iter().any(result);
     !result_phrase && (NEGATIONS.contains(&w) || w.ends_with("n't"))
 }
-
-/// The clause without its negated parts: comma-separated parts, and `and no …` tails,
-/// that hold a negation.
 
 /// Whether a word is a past-tense action this reader knows: a change verb, or a git one.
 fn is_claim_verb(w: &str) -> bool {

@@ -1097,7 +1097,7 @@ fn pushed_branches(f: &Facts) -> Vec<String> {
             && r.stages
                 .iter()
                 .filter(|s| git_sub(s, "push"))
-                .all(|s| s.owns_status && !r.is_error || s.and_chain && !r.is_error);
+                .all(|s| (s.owns_status || s.and_chain) && !r.is_error);
         if quiet_ok || r.output.contains("Everything up-to-date") && !failed {
             for s in r.stages.iter().filter(|s| git_sub(s, "push")) {
                 out.extend(

@@ -147,9 +147,7 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
             Some(s)
         }
         Runner::Nextest => {
-            let l = lines()
-                .filter(|l| l.contains(" run: ") && l.contains("passed"))
-                .last()?;
+            let l = lines().rfind(|l| l.contains(" run: ") && l.contains("passed"))?;
             Some(Summary {
                 passed: before(l, "passed")?,
                 failed: before(l, "failed").unwrap_or(0) + before(l, "timed").unwrap_or(0),
@@ -158,7 +156,7 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
             })
         }
         Runner::Jest => {
-            let l = lines().filter(|l| l.starts_with("Tests:")).last()?;
+            let l = lines().rfind(|l| l.starts_with("Tests:"))?;
             Some(Summary {
                 passed: before(l, "passed").unwrap_or(0),
                 failed: before(l, "failed").unwrap_or(0),
@@ -167,9 +165,7 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
             })
         }
         Runner::Vitest => {
-            let l = lines()
-                .filter(|l| l.starts_with("Tests ") && l.contains('('))
-                .last()?;
+            let l = lines().rfind(|l| l.starts_with("Tests ") && l.contains('('))?;
             Some(Summary {
                 passed: before(l, "passed").unwrap_or(0),
                 failed: before(l, "failed").unwrap_or(0),
@@ -179,17 +175,13 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
         }
         Runner::Pytest => {
             // "==== 1 failed, 11 passed in 0.31s ====", or "11 passed in 0.05s" with -q.
-            let l = lines()
-                .filter(|l| {
-                    let core = l.trim_matches(|c| c == '=' || c == ' ');
-                    (core.contains(" passed")
-                        || core.contains(" failed")
-                        || core.contains(" error"))
-                        && core.contains(" in ")
-                        && core.ends_with('s')
-                        || core.starts_with("no tests ran")
-                })
-                .last()?;
+            let l = lines().rfind(|l| {
+                let core = l.trim_matches(|c| c == '=' || c == ' ');
+                (core.contains(" passed") || core.contains(" failed") || core.contains(" error"))
+                    && core.contains(" in ")
+                    && core.ends_with('s')
+                    || core.starts_with("no tests ran")
+            })?;
             Some(Summary {
                 passed: before(l, "passed").unwrap_or(0),
                 failed: before(l, "failed").unwrap_or(0)
@@ -200,11 +192,9 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
             })
         }
         Runner::Unittest => {
-            let ran = lines().filter_map(|l| l.strip_prefix("Ran ")).last()?;
+            let ran = lines().filter_map(|l| l.strip_prefix("Ran ")).next_back()?;
             let total = num(ran.split_whitespace().next()?)?;
-            let verdict = lines()
-                .filter(|l| l.starts_with("OK") || l.starts_with("FAILED"))
-                .last()?;
+            let verdict = lines().rfind(|l| l.starts_with("OK") || l.starts_with("FAILED"))?;
             let count = |key: &str| {
                 verdict
                     .find(key)
@@ -226,14 +216,14 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                         .or_else(|| l.strip_prefix("ℹ pass "))
                         .and_then(num)
                 })
-                .last()?;
+                .next_back()?;
             let fail = lines()
                 .filter_map(|l| {
                     l.strip_prefix("# fail ")
                         .or_else(|| l.strip_prefix("ℹ fail "))
                         .and_then(num)
                 })
-                .last()
+                .next_back()
                 .unwrap_or(0);
             Some(Summary {
                 passed: pass,
@@ -243,21 +233,19 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
             })
         }
         Runner::Mocha => {
-            let pass = lines().filter_map(|l| before(l, "passing")).last()?;
+            let pass = lines().filter_map(|l| before(l, "passing")).next_back()?;
             Some(Summary {
                 passed: pass,
                 failed: lines()
                     .filter_map(|l| before(l, "failing"))
-                    .last()
+                    .next_back()
                     .unwrap_or(0),
                 suites: Vec::new(),
                 counted: true,
             })
         }
         Runner::Rspec => {
-            let l = lines()
-                .filter(|l| l.contains(" example") && l.contains(" failure"))
-                .last()?;
+            let l = lines().rfind(|l| l.contains(" example") && l.contains(" failure"))?;
             let total = before(l, "examples").or_else(|| before(l, "example"))?;
             let failed = before(l, "failures").or_else(|| before(l, "failure"))?;
             Some(Summary {
@@ -268,7 +256,7 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
             })
         }
         Runner::PhpUnit => {
-            if let Some(l) = lines().filter(|l| l.starts_with("OK (")).last() {
+            if let Some(l) = lines().rfind(|l| l.starts_with("OK (")) {
                 return Some(Summary {
                     passed: before(l, "tests").or_else(|| before(l, "test"))?,
                     failed: 0,
@@ -276,9 +264,7 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                     counted: true,
                 });
             }
-            let l = lines()
-                .filter(|l| l.starts_with("Tests: ") && l.contains("Assertions:"))
-                .last()?;
+            let l = lines().rfind(|l| l.starts_with("Tests: ") && l.contains("Assertions:"))?;
             let total = after(l, "Tests:")?;
             let failed = after(l, "Failures:").unwrap_or(0) + after(l, "Errors:").unwrap_or(0);
             Some(Summary {
@@ -315,8 +301,7 @@ fn plain(output: &str) -> Option<Summary> {
     let l = output
         .lines()
         .map(str::trim)
-        .filter(|l| before(l, "passed").is_some())
-        .last()?;
+        .rfind(|l| before(l, "passed").is_some())?;
     Some(Summary {
         passed: before(l, "passed")?,
         failed: before(l, "failed").unwrap_or(0),
