@@ -35,6 +35,7 @@ pub fn run(
                 "cwd": cwd,
                 "policy": policy.source.to_string(),
                 "protected": policy.branches.describe_protected(),
+                "remote_defaults": remote_defaults(&policy, &cwd),
                 "trace": e.trace,
                 "verdict": verdict,
                 "reason": reason,
@@ -48,6 +49,11 @@ pub fn run(
         )?;
     } else {
         write!(out, "{}", e.text(&cwd, &policy))?;
+        if command.contains("git") {
+            for line in remote_defaults(&policy, &cwd) {
+                writeln!(out, "  remote default: {line}")?;
+            }
+        }
         writeln!(out, "scope-guard, root {}:", scope.root.display())?;
         if writes.notes.is_empty() && writes.denials.is_empty() {
             writeln!(out, "  no write it can see")?;
@@ -67,4 +73,12 @@ pub fn run(
         (Decision::Allow, None) => Ok(ExitCode::SUCCESS),
         _ => Ok(ExitCode::from(1)),
     }
+}
+
+/// The remotes' default branches the policy protects, and how each was found.
+fn remote_defaults(policy: &Policy, cwd: &Path) -> Vec<String> {
+    if !policy.branches.protect_remote_default {
+        return Vec::new();
+    }
+    super::policy::remote_default_lines(cwd)
 }

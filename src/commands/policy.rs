@@ -60,6 +60,11 @@ pub fn check(
             writeln!(out, "store.prune_after_days: {}", p.store.prune_after_days)?;
             let b = &p.branches;
             writeln!(out, "branches.protected: {}", b.describe_protected())?;
+            if b.protect_remote_default {
+                for line in remote_default_lines(&cwd) {
+                    writeln!(out, "branches.protect_remote_default: {line}")?;
+                }
+            }
             let denied: Vec<&str> = crate::policy::DenyKind::ALL
                 .into_iter()
                 .filter(|k| b.deny.get(*k))
@@ -101,4 +106,27 @@ pub fn check(
         }
         Err(e) => Err(CommandError::new(e)),
     }
+}
+
+/// Which branch is each remote's default and how it was found, for `policy check` and
+/// `explain`; a remote whose default cannot be found says so.
+pub(crate) fn remote_default_lines(cwd: &Path) -> Vec<String> {
+    let Ok(Some(repo)) = crate::git::repo::Repo::open(cwd, None) else {
+        return Vec::new();
+    };
+    repo.remote_defaults()
+        .into_iter()
+        .map(|d| match &d.branch {
+            Some(b) => format!(
+                "{}'s default branch is {b} ({})",
+                d.remote,
+                d.how.describe(&d.remote)
+            ),
+            None => format!(
+                "WARNING: {}'s default branch is {}",
+                d.remote,
+                d.how.describe(&d.remote)
+            ),
+        })
+        .collect()
 }

@@ -290,7 +290,7 @@ impl Analyzer<'_> {
 
 /// The directory a remote URL names on this machine (`/srv/r.git`, `../r.git`,
 /// `file:///srv/r.git`), or None for a network URL (`https://…`, `host:path`).
-fn local_path(url: &str) -> Option<String> {
+pub(super) fn local_path(url: &str) -> Option<String> {
     if let Some(p) = url.strip_prefix("file://") {
         return Some(p.to_owned());
     }

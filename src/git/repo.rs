@@ -165,26 +165,91 @@ impl Repo {
             .is_ok()
     }
 
-    /// The branch each remote's HEAD points at (`refs/remotes/<r>/HEAD`): the remotes'
-    /// default branches.
+    /// The remotes' default branches (see [`Repo::remote_defaults`]).
     pub fn remote_default_branches(&self) -> Vec<String> {
+        self.remote_defaults()
+            .into_iter()
+            .filter_map(|d| d.branch)
+            .collect()
+    }
+
+    /// Each remote's default branch and how it was found: the remote-tracking
+    /// `refs/remotes/<r>/HEAD` (made by `clone` or `remote set-head`); else, for a remote
+    /// that is a path or a `file://` URL, that repository's own HEAD; else
+    /// `init.defaultBranch`, `main`, then `master`, the first that the remote has (a
+    /// remote-tracking branch of that name). `git init` + `git remote add` makes no
+    /// `<r>/HEAD`, so without these a remote's default would go unprotected.
+    pub fn remote_defaults(&self) -> Vec<RemoteDefault> {
         let Ok(remotes) = self.repo.remotes() else {
             return Vec::new();
         };
         remotes
             .iter()
             .flatten()
-            .filter_map(|r| {
-                let head = self
-                    .repo
-                    .find_reference(&format!("refs/remotes/{r}/HEAD"))
-                    .ok()?;
-                let target = head.symbolic_target()?;
-                target
-                    .strip_prefix(&format!("refs/remotes/{r}/"))
-                    .map(str::to_owned)
-            })
+            .map(|r| self.remote_default(r))
             .collect()
+    }
+
+    fn remote_default(&self, remote: &str) -> RemoteDefault {
+        let found = |branch: String, how: DefaultSource| RemoteDefault {
+            remote: remote.to_owned(),
+            branch: Some(branch),
+            how,
+        };
+        let tracking = format!("refs/remotes/{remote}/");
+        if let Some(branch) = self
+            .repo
+            .find_reference(&format!("{tracking}HEAD"))
+            .ok()
+            .and_then(|h| h.symbolic_target().map(str::to_owned))
+            .and_then(|t| t.strip_prefix(&tracking).map(str::to_owned))
+        {
+            return found(branch, DefaultSource::TrackingHead);
+        }
+        if let Some(branch) = self.local_remote_head(remote) {
+            return found(branch, DefaultSource::RemoteRepositoryHead);
+        }
+        let configured = self
+            .repo
+            .config()
+            .ok()
+            .and_then(|c| c.get_string("init.defaultBranch").ok());
+        if let Some(b) = configured.filter(|b| self.remote_branch_exists(remote, b)) {
+            return found(b, DefaultSource::InitDefaultBranch);
+        }
+        for b in ["main", "master"] {
+            if self.remote_branch_exists(remote, b) {
+                return found(b.to_owned(), DefaultSource::OnlyCommonName);
+            }
+        }
+        RemoteDefault {
+            remote: remote.to_owned(),
+            branch: None,
+            how: DefaultSource::NotFound,
+        }
+    }
+
+    /// The branch HEAD names in a remote that is a repository on this machine.
+    fn local_remote_head(&self, remote: &str) -> Option<String> {
+        let url = self.remote_url(remote)?;
+        let path = Path::new(&super::push::local_path(&url)?).to_owned();
+        let base = self
+            .repo
+            .workdir()
+            .unwrap_or_else(|| self.repo.path())
+            .to_owned();
+        let path = if path.is_absolute() {
+            path
+        } else {
+            base.join(path)
+        };
+        let other = git2::Repository::open_bare(&path)
+            .or_else(|_| git2::Repository::open(&path))
+            .ok()?;
+        let head = other.find_reference("HEAD").ok()?;
+        head.symbolic_target()?
+            .strip_prefix("refs/heads/")
+            .map(str::to_owned)
     }
 
     pub fn remote_names(&self) -> Vec<String> {
@@ -373,4 +438,46 @@ fn delta_paths(diff: &git2::Diff<'_>, workdir: &Path) -> Vec<PathBuf> {
         }
     }
     out
+}
+/// Where a remote's default branch was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefaultSource {
+    /// `refs/remotes/<r>/HEAD`.
+    TrackingHead,
+    /// The HEAD of the remote repository itself (a path or `file://` remote).
+    RemoteRepositoryHead,
+    /// `init.defaultBranch`, which the remote has.
+    InitDefaultBranch,
+    /// `main` or `master`, which the remote has.
+    OnlyCommonName,
+    NotFound,
+}
+
+impl DefaultSource {
+    /// How it was found, for `policy check` and `explain`.
+    pub fn describe(self, remote: &str) -> String {
+        match self {
+            DefaultSource::TrackingHead => format!("from refs/remotes/{remote}/HEAD"),
+            DefaultSource::RemoteRepositoryHead => {
+                format!("from the HEAD of the repository {remote} points at")
+            }
+            DefaultSource::InitDefaultBranch => format!(
+                "init.defaultBranch, which {remote} has (no refs/remotes/{remote}/HEAD)"
+            ),
+            DefaultSource::OnlyCommonName => format!(
+                "the first of main and master that {remote} has (no refs/remotes/{remote}/HEAD)"
+            ),
+            DefaultSource::NotFound => format!(
+                "not found: no refs/remotes/{remote}/HEAD, and {remote} has no init.defaultBranch, main or master branch; `git remote set-head {remote} --auto` records it"
+            ),
+        }
+    }
+}
+
+/// One remote's default branch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RemoteDefault {
+    pub remote: String,
+    pub branch: Option<String>,
+    pub how: DefaultSource,
 }

@@ -565,3 +565,51 @@ fn install_converges_an_end_turn_registration_is_dropped_by_a_plain_install() {
         serde_json::json!(["verify-write"])
     );
 }
+
+/// `git init` + `git remote add` makes no `refs/remotes/origin/HEAD`: the remote's
+/// default branch is then found another way (here: the HEAD of the bare repository the
+/// remote is), said in `policy check` and `explain`, and protected; a remote whose
+/// default cannot be found is a warning, not a silent gap.
+#[test]
+fn a_remote_default_without_origin_head_is_found_said_and_protected() {
+    let dir = scratch("remote-default");
+    let git = |cwd: &Path, args: &[&str]| {
+        let out = support::repo::git_command(cwd).args(args).output().unwrap();
+        assert!(out.status.success(), "git {args:?}");
+    };
+    git(&dir, &["init", "-q", "--bare", "-b", "trunk", "origin.git"]);
+    let work = dir.join("root");
+    git(&work, &["init", "-q", "-b", "trunk"]);
+    git(&work, &["commit", "-q", "--allow-empty", "-m", "x"]);
+    git(&work, &["remote", "add", "origin", "../origin.git"]);
+    git(
+        &work,
+        &["remote", "add", "far", "https://example.invalid/x.git"],
+    );
+    std::fs::write(
+        work.join(".did-it-actually.json"),
+        r#"{"version": 1, "branches": {"protected": ["develop"]}}"#,
+    )
+    .unwrap();
+    let check = run(&["policy", "check"], &work);
+    let text = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        text.contains("branches.protect_remote_default: origin's default branch is trunk (from the HEAD of the repository origin points at)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "branches.protect_remote_default: WARNING: far's default branch is not found"
+        ),
+        "{text}"
+    );
+    let explain = run(&["explain", "git push origin HEAD:trunk"], &work);
+    let text = String::from_utf8_lossy(&explain.stdout);
+    assert_eq!(explain.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("verdict: deny")
+            && text.contains("remote default: origin's default branch is trunk"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
