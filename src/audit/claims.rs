@@ -52,6 +52,30 @@ pub enum Change {
     Renamed { to: String },
 }
 
+impl std::fmt::Display for Kind {
+    /// What the claim says happened, for people (`audit`, `audit --explain`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let change = |c: &Change| match c {
+            Change::Modified => "changed".to_owned(),
+            Change::Created => "created".to_owned(),
+            Change::Deleted => "deleted".to_owned(),
+            Change::Renamed { to } => format!("renamed to {to}"),
+        };
+        match self {
+            Kind::File { path, change: c } => write!(f, "file {path} {}", change(c)),
+            Kind::Dir { path, change: c } => write!(f, "something under {path} {}", change(c)),
+            Kind::Tests { count: Some(n) } => write!(f, "{n} tests pass"),
+            Kind::Tests { count: None } => write!(f, "the tests pass"),
+            Kind::Build => write!(f, "the build succeeds"),
+            Kind::Lint => write!(f, "the linter passes"),
+            Kind::Commit { hash: Some(h) } => write!(f, "commit {h} made"),
+            Kind::Commit { hash: None } => write!(f, "a commit made"),
+            Kind::Push { branch: Some(b) } => write!(f, "pushed to {b}"),
+            Kind::Push { branch: None } => write!(f, "pushed"),
+        }
+    }
+}
+
 /// How sure the reading is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Confidence {

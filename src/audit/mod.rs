@@ -218,7 +218,7 @@ fn describe(c: &Claim, audit: &Audit) -> String {
                 .map(|(_, why)| format!("dropped: {why}"))
         })
         .unwrap_or_else(|| "not checked (policy or missing evidence)".into());
-    format!("claim {:?}, {conf}; {verdict}", c.kind)
+    format!("claim: {}; {conf}; {verdict}", c.kind)
 }
 
 /// [`explain_text`] as JSON.

@@ -81,8 +81,8 @@ pub fn run(
             .claims
             .iter()
             .map(|(claim, verdict)| match verdict {
-                Ok(evidence) => serde_json::json!({"kind": format!("{:?}", claim.kind), "sentence": claim.sentence, "backed": true, "evidence": evidence}),
-                Err(f) => serde_json::json!({"kind": format!("{:?}", claim.kind), "sentence": claim.sentence, "backed": false, "why": f.why, "fix": f.fix}),
+                Ok(evidence) => serde_json::json!({"kind": claim.kind.to_string(), "sentence": claim.sentence, "backed": true, "evidence": evidence}),
+                Err(f) => serde_json::json!({"kind": claim.kind.to_string(), "sentence": claim.sentence, "backed": false, "why": f.why, "fix": f.fix}),
             })
             .collect();
         let failures: Vec<serde_json::Value> = result
@@ -130,12 +130,12 @@ pub fn run(
         match verdict {
             Ok(evidence) => writeln!(
                 out,
-                "backed: {:?} in \"{}\"\n  evidence: {evidence}",
+                "backed: {} in \"{}\"\n  evidence: {evidence}",
                 claim.kind, claim.sentence
             )?,
             Err(f) => writeln!(
                 out,
-                "NOT backed{}: {:?} in \"{}\"\n  why: {}\n  to back it: {}",
+                "NOT backed{}: {} in \"{}\"\n  why: {}\n  to back it: {}",
                 if f.blocks {
                     ""
                 } else {
