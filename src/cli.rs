@@ -17,8 +17,9 @@ use std::process::ExitCode;
     version,
     about = "Checks what an AI coding agent did and says against the disk and git.",
     long_about = "Checks what an AI coding agent did and says against the disk and git.\n\n\
-        Hooks read one event as JSON on stdin and answer in Claude Code's hook format. \
-        They are normally run by Claude Code, registered with `did-it-actually install`. \
+        Hooks read one event as JSON on stdin and answer in their host's hook format \
+        (Claude Code's unless `--host` names another). They are normally run by the host, \
+        registered with `did-it-actually install`. \
         Each hook also answers to its own name: a link named `verify-write` to this binary \
         runs `did-it-actually verify-write`.",
     after_help = "Exit codes: hooks exit 0 with their decision as JSON (or nothing, for no opinion), \
@@ -322,6 +323,18 @@ fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
 }
 
 fn run_hook(hook: Hook, args: &HookArgs) -> ExitCode {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() {
+        // A person ran it: waiting for JSON that never comes helps nobody.
+        eprintln!(
+            "{}: this is a hook: it reads one event as JSON on stdin, as {} sends it, and answers on stdout. \
+             It is run by the host, registered with `did-it-actually install`. To try the guards by hand: \
+             `did-it-actually explain '<command>'` or `did-it-actually check-path <path>`.",
+            hook.name(),
+            args.host.spec().title
+        );
+        return ExitCode::from(2);
+    }
     let env = |name: &str| std::env::var_os(name);
     let output = runner::run_hook(hook, args, std::io::stdin().lock(), &env);
     // A closed stdout or stderr cannot be reported anywhere; the exit code still stands.

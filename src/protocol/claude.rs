@@ -482,7 +482,10 @@ mod tests {
         );
         assert_eq!(
             err(b"{\n \"a\": }").error.to_string(),
-            "stdin is not valid JSON at line 2, column 7: expected value"
+            format!(
+                "stdin is not valid JSON at line 2, column 7: expected value{}",
+                super::super::BY_HAND
+            )
         );
         assert_eq!(err(b"[1]").error, InputError::NotObject);
         assert_eq!(

@@ -230,6 +230,10 @@ pub enum InputError {
     UnknownEvent(String),
 }
 
+/// What a person who ran a hook by hand needs to know, after an error that says the input
+/// is not a hook event at all.
+pub const BY_HAND: &str = " (a hook reads the one event its host sends as JSON on stdin; to try the guards by hand: `did-it-actually explain '<command>'`, `did-it-actually check-path <path>`)";
+
 impl std::fmt::Display for InputError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -239,9 +243,9 @@ impl std::fmt::Display for InputError {
                 "the hook input on stdin is larger than {} MiB, so it was not read and nothing was checked",
                 limit / (1024 * 1024)
             ),
-            InputError::Empty => write!(f, "stdin was empty; expected one JSON object"),
+            InputError::Empty => write!(f, "stdin was empty; expected one JSON object{BY_HAND}"),
             InputError::NotUtf8 { offset } => {
-                write!(f, "stdin is not UTF-8 (invalid byte at offset {offset}); expected one JSON object")
+                write!(f, "stdin is not UTF-8 (invalid byte at offset {offset}); expected one JSON object{BY_HAND}")
             }
             InputError::NotJson {
                 line,
@@ -250,12 +254,12 @@ impl std::fmt::Display for InputError {
             } => {
                 write!(
                     f,
-                    "stdin is not valid JSON at line {line}, column {column}: {message}"
+                    "stdin is not valid JSON at line {line}, column {column}: {message}{BY_HAND}"
                 )
             }
             InputError::NotObject => write!(
                 f,
-                "stdin is JSON but not an object; expected one JSON object"
+                "stdin is JSON but not an object; expected one JSON object{BY_HAND}"
             ),
             InputError::MissingField(name) => write!(f, "the hook input has no `{name}` field"),
             InputError::WrongType { field, expected } => {

@@ -121,5 +121,5 @@ fn broken_json_gets_a_clear_refusal() {
     assert!(out.2.contains("surrogate"), "{}", out.2);
 
     let out = hook(&repo, b"\xff\xfe{}");
-    assert_eq!(out, (2, String::new(), "block-wrong-branch: stdin is not UTF-8 (invalid byte at offset 0); expected one JSON object\n".into()));
+    assert_eq!(out, (2, String::new(), format!("block-wrong-branch: stdin is not UTF-8 (invalid byte at offset 0); expected one JSON object{}\n", did_it_actually::protocol::BY_HAND)));
 }

@@ -133,7 +133,10 @@ fn a_link_named_after_a_hook_runs_that_hook() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "verify-write: stdin was empty; expected one JSON object\n"
+        format!(
+            "verify-write: stdin was empty; expected one JSON object{}\n",
+            did_it_actually::protocol::BY_HAND
+        )
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -612,4 +615,26 @@ fn a_remote_default_without_origin_head_is_found_said_and_protected() {
         "{text}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A hook started by a person on a terminal says what it is and exits, instead of
+/// waiting silently for JSON (run under `script`, which gives it a terminal).
+#[test]
+fn a_hook_on_a_terminal_says_what_it_reads_and_exits() {
+    let out = Command::new("script")
+        .args([
+            "-qec",
+            &format!("{BIN} scope-guard --host gemini"),
+            "/dev/null",
+        ])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("script (util-linux) runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("scope-guard: this is a hook: it reads one event as JSON on stdin, as Gemini CLI sends it")
+            && text.contains("did-it-actually explain"),
+        "{text}"
+    );
+    assert_eq!(out.status.code(), Some(2), "{text}");
 }
