@@ -20,13 +20,19 @@ pub fn init(
         )));
     }
     const EXAMPLE: &str = include_str!("../../policy.example.json");
+    // The example tells a reader to copy it here; the file written here is the copy.
+    let example = EXAMPLE.replacen(
+        "did-it-actually policy. Copy to .did-it-actually.json at the repository root (or point DID_IT_ACTUALLY_POLICY at a file).",
+        "did-it-actually policy for this repository (written by `did-it-actually policy init`).",
+        1,
+    );
     let text = if strict {
-        EXAMPLE.replace(
+        example.replace(
             r#""unmodelled_programs": "allow""#,
             r#""unmodelled_programs": "deny""#,
         )
     } else {
-        EXAMPLE.to_owned()
+        example
     };
     let preset = if strict {
         "the strict preset: every key with its default, but scope.unmodelled_programs is deny"
@@ -102,6 +108,30 @@ pub fn check(
                 "scope.unmodelled_programs: {}",
                 p.scope.unmodelled_programs.as_str()
             )?;
+            let a = &p.audit;
+            let on = |b: bool| if b { "on" } else { "off" };
+            let list = |l: &[String]| {
+                if l.is_empty() {
+                    "none".to_owned()
+                } else {
+                    l.join(", ")
+                }
+            };
+            writeln!(out, "audit.enabled: {}", on(a.enabled))?;
+            writeln!(
+                out,
+                "audit claims checked: files {}, tests {}, git {}; subagents {}",
+                on(a.file_claims),
+                on(a.test_claims),
+                on(a.git_claims),
+                on(a.subagents)
+            )?;
+            writeln!(out, "audit.max_blocks: {}", a.max_blocks)?;
+            writeln!(out, "audit.test_commands: {}", list(&a.test_commands))?;
+            writeln!(out, "audit.build_commands: {}", list(&a.build_commands))?;
+            writeln!(out, "audit.lint_commands: {}", list(&a.lint_commands))?;
+            writeln!(out, "audit.ignore_paths: {}", list(&a.ignore_paths))?;
+            writeln!(out, "audit.end_turn_tools: {}", list(&a.end_turn_tools))?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => Err(CommandError::new(e)),
