@@ -327,7 +327,16 @@ fn policy_init_writes_a_valid_policy_once() {
     );
     assert!(out.status.success(), "{}", text(&out));
     let written = std::fs::read_to_string(project.join(".did-it-actually.json")).unwrap();
-    assert_eq!(written, include_str!("../../policy.example.json"));
+    // The example, except that the copy does not tell its reader to copy it.
+    assert!(!written.contains("Copy to"), "{written}");
+    assert_eq!(
+        written,
+        include_str!("../../policy.example.json").replacen(
+            "did-it-actually policy. Copy to .did-it-actually.json at the repository root (or point DID_IT_ACTUALLY_POLICY at a file).",
+            "did-it-actually policy for this repository (written by `did-it-actually policy init`).",
+            1
+        )
+    );
     let out = run(
         &["policy", "check", "--cwd", project.to_str().unwrap()],
         &project,
