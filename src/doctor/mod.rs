@@ -132,6 +132,19 @@ impl Registered {
     }
 }
 
+/// The id of our plugin when `enabledPlugins` turns it on (`"did-it-actually@<marketplace>":
+/// true`).
+fn enabled_plugin(settings: &serde_json::Map<String, Value>) -> Option<String> {
+    settings
+        .get("enabledPlugins")?
+        .as_object()?
+        .iter()
+        .find(|(id, on)| {
+            id.split('@').next() == Some(install::BINARY_NAME) && on.as_bool() == Some(true)
+        })
+        .map(|(id, _)| id.clone())
+}
+
 fn settings_checks(scope: &Subject, out: &mut Vec<Check>) -> Vec<Registered> {
     let mut files = vec![
         scope.project.join(".claude/settings.json"),
@@ -141,6 +154,7 @@ fn settings_checks(scope: &Subject, out: &mut Vec<Check>) -> Vec<Registered> {
         files.push(home.join(".claude/settings.json"));
     }
     let mut registered = Vec::new();
+    let mut plugins = Vec::new();
     for file in &files {
         let text = match install::read_settings(file) {
             Ok((_, Some(text))) => text,
@@ -185,6 +199,9 @@ fn settings_checks(scope: &Subject, out: &mut Vec<Check>) -> Vec<Registered> {
                 Some(format!("remove `disableAllHooks` from {}", file.display())),
             ));
         }
+        if let Some(plugin) = enabled_plugin(&settings) {
+            plugins.push((plugin, file.clone()));
+        }
         let found = ours(&settings, file);
         if found.is_empty() {
             out.push(check(
@@ -224,11 +241,31 @@ fn settings_checks(scope: &Subject, out: &mut Vec<Check>) -> Vec<Registered> {
             }
         })
         .collect();
-    if registered.is_empty() {
+    // The plugin form registers every hook from its own hooks/hooks.json (generated from
+    // the same table), so it is a registration, not a gap.
+    let in_plugin = std::env::var_os("CLAUDE_PLUGIN_ROOT")
+        .map(PathBuf::from)
+        .filter(|root| {
+            root.join("hooks/hooks.json").is_file()
+                && root.join(".claude-plugin/plugin.json").is_file()
+        });
+    if registered.is_empty() && (!plugins.is_empty() || in_plugin.is_some()) {
+        let by = match (plugins.first(), &in_plugin) {
+            (Some((id, file)), _) => format!("the plugin {id} is enabled in {}", file.display()),
+            (None, Some(root)) => format!("running as the plugin at {}", root.display()),
+            (None, None) => unreachable!("checked"),
+        };
+        out.push(check(
+            Mark::Pass,
+            "registration",
+            format!("{by}: its hooks/hooks.json registers every hook (the settings files need no entries of their own)"),
+            None,
+        ));
+    } else if registered.is_empty() {
         out.push(check(
             Mark::Fail,
             "registration",
-            "no settings file in scope registers any hook: nothing is guarded",
+            "no settings file in scope registers any hook, and the did-it-actually plugin is not enabled: nothing is guarded",
             Some(format!(
                 "run `did-it-actually install --project {}`",
                 scope.project.display()

@@ -647,3 +647,26 @@ fn a_hook_on_a_terminal_says_what_it_reads_and_exits() {
     );
     assert_eq!(out.status.code(), Some(2), "{text}");
 }
+
+/// The marketplace lists the plugin this repository is, and both describe all four hooks.
+#[test]
+fn the_marketplace_lists_this_plugin_and_names_every_hook() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |p: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(root.join(p)).unwrap()).unwrap()
+    };
+    let plugin = read(".claude-plugin/plugin.json");
+    let market = read(".claude-plugin/marketplace.json");
+    let listed = &market["plugins"][0];
+    assert_eq!(listed["name"], plugin["name"]);
+    assert_eq!(listed["source"], "./");
+    for text in [&plugin["description"], &listed["description"]] {
+        for hook in did_it_actually::hooks::Hook::ALL {
+            assert!(
+                text.as_str().unwrap().contains(hook.name()),
+                "{text} lacks {}",
+                hook.name()
+            );
+        }
+    }
+}

@@ -221,8 +221,28 @@ fn nothing_registered_fails_and_says_how_to_install() {
     assert_eq!(code, 1, "{report}");
     assert!(
         report.contains(
-            "[FAIL] registration: no settings file in scope registers any hook: nothing is guarded"
+            "[FAIL] registration: no settings file in scope registers any hook, and the did-it-actually plugin is not enabled: nothing is guarded"
         ),
+        "{report}"
+    );
+}
+
+/// The plugin form registers the hooks from its own hooks/hooks.json: doctor says the
+/// plugin guards the project, instead of "nothing is guarded" and a second install.
+#[test]
+fn an_enabled_plugin_is_a_registration() {
+    let s = Setup::new("doctor-plugin", Some("2.1.328"));
+    std::fs::create_dir_all(s.dir.join("home/.claude")).unwrap();
+    std::fs::write(
+        s.dir.join("home/.claude/settings.json"),
+        r#"{"enabledPlugins": {"did-it-actually@did-it-actually": true}}"#,
+    )
+    .unwrap();
+    let (_, report) = s.doctor();
+    assert!(
+        report.contains(
+            "[ok  ] registration: the plugin did-it-actually@did-it-actually is enabled in"
+        ) && !report.contains("nothing is guarded"),
         "{report}"
     );
 }

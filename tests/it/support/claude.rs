@@ -251,6 +251,8 @@ pub struct Session {
     home: PathBuf,
     env: BTreeMap<OsString, OsString>,
     timeout: Duration,
+    /// Arguments added to every run (`--plugin-dir DIR`).
+    args: Vec<OsString>,
 }
 
 /// What one `claude -p` run produced.
@@ -306,6 +308,7 @@ impl Session {
             home,
             env: BTreeMap::new(),
             timeout: DEFAULT_TIMEOUT,
+            args: Vec::new(),
         };
         session.git_ok(&["init", "-q", "-b", "main"]);
         session.git_ok(&["config", "user.name", "did-it-actually e2e"]);
@@ -411,6 +414,12 @@ impl Session {
     }
 
     /// Replaces [`DEFAULT_TIMEOUT`] for the following runs.
+    /// Adds an argument to every run of this session.
+    pub fn arg(&mut self, arg: impl Into<OsString>) -> &mut Self {
+        self.args.push(arg.into());
+        self
+    }
+
     pub fn timeout(&mut self, timeout: Duration) -> &mut Self {
         self.timeout = timeout;
         self
@@ -451,6 +460,7 @@ impl Session {
             "--verbose",
             "--dangerously-skip-permissions",
         ])
+        .args(&self.args)
         .current_dir(&self.project)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
