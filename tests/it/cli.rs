@@ -670,3 +670,42 @@ fn the_marketplace_lists_this_plugin_and_names_every_hook() {
         }
     }
 }
+
+/// The README's quick-start example is the binary's output: run it in a project like the
+/// one it names, and every line it shows must be there.
+#[test]
+fn the_readme_quick_start_example_is_what_the_binary_prints() {
+    let readme = include_str!("../../README.md");
+    let start = readme
+        .find("$ cd /home/you/project && did-it-actually explain '")
+        .expect("the quick-start example");
+    let block = &readme[start..readme[start..].find("```").unwrap() + start];
+    let mut lines = block.lines();
+    let command = lines.next().unwrap();
+    let arg = command
+        .split_once("explain '")
+        .unwrap()
+        .1
+        .trim_end_matches('\'');
+    let dir = scratch("readme-quick-start");
+    let project = dir.join("root");
+    let git = |args: &[&str]| {
+        let out = support::repo::git_command(&project)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}");
+    };
+    git(&["init", "-q", "-b", "main"]);
+    git(&["commit", "-q", "--allow-empty", "-m", "x"]);
+    let out = run(&["explain", arg], &project);
+    let printed = String::from_utf8_lossy(&out.stdout)
+        .replace(project.to_str().unwrap(), "/home/you/project");
+    for line in lines.filter(|l| !l.trim().is_empty()) {
+        assert!(
+            printed.lines().any(|p| p == line),
+            "README line not printed:\n{line}\n--- printed\n{printed}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
