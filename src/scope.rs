@@ -215,6 +215,17 @@ impl Scope {
             }
         }
         for (dir, what) in &self.settings_dirs {
+            // The launcher the project's settings run (`install --project`): changed, it
+            // would run something else in the guards' place.
+            if r.parent() == Some(fold(dir).as_path())
+                && r.file_name()
+                    .is_some_and(|n| n == crate::install::BINARY_NAME)
+            {
+                return verdict(
+                    false,
+                    format!("it is the launcher {what} run the guards through ({}), which the agent may never change", r.display()),
+                );
+            }
             if is_settings_file(&r, &fold(dir)) {
                 return verdict(
                     false,

@@ -82,6 +82,19 @@ pub fn run(
         Ok(p) => p,
         Err(e) => return Err(CommandError::new(e)),
     };
+    // The shared project settings name the launcher committed beside them, never this
+    // machine's path; personal files (--local, --user) and other hosts name the binary.
+    let shared = args.host == crate::protocol::host::Host::Claude && !args.user && !args.local;
+    let launcher = shared.then(|| {
+        path.parent()
+            .unwrap_or(Path::new("."))
+            .join("did-it-actually")
+    });
+    let command = if shared {
+        crate::install::launcher::LAUNCHER_COMMAND.to_owned()
+    } else {
+        binary.clone()
+    };
     let host_install = crate::install::hosts::host_install(args.host);
     let fail_closed = !args.no_fail_closed
         && (uninstall || args.force || host_install.is_some() || on_failure_honoured(env));
@@ -108,7 +121,7 @@ pub fn run(
             crate::install::remove(settings, &selected);
             Ok(())
         }
-        _ => crate::install::merge(settings, &regs, &binary, fail_closed),
+        _ => crate::install::merge(settings, &regs, &command, fail_closed),
     };
     if args.dry_run {
         // The file on stdout (so it can be redirected), the diff on stderr for the reader.
@@ -135,6 +148,9 @@ pub fn run(
         "registered in"
     };
     let result = crate::install::apply(&path, edit);
+    if let (Ok(_), Some(launcher)) = (&result, &launcher) {
+        launcher_follow_up(launcher, &binary, uninstall, &path, out)?;
+    }
     if result.is_ok() && !uninstall {
         host_follow_up(args, &path, env, out)?;
     }
@@ -174,6 +190,50 @@ pub fn run(
         }
         Err(e) => Err(CommandError::new(e)),
     }
+}
+
+/// Writes (or, on uninstall, removes) the launcher the shared settings name, and says
+/// which files a team commits.
+fn launcher_follow_up(
+    launcher: &Path,
+    binary: &str,
+    uninstall: bool,
+    settings: &Path,
+    out: &mut dyn Write,
+) -> Result<(), CommandError> {
+    use crate::install::launcher;
+    let existing = std::fs::read_to_string(launcher).ok();
+    if uninstall {
+        if existing.as_deref().is_some_and(launcher::is_ours) {
+            std::fs::remove_file(launcher).map_err(|e| {
+                CommandError::new(format!("cannot remove {}: {e}", launcher.display()))
+            })?;
+            writeln!(out, "did-it-actually: removed {}.", launcher.display())?;
+        }
+        return Ok(());
+    }
+    if existing.as_deref().is_some_and(|t| !launcher::is_ours(t)) {
+        return Err(CommandError::new(format!(
+            "{} exists and is not a did-it-actually launcher; it was left as it is (the hooks entries name it: move it away and install again)",
+            launcher.display()
+        )));
+    }
+    let text = launcher::script(binary);
+    if existing.as_deref() != Some(text.as_str()) {
+        crate::fsutil::write_atomically(launcher, text.as_bytes())
+            .and_then(|()| {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(launcher, std::fs::Permissions::from_mode(0o755))
+            })
+            .map_err(|e| CommandError::new(format!("cannot write {}: {e}", launcher.display())))?;
+    }
+    writeln!(
+        out,
+        "did-it-actually: commit {} and {} with the project: a teammate without did-it-actually gets a refusal that says what to install, not a spawn error (personal installs: --local or --user).",
+        settings.display(),
+        launcher.display()
+    )?;
+    Ok(())
 }
 
 /// What a host needs after its file is written: Codex trusts a hook only once its hash

@@ -68,7 +68,16 @@ pub fn run(scope: &Subject, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) ->
     out.push(claude_version_check(env));
     out.push(policy_check(&scope.project, env));
     out.push(state_check(env));
-    out.extend(self_tests(&registered));
+    let launcher = launcher_check(&registered);
+    // A launcher that finds no binary is one failure, not one per self-test.
+    let launcher_failed = launcher.as_ref().is_some_and(|c| c.mark == Mark::Fail);
+    out.extend(launcher);
+    let testable: Vec<Registered> = registered
+        .iter()
+        .filter(|r| !(launcher_failed && r.command.ends_with(install::launcher::LAUNCHER)))
+        .cloned()
+        .collect();
+    out.extend(self_tests(&testable));
     out.extend(hosts::checks(scope, env));
     out
 }
@@ -130,6 +139,54 @@ impl Registered {
             (Some(have), Some(want)) => have == want,
         }
     }
+}
+
+/// The launcher a project install commits: which binary it runs on this machine.
+fn launcher_check(registered: &[Registered]) -> Option<Check> {
+    let launcher = registered
+        .iter()
+        .map(|r| PathBuf::from(&r.command))
+        .find(|c| c.ends_with(install::launcher::LAUNCHER))?;
+    let text = std::fs::read_to_string(&launcher).unwrap_or_default();
+    if !install::launcher::is_ours(&text) {
+        return Some(check(
+            Mark::Fail,
+            "launcher",
+            format!("{} is not a did-it-actually launcher", launcher.display()),
+            Some("run `did-it-actually install` again".into()),
+        ));
+    }
+    let mut cmd = Command::new(&launcher);
+    cmd.arg("--version");
+    Some(
+        match run_with_timeout(&mut cmd, b"", Duration::from_secs(10)) {
+            Ok((Some(0), stdout, _)) => check(
+                Mark::Pass,
+                "launcher",
+                format!("{} runs {}", launcher.display(), stdout.trim()),
+                None,
+            ),
+            Ok((_, _, stderr)) => check(
+                Mark::Fail,
+                "launcher",
+                format!(
+                    "{} finds no did-it-actually binary on this machine: {}",
+                    launcher.display(),
+                    stderr.trim()
+                ),
+                Some(
+                    "install did-it-actually (`install/install.sh --user`), or put it on PATH"
+                        .into(),
+                ),
+            ),
+            Err(e) => check(
+                Mark::Fail,
+                "launcher",
+                format!("{} cannot run: {e}", launcher.display()),
+                None,
+            ),
+        },
+    )
 }
 
 /// The id of our plugin when `enabledPlugins` turns it on (`"did-it-actually@<marketplace>":
@@ -202,7 +259,16 @@ fn settings_checks(scope: &Subject, out: &mut Vec<Check>) -> Vec<Registered> {
         if let Some(plugin) = enabled_plugin(&settings) {
             plugins.push((plugin, file.clone()));
         }
-        let found = ours(&settings, file);
+        // Claude Code substitutes `${CLAUDE_PROJECT_DIR}` in exec form (the launcher a
+        // project install commits); doctor checks what that names here.
+        let project = scope.project.to_string_lossy().into_owned();
+        let found: Vec<_> = ours(&settings, file)
+            .into_iter()
+            .map(|(mut reg, h, m)| {
+                reg.command = reg.command.replace("${CLAUDE_PROJECT_DIR}", &project);
+                (reg, h, m)
+            })
+            .collect();
         if found.is_empty() {
             out.push(check(
                 Mark::Pass,

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 pub mod codex_trust;
 pub mod hosts;
+pub mod launcher;
 
 /// The binary's file name; a handler whose command ends in it (or in a hook's link name)
 /// is ours, whatever directory it was installed in.

@@ -709,3 +709,70 @@ fn the_readme_quick_start_example_is_what_the_binary_prints() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A project install commits a launcher, not this machine's path: a teammate whose
+/// machine has no did-it-actually gets a refusal that says what to install (and a stop
+/// that goes through with a notice), never a spawn error.
+#[test]
+fn a_committed_registration_tells_a_teammate_without_the_binary_what_to_install() {
+    let dir = scratch("teammate");
+    let project = dir.join("root");
+    let out = support::repo::git_command(&project)
+        .args(["init", "-q", "-b", "main"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    // The installing machine's binary, which the teammate's machine does not have.
+    let mine = dir.join("mine/did-it-actually");
+    std::fs::create_dir_all(mine.parent().unwrap()).unwrap();
+    std::fs::copy(BIN, &mine).unwrap();
+    let out = Command::new(&mine)
+        .args(["install", "--project"])
+        .arg(&project)
+        .env("HOME", dir.join("home-a"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("commit"),
+        "{}",
+        text(&out)
+    );
+    let settings = std::fs::read_to_string(project.join(".claude/settings.json")).unwrap();
+    assert!(!settings.contains(mine.to_str().unwrap()), "{settings}");
+    std::fs::remove_dir_all(dir.join("mine")).unwrap();
+    // The teammate: another HOME, a PATH without did-it-actually; the command as Claude
+    // Code runs it (exec form, `${CLAUDE_PROJECT_DIR}` substituted).
+    let launcher = project.join(".claude/did-it-actually");
+    let teammate = |hook: &str| {
+        Command::new(&launcher)
+            .arg(hook)
+            .current_dir(&project)
+            .env_clear()
+            .env("HOME", dir.join("home-b"))
+            .env("PATH", "/usr/bin:/bin")
+            .env("CLAUDE_PROJECT_DIR", &project)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let pre = teammate("block-wrong-branch");
+    assert_eq!(pre.status.code(), Some(2), "{}", text(&pre));
+    let said = String::from_utf8_lossy(&pre.stderr);
+    assert!(
+        said.contains("did-it-actually is not installed on this machine")
+            && said.contains("install/install.sh --user"),
+        "{said}"
+    );
+    let stop = teammate("audit-turn");
+    assert_eq!(stop.status.code(), Some(0), "{}", text(&stop));
+    let v: serde_json::Value = serde_json::from_slice(&stop.stdout).unwrap();
+    assert!(
+        v["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("not installed"),
+        "{v}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -122,7 +122,8 @@ fn a_healthy_install_passes_every_check_and_the_self_tests() {
 #[test]
 fn a_missing_binary_fails_every_registration_and_exits_1() {
     let s = Setup::new("doctor-missing", Some("2.1.328"));
-    s.install(&[]);
+    // A personal install names the binary itself.
+    s.install(&["--local"]);
     std::fs::rename(&s.bin, s.dir.join("bin/moved-away")).unwrap();
     // Doctor itself runs from the moved binary: the one the registration names is gone.
     let out = Command::new(s.dir.join("bin/moved-away"))
@@ -150,6 +151,36 @@ fn a_missing_binary_fails_every_registration_and_exits_1() {
     assert!(report.contains("fix: run `did-it-actually install` again"));
     assert!(
         report.ends_with("the project is not fully guarded.\n"),
+        "{report}"
+    );
+}
+
+/// A project install names the launcher committed with the project: with no binary on
+/// the machine, the launcher is the one failure, with what to install.
+#[test]
+fn a_launcher_that_finds_no_binary_fails_once_with_what_to_install() {
+    let s = Setup::new("doctor-launcher", Some("2.1.328"));
+    s.install(&[]);
+    std::fs::rename(&s.bin, s.dir.join("bin/moved-away")).unwrap();
+    let out = Command::new(s.dir.join("bin/moved-away"))
+        .args(["doctor", "--project", s.project.to_str().unwrap()])
+        .current_dir(&s.project)
+        .env("HOME", s.dir.join("home"))
+        .env("PATH", s.dir.join("fakebin"))
+        .env("DID_IT_ACTUALLY_STATE_DIR", s.dir.join("state"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let report = redact(&String::from_utf8_lossy(&out.stdout), &s.dir);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    let fails: Vec<&str> = marks(&report)
+        .into_iter()
+        .filter(|l| l.starts_with("[FAIL]"))
+        .collect();
+    assert_eq!(fails.len(), 1, "{report}");
+    assert!(
+        fails[0].starts_with("[FAIL] launcher: [SCRATCH]/root/.claude/did-it-actually finds no did-it-actually binary on this machine")
+            && fails[0].contains("install/install.sh --user"),
         "{report}"
     );
 }

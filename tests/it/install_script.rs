@@ -61,8 +61,14 @@ fn install_sh_installs_registers_and_uninstalls() {
     )
     .unwrap();
     let handler = &settings["hooks"]["PostToolUse"][0]["hooks"][0];
-    assert_eq!(handler["command"], binary.to_str().unwrap());
+    // The shared settings name the launcher committed beside them; it runs this binary.
+    assert_eq!(
+        handler["command"],
+        "${CLAUDE_PROJECT_DIR}/.claude/did-it-actually"
+    );
     assert_eq!(handler["args"][0], "verify-write");
+    let launcher = std::fs::read_to_string(project.join(".claude/did-it-actually")).unwrap();
+    assert!(launcher.contains(binary.to_str().unwrap()), "{launcher}");
 
     // The installed link runs the hook exactly as Claude Code would.
     let state = dir.join("state");

@@ -1,0 +1,45 @@
+//! The launcher a project install commits with the project (`.claude/did-it-actually`):
+//! the shared `.claude/settings.json` names it (`${CLAUDE_PROJECT_DIR}/.claude/
+//! did-it-actually`), never an absolute path of one machine. It runs the binary it was
+//! installed with, else `did-it-actually` from PATH, `~/.local/bin` or `~/.cargo/bin`.
+//! On a machine without any, it refuses the tool call with what to install and how
+//! (exit 2 and the reason on stderr, which Claude Code reads as a refusal), instead of a
+//! spawn error; for audit-turn it lets the stop go through with a notice (a stop hook
+//! that cannot run must not trap the agent).
+
+/// The launcher's path under the project.
+pub const LAUNCHER: &str = ".claude/did-it-actually";
+
+/// The command the shared settings run: the launcher, found from the project root.
+pub const LAUNCHER_COMMAND: &str = "${CLAUDE_PROJECT_DIR}/.claude/did-it-actually";
+
+/// The first line after the shebang, by which a launcher of ours is recognised.
+pub const MARKER: &str = "# did-it-actually launcher";
+
+/// The launcher's text, trying `installed` (the binary that wrote it) first.
+pub fn script(installed: &str) -> String {
+    let quoted = shlex::try_quote(installed)
+        .map(|q| q.into_owned())
+        .unwrap_or_else(|_| "''".into());
+    format!(
+        r#"#!/bin/sh
+{MARKER} (written by `did-it-actually install --project`; commit it with .claude/settings.json).
+# It runs the did-it-actually binary of whoever runs the agent, and refuses, saying what to
+# install, where there is none.
+for bin in {quoted} "$(command -v did-it-actually 2>/dev/null)" "$HOME/.local/bin/did-it-actually" "$HOME/.cargo/bin/did-it-actually"; do
+  if [ -n "$bin" ] && [ -x "$bin" ] && [ "$bin" != "$0" ]; then exec "$bin" "$@"; fi
+done
+msg="did-it-actually is not installed on this machine, so this project's guards cannot run. Install it (git clone the did-it-actually repository, then install/install.sh --user; or put did-it-actually on PATH), then run: did-it-actually doctor"
+case "$1" in
+  audit-turn) printf '{{"systemMessage":"%s (the stop went through unaudited)"}}\n' "$msg"; exit 0 ;;
+esac
+printf '%s\n' "$1: $msg; the call was refused" >&2
+exit 2
+"#
+    )
+}
+
+/// Whether `text` is a launcher of ours.
+pub fn is_ours(text: &str) -> bool {
+    text.lines().nth(1).is_some_and(|l| l.starts_with(MARKER))
+}
