@@ -68,9 +68,17 @@ case ":$PATH:" in
   *) die "$bin_dir is not on PATH. Add it, e.g. put  export PATH=\"$bin_dir:\$PATH\"  in your shell profile, open a new shell, and run this again (or choose another --prefix)" ;;
 esac
 
-echo "install.sh: building did-it-actually (release) into $prefix ..."
+# The toolchain the crate needs (Cargo.toml's rust-version), checked before a long build.
+need=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' "$repo/Cargo.toml")
+have=$(rustc --version 2>/dev/null | awk '{print $2}')
+if [ -n "$need" ] && [ -n "$have" ] &&
+  [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -n1)" != "$need" ]; then
+  die "Rust $have is too old: did-it-actually needs Rust $need or later (rustup update stable)"
+fi
+echo "install.sh: building did-it-actually (release, Rust ${have:-?}, needs ${need:-?}) into $prefix."
+echo "install.sh: a first build compiles libgit2 and the crate: about 5 to 7 minutes on 2 cores (cargo's progress follows); a rebuild takes seconds."
 CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}" \
-  cargo install --quiet --path "$repo" --locked --root "$prefix" --force
+  cargo install --path "$repo" --locked --root "$prefix" --force
 
 for hook in $("$binary" hook-names); do
   ln -sfn did-it-actually "$bin_dir/$hook"

@@ -43,6 +43,11 @@ fn install_sh_installs_registers_and_uninstalls() {
     assert!(binary.is_file());
     // Doctor ran on the result, its self-tests passed, and the way back is printed.
     let stdout = String::from_utf8_lossy(&out.stdout);
+    // It said what it builds with and how long a first build takes, before building.
+    assert!(
+        stdout.contains("needs 1.89)") && stdout.contains("about 5 to 7 minutes on 2 cores"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("[ok  ] self-test: block-wrong-branch (a push to main): denied")
             && !stdout.contains("[FAIL]"),
