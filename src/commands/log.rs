@@ -37,10 +37,13 @@ pub fn run(
             match newest {
                 Some((_, s)) => s,
                 None => {
-                    return Err(CommandError::new(format!(
-                        "no session has a write log under {}",
+                    // Right after install nothing has happened yet: say what will appear.
+                    writeln!(
+                        out,
+                        "No write log yet under {}. One appears when a guarded session acts: verify-write records every write it reads back, and the guards record every call they refuse. Run `did-it-actually log` again after the agent's first write.",
                         root.display()
-                    )))
+                    )?;
+                    return Ok(ExitCode::SUCCESS);
                 }
             }
         }
@@ -53,11 +56,23 @@ pub fn run(
         Ok(r) => r,
         Err(e) => return Err(CommandError::new(e)),
     };
+    // A call a guard refused never ran: the refusal is its row, not a failed write.
+    let refused: std::collections::HashSet<String> = read
+        .denials
+        .iter()
+        .filter_map(|d| d.tool_use_id.clone())
+        .collect();
     // Writes and the guards' denials, one ledger in time order (RFC 3339 sorts as text).
     let mut entries: Vec<crate::store::Record> = read
         .records
         .into_iter()
         .filter(|r| turn.is_none() || r.prompt_id == turn)
+        .filter(|r| {
+            r.outcome != crate::store::Outcome::ToolFailed
+                || r.tool_use_id
+                    .as_ref()
+                    .is_none_or(|id| !refused.contains(id))
+        })
         .filter(|r| !failed || !r.verified)
         .map(Into::into)
         .chain(
@@ -90,7 +105,7 @@ pub fn run(
     )?;
     writeln!(
         out,
-        "{:<24} {:<12} {:<12} {:<16} {:<19} path",
+        "{:<24} {:<12} {:<12} {:<16} {:<34} path",
         "time", "turn", "tool", "outcome", "by"
     )?;
     for entry in &entries {
@@ -102,29 +117,43 @@ pub fn run(
                 r.outcome.name().to_owned(),
                 // Who checked it: verify-write after the tool, after a failed tool, or
                 // after the whole batch.
-                match r.event.as_str() {
-                    "PostToolUse" => "verify-write",
-                    "PostToolUseFailure" => "verify-write (failed)",
-                    "PostToolBatch" => "verify-write (batch)",
-                    other => other,
-                }
-                .to_owned(),
+                with_host(
+                    match r.event.as_str() {
+                        "PostToolUse" => "verify-write, after the call",
+                        "PostToolUseFailure" => "verify-write, after a failed call",
+                        "PostToolBatch" => "verify-write, after the batch",
+                        other => other,
+                    },
+                    r.host.as_deref(),
+                ),
                 r.path.clone(),
             ),
             crate::store::Record::Denial(d) => (
                 &d.time,
                 &d.prompt_id,
                 &d.tool,
-                "denied".to_owned(),
-                d.hook.clone(),
-                d.targets.first().cloned().unwrap_or_default(),
+                "refused".to_owned(),
+                with_host(&d.hook, d.host.as_deref()),
+                format!(
+                    "{} ({})",
+                    d.targets.first().cloned().unwrap_or_default(),
+                    crate::shell::walk::cut(&d.reason)
+                ),
             ),
         };
         let turn: String = prompt.as_deref().unwrap_or("-").chars().take(12).collect();
         writeln!(
             out,
-            "{time:<24} {turn:<12} {tool:<12} {outcome:<16} {by:<19} {what}"
+            "{time:<24} {turn:<12} {tool:<12} {outcome:<16} {by:<34} {what}"
         )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Who wrote a row, with the host when it is not Claude Code.
+fn with_host(by: &str, host: Option<&str>) -> String {
+    match host {
+        Some(h) => format!("{by} ({h})"),
+        None => by.to_owned(),
+    }
 }

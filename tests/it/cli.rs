@@ -217,6 +217,25 @@ fn explain_shows_the_analysis() {
     insta::assert_snapshot!("explain", shown);
 }
 
+/// Right after install there is no write log: `log` says what will appear there and
+/// when, and succeeds.
+#[test]
+fn log_on_an_empty_state_says_what_will_appear() {
+    let dir = scratch("log-empty");
+    let out = Command::new(BIN)
+        .arg("log")
+        .env("DID_IT_ACTUALLY_STATE_DIR", dir.join("state"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.starts_with("No write log yet under ")
+            && said.contains("after the agent's first write"),
+        "{said}"
+    );
+}
+
 #[test]
 fn log_prints_the_newest_sessions_writes_and_filters_them() {
     let dir = scratch("log");
@@ -284,14 +303,15 @@ fn log_prints_the_newest_sessions_writes_and_filters_them() {
     assert!(
         rows[3].contains(" p2 ")
             && rows[3].contains(" missing ")
-            && rows[3].contains(" verify-write "),
+            && rows[3].contains(" verify-write, after the call "),
         "{table}"
     );
+    // A refused call shows as refused, with the guard and its reason.
     assert!(
         rows[4].contains(" p2 ")
-            && rows[4].contains(" denied ")
+            && rows[4].contains(" refused ")
             && rows[4].contains(" scope-guard ")
-            && rows[4].ends_with("/etc/dia-log-test.conf"),
+            && rows[4].contains("/etc/dia-log-test.conf (scope-guard: the Write to /etc/dia-log-test.conf is not allowed"),
         "{table}"
     );
 
