@@ -691,43 +691,58 @@ fn the_marketplace_lists_this_plugin_and_names_every_hook() {
     }
 }
 
-/// The README's quick-start example is the binary's output: run it in a project like the
-/// one it names, and every line it shows must be there.
+/// Every README example (a ```console block whose first line runs `did-it-actually`) is
+/// the binary's output: run in a project like the one it names (`/home/you/project` or
+/// `/home/u/proj`, a repository on `main` with a `src/`, inside a `/home/u`), every line
+/// it shows must be a line of what the binary prints.
 #[test]
-fn the_readme_quick_start_example_is_what_the_binary_prints() {
+fn every_readme_example_is_what_the_binary_prints() {
     let readme = include_str!("../../README.md");
-    let start = readme
-        .find("$ cd /home/you/project && did-it-actually explain '")
-        .expect("the quick-start example");
-    let block = &readme[start..readme[start..].find("```").unwrap() + start];
-    let mut lines = block.lines();
-    let command = lines.next().unwrap();
-    let arg = command
-        .split_once("explain '")
-        .unwrap()
-        .1
-        .trim_end_matches('\'');
-    let dir = scratch("readme-quick-start");
-    let project = dir.join("root");
-    let git = |args: &[&str]| {
-        let out = support::repo::git_command(&project)
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}");
-    };
-    git(&["init", "-q", "-b", "main"]);
-    git(&["commit", "-q", "--allow-empty", "-m", "x"]);
-    let out = run(&["explain", arg], &project);
-    let printed = String::from_utf8_lossy(&out.stdout)
-        .replace(project.to_str().unwrap(), "/home/you/project");
-    for line in lines.filter(|l| !l.trim().is_empty()) {
-        assert!(
-            printed.lines().any(|p| p == line),
-            "README line not printed:\n{line}\n--- printed\n{printed}"
-        );
+    let mut checked = 0;
+    for block in readme.split("```console\n").skip(1) {
+        let block = &block[..block.find("```").unwrap()];
+        let mut lines = block.lines();
+        let command = lines.next().unwrap().trim_start_matches("$ ");
+        let (placeholder, command) = match command.strip_prefix("cd /home/you/project && ") {
+            Some(rest) => ("/home/you/project", rest),
+            None => ("/home/u/proj", command),
+        };
+        let args = shlex::split(
+            command
+                .strip_prefix("did-it-actually ")
+                .expect("an example of the binary"),
+        )
+        .unwrap();
+        let dir = scratch("readme-example");
+        let home = dir.join("u");
+        let project = home.join("proj");
+        std::fs::create_dir_all(project.join("src")).unwrap();
+        let git = |args: &[&str]| {
+            let out = support::repo::git_command(&project)
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "git {args:?}");
+        };
+        git(&["init", "-q", "-b", "main"]);
+        git(&["commit", "-q", "--allow-empty", "-m", "x"]);
+        let p = project.to_str().unwrap();
+        let args: Vec<String> = args.iter().map(|a| a.replace(placeholder, p)).collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = run(&args, &project);
+        let printed = String::from_utf8_lossy(&out.stdout)
+            .replace(p, placeholder)
+            .replace(home.to_str().unwrap(), "/home/u");
+        for line in lines.filter(|l| !l.trim().is_empty()) {
+            assert!(
+                printed.lines().any(|p| p == line),
+                "README line not printed by `{command}`:\n{line}\n--- printed\n{printed}"
+            );
+        }
+        checked += 1;
+        std::fs::remove_dir_all(&dir).unwrap();
     }
-    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(checked >= 3, "only {checked} README examples found");
 }
 
 /// A project install commits a launcher, not this machine's path: a teammate whose
