@@ -146,3 +146,113 @@ fn install_sh_without_cargo_stops_and_says_how_to_get_it() {
     assert!(!home.join(".local/bin/did-it-actually").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The prebuilt path (`install/get.sh`), against a local `file://` release directory:
+/// the archive for this platform is downloaded, its checksum verified and the binary
+/// installed with its links in seconds; a checksum that does not match installs nothing;
+/// no archive for this platform, outside a clone, says how to build instead.
+#[test]
+fn get_sh_installs_a_verified_prebuilt_binary_and_refuses_a_bad_checksum() {
+    let dir = support::fixture::scratch("get-sh");
+    let release = dir.join("release");
+    std::fs::create_dir_all(&release).unwrap();
+    let target = match std::env::consts::ARCH {
+        "x86_64" => "x86_64-unknown-linux-musl",
+        "aarch64" => "aarch64-unknown-linux-musl",
+        other => panic!("no release target for {other}"),
+    };
+    let staged = dir.join("stage/did-it-actually");
+    std::fs::create_dir_all(staged.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_did-it-actually"), &staged).unwrap();
+    let archive = release.join(format!("did-it-actually-0.1.0-{target}.tar.gz"));
+    let tar = Command::new("tar")
+        .arg("-czf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(staged.parent().unwrap())
+        .arg("did-it-actually")
+        .status()
+        .unwrap();
+    assert!(tar.success());
+    let sum = Command::new("sha256sum").arg(&archive).output().unwrap();
+    let sum = String::from_utf8_lossy(&sum.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_owned();
+    let checksum = release.join(format!("did-it-actually-0.1.0-{target}.tar.gz.sha256"));
+    let get = |script: &Path, prefix: &Path| {
+        Command::new(script)
+            .args([
+                "--from",
+                &format!("file://{}", release.display()),
+                "--prefix",
+            ])
+            .arg(prefix)
+            .env("HOME", dir.join("home"))
+            .env("PATH", "/usr/bin:/bin")
+            .output()
+            .unwrap()
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("install/get.sh");
+
+    // A checksum that does not match: nothing installed, and it says why.
+    std::fs::write(&checksum, format!("{}  x\n", "0".repeat(64))).unwrap();
+    let bad = dir.join("bad");
+    let out = get(&script, &bad);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("does not match"),
+        "{}",
+        show(&out)
+    );
+    assert!(!bad.join("bin/did-it-actually").exists());
+
+    // The right one: installed, runs, links made.
+    std::fs::write(
+        &checksum,
+        format!("{sum}  did-it-actually-0.1.0-{target}.tar.gz\n"),
+    )
+    .unwrap();
+    let good = dir.join("good");
+    let out = get(&script, &good);
+    assert!(out.status.success(), "{}", show(&out));
+    let installed = good.join("bin/did-it-actually");
+    let version = Command::new(&installed).arg("--version").output().unwrap();
+    assert!(String::from_utf8_lossy(&version.stdout).starts_with("did-it-actually 0.1.0"));
+    assert!(good.join("bin/verify-write").exists());
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(&format!("(sha256 {sum})")),
+        "{}",
+        show(&out)
+    );
+
+    // No archive for this version, and no clone to build from: it says what to do.
+    let lone = dir.join("lone/get.sh");
+    std::fs::create_dir_all(lone.parent().unwrap()).unwrap();
+    // A hard link: a script just written by this process and executed at once can fail
+    // with ETXTBSY while other test threads fork.
+    if std::fs::hard_link(&script, &lone).is_err() {
+        std::fs::copy(&script, &lone).unwrap();
+    }
+    let out = Command::new(&lone)
+        .args([
+            "--version",
+            "9.9.9",
+            "--from",
+            &format!("file://{}", release.display()),
+            "--prefix",
+        ])
+        .arg(dir.join("none"))
+        .env("HOME", dir.join("home"))
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("could not download") && said.contains("install/install.sh"),
+        "{said}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
