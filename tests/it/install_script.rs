@@ -195,6 +195,13 @@ fn get_sh_installs_a_verified_prebuilt_binary_and_refuses_a_bad_checksum() {
             .unwrap()
     };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("install/get.sh");
+    // It downloads the version this crate is.
+    assert!(
+        std::fs::read_to_string(&script)
+            .unwrap()
+            .contains(&format!("version=\"{}\"", env!("CARGO_PKG_VERSION"))),
+        "install/get.sh names another version than Cargo.toml"
+    );
 
     // A checksum that does not match: nothing installed, and it says why.
     std::fs::write(&checksum, format!("{}  x\n", "0".repeat(64))).unwrap();
