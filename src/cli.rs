@@ -134,6 +134,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// One screen: where the guards are registered (every host), what the policy protects,
+    /// and the newest session's last refusals and unlanded writes. Exits 1 when nothing is
+    /// registered.
+    Status {
+        /// The project [default: the git top level of the current directory].
+        #[arg(long, value_name = "DIR")]
+        project: Option<PathBuf>,
+    },
     /// Inspect the repository's policy file.
     #[command(subcommand)]
     Policy(PolicyCommand),
@@ -402,6 +410,7 @@ fn dispatch(command: Command) -> ExitCode {
             failed,
             json,
         } => commands::log::run(session, turn, failed, json, &env, out),
+        Command::Status { project } => commands::status::run(project, &env, out),
         Command::HookNames => Hook::ALL
             .iter()
             .try_for_each(|h| writeln!(out, "{}", h.name()))

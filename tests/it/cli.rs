@@ -815,3 +815,75 @@ fn a_committed_registration_tells_a_teammate_without_the_binary_what_to_install(
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `status`: where the guards are registered (Claude Code and every other host), what the
+/// policy protects, and the last refusals; exit 1 when nothing is registered.
+#[test]
+fn status_shows_registrations_policy_and_recent_refusals() {
+    let dir = scratch("status");
+    let project = dir.join("root");
+    let out = support::repo::git_command(&project)
+        .args(["init", "-q", "-b", "main"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let home = dir.join("home");
+    let state = dir.join("state");
+    let cmd = |args: &[&str], stdin: &str| {
+        use std::io::Write as _;
+        let mut child = Command::new(BIN)
+            .args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env("DID_IT_ACTUALLY_STATE_DIR", &state)
+            .env_remove("DID_IT_ACTUALLY_POLICY")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let none = cmd(&["status"], "");
+    assert_eq!(none.status.code(), Some(1), "{}", text(&none));
+    assert!(String::from_utf8_lossy(&none.stdout).contains("nowhere: nothing is guarded"));
+    assert!(cmd(
+        &[
+            "install",
+            "--project",
+            project.to_str().unwrap(),
+            "--binary",
+            BIN
+        ],
+        ""
+    )
+    .status
+    .success());
+    assert!(cmd(
+        &["install", "--host", "gemini", "--user", "--binary", BIN],
+        ""
+    )
+    .status
+    .success());
+    let refused = serde_json::json!({"session_id": "s1", "cwd": project, "hook_event_name": "PreToolUse",
+        "tool_name": "Write", "tool_use_id": "t1", "tool_input": {"file_path": "/etc/dia-status", "content": "x"}});
+    cmd(&["scope-guard"], &refused.to_string());
+    let out = cmd(&["status"], "");
+    assert!(out.status.success(), "{}", text(&out));
+    let shown = String::from_utf8_lossy(&out.stdout).replace(dir.to_str().unwrap(), "[SCRATCH]");
+    let shown: String = shown
+        .lines()
+        .map(|l| match l.strip_prefix("  20") {
+            Some(_) => format!("  [TIME]{}", &l[l.find('Z').unwrap() + 1..]),
+            None => l.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    insta::assert_snapshot!("status", shown);
+}

@@ -1,0 +1,216 @@
+//! `did-it-actually status`: one screen for a person: where the guards are registered
+//! (Claude Code's settings files, the plugin, every other host's hooks file), what the
+//! policy protects, and the last refusals and unlanded writes of the newest session.
+
+use super::*;
+use crate::install::hosts::{registered, HOST_INSTALLS};
+
+/// How many recent refusals and unlanded writes are shown.
+const RECENT: usize = 5;
+
+pub fn run(
+    project: Option<PathBuf>,
+    env: &Env,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CommandError> {
+    let project = project_arg(env, project).map_err(CommandError::new)?;
+    let home = env.var("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    writeln!(out, "project: {}", project.display())?;
+    writeln!(out, "registered:")?;
+    let mut any = false;
+    let mut claude_files = vec![
+        project.join(".claude/settings.json"),
+        project.join(".claude/settings.local.json"),
+    ];
+    if let Some(h) = &home {
+        claude_files.push(h.join(".claude/settings.json"));
+    }
+    for file in &claude_files {
+        let Some(settings) = read(file) else { continue };
+        let hooks = claude_hooks(&settings);
+        if !hooks.is_empty() {
+            any = true;
+            writeln!(
+                out,
+                "  Claude Code, {}: {}",
+                file.display(),
+                hooks.join(", ")
+            )?;
+        }
+        if let Some(plugin) = settings
+            .get("enabledPlugins")
+            .and_then(|p| p.as_object())
+            .and_then(|p| {
+                p.iter().find(|(id, on)| {
+                    id.starts_with("did-it-actually@") && on.as_bool() == Some(true)
+                })
+            })
+        {
+            any = true;
+            writeln!(
+                out,
+                "  Claude Code, the plugin {} (enabled in {})",
+                plugin.0,
+                file.display()
+            )?;
+        }
+    }
+    for spec in HOST_INSTALLS {
+        let mut places = vec![project.join(spec.project_file)];
+        if let Some(h) = &home {
+            places.push(h.join(spec.user_file));
+        }
+        for file in places {
+            let Some(settings) = read(&file) else {
+                continue;
+            };
+            let mut hooks: Vec<&str> = Vec::new();
+            for (_, h) in registered(&settings, spec) {
+                if !hooks.contains(&h.name()) {
+                    hooks.push(h.name());
+                }
+            }
+            if !hooks.is_empty() {
+                any = true;
+                writeln!(
+                    out,
+                    "  {}, {}: {}",
+                    spec.host.spec().title,
+                    file.display(),
+                    hooks.join(", ")
+                )?;
+            }
+        }
+    }
+    if !any {
+        writeln!(
+            out,
+            "  nowhere: nothing is guarded (`did-it-actually install --project {}`)",
+            project.display()
+        )?;
+    }
+    match Policy::discover(&project, env.as_fn()) {
+        Ok(p) => {
+            writeln!(out, "policy: {}", p.source)?;
+            writeln!(out, "  protects: {}", p.branches.describe_protected())?;
+            let scope = crate::scope::Scope::new(&p, &project, env.as_fn());
+            writeln!(out, "  writes stay inside: {}", scope.root.display())?;
+            writeln!(
+                out,
+                "  audit: {}",
+                if p.audit.enabled { "on" } else { "off" }
+            )?;
+        }
+        Err(e) => writeln!(out, "policy: BROKEN: {e}")?,
+    }
+    recent(env, out)?;
+    Ok(if any {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn read(file: &Path) -> Option<serde_json::Map<String, serde_json::Value>> {
+    let text = std::fs::read_to_string(file).ok()?;
+    crate::install::parse_settings(file, &text).ok()
+}
+
+/// Our hooks in a Claude Code settings file, each once.
+fn claude_hooks(settings: &serde_json::Map<String, serde_json::Value>) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    let events = settings.get("hooks").and_then(|h| h.as_object());
+    for groups in events.into_iter().flat_map(|e| e.values()) {
+        for group in groups.as_array().into_iter().flatten() {
+            for h in group
+                .get("hooks")
+                .and_then(|h| h.as_array())
+                .into_iter()
+                .flatten()
+            {
+                if let Some(hook) = crate::install::our_hook(h) {
+                    if !out.contains(&hook.name()) {
+                        out.push(hook.name());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The newest session's last refusals and unlanded writes.
+fn recent(env: &Env, out: &mut dyn Write) -> Result<(), CommandError> {
+    let Ok(root) = crate::store::state_root(env.as_fn()) else {
+        return Ok(());
+    };
+    let newest = std::fs::read_dir(root.join("sessions"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let modified = e
+                .path()
+                .join(crate::store::WRITE_LOG)
+                .metadata()
+                .ok()?
+                .modified()
+                .ok()?;
+            Some((modified, e.file_name().to_string_lossy().into_owned()))
+        })
+        .max();
+    let Some((_, session)) = newest else {
+        writeln!(out, "recent: nothing recorded yet")?;
+        return Ok(());
+    };
+    let Ok(id) = crate::store::SessionId::parse(&session) else {
+        return Ok(());
+    };
+    let Ok(log) = crate::store::SessionStore::new(&root, &id).read_write_log() else {
+        return Ok(());
+    };
+    let mut lines: Vec<(String, String)> = log
+        .denials
+        .iter()
+        .map(|d| {
+            (
+                d.time.clone(),
+                format!(
+                    "refused by {}: {}",
+                    d.hook,
+                    crate::shell::walk::cut(
+                        d.reason
+                            .strip_prefix(&format!("{}: ", d.hook))
+                            .unwrap_or(&d.reason)
+                    )
+                ),
+            )
+        })
+        .chain(
+            log.records
+                .iter()
+                .filter(|r| !r.verified && !r.outcome.agent_was_told())
+                .map(|r| {
+                    (
+                        r.time.clone(),
+                        format!("write not landed: {} ({})", r.path, r.outcome.name()),
+                    )
+                }),
+        )
+        .collect();
+    lines.sort();
+    let shown = lines.len().min(RECENT);
+    writeln!(
+        out,
+        "recent, session {session} ({} refused, {} writes; last {shown}):",
+        log.denials.len(),
+        log.records.len()
+    )?;
+    for (time, line) in &lines[lines.len() - shown..] {
+        writeln!(out, "  {time} {line}")?;
+    }
+    if lines.is_empty() {
+        writeln!(out, "  nothing refused, every write landed")?;
+    }
+    Ok(())
+}
