@@ -355,8 +355,17 @@ fn dispatch(command: Command) -> ExitCode {
     use crate::commands;
     let env = commands::Env::process();
     let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let out: &mut dyn Write = &mut out;
+    let mut locked = stdout.lock();
+    // On a terminal (and without NO_COLOR) verdicts are coloured; doctor colours its own
+    // marks.
+    let paint = commands::color(&env) && !matches!(command, Command::Doctor { .. });
+    let mut painter;
+    let out: &mut dyn Write = if paint {
+        painter = commands::Painter::new(&mut locked);
+        &mut painter
+    } else {
+        &mut locked
+    };
     let result = match command {
         Command::VerifyWrite(opts) => {
             return run_hook(Hook::VerifyWrite, &opts.into_args(Vec::new()))

@@ -3,12 +3,6 @@
 
 use super::*;
 
-/// Whether output may be colored: a terminal, and no NO_COLOR.
-fn color(env: &Env) -> bool {
-    use std::io::IsTerminal;
-    std::io::stdout().is_terminal() && env.var("NO_COLOR").is_none_or(|v| v.is_empty())
-}
-
 pub fn run(
     project: Option<PathBuf>,
     json: bool,

@@ -124,3 +124,81 @@ pub(crate) fn project_dir(env: &Env, cwd: Option<PathBuf>) -> Result<PathBuf, St
     let cwd = env.working_dir(cwd)?;
     Ok(crate::policy::repo_root(&cwd).unwrap_or(cwd))
 }
+
+/// Whether output may be coloured: a terminal, and no `NO_COLOR`.
+pub(crate) fn color(env: &Env) -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && env.var("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// A writer that colours whole lines by what they say (verdicts, backed and unbacked
+/// claims, refused rows) on the way to a terminal; everything else passes as it is.
+pub(crate) struct Painter<'a> {
+    inner: &'a mut dyn Write,
+    line: Vec<u8>,
+}
+
+impl<'a> Painter<'a> {
+    pub(crate) fn new(inner: &'a mut dyn Write) -> Painter<'a> {
+        Painter {
+            inner,
+            line: Vec::new(),
+        }
+    }
+
+    fn flush_line(&mut self) -> std::io::Result<()> {
+        let text = String::from_utf8_lossy(&self.line).into_owned();
+        self.line.clear();
+        let body = text.trim_end_matches('\n');
+        let red = [
+            "verdict: deny",
+            "scope verdict: deny",
+            "NOT backed",
+            "verdict: the stop would be blocked",
+            "failure not mentioned",
+            "WARNING",
+        ];
+        let green = [
+            "verdict: allow",
+            "scope verdict: allow",
+            "backed:",
+            "verdict: the stop would go through",
+        ];
+        let code = if red.iter().any(|p| body.starts_with(p)) || body.contains(" refused ") {
+            Some("31")
+        } else if green.iter().any(|p| body.starts_with(p)) {
+            Some("32")
+        } else {
+            None
+        };
+        match code {
+            Some(c) => write!(self.inner, "\x1b[{c}m{body}\x1b[0m{}", &text[body.len()..]),
+            None => self.inner.write_all(text.as_bytes()),
+        }
+    }
+}
+
+impl Write for Painter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        for &b in buf {
+            self.line.push(b);
+            if b == b'\n' {
+                self.flush_line()?;
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if !self.line.is_empty() {
+            self.flush_line()?;
+        }
+        self.inner.flush()
+    }
+}
+
+impl Drop for Painter<'_> {
+    fn drop(&mut self) {
+        let _ = Write::flush(self);
+    }
+}

@@ -887,3 +887,41 @@ fn status_shows_registrations_policy_and_recent_refusals() {
         .join("\n");
     insta::assert_snapshot!("status", shown);
 }
+
+/// On a terminal the verdicts are coloured; with NO_COLOR, or through a pipe (every
+/// other test here), they are not.
+#[test]
+fn verdicts_are_coloured_on_a_terminal_unless_no_color() {
+    let dir = scratch("colour");
+    let project = dir.join("root");
+    let out = support::repo::git_command(&project)
+        .args(["init", "-q", "-b", "main"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let run_on_tty = |no_color: bool| {
+        let mut cmd = Command::new("script");
+        cmd.args([
+            "-qec",
+            &format!("{BIN} explain 'git push origin HEAD:main'"),
+            "/dev/null",
+        ])
+        .current_dir(&project)
+        .env_remove("NO_COLOR")
+        .stdin(std::process::Stdio::null());
+        if no_color {
+            cmd.env("NO_COLOR", "1");
+        }
+        String::from_utf8_lossy(&cmd.output().unwrap().stdout).into_owned()
+    };
+    let coloured = run_on_tty(false);
+    assert!(
+        coloured.contains("\x1b[31mverdict: deny\x1b[0m"),
+        "{coloured:?}"
+    );
+    let plain = run_on_tty(true);
+    assert!(
+        plain.contains("verdict: deny") && !plain.contains('\x1b'),
+        "{plain:?}"
+    );
+}
