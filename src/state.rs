@@ -87,26 +87,24 @@ impl Disk {
     /// changes that could not be made, with why, and whether this append created the
     /// session's log (the moment to prune old sessions).
     pub fn apply(&self, changes: Vec<Change>) -> (Vec<Unsaved>, bool) {
-        let (records, rest): (Vec<Change>, Vec<Change>) = changes
-            .into_iter()
-            .partition(|c| matches!(c, Change::Record(_)));
+        let mut lines: Vec<Record> = Vec::new();
+        let mut rest = Vec::new();
+        for change in changes {
+            match change {
+                Change::Record(r) => lines.push(r),
+                other => rest.push(other),
+            }
+        }
         let mut unsaved = Vec::new();
         let mut created = false;
-        if !records.is_empty() {
-            let lines: Vec<Record> = records
-                .iter()
-                .filter_map(|c| match c {
-                    Change::Record(r) => Some(r.clone()),
-                    _ => None,
-                })
-                .collect();
+        if !lines.is_empty() {
             match self
                 .store()
                 .and_then(|s| s.append(&lines).map_err(|e| e.to_string()))
             {
                 Ok(c) => created = c,
-                Err(error) => unsaved.extend(records.into_iter().map(|change| Unsaved {
-                    change,
+                Err(error) => unsaved.extend(lines.into_iter().map(|r| Unsaved {
+                    change: Change::Record(r),
                     error: error.clone(),
                 })),
             }
@@ -119,13 +117,10 @@ impl Disk {
         (unsaved, created)
     }
 
+    /// A change other than a record ([`Disk::apply`] appends those together).
     fn apply_one(&self, change: &Change) -> Result<(), String> {
         match change {
-            Change::Record(r) => self
-                .store()?
-                .append(std::slice::from_ref(r))
-                .map(drop)
-                .map_err(|e| e.to_string()),
+            Change::Record(_) => unreachable!("records are appended in one write by apply"),
             Change::Loop(state) => {
                 let root = self.root().map_err(|e| e.to_string())?;
                 loops::save(&loops::state_path(root, &state.project), state)

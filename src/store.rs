@@ -37,6 +37,20 @@ pub fn state_root(env: impl Fn(&str) -> Option<OsString>) -> Result<PathBuf, Sto
     }
 }
 
+/// The session whose write log was written last under `root`, if any.
+pub fn newest_session(root: &Path) -> Option<String> {
+    fs::read_dir(root.join("sessions"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let modified = e.path().join(WRITE_LOG).metadata().ok()?.modified().ok()?;
+            Some((modified, e.file_name().to_string_lossy().into_owned()))
+        })
+        .max()
+        .map(|(_, s)| s)
+}
+
 /// A session id that is safe to use as a directory name: it comes from stdin and must
 /// never escape the state directory.
 #[derive(Clone, Debug, PartialEq, Eq)]

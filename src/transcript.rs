@@ -433,34 +433,16 @@ const HOST_TAIL_LINES: usize = 2000;
 /// in it, a few levels down) has `role: "assistant"` or a `type` naming an assistant
 /// message, and text content. Bad lines are skipped. `Ok(None)`: no such record.
 pub fn host_last_message(path: &Path) -> std::io::Result<Option<String>> {
-    Ok(host_tail(path)?.message)
-}
-
-/// What the end of a host transcript shows.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct HostTail {
-    /// The newest assistant text.
-    pub message: Option<String>,
-    /// Whether a record after that text is the start of a stop hook (Copilot writes
-    /// `hook.start` before it runs one): the transcript has caught up with the turn.
-    pub hook_started_after: bool,
-}
-
-/// Reads the end of a host transcript for [`HostTail`].
-pub fn host_tail(path: &Path) -> std::io::Result<HostTail> {
-    let mut tail = HostTail::default();
+    let mut found = None;
     let mut seen = 0;
     crate::fsutil::lines_backward(path, |line| {
         seen += 1;
         if let Ok(v) = serde_json::from_slice::<Value>(line) {
-            if v.get("type").and_then(Value::as_str) == Some("hook.start") {
-                tail.hook_started_after = true;
-            }
-            tail.message = assistant_text(&v, 0);
+            found = assistant_text(&v, 0);
         }
-        tail.message.is_none() && seen < HOST_TAIL_LINES
+        found.is_none() && seen < HOST_TAIL_LINES
     })?;
-    Ok(tail)
+    Ok(found)
 }
 
 fn assistant_text(v: &Value, depth: usize) -> Option<String> {

@@ -18,24 +18,9 @@ pub fn run(
     let session = match session {
         Some(s) => s,
         None => {
-            let newest = std::fs::read_dir(root.join("sessions"))
-                .into_iter()
-                .flatten()
-                .flatten()
-                .filter_map(|e| {
-                    Some((
-                        e.path()
-                            .join(crate::store::WRITE_LOG)
-                            .metadata()
-                            .ok()?
-                            .modified()
-                            .ok()?,
-                        e.file_name().to_string_lossy().into_owned(),
-                    ))
-                })
-                .max();
+            let newest = crate::store::newest_session(&root);
             match newest {
-                Some((_, s)) => s,
+                Some(s) => s,
                 None => {
                     // Right after install nothing has happened yet: say what will appear.
                     writeln!(

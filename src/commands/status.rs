@@ -37,20 +37,11 @@ pub fn run(
                 hooks.join(", ")
             )?;
         }
-        if let Some(plugin) = settings
-            .get("enabledPlugins")
-            .and_then(|p| p.as_object())
-            .and_then(|p| {
-                p.iter().find(|(id, on)| {
-                    id.starts_with("did-it-actually@") && on.as_bool() == Some(true)
-                })
-            })
-        {
+        if let Some(plugin) = crate::doctor::enabled_plugin(&settings) {
             any = true;
             writeln!(
                 out,
-                "  Claude Code, the plugin {} (enabled in {})",
-                plugin.0,
+                "  Claude Code, the plugin {plugin} (enabled in {})",
                 file.display()
             )?;
         }
@@ -141,33 +132,29 @@ fn claude_hooks(settings: &serde_json::Map<String, serde_json::Value>) -> Vec<&'
 
 /// The newest session's last refusals and unlanded writes.
 fn recent(env: &Env, out: &mut dyn Write) -> Result<(), CommandError> {
-    let Ok(root) = crate::store::state_root(env.as_fn()) else {
-        return Ok(());
+    let root = match crate::store::state_root(env.as_fn()) {
+        Ok(r) => r,
+        Err(e) => {
+            writeln!(out, "recent: {e}")?;
+            return Ok(());
+        }
     };
-    let newest = std::fs::read_dir(root.join("sessions"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let modified = e
-                .path()
-                .join(crate::store::WRITE_LOG)
-                .metadata()
-                .ok()?
-                .modified()
-                .ok()?;
-            Some((modified, e.file_name().to_string_lossy().into_owned()))
-        })
-        .max();
-    let Some((_, session)) = newest else {
+    let newest = crate::store::newest_session(&root);
+    let Some(session) = newest else {
         writeln!(out, "recent: nothing recorded yet")?;
         return Ok(());
     };
-    let Ok(id) = crate::store::SessionId::parse(&session) else {
-        return Ok(());
-    };
-    let Ok(log) = crate::store::SessionStore::new(&root, &id).read_write_log() else {
-        return Ok(());
+    let log = crate::store::SessionId::parse(&session)
+        .and_then(|id| crate::store::SessionStore::new(&root, &id).read_write_log());
+    let log = match log {
+        Ok(log) => log,
+        Err(e) => {
+            writeln!(
+                out,
+                "recent: the write log of session {session} could not be read ({e})"
+            )?;
+            return Ok(());
+        }
     };
     let mut lines: Vec<(String, String)> = log
         .denials

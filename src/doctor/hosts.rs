@@ -7,7 +7,7 @@
 //! voids its whole file.
 
 use super::{check, make_repo, run_with_timeout, Check, Mark, Subject};
-use crate::install::hosts::{registered, HostInstall, HOST_INSTALLS};
+use crate::install::hosts::{our_handlers, registered, HostInstall, HOST_INSTALLS};
 use crate::protocol::host::{DenyForm, Host};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
@@ -149,27 +149,10 @@ fn command_checks(found: &Found) -> Vec<Check> {
 }
 
 fn commands(found: &Found) -> Vec<String> {
-    let key = found.spec.command_key;
-    let mut out = Vec::new();
-    let Some(events) = found.settings.get("hooks").and_then(Value::as_object) else {
-        return out;
-    };
-    for list in events.values() {
-        for item in list.as_array().into_iter().flatten() {
-            let handlers: Vec<&Value> = match item.get("hooks").and_then(Value::as_array) {
-                Some(hs) => hs.iter().collect(),
-                None => vec![item],
-            };
-            for h in handlers {
-                if let Some(c) = h.get(key).and_then(Value::as_str) {
-                    if crate::install::our_hook(&json!({ "command": c })).is_some() {
-                        out.push(c.to_owned());
-                    }
-                }
-            }
-        }
-    }
-    out
+    our_handlers(&found.settings, found.spec)
+        .into_iter()
+        .filter_map(|(_, _, h)| h.get(found.spec.command_key)?.as_str().map(str::to_owned))
+        .collect()
 }
 
 /// The host's own switches that silently disable hooks.

@@ -191,7 +191,7 @@ fn launcher_check(registered: &[Registered]) -> Option<Check> {
 
 /// The id of our plugin when `enabledPlugins` turns it on (`"did-it-actually@<marketplace>":
 /// true`).
-fn enabled_plugin(settings: &serde_json::Map<String, Value>) -> Option<String> {
+pub(crate) fn enabled_plugin(settings: &serde_json::Map<String, Value>) -> Option<String> {
     settings
         .get("enabledPlugins")?
         .as_object()?

@@ -131,7 +131,7 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
         // the write log, the disk and git (its tool calls are not read from that format).
         None if stop.host_transcript_path.is_some() => {
             let path = stop.host_transcript_path.as_deref().expect("checked");
-            let (message, note) = match host_message(path) {
+            let (message, note) = match transcript::host_last_message(path) {
                 Ok(Some(m)) => (m, None),
                 Ok(None) => (String::new(), Some(format!("the host sent no final message and its transcript {} holds none, so no claim was checked", path.display()))),
                 Err(e) => (String::new(), Some(format!("the host sent no final message and its transcript {} could not be read ({e}), so no claim was checked", path.display()))),
@@ -491,21 +491,6 @@ fn read_transcript(
             return next;
         }
         current = next;
-    }
-}
-
-/// The final message from a host's own transcript. Copilot writes its events
-/// asynchronously and records a `hook.start` before it runs the stop hook: while no such
-/// record follows the newest text, the transcript lags, and is read again, briefly.
-fn host_message(path: &Path) -> std::io::Result<Option<String>> {
-    let deadline = std::time::Instant::now() + TRANSCRIPT_WAIT;
-    loop {
-        let tail = transcript::host_tail(path)?;
-        let copilot = path.to_string_lossy().contains("/.copilot/session-state/");
-        if !copilot || tail.hook_started_after || std::time::Instant::now() >= deadline {
-            return Ok(tail.message);
-        }
-        std::thread::sleep(Duration::from_millis(25));
     }
 }
 

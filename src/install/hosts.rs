@@ -297,8 +297,11 @@ pub fn remove(settings: &mut Map<String, Value>, spec: &HostInstall, hooks: &[Ho
     }
 }
 
-/// The hooks of ours a host's file registers, with the host's event names.
-pub fn registered(settings: &Map<String, Value>, spec: &HostInstall) -> Vec<(String, Hook)> {
+/// Every handler of ours in a host's file: the host's event name, the hook, the handler.
+pub fn our_handlers<'s>(
+    settings: &'s Map<String, Value>,
+    spec: &HostInstall,
+) -> Vec<(&'s str, Hook, &'s Value)> {
     let mut out = Vec::new();
     let Some(events) = settings.get("hooks").and_then(Value::as_object) else {
         return out;
@@ -315,12 +318,20 @@ pub fn registered(settings: &Map<String, Value>, spec: &HostInstall) -> Vec<(Str
             };
             for h in handlers {
                 if let Some(hook) = ours(h, spec) {
-                    out.push((event.clone(), hook));
+                    out.push((event.as_str(), hook, h));
                 }
             }
         }
     }
     out
+}
+
+/// The hooks of ours a host's file registers, with the host's event names.
+pub fn registered(settings: &Map<String, Value>, spec: &HostInstall) -> Vec<(String, Hook)> {
+    our_handlers(settings, spec)
+        .into_iter()
+        .map(|(event, hook, _)| (event.to_owned(), hook))
+        .collect()
 }
 
 #[cfg(test)]

@@ -81,7 +81,7 @@ pub struct ToolRow {
 }
 
 /// Which form each answer takes on a host.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Forms {
     /// How a tool call is refused before it runs.
     pub deny: DenyForm,
@@ -257,7 +257,10 @@ pub fn decode(
         });
     };
     dialect.camel = dialect.host == Host::Copilot && name.starts_with(char::is_lowercase);
-    let obj = translate(spec, canonical, obj);
+    let obj = translate(spec, canonical, obj).map_err(|error| ParseFailure {
+        error,
+        event: Some(canonical),
+    })?;
     claude::parse_object(obj).map(|mut i| {
         i.common.host = dialect.host;
         (i, dialect)
@@ -274,7 +277,11 @@ fn canonical_event(spec: &HostSpec, name: &str) -> Option<Event> {
 }
 
 /// The host's JSON with the suite's names.
-fn translate(spec: &HostSpec, event: Event, mut obj: Map<String, Value>) -> Map<String, Value> {
+fn translate(
+    spec: &HostSpec,
+    event: Event,
+    mut obj: Map<String, Value>,
+) -> Result<Map<String, Value>, InputError> {
     for (from, to) in spec.fields {
         if !obj.contains_key(*to) {
             if let Some(v) = obj.remove(*from) {
@@ -298,15 +305,17 @@ fn translate(spec: &HostSpec, event: Event, mut obj: Map<String, Value>) -> Map<
         .and_then(Value::as_str)
         .map(str::to_owned)
     else {
-        return obj;
+        return Ok(obj);
     };
     if let Some(row) = spec.tools.iter().find(|r| r.name == name) {
         obj.insert("tool_name".into(), json!(row.canonical));
         if let Some(Value::Object(args)) = obj.get_mut("tool_input") {
             rename_args(row, args);
         }
-        if let Some(dir) = row.dir_arg.and_then(|d| shell_dir(&obj, d)) {
-            obj.insert("cwd".into(), json!(dir));
+        if let Some(arg) = row.dir_arg {
+            if let Some(dir) = shell_dir(&obj, arg)? {
+                obj.insert("cwd".into(), json!(dir));
+            }
         }
         if row.canonical == codex::APPLY_PATCH {
             codex::adapt_patch(&mut obj);
@@ -323,7 +332,7 @@ fn translate(spec: &HostSpec, event: Event, mut obj: Map<String, Value>) -> Map<
         // The structured result is Claude Code's; another host's would be misread.
         obj.insert("tool_response".into(), Value::Null);
     }
-    obj
+    Ok(obj)
 }
 
 fn rename_args(row: &ToolRow, args: &mut Map<String, Value>) {
@@ -338,18 +347,28 @@ fn rename_args(row: &ToolRow, args: &mut Map<String, Value>) {
 
 /// A shell call's working directory: the event's `cwd` joined with the tool's own
 /// directory argument, when it has one.
-fn shell_dir(obj: &Map<String, Value>, arg: &str) -> Option<String> {
-    let dir = obj
-        .get("tool_input")?
-        .get(arg)?
-        .as_str()
-        .filter(|d| !d.is_empty())?;
-    let cwd = obj.get("cwd")?.as_str()?;
-    Some(
+fn shell_dir(obj: &Map<String, Value>, arg: &str) -> Result<Option<String>, InputError> {
+    let dir = match obj.get("tool_input").and_then(|i| i.get(arg)) {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::String(d)) if d.is_empty() => return Ok(None),
+        Some(Value::String(d)) => d,
+        // A directory the guard cannot read would have the command judged in the wrong
+        // place: an input error, like a mistyped field, which the guards refuse.
+        Some(_) => {
+            return Err(InputError::WrongType {
+                field: format!("tool_input.{arg}"),
+                expected: "a string (the directory the command runs in)",
+            })
+        }
+    };
+    let Some(cwd) = obj.get("cwd").and_then(Value::as_str) else {
+        return Ok(None);
+    };
+    Ok(Some(
         crate::fsutil::absolute(Path::new(dir), Path::new(cwd))
             .to_string_lossy()
             .into_owned(),
-    )
+    ))
 }
 
 /// The error text of a tool that ran and failed, from the host's post-tool result.
@@ -484,26 +503,15 @@ pub fn encode_failure(dialect: Dialect, hook: &str, event: Option<Event>, messag
 }
 
 fn forms_of(dialect: Dialect) -> Forms {
-    let forms = &dialect.host.spec().forms;
+    let forms = dialect.host.spec().forms;
     if dialect.host == Host::Copilot && !dialect.camel {
         // PascalCase hooks take Claude Code's deny; context stays top-level.
         return Forms {
             deny: DenyForm::ClaudeJson,
-            ..copy(forms)
+            ..forms
         };
     }
-    copy(forms)
-}
-
-fn copy(f: &Forms) -> Forms {
-    Forms {
-        deny: f.deny,
-        context: f.context,
-        post_block: f.post_block,
-        stop_block: f.stop_block,
-        notices: f.notices,
-        allow: f.allow,
-    }
+    forms
 }
 
 fn deny(out: &mut Map<String, Value>, form: DenyForm, event: Event, reason: &str) {
@@ -638,6 +646,24 @@ mod tests {
         assert_eq!(
             decode(Host::Claude, None, claude).unwrap().1.host,
             Host::Claude
+        );
+    }
+
+    /// A shell call whose directory argument cannot be read is refused, never judged in
+    /// the event's `cwd` instead.
+    #[test]
+    fn an_unreadable_shell_directory_is_an_input_error() {
+        let input = br#"{"session_id":"s","cwd":"/w","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"git push origin HEAD:main","dir_path":["../other"]}}"#;
+        let failure = decode(Host::Gemini, None, input).unwrap_err();
+        assert_eq!(failure.event, Some(Event::PreToolUse));
+        assert_eq!(
+            failure.error.to_string(),
+            "the hook input field `tool_input.dir_path` should be a string (the directory the command runs in)"
+        );
+        let ok = br#"{"session_id":"s","cwd":"/w","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls","dir_path":"sub"}}"#;
+        assert_eq!(
+            decode(Host::Gemini, None, ok).unwrap().0.common.cwd,
+            Path::new("/w/sub")
         );
     }
 }
