@@ -425,8 +425,10 @@ pub struct ScopePolicy {
     /// Globs, relative to the root, that may not be written (a deny always wins).
     #[serde(default = "default_scope_deny", deserialize_with = "path_glob_list")]
     pub deny: Vec<String>,
-    /// Outside the root: `"deny"`, or `{"allow": [absolute globs]}`.
-    #[serde(default, deserialize_with = "outside_root")]
+    /// Outside the root: `"deny"`, or `{"allow": [absolute globs]}` (`$TMPDIR` may start
+    /// one). Default: the system temp directories ([`TEMP_DIRS`]), where agents keep
+    /// scratch files; a policy that names `outside_root` replaces them.
+    #[serde(default = "default_outside_root", deserialize_with = "outside_root")]
     pub outside_root: Vec<String>,
     /// What to do with a program whose own writes cannot be read from the command
     /// (`python -c`, `node -e`, a perl one-liner that is more than substitutions).
@@ -442,7 +444,7 @@ impl Default for ScopePolicy {
             root: None,
             allow: default_scope_allow(),
             deny: default_scope_deny(),
-            outside_root: Vec::new(),
+            outside_root: default_outside_root(),
             unmodelled_programs: Unmodelled::default(),
             _comment: None,
         }
@@ -508,6 +510,23 @@ fn path_glob_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Err
     Ok(list)
 }
 
+/// The system temp directories, writable outside the root by default (`mktemp`, `tee
+/// /tmp/log`, scratch files): `$TMPDIR` is the one place a pattern may name the
+/// environment, read when the guard runs.
+pub const TEMP_DIRS: &[&str] = &["/tmp/**", "/var/tmp/**", "$TMPDIR/**"];
+
+/// The environment variable an `outside_root` pattern may start with.
+pub const TMPDIR_VAR: &str = "$TMPDIR";
+
+fn default_outside_root() -> Vec<String> {
+    TEMP_DIRS.iter().map(|p| p.to_string()).collect()
+}
+
+/// Whether `outside_root` is exactly the default temp directories.
+pub fn is_default_outside_root(list: &[String]) -> bool {
+    list.len() == TEMP_DIRS.len() && list.iter().zip(TEMP_DIRS).all(|(a, b)| a == b)
+}
+
 fn outside_root<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     let expected = "expected \"deny\" or {\"allow\": [absolute path patterns]}";
     match serde_json::Value::deserialize(d)? {
@@ -520,9 +539,12 @@ fn outside_root<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error
             })?;
             within_limits(&list)?;
             for p in &list {
-                if !p.starts_with('/') {
+                let after_var = p.strip_prefix(TMPDIR_VAR);
+                if !p.starts_with('/')
+                    && !after_var.is_some_and(|r| r.is_empty() || r.starts_with('/'))
+                {
                     return Err(D::Error::custom(format!(
-                        "outside_root pattern {p:?} must be absolute"
+                        "outside_root pattern {p:?} must be absolute (or start with $TMPDIR/)"
                     )));
                 }
                 path_glob(p).map_err(|e| {

@@ -21,7 +21,10 @@ pub struct Scope {
     pub root: PathBuf,
     allow: Patterns,
     deny: Patterns,
-    outside: Patterns,
+    /// `scope.outside_root` with `$TMPDIR` read: matched against a resolved path, so each
+    /// pattern's literal directories are resolved too (macOS's `/tmp` is `/private/tmp`),
+    /// once, on the first write outside the root.
+    outside: OutsidePatterns,
     /// Files and directories no agent may write: (path, what it is).
     guarded: Vec<(PathBuf, &'static str)>,
     /// Directories whose `settings*.json` files are Claude Code's settings (where the
@@ -110,7 +113,7 @@ impl Scope {
         Scope {
             allow: Patterns::new(&policy.scope.allow),
             deny: Patterns::new(&policy.scope.deny),
-            outside: Patterns::new(&policy.scope.outside_root),
+            outside: OutsidePatterns::new(&policy.scope.outside_root, env),
             guarded,
             settings_dirs,
             source: policy.source.to_string(),
@@ -239,11 +242,24 @@ impl Scope {
                     true,
                     format!("outside the root, allowed by scope.outside_root pattern {g:?}"),
                 ),
-                None => verdict(
+                None if self.outside.written.is_empty() => verdict(
                     false,
                     format!(
                         "it is outside the project root {} (scope.outside_root is deny in {})",
                         self.root.display(),
+                        self.source
+                    ),
+                ),
+                None => verdict(
+                    false,
+                    format!(
+                        "it is outside the project root {} (scope.outside_root allows only {}, in {})",
+                        self.root.display(),
+                        if policy::is_default_outside_root(&self.outside.written) {
+                            "the system temp directories".to_owned()
+                        } else {
+                            self.outside.written.join(", ")
+                        },
                         self.source
                     ),
                 ),
@@ -360,8 +376,12 @@ impl Scope {
         if j.rule.contains("may never change") {
             "Leave it as it is; if it must change, ask the user to do it.".into()
         } else if j.rule.contains("outside the project root") {
+            let scratch = match self.outside.scratch_dir() {
+                Some(dir) => format!(" (a scratch file may go in {dir})"),
+                None => String::new(),
+            };
             format!(
-                "Write inside {}/ instead, or ask the user to allow that directory in scope.outside_root.",
+                "Write inside {}/ instead{scratch}, or ask the user to allow that directory in scope.outside_root.",
                 self.root.display()
             )
         } else if j.rule.contains("deny pattern") || j.rule.contains("hard links") {
@@ -409,6 +429,79 @@ fn shared_hard_link(path: &Path) -> Option<String> {
             m.nlink()
         )
     })
+}
+
+/// `scope.outside_root` as the guard runs it.
+struct OutsidePatterns {
+    /// The patterns as the policy writes them, for messages.
+    written: Vec<String>,
+    /// Each pattern with `$TMPDIR` read (left out when `TMPDIR` is unset or relative),
+    /// beside the pattern as written.
+    expanded: Vec<(String, String)>,
+    /// What is matched, each with the pattern as written: the expanded patterns, and
+    /// those whose literal directories resolve elsewhere once more with them resolved.
+    compiled: std::cell::OnceCell<(Patterns, Vec<String>)>,
+}
+
+impl OutsidePatterns {
+    fn new(written: &[String], env: &dyn Fn(&str) -> Option<OsString>) -> OutsidePatterns {
+        let tmpdir = env("TMPDIR").map(PathBuf::from).filter(|d| d.is_absolute());
+        let expanded = written
+            .iter()
+            .filter_map(|p| {
+                let e = match p.strip_prefix(policy::TMPDIR_VAR) {
+                    None => p.clone(),
+                    Some(rest) => {
+                        let dir = tmpdir.as_ref()?.to_string_lossy().into_owned();
+                        format!("{}{rest}", dir.trim_end_matches('/'))
+                    }
+                };
+                Some((e, p.clone()))
+            })
+            .collect();
+        OutsidePatterns {
+            written: written.to_vec(),
+            expanded,
+            compiled: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn compile(&self) -> (Patterns, Vec<String>) {
+        let mut list: Vec<(String, String)> = self.expanded.clone();
+        for (p, w) in &self.expanded {
+            let Some(lit) = p
+                .strip_prefix('/')
+                .and_then(literal_dirs)
+                .map(|l| Path::new("/").join(l))
+            else {
+                continue;
+            };
+            if let Ok(real) = fsutil::resolve(&lit) {
+                if real != lit {
+                    let rest = &p[lit.as_os_str().len()..];
+                    list.push((format!("{}{rest}", real.display()), w.clone()));
+                }
+            }
+        }
+        let (patterns, written): (Vec<String>, Vec<String>) = list.into_iter().unzip();
+        (Patterns::new(&patterns), written)
+    }
+
+    /// The pattern, as the policy writes it, that lets a write to `resolved` through.
+    fn first_match(&self, resolved: &Path) -> Option<&str> {
+        let (patterns, written) = self.compiled.get_or_init(|| self.compile());
+        let hit = patterns.first_match(resolved)?;
+        let i = patterns.list.iter().position(|p| p == hit)?;
+        Some(written[i].as_str())
+    }
+
+    /// A directory the policy lets the agent write whole (`/tmp/**`), for advice.
+    fn scratch_dir(&self) -> Option<&str> {
+        self.expanded.iter().find_map(|(p, _)| {
+            p.strip_suffix("/**")
+                .filter(|d| !d.contains(['*', '?', '[', '{']))
+        })
+    }
 }
 
 /// Glob patterns matched one by one, in order, each compiled only when the path holds
@@ -564,5 +657,74 @@ mod tests {
             "a Windows-style escape is judged as one too"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The default outside the root: the system temp directories, `$TMPDIR` read from the
+    /// environment, each matched where it really is (a temp directory reached through a
+    /// link, as macOS's `/tmp` is); a link from there back into the project is judged where
+    /// it lands; a policy that sets `outside_root` replaces the default.
+    #[test]
+    fn temp_directories_are_writable_by_default_and_judged_where_they_land() {
+        // Not under /tmp, whose default pattern would match first.
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("target/dia-scope-tmp-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for d in ["proj/.git", "real-tmp", "elsewhere"] {
+            std::fs::create_dir_all(dir.join(d)).unwrap();
+        }
+        let dir = std::fs::canonicalize(&dir).unwrap();
+        let proj = dir.join("proj");
+        std::fs::write(proj.join(".env"), "A=1").unwrap();
+        std::os::unix::fs::symlink(dir.join("real-tmp"), dir.join("tmp-link")).unwrap();
+        std::os::unix::fs::symlink(proj.join(".env"), dir.join("real-tmp/env-link")).unwrap();
+        let tmpdir = dir.join("tmp-link").into_os_string();
+        let env = move |k: &str| (k == "TMPDIR").then(|| tmpdir.clone());
+        let defaults = Policy::defaults(proj.join(".did-it-actually.json"));
+        let scope = Scope::new(&defaults, &proj, &env);
+        let j = |p: &Path| scope.judge(p.to_str().unwrap(), &proj);
+        let through_link = j(&dir.join("tmp-link/x.log"));
+        assert!(through_link.allowed, "{through_link:?}");
+        assert_eq!(through_link.resolved, dir.join("real-tmp/x.log"));
+        assert!(
+            through_link.rule.contains("\"$TMPDIR/**\""),
+            "{through_link:?}"
+        );
+        let back_in = j(&dir.join("tmp-link/env-link"));
+        assert!(
+            !back_in.allowed && back_in.rule.contains("\".env\""),
+            "{back_in:?}"
+        );
+        let outside = j(&dir.join("elsewhere/x"));
+        assert!(!outside.allowed);
+        assert!(outside
+            .rule
+            .contains("allows only the system temp directories"));
+        assert!(scope
+            .advice(&outside)
+            .contains("a scratch file may go in /tmp"));
+
+        let narrowed = Policy::parse(
+            &proj.join(".did-it-actually.json"),
+            br#"{"version": 1, "scope": {"outside_root": "deny"}}"#,
+        )
+        .unwrap();
+        let scope = Scope::new(&narrowed, &proj, &env);
+        let taken = scope.judge(dir.join("tmp-link/x.log").to_str().unwrap(), &proj);
+        assert!(!taken.allowed && taken.rule.contains("scope.outside_root is deny"));
+        assert!(!scope.judge("/tmp/x", &proj).allowed);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_example_policy_is_the_defaults() {
+        let example = Policy::parse(
+            Path::new("/p/.did-it-actually.json"),
+            include_bytes!("../policy.example.json"),
+        )
+        .unwrap();
+        let defaults = Policy::defaults(PathBuf::from("/p/.did-it-actually.json"));
+        assert_eq!(example.scope.outside_root, defaults.scope.outside_root);
+        assert_eq!(example.scope.allow, defaults.scope.allow);
+        assert_eq!(example.scope.deny, defaults.scope.deny);
     }
 }

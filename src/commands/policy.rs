@@ -97,9 +97,32 @@ pub fn check(
             if p.scope.outside_root.is_empty() {
                 writeln!(out, "scope.outside_root: deny")?;
             } else {
+                let mut notes = Vec::new();
+                if p.scope
+                    .outside_root
+                    .iter()
+                    .any(|g| g.starts_with(crate::policy::TMPDIR_VAR))
+                {
+                    notes.push(
+                        match env.var("TMPDIR").filter(|d| Path::new(d).is_absolute()) {
+                            Some(dir) => format!("$TMPDIR is {}", Path::new(&dir).display()),
+                            None => "$TMPDIR is not set, so its pattern allows nothing".into(),
+                        },
+                    );
+                }
+                if crate::policy::is_default_outside_root(&p.scope.outside_root) {
+                    notes.push(
+                        "the system temp directories, the default; \"deny\" takes them away".into(),
+                    );
+                }
+                let notes = if notes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", notes.join("; "))
+                };
                 writeln!(
                     out,
-                    "scope.outside_root: allow {}",
+                    "scope.outside_root: allow {}{notes}",
                     p.scope.outside_root.join(", ")
                 )?;
             }

@@ -32,6 +32,10 @@ pub struct ShellState {
     /// Shell variables with one known value: a `for` loop's variable inside its body.
     /// Not exported: a child shell (`bash -c`) does not see them.
     pub vars: Vec<(String, String)>,
+    /// Every name a plain assignment (`NAME=value`) set, known value or not: when the
+    /// agent's shell inherited NAME from the environment, it is exported, and the
+    /// assignment changes what programs see.
+    assigned: Vec<String>,
 }
 
 /// A `for` loop over more items than this is walked once, its variable unknown.
@@ -171,9 +175,9 @@ impl<'e, V: Visitor> Walker<'e, V> {
     fn simple(&mut self, cmd: &SimpleCommand, state: &mut ShellState, depth: usize) {
         self.commands += 1;
         let text = command_text(cmd);
-        let expanded = expand_command(cmd, state);
+        let expanded = expand_command(cmd, state, self.env);
         let cmd = expanded.as_ref().unwrap_or(cmd);
-        track_assignments(cmd, state);
+        track_assignments(cmd, state, self.env);
         if depth == 0 {
             self.outer = Some(cut(&text));
         }
@@ -201,7 +205,7 @@ impl<'e, V: Visitor> Walker<'e, V> {
             }
             // The command itself is still seen: its redirections write as written.
         }
-        let runs = exec::runs(cmd);
+        let runs = with_environment(exec::runs(cmd), state, self.env);
         let site = self.site(&text, depth);
         let spawned = self.visitor.command(&site, cmd, &runs, state);
         if let Runs::Program(inv) = &runs {
@@ -257,6 +261,7 @@ impl<'e, V: Visitor> Walker<'e, V> {
                 exported: state.exported.clone(),
                 aliases: Vec::new(),
                 vars: Vec::new(),
+                assigned: state.assigned.clone(),
             };
             self.script(&spawn.text, &spawn.via, &mut child, depth + 1);
         }
@@ -378,7 +383,11 @@ fn glob_files(pattern: &str, cwd: &std::path::Path) -> Option<Vec<String>> {
 
 /// The command with its dynamic words expanded where the expansion is static
 /// ([`expand`]); None when nothing changes.
-fn expand_command(cmd: &SimpleCommand, state: &ShellState) -> Option<SimpleCommand> {
+fn expand_command(
+    cmd: &SimpleCommand,
+    state: &ShellState,
+    env: &dyn Fn(&str) -> Option<OsString>,
+) -> Option<SimpleCommand> {
     let known = expand::Known {
         cwd: state.cwd.as_deref(),
         vars: &state.vars,
@@ -386,6 +395,14 @@ fn expand_command(cmd: &SimpleCommand, state: &ShellState) -> Option<SimpleComma
     let one = |w: &super::Word| -> Option<super::Word> {
         if w.value.is_some() {
             return None;
+        }
+        // `> $(mktemp)`: the file mktemp made (and printed).
+        if let Some(made) = made_by_mktemp(&w.raw, state, env) {
+            return Some(super::Word {
+                raw: made.clone(),
+                value: Some(made),
+                quoted: true,
+            });
         }
         match expand::fields(&w.raw, &known)?.as_slice() {
             [v] => Some(super::Word {
@@ -400,8 +417,9 @@ fn expand_command(cmd: &SimpleCommand, state: &ShellState) -> Option<SimpleComma
     let mut out = cmd.clone();
     let mut words = Vec::with_capacity(cmd.words.len());
     for w in &cmd.words {
+        let made = || made_by_mktemp(&w.raw, state, env).map(|m| vec![m]);
         match (w.value.is_none())
-            .then(|| expand::fields(&w.raw, &known))
+            .then(|| made().or_else(|| expand::fields(&w.raw, &known)))
             .flatten()
         {
             Some(fields) => {
@@ -441,14 +459,26 @@ fn expand_command(cmd: &SimpleCommand, state: &ShellState) -> Option<SimpleComma
 /// when the value is known; one that may not run (in an `if` branch, after `&&`, in a
 /// loop), or whose value is known only when it runs, leaves NAME unknown. A command that
 /// sets names (`read`, `unset`, `declare`, …) leaves them unknown.
-fn track_assignments(cmd: &SimpleCommand, state: &mut ShellState) {
+fn track_assignments(
+    cmd: &SimpleCommand,
+    state: &mut ShellState,
+    env: &dyn Fn(&str) -> Option<OsString>,
+) {
     if cmd.words.is_empty() {
         for a in &cmd.assignments {
             // `NAME+=x` appends.
             let name = a.name.trim_end_matches('+').to_owned();
             state.vars.retain(|(n, _)| *n != name);
+            if !state.assigned.contains(&name) {
+                state.assigned.push(name.clone());
+            }
             if !cmd.conditional && name == a.name {
-                if let Some(v) = a.value.value.clone() {
+                let value = a
+                    .value
+                    .value
+                    .clone()
+                    .or_else(|| made_by_mktemp(&a.value.raw, state, env));
+                if let Some(v) = value {
                     state.vars.push((name, v));
                 }
             }
@@ -480,6 +510,80 @@ fn track_assignments(cmd: &SimpleCommand, state: &mut ShellState) {
             let name = name.split('=').next().unwrap_or(name);
             state.vars.retain(|(n, _)| n != name);
         }
+    }
+}
+
+/// Environment variables a modelled program reads (mktemp's `TMPDIR`) that the agent's
+/// shell inherits from the host, as this hook did.
+const INHERITED_READS: &[&str] = &["TMPDIR"];
+
+/// The environment a program runs with, as far as it is known: the host's values of
+/// [`INHERITED_READS`]; a plain assignment to a variable the host exports (which
+/// changes the exported value); what the script exported; then the program's own
+/// assignments (`TMPDIR=/w mktemp`), which win. `env -i` starts from nothing.
+fn with_environment(
+    mut runs: Runs,
+    state: &ShellState,
+    env: &dyn Fn(&str) -> Option<OsString>,
+) -> Runs {
+    let Runs::Program(inv) = &mut runs else {
+        return runs;
+    };
+    if inv.clear_env {
+        return runs;
+    }
+    let mut in_force: Vec<(String, Option<String>)> = INHERITED_READS
+        .iter()
+        .filter_map(|n| Some((n.to_string(), Some(env(n)?.into_string().ok()?))))
+        .collect();
+    for name in &state.assigned {
+        if env(name).is_some() {
+            let known = state.vars.iter().find(|(n, _)| n == name);
+            in_force.push((name.clone(), known.map(|(_, v)| v.clone())));
+        }
+    }
+    if in_force.is_empty() && state.exported.is_empty() {
+        return runs;
+    }
+    in_force.extend(state.exported.iter().cloned());
+    in_force.append(&mut inv.env);
+    inv.env = in_force;
+    runs
+}
+
+/// `NAME=$(mktemp …)`: NAME holds the path mktemp makes and prints (its `XXXXXX` standing
+/// for the letters chosen when it runs), so `> "$NAME"` is judged where it lands instead
+/// of as a path known only at run time. Only a lone `mktemp` that makes one file or
+/// directory with a known name counts.
+fn made_by_mktemp(
+    raw: &str,
+    state: &ShellState,
+    env: &dyn Fn(&str) -> Option<OsString>,
+) -> Option<String> {
+    let inner = raw
+        .strip_prefix("$(")
+        .and_then(|r| r.strip_suffix(')'))
+        .or_else(|| raw.strip_prefix('`').and_then(|r| r.strip_suffix('`')))?;
+    if inner.contains(['$', '`', '(', ')', ';', '&', '|', '<', '>', '\n']) {
+        return None;
+    }
+    let parsed = super::parse(inner);
+    let [Node::Simple(cmd)] = parsed.nodes.as_slice() else {
+        return None;
+    };
+    if !parsed.problems.is_empty() || !cmd.redirects.is_empty() {
+        return None;
+    }
+    let runs = with_environment(exec::runs(cmd), state, env);
+    let Runs::Program(inv) = &runs else {
+        return None;
+    };
+    if inv.name() != "mktemp" || !inv.wrappers.is_empty() {
+        return None;
+    }
+    match super::writes::write_targets(cmd, &runs, None).as_slice() {
+        [one] => one.word.text().map(str::to_owned),
+        _ => None,
     }
 }
 

@@ -611,7 +611,7 @@ impl Templates {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static N: AtomicUsize = AtomicUsize::new(0);
         let template = &self.0[setup];
-        let dir = std::env::temp_dir().join(format!(
+        let dir = crate::support::scratch_root().join(format!(
             "dia-repo-{}-danger-{}",
             std::process::id(),
             N.fetch_add(1, Ordering::Relaxed)

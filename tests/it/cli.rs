@@ -745,6 +745,37 @@ fn every_readme_example_is_what_the_binary_prints() {
     assert!(checked >= 3, "only {checked} README examples found");
 }
 
+/// Every policy the README shows (a ```json block that starts with `{"version"`) is one
+/// `policy check` accepts, so a reader who copies it gets a working policy.
+#[test]
+fn every_readme_policy_is_valid() {
+    let readme = include_str!("../../README.md");
+    let mut checked = 0;
+    for block in readme.split("```json\n").skip(1) {
+        let block = &block[..block.find("```").unwrap()];
+        if !block.trim_start().starts_with("{\"version\"") {
+            continue;
+        }
+        let dir = scratch("readme-policy");
+        let file = dir.join(".did-it-actually.json");
+        std::fs::write(&file, block).unwrap();
+        let out = Command::new(BIN)
+            .args(["policy", "check"])
+            .env("DID_IT_ACTUALLY_POLICY", &file)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "README policy:\n{block}\n{}",
+            text(&out)
+        );
+        checked += 1;
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    assert!(checked >= 1, "no README policy found");
+}
+
 /// A project install commits a launcher, not this machine's path: a teammate whose
 /// machine has no did-it-actually gets a refusal that says what to install (and a stop
 /// that goes through with a notice), never a spawn error.

@@ -283,7 +283,7 @@ fn a_corrected_message_goes_through(host: HostKind) {
 
 fn a_missing_guard_binary(host: HostKind) {
     // The guards installed from a copy, which then disappears.
-    let scratch = std::env::temp_dir().join(format!(
+    let scratch = crate::support::scratch_root().join(format!(
         "dia-missing-{}-{}",
         host.name(),
         std::process::id()

@@ -557,7 +557,7 @@ fn mkfifo(path: &Path) {
 /// A fresh world: the project is a git repository with main and feat (one commit each
 /// touching `f.txt`), feat checked out; a clean transcript whose turn ran the tests.
 fn cell(n: usize) -> Cell {
-    let dir = std::env::temp_dir().join(format!("dia-matrix-{}-{n}", std::process::id()));
+    let dir = crate::support::scratch_root().join(format!("dia-matrix-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let root = dir.join("project");
     let state = dir.join("state");

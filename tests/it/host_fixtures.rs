@@ -130,7 +130,10 @@ fn cases(name: &str, input: &Value, kind: Kind) -> Vec<(String, String)> {
         } else if text.contains("b.txt") {
             let outside = text
                 .replace("<work>/b.txt", "/etc/did-it-actually-test")
-                .replace("File: b.txt", "File: ../../../etc/did-it-actually-test");
+                .replace(
+                    "File: b.txt",
+                    "File: ../../../../../../../../../../etc/did-it-actually-test",
+                );
             let outside = outside.replace("\"b.txt\"", "\"/etc/did-it-actually-test\"");
             out.push((format!("{name}, write outside"), outside));
         }

@@ -263,3 +263,61 @@ fn get_sh_installs_a_verified_prebuilt_binary_and_refuses_a_bad_checksum() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `cargo install did-it-actually` from a published crate: the package holds what the
+/// build needs (and not the release plumbing), its metadata is complete, and it builds
+/// from the packaged files alone (`cargo package` verifies by building them).
+#[test]
+fn the_crate_packages_cleanly_and_builds_from_its_package() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let toml = std::fs::read_to_string(manifest.join("Cargo.toml")).unwrap();
+    for key in [
+        "description",
+        "license",
+        "repository",
+        "readme",
+        "keywords",
+        "categories",
+    ] {
+        assert!(
+            toml.lines().any(|l| l.starts_with(&format!("{key} ="))),
+            "Cargo.toml has no {key}"
+        );
+    }
+    assert!(!toml.contains("publish = false"));
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let list = Command::new(&cargo)
+        .args(["package", "--list", "--allow-dirty", "--locked"])
+        .current_dir(manifest)
+        .output()
+        .unwrap();
+    assert!(list.status.success(), "{}", show(&list));
+    let files = String::from_utf8_lossy(&list.stdout);
+    for needed in [
+        "src/main.rs",
+        "policy.example.json",
+        "Cargo.lock",
+        "bench/bench.rs",
+    ] {
+        assert!(
+            files.lines().any(|l| l == needed),
+            "{needed} is not packaged:\n{files}"
+        );
+    }
+    assert!(
+        !files
+            .lines()
+            .any(|l| l.starts_with(".github/") || l.starts_with("npm/")),
+        "the release plumbing is packaged:\n{files}"
+    );
+    let verify = Command::new(&cargo)
+        .args(["package", "--allow-dirty", "--locked"])
+        .current_dir(manifest)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let said = show(&verify);
+    assert!(verify.status.success(), "{said}");
+    assert!(!said.contains("warning"), "cargo package warns:\n{said}");
+}

@@ -20,6 +20,7 @@ mod e2e_audit_turn;
 mod e2e_block_wrong_branch;
 mod e2e_hosts;
 mod e2e_install;
+mod e2e_npm;
 mod e2e_plugin;
 mod e2e_scope_guard;
 mod e2e_sdk;

@@ -83,23 +83,27 @@ fn oracle_sees_writes_outside_the_world_without_making_them() {
         eprintln!("no sandbox here: skipped");
         return;
     }
-    let probe = format!("/tmp/dia-oracle-probe-{}", std::process::id());
-    let v = examine(
-        Guard::Scope,
-        &root(),
-        &[oracle::State::A],
-        &format!("echo x > {probe}"),
-        false,
-    );
-    assert_eq!(v.label, Label::Deny, "{v:#?}");
-    assert!(v.outcomes[0]
-        .files
-        .iter()
-        .any(|c| c.path == probe && c.what == '+'));
-    assert!(
-        !std::path::Path::new(&probe).exists(),
-        "the write escaped the sandbox"
-    );
+    // `/etc` is outside the scope; `/tmp` is outside the world but writable by default
+    // (issue 15): both are seen, only the first is out of scope.
+    for (dir, label) in [("/etc", Label::Deny), ("/tmp", Label::Allow)] {
+        let probe = format!("{dir}/dia-oracle-probe-{}", std::process::id());
+        let v = examine(
+            Guard::Scope,
+            &root(),
+            &[oracle::State::A],
+            &format!("echo x > {probe}"),
+            false,
+        );
+        assert_eq!(v.label, label, "{v:#?}");
+        assert!(v.outcomes[0]
+            .files
+            .iter()
+            .any(|c| c.path == probe && c.what == '+'));
+        assert!(
+            !std::path::Path::new(&probe).exists(),
+            "the write escaped the sandbox"
+        );
+    }
 }
 
 /// A repository reached by `cd`, `-C` or `--git-dir` is judged with ITS remotes' default

@@ -230,7 +230,7 @@ fn fixtures(hook: &str, root: &Path) -> Vec<Value> {
 }
 
 fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("dia-property-{}", std::process::id()));
+    let dir = crate::support::scratch_root().join(format!("dia-property-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let root = dir.join("root");
     std::fs::create_dir_all(root.join("src")).unwrap();

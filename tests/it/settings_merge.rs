@@ -309,7 +309,7 @@ impl Scratch {
 fn scratch(case: &Case, purpose: &str) -> Scratch {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static N: AtomicUsize = AtomicUsize::new(0);
-    let root = std::env::temp_dir().join(format!(
+    let root = crate::support::scratch_root().join(format!(
         "dia-settings-{}-{}-{}-{purpose}",
         std::process::id(),
         N.fetch_add(1, Ordering::Relaxed),

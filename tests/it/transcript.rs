@@ -93,8 +93,8 @@ fn audit_explain_reads_every_sentence() {
 /// turn (its cost, which does not depend on the file's size, is in the benchmark).
 #[test]
 fn a_500_mb_transcript_with_a_short_turn() {
-    let path =
-        std::env::temp_dir().join(format!("dia-big-transcript-{}.jsonl", std::process::id()));
+    let path = crate::support::scratch_root()
+        .join(format!("dia-big-transcript-{}.jsonl", std::process::id()));
     {
         let mut f =
             std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&path).unwrap());
@@ -123,7 +123,8 @@ fn a_500_mb_transcript_with_a_short_turn() {
 
 #[test]
 fn a_transcript_without_the_prompt_line() {
-    let path = std::env::temp_dir().join(format!("dia-noprompt-{}.jsonl", std::process::id()));
+    let path =
+        crate::support::scratch_root().join(format!("dia-noprompt-{}.jsonl", std::process::id()));
     let lines = [
         serde_json::json!({"type": "assistant", "message": {"content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cargo test"}}]}}),
         serde_json::json!({"type": "user", "promptId": "p", "message": {"content": [{"type": "tool_result", "tool_use_id": "t1", "content": "test result: ok. 1 passed"}]}}),
@@ -220,7 +221,7 @@ fn transcript_with_a_64_mb_write(path: &Path, written: &Path) {
 /// (past the 60 s hook timeout in a debug one); its time now is in BENCHMARKS.md.
 #[test]
 fn a_turn_with_a_64_mb_line() {
-    let dir = std::env::temp_dir().join(format!("dia-64mb-{}", std::process::id()));
+    let dir = crate::support::scratch_root().join(format!("dia-64mb-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("t.jsonl");
@@ -280,7 +281,8 @@ fn a_turn_with_a_64_mb_line() {
 /// and the turn says a line could not be read instead of silently missing the run.
 #[test]
 fn a_long_shell_command_is_counted_not_hidden() {
-    let path = std::env::temp_dir().join(format!("dia-longcmd-{}.jsonl", std::process::id()));
+    let path =
+        crate::support::scratch_root().join(format!("dia-longcmd-{}.jsonl", std::process::id()));
     let command = format!("echo {}", "y".repeat(5 << 20));
     let lines = [
         serde_json::json!({"promptId": "p", "type": "user", "message": {"role": "user", "content": "go"}}),

@@ -442,7 +442,8 @@ fn template(kind: &str, home: &Path) -> PathBuf {
 fn scratch_root() -> PathBuf {
     static ROOT: OnceLock<PathBuf> = OnceLock::new();
     ROOT.get_or_init(|| {
-        let d = std::env::temp_dir().join(format!("dia-turn-corpus-{}", std::process::id()));
+        let d =
+            crate::support::scratch_root().join(format!("dia-turn-corpus-{}", std::process::id()));
         let _ = fs::remove_dir_all(&d);
         fs::create_dir_all(&d).unwrap();
         d

@@ -291,7 +291,7 @@ impl Session {
             std::process::id(),
             COUNTER.fetch_add(1, Ordering::SeqCst)
         );
-        let root = std::env::temp_dir().join(name);
+        let root = crate::support::scratch_root().join(name);
         let project_dir = root.join("project");
         let home = root.join("home");
         for dir in [&project_dir, &home] {

@@ -30,7 +30,7 @@ pub fn scratch(name: &str) -> PathBuf {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static N: AtomicUsize = AtomicUsize::new(0);
     // Fixed widths: a reason cut at a length shows the same text whatever the pid.
-    let dir = std::env::temp_dir().join(format!(
+    let dir = crate::support::scratch_root().join(format!(
         "dia-fixture-{:07}-{:04}-{name}",
         std::process::id(),
         N.fetch_add(1, Ordering::Relaxed)

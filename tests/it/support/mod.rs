@@ -13,3 +13,43 @@ pub mod mock_responses;
 pub mod oracle;
 pub mod repo;
 pub mod sdk;
+
+/// Where the tests build their scratch worlds: never under a system temp directory
+/// (`/tmp`, `/var/tmp`, `$TMPDIR`), which the scope lets an agent write by default, so a
+/// world's "outside the project" really is outside; never inside this repository, where
+/// git and cargo would find the project; and open to uid 65534, as which some tests run
+/// the hook. `/dev/shm` where it exists, else `~/.cache`; `DID_IT_ACTUALLY_TEST_DIR`
+/// overrides both.
+pub fn scratch_root() -> std::path::PathBuf {
+    use std::path::{Path, PathBuf};
+    use std::sync::OnceLock;
+    static ROOT: OnceLock<PathBuf> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        let dir = std::env::var_os("DID_IT_ACTUALLY_TEST_DIR")
+            .filter(|d| !d.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| {
+                let shm = Path::new("/dev/shm");
+                shm.is_dir()
+                    .then(|| shm.join("did-it-actually-tests"))
+                    .filter(|d| std::fs::create_dir_all(d).is_ok())
+            })
+            .unwrap_or_else(|| {
+                let home = std::env::var_os("HOME")
+                    .filter(|h| !h.is_empty())
+                    .expect("HOME is not set: set DID_IT_ACTUALLY_TEST_DIR to a scratch directory");
+                PathBuf::from(home).join(".cache/did-it-actually-tests")
+            });
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| {
+            panic!(
+                "cannot create the test scratch directory {}: {e}",
+                dir.display()
+            )
+        });
+        // Sticky and open to all, like /tmp: tests run hooks as another user too.
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o1777));
+        std::fs::canonicalize(&dir).unwrap()
+    })
+    .clone()
+}

@@ -5,7 +5,8 @@
 //!   `refs/heads/main` or `refs/heads/master` of the work tree or of `origin.git`, or the
 //!   default branch (`develop`) of the sibling repository or of its bare origin.
 //! - scope-guard: DENY iff a file outside the project root, or a guarded file inside it, was
-//!   created, changed or removed (the project's policy decides what is guarded or allowed).
+//!   created, changed or removed (the project's policy decides what is guarded or allowed;
+//!   by default the system temp directories `/tmp` and `/var/tmp` may be written).
 //!
 //! Worlds (built once per setup and state as templates, copied for each command; see
 //! [`Spec`] and [`State`]):
@@ -106,7 +107,7 @@ fn base() -> &'static PathBuf {
     BASE.get_or_init(|| {
         let root = std::env::var_os("DID_IT_ACTUALLY_ORACLE_DIR")
             .map(PathBuf::from)
-            .unwrap_or_else(std::env::temp_dir);
+            .unwrap_or_else(crate::support::scratch_root);
         // not under the project: a command there would find the project's Cargo.toml
         let dir = root.join(format!("dia-oracle-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -1199,7 +1200,9 @@ fn scope_rules(world: &World) -> ScopeRules {
         Spec::Scope { project, .. } if project == "wide" => {
             (s(&["**"]), vec![], vec![format!("{sdir}/**")])
         }
-        _ => (s(&["**"]), default_deny, vec![]),
+        // the built-in default: the system temp directories (the command runs with no
+        // TMPDIR, see `command_env`)
+        _ => (s(&["**"]), default_deny, s(&["/tmp/**", "/var/tmp/**"])),
     };
     ScopeRules {
         root: world.root(),

@@ -82,7 +82,7 @@ impl ScratchRepo {
     pub fn new(name: &str, setup: &str) -> ScratchRepo {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
+        let dir = crate::support::scratch_root().join(format!(
             "dia-repo-{}-{}-{name}",
             std::process::id(),
             N.fetch_add(1, Ordering::Relaxed)
