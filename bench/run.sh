@@ -5,6 +5,10 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-cargo build --release --locked
-cargo run --release --locked --example bench -- \
-  "${CARGO_TARGET_DIR:-target}/release/did-it-actually" "$@"
+# The binary as install.sh builds it (static on Linux with glibc); the harness itself
+# is an ordinary build.
+. install/static-build.sh
+cargo build --release --locked ${static_args[@]+"${static_args[@]}"}
+binary="${CARGO_TARGET_DIR:-target}/${static_target:+$static_target/}release/did-it-actually"
+unset RUSTFLAGS
+cargo run --release --locked --example bench -- "$binary" "$@"

@@ -77,8 +77,11 @@ if [ -n "$need" ] && [ -n "$have" ] &&
 fi
 echo "install.sh: building did-it-actually (release, Rust ${have:-?}, needs ${need:-?}) into $prefix."
 echo "install.sh: a first build compiles libgit2 and the crate: about 5 to 7 minutes on 2 cores (cargo's progress follows); a rebuild takes seconds."
+# shellcheck source=static-build.sh
+. "$repo/install/static-build.sh"
+[ -n "$static_target" ] && echo "install.sh: linking it statically for $static_target (hooks start faster)."
 CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}" \
-  cargo install --path "$repo" --locked --root "$prefix" --force
+  cargo install --path "$repo" --locked --root "$prefix" --force ${static_args[@]+"${static_args[@]}"}
 
 for hook in $("$binary" hook-names); do
   ln -sfn did-it-actually "$bin_dir/$hook"

@@ -290,6 +290,12 @@ enum PolicyCommand {
 pub fn main() -> ExitCode {
     runner::quiet_panics();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // The host runs a hook once per tool call: its plain command lines skip building
+    // clap's whole command tree (a quarter of a hook's instructions). Anything else
+    // (`--help`, a mistake) goes through clap, which stays the definition.
+    if let Some((hook, hook_args)) = hook_fast_path(&args) {
+        return run_hook(hook, &hook_args);
+    }
     // Multicall: a link named after a hook runs that hook.
     let invoked_as = args
         .first()
@@ -320,6 +326,56 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// A hook's command line as the installer writes it (`did-it-actually HOOK [--host H]
+/// [--event E]`, `--end-turn-tool T` for audit-turn, or a link named after the hook),
+/// read without clap; `None` for anything else, which clap then reads (and explains).
+/// `cli::tests::the_fast_path_reads_what_clap_reads` holds the two to the same answers.
+fn hook_fast_path(args: &[std::ffi::OsString]) -> Option<(Hook, HookArgs)> {
+    let name = |a: &std::ffi::OsString| a.to_str().and_then(Hook::from_name);
+    let linked = args
+        .first()
+        .and_then(|a| Path::new(a).file_name())
+        .and_then(|n| n.to_str())
+        .and_then(Hook::from_name);
+    let (hook, rest) = match linked {
+        Some(hook) => (hook, args.get(1..)?),
+        None => (name(args.get(1)?)?, args.get(2..)?),
+    };
+    let mut out = HookArgs::default();
+    let mut host_given = false;
+    let mut i = 0;
+    while i < rest.len() {
+        let arg = rest[i].to_str()?;
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v)),
+            _ => (arg, None),
+        };
+        let value = match inline {
+            Some(v) => v,
+            None => {
+                i += 1;
+                rest.get(i)?.to_str()?
+            }
+        };
+        match flag {
+            // Repeated, clap reports the conflict.
+            "--host" if !host_given && !value.is_empty() => {
+                out.host = Host::from_name(value)?;
+                host_given = true;
+            }
+            "--event" if out.event.is_none() && !value.starts_with('-') => {
+                out.event = Some(value.to_owned())
+            }
+            "--end-turn-tool" if hook == Hook::AuditTurn && !value.starts_with('-') => {
+                out.end_turn_tools.push(value.to_owned())
+            }
+            _ => return None,
+        }
+        i += 1;
+    }
+    Some((hook, out))
 }
 
 fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
@@ -446,5 +502,88 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    /// What clap makes of a hook's command line, as `dispatch` would run it.
+    fn by_clap(args: &[&str]) -> Option<(Hook, HookArgs)> {
+        let cli = Cli::try_parse_from(args).ok()?;
+        Some(match cli.command {
+            Command::VerifyWrite(o) => (Hook::VerifyWrite, o.into_args(Vec::new())),
+            Command::BlockWrongBranch(o) => (Hook::BlockWrongBranch, o.into_args(Vec::new())),
+            Command::ScopeGuard(o) => (Hook::ScopeGuard, o.into_args(Vec::new())),
+            Command::AuditTurn {
+                opts,
+                end_turn_tool,
+            } => (Hook::AuditTurn, opts.into_args(end_turn_tool)),
+            _ => return None,
+        })
+    }
+
+    #[test]
+    fn the_fast_path_reads_what_clap_reads() {
+        let lines: &[&[&str]] = &[
+            &["did-it-actually", "verify-write"],
+            &["did-it-actually", "block-wrong-branch", "--host", "codex"],
+            &["did-it-actually", "scope-guard", "--host=gemini"],
+            &[
+                "did-it-actually",
+                "audit-turn",
+                "--host",
+                "copilot",
+                "--event",
+                "agentStop",
+            ],
+            &[
+                "did-it-actually",
+                "audit-turn",
+                "--end-turn-tool",
+                "end_turn",
+                "--end-turn-tool=done",
+            ],
+            &["/usr/local/bin/scope-guard"],
+            &["/x/audit-turn", "--host", "droid"],
+            &["did-it-actually", "--host", "codex", "verify-write"],
+            &["did-it-actually", "verify-write", "--host", "nope"],
+            &["did-it-actually", "verify-write", "--host"],
+            &[
+                "did-it-actually",
+                "verify-write",
+                "--host",
+                "codex",
+                "--host",
+                "qwen",
+            ],
+            &["did-it-actually", "verify-write", "--end-turn-tool", "x"],
+            &["did-it-actually", "verify-write", "--help"],
+            &["did-it-actually", "verify-write", "extra"],
+            &["did-it-actually", "verify-write", "--event", "--host"],
+            &["did-it-actually", "audit-turn", "--end-turn-tool"],
+            &["did-it-actually", "explain", "ls"],
+            &["did-it-actually"],
+        ];
+        for line in lines {
+            let os: Vec<std::ffi::OsString> = line.iter().map(Into::into).collect();
+            let fast = hook_fast_path(&os);
+            // A link is read by clap as the subcommand of the same name.
+            let as_clap: Vec<&str> = match Path::new(line[0]).file_name().and_then(|n| n.to_str()) {
+                Some(n) if Hook::from_name(n).is_some() => {
+                    [&["did-it-actually", n][..], &line[1..]].concat()
+                }
+                _ => line.to_vec(),
+            };
+            let slow = by_clap(&as_clap);
+            match (&fast, &slow) {
+                (Some((h1, a1)), Some((h2, a2))) => {
+                    assert_eq!(h1, h2, "{line:?}");
+                    assert_eq!(a1.host, a2.host, "{line:?}");
+                    assert_eq!(a1.event, a2.event, "{line:?}");
+                    assert_eq!(a1.end_turn_tools, a2.end_turn_tools, "{line:?}");
+                }
+                // The fast path may leave a line to clap, never read one clap refuses.
+                (None, _) => {}
+                (Some(_), None) => panic!("the fast path read {line:?}, which clap refuses"),
+            }
+        }
+        assert!(hook_fast_path(&["did-it-actually".into(), "verify-write".into()]).is_some());
     }
 }

@@ -31,10 +31,24 @@ pub struct InProgress {
     pub file: PathBuf,
 }
 
+/// libgit2 checks that the repository is owned by the user (git's `safe.directory`)
+/// with a readlink of every parent and several uid calls on each open, about 20 system
+/// calls on a push's path. The guard does not need it: a repository git would refuse is
+/// one where the command fails anyway, and judging it regardless can only deny more.
+fn skip_owner_validation() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: a global libgit2 option, set once, before this process opens any
+        // repository and while no other thread uses libgit2.
+        let _ = unsafe { git2::opts::set_verify_owner_validation(false) };
+    });
+}
+
 impl Repo {
     /// The repository holding `dir` (searching upward), or the one at `git_dir` when given.
     /// `Ok(None)`: no repository there.
     pub fn open(dir: &Path, git_dir: Option<&Path>) -> Result<Option<Repo>, String> {
+        skip_owner_validation();
         let opened = match git_dir {
             Some(gd) => Repository::open_ext(
                 gd,
