@@ -1,7 +1,7 @@
 //! Whole-process latency and peak memory of the hooks, one row per case.
 //!
 //! Run it with `bench/run.sh`, or by hand:
-//! `cargo run --release --locked --example bench -- target/release/did-it-actually [--runs N] [--warmup N]`
+//! `cargo run --release --locked --example bench -- target/release/did-it-actually [--runs N] [--warmup N] [--quick] [--json FILE]`
 //!
 //! Each run spawns the binary, writes the case's stdin bytes into a pipe, closes it, and
 //! reaps the child with `wait4`, which also returns the child's peak RSS. The time measured
@@ -11,8 +11,10 @@
 //! error path). The runs are made by a small helper process (this binary with `--measure`)
 //! so that the harness's own memory does not leak into `ru_maxrss`: see [`measure`]. The
 //! cases' runs are interleaved (round-robin), so slow drift in the machine's state does not
-//! favour one case over another. `/bin/true` runs among them as a floor: the cost of any
-//! process start on the machine.
+//! favour one case over another. Two floors run among them, with empty stdin: `/bin/true`
+//! (the cost of any process start on the machine) and a hello world that the harness
+//! compiles with `rustc -O` ([`build_hello`]: the cost of a minimal Rust program). Each
+//! row gives its p50 over both.
 //!
 //! Every case runs against the same fixture: a project directory (with a `.git` directory,
 //! so policy discovery stops there) and a state directory whose session already has a
@@ -21,9 +23,19 @@
 //! real scratch repository instead ([`make_repo`]: `main` pushed to a bare `origin`,
 //! `feat/x` checked out). Every hook process gets an empty scratch `HOME` (no
 //! `.gitconfig`) and no `GIT_*` variables, so the user's git configuration cannot change
-//! an answer or the time it takes.
+//! an answer or the time it takes. The fixture is made under `DID_IT_ACTUALLY_BENCH_DIR`
+//! when that is set, else under the system temp directory.
 //!
-//! To add a hook (scope-guard, audit-turn), add rows to [`CASES`].
+//! The cases are Claude Code's inputs ([`CASES`]) and, for every other host, its captured
+//! inputs (tests/fixtures/hosts) pointed at the fixture and run as that host's
+//! registration runs the hook, with `--host` ([`HOSTS`]).
+//!
+//! `--quick` is a short mode for the test suite (tests/it/bench_checks.rs): 3 runs, no
+//! warm-up, and without the cases whose setup writes 100 or 500 MiB ([`QUICK_SKIPS`]);
+//! every answer is still checked. `--json FILE` also writes the rows as JSON; `--list`
+//! prints the cases' names and exits.
+//!
+//! To add a hook (scope-guard, audit-turn), add rows to [`CASES`] and [`HOSTS`].
 
 use did_it_actually::fsutil::sha256_hex;
 use did_it_actually::store::{Operation, Outcome, Record, WriteRecord, RECORD_VERSION, WRITE_LOG};
@@ -42,7 +54,8 @@ const PROMPT: &str = "a41d7c3e-92f0-4b6b-8e15-7c0f3d2a9b64";
 const DEFAULT_RUNS: usize = 300;
 const DEFAULT_WARMUP: usize = 5;
 
-/// One benchmark row.
+/// One row of Claude Code's inputs ([`CASES`]); with the other hosts' rows ([`HOSTS`]),
+/// it becomes a [`BenchCase`].
 struct Case {
     name: &'static str,
     /// Arguments after the binary.
@@ -59,6 +72,32 @@ struct Case {
     expect: Expect,
 }
 
+type Setup = Box<dyn Fn(&Fixture) -> io::Result<()>>;
+type Stdin = Box<dyn Fn(&Fixture) -> Result<Vec<u8>, String>>;
+
+/// One benchmark row, whatever its host (the fields are [`Case`]'s).
+struct BenchCase {
+    name: String,
+    /// Arguments after the binary.
+    args: Vec<String>,
+    dir: Dir,
+    setup: Setup,
+    stdin: Stdin,
+    expect: Expect,
+}
+
+impl BenchCase {
+    /// The host named by `--host`: the one every record the run appends must carry
+    /// (none for Claude Code).
+    fn host(&self) -> Option<&str> {
+        let i = self.args.iter().position(|a| a == "--host")?;
+        self.args
+            .get(i + 1)
+            .map(String::as_str)
+            .filter(|h| *h != "claude")
+    }
+}
+
 /// Where a case runs.
 #[derive(Clone, Copy)]
 enum Dir {
@@ -69,15 +108,72 @@ enum Dir {
 }
 
 /// The answer a case must produce.
+#[derive(Clone, Copy)]
 enum Expect {
     /// Exit 0, nothing on stdout (no objection), and this many records appended to the
     /// write log, each verified.
     Silent { records: usize },
+    /// A pre-tool call let through: exit 0, the host's allow on stdout (nothing, on most
+    /// hosts), and no records appended.
+    Allow(Form),
     /// Exit 0 and stdout containing this text.
     Stdout(&'static str),
-    /// Exit 0, a PreToolUse `permissionDecision` of `deny` whose reason contains this
-    /// text, and no records appended.
-    Deny(&'static str),
+    /// Exit 0, the host's pre-tool deny whose reason contains this text, and exactly one
+    /// record appended: the denial.
+    Deny(Form, &'static str),
+}
+
+/// How a host refuses a tool call before it runs, and how it lets one through
+/// (src/protocol/host.rs; the answers pinned in tests/it/snapshots/it__host_fixtures__*).
+#[derive(Clone, Copy)]
+enum Form {
+    /// `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",
+    /// "permissionDecisionReason":R}}`; silence allows (Claude Code, Codex, Qwen Code,
+    /// droid).
+    HookSpecific,
+    /// `{"decision":"deny","reason":R}`; silence allows (Gemini CLI).
+    Decision,
+    /// `{"permissionDecision":"deny","permissionDecisionReason":R}`; silence allows
+    /// (Copilot CLI's camelCase hooks).
+    Permission,
+    /// `{"permission":"deny","agent_message":R,"user_message":R}`; an allow is
+    /// `{"permission":"allow"}` (Cursor).
+    Cursor,
+}
+
+impl Form {
+    /// What an allowed call prints, when silence is not the allow.
+    fn allow(self) -> Option<Value> {
+        match self {
+            Form::Cursor => Some(json!({"permission": "allow"})),
+            _ => None,
+        }
+    }
+
+    /// The reason of `answer` when it is a deny in this form.
+    fn deny_reason(self, answer: &Value) -> Option<&str> {
+        let (decision, reason) = match self {
+            Form::HookSpecific => {
+                let hso = &answer["hookSpecificOutput"];
+                if hso["hookEventName"] != "PreToolUse" {
+                    return None;
+                }
+                (&hso["permissionDecision"], &hso["permissionDecisionReason"])
+            }
+            Form::Decision => (&answer["decision"], &answer["reason"]),
+            Form::Permission => (
+                &answer["permissionDecision"],
+                &answer["permissionDecisionReason"],
+            ),
+            Form::Cursor => {
+                if answer["user_message"] != answer["agent_message"] {
+                    return None;
+                }
+                (&answer["permission"], &answer["agent_message"])
+            }
+        };
+        (decision == "deny").then(|| reason.as_str()).flatten()
+    }
 }
 
 const CASES: &[Case] = &[
@@ -167,7 +263,10 @@ const CASES: &[Case] = &[
         dir: Dir::Repo,
         setup: |_| Ok(()),
         stdin: |f| pre_tool_use_bash(f, "git push origin HEAD:main"),
-        expect: Expect::Deny("would push to the protected branch main on origin"),
+        expect: Expect::Deny(
+            Form::HookSpecific,
+            "would push to the protected branch main on origin",
+        ),
     },
     Case {
         name: "scope-guard: Write inside the project",
@@ -205,7 +304,7 @@ const CASES: &[Case] = &[
         dir: Dir::Project,
         setup: |_| Ok(()),
         stdin: |f| pre_tool_use_write(&f.project, Path::new("/etc/bench-outside.txt")),
-        expect: Expect::Deny("outside the project root"),
+        expect: Expect::Deny(Form::HookSpecific, "outside the project root"),
     },
     Case {
         name: "audit-turn: clean 20-call turn, 1 MiB transcript",
@@ -275,8 +374,410 @@ const CASES: &[Case] = &[
 
 const BATCH: usize = 20;
 
+/// The cases `--quick` leaves out: their setup writes 100 and 500 MiB transcripts. The
+/// 1 MiB transcript and the missing one still run.
+const QUICK_SKIPS: &[&str] = &[
+    "audit-turn: same turn, 100 MiB transcript",
+    "audit-turn: same turn, 500 MiB transcript",
+    "audit-turn: claimless message, 100 MiB transcript",
+];
+const QUICK_RUNS: usize = 3;
+const QUICK_WARMUP: usize = 0;
+
 /// The smallest process there is, measured alongside the cases as a floor.
 const FLOOR: &str = "/bin/true";
+
+/// The other floor: the smallest Rust program, compiled by the harness with `rustc -O`.
+const HELLO_SOURCE: &str = "fn main(){println!(\"hello\");}\n";
+
+// ---------------------------------------------------------------------------------------
+// The other hosts
+
+/// One host's rows: its captured inputs (tests/fixtures/hosts/DIR/*.json), pointed at the
+/// fixture, and run as its registration runs the hook (`--host`, and `--event` for the
+/// hosts whose payload does not name the event).
+struct HostBench {
+    /// The directory of its captures under tests/fixtures/hosts, and the rows' prefix.
+    dir: &'static str,
+    /// What `--host` takes.
+    host: &'static str,
+    /// The registration passes the event (`--event`, the capture's file name up to `-`):
+    /// Copilot's camelCase hooks.
+    pass_event: bool,
+    /// How the host allows and denies a tool call.
+    form: Form,
+    /// The captured shell call before it runs, and the JSON pointer of its command.
+    shell: &'static str,
+    command: &'static str,
+    /// A write tool call before it runs, inside the project (scope-guard).
+    write: HostCall,
+    /// The event after a write landed (verify-write), where the host has one.
+    landed: Option<HostCall>,
+}
+
+/// A captured file-tool call, pointed at the case's own file (`hosts/DIR/b.txt` in the
+/// project: the captures wrote `b.txt`).
+struct HostCall {
+    /// The capture.
+    file: &'static str,
+    /// The tool, for the row's name.
+    tool: &'static str,
+    /// What the file holds once the write landed.
+    content: &'static str,
+    /// What the generic rewrite ([`host_input`]) cannot do: relative paths, or building
+    /// a call that no capture holds.
+    fix: fn(&mut Value, &Target) -> Result<(), String>,
+}
+
+/// The file a host case writes.
+struct Target {
+    abs: PathBuf,
+    /// Relative to the project (the event's `cwd`).
+    rel: String,
+}
+
+fn no_fix(_: &mut Value, _: &Target) -> Result<(), String> {
+    Ok(())
+}
+
+/// Sets the string at `pointer`, which the capture must have.
+fn set(v: &mut Value, pointer: &str, to: Value) -> Result<(), String> {
+    *v.pointer_mut(pointer)
+        .ok_or_else(|| format!("the capture has no {pointer}"))? = to;
+    Ok(())
+}
+
+/// Gemini names the file relative to `cwd`, as the model wrote it.
+fn gemini_relative(v: &mut Value, t: &Target) -> Result<(), String> {
+    set(v, "/tool_input/file_path", json!(t.rel))
+}
+
+/// Codex's patch envelope names the file relative to `cwd`.
+fn codex_patch(v: &mut Value, t: &Target) -> Result<(), String> {
+    let patch = v
+        .pointer("/tool_input/command")
+        .and_then(Value::as_str)
+        .ok_or("the capture has no patch")?;
+    let retargeted = patch.replace("*** Add File: b.txt", &format!("*** Add File: {}", t.rel));
+    if retargeted == patch {
+        return Err("the capture's patch adds no b.txt".into());
+    }
+    set(v, "/tool_input/command", json!(retargeted))?;
+    if let Some(Value::String(r)) = v.get_mut("tool_response") {
+        *r = r.replace("A b.txt", &format!("A {}", t.rel));
+    }
+    Ok(())
+}
+
+/// Cursor's `preToolUse` for its Write tool (`path`, `contents`: src/protocol/cursor.rs),
+/// in the envelope of the captured Shell call: no capture holds a write.
+fn cursor_write(v: &mut Value, t: &Target) -> Result<(), String> {
+    set(v, "/tool_name", json!("Write"))?;
+    set(
+        v,
+        "/tool_input",
+        json!({"path": t.abs, "contents": "hello\n"}),
+    )
+}
+
+const HOSTS: &[HostBench] = &[
+    HostBench {
+        dir: "codex",
+        host: "codex",
+        pass_event: false,
+        form: Form::HookSpecific,
+        shell: "PreToolUse-Bash.json",
+        command: "/tool_input/command",
+        write: HostCall {
+            file: "PreToolUse-apply_patch.json",
+            tool: "apply_patch",
+            content: "hello\n",
+            fix: codex_patch,
+        },
+        landed: Some(HostCall {
+            file: "PostToolUse-apply_patch.json",
+            tool: "apply_patch",
+            content: "hello\n",
+            fix: codex_patch,
+        }),
+    },
+    HostBench {
+        dir: "gemini",
+        host: "gemini",
+        pass_event: false,
+        form: Form::Decision,
+        shell: "BeforeTool-run_shell_command.json",
+        command: "/tool_input/command",
+        write: HostCall {
+            file: "BeforeTool-write_file.json",
+            tool: "write_file",
+            content: "hello\n",
+            fix: gemini_relative,
+        },
+        landed: Some(HostCall {
+            file: "AfterTool-write_file.json",
+            tool: "write_file",
+            content: "hello\n",
+            fix: gemini_relative,
+        }),
+    },
+    HostBench {
+        dir: "copilot-camel",
+        host: "copilot",
+        pass_event: true,
+        form: Form::Permission,
+        shell: "preToolUse-bash.json",
+        command: "/toolArgs/command",
+        write: HostCall {
+            file: "preToolUse-create.json",
+            tool: "create",
+            content: "hello\n",
+            fix: no_fix,
+        },
+        landed: Some(HostCall {
+            file: "postToolUse-create.json",
+            tool: "create",
+            content: "hello\n",
+            fix: no_fix,
+        }),
+    },
+    HostBench {
+        dir: "qwen",
+        host: "qwen",
+        pass_event: false,
+        form: Form::HookSpecific,
+        shell: "PreToolUse-run_shell_command.json",
+        command: "/tool_input/command",
+        write: HostCall {
+            file: "PreToolUse-write_file.json",
+            tool: "write_file",
+            content: "hello\n",
+            fix: no_fix,
+        },
+        landed: Some(HostCall {
+            file: "PostToolUse-write_file.json",
+            tool: "write_file",
+            content: "hello\n",
+            fix: no_fix,
+        }),
+    },
+    HostBench {
+        dir: "droid",
+        host: "droid",
+        pass_event: false,
+        form: Form::HookSpecific,
+        shell: "PreToolUse-Execute.json",
+        command: "/tool_input/command",
+        write: HostCall {
+            file: "PreToolUse-Create.json",
+            tool: "Create",
+            content: "hello\n",
+            fix: no_fix,
+        },
+        landed: Some(HostCall {
+            file: "PostToolUse-Create.json",
+            tool: "Create",
+            content: "hello\n",
+            fix: no_fix,
+        }),
+    },
+    HostBench {
+        dir: "cursor",
+        host: "cursor",
+        pass_event: false,
+        form: Form::Cursor,
+        shell: "preToolUse-Shell.json",
+        command: "/tool_input/command",
+        write: HostCall {
+            file: "preToolUse-Shell.json",
+            tool: "Write",
+            content: "hello\n",
+            fix: cursor_write,
+        },
+        // The captured edit (`hello` -> `bye`), after it landed.
+        landed: Some(HostCall {
+            file: "afterFileEdit-edit.json",
+            tool: "edit",
+            content: "bye\n",
+            fix: no_fix,
+        }),
+    },
+];
+
+/// A harmless command, and a push to the protected branch.
+const HOST_ALLOWED_COMMAND: &str = "ls -la";
+const HOST_DENIED_COMMAND: &str = "git push origin HEAD:main";
+
+fn hosts_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hosts")
+}
+
+/// The event a capture holds, as its file is named (`preToolUse-bash.json`).
+fn capture_event(file: &str) -> &str {
+    file.trim_end_matches(".json")
+        .split('-')
+        .next()
+        .unwrap_or(file)
+}
+
+/// A capture of `h`, rewritten for the fixture: `<work>/b.txt` becomes the case's file,
+/// `<work>` the case's directory, `~/` the scratch `HOME`, and the session the fixture's
+/// (whose write log the run appends to); then `fix`.
+fn host_input(
+    h: &HostBench,
+    file: &str,
+    cwd: &Path,
+    target: &Target,
+    fix: fn(&mut Value, &Target) -> Result<(), String>,
+    fx: &Fixture,
+) -> Result<Value, String> {
+    let path = hosts_dir().join(h.dir).join(file);
+    let mut v: Value = fs::read(&path)
+        .map_err(|e| e.to_string())
+        .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let (abs, cwd) = (target.abs.to_string_lossy(), cwd.to_string_lossy());
+    let home = format!("{}/", fx.home.display());
+    rewrite_strings(&mut v, &|s: &str| {
+        let s = s.replace("<work>/b.txt", &abs).replace("<work>", &cwd);
+        match s.strip_prefix("~/") {
+            Some(rest) => format!("{home}{rest}"),
+            None => s,
+        }
+    });
+    let session = ["session_id", "sessionId", "conversation_id"]
+        .into_iter()
+        .find(|k| v.get(k).is_some())
+        .ok_or_else(|| format!("{}: no session id", path.display()))?;
+    v[session] = json!(SESSION);
+    fix(&mut v, target).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(v)
+}
+
+fn rewrite_strings(v: &mut Value, f: &dyn Fn(&str) -> String) {
+    match v {
+        Value::String(s) => *s = f(s),
+        Value::Array(a) => a.iter_mut().for_each(|v| rewrite_strings(v, f)),
+        Value::Object(m) => m.values_mut().for_each(|v| rewrite_strings(v, f)),
+        _ => {}
+    }
+}
+
+fn host_target(f: &Fixture, h: &HostBench) -> Target {
+    let rel = format!("hosts/{}/b.txt", h.dir);
+    Target {
+        abs: f.project.join(&rel),
+        rel,
+    }
+}
+
+/// The arguments of `hook` as `h`'s registration runs it on the event of `file`.
+fn host_args(h: &HostBench, hook: &str, file: &str) -> Vec<String> {
+    let mut args = vec![hook.to_owned(), "--host".to_owned(), h.host.to_owned()];
+    if h.pass_event {
+        args.extend(["--event".to_owned(), capture_event(file).to_owned()]);
+    }
+    args
+}
+
+/// `h`'s rows: block-wrong-branch on a harmless command and on a push to `main`,
+/// scope-guard on a write inside the project, verify-write on a landed write.
+fn host_cases(h: &'static HostBench) -> Vec<BenchCase> {
+    let shell = |command: &'static str, expect: Expect| BenchCase {
+        name: format!(
+            "{}: block-wrong-branch: `{command}`{}",
+            h.dir,
+            if matches!(expect, Expect::Deny(..)) {
+                " (denied)"
+            } else {
+                ""
+            }
+        ),
+        args: host_args(h, "block-wrong-branch", h.shell),
+        dir: Dir::Repo,
+        setup: Box::new(|_| Ok(())),
+        stdin: Box::new(move |f| {
+            let mut v = host_input(h, h.shell, &f.repo, &host_target(f, h), no_fix, f)?;
+            set(&mut v, h.command, json!(command))
+                .map_err(|e| format!("{}/{}: {e}", h.dir, h.shell))?;
+            Ok(serde_json::to_vec(&v).unwrap())
+        }),
+        expect,
+    };
+    let mut out = vec![
+        shell(HOST_ALLOWED_COMMAND, Expect::Allow(h.form)),
+        shell(
+            HOST_DENIED_COMMAND,
+            Expect::Deny(h.form, "would push to the protected branch main on origin"),
+        ),
+        BenchCase {
+            name: format!(
+                "{}: scope-guard: {} inside the project",
+                h.dir, h.write.tool
+            ),
+            args: host_args(h, "scope-guard", h.write.file),
+            dir: Dir::Project,
+            setup: Box::new(|_| Ok(())),
+            stdin: Box::new(move |f| {
+                let v = host_input(
+                    h,
+                    h.write.file,
+                    &f.project,
+                    &host_target(f, h),
+                    h.write.fix,
+                    f,
+                )?;
+                Ok(serde_json::to_vec(&v).unwrap())
+            }),
+            expect: Expect::Allow(h.form),
+        },
+    ];
+    if let Some(landed) = &h.landed {
+        out.push(BenchCase {
+            name: format!(
+                "{}: verify-write: {}, landed ({})",
+                h.dir,
+                landed.tool,
+                capture_event(landed.file)
+            ),
+            args: host_args(h, "verify-write", landed.file),
+            dir: Dir::Project,
+            setup: Box::new(move |f| put(&host_target(f, h).abs, landed.content)),
+            stdin: Box::new(move |f| {
+                let v = host_input(
+                    h,
+                    landed.file,
+                    &f.project,
+                    &host_target(f, h),
+                    landed.fix,
+                    f,
+                )?;
+                Ok(serde_json::to_vec(&v).unwrap())
+            }),
+            expect: Expect::Silent { records: 1 },
+        });
+    }
+    out
+}
+
+/// Every row, in the table's order: Claude Code's, then each host's.
+fn all_cases() -> Vec<BenchCase> {
+    let mut out: Vec<BenchCase> = CASES
+        .iter()
+        .map(|c| BenchCase {
+            name: c.name.to_owned(),
+            args: c.args.iter().map(|a| (*a).to_owned()).collect(),
+            dir: c.dir,
+            setup: Box::new(c.setup),
+            stdin: Box::new(move |f| Ok((c.stdin)(f))),
+            expect: c.expect,
+        })
+        .collect();
+    for h in HOSTS {
+        out.extend(host_cases(h));
+    }
+    out
+}
 
 /// Writes a file the way the tool would have, creating its directory.
 fn put(path: &Path, content: &str) -> io::Result<()> {
@@ -688,9 +1189,9 @@ impl Fixture {
         self.root.join("glob200")
     }
 
-    fn create() -> io::Result<Fixture> {
-        let root =
-            std::env::temp_dir().join(format!("did-it-actually-bench-{}", std::process::id()));
+    /// Makes the fixture in a new directory under `base`.
+    fn create(base: &Path) -> io::Result<Fixture> {
+        let root = base.join(format!("did-it-actually-bench-{}", std::process::id()));
         let project = root.join("proj");
         let state = root.join("state");
         let session_dir = state.join("sessions").join(SESSION);
@@ -922,31 +1423,44 @@ struct Sample {
     maxrss_kib: i64,
 }
 
+/// A floor: a program measured among the cases, with empty stdin, that does no hook's
+/// work.
+struct Floor {
+    /// For the report.
+    label: String,
+    bin: PathBuf,
+}
+
 /// What `--measure` needs, as a JSON file: the binary, the fixture, and each case's
-/// arguments and stdin file. After the cases comes the floor: [`FLOOR`] with empty stdin (the cost of starting and
-/// ending any dynamically linked process here).
+/// arguments and stdin file. After the cases come the [`Floor`]s, with empty stdin.
 fn job_json(
     bin: &Path,
     fx: &Fixture,
+    cases: &[BenchCase],
     stdin_files: &[PathBuf],
+    floors: &[Floor],
     warmup: usize,
     runs: usize,
 ) -> Value {
-    let mut cases: Vec<Value> = CASES
+    let mut entries: Vec<Value> = cases
         .iter()
         .zip(stdin_files)
         .map(|(case, stdin)| json!({"args": case.args, "cwd": fx.dir(case.dir), "stdin": stdin}))
         .collect();
-    cases
-        .push(json!({"bin": FLOOR, "args": [], "cwd": fx.project, "stdin": fx.root.join("empty")}));
+    for floor in floors {
+        entries.push(
+            json!({"bin": floor.bin, "args": [], "cwd": fx.project, "stdin": fx.root.join("empty")}),
+        );
+    }
     json!({
         "bin": bin, "state": fx.state, "home": fx.home, "log": fx.log, "log_len": fx.log_len,
-        "warmup": warmup, "runs": runs, "cases": cases,
+        "warmup": warmup, "runs": runs, "cases": entries,
     })
 }
 
-/// Measures every case, then the floor, in a fresh, small process (this binary with
-/// `--measure`), which prints one `case_index nanoseconds max_rss_kib` line per measured run.
+/// Measures the job's `entries` (the cases, then the floors) in a fresh, small process
+/// (this binary with `--measure`), which prints one `entry_index nanoseconds max_rss_kib`
+/// line per measured run.
 ///
 /// Why a separate process: at exec, Linux folds the RSS of the process image being
 /// replaced into the child's `ru_maxrss`. std's `Command::spawn` uses posix_spawn (a
@@ -955,7 +1469,7 @@ fn job_json(
 /// `--measure` forks instead (a `pre_exec` hook makes std fork), so what is folded in is
 /// only the forked copy's anonymous memory: a few hundred KiB, below any real process's
 /// own peak. It streams stdin from a file so that it never holds a large input itself.
-fn measure(job_file: &Path) -> Result<Vec<Vec<Sample>>, String> {
+fn measure(job_file: &Path, entries: usize) -> Result<Vec<Vec<Sample>>, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find the bench binary: {e}"))?;
     let out = Command::new(exe)
         .arg("--measure")
@@ -967,7 +1481,7 @@ fn measure(job_file: &Path) -> Result<Vec<Vec<Sample>>, String> {
     if !out.status.success() {
         return Err(format!("the measuring process failed ({})", out.status));
     }
-    let mut samples: Vec<Vec<Sample>> = (0..=CASES.len()).map(|_| Vec::new()).collect();
+    let mut samples: Vec<Vec<Sample>> = (0..entries).map(|_| Vec::new()).collect();
     for line in String::from_utf8_lossy(&out.stdout).lines() {
         let mut it = line.split(' ').map(str::parse::<u64>);
         match (it.next(), it.next(), it.next()) {
@@ -1096,24 +1610,12 @@ fn run_once(mut cmd: Command, stdin: &Path) -> Result<Sample, String> {
 }
 
 /// Runs the case once with its output captured and checks it against `case.expect`.
-fn check_case(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<(), String> {
+fn check_case(bin: &Path, case: &BenchCase, stdin: &[u8], fx: &Fixture) -> Result<(), String> {
     fx.reset_log().map_err(|e| e.to_string())?;
     let mut cmd = Command::new(bin);
-    cmd.args(case.args).current_dir(fx.dir(case.dir));
+    cmd.args(&case.args).current_dir(fx.dir(case.dir));
     hook_env(&mut cmd, &fx.state, &fx.home);
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    let input = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
-    let _ = writer.join();
+    let out = run_captured(cmd, stdin)?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     let fail = |why: String| {
         Err(format!(
@@ -1126,12 +1628,20 @@ fn check_case(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<(),
     if !out.status.success() {
         return fail("it did not exit 0".into());
     }
+    let appended = fx.log_records_since_reset().map_err(|e| e.to_string())?;
+    // Every record names the host whose hook wrote it.
+    if let Some(r) = appended.iter().find(|r| record_host(r) != case.host()) {
+        return fail(format!(
+            "a record does not name the host {:?}: {r:?}",
+            case.host()
+        ));
+    }
+    let answer = || serde_json::from_str::<Value>(&stdout);
     match case.expect {
         Expect::Silent { records } => {
             if !stdout.trim().is_empty() {
                 return fail("it printed an answer where none was expected".into());
             }
-            let appended = fx.log_records_since_reset().map_err(|e| e.to_string())?;
             if appended.len() != records {
                 return fail(format!(
                     "it appended {} records, not {records}",
@@ -1145,26 +1655,37 @@ fn check_case(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<(),
                 return fail(format!("a record is not a verified write: {r:?}"));
             }
         }
+        Expect::Allow(form) => {
+            match form.allow() {
+                None if !stdout.trim().is_empty() => {
+                    return fail("it printed an answer where silence allows".into())
+                }
+                Some(allow) if answer().ok() != Some(allow.clone()) => {
+                    return fail(format!("stdout is not the host's allow, {allow}"));
+                }
+                _ => {}
+            }
+            if !appended.is_empty() {
+                return fail(format!("it appended {appended:?} to an allowed call"));
+            }
+        }
         Expect::Stdout(text) => {
             if !stdout.contains(text) {
                 return fail(format!("stdout does not contain {text:?}"));
             }
         }
-        Expect::Deny(text) => {
-            let answer: Value = match serde_json::from_str(&stdout) {
+        Expect::Deny(form, text) => {
+            let answer = match answer() {
                 Ok(v) => v,
                 Err(e) => return fail(format!("stdout is not JSON: {e}")),
             };
-            let hso = &answer["hookSpecificOutput"];
-            if hso["hookEventName"] != "PreToolUse" || hso["permissionDecision"] != "deny" {
-                return fail("it did not answer with a PreToolUse deny".into());
-            }
-            let reason = hso["permissionDecisionReason"].as_str().unwrap_or("");
+            let Some(reason) = form.deny_reason(&answer) else {
+                return fail("it did not answer with the host's pre-tool deny".into());
+            };
             if !reason.contains(text) {
                 return fail(format!("the reason does not contain {text:?}"));
             }
             // A guard records its denial in the ledger, and nothing else.
-            let appended = fx.log_records_since_reset().map_err(|e| e.to_string())?;
             if !matches!(appended.as_slice(), [Record::Denial(_)]) {
                 return fail(format!(
                     "it appended {appended:?}, not exactly one denial record"
@@ -1175,8 +1696,96 @@ fn check_case(bin: &Path, case: &Case, stdin: &[u8], fx: &Fixture) -> Result<(),
     fx.reset_log().map_err(|e| e.to_string())
 }
 
+fn record_host(r: &Record) -> Option<&str> {
+    match r {
+        Record::Denial(d) => d.host.as_deref(),
+        Record::Write(w) => w.host.as_deref(),
+    }
+}
+
+/// Runs `cmd` with `stdin` written to it (from a thread: a large input must not block
+/// on a child that writes before it reads) and its output captured.
+fn run_captured(mut cmd: Command, stdin: &[u8]) -> Result<std::process::Output, String> {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    let _ = writer.join();
+    Ok(out)
+}
+
+/// Compiles [`HELLO_SOURCE`] in `dir` with `rustc -O` (`$RUSTC` when set, else the
+/// `rustc` on `PATH`) and checks that it says hello. Returns the floor, labelled with the
+/// compiler's version.
+fn build_hello(dir: &Path) -> Result<Floor, String> {
+    let rustc = std::env::var_os("RUSTC")
+        .filter(|r| !r.is_empty())
+        .unwrap_or_else(|| "rustc".into());
+    let source = dir.join("hello.rs");
+    let bin = dir.join("hello");
+    fs::write(&source, HELLO_SOURCE).map_err(|e| format!("{}: {e}", source.display()))?;
+    let out = Command::new(&rustc)
+        .arg("-O")
+        .arg("-o")
+        .arg(&bin)
+        .arg(&source)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", Path::new(&rustc).display()))?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        return Err(format!(
+            "{} -O failed ({}){}{}",
+            Path::new(&rustc).display(),
+            out.status,
+            if stderr.trim().is_empty() { "" } else { ": " },
+            stderr.trim()
+        ));
+    }
+    let version = Command::new(&rustc)
+        .arg("-V")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "unknown rustc".to_owned());
+    let said = Command::new(&bin)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
+    if !said.status.success() || said.stdout != b"hello\n" {
+        return Err(format!(
+            "{} did not say hello ({})",
+            bin.display(),
+            said.status
+        ));
+    }
+    Ok(Floor {
+        label: format!("hello world (`rustc -O`, {version})"),
+        bin,
+    })
+}
+
+/// Checks that `/bin/true` runs and exits 0.
+fn check_true() -> Result<(), String> {
+    let out = run_captured(Command::new(FLOOR), b"")?;
+    if !out.status.success() {
+        return Err(format!("{FLOOR} ended with {}", out.status));
+    }
+    Ok(())
+}
+
 struct Row {
-    name: &'static str,
+    name: String,
     runs: usize,
     p50: Duration,
     p95: Duration,
@@ -1184,14 +1793,14 @@ struct Row {
     maxrss_kib: i64,
 }
 
-fn row(name: &'static str, samples: &[Sample]) -> Row {
+fn row(name: &str, samples: &[Sample]) -> Row {
     let runs = samples.len();
     let mut walls: Vec<Duration> = samples.iter().map(|s| s.wall).collect();
     walls.sort();
     // Nearest-rank percentiles.
     let pct = |p: f64| walls[((p * runs as f64).ceil() as usize).clamp(1, runs) - 1];
     Row {
-        name,
+        name: name.to_owned(),
         runs,
         p50: pct(0.50),
         p95: pct(0.95),
@@ -1205,6 +1814,19 @@ fn row(name: &'static str, samples: &[Sample]) -> Row {
 
 fn ms(d: Duration) -> String {
     format!("{:.2}", d.as_secs_f64() * 1e3)
+}
+
+fn ms_f(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// `a - b` in ms, signed.
+fn over(a: Duration, b: Duration) -> f64 {
+    ms_f(a) - ms_f(b)
+}
+
+fn mib(kib: i64) -> f64 {
+    kib as f64 / 1024.0
 }
 
 fn machine(bin: &Path) -> String {
@@ -1227,6 +1849,13 @@ fn machine(bin: &Path) -> String {
     )
 }
 
+fn floor_json(r: &Row) -> Value {
+    json!({
+        "runs": r.runs, "p50_ms": ms_f(r.p50), "p95_ms": ms_f(r.p95), "mean_ms": ms_f(r.mean),
+        "max_rss_mib": mib(r.maxrss_kib),
+    })
+}
+
 fn main() -> ExitCode {
     match real_main() {
         Ok(()) => ExitCode::SUCCESS,
@@ -1237,6 +1866,77 @@ fn main() -> ExitCode {
     }
 }
 
+struct Options {
+    bin: Option<PathBuf>,
+    runs: usize,
+    warmup: usize,
+    quick: bool,
+    json: Option<PathBuf>,
+    list: bool,
+}
+
+const USAGE: &str = "usage: bench <path to did-it-actually> [--runs N] [--warmup N] [--quick] [--json FILE]\n       bench --list [--quick]";
+
+fn options() -> Result<Options, String> {
+    let mut args = std::env::args().skip(1);
+    let (mut bin, mut runs, mut warmup, mut json, mut quick, mut list) =
+        (None, None, None, None, false, false);
+    while let Some(a) = args.next() {
+        let mut number = |flag: &str| -> Result<usize, String> {
+            args.next()
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| format!("{flag} needs a number; {USAGE}"))
+        };
+        match a.as_str() {
+            "--runs" => runs = Some(number("--runs")?.max(1)),
+            "--warmup" => warmup = Some(number("--warmup")?),
+            "--quick" => quick = true,
+            "--list" => list = true,
+            "--json" => {
+                json = Some(PathBuf::from(
+                    args.next()
+                        .ok_or_else(|| format!("--json needs a file; {USAGE}"))?,
+                ))
+            }
+            _ if a.starts_with("--") => return Err(format!("unknown option {a}; {USAGE}")),
+            _ => bin = Some(PathBuf::from(a)),
+        }
+    }
+    // --quick sets the defaults; --runs and --warmup still win.
+    let (default_runs, default_warmup) = if quick {
+        (QUICK_RUNS, QUICK_WARMUP)
+    } else {
+        (DEFAULT_RUNS, DEFAULT_WARMUP)
+    };
+    Ok(Options {
+        bin,
+        runs: runs.unwrap_or(default_runs),
+        warmup: warmup.unwrap_or(default_warmup),
+        quick,
+        json,
+        list,
+    })
+}
+
+/// The cases this run measures: all of them, or `--quick`'s.
+fn selected_cases(quick: bool) -> Result<Vec<BenchCase>, String> {
+    let all = all_cases();
+    if let Some(missing) = QUICK_SKIPS
+        .iter()
+        .find(|n| !all.iter().any(|c| c.name == **n))
+    {
+        return Err(format!("QUICK_SKIPS names no case: {missing}"));
+    }
+    let mut seen = std::collections::HashSet::new();
+    if let Some(dup) = all.iter().find(|c| !seen.insert(c.name.as_str())) {
+        return Err(format!("two cases are named {}", dup.name));
+    }
+    Ok(all
+        .into_iter()
+        .filter(|c| !quick || !QUICK_SKIPS.contains(&c.name.as_str()))
+        .collect())
+}
+
 fn real_main() -> Result<(), String> {
     let all: Vec<String> = std::env::args().collect();
     if let [_, flag, job_file] = &all[..] {
@@ -1244,81 +1944,150 @@ fn real_main() -> Result<(), String> {
             return measure_main(Path::new(job_file));
         }
     }
-    let usage = "usage: bench <path to did-it-actually> [--runs N] [--warmup N]";
-    let mut args = std::env::args().skip(1);
-    let mut bin = None;
-    let (mut runs, mut warmup) = (DEFAULT_RUNS, DEFAULT_WARMUP);
-    while let Some(a) = args.next() {
-        let mut number = |flag: &str| -> Result<usize, String> {
-            args.next()
-                .and_then(|v| v.parse().ok())
-                .ok_or_else(|| format!("{flag} needs a number; {usage}"))
-        };
-        match a.as_str() {
-            "--runs" => runs = number("--runs")?.max(1),
-            "--warmup" => warmup = number("--warmup")?,
-            _ if a.starts_with("--") => return Err(format!("unknown option {a}; {usage}")),
-            _ => bin = Some(PathBuf::from(a)),
+    let opts = options()?;
+    let cases = selected_cases(opts.quick)?;
+    if opts.list {
+        for case in &cases {
+            println!("{}", case.name);
         }
+        return Ok(());
     }
-    let bin = bin.ok_or(usage)?;
+    let (runs, warmup) = (opts.runs, opts.warmup);
+    let bin = opts.bin.ok_or(USAGE)?;
     let bin = fs::canonicalize(&bin).map_err(|e| format!("{}: {e}", bin.display()))?;
-    let fx = Fixture::create().map_err(|e| format!("cannot create the fixture: {e}"))?;
+    let base = std::env::var_os("DID_IT_ACTUALLY_BENCH_DIR")
+        .filter(|d| !d.is_empty())
+        .map_or_else(std::env::temp_dir, PathBuf::from);
+    let fx = Fixture::create(&base)
+        .map_err(|e| format!("cannot create the fixture under {}: {e}", base.display()))?;
     eprintln!(
-        "bench: {} cases x {runs} runs ({warmup} warm-up) against a {LOG_RECORDS}-record write log in {}",
-        CASES.len(),
+        "bench: {} cases x {runs} runs ({warmup} warm-up{}) against a {LOG_RECORDS}-record write log in {}",
+        cases.len(),
+        if opts.quick { ", quick" } else { "" },
         fx.root.display()
     );
+    // The floors: /bin/true, and the hello world if it builds.
+    check_true()?;
+    let mut floors = vec![Floor {
+        label: format!("`{FLOOR}`"),
+        bin: PathBuf::from(FLOOR),
+    }];
+    let hello = build_hello(&fx.root);
+    match &hello {
+        Ok(h) => floors.push(Floor {
+            label: h.label.clone(),
+            bin: h.bin.clone(),
+        }),
+        Err(e) => eprintln!("bench: no hello-world floor, going on with {FLOOR} only: {e}"),
+    }
     // Every case's files and stdin first (their setups must not conflict), each checked
     // once; then all the runs, interleaved.
     let mut stdin_files = Vec::new();
-    for (i, case) in CASES.iter().enumerate() {
+    for (i, case) in cases.iter().enumerate() {
         (case.setup)(&fx).map_err(|e| format!("{}: setup failed: {e}", case.name))?;
-        let stdin = (case.stdin)(&fx);
+        let stdin = (case.stdin)(&fx).map_err(|e| format!("{}: {e}", case.name))?;
         check_case(&bin, case, &stdin, &fx)?;
         let file = fx.root.join(format!("stdin-{i}.json"));
         fs::write(&file, &stdin).map_err(|e| format!("{}: {e}", file.display()))?;
         stdin_files.push(file);
     }
     let job_file = fx.root.join("job.json");
-    let job = job_json(&bin, &fx, &stdin_files, warmup, runs);
+    let job = job_json(&bin, &fx, &cases, &stdin_files, &floors, warmup, runs);
     fs::write(&job_file, job.to_string()).map_err(|e| format!("{}: {e}", job_file.display()))?;
     fs::write(fx.root.join("empty"), b"").map_err(|e| format!("cannot create the fixture: {e}"))?;
-    let samples = measure(&job_file)?;
+    let samples = measure(&job_file, cases.len() + floors.len())?;
     fx.reset_log()
         .map_err(|e| format!("cannot reset the write log: {e}"))?;
+    let label = |i: usize| {
+        cases
+            .get(i)
+            .map_or_else(|| floors[i - cases.len()].label.clone(), |c| c.name.clone())
+    };
     if let Some((i, s)) = samples.iter().enumerate().find(|(_, s)| s.len() != runs) {
-        let name = CASES.get(i).map_or(FLOOR, |c| c.name);
-        return Err(format!("{name}: {} measurements, not {runs}", s.len()));
+        return Err(format!(
+            "{}: {} measurements, not {runs}",
+            label(i),
+            s.len()
+        ));
     }
-    let rows: Vec<Row> = CASES
+    let rows: Vec<Row> = cases
         .iter()
         .zip(&samples)
-        .map(|(case, s)| row(case.name, s))
+        .map(|(case, s)| row(&case.name, s))
         .collect();
-    let floor = row(FLOOR, &samples[CASES.len()]);
-    println!("| case | runs | p50 ms | p95 ms | mean ms | max RSS MiB |");
-    println!("|---|---:|---:|---:|---:|---:|");
+    let floor_rows: Vec<Row> = floors
+        .iter()
+        .zip(&samples[cases.len()..])
+        .map(|(f, s)| row(&f.label, s))
+        .collect();
+    let true_p50 = floor_rows[0].p50;
+    let hello_p50 = floor_rows.get(1).map(|r| r.p50);
+    println!(
+        "| case | runs | p50 ms | over hello p50 ms | over true p50 ms | p95 ms | mean ms | max RSS MiB |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for r in &rows {
         println!(
-            "| {} | {} | {} | {} | {} | {:.1} |",
+            "| {} | {} | {} | {} | {:+.2} | {} | {} | {:.1} |",
             r.name,
             r.runs,
             ms(r.p50),
+            hello_p50.map_or("n/a".to_owned(), |h| format!("{:+.2}", over(r.p50, h))),
+            over(r.p50, true_p50),
             ms(r.p95),
             ms(r.mean),
-            r.maxrss_kib as f64 / 1024.0
+            mib(r.maxrss_kib)
         );
     }
+    let machine = machine(&bin);
     println!();
-    println!("{}", machine(&bin));
+    println!("{machine}");
     println!();
     println!(
         "Floor: `{FLOOR}` in the same harness, interleaved with the cases: p50 {} ms, p95 {} ms, max RSS {:.1} MiB \
-         (the cost of starting and ending any dynamically linked process on this machine).",
-        ms(floor.p50),
-        ms(floor.p95),
-        floor.maxrss_kib as f64 / 1024.0
+         (the cost of starting and ending any process on this machine).",
+        ms(floor_rows[0].p50),
+        ms(floor_rows[0].p95),
+        mib(floor_rows[0].maxrss_kib)
     );
+    match (&hello, floor_rows.get(1)) {
+        (Ok(h), Some(r)) => println!(
+            "Floor: {}, `{}`, interleaved with the cases: p50 {} ms, p95 {} ms, max RSS {:.1} MiB \
+             (the start and exit of the smallest Rust program, linked as rustc links by default).",
+            h.label,
+            HELLO_SOURCE.trim(),
+            ms(r.p50),
+            ms(r.p95),
+            mib(r.maxrss_kib)
+        ),
+        (Err(e), _) => println!("Floor: no hello world in this run ({e})."),
+        (Ok(_), None) => unreachable!("the hello world is measured when it built"),
+    }
+    if let Some(path) = &opts.json {
+        let report = json!({
+            "machine": machine,
+            "binary": bin,
+            "runs": runs,
+            "warmup": warmup,
+            "quick": opts.quick,
+            "floors": {
+                "true": floor_json(&floor_rows[0]),
+                "hello": floor_rows.get(1).map(floor_json),
+                "hello_error": hello.as_ref().err(),
+            },
+            "rows": rows.iter().map(|r| json!({
+                "case": r.name,
+                "runs": r.runs,
+                "p50_ms": ms_f(r.p50),
+                "over_hello_p50_ms": hello_p50.map(|h| over(r.p50, h)),
+                "over_true_p50_ms": over(r.p50, true_p50),
+                "p95_ms": ms_f(r.p95),
+                "mean_ms": ms_f(r.mean),
+                "max_rss_mib": mib(r.maxrss_kib),
+            })).collect::<Vec<_>>(),
+        });
+        let text = serde_json::to_string_pretty(&report).unwrap() + "\n";
+        fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     Ok(())
 }

@@ -287,6 +287,42 @@ enum PolicyCommand {
     },
 }
 
+/// The process, as the binary's C `main` runs it (see `src/main.rs`): what Rust's own
+/// start-up would have done that matters here, then [`main`]; its exit code.
+pub fn process_main() -> i32 {
+    // Rust's runtime makes sure 0, 1 and 2 are open (else the first file opened would
+    // become stdout or stderr) and ignores SIGPIPE (a host that stops reading gets an
+    // error, not a killed hook).
+    // SAFETY: plain libc calls on descriptors and a signal disposition, before any
+    // thread exists.
+    unsafe {
+        for fd in 0..3 {
+            if libc::fcntl(fd, libc::F_GETFD) == -1 {
+                let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
+                if null != fd && null >= 0 {
+                    libc::close(null);
+                }
+            }
+        }
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+    let code = match std::panic::catch_unwind(main) {
+        Ok(code) => code,
+        Err(payload) => {
+            eprintln!(
+                "did-it-actually: internal error ({}); this is a bug, please report it",
+                panic_text(&payload)
+            );
+            ExitCode::from(2)
+        }
+    };
+    // Nothing flushes stdout after a C `main` returns.
+    let _ = std::io::stdout().flush();
+    (0..=u8::MAX)
+        .find(|n| ExitCode::from(*n) == code)
+        .map_or(1, i32::from)
+}
+
 pub fn main() -> ExitCode {
     runner::quiet_panics();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();

@@ -486,7 +486,14 @@ enum Outcome {
     Unknown(String),
 }
 
+#[cfg(test)]
 fn matches_pattern(argv: &[String], pattern: &str) -> bool {
+    matches_either(argv, &shellrun::peel(argv), pattern)
+}
+
+/// Whether a stage, as written or with its wrappers peeled (`peeled`, computed once per
+/// stage: peeling per pattern was most of a stop's time), runs `pattern`.
+fn matches_either(argv: &[String], peeled: &[String], pattern: &str) -> bool {
     let words: Vec<&str> = pattern.split_whitespace().collect();
     let Some((first, rest)) = words.split_first() else {
         return false;
@@ -507,7 +514,7 @@ fn matches_pattern(argv: &[String], pattern: &str) -> bool {
                 .zip(rest)
                 .all(|(a, b)| same(a, b))
     };
-    try_argv(argv) || try_argv(&shellrun::peel(argv))
+    try_argv(argv) || try_argv(peeled)
 }
 
 const LISTING: &[&str] = &[
@@ -583,10 +590,13 @@ fn checks<'r>(runs: &'r [Run], patterns: &[String], tests: bool) -> Vec<Check<'r
     for run in runs {
         let before = out.len();
         for stage in &run.stages {
-            let Some(pattern) = patterns.iter().find(|p| matches_pattern(&stage.argv, p)) else {
+            let peeled = shellrun::peel(&stage.argv);
+            let Some(pattern) = patterns
+                .iter()
+                .find(|p| matches_either(&stage.argv, &peeled, p))
+            else {
                 continue;
             };
-            let peeled = shellrun::peel(&stage.argv);
             let runner = summary::runner_of(&peeled);
             let listing = LISTING
                 .iter()
@@ -709,9 +719,12 @@ fn last_relevant_write(
         .runs
         .iter()
         .filter(|r| {
-            r.stages
-                .iter()
-                .any(|s| check_patterns.iter().any(|p| matches_pattern(&s.argv, p)))
+            r.stages.iter().any(|s| {
+                let peeled = shellrun::peel(&s.argv);
+                check_patterns
+                    .iter()
+                    .any(|p| matches_either(&s.argv, &peeled, p))
+            })
         })
         .map(|r| r.at)
         .collect();

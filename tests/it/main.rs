@@ -9,6 +9,7 @@
 #[macro_use]
 mod support;
 
+mod bench_checks;
 mod branch_bad_input;
 mod branch_corpus;
 mod branch_danger;
