@@ -874,6 +874,16 @@ fn clean_markdown(line: &str) -> String {
     t
 }
 
+/// Whether `chars` starts with `pattern` (lowercase), ignoring case.
+fn starts_with_folded(chars: &[char], pattern: &str) -> bool {
+    let mut chars = chars.iter();
+    pattern.chars().all(|p| {
+        chars
+            .next()
+            .is_some_and(|c| c.to_lowercase().eq(std::iter::once(p)))
+    })
+}
+
 /// Clauses: parts joined by `;`, ` — `, or ` but `, each judged on its own; never split
 /// inside a code span or a quotation.
 fn clauses(sentence: &str) -> Vec<String> {
@@ -888,19 +898,18 @@ fn clauses(sentence: &str) -> Vec<String> {
             '"' | '“' | '”' if !in_code => in_quote = !in_quote,
             _ => {}
         }
-        let rest: String = chars[i..chars.len().min(i + 5)]
-            .iter()
-            .collect::<String>()
-            .to_lowercase();
+        // Compared char by char: a lowercased copy of the next five chars at every char
+        // was a third of a stop's instructions.
+        let rest = &chars[i..];
         let split = if in_code || in_quote {
             0
         } else if c == ';' {
             1
-        } else if (rest.starts_with(" — ") || rest.starts_with(" -- "))
+        } else if (starts_with_folded(rest, " — ") || starts_with_folded(rest, " -- "))
             && sentence.trim_end().ends_with('?')
         {
             3
-        } else if rest == " but " {
+        } else if starts_with_folded(rest, " but ") {
             5
         } else {
             0
