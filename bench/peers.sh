@@ -18,15 +18,19 @@ CC_TOOLGATE_VERSION=0.6.3            # crates.io: cc-toolgate (binary cc-toolgat
 DCG_VERSION=0.16.0                   # crates.io: destructive_command_guard (binary dcg)
 
 TARGET="${CARGO_TARGET_DIR:-target}"
-if [ ! -x "$TARGET/release/did-it-actually" ]; then
-  echo "peers.sh: $TARGET/release/did-it-actually is missing; bench/run.sh builds it (cargo build --release --locked)." >&2
+# Ours as install.sh builds it (static on Linux with glibc: install/static-build.sh).
+. "$(dirname "$0")/../install/static-build.sh"
+unset RUSTFLAGS
+OURS_REL="${static_target:+$static_target/}release/did-it-actually"
+if [ ! -x "$TARGET/$OURS_REL" ]; then
+  echo "peers.sh: $TARGET/$OURS_REL is missing; bench/run.sh builds it." >&2
   exit 1
 fi
 mkdir -p "$TARGET/peers/logs"
 # Absolute, since the tools run in a scratch repository.
 TARGET=$(cd "$TARGET" && pwd)
 PEERS="$TARGET/peers"
-OURS="$TARGET/release/did-it-actually"
+OURS="$TARGET/$OURS_REL"
 
 tools=()
 
