@@ -8,8 +8,7 @@
 
 use crate::support;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use support::repo::ScratchRepo;
 
 const CORPUS: &str = include_str!("../corpus/block-wrong-branch.tsv");
@@ -58,25 +57,16 @@ fn judge(repo: &ScratchRepo, command: &str) -> (String, String) {
         "hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": command}, "tool_use_id": "t1",
     });
-    let mut child = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
-        .arg("block-wrong-branch")
-        .env("HOME", repo.dir.join("outside"))
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env_remove("GIT_DIR")
-        .env_remove("DID_IT_ACTUALLY_POLICY")
-        .env("DID_IT_ACTUALLY_STATE_DIR", repo.dir.join("state"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = crate::support::output_with_stdin(
+        Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+            .arg("block-wrong-branch")
+            .env("HOME", repo.dir.join("outside"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env_remove("GIT_DIR")
+            .env_remove("DID_IT_ACTUALLY_POLICY")
+            .env("DID_IT_ACTUALLY_STATE_DIR", repo.dir.join("state")),
+        input.to_string().as_bytes(),
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         out.status.code(),

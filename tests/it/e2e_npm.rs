@@ -11,10 +11,9 @@
 
 use crate::support;
 
-use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::Instant;
 
 use support::install_sh::show;
@@ -50,19 +49,7 @@ fn user(program: &Path, home: &Path, cache: &Path, path: &str) -> Command {
 }
 
 fn run_with_stdin(mut command: Command, stdin: &str) -> Output {
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    crate::support::output_with_stdin(&mut command, stdin.as_bytes())
 }
 
 fn assert_denied_push(out: &Output, what: &str) {

@@ -81,20 +81,10 @@ fn install_sh_installs_registers_and_uninstalls() {
     let input = serde_json::json!({"session_id": "s1", "prompt_id": "p1", "cwd": project,
         "hook_event_name": "PostToolUse", "tool_name": "Write", "tool_use_id": "t1",
         "tool_input": {"file_path": project.join("a.txt"), "content": "hi\n"}});
-    let mut child = Command::new(bin_dir.join("verify-write"))
-        .env("DID_IT_ACTUALLY_STATE_DIR", &state)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = crate::support::output_with_stdin(
+        Command::new(bin_dir.join("verify-write")).env("DID_IT_ACTUALLY_STATE_DIR", &state),
+        input.to_string().as_bytes(),
+    );
     assert!(out.status.success() && out.stdout.is_empty());
     let log = std::fs::read_to_string(state.join("sessions/s1/writes.jsonl")).unwrap();
     assert!(log.contains(r#""outcome":"landed""#), "{log}");

@@ -11,9 +11,8 @@ use crate::support;
 
 use crate::support::oracle;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 struct Tree {
     dir: PathBuf,
@@ -83,25 +82,16 @@ fn judge(t: &Tree, case: &Case, tool: &str, input: serde_json::Value) -> (String
         "session_id": "scope", "prompt_id": "p", "cwd": cwd, "hook_event_name": "PreToolUse",
         "tool_name": tool, "tool_input": input, "tool_use_id": "t",
     });
-    let mut child = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
-        .arg("scope-guard")
-        .current_dir(&cwd)
-        .env("HOME", t.dir.join("home"))
-        .env("DID_IT_ACTUALLY_STATE_DIR", t.dir.join("state"))
-        .env_remove("DID_IT_ACTUALLY_POLICY")
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = crate::support::output_with_stdin(
+        Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+            .arg("scope-guard")
+            .current_dir(&cwd)
+            .env("HOME", t.dir.join("home"))
+            .env("DID_IT_ACTUALLY_STATE_DIR", t.dir.join("state"))
+            .env_remove("DID_IT_ACTUALLY_POLICY")
+            .env_remove("CLAUDE_PROJECT_DIR"),
+        stdin.to_string().as_bytes(),
+    );
     assert_eq!(
         out.status.code(),
         Some(0),

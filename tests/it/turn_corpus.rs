@@ -513,27 +513,15 @@ impl Play {
     }
 
     fn hook(&self, event: Value) {
-        let mut child = Command::new(BIN)
-            .arg("verify-write")
-            .current_dir(&self.repo)
-            .env("DID_IT_ACTUALLY_STATE_DIR", &self.state)
-            .env("HOME", &self.home)
-            .env_remove("DID_IT_ACTUALLY_POLICY")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        {
-            use std::io::Write;
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(event.to_string().as_bytes())
-                .unwrap();
-        }
-        let out = child.wait_with_output().unwrap();
+        let out = crate::support::output_with_stdin(
+            Command::new(BIN)
+                .arg("verify-write")
+                .current_dir(&self.repo)
+                .env("DID_IT_ACTUALLY_STATE_DIR", &self.state)
+                .env("HOME", &self.home)
+                .env_remove("DID_IT_ACTUALLY_POLICY"),
+            event.to_string().as_bytes(),
+        );
         assert!(
             out.status.success(),
             "verify-write: {}",
@@ -737,28 +725,16 @@ fn play(spec: &TurnSpec, n: usize) -> Outcome {
         stop["prompt_id"] = json!(prompt);
     }
     let started = Instant::now();
-    let mut child = Command::new(BIN)
-        .arg("audit-turn")
-        .current_dir(&repo)
-        .env("DID_IT_ACTUALLY_STATE_DIR", &state)
-        .env("HOME", &home)
-        .env_remove("DID_IT_ACTUALLY_POLICY")
-        .env_remove("XDG_STATE_HOME")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(stop.to_string().as_bytes())
-            .unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
+    let out = crate::support::output_with_stdin(
+        Command::new(BIN)
+            .arg("audit-turn")
+            .current_dir(&repo)
+            .env("DID_IT_ACTUALLY_STATE_DIR", &state)
+            .env("HOME", &home)
+            .env_remove("DID_IT_ACTUALLY_POLICY")
+            .env_remove("XDG_STATE_HOME"),
+        stop.to_string().as_bytes(),
+    );
     let millis = started.elapsed().as_millis();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert_eq!(

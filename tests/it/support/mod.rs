@@ -53,3 +53,22 @@ pub fn scratch_root() -> std::path::PathBuf {
     })
     .clone()
 }
+
+/// Runs `command` with `stdin` written to it and its stdout and stderr captured. A
+/// process that exits before reading all of it (a hook that refuses early) is not a
+/// test failure: what it answered is.
+pub fn output_with_stdin(
+    command: &mut std::process::Command,
+    stdin: &[u8],
+) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"));
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    child.wait_with_output().unwrap()
+}

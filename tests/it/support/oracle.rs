@@ -1576,7 +1576,6 @@ fn unrunnable_reason(command: &str) -> Option<String> {
 
 /// Runs the guard binary on the command as a PreToolUse Bash event, cwd = the world's cwd.
 pub fn judge(world: &World, guard: Guard, command: &str) -> (String, String) {
-    use std::io::Write;
     let sub = match guard {
         Guard::Branch => "block-wrong-branch",
         Guard::Scope => "scope-guard",
@@ -1586,28 +1585,19 @@ pub fn judge(world: &World, guard: Guard, command: &str) -> (String, String) {
         "hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": command}, "tool_use_id": "t1",
     });
-    let mut child = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
-        .arg(sub)
-        .current_dir(world.cwd())
-        .env("HOME", world.home())
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .env_remove("DID_IT_ACTUALLY_POLICY")
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env("DID_IT_ACTUALLY_STATE_DIR", world.state_dir())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = crate::support::output_with_stdin(
+        Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+            .arg(sub)
+            .current_dir(world.cwd())
+            .env("HOME", world.home())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_WORK_TREE")
+            .env_remove("DID_IT_ACTUALLY_POLICY")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env("DID_IT_ACTUALLY_STATE_DIR", world.state_dir()),
+        input.to_string().as_bytes(),
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     if stdout.contains("\"permissionDecision\":\"deny\"") {
         let v: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_default();
