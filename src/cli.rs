@@ -308,6 +308,8 @@ pub fn process_main() -> i32 {
     }
     let code = match std::panic::catch_unwind(main) {
         Ok(code) => code,
+        // A reader that stopped reading (`… | head`) is not an error of ours.
+        Err(payload) if panic_text(&payload).contains("Broken pipe") => ExitCode::SUCCESS,
         Err(payload) => {
             eprintln!(
                 "did-it-actually: internal error ({}); this is a bug, please report it",
@@ -333,12 +335,7 @@ pub fn main() -> ExitCode {
         return run_hook(hook, &hook_args);
     }
     // Multicall: a link named after a hook runs that hook.
-    let invoked_as = args
-        .first()
-        .and_then(|a| Path::new(a).file_name())
-        .and_then(|n| n.to_str())
-        .and_then(Hook::from_name);
-    if let Some(hook) = invoked_as {
+    if let Some(hook) = linked_hook(&args) {
         if args.len() == 1 {
             return run_hook(hook, &HookArgs::default());
         }
@@ -349,19 +346,17 @@ pub fn main() -> ExitCode {
         as_sub.extend(args.into_iter().skip(1));
         return dispatch(Cli::parse_from(as_sub).command);
     }
-    let cli = Cli::parse_from(args);
-    match std::panic::catch_unwind(|| dispatch(cli.command)) {
-        Ok(code) => code,
-        // A reader that stopped reading (`… | head`) is not an error of ours.
-        Err(payload) if panic_text(&payload).contains("Broken pipe") => ExitCode::SUCCESS,
-        Err(payload) => {
-            eprintln!(
-                "did-it-actually: internal error ({}); this is a bug, please report it",
-                panic_text(&payload)
-            );
-            ExitCode::from(2)
-        }
-    }
+    // A panic here is caught once, in `process_main`.
+    dispatch(Cli::parse_from(args).command)
+}
+
+/// The hook a multicall link is named after (`…/bin/scope-guard`), if the binary was
+/// started through one.
+fn linked_hook(args: &[std::ffi::OsString]) -> Option<Hook> {
+    args.first()
+        .and_then(|a| Path::new(a).file_name())
+        .and_then(|n| n.to_str())
+        .and_then(Hook::from_name)
 }
 
 /// A hook's command line as the installer writes it (`did-it-actually HOOK [--host H]
@@ -370,12 +365,7 @@ pub fn main() -> ExitCode {
 /// `cli::tests::the_fast_path_reads_what_clap_reads` holds the two to the same answers.
 fn hook_fast_path(args: &[std::ffi::OsString]) -> Option<(Hook, HookArgs)> {
     let name = |a: &std::ffi::OsString| a.to_str().and_then(Hook::from_name);
-    let linked = args
-        .first()
-        .and_then(|a| Path::new(a).file_name())
-        .and_then(|n| n.to_str())
-        .and_then(Hook::from_name);
-    let (hook, rest) = match linked {
+    let (hook, rest) = match linked_hook(args) {
         Some(hook) => (hook, args.get(1..)?),
         None => (name(args.get(1)?)?, args.get(2..)?),
     };

@@ -200,20 +200,7 @@ fn npx_install_copies_the_binary_out_of_node_modules_and_registers_the_hooks() {
     );
 
     // The hooks' project.
-    let git = |args: &[&str]| {
-        let status = Command::new("git")
-            .args(args)
-            .current_dir(&project)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
-            .status()
-            .unwrap();
-        assert!(status.success(), "git {args:?}");
-    };
+    let git = |args: &[&str]| crate::support::repo::git(&project, args);
     git(&["init", "-q", "-b", "main"]);
     git(&["commit", "-q", "--allow-empty", "-m", "seed"]);
     git(&["remote", "add", "origin", "../origin.git"]);
