@@ -33,7 +33,9 @@
 //! `--quick` is a short mode for the test suite (tests/it/bench_checks.rs): 3 runs, no
 //! warm-up, and without the cases whose setup writes 100 or 500 MiB ([`QUICK_SKIPS`]);
 //! every answer is still checked. `--json FILE` also writes the rows as JSON; `--list`
-//! prints the cases' names and exits.
+//! prints the cases' names and exits. `--keep` leaves the fixture in place and writes
+//! `replay.sh` into it: `replay.sh N [PROGRAM ARGS...]` runs case N (its number in
+//! `--list`, from 0) once as the bench runs it, under a profiler when one is named.
 //!
 //! To add a hook (scope-guard, audit-turn), add rows to [`CASES`] and [`HOSTS`].
 
@@ -1431,6 +1433,48 @@ struct Floor {
     bin: PathBuf,
 }
 
+/// `--keep`'s `replay.sh N [PROGRAM ARGS...]`: runs case N once, in the environment
+/// and directory the bench measures it in, under PROGRAM when one is given (a profiler).
+fn write_replay(
+    bin: &Path,
+    fx: &Fixture,
+    cases: &[BenchCase],
+    stdin_files: &[PathBuf],
+) -> Result<PathBuf, String> {
+    let q = |p: &Path| shlex::try_quote(&p.to_string_lossy()).map(|q| q.into_owned());
+    let quoted = |p: &Path| q(p).map_err(|e| format!("{}: {e}", p.display()));
+    let mut script = String::from("#!/usr/bin/env bash\n# Written by bench --keep: replay.sh N [PROGRAM ARGS...] runs case N once.\n");
+    script += "set -euo pipefail\nfor v in $(env | sed -n 's/^\\(GIT_[^=]*\\)=.*/\\1/p'); do unset \"$v\"; done\nunset DID_IT_ACTUALLY_POLICY\n";
+    script += &format!(
+        "export DID_IT_ACTUALLY_STATE_DIR={} HOME={} XDG_CONFIG_HOME={}\ncase \"${{1:?case number}}\" in\n",
+        quoted(&fx.state)?,
+        quoted(&fx.home)?,
+        quoted(&fx.home.join(".config"))?
+    );
+    for (i, (case, stdin)) in cases.iter().zip(stdin_files).enumerate() {
+        let args = case
+            .args
+            .iter()
+            .map(|a| shlex::try_quote(a).map_err(|e| format!("argument {a:?}: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        script += &format!(
+            "  {i}) # {}\n    cd {} && shift && exec \"$@\" {} {} < {} ;;\n",
+            case.name,
+            quoted(fx.dir(case.dir))?,
+            quoted(bin)?,
+            args.join(" "),
+            quoted(stdin)?
+        );
+    }
+    script += "  *) echo \"no case $1\" >&2; exit 2 ;;\nesac\n";
+    let path = fx.root.join("replay.sh");
+    fs::write(&path, script).map_err(|e| format!("{}: {e}", path.display()))?;
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
+}
+
 /// What `--measure` needs, as a JSON file: the binary, the fixture, and each case's
 /// arguments and stdin file. After the cases come the [`Floor`]s, with empty stdin.
 fn job_json(
@@ -1873,14 +1917,15 @@ struct Options {
     quick: bool,
     json: Option<PathBuf>,
     list: bool,
+    keep: bool,
 }
 
-const USAGE: &str = "usage: bench <path to did-it-actually> [--runs N] [--warmup N] [--quick] [--json FILE]\n       bench --list [--quick]";
+const USAGE: &str = "usage: bench <path to did-it-actually> [--runs N] [--warmup N] [--quick] [--json FILE] [--keep]\n       bench --list [--quick]";
 
 fn options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
-    let (mut bin, mut runs, mut warmup, mut json, mut quick, mut list) =
-        (None, None, None, None, false, false);
+    let (mut bin, mut runs, mut warmup, mut json, mut quick, mut list, mut keep) =
+        (None, None, None, None, false, false, false);
     while let Some(a) = args.next() {
         let mut number = |flag: &str| -> Result<usize, String> {
             args.next()
@@ -1892,6 +1937,7 @@ fn options() -> Result<Options, String> {
             "--warmup" => warmup = Some(number("--warmup")?),
             "--quick" => quick = true,
             "--list" => list = true,
+            "--keep" => keep = true,
             "--json" => {
                 json = Some(PathBuf::from(
                     args.next()
@@ -1915,6 +1961,7 @@ fn options() -> Result<Options, String> {
         quick,
         json,
         list,
+        keep,
     })
 }
 
@@ -1995,6 +2042,10 @@ fn real_main() -> Result<(), String> {
     let job = job_json(&bin, &fx, &cases, &stdin_files, &floors, warmup, runs);
     fs::write(&job_file, job.to_string()).map_err(|e| format!("{}: {e}", job_file.display()))?;
     fs::write(fx.root.join("empty"), b"").map_err(|e| format!("cannot create the fixture: {e}"))?;
+    if opts.keep {
+        let replay = write_replay(&bin, &fx, &cases, &stdin_files)?;
+        eprintln!("bench: --keep: the fixture stays; {} runs one case as the bench does (under a profiler: {} N valgrind --tool=callgrind)", replay.display(), replay.display());
+    }
     let samples = measure(&job_file, cases.len() + floors.len())?;
     fx.reset_log()
         .map_err(|e| format!("cannot reset the write log: {e}"))?;
@@ -2088,6 +2139,10 @@ fn real_main() -> Result<(), String> {
         });
         let text = serde_json::to_string_pretty(&report).unwrap() + "\n";
         fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if opts.keep {
+        // Its Drop would remove it.
+        std::mem::forget(fx);
     }
     Ok(())
 }

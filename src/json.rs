@@ -1,6 +1,8 @@
 //! JSON parse errors in our words: serde_json's message without its own position suffix,
 //! and the position kept apart, so every caller can say "<file>:<line>:<column>: …".
 
+pub mod stream;
+
 /// Where a JSON document went wrong, and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JsonError {
@@ -16,18 +18,22 @@ impl From<&serde_json::Error> for JsonError {
             Some(i) => &full[..i],
             None => &full,
         };
-        // JavaScript can emit a lone UTF-16 surrogate escape; serde_json's words for it
-        // ("unexpected end of hex escape") do not say what is wrong.
-        let message = if message.contains("hex escape") || message.contains("surrogate") {
-            format!("{message} (a \\uD800-\\uDFFF escape that is not half of a surrogate pair is not a Unicode character)")
-        } else {
-            message.to_owned()
-        };
         JsonError {
             line: e.line(),
             column: e.column(),
-            message,
+            message: in_our_words(message),
         }
+    }
+}
+
+/// serde_json's message for an error, said so a reader can act on it.
+pub(crate) fn in_our_words(message: &str) -> String {
+    // JavaScript can emit a lone UTF-16 surrogate escape; serde_json's words for it
+    // ("unexpected end of hex escape") do not say what is wrong.
+    if message.contains("hex escape") || message.contains("surrogate") {
+        format!("{message} (a \\uD800-\\uDFFF escape that is not half of a surrogate pair is not a Unicode character)")
+    } else {
+        message.to_owned()
     }
 }
 

@@ -4,7 +4,7 @@
 
 use crate::hooks::{self, Context, Hook, HookArgs, HookOutcome};
 use crate::policy::Policy;
-use crate::protocol::claude::{self, ParseFailure};
+use crate::protocol::claude::ParseFailure;
 use crate::protocol::host::{self, Dialect};
 use crate::protocol::{Event, HookInput, Output, Response};
 use crate::state::{Change, Disk, Unsaved};
@@ -35,13 +35,7 @@ pub fn run_hook(hook: Hook, args: &HookArgs, stdin: impl Read, env: Env) -> Outp
 fn run_hook_inner(hook: Hook, args: &HookArgs, stdin: impl Read, env: Env) -> Output {
     let name = hook.name();
     let fallback = Dialect::of(args.host);
-    let bytes = match claude::read_input(stdin) {
-        Ok(b) => b,
-        Err(e) => {
-            return host::encode_failure(fallback, name, hook.fallback_event(), &e.to_string())
-        }
-    };
-    let (input, dialect) = match host::decode(args.host, args.event.as_deref(), &bytes) {
+    let (input, dialect) = match host::decode(args.host, args.event.as_deref(), stdin) {
         Ok(decoded) => decoded,
         Err(ParseFailure { error, event }) => {
             return host::encode_failure(
@@ -213,6 +207,7 @@ pub fn quiet_panics() {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::claude;
 
     #[test]
     fn a_panic_becomes_a_clean_block() {

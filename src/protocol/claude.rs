@@ -19,21 +19,6 @@ pub const HOST_TRANSCRIPT: &str = "did_it_actually_host_transcript_path";
 /// Claude Code caps additionalContext and systemMessage strings at 10,000 characters.
 pub const MAX_MESSAGE_CHARS: usize = 10_000;
 
-/// Reads at most [`MAX_INPUT_BYTES`] from `reader`; more is an error, not a truncation.
-pub fn read_input(reader: impl Read) -> Result<Vec<u8>, InputError> {
-    let mut buf = Vec::with_capacity(8 * 1024);
-    reader
-        .take(MAX_INPUT_BYTES as u64 + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| InputError::Read(e.to_string()))?;
-    if buf.len() > MAX_INPUT_BYTES {
-        return Err(InputError::TooLarge {
-            limit: MAX_INPUT_BYTES,
-        });
-    }
-    Ok(buf)
-}
-
 /// A parse failure, with the event when the input got far enough to name one: the
 /// fail-closed answer depends on it.
 #[derive(Debug, PartialEq)]
@@ -43,27 +28,28 @@ pub struct ParseFailure {
 }
 
 /// Parses one hook input.
-pub fn parse(bytes: &[u8]) -> Result<HookInput, ParseFailure> {
-    parse_object(json_object(bytes)?)
+pub fn parse(reader: impl Read) -> Result<HookInput, ParseFailure> {
+    parse_object(read_object(reader)?)
 }
 
-/// Stdin as one JSON object, or why not.
-pub fn json_object(bytes: &[u8]) -> Result<Map<String, Value>, ParseFailure> {
+/// Stdin as one JSON object, or why not. At most [`MAX_INPUT_BYTES`] are read (more is an
+/// error, not a truncation), through a small buffer: the input is never held whole.
+pub fn read_object(reader: impl Read) -> Result<Map<String, Value>, ParseFailure> {
+    use crate::json::stream::{read_value, ReadError};
     let fail = |error| ParseFailure { error, event: None };
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(fail(InputError::Empty));
-    }
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        fail(InputError::NotUtf8 {
-            offset: e.valid_up_to(),
-        })
-    })?;
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        let e = crate::json::JsonError::from(&e);
-        fail(InputError::NotJson {
-            line: e.line,
-            column: e.column,
-            message: e.message,
+    let value = read_value(reader, MAX_INPUT_BYTES).map_err(|e| {
+        fail(match e {
+            ReadError::Io(e) => InputError::Read(e.to_string()),
+            ReadError::TooLarge => InputError::TooLarge {
+                limit: MAX_INPUT_BYTES,
+            },
+            ReadError::Empty => InputError::Empty,
+            ReadError::NotUtf8 { offset } => InputError::NotUtf8 { offset },
+            ReadError::Syntax(e) => InputError::NotJson {
+                line: e.line,
+                column: e.column,
+                message: e.message,
+            },
         })
     })?;
     match value {
@@ -527,7 +513,7 @@ mod tests {
     fn too_large_input_is_refused() {
         let big = std::io::repeat(b' ').take(MAX_INPUT_BYTES as u64 + 10);
         assert_eq!(
-            read_input(big).unwrap_err(),
+            read_object(big).unwrap_err().error,
             InputError::TooLarge {
                 limit: MAX_INPUT_BYTES
             }

@@ -227,9 +227,9 @@ impl Dialect {
 pub fn decode(
     host: Host,
     event: Option<&str>,
-    bytes: &[u8],
+    stdin: impl std::io::Read,
 ) -> Result<(HookInput, Dialect), ParseFailure> {
-    let obj = claude::json_object(bytes)?;
+    let obj = claude::read_object(stdin)?;
     let mut dialect = Dialect::of(host);
     if host == Host::Claude {
         if !copilot::is_copilot_payload(&obj) {
@@ -635,7 +635,7 @@ mod tests {
     #[test]
     fn copilot_is_recognised_in_claude_settings_and_claude_is_not_mistaken() {
         let copilot = br#"{"hook_event_name":"PreToolUse","session_id":"s","timestamp":"2026-12-01T06:25:30.868Z","cwd":"/w","tool_name":"Write","tool_input":{"path":"/w/b.txt","file_text":"x"}}"#;
-        let (input, dialect) = decode(Host::Claude, None, copilot).unwrap();
+        let (input, dialect) = decode(Host::Claude, None, &copilot[..]).unwrap();
         assert_eq!(dialect.host, Host::Copilot);
         let super::super::Payload::PreToolUse { call } = &input.payload else {
             panic!()
@@ -644,7 +644,7 @@ mod tests {
         assert_eq!(call.input["content"], "x");
         let claude = br#"{"hook_event_name":"PreToolUse","session_id":"s","transcript_path":"/t.jsonl","permission_mode":"default","cwd":"/w","tool_name":"Write","tool_input":{"file_path":"/w/b.txt","content":"x"}}"#;
         assert_eq!(
-            decode(Host::Claude, None, claude).unwrap().1.host,
+            decode(Host::Claude, None, &claude[..]).unwrap().1.host,
             Host::Claude
         );
     }
@@ -654,7 +654,7 @@ mod tests {
     #[test]
     fn an_unreadable_shell_directory_is_an_input_error() {
         let input = br#"{"session_id":"s","cwd":"/w","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"git push origin HEAD:main","dir_path":["../other"]}}"#;
-        let failure = decode(Host::Gemini, None, input).unwrap_err();
+        let failure = decode(Host::Gemini, None, &input[..]).unwrap_err();
         assert_eq!(failure.event, Some(Event::PreToolUse));
         assert_eq!(
             failure.error.to_string(),
@@ -662,7 +662,7 @@ mod tests {
         );
         let ok = br#"{"session_id":"s","cwd":"/w","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls","dir_path":"sub"}}"#;
         assert_eq!(
-            decode(Host::Gemini, None, ok).unwrap().0.common.cwd,
+            decode(Host::Gemini, None, &ok[..]).unwrap().0.common.cwd,
             Path::new("/w/sub")
         );
     }

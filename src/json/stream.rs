@@ -1,0 +1,859 @@
+//! One JSON value read from a stream in fixed chunks, never whole.
+//!
+//! A hook's stdin can be megabytes (a Write of a large file carries its content twice),
+//! and a fresh process pays for every page it touches: reading stdin into one buffer and
+//! handing it to serde_json cost a 1 MiB Write three copies of the content (the buffer,
+//! serde_json's scratch, the string) and about 1,300 page faults. Here the input passes
+//! through one 64 KiB buffer and each string is decoded straight into its own allocation.
+//!
+//! The result is exactly what `serde_json::from_str::<Value>` returns for the same text,
+//! errors included (the same message, line and column; numbers are handed to serde_json
+//! itself), and the checks keep the order they had when the whole input was read first:
+//! too large, then empty, then not UTF-8, then not JSON. The unit tests hold both to that
+//! on every prefix of and every one-byte change to a set of inputs.
+
+use super::JsonError;
+use serde_json::{Map, Value};
+use std::io::{self, Read};
+
+const CHUNK: usize = 64 * 1024;
+
+/// serde_json's nesting limit, kept so the same inputs are refused.
+const MAX_DEPTH: usize = 128;
+
+/// Why no value came out of the stream.
+#[derive(Debug)]
+pub enum ReadError {
+    Io(io::Error),
+    /// More than the limit's bytes arrived; the rest was not read.
+    TooLarge,
+    /// Nothing but whitespace.
+    Empty,
+    /// The first byte that is not UTF-8, as an offset into the input.
+    NotUtf8 {
+        offset: usize,
+    },
+    Syntax(JsonError),
+}
+
+/// Reads one JSON value (and only whitespace after it) from `reader`, at most `limit`
+/// bytes of it.
+pub fn read_value(reader: impl Read, limit: usize) -> Result<Value, ReadError> {
+    let mut s = Stream::new(reader, limit);
+    let parsed = s.value(MAX_DEPTH).and_then(|v| s.end().map(|()| v));
+    match parsed {
+        Ok(v) => match s.utf8.first_error {
+            // A string's decoding may not have failed (it held no bad byte of its own,
+            // a bad byte split across reads), but the input as a whole is not UTF-8.
+            Some(offset) => Err(ReadError::NotUtf8 { offset }),
+            None => Ok(v),
+        },
+        Err(Stop::Io(e)) => Err(ReadError::Io(e)),
+        Err(Stop::TooLarge) => Err(ReadError::TooLarge),
+        Err(Stop::Syntax(e)) => {
+            // Judged as if the whole input had been read first: read the rest (to the
+            // limit) so a larger or non-UTF-8 input is called that, not a syntax error.
+            match s.drain() {
+                Err(Stop::Io(e)) => return Err(ReadError::Io(e)),
+                Err(Stop::TooLarge) => return Err(ReadError::TooLarge),
+                _ => {}
+            }
+            if s.only_whitespace {
+                Err(ReadError::Empty)
+            } else if let Some(offset) = s.utf8.first_error {
+                Err(ReadError::NotUtf8 { offset })
+            } else {
+                Err(ReadError::Syntax(e))
+            }
+        }
+    }
+}
+
+enum Stop {
+    Io(io::Error),
+    TooLarge,
+    Syntax(JsonError),
+}
+
+/// serde_json's words for each error this reader can meet.
+#[derive(Clone, Copy)]
+enum Code {
+    EofWhileParsingList,
+    EofWhileParsingObject,
+    EofWhileParsingString,
+    EofWhileParsingValue,
+    ExpectedColon,
+    ExpectedListCommaOrEnd,
+    ExpectedObjectCommaOrEnd,
+    ExpectedSomeIdent,
+    ExpectedSomeValue,
+    InvalidEscape,
+    InvalidNumber,
+    ControlCharacterWhileParsingString,
+    KeyMustBeAString,
+    LoneLeadingSurrogateInHexEscape,
+    TrailingComma,
+    TrailingCharacters,
+    UnexpectedEndOfHexEscape,
+    RecursionLimitExceeded,
+    InvalidUtf8,
+}
+
+impl Code {
+    fn message(self) -> &'static str {
+        match self {
+            Code::EofWhileParsingList => "EOF while parsing a list",
+            Code::EofWhileParsingObject => "EOF while parsing an object",
+            Code::EofWhileParsingString => "EOF while parsing a string",
+            Code::EofWhileParsingValue => "EOF while parsing a value",
+            Code::ExpectedColon => "expected `:`",
+            Code::ExpectedListCommaOrEnd => "expected `,` or `]`",
+            Code::ExpectedObjectCommaOrEnd => "expected `,` or `}`",
+            Code::ExpectedSomeIdent => "expected ident",
+            Code::ExpectedSomeValue => "expected value",
+            Code::InvalidEscape => "invalid escape",
+            Code::InvalidNumber => "invalid number",
+            Code::ControlCharacterWhileParsingString => {
+                "control character (\\u0000-\\u001F) found while parsing a string"
+            }
+            Code::KeyMustBeAString => "key must be a string",
+            Code::LoneLeadingSurrogateInHexEscape => "lone leading surrogate in hex escape",
+            Code::TrailingComma => "trailing comma",
+            Code::TrailingCharacters => "trailing characters",
+            Code::UnexpectedEndOfHexEscape => "unexpected end of hex escape",
+            Code::RecursionLimitExceeded => "recursion limit exceeded",
+            // Never shown: the input's own UTF-8 check reports the byte first.
+            Code::InvalidUtf8 => "invalid UTF-8",
+        }
+    }
+}
+
+/// UTF-8 checked chunk by chunk, a character split between two reads included.
+#[derive(Default)]
+struct Utf8Check {
+    /// The start of a character the last chunk ended inside, and its offset.
+    pending: Vec<u8>,
+    pending_at: usize,
+    first_error: Option<usize>,
+}
+
+impl Utf8Check {
+    fn chunk(&mut self, mut chunk: &[u8], mut at: usize) {
+        if self.first_error.is_some() {
+            return;
+        }
+        if !self.pending.is_empty() {
+            let need = match self.pending[0] {
+                0xF0..=0xFF => 4,
+                0xE0..=0xEF => 3,
+                _ => 2,
+            };
+            let take = (need - self.pending.len()).min(chunk.len());
+            self.pending.extend_from_slice(&chunk[..take]);
+            chunk = &chunk[take..];
+            at += take;
+            if self.pending.len() < need {
+                return;
+            }
+            if std::str::from_utf8(&self.pending).is_err() {
+                self.first_error = Some(self.pending_at);
+                return;
+            }
+            self.pending.clear();
+        }
+        if let Err(e) = std::str::from_utf8(chunk) {
+            let bad = e.valid_up_to();
+            if e.error_len().is_none() {
+                self.pending.extend_from_slice(&chunk[bad..]);
+                self.pending_at = at + bad;
+            } else {
+                self.first_error = Some(at + bad);
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        if !self.pending.is_empty() && self.first_error.is_none() {
+            self.first_error = Some(self.pending_at);
+        }
+    }
+}
+
+struct Stream<R> {
+    reader: R,
+    buf: Box<[u8]>,
+    /// The next byte to parse in `buf`, and the end of what was read into it.
+    pos: usize,
+    end: usize,
+    /// The input offset of `buf[0]`.
+    base: usize,
+    eof: bool,
+    limit: usize,
+    /// For serde_json's positions: the lines consumed, and the offset the last one
+    /// started at.
+    line: usize,
+    line_start: usize,
+    only_whitespace: bool,
+    utf8: Utf8Check,
+}
+
+impl<R: Read> Stream<R> {
+    fn new(reader: R, limit: usize) -> Self {
+        Stream {
+            reader,
+            buf: vec![0; CHUNK].into_boxed_slice(),
+            pos: 0,
+            end: 0,
+            base: 0,
+            eof: false,
+            limit,
+            line: 1,
+            line_start: 0,
+            only_whitespace: true,
+            utf8: Utf8Check::default(),
+        }
+    }
+
+    /// Reads the next chunk once everything before it was consumed. `false`: the input
+    /// ended.
+    fn fill(&mut self) -> Result<bool, Stop> {
+        if self.eof {
+            return Ok(false);
+        }
+        self.base += self.end;
+        self.pos = 0;
+        self.end = 0;
+        let n = loop {
+            match self.reader.read(&mut self.buf) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Stop::Io(e)),
+            }
+        };
+        if n == 0 {
+            self.eof = true;
+            self.utf8.finish();
+            return Ok(false);
+        }
+        if self.base + n > self.limit {
+            return Err(Stop::TooLarge);
+        }
+        self.end = n;
+        self.utf8.chunk(&self.buf[..n], self.base);
+        if self.only_whitespace {
+            self.only_whitespace = self.buf[..n].iter().all(u8::is_ascii_whitespace);
+        }
+        Ok(true)
+    }
+
+    /// Reads what is left, for the checks that come before a syntax error.
+    fn drain(&mut self) -> Result<(), Stop> {
+        self.pos = self.end;
+        while self.fill()? {
+            self.pos = self.end;
+        }
+        Ok(())
+    }
+
+    fn peek(&mut self) -> Result<Option<u8>, Stop> {
+        if self.pos == self.end && !self.fill()? {
+            return Ok(None);
+        }
+        Ok(Some(self.buf[self.pos]))
+    }
+
+    fn eat(&mut self) {
+        if self.buf[self.pos] == b'\n' {
+            self.line += 1;
+            self.line_start = self.base + self.pos + 1;
+        }
+        self.pos += 1;
+    }
+
+    fn next(&mut self) -> Result<Option<u8>, Stop> {
+        let b = self.peek()?;
+        if b.is_some() {
+            self.eat();
+        }
+        Ok(b)
+    }
+
+    fn offset(&self) -> usize {
+        self.base + self.pos
+    }
+
+    /// serde_json's `error`: the position of the last byte consumed.
+    fn error(&self, code: Code) -> Stop {
+        self.error_at(self.offset(), code)
+    }
+
+    /// serde_json's `peek_error`: the position of the byte looked at, when there is one.
+    fn peek_error(&self, code: Code) -> Stop {
+        let at = if self.pos < self.end {
+            self.offset() + 1
+        } else {
+            self.offset()
+        };
+        self.error_at(at, code)
+    }
+
+    fn error_at(&self, at: usize, code: Code) -> Stop {
+        // Only the peeked byte can lie past the consumed ones; a newline there starts a
+        // line of its own.
+        let (line, column) = if at > self.offset() && self.buf[self.pos] == b'\n' {
+            (self.line + 1, 0)
+        } else {
+            (self.line, at - self.line_start)
+        };
+        Stop::Syntax(JsonError {
+            line,
+            column,
+            message: super::in_our_words(code.message()),
+        })
+    }
+
+    fn whitespace(&mut self) -> Result<Option<u8>, Stop> {
+        loop {
+            match self.peek()? {
+                Some(b' ' | b'\n' | b'\t' | b'\r') => self.eat(),
+                other => return Ok(other),
+            }
+        }
+    }
+
+    fn end(&mut self) -> Result<(), Stop> {
+        match self.whitespace()? {
+            Some(_) => Err(self.peek_error(Code::TrailingCharacters)),
+            None => Ok(()),
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Value, Stop> {
+        let Some(peek) = self.whitespace()? else {
+            return Err(self.peek_error(Code::EofWhileParsingValue));
+        };
+        match peek {
+            b'n' => self.ident(b"null").map(|()| Value::Null),
+            b't' => self.ident(b"true").map(|()| Value::Bool(true)),
+            b'f' => self.ident(b"false").map(|()| Value::Bool(false)),
+            b'-' | b'0'..=b'9' => self.number(),
+            b'"' => {
+                self.eat();
+                self.string().map(Value::String)
+            }
+            b'[' => {
+                let depth = self.deeper(depth)?;
+                self.eat();
+                self.array(depth)
+            }
+            b'{' => {
+                let depth = self.deeper(depth)?;
+                self.eat();
+                self.object(depth)
+            }
+            _ => Err(self.peek_error(Code::ExpectedSomeValue)),
+        }
+    }
+
+    fn deeper(&self, depth: usize) -> Result<usize, Stop> {
+        match depth - 1 {
+            0 => Err(self.peek_error(Code::RecursionLimitExceeded)),
+            d => Ok(d),
+        }
+    }
+
+    fn ident(&mut self, ident: &[u8]) -> Result<(), Stop> {
+        self.eat();
+        for &expected in &ident[1..] {
+            match self.next()? {
+                None => return Err(self.error(Code::EofWhileParsingValue)),
+                Some(b) if b != expected => return Err(self.error(Code::ExpectedSomeIdent)),
+                Some(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Value, Stop> {
+        let mut items = Vec::new();
+        let mut first = true;
+        loop {
+            let Some(peek) = self.whitespace()? else {
+                return Err(self.peek_error(Code::EofWhileParsingList));
+            };
+            if peek == b']' {
+                self.eat();
+                return Ok(Value::Array(items));
+            }
+            if first {
+                first = false;
+            } else if peek == b',' {
+                self.eat();
+                match self.whitespace()? {
+                    Some(b']') => return Err(self.peek_error(Code::TrailingComma)),
+                    Some(_) => {}
+                    None => return Err(self.peek_error(Code::EofWhileParsingValue)),
+                }
+            } else {
+                return Err(self.peek_error(Code::ExpectedListCommaOrEnd));
+            }
+            items.push(self.value(depth)?);
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Value, Stop> {
+        let mut map = Map::new();
+        let mut first = true;
+        loop {
+            let Some(peek) = self.whitespace()? else {
+                return Err(self.peek_error(Code::EofWhileParsingObject));
+            };
+            if peek == b'}' {
+                self.eat();
+                return Ok(Value::Object(map));
+            }
+            if first {
+                first = false;
+                if peek != b'"' {
+                    return Err(self.peek_error(Code::KeyMustBeAString));
+                }
+            } else if peek == b',' {
+                self.eat();
+                match self.whitespace()? {
+                    Some(b'"') => {}
+                    Some(b'}') => return Err(self.peek_error(Code::TrailingComma)),
+                    Some(_) => return Err(self.peek_error(Code::KeyMustBeAString)),
+                    None => return Err(self.peek_error(Code::EofWhileParsingValue)),
+                }
+            } else {
+                return Err(self.peek_error(Code::ExpectedObjectCommaOrEnd));
+            }
+            self.eat();
+            let key = self.string()?;
+            match self.whitespace()? {
+                Some(b':') => self.eat(),
+                Some(_) => return Err(self.peek_error(Code::ExpectedColon)),
+                None => return Err(self.peek_error(Code::EofWhileParsingObject)),
+            }
+            let value = self.value(depth)?;
+            map.insert(key, value);
+        }
+    }
+
+    /// The rest of a string whose opening quote was consumed, decoded into its own
+    /// allocation: runs of plain bytes are copied a chunk at a time.
+    fn string(&mut self) -> Result<String, Stop> {
+        let mut out = Vec::new();
+        loop {
+            if self.pos == self.end && !self.fill()? {
+                return Err(self.error(Code::EofWhileParsingString));
+            }
+            let run = &self.buf[self.pos..self.end];
+            let plain = plain_prefix(run);
+            out.extend_from_slice(&run[..plain]);
+            // No newline in a plain run, so the line is unchanged.
+            self.pos += plain;
+            if self.pos == self.end {
+                continue;
+            }
+            let b = self.buf[self.pos];
+            // A one-letter escape in this buffer: most of them (every newline of a
+            // file's content), taken without the general path. Neither byte is a newline.
+            if b == b'\\' {
+                if let Some(e) = self.buf[..self.end]
+                    .get(self.pos + 1)
+                    .and_then(|&c| simple_escape(c))
+                {
+                    out.push(e);
+                    self.pos += 2;
+                    continue;
+                }
+            }
+            self.eat();
+            match b {
+                b'"' => break,
+                b'\\' => self.escape(&mut out)?,
+                _ => return Err(self.error(Code::ControlCharacterWhileParsingString)),
+            }
+        }
+        // The input's own check names the offset of a bad byte; this only keeps the
+        // string a String.
+        String::from_utf8(out).map_err(|_| self.error(Code::InvalidUtf8))
+    }
+
+    fn next_in_string(&mut self) -> Result<u8, Stop> {
+        match self.next()? {
+            Some(b) => Ok(b),
+            None => Err(self.error(Code::EofWhileParsingString)),
+        }
+    }
+
+    fn escape(&mut self, out: &mut Vec<u8>) -> Result<(), Stop> {
+        match self.next_in_string()? {
+            b'u' => self.unicode_escape(out),
+            c => match simple_escape(c) {
+                Some(byte) => {
+                    out.push(byte);
+                    Ok(())
+                }
+                None => Err(self.error(Code::InvalidEscape)),
+            },
+        }
+    }
+
+    fn hex4(&mut self) -> Result<u16, Stop> {
+        let mut n = 0u16;
+        let mut ok = true;
+        for _ in 0..4 {
+            let b = self.next_in_string()?;
+            match (b as char).to_digit(16) {
+                Some(d) => n = n << 4 | d as u16,
+                None => ok = false,
+            }
+        }
+        if ok {
+            Ok(n)
+        } else {
+            Err(self.error(Code::InvalidEscape))
+        }
+    }
+
+    /// `\u` was consumed. A surrogate must be half of a pair, as serde_json requires of
+    /// a string.
+    fn unicode_escape(&mut self, out: &mut Vec<u8>) -> Result<(), Stop> {
+        let n = self.hex4()?;
+        if (0xDC00..=0xDFFF).contains(&n) {
+            return Err(self.error(Code::LoneLeadingSurrogateInHexEscape));
+        }
+        if !(0xD800..=0xDBFF).contains(&n) {
+            push_char(out, char::from_u32(n as u32).expect("not a surrogate"));
+            return Ok(());
+        }
+        for expected in [b'\\', b'u'] {
+            match self.peek()? {
+                Some(b) if b == expected => self.eat(),
+                Some(_) => {
+                    self.eat();
+                    return Err(self.error(Code::UnexpectedEndOfHexEscape));
+                }
+                None => return Err(self.error(Code::EofWhileParsingString)),
+            }
+        }
+        let n2 = self.hex4()?;
+        if !(0xDC00..=0xDFFF).contains(&n2) {
+            return Err(self.error(Code::LoneLeadingSurrogateInHexEscape));
+        }
+        let c = (((n as u32 - 0xD800) << 10) | (n2 as u32 - 0xDC00)) + 0x1_0000;
+        push_char(
+            out,
+            char::from_u32(c).expect("a surrogate pair is a character"),
+        );
+        Ok(())
+    }
+
+    /// A number, checked by serde_json's grammar here (for its error positions) and
+    /// converted by serde_json itself, so the value is exactly the one it would give.
+    fn number(&mut self) -> Result<Value, Stop> {
+        let mut text = Vec::with_capacity(24);
+        let take = |s: &mut Self, text: &mut Vec<u8>| {
+            text.push(s.buf[s.pos]);
+            s.eat();
+        };
+        let digit = |b: Option<u8>| matches!(b, Some(b'0'..=b'9'));
+        let mut overflow_at = None;
+        if self.peek()? == Some(b'-') {
+            take(self, &mut text);
+        }
+        match self.peek()? {
+            None => return Err(self.error(Code::EofWhileParsingValue)),
+            Some(b'0') => {
+                take(self, &mut text);
+                if digit(self.peek()?) {
+                    return Err(self.peek_error(Code::InvalidNumber));
+                }
+            }
+            Some(b'1'..=b'9') => {
+                while digit(self.peek()?) {
+                    take(self, &mut text);
+                }
+            }
+            Some(_) => {
+                self.eat();
+                return Err(self.error(Code::InvalidNumber));
+            }
+        }
+        if self.peek()? == Some(b'.') {
+            take(self, &mut text);
+            if !digit(self.peek()?) {
+                return Err(match self.peek()? {
+                    Some(_) => self.peek_error(Code::InvalidNumber),
+                    None => self.peek_error(Code::EofWhileParsingValue),
+                });
+            }
+            while digit(self.peek()?) {
+                take(self, &mut text);
+            }
+        }
+        if matches!(self.peek()?, Some(b'e' | b'E')) {
+            take(self, &mut text);
+            if matches!(self.peek()?, Some(b'+' | b'-')) {
+                take(self, &mut text);
+            }
+            match self.peek()? {
+                None => return Err(self.error(Code::EofWhileParsingValue)),
+                Some(b'0'..=b'9') => {}
+                Some(_) => {
+                    self.eat();
+                    return Err(self.error(Code::InvalidNumber));
+                }
+            }
+            // serde_json says "out of range" where the exponent outgrows an i32.
+            let mut exponent = 0i64;
+            while let Some(b @ b'0'..=b'9') = self.peek()? {
+                exponent = (exponent * 10 + i64::from(b - b'0')).min(1 << 40);
+                take(self, &mut text);
+                if exponent > i64::from(i32::MAX) && overflow_at.is_none() {
+                    overflow_at = Some(self.offset() - self.line_start);
+                }
+            }
+        }
+        serde_json::from_slice(&text).map_err(|e| {
+            // Only a number out of range gets here: at the exponent's overflow, else at
+            // the number's end.
+            let mut e = JsonError::from(&e);
+            e.line = self.line;
+            e.column = overflow_at.unwrap_or(self.offset() - self.line_start);
+            Stop::Syntax(e)
+        })
+    }
+}
+
+/// The byte a one-letter escape (`\\n`) stands for.
+fn simple_escape(c: u8) -> Option<u8> {
+    Some(match c {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        b'/' => b'/',
+        b'b' => 0x08,
+        b'f' => 0x0c,
+        b'n' => b'\n',
+        b'r' => b'\r',
+        b't' => b'\t',
+        _ => return None,
+    })
+}
+
+fn push_char(out: &mut Vec<u8>, c: char) {
+    out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+}
+
+/// How many bytes at the start of `run` a string copies as they are: everything before
+/// a quote, a backslash or a control character. Eight bytes at a time, as serde_json
+/// scans (memchr would be faster on long runs, but its first call costs every hook
+/// process a CPU feature probe, which in a VM is slower than the scan).
+fn plain_prefix(run: &[u8]) -> usize {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let mut words = run.chunks_exact(8);
+    let mut i = 0;
+    for word in &mut words {
+        let w = u64::from_ne_bytes(word.try_into().expect("eight bytes"));
+        let special = has_zero(w ^ (ONES * b'"' as u64))
+            | has_zero(w ^ (ONES * b'\\' as u64))
+            | (w.wrapping_sub(ONES * 0x20) & !w & HIGHS);
+        if special != 0 {
+            break;
+        }
+        i += 8;
+    }
+    i + run[i..]
+        .iter()
+        .position(|b| matches!(b, b'"' | b'\\' | 0..=0x1f))
+        .unwrap_or(run.len() - i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that hands out `step` bytes at a time, to split every token across reads.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    /// What the old path (the whole input, then serde_json) said about `bytes`.
+    fn expected(bytes: &[u8], limit: usize) -> String {
+        if bytes.len() > limit {
+            return "too large".into();
+        }
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return "empty".into();
+        }
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => return format!("not UTF-8 at {}", e.valid_up_to()),
+        };
+        match serde_json::from_str::<Value>(text) {
+            Ok(v) => format!("ok {v:?}"),
+            Err(e) => {
+                let e = JsonError::from(&e);
+                format!("{}:{}: {}", e.line, e.column, e.message)
+            }
+        }
+    }
+
+    fn got(bytes: &[u8], limit: usize, step: usize) -> String {
+        match read_value(Trickle { data: bytes, step }, limit) {
+            Ok(v) => format!("ok {v:?}"),
+            Err(ReadError::TooLarge) => "too large".into(),
+            Err(ReadError::Empty) => "empty".into(),
+            Err(ReadError::NotUtf8 { offset }) => format!("not UTF-8 at {offset}"),
+            Err(ReadError::Syntax(e)) => format!("{}:{}: {}", e.line, e.column, e.message),
+            Err(ReadError::Io(e)) => format!("io {e}"),
+        }
+    }
+
+    fn same(bytes: &[u8]) {
+        let want = expected(bytes, 1 << 20);
+        for step in [1, 3, 7, CHUNK] {
+            assert_eq!(
+                got(bytes, 1 << 20, step),
+                want,
+                "input {:?} read {step} bytes at a time",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+    }
+
+    const SAMPLES: &[&str] = &[
+        r#"{"hook_event_name":"PostToolUse","session_id":"s","cwd":"/w","tool_name":"Write","tool_input":{"file_path":"/w/a.txt","content":"line one\nline \"two\"\t\\ end"},"tool_response":{"type":"create","structuredPatch":[],"originalFile":null,"userModified":false}}"#,
+        "{\n  \"a\": [1, -2, 3.5, -0, 0.25e3, 1E-2, 18446744073709551615, 18446744073709551616, -9223372036854775808, -9223372036854775809],\n  \"b\": {\"c\": [true, false, null, {}, []]},\n  \"é\": \"\\u00e9\\u4e2d\\ud83d\\ude00 ü 中 😀\"\n}\n",
+        "  [ \"x\" , { \"k\" : \"v\" } ]  ",
+        r#"{"a":1,"a":2,"b":"\/\b\f\r"}"#,
+    ];
+
+    #[test]
+    fn every_prefix_reads_as_serde_json_reads_the_whole() {
+        for sample in SAMPLES {
+            let b = sample.as_bytes();
+            for end in 0..=b.len() {
+                same(&b[..end]);
+            }
+        }
+    }
+
+    #[test]
+    fn every_one_byte_change_reads_as_serde_json_reads_the_whole() {
+        let replacements = [
+            b'"', b'\\', b'{', b'}', b'[', b']', b',', b':', b'0', b'-', b'.', b'e', b'x', b'u',
+            b' ', b'\n', 0x01, 0xff, 0xc3,
+        ];
+        for sample in SAMPLES {
+            let b = sample.as_bytes();
+            for i in 0..b.len() {
+                for &r in &replacements {
+                    let mut changed = b.to_vec();
+                    changed[i] = r;
+                    same(&changed);
+                }
+                let mut cut = b.to_vec();
+                cut.remove(i);
+                same(&cut);
+            }
+        }
+    }
+
+    #[test]
+    fn odd_inputs_read_as_serde_json_reads_them() {
+        let nested_ok = "[".repeat(127) + &"]".repeat(127);
+        let nested_deep = "[".repeat(128) + &"]".repeat(128);
+        for input in [
+            "",
+            " \n\t ",
+            "1e400",
+            "-1e400",
+            "1e-400",
+            "123456789012345678901234567890",
+            "0.1e",
+            "1.",
+            "-",
+            "01",
+            "\"\\ud800\"",
+            "\"\\ud800\\u0041\"",
+            "\"\\ud800x\"",
+            "\"\\udc00\"",
+            "\"\\u12\"",
+            "\"\\u12g4\"",
+            "\"a\nb\"",
+            "{\"a\" 1}",
+            "{1:2}",
+            "[1,]",
+            "{\"a\":1,}",
+            "[1 2]",
+            "{\"a\":1 \"b\":2}",
+            "nul",
+            "nulx",
+            "tru",
+            "{} x",
+            "\u{feff}{}",
+            "\"\u{0}\"",
+            &nested_ok,
+            &nested_deep,
+            "0e99999999999999999999999",
+            "1e99999999999999999999999",
+            "-1e-99999999999999999999999",
+            "[1e4000000000]",
+            "1.000000000000000000000000000001e5",
+            "123456789012345678901234567890e300",
+            "0.0000000000000000000000000000000000001e-400",
+        ] {
+            same(input.as_bytes());
+        }
+        // Not UTF-8 after a syntax error still says not UTF-8, as when read whole.
+        same(b"{x \xff}");
+        same(b"\"\xe4\xb8");
+        same(b"\"\xe4\xb8\xad\"");
+    }
+
+    #[test]
+    fn an_input_over_the_limit_is_too_large_even_when_it_is_not_json() {
+        let big = vec![b'x'; 100];
+        assert_eq!(got(&big, 50, CHUNK), "too large");
+        assert_eq!(got(&big, 100, CHUNK), expected(&big, 100));
+        let mut json = br#"{"a":""#.to_vec();
+        json.extend(vec![b'y'; 1000]);
+        json.extend(br#""}"#);
+        assert_eq!(got(&json, 1000, 7), "too large");
+        assert!(got(&json, 2000, 7).starts_with("ok"));
+    }
+
+    #[test]
+    fn a_large_string_crosses_reads_intact() {
+        let content: String = (0..200_000)
+            .map(|i| ["a", "é", "\n", "\"", "中"][i % 5])
+            .collect();
+        let json = serde_json::json!({"content": content}).to_string();
+        for step in [CHUNK, 4093] {
+            let v = read_value(
+                Trickle {
+                    data: json.as_bytes(),
+                    step,
+                },
+                1 << 24,
+            )
+            .unwrap();
+            assert_eq!(v["content"], content);
+        }
+    }
+}
