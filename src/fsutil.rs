@@ -605,20 +605,24 @@ mod tests {
     #[test]
     fn compare_detects_equal_longer_shorter() {
         let path = std::env::temp_dir().join(format!("dia-cmp-{}", std::process::id()));
-        let content = vec![7u8; CHUNK * 3 + 5];
-        fs::write(&path, &content).unwrap();
-        let (eq, d) = compare_file(&path, &content).unwrap();
-        assert!(eq);
-        assert_eq!(d.size, content.len() as u64);
-        assert_eq!(d.sha256, sha256_hex(&content));
-        assert!(
-            !compare_file(&path, &content[..content.len() - 1])
-                .unwrap()
-                .0
-        );
-        let mut longer = content.clone();
-        longer.push(1);
-        assert!(!compare_file(&path, &longer).unwrap().0);
+        for len in [5, CHUNK, CHUNK * 3 + 5] {
+            let content: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            fs::write(&path, &content).unwrap();
+            let (eq, d) = compare_file(&path, &content).unwrap();
+            assert!(eq);
+            assert_eq!(d.size, content.len() as u64);
+            assert_eq!(d.sha256, sha256_hex(&content));
+            let mut changed = content.clone();
+            *changed.last_mut().unwrap() ^= 1;
+            let longer = [&content[..], b"x"].concat();
+            for other in [&content[..len - 1], &longer, &changed] {
+                // A mismatch is described by what is on disk, not by what was expected.
+                let (eq, d) = compare_file(&path, other).unwrap();
+                assert!(!eq, "{len}");
+                assert_eq!(d.size, content.len() as u64);
+                assert_eq!(d.sha256, sha256_hex(&content));
+            }
+        }
         fs::remove_file(&path).unwrap();
         assert_eq!(
             sha256_hex(b"hello world\n"),

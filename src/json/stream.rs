@@ -6,8 +6,12 @@
 //! serde_json's scratch, the string) and about 1,300 page faults. Here the input passes
 //! through one 64 KiB buffer and each string is decoded straight into its own allocation.
 //!
-//! The result is exactly what `serde_json::from_str::<Value>` returns for the same text,
-//! errors included (the same message, line and column; numbers are handed to serde_json
+//! A caller may also name strings to leave out ([`Elide`]): Claude Code's PostToolUse of
+//! a Write carries the file's content in `tool_input` and again in `tool_response`, and
+//! the second copy is compared as it is decoded instead of being held.
+//!
+//! Apart from those, the result is exactly what `serde_json::from_str::<Value>` returns
+//! for the same text, errors included (the same message, line and column; numbers are handed to serde_json
 //! itself), and the checks keep the order they had when the whole input was read first:
 //! too large, then empty, then not UTF-8, then not JSON. The unit tests hold both to that
 //! on every prefix of and every one-byte change to a set of inputs.
@@ -34,18 +38,47 @@ pub enum ReadError {
         offset: usize,
     },
     Syntax(JsonError),
+    /// A string was left out as equal to another ([`Elide`]), and an object repeated a
+    /// key, so which value the other one is could not be told (the last of a repeated
+    /// key wins, and it may have come after the comparison).
+    RepeatedKey,
+}
+
+/// A string left out of the value read: the one at `path` when it equals the string at
+/// `same_as`, read before it. Both are paths of object keys from the top-level object.
+/// Leaving it out is the caller's promise that an absent `path` means "as `same_as`".
+pub struct Elide {
+    pub path: &'static [&'static str],
+    pub same_as: &'static [&'static str],
 }
 
 /// Reads one JSON value (and only whitespace after it) from `reader`, at most `limit`
 /// bytes of it.
 pub fn read_value(reader: impl Read, limit: usize) -> Result<Value, ReadError> {
-    let mut s = Stream::new(reader, limit);
-    let parsed = s.value(MAX_DEPTH).and_then(|v| s.end().map(|()| v));
+    read_value_eliding(reader, limit, &[])
+}
+
+/// [`read_value`], leaving out the strings `elide` names where they equal their
+/// counterparts (at most 32 rules).
+pub fn read_value_eliding(
+    reader: impl Read,
+    limit: usize,
+    elide: &'static [Elide],
+) -> Result<Value, ReadError> {
+    assert!(elide.len() <= 32, "one bit per rule in a u32");
+    let mut s = Stream::new(reader, limit, elide);
+    let top = Place {
+        top: None,
+        keys: 0,
+        on_path: u32::MAX.checked_shr(32 - elide.len() as u32).unwrap_or(0),
+    };
+    let parsed = s.value(MAX_DEPTH, top).and_then(|v| s.end().map(|()| v));
     match parsed {
         Ok(v) => match s.utf8.first_error {
             // A string's decoding may not have failed (it held no bad byte of its own,
             // a bad byte split across reads), but the input as a whole is not UTF-8.
             Some(offset) => Err(ReadError::NotUtf8 { offset }),
+            None if s.elided && s.repeated_key => Err(ReadError::RepeatedKey),
             None => Ok(v),
         },
         Err(Stop::Io(e)) => Err(ReadError::Io(e)),
@@ -66,6 +99,24 @@ pub fn read_value(reader: impl Read, limit: usize) -> Result<Value, ReadError> {
                 Err(ReadError::Syntax(e))
             }
         }
+    }
+}
+
+/// Where a value sits, for [`Elide`]: how many keys below the top-level object, and
+/// which rules' paths lead here.
+#[derive(Clone, Copy)]
+struct Place<'t> {
+    /// The top-level object as read so far, once the value is inside it.
+    top: Option<&'t Map<String, Value>>,
+    keys: usize,
+    /// Bit `i`: the keys so far are the start of rule `i`'s `path`.
+    on_path: u32,
+}
+
+impl Place<'_> {
+    /// Inside an array: on no rule's path.
+    fn in_array(self) -> Self {
+        Place { on_path: 0, ..self }
     }
 }
 
@@ -153,6 +204,13 @@ impl Utf8Check {
             chunk = &chunk[take..];
             at += take;
             if self.pending.len() < need {
+                // Not complete yet, but it may already be wrong (a lead byte and then a
+                // quote): say so now, as the whole input's check would.
+                if let Err(e) = std::str::from_utf8(&self.pending) {
+                    if e.error_len().is_some() {
+                        self.first_error = Some(self.pending_at);
+                    }
+                }
                 return;
             }
             if std::str::from_utf8(&self.pending).is_err() {
@@ -195,10 +253,14 @@ struct Stream<R> {
     line_start: usize,
     only_whitespace: bool,
     utf8: Utf8Check,
+    elide: &'static [Elide],
+    /// Whether a string was left out, and whether an object repeated a key.
+    elided: bool,
+    repeated_key: bool,
 }
 
 impl<R: Read> Stream<R> {
-    fn new(reader: R, limit: usize) -> Self {
+    fn new(reader: R, limit: usize, elide: &'static [Elide]) -> Self {
         Stream {
             reader,
             buf: vec![0; CHUNK].into_boxed_slice(),
@@ -211,6 +273,9 @@ impl<R: Read> Stream<R> {
             line_start: 0,
             only_whitespace: true,
             utf8: Utf8Check::default(),
+            elide,
+            elided: false,
+            repeated_key: false,
         }
     }
 
@@ -328,7 +393,7 @@ impl<R: Read> Stream<R> {
         }
     }
 
-    fn value(&mut self, depth: usize) -> Result<Value, Stop> {
+    fn value(&mut self, depth: usize, place: Place) -> Result<Value, Stop> {
         let Some(peek) = self.whitespace()? else {
             return Err(self.peek_error(Code::EofWhileParsingValue));
         };
@@ -344,12 +409,12 @@ impl<R: Read> Stream<R> {
             b'[' => {
                 let depth = self.deeper(depth)?;
                 self.eat();
-                self.array(depth)
+                self.array(depth, place.in_array())
             }
             b'{' => {
                 let depth = self.deeper(depth)?;
                 self.eat();
-                self.object(depth)
+                self.object(depth, place)
             }
             _ => Err(self.peek_error(Code::ExpectedSomeValue)),
         }
@@ -374,7 +439,7 @@ impl<R: Read> Stream<R> {
         Ok(())
     }
 
-    fn array(&mut self, depth: usize) -> Result<Value, Stop> {
+    fn array(&mut self, depth: usize, place: Place) -> Result<Value, Stop> {
         let mut items = Vec::new();
         let mut first = true;
         loop {
@@ -397,11 +462,11 @@ impl<R: Read> Stream<R> {
             } else {
                 return Err(self.peek_error(Code::ExpectedListCommaOrEnd));
             }
-            items.push(self.value(depth)?);
+            items.push(self.value(depth, place)?);
         }
     }
 
-    fn object(&mut self, depth: usize) -> Result<Value, Stop> {
+    fn object(&mut self, depth: usize, place: Place) -> Result<Value, Stop> {
         let mut map = Map::new();
         let mut first = true;
         loop {
@@ -435,15 +500,136 @@ impl<R: Read> Stream<R> {
                 Some(_) => return Err(self.peek_error(Code::ExpectedColon)),
                 None => return Err(self.peek_error(Code::EofWhileParsingObject)),
             }
-            let value = self.value(depth)?;
-            map.insert(key, value);
+            let here = self.place_of(place, &key, &map);
+            let value = match self.counterpart(here) {
+                Some(earlier) if self.whitespace()? == Some(b'"') => {
+                    self.eat();
+                    self.string_unless_same(earlier)?.map(Value::String)
+                }
+                _ => Some(self.value(depth, here)?),
+            };
+            let replaced = match value {
+                Some(value) => map.insert(key, value),
+                None => {
+                    self.elided = true;
+                    map.remove(&key)
+                }
+            };
+            self.repeated_key |= replaced.is_some();
         }
+    }
+
+    /// The place of the value under `key` in `map`, an object at `parent`.
+    fn place_of<'t>(&self, parent: Place<'t>, key: &str, map: &'t Map<String, Value>) -> Place<'t> {
+        let mut on_path = 0;
+        let mut rules = parent.on_path;
+        while rules != 0 {
+            let i = rules.trailing_zeros();
+            rules &= rules - 1;
+            if self.elide[i as usize].path.get(parent.keys) == Some(&key) {
+                on_path |= 1 << i;
+            }
+        }
+        Place {
+            top: parent.top.or(Some(map)),
+            keys: parent.keys + 1,
+            on_path,
+        }
+    }
+
+    /// The string already read that the value at `place` is to be compared with, when
+    /// `place` is the end of a rule's path.
+    fn counterpart<'t>(&self, place: Place<'t>) -> Option<&'t str> {
+        let mut rules = place.on_path;
+        while rules != 0 {
+            let i = rules.trailing_zeros();
+            rules &= rules - 1;
+            let rule = &self.elide[i as usize];
+            if rule.path.len() != place.keys {
+                continue;
+            }
+            let mut at = place.top?;
+            let (last, parents) = rule.same_as.split_last()?;
+            for key in parents {
+                at = at.get(*key)?.as_object()?;
+            }
+            if let Some(earlier) = at.get(*last).and_then(Value::as_str) {
+                return Some(earlier);
+            }
+        }
+        None
     }
 
     /// The rest of a string whose opening quote was consumed, decoded into its own
     /// allocation: runs of plain bytes are copied a chunk at a time.
     fn string(&mut self) -> Result<String, Stop> {
-        let mut out = Vec::new();
+        self.string_into(Vec::new())
+    }
+
+    /// The rest of a string, compared with `earlier` as it is decoded and kept only from
+    /// where the two part: `None` when they are equal.
+    fn string_unless_same(&mut self, earlier: &str) -> Result<Option<String>, Stop> {
+        let earlier = earlier.as_bytes();
+        let mut same = 0;
+        let mut piece = Vec::new();
+        // Where the two part: decoding goes on with what was equal so far.
+        let parted = |same: usize, piece: &[u8]| {
+            let mut out = Vec::with_capacity(earlier.len().max(same + piece.len()));
+            out.extend_from_slice(&earlier[..same]);
+            out.extend_from_slice(piece);
+            out
+        };
+        loop {
+            if self.pos == self.end && !self.fill()? {
+                return Err(self.error(Code::EofWhileParsingString));
+            }
+            let run = &self.buf[self.pos..self.end];
+            let plain = plain_prefix_equal(run, &earlier[same..]);
+            same += plain;
+            self.pos += plain;
+            if self.pos == self.end {
+                continue;
+            }
+            let b = self.buf[self.pos];
+            let e = match b {
+                b'"' => {
+                    self.eat();
+                    return match same == earlier.len() {
+                        true => Ok(None),
+                        false => self.utf8_string(earlier[..same].to_vec()).map(Some),
+                    };
+                }
+                // A one-letter escape in this buffer, as in `string_into`.
+                b'\\' => self.buf[..self.end]
+                    .get(self.pos + 1)
+                    .and_then(|&c| simple_escape(c)),
+                0..=0x1f => None,
+                // A plain byte that differs.
+                _ => return self.string_into(parted(same, &[])).map(Some),
+            };
+            piece.clear();
+            match e {
+                Some(e) => {
+                    piece.push(e);
+                    self.pos += 2;
+                }
+                None => {
+                    self.eat();
+                    if b != b'\\' {
+                        return Err(self.error(Code::ControlCharacterWhileParsingString));
+                    }
+                    self.escape(&mut piece)?;
+                }
+            }
+            if earlier.get(same..same + piece.len()) != Some(&piece[..]) {
+                return self.string_into(parted(same, &piece)).map(Some);
+            }
+            same += piece.len();
+        }
+    }
+
+    /// Decodes the rest of a string onto what `out` already holds.
+    fn string_into(&mut self, mut out: Vec<u8>) -> Result<String, Stop> {
         loop {
             if self.pos == self.end && !self.fill()? {
                 return Err(self.error(Code::EofWhileParsingString));
@@ -475,6 +661,20 @@ impl<R: Read> Stream<R> {
                 b'\\' => self.escape(&mut out)?,
                 _ => return Err(self.error(Code::ControlCharacterWhileParsingString)),
             }
+        }
+        self.utf8_string(out)
+    }
+
+    /// A decoded string, just closed, as a String.
+    fn utf8_string(&self, out: Vec<u8>) -> Result<String, Stop> {
+        if self.utf8.first_error.is_none() && self.utf8.pending.is_empty() {
+            debug_assert!(std::str::from_utf8(&out).is_ok());
+            // SAFETY: every byte read so far was checked and is UTF-8 (`fill` checks each
+            // chunk before it is parsed; no error and no character left incomplete at the
+            // end of the last chunk). The string is a run of those bytes between ASCII
+            // delimiters plus characters decoded from escapes, so it is UTF-8 too.
+            // Checking it again cost a 1 MiB Write 0.1 ms.
+            return Ok(unsafe { String::from_utf8_unchecked(out) });
         }
         // The input's own check names the offset of a bad byte; this only keeps the
         // string a String.
@@ -647,22 +847,26 @@ fn push_char(out: &mut Vec<u8>, c: char) {
     out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
 }
 
+/// Non-zero when one of the eight bytes in `w` is a quote, a backslash or a control
+/// character (it may also flag a plain byte after one of those; callers stop at the
+/// first such word and look at its bytes one by one).
+fn special(w: u64) -> u64 {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    has_zero(w ^ (ONES * b'"' as u64))
+        | has_zero(w ^ (ONES * b'\\' as u64))
+        | (w.wrapping_sub(ONES * 0x20) & !w & HIGHS)
+}
+
 /// How many bytes at the start of `run` a string copies as they are: everything before
 /// a quote, a backslash or a control character. Eight bytes at a time, as serde_json
 /// scans (memchr would be faster on long runs, but its first call costs every hook
 /// process a CPU feature probe, which in a VM is slower than the scan).
 fn plain_prefix(run: &[u8]) -> usize {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-    let mut words = run.chunks_exact(8);
     let mut i = 0;
-    for word in &mut words {
-        let w = u64::from_ne_bytes(word.try_into().expect("eight bytes"));
-        let special = has_zero(w ^ (ONES * b'"' as u64))
-            | has_zero(w ^ (ONES * b'\\' as u64))
-            | (w.wrapping_sub(ONES * 0x20) & !w & HIGHS);
-        if special != 0 {
+    for word in run.chunks_exact(8) {
+        if special(u64::from_ne_bytes(word.try_into().expect("eight bytes"))) != 0 {
             break;
         }
         i += 8;
@@ -671,6 +875,27 @@ fn plain_prefix(run: &[u8]) -> usize {
         .iter()
         .position(|b| matches!(b, b'"' | b'\\' | 0..=0x1f))
         .unwrap_or(run.len() - i)
+}
+
+/// How many bytes at the start of `run` are plain (as [`plain_prefix`]) and equal to
+/// the bytes at the start of `earlier`: one pass for both, eight bytes at a time.
+fn plain_prefix_equal(run: &[u8], earlier: &[u8]) -> usize {
+    let n = run.len().min(earlier.len());
+    let (run, earlier) = (&run[..n], &earlier[..n]);
+    let mut i = 0;
+    for (word, other) in run.chunks_exact(8).zip(earlier.chunks_exact(8)) {
+        let w = u64::from_ne_bytes(word.try_into().expect("eight bytes"));
+        let e = u64::from_ne_bytes(other.try_into().expect("eight bytes"));
+        if w != e || special(w) != 0 {
+            break;
+        }
+        i += 8;
+    }
+    i + run[i..]
+        .iter()
+        .zip(&earlier[i..])
+        .position(|(b, e)| b != e || matches!(b, b'"' | b'\\' | 0..=0x1f))
+        .unwrap_or(n - i)
 }
 
 #[cfg(test)]
@@ -713,15 +938,21 @@ mod tests {
         }
     }
 
-    fn got(bytes: &[u8], limit: usize, step: usize) -> String {
-        match read_value(Trickle { data: bytes, step }, limit) {
+    /// A reader's answer in [`expected`]'s words.
+    fn described(read: Result<Value, ReadError>) -> String {
+        match read {
             Ok(v) => format!("ok {v:?}"),
             Err(ReadError::TooLarge) => "too large".into(),
             Err(ReadError::Empty) => "empty".into(),
             Err(ReadError::NotUtf8 { offset }) => format!("not UTF-8 at {offset}"),
             Err(ReadError::Syntax(e)) => format!("{}:{}: {}", e.line, e.column, e.message),
             Err(ReadError::Io(e)) => format!("io {e}"),
+            Err(ReadError::RepeatedKey) => "repeated key".into(),
         }
+    }
+
+    fn got(bytes: &[u8], limit: usize, step: usize) -> String {
+        described(read_value(Trickle { data: bytes, step }, limit))
     }
 
     fn same(bytes: &[u8]) {
@@ -854,6 +1085,178 @@ mod tests {
             )
             .unwrap();
             assert_eq!(v["content"], content);
+        }
+    }
+
+    /// The rule the elision tests use: `b.c` is left out when it equals `a.c`.
+    const B_AS_A: &[Elide] = &[Elide {
+        path: &["b", "c"],
+        same_as: &["a", "c"],
+    }];
+
+    fn got_eliding(bytes: &[u8], step: usize) -> String {
+        described(read_value_eliding(
+            Trickle { data: bytes, step },
+            1 << 20,
+            B_AS_A,
+        ))
+    }
+
+    /// serde_json's value with `b.c` taken out where it equals `a.c` (for inputs that
+    /// name `a` before `b` and repeat no key), else exactly what [`expected`] says.
+    fn expected_eliding(bytes: &[u8]) -> String {
+        let whole = expected(bytes, 1 << 20);
+        let Some(Ok(mut v)) = std::str::from_utf8(bytes)
+            .ok()
+            .map(serde_json::from_str::<Value>)
+        else {
+            return whole;
+        };
+        let a = v.pointer("/a/c").and_then(Value::as_str).map(str::to_owned);
+        if a.is_some() && v.pointer("/b/c").and_then(Value::as_str) == a.as_deref() {
+            v["b"].as_object_mut().unwrap().remove("c");
+        }
+        format!("ok {v:?}")
+    }
+
+    fn same_eliding(bytes: &[u8]) {
+        let want = expected_eliding(bytes);
+        for step in [1, 3, 7, CHUNK] {
+            assert_eq!(
+                got_eliding(bytes, step),
+                want,
+                "input {:?} read {step} bytes at a time",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+    }
+
+    fn a_then_b(a: &str, b: &str) -> String {
+        format!(
+            r#"{{"a":{{"c":{}}},"b":{{"type":"create","c":{},"d":null}}}}"#,
+            serde_json::to_string(a).unwrap(),
+            serde_json::to_string(b).unwrap()
+        )
+    }
+
+    #[test]
+    fn an_equal_copy_is_left_out_and_any_other_kept_whole() {
+        let base = "line one\nline \"two\"\t\\ é 中 😀 \u{1} end";
+        // Every way the later string can part from the earlier one: a character changed,
+        // added or removed at each place, the later one a prefix of the earlier and the
+        // earlier a prefix of the later.
+        let chars: Vec<char> = base.chars().collect();
+        let mut laters = vec![base.to_owned(), String::new()];
+        for i in 0..=chars.len() {
+            let (head, tail) = chars.split_at(i);
+            let head: String = head.iter().collect();
+            let tail: String = tail.iter().collect();
+            laters.push(head.clone());
+            laters.push(format!("{head}x{tail}"));
+            laters.push(format!("{head}\n{tail}"));
+            laters.push(format!("{head}é{tail}"));
+            if !tail.is_empty() {
+                let rest: String = tail.chars().skip(1).collect();
+                laters.push(format!("{head}{rest}"));
+                laters.push(format!("{head}ü{rest}"));
+            }
+        }
+        for later in &laters {
+            let json = a_then_b(base, later);
+            same_eliding(json.as_bytes());
+            let outcome = got_eliding(json.as_bytes(), CHUNK);
+            assert_eq!(
+                outcome.matches("\"c\"").count(),
+                1 + usize::from(later != base),
+                "{json}"
+            );
+        }
+        // Escapes the writer chose differently still decode to the same string.
+        let json = r#"{"a":{"c":"\u00e9/"},"b":{"c":"é\/"}}"#;
+        assert_eq!(
+            got_eliding(json.as_bytes(), 1),
+            r#"ok Object {"a": Object {"c": String("é/")}, "b": Object {}}"#
+        );
+    }
+
+    #[test]
+    fn every_change_to_an_eliding_input_reads_as_serde_json_reads_it() {
+        let sample = a_then_b("one\n\"two\" é\\u", "one\n\"two\" é\\u");
+        let b = sample.as_bytes();
+        for end in 0..=b.len() {
+            same_eliding(&b[..end]);
+        }
+        for i in 0..b.len() {
+            for r in [b'"', b'\\', b'}', b'x', b'n', 0x01, 0xff] {
+                let mut changed = b.to_vec();
+                changed[i] = r;
+                same_eliding(&changed);
+            }
+            let mut cut = b.to_vec();
+            cut.remove(i);
+            same_eliding(&cut);
+        }
+    }
+
+    #[test]
+    fn nothing_is_left_out_that_the_input_could_mean_otherwise() {
+        for kept in [
+            // The counterpart comes after, or is not a string, or the copy is not one.
+            r#"{"b":{"c":"x"},"a":{"c":"x"}}"#,
+            r#"{"a":{"c":1},"b":{"c":1}}"#,
+            r#"{"a":{"c":"x"},"b":{"c":["x"]}}"#,
+            r#"{"a":{"c":"x"},"b":[{"c":"x"}]}"#,
+            r#"{"a":{"c":"x"},"b":{"e":{"c":"x"}}}"#,
+            r#"{"a":{"c":"x"},"b":{"c":"x "}}"#,
+            // A repeated key where nothing was left out reads as serde_json reads it.
+            r#"{"a":{"c":"x"},"a":{"c":"y"},"b":{"c":"z"}}"#,
+            r#"{"a":{"c":"x"},"b":{"c":"x","c":"z"}}"#,
+        ] {
+            assert_eq!(
+                got_eliding(kept.as_bytes(), 3),
+                expected(kept.as_bytes(), 1 << 20),
+                "{kept}"
+            );
+        }
+        // After a left-out copy, a repeated key could have changed what it equals.
+        for ambiguous in [
+            r#"{"a":{"c":"x"},"b":{"c":"x"},"a":{"c":"y"}}"#,
+            r#"{"a":{"c":"x"},"b":{"c":"y","c":"x"}}"#,
+            r#"{"a":{"c":"x"},"b":{"c":"x"},"z":{"k":1,"k":2}}"#,
+        ] {
+            assert_eq!(
+                got_eliding(ambiguous.as_bytes(), 3),
+                "repeated key",
+                "{ambiguous}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_large_copy_is_compared_across_reads() {
+        let content: String = (0..200_000)
+            .map(|i| ["a", "é", "\n", "\"", "中"][i % 5])
+            .collect();
+        let mut other = content.clone();
+        other.replace_range(other.len() - 3.., "end");
+        for (later, elided) in [(&content, true), (&other, false)] {
+            let json = a_then_b(&content, later);
+            for step in [CHUNK, 4093] {
+                let v = read_value_eliding(
+                    Trickle {
+                        data: json.as_bytes(),
+                        step,
+                    },
+                    1 << 24,
+                    B_AS_A,
+                )
+                .unwrap();
+                assert_eq!(v["a"]["c"], content);
+                assert_eq!(v["b"].get("c").is_none(), elided);
+                if !elided {
+                    assert_eq!(v["b"]["c"], *later);
+                }
+            }
         }
     }
 }

@@ -9,6 +9,7 @@ use super::{
     BatchCall, CallResult, Common, Event, HookInput, InputError, Output, Payload, Response,
     StopInput, ToolCall, Verdict, MAX_INPUT_BYTES,
 };
+use crate::json::stream::{read_value_eliding, Elide, ReadError};
 use serde_json::{json, Map, Value};
 use std::io::Read;
 use std::path::PathBuf;
@@ -32,12 +33,21 @@ pub fn parse(reader: impl Read) -> Result<HookInput, ParseFailure> {
     parse_object(read_object(reader)?)
 }
 
+/// The copy of a written file's content that is not read: a PostToolUse of Write sends it
+/// as `tool_input.content` and again as `tool_response.content`, which differs only when
+/// the user changed it in the permission dialog. Left out when equal, it reads as absent,
+/// and the verifier takes the request's content (the same bytes) in its place.
+const ELIDE: &[Elide] = &[Elide {
+    path: &["tool_response", "content"],
+    same_as: &["tool_input", "content"],
+}];
+
 /// Stdin as one JSON object, or why not. At most [`MAX_INPUT_BYTES`] are read (more is an
-/// error, not a truncation), through a small buffer: the input is never held whole.
+/// error, not a truncation), through a small buffer: the input is never held whole, and
+/// the second copy of a written file's content ([`ELIDE`]) is not held at all.
 pub fn read_object(reader: impl Read) -> Result<Map<String, Value>, ParseFailure> {
-    use crate::json::stream::{read_value, ReadError};
     let fail = |error| ParseFailure { error, event: None };
-    let value = read_value(reader, MAX_INPUT_BYTES).map_err(|e| {
+    let value = read_value_eliding(reader, MAX_INPUT_BYTES, ELIDE).map_err(|e| {
         fail(match e {
             ReadError::Io(e) => InputError::Read(e.to_string()),
             ReadError::TooLarge => InputError::TooLarge {
@@ -50,6 +60,7 @@ pub fn read_object(reader: impl Read) -> Result<Map<String, Value>, ParseFailure
                 column: e.column,
                 message: e.message,
             },
+            ReadError::RepeatedKey => InputError::RepeatedKey,
         })
     })?;
     match value {
@@ -507,6 +518,40 @@ mod tests {
             err(br#"{"hook_event_name":"Stop","x":"\ud800"}"#).error,
             InputError::NotJson { .. }
         ));
+    }
+
+    #[test]
+    fn the_second_copy_of_a_written_file_is_not_held() {
+        let post = |response_content: &str| {
+            let mut v = base("PostToolUse");
+            v["tool_name"] = json!("Write");
+            v["tool_use_id"] = json!("t1");
+            v["tool_input"] = json!({"file_path": "/proj/a.txt", "content": "line\n\"x\"\n"});
+            v["tool_response"] =
+                json!({"type": "create", "content": response_content, "userModified": false});
+            // serde_json writes keys sorted: tool_input before tool_response, the order
+            // Claude Code sends them in (the copy is only compared with one read before).
+            parse(v.to_string().as_bytes()).unwrap()
+        };
+        let Payload::PostToolUse { call, response } = post("line\n\"x\"\n").payload else {
+            panic!("not a PostToolUse")
+        };
+        assert_eq!(call.input["content"], "line\n\"x\"\n");
+        assert_eq!(response.get("content"), None);
+        assert_eq!(response["type"], "create");
+        // Changed in the permission dialog: both copies are kept.
+        let Payload::PostToolUse { response, .. } = post("line\n\"y\"\n").payload else {
+            panic!("not a PostToolUse")
+        };
+        assert_eq!(response["content"], "line\n\"y\"\n");
+        // A repeated key after the copy was left out: refused, not guessed at.
+        let raw = br#"{"hook_event_name":"PostToolUse","session_id":"s","cwd":"/w","tool_name":"Write","tool_input":{"file_path":"/w/a","content":"x"},"tool_response":{"content":"x"},"tool_input":{"file_path":"/w/a","content":"y"}}"#;
+        let e = parse(&raw[..]).unwrap_err();
+        assert_eq!(e.error, InputError::RepeatedKey);
+        assert_eq!(
+            e.error.to_string(),
+            "the hook input repeats a key within an object, so which of its values holds could not be told; expected one JSON object with each key once"
+        );
     }
 
     #[test]

@@ -222,6 +222,8 @@ pub enum InputError {
         message: String,
     },
     NotObject,
+    /// An object repeated a key in an input whose duplicate content was left unread.
+    RepeatedKey,
     MissingField(&'static str),
     WrongType {
         field: String,
@@ -260,6 +262,10 @@ impl std::fmt::Display for InputError {
             InputError::NotObject => write!(
                 f,
                 "stdin is JSON but not an object; expected one JSON object{BY_HAND}"
+            ),
+            InputError::RepeatedKey => write!(
+                f,
+                "the hook input repeats a key within an object, so which of its values holds could not be told; expected one JSON object with each key once"
             ),
             InputError::MissingField(name) => write!(f, "the hook input has no `{name}` field"),
             InputError::WrongType { field, expected } => {
