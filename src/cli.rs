@@ -513,6 +513,7 @@ fn dispatch(command: Command) -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        Err(commands::CommandError::OutputClosed) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("did-it-actually: {e}");
             ExitCode::from(1)

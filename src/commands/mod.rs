@@ -68,26 +68,38 @@ impl Env {
     }
 }
 
-/// A command that could not do its work: the message says why, for the reader; the
-/// process exits 1.
+/// Why a command stopped before the end of its work.
 #[derive(Debug, PartialEq, Eq)]
-pub struct CommandError(pub String);
+pub enum CommandError {
+    /// It could not do its work: the message says why, for the reader; the process
+    /// exits 1.
+    Failed(String),
+    /// Whoever read the output stopped reading (`| head`): there is no one left to tell,
+    /// and nothing went wrong, so the process exits 0 without a word, as ripgrep does.
+    OutputClosed,
+}
 
 impl CommandError {
     pub fn new(message: impl std::fmt::Display) -> CommandError {
-        CommandError(message.to_string())
+        CommandError::Failed(message.to_string())
     }
 }
 
 impl From<std::io::Error> for CommandError {
     fn from(e: std::io::Error) -> Self {
-        CommandError(format!("cannot write the output: {e}"))
+        match e.kind() {
+            std::io::ErrorKind::BrokenPipe => CommandError::OutputClosed,
+            _ => CommandError::Failed(format!("cannot write the output: {e}")),
+        }
     }
 }
 
 impl std::fmt::Display for CommandError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            CommandError::Failed(message) => f.write_str(message),
+            CommandError::OutputClosed => f.write_str("the output was closed"),
+        }
     }
 }
 

@@ -217,6 +217,26 @@ fn explain_shows_the_analysis() {
     insta::assert_snapshot!("explain", shown);
 }
 
+/// A reader that stops reading (`did-it-actually explain … | head -1`) is no failure:
+/// the command exits 0 without an error about the output, as ripgrep does.
+#[test]
+fn a_closed_output_ends_a_command_quietly() {
+    let dir = scratch("closed-output");
+    let mut child = Command::new(BIN)
+        .args(["explain", "git status; git status; git status"])
+        .current_dir(&dir)
+        .env_remove("DID_IT_ACTUALLY_POLICY")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // No reader at all by the time it writes: every write fails with EPIPE.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
 /// Right after install there is no write log: `log` says what will appear there and
 /// when, and succeeds.
 #[test]
