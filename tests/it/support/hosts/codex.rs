@@ -529,26 +529,7 @@ mod bed_tests {
     //! Smoke tests of the bed itself, with a logging hook registered by hand.
 
     use super::*;
-    use std::os::unix::fs::PermissionsExt;
-
-    /// A hook script that appends its stdin (one JSON line) to `log`, then prints the
-    /// first of `answers` whose extended regex matches that input.
-    fn hook_script(bed: &Bed, log: &Path, answers: &[(&str, &str)]) -> PathBuf {
-        let script = bed.repo.dir.join("hook.sh");
-        let mut body = format!(
-            "#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' \"$input\" >> '{}'\n",
-            log.display()
-        );
-        for (pattern, answer) in answers {
-            body.push_str(&format!(
-                "if printf '%s' \"$input\" | grep -Eq '{pattern}'; then printf '%s' '{answer}'; exit 0; fi\n"
-            ));
-        }
-        body.push_str("exit 0\n");
-        fs::write(&script, body).unwrap();
-        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
-        script
-    }
+    use crate::support::hosts::{answering_hook, assert_smoke_turn, json_lines};
 
     const PRE: &str = r#""hook_event_name" *: *"PreToolUse""#;
 
@@ -567,28 +548,13 @@ mod bed_tests {
         .unwrap();
     }
 
-    fn log_events(log: &Path) -> Vec<Value> {
-        fs::read_to_string(log)
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect()
-    }
-
-    fn describe(run: &Run) -> String {
-        format!(
-            "status {}\nsteps {}\ntool_results {:?}\nmessages {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-            run.status, run.steps_served, run.tool_results, run.messages, run.stdout, run.stderr
-        )
-    }
-
     #[test]
     fn codex_bed_runs_a_scripted_turn() {
         let Some(bed) = Bed::new(HostKind::Codex) else {
             return;
         };
         let log = bed.repo.dir.join("hooks.log");
-        let script = hook_script(&bed, &log, &[]);
+        let script = answering_hook(&bed, &log, &[]);
         register(&bed, &script);
         let trusted = trust_hooks(&bed).expect("trust the hooks");
         assert_eq!(trusted, 4, "four handlers registered");
@@ -603,7 +569,7 @@ mod bed_tests {
                 Step::text("Done."),
             ],
         );
-        let why = describe(&run);
+        let why = run.describe();
         if std::env::var_os("BED_DEBUG").is_some() {
             eprintln!(
                 "{why}\nREQUESTS {}\nLOG {}",
@@ -611,23 +577,8 @@ mod bed_tests {
                 fs::read_to_string(&log).unwrap_or_default()
             );
         }
-        assert!(run.status.success(), "{why}");
-        assert_eq!(run.steps_served, 4, "{why}");
-        assert_eq!(
-            fs::read_to_string(bed.work.join("a.txt")).ok().as_deref(),
-            Some("hi\n"),
-            "{why}"
-        );
-        assert_eq!(
-            fs::read_to_string(bed.work.join("b.txt")).ok().as_deref(),
-            Some("bye\n"),
-            "{why}"
-        );
-        assert!(
-            run.tool_results.iter().all(Option::is_some),
-            "every tool got a result: {why}"
-        );
-        let events = log_events(&log);
+        assert_smoke_turn(&bed, &run, &why);
+        let events = json_lines(&log);
         let seen: Vec<(String, String)> = events
             .iter()
             .map(|e| {
@@ -664,7 +615,7 @@ mod bed_tests {
         };
         let log = bed.repo.dir.join("hooks.log");
         let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"NOPE"}}"#;
-        let script = hook_script(&bed, &log, &[(PRE, deny)]);
+        let script = answering_hook(&bed, &log, &[(PRE, deny)]);
         register(&bed, &script);
         trust_hooks(&bed).expect("trust the hooks");
 
@@ -675,7 +626,7 @@ mod bed_tests {
                 Step::text("Done."),
             ],
         );
-        let why = describe(&run);
+        let why = run.describe();
         assert!(run.status.success(), "{why}");
         assert!(!bed.work.join("a.txt").exists(), "the deny held: {why}");
         let told = run.tool_result(0).unwrap_or_default();
@@ -690,7 +641,7 @@ mod bed_tests {
         let log = bed.repo.dir.join("hooks.log");
         let context = r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CTX-NOTE"}}"#;
         let block = r#"{"decision":"block","reason":"AGAIN-PLEASE"}"#;
-        let script = hook_script(
+        let script = answering_hook(
             &bed,
             &log,
             &[
@@ -708,7 +659,7 @@ mod bed_tests {
                 Step::text("Done."),
             ],
         );
-        let why = describe(&run);
+        let why = run.describe();
         assert!(run.status.success(), "{why}");
         assert!(
             run.messages.iter().any(|m| m.contains("CTX-NOTE")),

@@ -554,6 +554,7 @@ pub(super) fn smoke_script(bed: &Bed) -> Vec<Step> {
 #[cfg(test)]
 mod bed_tests {
     use super::*;
+    use crate::support::hosts::assert_smoke_turn;
 
     fn with_log_hook(bed: &Bed, deny: Option<(&str, &str)>) -> PathBuf {
         let log = bed.repo.dir.join("hook.log");
@@ -582,19 +583,7 @@ mod bed_tests {
         let run = bed.run("write files", smoke_script(&bed));
         let events = hook_log(&log);
         let describe = format!("{run:#?}\nhook log: {events:#?}");
-        assert!(run.status.success(), "{describe}");
-        assert_eq!(
-            fs::read_to_string(bed.work.join("a.txt")).ok().as_deref(),
-            Some("hi\n"),
-            "{describe}"
-        );
-        assert_eq!(
-            fs::read_to_string(bed.work.join("b.txt")).ok().as_deref(),
-            Some("bye\n"),
-            "{describe}"
-        );
-        assert_eq!(run.steps_served, 4, "{describe}");
-        assert!(run.tool_results.iter().all(Option::is_some), "{describe}");
+        assert_smoke_turn(&bed, &run, &describe);
         let seen: Vec<(String, String)> = events
             .iter()
             .map(|(e, v)| {

@@ -334,26 +334,7 @@ mod bed_tests {
     //! Smoke tests of the bed itself, with a logging hook registered by hand.
 
     use super::*;
-    use std::os::unix::fs::PermissionsExt;
-
-    /// A hook script that appends its stdin (one JSON line) to `log`, then prints the
-    /// first of `answers` whose extended regex matches that input.
-    fn hook_script(bed: &Bed, log: &Path, answers: &[(&str, &str)]) -> PathBuf {
-        let script = bed.repo.dir.join("hook.sh");
-        let mut body = format!(
-            "#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' \"$input\" >> '{}'\n",
-            log.display()
-        );
-        for (pattern, answer) in answers {
-            body.push_str(&format!(
-                "if printf '%s' \"$input\" | grep -Eq '{pattern}'; then printf '%s' '{answer}'; exit 0; fi\n"
-            ));
-        }
-        body.push_str("exit 0\n");
-        fs::write(&script, body).unwrap();
-        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
-        script
-    }
+    use crate::support::hosts::{answering_hook, assert_smoke_turn, json_lines};
 
     const BEFORE: &str = r#""hook_event_name" *: *"BeforeTool""#;
 
@@ -370,28 +351,13 @@ mod bed_tests {
         fs::write(&path, serde_json::to_string_pretty(&settings).unwrap()).unwrap();
     }
 
-    fn log_events(log: &Path) -> Vec<Value> {
-        fs::read_to_string(log)
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect()
-    }
-
-    fn describe(run: &Run) -> String {
-        format!(
-            "status {}\nsteps {}\ntool_results {:?}\nmessages {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-            run.status, run.steps_served, run.tool_results, run.messages, run.stdout, run.stderr
-        )
-    }
-
     #[test]
     fn gemini_bed_runs_a_scripted_turn() {
         let Some(bed) = Bed::new(HostKind::Gemini) else {
             return;
         };
         let log = bed.repo.dir.join("hooks.log");
-        let script = hook_script(&bed, &log, &[]);
+        let script = answering_hook(&bed, &log, &[]);
         register(&bed, &script);
 
         let run = bed.run(
@@ -403,24 +369,9 @@ mod bed_tests {
                 Step::text("Done."),
             ],
         );
-        let why = describe(&run);
-        assert!(run.status.success(), "{why}");
-        assert_eq!(run.steps_served, 4, "{why}");
-        assert_eq!(
-            fs::read_to_string(bed.work.join("a.txt")).ok().as_deref(),
-            Some("hi\n"),
-            "{why}"
-        );
-        assert_eq!(
-            fs::read_to_string(bed.work.join("b.txt")).ok().as_deref(),
-            Some("bye\n"),
-            "{why}"
-        );
-        assert!(
-            run.tool_results.iter().all(Option::is_some),
-            "every tool got a result: {why}"
-        );
-        let events = log_events(&log);
+        let why = run.describe();
+        assert_smoke_turn(&bed, &run, &why);
+        let events = json_lines(&log);
         let seen: Vec<(String, String)> = events
             .iter()
             .map(|e| {
@@ -454,7 +405,7 @@ mod bed_tests {
             return;
         };
         let log = bed.repo.dir.join("hooks.log");
-        let script = hook_script(
+        let script = answering_hook(
             &bed,
             &log,
             &[(BEFORE, r#"{"decision":"deny","reason":"NOPE"}"#)],
@@ -468,7 +419,7 @@ mod bed_tests {
                 Step::text("Done."),
             ],
         );
-        let why = describe(&run);
+        let why = run.describe();
         assert!(run.status.success(), "{why}");
         assert!(!bed.work.join("a.txt").exists(), "the deny held: {why}");
         let told = run.tool_result(0).unwrap_or_default();
@@ -483,7 +434,7 @@ mod bed_tests {
         let log = bed.repo.dir.join("hooks.log");
         let context = r#"{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"CTX-NOTE"}}"#;
         let again = r#"{"decision":"deny","reason":"AGAIN-PLEASE"}"#;
-        let script = hook_script(
+        let script = answering_hook(
             &bed,
             &log,
             &[
@@ -500,7 +451,7 @@ mod bed_tests {
                 Step::text("Done."),
             ],
         );
-        let why = describe(&run);
+        let why = run.describe();
         assert!(run.status.success(), "{why}");
         assert!(
             run.tool_result(0)

@@ -96,6 +96,14 @@ impl Run {
         out.join("\n")
     }
 
+    /// The run for a failure message: status, steps, what the model got, the output.
+    pub fn describe(&self) -> String {
+        format!(
+            "status {}\nsteps {}\ntool_results {:?}\nmessages {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            self.status, self.steps_served, self.tool_results, self.messages, self.stdout, self.stderr
+        )
+    }
+
     /// The result the model got for the n-th scripted tool call.
     pub fn tool_result(&self, n: usize) -> Option<&str> {
         self.tool_results.get(n).and_then(|r| r.as_deref())
@@ -189,6 +197,61 @@ impl Bed {
             HostKind::Droid => droid::edit_file(path, old, new),
         }
     }
+}
+
+/// For the beds' own smoke tests: the turn that writes `a.txt` through the shell and then
+/// writes and edits `b.txt` did that on disk, took all four steps of its script, and
+/// every tool call got a result. `why` describes the run for the failure message.
+#[cfg(test)]
+pub(crate) fn assert_smoke_turn(bed: &Bed, run: &Run, why: &str) {
+    assert!(run.status.success(), "{why}");
+    assert_eq!(run.steps_served, 4, "{why}");
+    for (file, want) in [("a.txt", "hi\n"), ("b.txt", "bye\n")] {
+        assert_eq!(
+            std::fs::read_to_string(bed.work.join(file)).ok().as_deref(),
+            Some(want),
+            "{file}: {why}"
+        );
+    }
+    assert!(
+        run.tool_results.iter().all(Option::is_some),
+        "every tool got a result: {why}"
+    );
+}
+
+/// For the beds' own tests: a hook script that appends its stdin (one JSON line) to
+/// `log`, then prints the first of `answers` whose extended regex matches that input.
+#[cfg(test)]
+pub(crate) fn answering_hook(
+    bed: &Bed,
+    log: &std::path::Path,
+    answers: &[(&str, &str)],
+) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let script = bed.repo.dir.join("hook.sh");
+    let mut body = format!(
+        "#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' \"$input\" >> '{}'\n",
+        log.display()
+    );
+    for (pattern, answer) in answers {
+        body.push_str(&format!(
+            "if printf '%s' \"$input\" | grep -Eq '{pattern}'; then printf '%s' '{answer}'; exit 0; fi\n"
+        ));
+    }
+    body.push_str("exit 0\n");
+    std::fs::write(&script, body).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script
+}
+
+/// The JSON lines of `log` (none when it does not exist; a torn line is skipped).
+#[cfg(test)]
+pub(crate) fn json_lines(log: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
 }
 
 /// The last `max` bytes of `text` (on a character boundary), for failure messages.

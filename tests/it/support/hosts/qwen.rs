@@ -263,6 +263,7 @@ mod bed_tests {
         answer_hook, context_script, hook_log, hook_script, smoke_script, CONTEXT, STOP_REASON,
     };
     use super::*;
+    use crate::support::hosts::assert_smoke_turn;
 
     /// Adds `hooks` to ~/.qwen/settings.json (read-modify-write, as an installer would).
     fn add_hooks(bed: &Bed, hooks: Value) {
@@ -319,19 +320,7 @@ mod bed_tests {
         let log = with_log_hook(&bed, "run_shell_command|write_file|edit", None);
         let run = bed.run("write files", smoke_script(&bed));
         let describe = format!("{run:#?}\nhook log: {:#?}", hook_log(&log));
-        assert!(run.status.success(), "{describe}");
-        assert_eq!(
-            fs::read_to_string(bed.work.join("a.txt")).ok().as_deref(),
-            Some("hi\n"),
-            "{describe}"
-        );
-        assert_eq!(
-            fs::read_to_string(bed.work.join("b.txt")).ok().as_deref(),
-            Some("bye\n"),
-            "{describe}"
-        );
-        assert_eq!(run.steps_served, 4, "{describe}");
-        assert!(run.tool_results.iter().all(Option::is_some), "{describe}");
+        assert_smoke_turn(&bed, &run, &describe);
         assert_eq!(
             events(&log),
             pairs(&[
