@@ -11,10 +11,11 @@
 //! the second copy is compared as it is decoded instead of being held.
 //!
 //! Apart from those, the result is exactly what `serde_json::from_str::<Value>` returns
-//! for the same text, errors included (the same message, line and column; numbers are handed to serde_json
-//! itself), and the checks keep the order they had when the whole input was read first:
-//! too large, then empty, then not UTF-8, then not JSON. The unit tests hold both to that
-//! on every prefix of and every one-byte change to a set of inputs.
+//! for the same text, errors included (the same message, line and column; numbers are
+//! handed to serde_json itself), and the checks keep the order they had when the whole
+//! input was read first: too large, then empty, then not UTF-8, then not JSON. The unit
+//! tests hold both to that on every prefix of and every one-byte change to a set of
+//! inputs, with and without a string left out.
 
 use super::JsonError;
 use serde_json::{Map, Value};
