@@ -14,6 +14,7 @@ per_claude_code_version!(
     writes_that_land_are_recorded_and_not_blocked,
     a_write_lost_to_a_parallel_call_is_reported_after_the_batch,
     failed_writes_are_recorded,
+    a_real_write_event_is_verified_holding_one_copy,
 );
 
 /// A session whose project has verify-write installed the way a user installs it, and a
@@ -228,4 +229,75 @@ fn failed_writes_are_recorded(version: &str) {
         "{}",
         failed[0]
     );
+}
+
+/// (d) What the real client sends after a Write: the content in `tool_input` and again in
+/// `tool_response`, in that order, which is what lets verify-write compare the second copy
+/// as it reads it instead of holding it (the first must come first). verify-write run on
+/// those very bytes (over 64 KiB, so read in more than one chunk) records the write as
+/// landed, with the sha256 `sha256sum` prints for the file.
+fn a_real_write_event_is_verified_holding_one_copy(version: &str) {
+    let Some(session) = Session::start_with(version) else {
+        return;
+    };
+    let capture = session.scratch_dir("capture").join("post-tool-use.json");
+    session.write_settings(&json!({"hooks": {"PostToolUse": [{
+        "matcher": "Write",
+        "hooks": [{"type": "command", "command": "/bin/sh",
+                   "args": ["-c", format!("cat > '{}'", capture.display())]}],
+    }]}}));
+    let content = "line one\n\t\"quoted\" \\ é 中 😀\n".repeat(3000);
+    let file = session.path("big.txt");
+    let api = MockApi::start(vec![
+        Step::tool("Write", json!({"file_path": file, "content": content})),
+        Step::text("Wrote big.txt."),
+    ]);
+    let out = session.run("Write big.txt", &api);
+    assert!(out.status.success(), "{}", out.describe());
+    assert_eq!(session.read("big.txt").as_deref(), Some(content.as_str()));
+
+    let raw = std::fs::read(&capture).unwrap();
+    assert!(raw.len() > 64 * 1024, "{} bytes", raw.len());
+    let text = String::from_utf8_lossy(&raw);
+    let at = |key: &str| {
+        text.find(key)
+            .unwrap_or_else(|| panic!("no {key} in {text}"))
+    };
+    assert!(
+        at("\"tool_input\"") < at("\"tool_response\""),
+        "tool_response comes first: {}",
+        &text[..text.len().min(400)]
+    );
+    let event: Value = serde_json::from_slice(&raw).unwrap();
+    assert_eq!(event["tool_input"]["content"], content.as_str());
+    assert_eq!(event["tool_response"]["content"], content.as_str());
+
+    let state = session.scratch_dir("state");
+    let verified = std::process::Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+        .arg("verify-write")
+        .current_dir(session.project())
+        .env("DID_IT_ACTUALLY_STATE_DIR", &state)
+        .env("HOME", session.home())
+        .env_remove("DID_IT_ACTUALLY_POLICY")
+        .stdin(std::fs::File::open(&capture).unwrap())
+        .output()
+        .unwrap();
+    let said = format!(
+        "exit {:?}\n{}{}",
+        verified.status.code(),
+        String::from_utf8_lossy(&verified.stdout),
+        String::from_utf8_lossy(&verified.stderr)
+    );
+    assert_eq!(verified.status.code(), Some(0), "{said}");
+    assert!(!said.contains("block"), "{said}");
+    let records = records(&state);
+    assert_eq!(records.len(), 1, "{records:#?}");
+    assert_eq!(records[0]["outcome"], "landed", "{records:#?}");
+    assert_eq!(records[0]["size"], content.len());
+    let sum = std::process::Command::new("sha256sum")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let sum = String::from_utf8_lossy(&sum.stdout);
+    assert_eq!(records[0]["sha256"], sum.split_whitespace().next().unwrap());
 }
