@@ -29,6 +29,8 @@ pub(super) fn plan<'a>(
     };
     match kind {
         WriteKind::Write | WriteKind::McpWriteFile => {
+            // Absent from the result also when it equals the request's: the Claude Code
+            // adapter does not hold that copy (`protocol::claude::ELIDE`).
             let content = str_of(response, "content")
                 .or_else(|| str_of(Some(input), "content"))
                 .ok_or_else(|| {
