@@ -14,7 +14,9 @@
 //! favour one case over another. Two floors run among them, with empty stdin: `/bin/true`
 //! (the cost of any process start on the machine) and a hello world that the harness
 //! compiles with `rustc -O` ([`build_hello`]: the cost of a minimal Rust program). Each
-//! row gives its p50 over both.
+//! row gives its p50 over both. A third floor is given the stdin of the case with the
+//! largest input ([`SINK_CASE`]): a program that only reads it ([`build_sink`]), so the
+//! report can say what the input's passage through the pipe costs before any hook work.
 //!
 //! Every case runs against the same fixture: a project directory (with a `.git` directory,
 //! so policy discovery stops there) and a state directory whose session already has a
@@ -391,6 +393,13 @@ const FLOOR: &str = "/bin/true";
 
 /// The other floor: the smallest Rust program, compiled by the harness with `rustc -O`.
 const HELLO_SOURCE: &str = "fn main(){println!(\"hello\");}\n";
+
+/// A third floor for the case with the largest stdin ([`SINK_CASE`]): a Rust program that
+/// only reads its stdin to the end, 64 KiB at a time as the hooks do, given that case's
+/// stdin. What it costs over hello world is the input's passage through the pipe, which
+/// any hook pays before it can do anything.
+const SINK_SOURCE: &str = "use std::io::Read;\nfn main(){let mut b=vec![0u8;65536];let mut i=std::io::stdin().lock();while i.read(&mut b).map_or(false,|n|n>0){}}\n";
+const SINK_CASE: &str = "verify-write: Write, 1 MiB";
 
 // ---------------------------------------------------------------------------------------
 // The other hosts
@@ -1431,6 +1440,8 @@ struct Floor {
     /// For the report.
     label: String,
     bin: PathBuf,
+    /// Its stdin; empty when `None`.
+    stdin: Option<PathBuf>,
 }
 
 /// `--keep`'s `replay.sh N [PROGRAM ARGS...]`: runs case N once, in the environment
@@ -1476,7 +1487,7 @@ fn write_replay(
 }
 
 /// What `--measure` needs, as a JSON file: the binary, the fixture, and each case's
-/// arguments and stdin file. After the cases come the [`Floor`]s, with empty stdin.
+/// arguments and stdin file. After the cases come the [`Floor`]s.
 fn job_json(
     bin: &Path,
     fx: &Fixture,
@@ -1492,9 +1503,8 @@ fn job_json(
         .map(|(case, stdin)| json!({"args": case.args, "cwd": fx.dir(case.dir), "stdin": stdin}))
         .collect();
     for floor in floors {
-        entries.push(
-            json!({"bin": floor.bin, "args": [], "cwd": fx.project, "stdin": fx.root.join("empty")}),
-        );
+        entries.push(json!({"bin": floor.bin, "args": [], "cwd": fx.project,
+                   "stdin": floor.stdin.clone().unwrap_or_else(|| fx.root.join("empty"))}));
     }
     json!({
         "bin": bin, "state": fx.state, "home": fx.home, "log": fx.log, "log_len": fx.log_len,
@@ -1770,17 +1780,57 @@ fn run_captured(mut cmd: Command, stdin: &[u8]) -> Result<std::process::Output, 
 /// `rustc` on `PATH`) and checks that it says hello. Returns the floor, labelled with the
 /// compiler's version.
 fn build_hello(dir: &Path) -> Result<Floor, String> {
+    let (bin, version) = compile(dir, "hello", HELLO_SOURCE)?;
+    let said = Command::new(&bin)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
+    if !said.status.success() || said.stdout != b"hello\n" {
+        return Err(format!(
+            "{} did not say hello ({})",
+            bin.display(),
+            said.status
+        ));
+    }
+    Ok(Floor {
+        label: format!("hello world (`rustc -O`, {version})"),
+        bin,
+        stdin: None,
+    })
+}
+
+/// Compiles [`SINK_SOURCE`] like the hello world, checks that it reads `stdin` to the end
+/// and exits 0 in silence, and returns it as the floor for that input.
+fn build_sink(dir: &Path, stdin: &Path) -> Result<Floor, String> {
+    let (bin, version) = compile(dir, "sink", SINK_SOURCE)?;
+    let input = fs::read(stdin).map_err(|e| format!("{}: {e}", stdin.display()))?;
+    let out = run_captured(Command::new(&bin), &input)?;
+    if !out.status.success() || !out.stdout.is_empty() {
+        return Err(format!("{} failed ({})", bin.display(), out.status));
+    }
+    Ok(Floor {
+        label: format!(
+            "a program that only reads its stdin (`rustc -O`, {version}), given the {} bytes of `{SINK_CASE}`",
+            input.len()
+        ),
+        bin,
+        stdin: Some(stdin.to_owned()),
+    })
+}
+
+/// `source` compiled to `dir/name` with `rustc -O`, and the compiler's version.
+fn compile(dir: &Path, name: &str, source: &str) -> Result<(PathBuf, String), String> {
     let rustc = std::env::var_os("RUSTC")
         .filter(|r| !r.is_empty())
         .unwrap_or_else(|| "rustc".into());
-    let source = dir.join("hello.rs");
-    let bin = dir.join("hello");
-    fs::write(&source, HELLO_SOURCE).map_err(|e| format!("{}: {e}", source.display()))?;
+    let file = dir.join(format!("{name}.rs"));
+    let bin = dir.join(name);
+    fs::write(&file, source).map_err(|e| format!("{}: {e}", file.display()))?;
     let out = Command::new(&rustc)
         .arg("-O")
         .arg("-o")
         .arg(&bin)
-        .arg(&source)
+        .arg(&file)
         .current_dir(dir)
         .stdin(Stdio::null())
         .output()
@@ -1802,21 +1852,7 @@ fn build_hello(dir: &Path) -> Result<Floor, String> {
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
         .filter(|v| !v.is_empty())
         .unwrap_or_else(|| "unknown rustc".to_owned());
-    let said = Command::new(&bin)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
-    if !said.status.success() || said.stdout != b"hello\n" {
-        return Err(format!(
-            "{} did not say hello ({})",
-            bin.display(),
-            said.status
-        ));
-    }
-    Ok(Floor {
-        label: format!("hello world (`rustc -O`, {version})"),
-        bin,
-    })
+    Ok((bin, version))
 }
 
 /// Checks that `/bin/true` runs and exits 0.
@@ -2018,12 +2054,14 @@ fn real_main() -> Result<(), String> {
     let mut floors = vec![Floor {
         label: format!("`{FLOOR}`"),
         bin: PathBuf::from(FLOOR),
+        stdin: None,
     }];
     let hello = build_hello(&fx.root);
     match &hello {
         Ok(h) => floors.push(Floor {
             label: h.label.clone(),
             bin: h.bin.clone(),
+            stdin: None,
         }),
         Err(e) => eprintln!("bench: no hello-world floor, going on with {FLOOR} only: {e}"),
     }
@@ -2038,6 +2076,25 @@ fn real_main() -> Result<(), String> {
         fs::write(&file, &stdin).map_err(|e| format!("{}: {e}", file.display()))?;
         stdin_files.push(file);
     }
+    // The sink floor, after the hello world (so the report finds that one second).
+    let sink_case = cases.iter().position(|c| c.name == SINK_CASE);
+    let sink = match (&hello, sink_case) {
+        (Ok(_), Some(i)) => match build_sink(&fx.root, &stdin_files[i]) {
+            Ok(f) => {
+                floors.push(Floor {
+                    label: f.label.clone(),
+                    bin: f.bin.clone(),
+                    stdin: f.stdin.clone(),
+                });
+                Some((i, f))
+            }
+            Err(e) => {
+                eprintln!("bench: no stdin floor: {e}");
+                None
+            }
+        },
+        _ => None,
+    };
     let job_file = fx.root.join("job.json");
     let job = job_json(&bin, &fx, &cases, &stdin_files, &floors, warmup, runs);
     fs::write(&job_file, job.to_string()).map_err(|e| format!("{}: {e}", job_file.display()))?;
@@ -2114,6 +2171,20 @@ fn real_main() -> Result<(), String> {
         (Err(e), _) => println!("Floor: no hello world in this run ({e})."),
         (Ok(_), None) => unreachable!("the hello world is measured when it built"),
     }
+    let sink_row = sink
+        .as_ref()
+        .and_then(|(i, _)| Some((&rows[*i], floor_rows.get(2)?)));
+    if let (Some((_, f)), Some((case, r))) = (&sink, sink_row) {
+        println!(
+            "Floor: {}, interleaved with the cases: p50 {} ms ({:+.2} over hello world: the input's passage through the pipe), \
+             max RSS {:.1} MiB; `{SINK_CASE}` is {:+.2} ms over it.",
+            f.label,
+            ms(r.p50),
+            hello_p50.map_or(0.0, |h| over(r.p50, h)),
+            mib(r.maxrss_kib),
+            over(case.p50, r.p50)
+        );
+    }
     if let Some(path) = &opts.json {
         let report = json!({
             "machine": machine,
@@ -2125,6 +2196,7 @@ fn real_main() -> Result<(), String> {
                 "true": floor_json(&floor_rows[0]),
                 "hello": floor_rows.get(1).map(floor_json),
                 "hello_error": hello.as_ref().err(),
+                "stdin_sink": floor_rows.get(2).map(|r| json!({"case": SINK_CASE, "row": floor_json(r)})),
             },
             "rows": rows.iter().map(|r| json!({
                 "case": r.name,

@@ -151,6 +151,15 @@ fn every_benchmark_case_answers_as_expected_and_gets_a_row() {
         stdout.contains("Floor: hello world") || stdout.contains("Floor: no hello world"),
         "no hello-world floor:\n{said}"
     );
+    // With a hello world there is the stdin floor, the 1 MiB Write's input read and
+    // dropped, and the case's distance to it.
+    if stdout.contains("Floor: hello world") {
+        assert!(
+            stdout.contains("Floor: a program that only reads its stdin")
+                && stdout.contains("`verify-write: Write, 1 MiB` is "),
+            "no stdin floor:\n{said}"
+        );
+    }
 
     let report: Value = serde_json::from_slice(&report.expect("the bench wrote its JSON")).unwrap();
     let names: Vec<&str> = report["rows"]
@@ -165,4 +174,9 @@ fn every_benchmark_case_answers_as_expected_and_gets_a_row() {
         assert!(r["over_true_p50_ms"].is_f64(), "{r}");
     }
     assert!(report["floors"]["true"]["p50_ms"].as_f64().unwrap() > 0.0);
+    if !report["floors"]["hello"].is_null() {
+        let sink = &report["floors"]["stdin_sink"];
+        assert_eq!(sink["case"], "verify-write: Write, 1 MiB", "{sink}");
+        assert!(sink["row"]["p50_ms"].as_f64().unwrap() > 0.0, "{sink}");
+    }
 }
