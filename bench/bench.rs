@@ -1436,6 +1436,7 @@ struct Sample {
 
 /// A floor: a program measured among the cases, with empty stdin, that does no hook's
 /// work.
+#[derive(Clone)]
 struct Floor {
     /// For the report.
     label: String,
@@ -2058,11 +2059,7 @@ fn real_main() -> Result<(), String> {
     }];
     let hello = build_hello(&fx.root);
     match &hello {
-        Ok(h) => floors.push(Floor {
-            label: h.label.clone(),
-            bin: h.bin.clone(),
-            stdin: None,
-        }),
+        Ok(h) => floors.push(h.clone()),
         Err(e) => eprintln!("bench: no hello-world floor, going on with {FLOOR} only: {e}"),
     }
     // Every case's files and stdin first (their setups must not conflict), each checked
@@ -2081,11 +2078,7 @@ fn real_main() -> Result<(), String> {
     let sink = match (&hello, sink_case) {
         (Ok(_), Some(i)) => match build_sink(&fx.root, &stdin_files[i]) {
             Ok(f) => {
-                floors.push(Floor {
-                    label: f.label.clone(),
-                    bin: f.bin.clone(),
-                    stdin: f.stdin.clone(),
-                });
+                floors.push(f.clone());
                 Some((i, f))
             }
             Err(e) => {
