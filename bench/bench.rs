@@ -424,6 +424,10 @@ struct HostBench {
     write: HostCall,
     /// The event after a write landed (verify-write), where the host has one.
     landed: Option<HostCall>,
+    /// That event also as a 1 MiB write: the landed content grown to [`large_content`]
+    /// wherever the capture holds it (the call and, for the hosts that echo it, the
+    /// result). Not for a patch or an edit, whose text is not the file's.
+    large: bool,
 }
 
 /// A captured file-tool call, pointed at the case's own file (`hosts/DIR/b.txt` in the
@@ -511,6 +515,7 @@ const HOSTS: &[HostBench] = &[
             content: "hello\n",
             fix: codex_patch,
         }),
+        large: false,
     },
     HostBench {
         dir: "gemini",
@@ -531,6 +536,7 @@ const HOSTS: &[HostBench] = &[
             content: "hello\n",
             fix: gemini_relative,
         }),
+        large: true,
     },
     HostBench {
         dir: "copilot-camel",
@@ -551,6 +557,7 @@ const HOSTS: &[HostBench] = &[
             content: "hello\n",
             fix: no_fix,
         }),
+        large: true,
     },
     HostBench {
         dir: "qwen",
@@ -571,6 +578,7 @@ const HOSTS: &[HostBench] = &[
             content: "hello\n",
             fix: no_fix,
         }),
+        large: true,
     },
     HostBench {
         dir: "droid",
@@ -591,6 +599,7 @@ const HOSTS: &[HostBench] = &[
             content: "hello\n",
             fix: no_fix,
         }),
+        large: true,
     },
     HostBench {
         dir: "cursor",
@@ -612,6 +621,7 @@ const HOSTS: &[HostBench] = &[
             content: "bye\n",
             fix: no_fix,
         }),
+        large: false,
     },
 ];
 
@@ -763,6 +773,30 @@ fn host_cases(h: &'static HostBench) -> Vec<BenchCase> {
                     landed.fix,
                     f,
                 )?;
+                Ok(serde_json::to_vec(&v).unwrap())
+            }),
+            expect: Expect::Silent { records: 1 },
+        });
+    }
+    if let (Some(landed), true) = (&h.landed, h.large) {
+        let big = |f: &Fixture| Target {
+            abs: f.project.join(format!("hosts/{}/big.txt", h.dir)),
+            rel: format!("hosts/{}/big.txt", h.dir),
+        };
+        out.push(BenchCase {
+            name: format!(
+                "{}: verify-write: {}, 1 MiB, landed ({})",
+                h.dir,
+                landed.tool,
+                capture_event(landed.file)
+            ),
+            args: host_args(h, "verify-write", landed.file),
+            dir: Dir::Project,
+            setup: Box::new(move |f| put(&big(f).abs, &large_content())),
+            stdin: Box::new(move |f| {
+                let mut v = host_input(h, landed.file, &f.project, &big(f), landed.fix, f)?;
+                let large = large_content();
+                rewrite_strings(&mut v, &|s: &str| s.replace(landed.content, &large));
                 Ok(serde_json::to_vec(&v).unwrap())
             }),
             expect: Expect::Silent { records: 1 },

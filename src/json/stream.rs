@@ -6,9 +6,11 @@
 //! serde_json's scratch, the string) and about 1,300 page faults. Here the input passes
 //! through one 64 KiB buffer and each string is decoded straight into its own allocation.
 //!
-//! A caller may also name strings to leave out ([`Elide`]): Claude Code's PostToolUse of
+//! A caller may also name values to leave out ([`Elide`]): Claude Code's PostToolUse of
 //! a Write carries the file's content in `tool_input` and again in `tool_response`, and
-//! the second copy is compared as it is decoded instead of being held.
+//! the second copy is compared as it is decoded instead of being held; Gemini CLI's
+//! result of a `write_file` repeats the content three more times in parts the adapter
+//! never reads, which are checked as JSON and dropped.
 //!
 //! Apart from those, the result is exactly what `serde_json::from_str::<Value>` returns
 //! for the same text, errors included (the same message, line and column; numbers are
@@ -45,12 +47,26 @@ pub enum ReadError {
     RepeatedKey,
 }
 
-/// A string left out of the value read: the one at `path` when it equals the string at
-/// `same_as`, read before it. Both are paths of object keys from the top-level object.
-/// Leaving it out is the caller's promise that an absent `path` means "as `same_as`".
-pub struct Elide {
-    pub path: &'static [&'static str],
-    pub same_as: &'static [&'static str],
+/// A value left out of the value read. Paths are object keys from the top-level object.
+#[derive(Debug)]
+pub enum Elide {
+    /// The string at `path` when it equals the string at `same_as`, read before it: the
+    /// caller's promise is that an absent `path` means "as `same_as`".
+    SameAs {
+        path: &'static [&'static str],
+        same_as: &'static [&'static str],
+    },
+    /// Whatever is at `path`: the caller never reads it. It is still read as JSON (a
+    /// syntax error there is the same error), but nothing of it is kept.
+    Unread { path: &'static [&'static str] },
+}
+
+impl Elide {
+    fn path(&self) -> &'static [&'static str] {
+        match self {
+            Elide::SameAs { path, .. } | Elide::Unread { path } => path,
+        }
+    }
 }
 
 /// Reads one JSON value (and only whitespace after it) from `reader`, at most `limit`
@@ -72,6 +88,7 @@ pub fn read_value_eliding(
         top: None,
         keys: 0,
         on_path: u32::MAX.checked_shr(32 - elide.len() as u32).unwrap_or(0),
+        unread: false,
     };
     let parsed = s.value(MAX_DEPTH, top).and_then(|v| s.end().map(|()| v));
     match parsed {
@@ -112,6 +129,8 @@ struct Place<'t> {
     keys: usize,
     /// Bit `i`: the keys so far are the start of rule `i`'s `path`.
     on_path: u32,
+    /// Inside a value an [`Elide::Unread`] rule leaves out: read, checked, not kept.
+    unread: bool,
 }
 
 impl Place<'_> {
@@ -403,6 +422,10 @@ impl<R: Read> Stream<R> {
             b't' => self.ident(b"true").map(|()| Value::Bool(true)),
             b'f' => self.ident(b"false").map(|()| Value::Bool(false)),
             b'-' | b'0'..=b'9' => self.number(),
+            b'"' if place.unread => {
+                self.eat();
+                self.skip_string().map(|()| Value::Null)
+            }
             b'"' => {
                 self.eat();
                 self.string().map(Value::String)
@@ -463,7 +486,10 @@ impl<R: Read> Stream<R> {
             } else {
                 return Err(self.peek_error(Code::ExpectedListCommaOrEnd));
             }
-            items.push(self.value(depth, place)?);
+            let item = self.value(depth, place)?;
+            if !place.unread {
+                items.push(item);
+            }
         }
     }
 
@@ -495,13 +521,25 @@ impl<R: Read> Stream<R> {
                 return Err(self.peek_error(Code::ExpectedObjectCommaOrEnd));
             }
             self.eat();
-            let key = self.string()?;
+            let key = match place.unread {
+                true => self.skip_string().map(|()| String::new())?,
+                false => self.string()?,
+            };
             match self.whitespace()? {
                 Some(b':') => self.eat(),
                 Some(_) => return Err(self.peek_error(Code::ExpectedColon)),
                 None => return Err(self.peek_error(Code::EofWhileParsingObject)),
             }
+            if place.unread {
+                self.value(depth, place)?;
+                continue;
+            }
             let here = self.place_of(place, &key, &map);
+            if here.unread {
+                // Never kept, so a repeat of the key cannot change what is read.
+                self.value(depth, here)?;
+                continue;
+            }
             let value = match self.counterpart(here) {
                 Some(earlier) if self.whitespace()? == Some(b'"') => {
                     self.eat();
@@ -527,38 +565,52 @@ impl<R: Read> Stream<R> {
         while rules != 0 {
             let i = rules.trailing_zeros();
             rules &= rules - 1;
-            if self.elide[i as usize].path.get(parent.keys) == Some(&key) {
+            if self.elide[i as usize].path().get(parent.keys) == Some(&key) {
                 on_path |= 1 << i;
             }
         }
+        let keys = parent.keys + 1;
+        let unread = self
+            .rules_ending(on_path, keys)
+            .any(|rule| matches!(rule, Elide::Unread { .. }));
         Place {
             top: parent.top.or(Some(map)),
-            keys: parent.keys + 1,
+            keys,
             on_path,
+            unread,
         }
     }
 
+    /// The rules among `on_path` whose path ends `keys` keys down.
+    fn rules_ending(&self, mut on_path: u32, keys: usize) -> impl Iterator<Item = &Elide> {
+        std::iter::from_fn(move || {
+            while on_path != 0 {
+                let i = on_path.trailing_zeros() as usize;
+                on_path &= on_path - 1;
+                if self.elide[i].path().len() == keys {
+                    return Some(&self.elide[i]);
+                }
+            }
+            None
+        })
+    }
+
     /// The string already read that the value at `place` is to be compared with, when
-    /// `place` is the end of a rule's path.
+    /// `place` is the end of an [`Elide::SameAs`] rule's path.
     fn counterpart<'t>(&self, place: Place<'t>) -> Option<&'t str> {
-        let mut rules = place.on_path;
-        while rules != 0 {
-            let i = rules.trailing_zeros();
-            rules &= rules - 1;
-            let rule = &self.elide[i as usize];
-            if rule.path.len() != place.keys {
-                continue;
-            }
-            let mut at = place.top?;
-            let (last, parents) = rule.same_as.split_last()?;
-            for key in parents {
-                at = at.get(*key)?.as_object()?;
-            }
-            if let Some(earlier) = at.get(*last).and_then(Value::as_str) {
-                return Some(earlier);
-            }
-        }
-        None
+        let top = place.top?;
+        self.rules_ending(place.on_path, place.keys)
+            .find_map(|rule| match rule {
+                Elide::SameAs { same_as, .. } => {
+                    let (last, parents) = same_as.split_last()?;
+                    let mut at = top;
+                    for key in parents {
+                        at = at.get(*key)?.as_object()?;
+                    }
+                    at.get(*last).and_then(Value::as_str)
+                }
+                Elide::Unread { .. } => None,
+            })
     }
 
     /// The rest of a string whose opening quote was consumed, decoded into its own
@@ -626,6 +678,38 @@ impl<R: Read> Stream<R> {
                 return self.string_into(parted(same, &piece)).map(Some);
             }
             same += piece.len();
+        }
+    }
+
+    /// The rest of a string, checked as [`Stream::string`] checks it and not kept.
+    fn skip_string(&mut self) -> Result<(), Stop> {
+        let mut piece = Vec::new();
+        loop {
+            if self.pos == self.end && !self.fill()? {
+                return Err(self.error(Code::EofWhileParsingString));
+            }
+            self.pos += plain_prefix(&self.buf[self.pos..self.end]);
+            if self.pos == self.end {
+                continue;
+            }
+            let b = self.buf[self.pos];
+            if b == b'\\'
+                && self.buf[..self.end]
+                    .get(self.pos + 1)
+                    .is_some_and(|&c| simple_escape(c).is_some())
+            {
+                self.pos += 2;
+                continue;
+            }
+            self.eat();
+            match b {
+                b'"' => return Ok(()),
+                b'\\' => {
+                    piece.clear();
+                    self.escape(&mut piece)?;
+                }
+                _ => return Err(self.error(Code::ControlCharacterWhileParsingString)),
+            }
         }
     }
 
@@ -1090,7 +1174,7 @@ mod tests {
     }
 
     /// The rule the elision tests use: `b.c` is left out when it equals `a.c`.
-    const B_AS_A: &[Elide] = &[Elide {
+    const B_AS_A: &[Elide] = &[Elide::SameAs {
         path: &["b", "c"],
         same_as: &["a", "c"],
     }];
@@ -1259,5 +1343,73 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The rules the unread tests use: all of `b`, and `a.x`.
+    const UNREAD: &[Elide] = &[
+        Elide::Unread { path: &["b"] },
+        Elide::Unread { path: &["a", "x"] },
+    ];
+
+    /// serde_json's answer for `bytes`, with `b` and `a.x` taken out of a top-level
+    /// object.
+    fn expected_unread(bytes: &[u8]) -> String {
+        let whole = expected(bytes, 1 << 20);
+        let Some(Ok(mut v)) = std::str::from_utf8(bytes)
+            .ok()
+            .map(serde_json::from_str::<Value>)
+        else {
+            return whole;
+        };
+        if let Some(top) = v.as_object_mut() {
+            top.remove("b");
+            if let Some(a) = top.get_mut("a").and_then(Value::as_object_mut) {
+                a.remove("x");
+            }
+        }
+        format!("ok {v:?}")
+    }
+
+    fn same_unread(bytes: &[u8]) {
+        let want = expected_unread(bytes);
+        for step in [1, 3, 7, CHUNK] {
+            let got = described(read_value_eliding(
+                Trickle { data: bytes, step },
+                1 << 20,
+                UNREAD,
+            ));
+            assert_eq!(
+                got,
+                want,
+                "input {:?} read {step} bytes at a time",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+    }
+
+    #[test]
+    fn an_unread_value_is_checked_as_json_and_left_out() {
+        let sample = r#"{"a":{"k":"v","x":{"deep":["s\n\"\u00e9\ud83d\ude00",1.5e3,-0,true,null,{"b":"kept? no"}]}},"b":["one\ttwo",{"n":[1,2,{"x":"y"}]}],"c":{"b":"kept","x":"kept"}}"#;
+        let b = sample.as_bytes();
+        for end in 0..=b.len() {
+            same_unread(&b[..end]);
+        }
+        for i in 0..b.len() {
+            for r in [b'"', b'\\', b'}', b']', b',', b'x', b'u', b'0', 0x01, 0xff] {
+                let mut changed = b.to_vec();
+                changed[i] = r;
+                same_unread(&changed);
+            }
+            let mut cut = b.to_vec();
+            cut.remove(i);
+            same_unread(&cut);
+        }
+        let v = read_value_eliding(sample.as_bytes(), 1 << 20, UNREAD).unwrap();
+        assert_eq!(v.get("b"), None);
+        assert_eq!(v["a"], serde_json::json!({"k": "v"}));
+        assert_eq!(v["c"], serde_json::json!({"b": "kept", "x": "kept"}));
+        // Nesting past serde_json's limit is refused inside an unread value too.
+        let deep = format!(r#"{{"b":{}{}}}"#, "[".repeat(130), "]".repeat(130));
+        same_unread(deep.as_bytes());
     }
 }

@@ -30,24 +30,28 @@ pub struct ParseFailure {
 
 /// Parses one hook input.
 pub fn parse(reader: impl Read) -> Result<HookInput, ParseFailure> {
-    parse_object(read_object(reader)?)
+    parse_object(read_object(reader, ELIDE)?)
 }
 
 /// The copy of a written file's content that is not read: a PostToolUse of Write sends it
 /// as `tool_input.content` and again as `tool_response.content`, which differs only when
 /// the user changed it in the permission dialog. Left out when equal, it reads as absent,
 /// and the verifier takes the request's content (the same bytes) in its place.
-const ELIDE: &[Elide] = &[Elide {
+pub(super) const ELIDE: &[Elide] = &[Elide::SameAs {
     path: &["tool_response", "content"],
     same_as: &["tool_input", "content"],
 }];
 
 /// Stdin as one JSON object, or why not. At most [`MAX_INPUT_BYTES`] are read (more is an
 /// error, not a truncation), through a small buffer: the input is never held whole, and
-/// the second copy of a written file's content ([`ELIDE`]) is not held at all.
-pub fn read_object(reader: impl Read) -> Result<Map<String, Value>, ParseFailure> {
+/// what `leave_out` names (the host's `HostSpec::leave_out`; Claude Code's is [`ELIDE`])
+/// is not held at all.
+pub fn read_object(
+    reader: impl Read,
+    leave_out: &'static [Elide],
+) -> Result<Map<String, Value>, ParseFailure> {
     let fail = |error| ParseFailure { error, event: None };
-    let value = read_value_eliding(reader, MAX_INPUT_BYTES, ELIDE).map_err(|e| {
+    let value = read_value_eliding(reader, MAX_INPUT_BYTES, leave_out).map_err(|e| {
         fail(match e {
             ReadError::Io(e) => InputError::Read(e.to_string()),
             ReadError::TooLarge => InputError::TooLarge {
@@ -558,7 +562,7 @@ mod tests {
     fn too_large_input_is_refused() {
         let big = std::io::repeat(b' ').take(MAX_INPUT_BYTES as u64 + 10);
         assert_eq!(
-            read_object(big).unwrap_err().error,
+            read_object(big, ELIDE).unwrap_err().error,
             InputError::TooLarge {
                 limit: MAX_INPUT_BYTES
             }

@@ -10,6 +10,7 @@ use super::host::{
     ToolRow, TranscriptFormat,
 };
 use super::Event;
+use crate::json::stream::Elide;
 use serde_json::{json, Map, Value};
 
 /// The suite's name for a patch call; its input is translated into
@@ -42,6 +43,10 @@ pub const SPEC: HostSpec = HostSpec {
         allow: None,
     },
     transcript: TranscriptFormat::NotRead,
+    // The tool's output, which the adapter never reads (a Bash command's can be large).
+    leave_out: &[Elide::Unread {
+        path: &["tool_response"],
+    }],
 };
 
 /// One file operation of a patch.

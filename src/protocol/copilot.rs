@@ -82,6 +82,7 @@ pub const SPEC: HostSpec = HostSpec {
         allow: None,
     },
     transcript: TranscriptFormat::NotRead,
+    leave_out: &[],
 };
 
 /// Whether an input registered for Claude Code was sent by Copilot (which runs the hooks

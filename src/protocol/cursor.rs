@@ -57,6 +57,7 @@ pub const SPEC: HostSpec = HostSpec {
         allow: Some(r#"{"permission":"allow"}"#),
     },
     transcript: TranscriptFormat::NotRead,
+    leave_out: &[],
 };
 
 /// Cursor's event-shaped payloads: `beforeShellExecution {command, cwd}` is a shell

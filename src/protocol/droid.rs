@@ -49,4 +49,5 @@ pub const SPEC: HostSpec = HostSpec {
         allow: None,
     },
     transcript: TranscriptFormat::NotRead,
+    leave_out: &[],
 };

@@ -9,6 +9,7 @@ use super::host::{
     ToolRow, TranscriptFormat,
 };
 use super::Event;
+use crate::json::stream::Elide;
 use serde_json::{Map, Value};
 
 pub const SPEC: HostSpec = HostSpec {
@@ -52,6 +53,16 @@ pub const SPEC: HostSpec = HostSpec {
         allow: None,
     },
     transcript: TranscriptFormat::NotRead,
+    // A `write_file` result repeats the content in `llmContent`, and in `returnDisplay`
+    // as a diff, the new content and the old: only `error` is read.
+    leave_out: &[
+        Elide::Unread {
+            path: &["tool_response", "llmContent"],
+        },
+        Elide::Unread {
+            path: &["tool_response", "returnDisplay"],
+        },
+    ],
 };
 
 /// Gemini's own shapes: nothing beyond the tables yet (kept as the host's hook point).

@@ -169,6 +169,10 @@ pub struct HostSpec {
     pub tools: &'static [ToolRow],
     pub forms: Forms,
     pub transcript: TranscriptFormat,
+    /// What the reader leaves out of this host's input (`json::stream::Elide`, in the
+    /// host's own names): copies and results the adapter never reads, so a large write
+    /// costs one copy of its content, not four.
+    pub leave_out: &'static [crate::json::stream::Elide],
 }
 
 /// The Claude Code row: its names are the suite's.
@@ -188,6 +192,7 @@ pub const CLAUDE: HostSpec = HostSpec {
         allow: None,
     },
     transcript: TranscriptFormat::Claude,
+    leave_out: claude::ELIDE,
 };
 
 /// Every host, in [`Host`] order.
@@ -229,7 +234,9 @@ pub fn decode(
     event: Option<&str>,
     stdin: impl std::io::Read,
 ) -> Result<(HookInput, Dialect), ParseFailure> {
-    let obj = claude::read_object(stdin)?;
+    // Copilot's payload in Claude Code's settings is told apart only once read; its
+    // result holds nothing Claude Code's rule would leave out.
+    let obj = claude::read_object(stdin, host.spec().leave_out)?;
     let mut dialect = Dialect::of(host);
     if host == Host::Claude {
         if !copilot::is_copilot_payload(&obj) {
@@ -651,6 +658,40 @@ mod tests {
 
     /// A shell call whose directory argument cannot be read is refused, never judged in
     /// the event's `cwd` instead.
+    #[test]
+    fn a_failed_tool_is_told_apart_with_the_unread_parts_left_out() {
+        // Gemini's and Qwen's results repeat the content in parts never read (left out by
+        // their `leave_out`); the `error` beside them still makes the event a failure.
+        for (host, event) in [(Host::Gemini, "AfterTool"), (Host::Qwen, "PostToolUse")] {
+            let post = |error: Value| {
+                json!({"session_id": "s", "cwd": "/w", "hook_event_name": event,
+                       "tool_name": "write_file",
+                       "tool_input": {"file_path": "/w/a.txt", "content": "x\n"},
+                       "tool_response": {"llmContent": "wrote x\n", "error": error,
+                                         "returnDisplay": {"fileDiff": "+x", "newContent": "x\n"}}})
+                .to_string()
+            };
+            let (input, _) = decode(host, None, post(json!("EACCES: denied")).as_bytes()).unwrap();
+            let super::super::Payload::PostToolUseFailure { error, call } = &input.payload else {
+                panic!("{host:?}: {:?}", input.payload)
+            };
+            assert_eq!(error, "EACCES: denied");
+            assert_eq!(call.input["content"], "x\n");
+            let (input, _) = decode(host, None, post(Value::Null).as_bytes()).unwrap();
+            assert!(
+                matches!(input.payload, super::super::Payload::PostToolUse { .. }),
+                "{host:?}: {:?}",
+                input.payload
+            );
+            // A syntax error inside a part left out is still the input's error.
+            let broken = post(Value::Null).replace(r#""+x""#, r#""+x"#);
+            assert!(matches!(
+                decode(host, None, broken.as_bytes()).unwrap_err().error,
+                InputError::NotJson { .. }
+            ));
+        }
+    }
+
     #[test]
     fn an_unreadable_shell_directory_is_an_input_error() {
         let input = br#"{"session_id":"s","cwd":"/w","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"git push origin HEAD:main","dir_path":["../other"]}}"#;

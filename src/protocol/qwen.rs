@@ -8,6 +8,7 @@ use super::host::{
     ToolRow, TranscriptFormat,
 };
 use super::Event;
+use crate::json::stream::Elide;
 
 pub const SPEC: HostSpec = HostSpec {
     host: Host::Qwen,
@@ -50,4 +51,14 @@ pub const SPEC: HostSpec = HostSpec {
         allow: None,
     },
     transcript: TranscriptFormat::NotRead,
+    // As Gemini CLI's: the result's `llmContent` and `returnDisplay` (a diff, the new
+    // content and the old) are never read; only `error` is.
+    leave_out: &[
+        Elide::Unread {
+            path: &["tool_response", "llmContent"],
+        },
+        Elide::Unread {
+            path: &["tool_response", "returnDisplay"],
+        },
+    ],
 };
