@@ -463,63 +463,59 @@ impl<R: Read> Stream<R> {
         Ok(())
     }
 
+    /// What comes next in an array (`close` `]`) or an object (`}`, whose members start
+    /// with a key): `true` when the closing bracket ends it (consumed), `false` when a
+    /// member follows (a comma before it consumed). serde_json's errors for each wrong
+    /// byte.
+    fn member_or_end(&mut self, close: u8, first: &mut bool) -> Result<bool, Stop> {
+        let object = close == b'}';
+        let Some(peek) = self.whitespace()? else {
+            return Err(self.peek_error(match object {
+                true => Code::EofWhileParsingObject,
+                false => Code::EofWhileParsingList,
+            }));
+        };
+        if peek == close {
+            self.eat();
+            return Ok(true);
+        }
+        if std::mem::take(first) {
+            if object && peek != b'"' {
+                return Err(self.peek_error(Code::KeyMustBeAString));
+            }
+            return Ok(false);
+        }
+        if peek != b',' {
+            return Err(self.peek_error(match object {
+                true => Code::ExpectedObjectCommaOrEnd,
+                false => Code::ExpectedListCommaOrEnd,
+            }));
+        }
+        self.eat();
+        match self.whitespace()? {
+            Some(b) if b == close => Err(self.peek_error(Code::TrailingComma)),
+            Some(b) if object && b != b'"' => Err(self.peek_error(Code::KeyMustBeAString)),
+            Some(_) => Ok(false),
+            None => Err(self.peek_error(Code::EofWhileParsingValue)),
+        }
+    }
+
     fn array(&mut self, depth: usize, place: Place) -> Result<Value, Stop> {
         let mut items = Vec::new();
         let mut first = true;
-        loop {
-            let Some(peek) = self.whitespace()? else {
-                return Err(self.peek_error(Code::EofWhileParsingList));
-            };
-            if peek == b']' {
-                self.eat();
-                return Ok(Value::Array(items));
-            }
-            if first {
-                first = false;
-            } else if peek == b',' {
-                self.eat();
-                match self.whitespace()? {
-                    Some(b']') => return Err(self.peek_error(Code::TrailingComma)),
-                    Some(_) => {}
-                    None => return Err(self.peek_error(Code::EofWhileParsingValue)),
-                }
-            } else {
-                return Err(self.peek_error(Code::ExpectedListCommaOrEnd));
-            }
+        while !self.member_or_end(b']', &mut first)? {
             let item = self.value(depth, place)?;
             if !place.unread {
                 items.push(item);
             }
         }
+        Ok(Value::Array(items))
     }
 
     fn object(&mut self, depth: usize, place: Place) -> Result<Value, Stop> {
         let mut map = Map::new();
         let mut first = true;
-        loop {
-            let Some(peek) = self.whitespace()? else {
-                return Err(self.peek_error(Code::EofWhileParsingObject));
-            };
-            if peek == b'}' {
-                self.eat();
-                return Ok(Value::Object(map));
-            }
-            if first {
-                first = false;
-                if peek != b'"' {
-                    return Err(self.peek_error(Code::KeyMustBeAString));
-                }
-            } else if peek == b',' {
-                self.eat();
-                match self.whitespace()? {
-                    Some(b'"') => {}
-                    Some(b'}') => return Err(self.peek_error(Code::TrailingComma)),
-                    Some(_) => return Err(self.peek_error(Code::KeyMustBeAString)),
-                    None => return Err(self.peek_error(Code::EofWhileParsingValue)),
-                }
-            } else {
-                return Err(self.peek_error(Code::ExpectedObjectCommaOrEnd));
-            }
+        while !self.member_or_end(b'}', &mut first)? {
             self.eat();
             let key = match place.unread {
                 true => self.skip_string().map(|()| String::new())?,
@@ -556,6 +552,7 @@ impl<R: Read> Stream<R> {
             };
             self.repeated_key |= replaced.is_some();
         }
+        Ok(Value::Object(map))
     }
 
     /// The place of the value under `key` in `map`, an object at `parent`.
