@@ -1073,17 +1073,21 @@ mod tests {
             b' ', b'\n', 0x01, 0xff, 0xc3,
         ];
         for sample in SAMPLES {
-            let b = sample.as_bytes();
-            for i in 0..b.len() {
-                for &r in &replacements {
-                    let mut changed = b.to_vec();
-                    changed[i] = r;
-                    same(&changed);
-                }
-                let mut cut = b.to_vec();
-                cut.remove(i);
-                same(&cut);
+            every_change(sample.as_bytes(), &replacements, same);
+        }
+    }
+
+    /// `check` on `b` with each byte replaced by each of `replacements`, and deleted.
+    fn every_change(b: &[u8], replacements: &[u8], check: fn(&[u8])) {
+        for i in 0..b.len() {
+            for &r in replacements {
+                let mut changed = b.to_vec();
+                changed[i] = r;
+                check(&changed);
             }
+            let mut cut = b.to_vec();
+            cut.remove(i);
+            check(&cut);
         }
     }
 
@@ -1184,9 +1188,9 @@ mod tests {
         ))
     }
 
-    /// serde_json's value with `b.c` taken out where it equals `a.c` (for inputs that
-    /// name `a` before `b` and repeat no key), else exactly what [`expected`] says.
-    fn expected_eliding(bytes: &[u8]) -> String {
+    /// What [`expected`] says of `bytes`, with serde_json's value (when there is one)
+    /// changed by `leave_out` as the rules under test would change it.
+    fn expected_leaving(bytes: &[u8], leave_out: impl FnOnce(&mut Value)) -> String {
         let whole = expected(bytes, 1 << 20);
         let Some(Ok(mut v)) = std::str::from_utf8(bytes)
             .ok()
@@ -1194,23 +1198,37 @@ mod tests {
         else {
             return whole;
         };
-        let a = v.pointer("/a/c").and_then(Value::as_str).map(str::to_owned);
-        if a.is_some() && v.pointer("/b/c").and_then(Value::as_str) == a.as_deref() {
-            v["b"].as_object_mut().unwrap().remove("c");
-        }
+        leave_out(&mut v);
         format!("ok {v:?}")
     }
 
-    fn same_eliding(bytes: &[u8]) {
-        let want = expected_eliding(bytes);
+    /// `bytes` read with `rules`, a few bytes at a time and whole, says `want`.
+    fn same_leaving(bytes: &[u8], rules: &'static [Elide], want: String) {
         for step in [1, 3, 7, CHUNK] {
+            let got = described(read_value_eliding(
+                Trickle { data: bytes, step },
+                1 << 20,
+                rules,
+            ));
             assert_eq!(
-                got_eliding(bytes, step),
+                got,
                 want,
                 "input {:?} read {step} bytes at a time",
                 String::from_utf8_lossy(bytes)
             );
         }
+    }
+
+    /// serde_json's value with `b.c` taken out where it equals `a.c` (for inputs that
+    /// name `a` before `b` and repeat no key).
+    fn same_eliding(bytes: &[u8]) {
+        let want = expected_leaving(bytes, |v| {
+            let a = v.pointer("/a/c").and_then(Value::as_str).map(str::to_owned);
+            if a.is_some() && v.pointer("/b/c").and_then(Value::as_str) == a.as_deref() {
+                v["b"].as_object_mut().unwrap().remove("c");
+            }
+        });
+        same_leaving(bytes, B_AS_A, want);
     }
 
     fn a_then_b(a: &str, b: &str) -> String {
@@ -1268,16 +1286,7 @@ mod tests {
         for end in 0..=b.len() {
             same_eliding(&b[..end]);
         }
-        for i in 0..b.len() {
-            for r in [b'"', b'\\', b'}', b'x', b'n', 0x01, 0xff] {
-                let mut changed = b.to_vec();
-                changed[i] = r;
-                same_eliding(&changed);
-            }
-            let mut cut = b.to_vec();
-            cut.remove(i);
-            same_eliding(&cut);
-        }
+        every_change(b, b"\"\\}xn\x01\xff", same_eliding);
     }
 
     #[test]
@@ -1348,40 +1357,17 @@ mod tests {
         Elide::Unread { path: &["a", "x"] },
     ];
 
-    /// serde_json's answer for `bytes`, with `b` and `a.x` taken out of a top-level
-    /// object.
-    fn expected_unread(bytes: &[u8]) -> String {
-        let whole = expected(bytes, 1 << 20);
-        let Some(Ok(mut v)) = std::str::from_utf8(bytes)
-            .ok()
-            .map(serde_json::from_str::<Value>)
-        else {
-            return whole;
-        };
-        if let Some(top) = v.as_object_mut() {
-            top.remove("b");
-            if let Some(a) = top.get_mut("a").and_then(Value::as_object_mut) {
-                a.remove("x");
-            }
-        }
-        format!("ok {v:?}")
-    }
-
+    /// serde_json's value with `b` and `a.x` taken out of a top-level object.
     fn same_unread(bytes: &[u8]) {
-        let want = expected_unread(bytes);
-        for step in [1, 3, 7, CHUNK] {
-            let got = described(read_value_eliding(
-                Trickle { data: bytes, step },
-                1 << 20,
-                UNREAD,
-            ));
-            assert_eq!(
-                got,
-                want,
-                "input {:?} read {step} bytes at a time",
-                String::from_utf8_lossy(bytes)
-            );
-        }
+        let want = expected_leaving(bytes, |v| {
+            if let Some(top) = v.as_object_mut() {
+                top.remove("b");
+                if let Some(a) = top.get_mut("a").and_then(Value::as_object_mut) {
+                    a.remove("x");
+                }
+            }
+        });
+        same_leaving(bytes, UNREAD, want);
     }
 
     #[test]
@@ -1391,16 +1377,7 @@ mod tests {
         for end in 0..=b.len() {
             same_unread(&b[..end]);
         }
-        for i in 0..b.len() {
-            for r in [b'"', b'\\', b'}', b']', b',', b'x', b'u', b'0', 0x01, 0xff] {
-                let mut changed = b.to_vec();
-                changed[i] = r;
-                same_unread(&changed);
-            }
-            let mut cut = b.to_vec();
-            cut.remove(i);
-            same_unread(&cut);
-        }
+        every_change(b, b"\"\\}],xu0\x01\xff", same_unread);
         let v = read_value_eliding(sample.as_bytes(), 1 << 20, UNREAD).unwrap();
         assert_eq!(v.get("b"), None);
         assert_eq!(v["a"], serde_json::json!({"k": "v"}));
