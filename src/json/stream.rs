@@ -70,14 +70,8 @@ impl Elide {
 }
 
 /// Reads one JSON value (and only whitespace after it) from `reader`, at most `limit`
-/// bytes of it.
-pub fn read_value(reader: impl Read, limit: usize) -> Result<Value, ReadError> {
-    read_value_eliding(reader, limit, &[])
-}
-
-/// [`read_value`], leaving out the strings `elide` names where they equal their
-/// counterparts (at most 32 rules).
-pub fn read_value_eliding(
+/// bytes of it, leaving out what `elide` names (at most 32 rules).
+pub fn read_value(
     reader: impl Read,
     limit: usize,
     elide: &'static [Elide],
@@ -557,15 +551,10 @@ impl<R: Read> Stream<R> {
 
     /// The place of the value under `key` in `map`, an object at `parent`.
     fn place_of<'t>(&self, parent: Place<'t>, key: &str, map: &'t Map<String, Value>) -> Place<'t> {
-        let mut on_path = 0;
-        let mut rules = parent.on_path;
-        while rules != 0 {
-            let i = rules.trailing_zeros();
-            rules &= rules - 1;
-            if self.elide[i as usize].path().get(parent.keys) == Some(&key) {
-                on_path |= 1 << i;
-            }
-        }
+        let on_path = self
+            .rules(parent.on_path)
+            .filter(|(_, rule)| rule.path().get(parent.keys) == Some(&key))
+            .fold(0, |bits, (i, _)| bits | 1 << i);
         let keys = parent.keys + 1;
         let unread = self
             .rules_ending(on_path, keys)
@@ -578,18 +567,20 @@ impl<R: Read> Stream<R> {
         }
     }
 
-    /// The rules among `on_path` whose path ends `keys` keys down.
-    fn rules_ending(&self, mut on_path: u32, keys: usize) -> impl Iterator<Item = &Elide> {
+    /// The rules whose bits `on_path` holds, with their numbers.
+    fn rules(&self, mut on_path: u32) -> impl Iterator<Item = (usize, &Elide)> {
         std::iter::from_fn(move || {
-            while on_path != 0 {
-                let i = on_path.trailing_zeros() as usize;
-                on_path &= on_path - 1;
-                if self.elide[i].path().len() == keys {
-                    return Some(&self.elide[i]);
-                }
-            }
-            None
+            let i = (on_path != 0).then(|| on_path.trailing_zeros() as usize)?;
+            on_path &= on_path - 1;
+            Some((i, &self.elide[i]))
         })
+    }
+
+    /// The rules among `on_path` whose path ends `keys` keys down.
+    fn rules_ending(&self, on_path: u32, keys: usize) -> impl Iterator<Item = &Elide> {
+        self.rules(on_path)
+            .map(|(_, rule)| rule)
+            .filter(move |rule| rule.path().len() == keys)
     }
 
     /// The string already read that the value at `place` is to be compared with, when
@@ -613,118 +604,47 @@ impl<R: Read> Stream<R> {
     /// The rest of a string whose opening quote was consumed, decoded into its own
     /// allocation: runs of plain bytes are copied a chunk at a time.
     fn string(&mut self) -> Result<String, Stop> {
-        self.string_into(Vec::new())
+        let mut kept = Keep(Vec::new());
+        self.decode_string(&mut kept)?;
+        self.utf8_string(kept.0)
     }
 
     /// The rest of a string, compared with `earlier` as it is decoded and kept only from
     /// where the two part: `None` when they are equal.
     fn string_unless_same(&mut self, earlier: &str) -> Result<Option<String>, Stop> {
         let earlier = earlier.as_bytes();
-        let mut same = 0;
-        let mut piece = Vec::new();
-        // Where the two part: decoding goes on with what was equal so far.
-        let parted = |same: usize, piece: &[u8]| {
-            let mut out = Vec::with_capacity(earlier.len().max(same + piece.len()));
-            out.extend_from_slice(&earlier[..same]);
-            out.extend_from_slice(piece);
-            out
-        };
-        loop {
-            if self.pos == self.end && !self.fill()? {
-                return Err(self.error(Code::EofWhileParsingString));
-            }
-            let run = &self.buf[self.pos..self.end];
-            let plain = plain_prefix_equal(run, &earlier[same..]);
-            same += plain;
-            self.pos += plain;
-            if self.pos == self.end {
-                continue;
-            }
-            let b = self.buf[self.pos];
-            let e = match b {
-                b'"' => {
-                    self.eat();
-                    return match same == earlier.len() {
-                        true => Ok(None),
-                        false => self.utf8_string(earlier[..same].to_vec()).map(Some),
-                    };
-                }
-                // A one-letter escape in this buffer, as in `string_into`.
-                b'\\' => self.buf[..self.end]
-                    .get(self.pos + 1)
-                    .and_then(|&c| simple_escape(c)),
-                0..=0x1f => None,
-                // A plain byte that differs.
-                _ => return self.string_into(parted(same, &[])).map(Some),
-            };
-            piece.clear();
-            match e {
-                Some(e) => {
-                    piece.push(e);
-                    self.pos += 2;
-                }
-                None => {
-                    self.eat();
-                    if b != b'\\' {
-                        return Err(self.error(Code::ControlCharacterWhileParsingString));
-                    }
-                    self.escape(&mut piece)?;
-                }
-            }
-            if earlier.get(same..same + piece.len()) != Some(&piece[..]) {
-                return self.string_into(parted(same, &piece)).map(Some);
-            }
-            same += piece.len();
+        let mut compared = Compare::Same { earlier, same: 0 };
+        self.decode_string(&mut compared)?;
+        match compared {
+            Compare::Same { same, .. } if same == earlier.len() => Ok(None),
+            Compare::Same { same, .. } => self.utf8_string(earlier[..same].to_vec()).map(Some),
+            Compare::Parted(kept) => self.utf8_string(kept.0).map(Some),
         }
     }
 
     /// The rest of a string, checked as [`Stream::string`] checks it and not kept.
     fn skip_string(&mut self) -> Result<(), Stop> {
+        self.decode_string(&mut Skip)
+    }
+
+    /// Decodes the rest of a string (its opening quote consumed) into `sink`, through
+    /// the closing quote.
+    fn decode_string(&mut self, sink: &mut impl StringSink) -> Result<(), Stop> {
         let mut piece = Vec::new();
         loop {
             if self.pos == self.end && !self.fill()? {
                 return Err(self.error(Code::EofWhileParsingString));
             }
-            self.pos += plain_prefix(&self.buf[self.pos..self.end]);
-            if self.pos == self.end {
-                continue;
-            }
-            let b = self.buf[self.pos];
-            if b == b'\\'
-                && self.buf[..self.end]
-                    .get(self.pos + 1)
-                    .is_some_and(|&c| simple_escape(c).is_some())
-            {
-                self.pos += 2;
-                continue;
-            }
-            self.eat();
-            match b {
-                b'"' => return Ok(()),
-                b'\\' => {
-                    piece.clear();
-                    self.escape(&mut piece)?;
-                }
-                _ => return Err(self.error(Code::ControlCharacterWhileParsingString)),
-            }
-        }
-    }
-
-    /// Decodes the rest of a string onto what `out` already holds.
-    fn string_into(&mut self, mut out: Vec<u8>) -> Result<String, Stop> {
-        loop {
-            if self.pos == self.end && !self.fill()? {
-                return Err(self.error(Code::EofWhileParsingString));
-            }
-            let run = &self.buf[self.pos..self.end];
-            let plain = plain_prefix(run);
-            out.extend_from_slice(&run[..plain]);
             // No newline in a plain run, so the line is unchanged.
-            self.pos += plain;
+            self.pos += sink.plain(&self.buf[self.pos..self.end]);
             if self.pos == self.end {
                 continue;
             }
             let b = self.buf[self.pos];
+            if !is_special(b) {
+                // A comparison parted at a plain byte: the sink keeps it from here.
+                continue;
+            }
             // A one-letter escape in this buffer: most of them (every newline of a
             // file's content), taken without the general path. Neither byte is a newline.
             if b == b'\\' {
@@ -732,19 +652,22 @@ impl<R: Read> Stream<R> {
                     .get(self.pos + 1)
                     .and_then(|&c| simple_escape(c))
                 {
-                    out.push(e);
+                    sink.push(&[e]);
                     self.pos += 2;
                     continue;
                 }
             }
             self.eat();
             match b {
-                b'"' => break,
-                b'\\' => self.escape(&mut out)?,
+                b'"' => return Ok(()),
+                b'\\' => {
+                    piece.clear();
+                    self.escape(&mut piece)?;
+                    sink.push(&piece);
+                }
                 _ => return Err(self.error(Code::ControlCharacterWhileParsingString)),
             }
         }
-        self.utf8_string(out)
     }
 
     /// A decoded string, just closed, as a String.
@@ -910,6 +833,92 @@ impl<R: Read> Stream<R> {
     }
 }
 
+/// Where a string's decoded bytes go ([`Stream::decode_string`]).
+trait StringSink {
+    /// Takes the plain bytes at the start of `run` (as [`plain_prefix`]) and says how
+    /// many it took.
+    fn plain(&mut self, run: &[u8]) -> usize;
+    /// Takes the bytes an escape stands for.
+    fn push(&mut self, bytes: &[u8]);
+}
+
+/// The string, kept.
+struct Keep(Vec<u8>);
+
+impl StringSink for Keep {
+    fn plain(&mut self, run: &[u8]) -> usize {
+        let n = plain_prefix(run);
+        self.0.extend_from_slice(&run[..n]);
+        n
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+}
+
+/// The string, checked and dropped.
+struct Skip;
+
+impl StringSink for Skip {
+    fn plain(&mut self, run: &[u8]) -> usize {
+        plain_prefix(run)
+    }
+
+    fn push(&mut self, _: &[u8]) {}
+}
+
+/// The string compared with one read before: `same` bytes of `earlier` matched so far,
+/// until the two part; from there it is kept (with what matched before it).
+enum Compare<'e> {
+    Same { earlier: &'e [u8], same: usize },
+    Parted(Keep),
+}
+
+impl Compare<'_> {
+    fn part(&mut self, piece: &[u8]) {
+        if let Compare::Same { earlier, same } = *self {
+            let mut out = Vec::with_capacity(earlier.len().max(same + piece.len()));
+            out.extend_from_slice(&earlier[..same]);
+            out.extend_from_slice(piece);
+            *self = Compare::Parted(Keep(out));
+        }
+    }
+}
+
+impl StringSink for Compare<'_> {
+    fn plain(&mut self, run: &[u8]) -> usize {
+        match self {
+            Compare::Same { earlier, same } => {
+                let n = plain_prefix_equal(run, &earlier[*same..]);
+                *same += n;
+                if run.get(n).is_some_and(|&b| !is_special(b)) {
+                    self.part(&[]);
+                }
+                n
+            }
+            Compare::Parted(kept) => kept.plain(run),
+        }
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        match self {
+            Compare::Same { earlier, same }
+                if earlier.get(*same..*same + bytes.len()) == Some(bytes) =>
+            {
+                *same += bytes.len();
+            }
+            Compare::Same { .. } => self.part(bytes),
+            Compare::Parted(kept) => kept.push(bytes),
+        }
+    }
+}
+
+/// A quote, a backslash or a control character: what ends a plain run in a string.
+fn is_special(b: u8) -> bool {
+    matches!(b, b'"' | b'\\' | 0..=0x1f)
+}
+
 /// The byte a one-letter escape (`\\n`) stands for.
 fn simple_escape(c: u8) -> Option<u8> {
     Some(match c {
@@ -955,7 +964,7 @@ fn plain_prefix(run: &[u8]) -> usize {
     }
     i + run[i..]
         .iter()
-        .position(|b| matches!(b, b'"' | b'\\' | 0..=0x1f))
+        .position(|&b| is_special(b))
         .unwrap_or(run.len() - i)
 }
 
@@ -976,13 +985,18 @@ fn plain_prefix_equal(run: &[u8], earlier: &[u8]) -> usize {
     i + run[i..]
         .iter()
         .zip(&earlier[i..])
-        .position(|(b, e)| b != e || matches!(b, b'"' | b'\\' | 0..=0x1f))
+        .position(|(&b, &e)| b != e || is_special(b))
         .unwrap_or(n - i)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The reader with no rule.
+    fn read_plain(reader: impl Read, limit: usize) -> Result<Value, ReadError> {
+        read_value(reader, limit, &[])
+    }
 
     /// A reader that hands out `step` bytes at a time, to split every token across reads.
     struct Trickle<'a> {
@@ -1034,7 +1048,7 @@ mod tests {
     }
 
     fn got(bytes: &[u8], limit: usize, step: usize) -> String {
-        described(read_value(Trickle { data: bytes, step }, limit))
+        described(read_plain(Trickle { data: bytes, step }, limit))
     }
 
     fn same(bytes: &[u8]) {
@@ -1155,21 +1169,29 @@ mod tests {
         assert!(got(&json, 2000, 7).starts_with("ok"));
     }
 
+    /// 600 KB of text with escapes and multi-byte characters, to cross many reads.
+    fn large_text() -> String {
+        (0..200_000)
+            .map(|i| ["a", "é", "\n", "\"", "中"][i % 5])
+            .collect()
+    }
+
+    /// `json` read through `rules` a full buffer at a time, and in reads that split
+    /// characters and escapes.
+    fn read_in_steps(json: &str, rules: &'static [Elide]) -> Vec<Value> {
+        [CHUNK, 4093]
+            .map(|step| {
+                let data = json.as_bytes();
+                read_value(Trickle { data, step }, 1 << 24, rules).unwrap()
+            })
+            .into()
+    }
+
     #[test]
     fn a_large_string_crosses_reads_intact() {
-        let content: String = (0..200_000)
-            .map(|i| ["a", "é", "\n", "\"", "中"][i % 5])
-            .collect();
+        let content = large_text();
         let json = serde_json::json!({"content": content}).to_string();
-        for step in [CHUNK, 4093] {
-            let v = read_value(
-                Trickle {
-                    data: json.as_bytes(),
-                    step,
-                },
-                1 << 24,
-            )
-            .unwrap();
+        for v in read_in_steps(&json, &[]) {
             assert_eq!(v["content"], content);
         }
     }
@@ -1181,11 +1203,7 @@ mod tests {
     }];
 
     fn got_eliding(bytes: &[u8], step: usize) -> String {
-        described(read_value_eliding(
-            Trickle { data: bytes, step },
-            1 << 20,
-            B_AS_A,
-        ))
+        described(read_value(Trickle { data: bytes, step }, 1 << 20, B_AS_A))
     }
 
     /// What [`expected`] says of `bytes`, with serde_json's value (when there is one)
@@ -1205,11 +1223,7 @@ mod tests {
     /// `bytes` read with `rules`, a few bytes at a time and whole, says `want`.
     fn same_leaving(bytes: &[u8], rules: &'static [Elide], want: String) {
         for step in [1, 3, 7, CHUNK] {
-            let got = described(read_value_eliding(
-                Trickle { data: bytes, step },
-                1 << 20,
-                rules,
-            ));
+            let got = described(read_value(Trickle { data: bytes, step }, 1 << 20, rules));
             assert_eq!(
                 got,
                 want,
@@ -1325,23 +1339,11 @@ mod tests {
 
     #[test]
     fn a_large_copy_is_compared_across_reads() {
-        let content: String = (0..200_000)
-            .map(|i| ["a", "é", "\n", "\"", "中"][i % 5])
-            .collect();
+        let content = large_text();
         let mut other = content.clone();
         other.replace_range(other.len() - 3.., "end");
         for (later, elided) in [(&content, true), (&other, false)] {
-            let json = a_then_b(&content, later);
-            for step in [CHUNK, 4093] {
-                let v = read_value_eliding(
-                    Trickle {
-                        data: json.as_bytes(),
-                        step,
-                    },
-                    1 << 24,
-                    B_AS_A,
-                )
-                .unwrap();
+            for v in read_in_steps(&a_then_b(&content, later), B_AS_A) {
                 assert_eq!(v["a"]["c"], content);
                 assert_eq!(v["b"].get("c").is_none(), elided);
                 if !elided {
@@ -1378,7 +1380,7 @@ mod tests {
             same_unread(&b[..end]);
         }
         every_change(b, b"\"\\}],xu0\x01\xff", same_unread);
-        let v = read_value_eliding(sample.as_bytes(), 1 << 20, UNREAD).unwrap();
+        let v = read_value(sample.as_bytes(), 1 << 20, UNREAD).unwrap();
         assert_eq!(v.get("b"), None);
         assert_eq!(v["a"], serde_json::json!({"k": "v"}));
         assert_eq!(v["c"], serde_json::json!({"b": "kept", "x": "kept"}));

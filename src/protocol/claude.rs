@@ -9,7 +9,7 @@ use super::{
     BatchCall, CallResult, Common, Event, HookInput, InputError, Output, Payload, Response,
     StopInput, ToolCall, Verdict, MAX_INPUT_BYTES,
 };
-use crate::json::stream::{read_value_eliding, Elide, ReadError};
+use crate::json::stream::{read_value, Elide, ReadError};
 use serde_json::{json, Map, Value};
 use std::io::Read;
 use std::path::PathBuf;
@@ -51,7 +51,7 @@ pub fn read_object(
     leave_out: &'static [Elide],
 ) -> Result<Map<String, Value>, ParseFailure> {
     let fail = |error| ParseFailure { error, event: None };
-    let value = read_value_eliding(reader, MAX_INPUT_BYTES, leave_out).map_err(|e| {
+    let value = read_value(reader, MAX_INPUT_BYTES, leave_out).map_err(|e| {
         fail(match e {
             ReadError::Io(e) => InputError::Read(e.to_string()),
             ReadError::TooLarge => InputError::TooLarge {

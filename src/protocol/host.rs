@@ -656,8 +656,6 @@ mod tests {
         );
     }
 
-    /// A shell call whose directory argument cannot be read is refused, never judged in
-    /// the event's `cwd` instead.
     #[test]
     fn a_failed_tool_is_told_apart_with_the_unread_parts_left_out() {
         // Gemini's and Qwen's results repeat the content in parts never read (left out by
@@ -692,6 +690,8 @@ mod tests {
         }
     }
 
+    /// A shell call whose directory argument cannot be read is refused, never judged in
+    /// the event's `cwd` instead.
     #[test]
     fn an_unreadable_shell_directory_is_an_input_error() {
         let input = br#"{"session_id":"s","cwd":"/w","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"git push origin HEAD:main","dir_path":["../other"]}}"#;
