@@ -684,8 +684,9 @@ fn rewrite_strings(v: &mut Value, f: &dyn Fn(&str) -> String) {
     }
 }
 
-fn host_target(f: &Fixture, h: &HostBench) -> Target {
-    let rel = format!("hosts/{}/b.txt", h.dir);
+/// `h`'s file `name` in the project (the captures wrote `b.txt`).
+fn host_file(f: &Fixture, h: &HostBench, name: &str) -> Target {
+    let rel = format!("hosts/{}/{name}", h.dir);
     Target {
         abs: f.project.join(&rel),
         rel,
@@ -718,7 +719,7 @@ fn host_cases(h: &'static HostBench) -> Vec<BenchCase> {
         dir: Dir::Repo,
         setup: Box::new(|_| Ok(())),
         stdin: Box::new(move |f| {
-            let mut v = host_input(h, h.shell, &f.repo, &host_target(f, h), no_fix, f)?;
+            let mut v = host_input(h, h.shell, &f.repo, &host_file(f, h, "b.txt"), no_fix, f)?;
             set(&mut v, h.command, json!(command))
                 .map_err(|e| format!("{}/{}: {e}", h.dir, h.shell))?;
             Ok(serde_json::to_vec(&v).unwrap())
@@ -744,7 +745,7 @@ fn host_cases(h: &'static HostBench) -> Vec<BenchCase> {
                     h,
                     h.write.file,
                     &f.project,
-                    &host_target(f, h),
+                    &host_file(f, h, "b.txt"),
                     h.write.fix,
                     f,
                 )?;
@@ -763,13 +764,13 @@ fn host_cases(h: &'static HostBench) -> Vec<BenchCase> {
             ),
             args: host_args(h, "verify-write", landed.file),
             dir: Dir::Project,
-            setup: Box::new(move |f| put(&host_target(f, h).abs, landed.content)),
+            setup: Box::new(move |f| put(&host_file(f, h, "b.txt").abs, landed.content)),
             stdin: Box::new(move |f| {
                 let v = host_input(
                     h,
                     landed.file,
                     &f.project,
-                    &host_target(f, h),
+                    &host_file(f, h, "b.txt"),
                     landed.fix,
                     f,
                 )?;
@@ -779,10 +780,7 @@ fn host_cases(h: &'static HostBench) -> Vec<BenchCase> {
         });
     }
     if let (Some(landed), true) = (&h.landed, h.large) {
-        let big = |f: &Fixture| Target {
-            abs: f.project.join(format!("hosts/{}/big.txt", h.dir)),
-            rel: format!("hosts/{}/big.txt", h.dir),
-        };
+        let big = |f: &Fixture| host_file(f, h, "big.txt");
         out.push(BenchCase {
             name: format!(
                 "{}: verify-write: {}, 1 MiB, landed ({})",
@@ -2108,12 +2106,11 @@ fn real_main() -> Result<(), String> {
         stdin_files.push(file);
     }
     // The sink floor, after the hello world (so the report finds that one second).
-    let sink_case = cases.iter().position(|c| c.name == SINK_CASE);
-    let sink = match (&hello, sink_case) {
+    let sink_case = match (&hello, cases.iter().position(|c| c.name == SINK_CASE)) {
         (Ok(_), Some(i)) => match build_sink(&fx.root, &stdin_files[i]) {
             Ok(f) => {
-                floors.push(f.clone());
-                Some((i, f))
+                floors.push(f);
+                Some(i)
             }
             Err(e) => {
                 eprintln!("bench: no stdin floor: {e}");
@@ -2198,18 +2195,16 @@ fn real_main() -> Result<(), String> {
         (Err(e), _) => println!("Floor: no hello world in this run ({e})."),
         (Ok(_), None) => unreachable!("the hello world is measured when it built"),
     }
-    let sink_row = sink
-        .as_ref()
-        .and_then(|(i, _)| Some((&rows[*i], floor_rows.get(2)?)));
-    if let (Some((_, f)), Some((case, r))) = (&sink, sink_row) {
+    // Built only beside the hello world: the third floor and its case's row.
+    if let (Some(i), Some(r), Some(h)) = (sink_case, floor_rows.get(2), hello_p50) {
         println!(
             "Floor: {}, interleaved with the cases: p50 {} ms ({:+.2} over hello world: the input's passage through the pipe), \
              max RSS {:.1} MiB; `{SINK_CASE}` is {:+.2} ms over it.",
-            f.label,
+            r.name,
             ms(r.p50),
-            hello_p50.map_or(0.0, |h| over(r.p50, h)),
+            over(r.p50, h),
             mib(r.maxrss_kib),
-            over(case.p50, r.p50)
+            over(rows[i].p50, r.p50)
         );
     }
     if let Some(path) = &opts.json {
