@@ -273,15 +273,15 @@ fn a_real_write_event_is_verified_holding_one_copy(version: &str) {
     assert_eq!(event["tool_response"]["content"], content.as_str());
 
     let state = session.scratch_dir("state");
-    let verified = std::process::Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
-        .arg("verify-write")
-        .current_dir(session.project())
-        .env("DID_IT_ACTUALLY_STATE_DIR", &state)
-        .env("HOME", session.home())
-        .env_remove("DID_IT_ACTUALLY_POLICY")
-        .stdin(std::fs::File::open(&capture).unwrap())
-        .output()
-        .unwrap();
+    let verified = support::output_with_stdin(
+        std::process::Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+            .arg("verify-write")
+            .current_dir(session.project())
+            .env("DID_IT_ACTUALLY_STATE_DIR", &state)
+            .env("HOME", session.home())
+            .env_remove("DID_IT_ACTUALLY_POLICY"),
+        &raw,
+    );
     let said = format!(
         "exit {:?}\n{}{}",
         verified.status.code(),
