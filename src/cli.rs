@@ -151,6 +151,16 @@ enum Command {
     /// Print the name of every hook this build provides, one per line (for install.sh's links).
     #[command(hide = true)]
     HookNames,
+    /// What git runs for the run-time layer (`reference-transaction`, `pre-push`, and a
+    /// hand-over for every other hook): `git-hook NAME ARGS...`, git's input on stdin.
+    #[command(hide = true)]
+    GitHook {
+        /// The git hook's name.
+        name: String,
+        /// git's arguments to the hook.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<std::ffi::OsString>,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -334,6 +344,10 @@ pub fn main() -> ExitCode {
     if let Some((hook, hook_args)) = hook_fast_path(&args) {
         return run_hook(hook, &hook_args);
     }
+    // git runs this in every git process of the agent's: no clap either.
+    if args.get(1).is_some_and(|a| a == GIT_HOOK) {
+        return crate::runtime::hook::main(&args[2..]);
+    }
     // Multicall: a link named after a hook runs that hook.
     if let Some(hook) = linked_hook(&args) {
         if args.len() == 1 {
@@ -349,6 +363,9 @@ pub fn main() -> ExitCode {
     // A panic here is caught once, in `process_main`.
     dispatch(Cli::parse_from(args).command)
 }
+
+/// The subcommand git's hook scripts run (see [`crate::runtime::activation::script`]).
+const GIT_HOOK: &str = "git-hook";
 
 /// The hook a multicall link is named after (`…/bin/scope-guard`), if the binary was
 /// started through one.
@@ -510,6 +527,12 @@ fn dispatch(command: Command) -> ExitCode {
         Command::PluginHooks => write!(out, "{}", install::plugin_hooks_json(&Hook::ALL))
             .map(|()| ExitCode::SUCCESS)
             .map_err(Into::into),
+        // Reached when the fast path did not take it (`git-hook --help`).
+        Command::GitHook { name, args } => {
+            let mut all = vec![std::ffi::OsString::from(name)];
+            all.extend(args);
+            Ok(crate::runtime::hook::main(&all))
+        }
     };
     match result {
         Ok(code) => code,

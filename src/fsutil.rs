@@ -630,3 +630,17 @@ mod tests {
         );
     }
 }
+
+/// An I/O error in words for people: what happened, without Rust's `(os error N)`.
+pub fn describe_io(e: &io::Error) -> String {
+    let text = e.to_string();
+    let text = match text.find(" (os error ") {
+        Some(i) => &text[..i],
+        None => &text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => "an unknown I/O error".into(),
+    }
+}

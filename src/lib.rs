@@ -20,6 +20,7 @@ pub mod loops;
 pub mod policy;
 pub mod protocol;
 pub mod runner;
+pub mod runtime;
 pub mod scope;
 pub mod shell;
 pub mod state;

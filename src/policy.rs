@@ -126,6 +126,11 @@ pub struct BranchPolicy {
     /// When set, commits and pushes may only land on branches matching these globs.
     #[serde(default, deserialize_with = "optional_glob_list")]
     pub allowed: Option<Vec<String>>,
+    /// Whether git itself refuses, inside every git process the agent starts, what these
+    /// rules forbid (the run-time layer: `reference-transaction` and `pre-push` hooks,
+    /// switched on by `install`). Off: the static layer alone decides, as before.
+    #[serde(default = "yes")]
+    pub run_time: bool,
     #[serde(rename = "//", default, skip_serializing)]
     _comment: Option<serde_json::Value>,
     #[serde(skip)]
@@ -140,12 +145,14 @@ impl PartialEq for BranchPolicy {
             &self.deny,
             self.allow_force_push,
             &self.allowed,
+            self.run_time,
         ) == (
             &other.protected,
             other.protect_remote_default,
             &other.deny,
             other.allow_force_push,
             &other.allowed,
+            other.run_time,
         )
     }
 }
@@ -158,6 +165,7 @@ impl Default for BranchPolicy {
             deny: DenySwitches::default(),
             allow_force_push: true,
             allowed: None,
+            run_time: true,
             _comment: None,
             compiled: None,
         }

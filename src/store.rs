@@ -227,7 +227,14 @@ pub struct DenialRecord {
     /// The host whose hook refused it; absent: Claude Code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
+    /// The layer that refused: [`BY_RUN_TIME`] for git's own hooks; absent: the static
+    /// layer (a hook before the tool ran).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
 }
+
+/// [`DenialRecord::by`] of a refusal made inside git, at run time.
+pub const BY_RUN_TIME: &str = "run-time";
 
 /// The marker of a [`DenialRecord`] (`"kind": "denial"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -641,6 +648,7 @@ mod tests {
             rule: Some("outside the project root".into()),
             reason: "scope-guard: no".into(),
             host: None,
+            by: None,
         }
     }
 

@@ -154,6 +154,12 @@ pub fn run(
     if result.is_ok() && !uninstall {
         host_follow_up(args, &path, env, out)?;
     }
+    if result.is_ok()
+        && args.host == crate::protocol::host::Host::Claude
+        && selected.contains(&Hook::BlockWrongBranch)
+    {
+        runtime_follow_up(args, &path, &binary, uninstall, env, out)?;
+    }
     match result {
         Ok(Applied::Unchanged) if uninstall => {
             writeln!(
@@ -232,6 +238,73 @@ fn launcher_follow_up(
         "did-it-actually: commit {} and {} with the project: a teammate without did-it-actually gets a refusal that says what to install, not a spawn error (personal installs: --local or --user).",
         settings.display(),
         launcher.display()
+    )?;
+    Ok(())
+}
+
+/// Switches the run-time layer on (or, on uninstall, off) for the agent's commands: the
+/// hook scripts and git configuration of [`crate::runtime::activation::Layout`], and
+/// their variables in the `env` of the personal settings (`settings.local.json` beside
+/// shared settings: the paths are this machine's), or of the `--user` file.
+fn runtime_follow_up(
+    args: &InstallArgs,
+    settings: &Path,
+    binary: &str,
+    uninstall: bool,
+    env: &Env,
+    out: &mut dyn Write,
+) -> Result<(), CommandError> {
+    use crate::runtime::activation::{self, Layout};
+    let claude_dir = settings.parent().unwrap_or(Path::new("."));
+    let project = (!args.user).then(|| claude_dir.parent().unwrap_or(Path::new(".")));
+    let env_file = if args.user {
+        settings.to_owned()
+    } else {
+        claude_dir.join("settings.local.json")
+    };
+    let layout = Layout::new(env.as_fn(), project).map_err(|e| {
+        CommandError::new(format!(
+            "the run-time layer has no place for its files: {e}"
+        ))
+    })?;
+    if uninstall {
+        crate::install::apply(&env_file, |s| {
+            activation::remove_env(s);
+            Ok(())
+        })
+        .map_err(CommandError::new)?;
+        if layout.remove().map_err(CommandError::new)? {
+            writeln!(
+                out,
+                "did-it-actually: the run-time layer is off: its git hooks ({}) and their variables in {} are gone.",
+                layout.hooks_dir().display(),
+                env_file.display()
+            )?;
+        }
+        return Ok(());
+    }
+    let policy = project.map(|p| Policy::discover(p, env.as_fn()));
+    if let Some(Ok(p)) = &policy {
+        if !p.branches.run_time {
+            writeln!(
+                out,
+                "did-it-actually: the run-time layer stays off: branches.run_time is false in {}.",
+                p.source
+            )?;
+            return Ok(());
+        }
+    }
+    layout
+        .write(binary, activation::system_config(env.as_fn()).as_deref())
+        .map_err(CommandError::new)?;
+    let vars = layout.env_vars(project);
+    crate::install::apply(&env_file, |s| activation::merge_env(s, &vars))
+        .map_err(CommandError::new)?;
+    writeln!(
+        out,
+        "did-it-actually: the run-time layer is on: every git the agent starts, from any script or program, runs the branch check in {} (through the env of {}, this machine's, not to be committed); git outside the agent is unchanged.",
+        layout.hooks_dir().display(),
+        env_file.display()
     )?;
     Ok(())
 }

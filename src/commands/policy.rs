@@ -90,6 +90,15 @@ pub fn check(
                 Some(list) => writeln!(out, "branches.allowed: {}", list.join(", "))?,
                 None => writeln!(out, "branches.allowed: any branch")?,
             }
+            writeln!(
+                out,
+                "branches.run_time: {}",
+                if b.run_time {
+                    "on (git's own hooks refuse these changes in every git the agent starts, where install activated them)"
+                } else {
+                    "off (the static reading alone decides)"
+                }
+            )?;
             let scope = crate::scope::Scope::new(&p, &cwd, env.as_fn());
             writeln!(out, "scope.root: {}", scope.root.display())?;
             writeln!(out, "scope.allow: {}", p.scope.allow.join(", "))?;

@@ -342,6 +342,39 @@ impl Repo {
             .map(|c| c.id())
     }
 
+    /// The object a ref points to (`refs/heads/main`), peeled through symbolic refs;
+    /// `Ok(None)` when it does not exist.
+    pub fn ref_value(&self, name: &str) -> Result<Option<git2::Oid>, String> {
+        match self.repo.refname_to_id(name) {
+            Ok(oid) => Ok(Some(oid)),
+            Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
+            Err(e) => Err(format!("cannot read {name}: {}", e.message())),
+        }
+    }
+
+    /// The directory shared by every work tree: where `packed-refs`, the branches and
+    /// (by default) the hooks live.
+    pub fn common_dir(&self) -> PathBuf {
+        self.repo.commondir().to_owned()
+    }
+
+    /// Every value of a configuration key with the scope it comes from, highest scope
+    /// last (git's order: the last value read wins).
+    pub fn config_values_by_scope(&mut self, key: &str) -> Vec<(git2::ConfigLevel, String)> {
+        let Some(config) = self.config() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        if let Ok(mut entries) = config.entries(Some(key)) {
+            while let Some(Ok(entry)) = entries.next() {
+                if let Some(v) = entry.value() {
+                    out.push((entry.level(), v.to_owned()));
+                }
+            }
+        }
+        out
+    }
+
     /// Whether `ancestor` is `descendant` or one of its ancestors.
     pub fn is_ancestor(&self, ancestor: git2::Oid, descendant: git2::Oid) -> bool {
         ancestor == descendant

@@ -185,5 +185,6 @@ pub fn denial_record(
         rule,
         reason: reason.to_owned(),
         host: input.common.host.record_name(),
+        by: None,
     })
 }

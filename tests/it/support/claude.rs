@@ -380,11 +380,16 @@ impl Session {
     /// --project <project>` plus `args`), and gives the session a state directory of its
     /// own, which is returned.
     pub fn install(&mut self, args: &[&str]) -> PathBuf {
+        // The session's own state directory and home: the run-time layer's files land
+        // there, not in the home of whoever runs the tests.
+        let state = self.scratch_dir("state");
         let out = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
             .arg("install")
             .args(args)
             .arg("--project")
             .arg(&self.project)
+            .env("DID_IT_ACTUALLY_STATE_DIR", &state)
+            .env("HOME", &self.home)
             .output()
             .unwrap();
         assert!(
@@ -392,7 +397,6 @@ impl Session {
             "install failed: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let state = self.scratch_dir("state");
         self.env("DID_IT_ACTUALLY_STATE_DIR", &state);
         state
     }

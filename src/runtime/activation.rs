@@ -1,0 +1,491 @@
+//! How the run-time layer is switched on for the agent's commands, and only for them.
+//!
+//! Git reads `core.hooksPath` from the environment of each git process. The agent's host
+//! puts the variables below into the environment of every command the agent runs (Claude
+//! Code: the `env` of its settings), so every git the agent starts, through any script,
+//! build recipe or interpreter, runs our `reference-transaction` and `pre-push` hooks; the
+//! user's own terminal never has them. Three channels, because each can be lost on its
+//! own:
+//!
+//! - `GIT_CONFIG_PARAMETERS` (what `git -c` adds to): a command that sets
+//!   `GIT_CONFIG_COUNT` for its own keys does not touch it.
+//! - `GIT_CONFIG_COUNT` / `GIT_CONFIG_KEY_0` / `GIT_CONFIG_VALUE_0`: a command that sets
+//!   `GIT_CONFIG_PARAMETERS` itself does not touch these.
+//! - `GIT_CONFIG_SYSTEM` naming a file that includes the real system configuration and
+//!   sets the hooks path: git removes the first two from the programs it starts on the
+//!   other side of a local transport (`receive-pack` of a push to a path, `upload-pack`
+//!   of a clone), not this one, so a push to a local remote with `--no-verify` still
+//!   meets the remote's `reference-transaction`. It is the lowest scope: a repository's
+//!   own `core.hooksPath` (husky) wins over it, which the first two channels beat.
+//!
+//! The hooks directory holds one script per git hook: ours decide, every other one (and
+//! ours after deciding) hands over to the repository's own hook, found where git would
+//! have found it without us.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// The hooks git runs that the run-time layer decides in.
+pub const GUARDED: [&str; 2] = ["reference-transaction", "pre-push"];
+
+/// Every hook name git 2.47 looks up in the hooks directory that a script of ours can
+/// hand over to unchanged. Left out, because a hook's mere presence changes what git does
+/// and no stand-in can do git's default: `push-to-checkout` (it replaces the work tree
+/// update), `proc-receive` (it speaks a protocol). `fsmonitor-watchman` is named by
+/// `core.fsmonitor`, not looked up here.
+pub const HOOK_NAMES: [&str; 25] = [
+    "applypatch-msg",
+    "pre-applypatch",
+    "post-applypatch",
+    "pre-commit",
+    "pre-merge-commit",
+    "prepare-commit-msg",
+    "commit-msg",
+    "post-commit",
+    "pre-rebase",
+    "post-checkout",
+    "post-merge",
+    "pre-push",
+    "pre-receive",
+    "update",
+    "post-receive",
+    "post-update",
+    "reference-transaction",
+    "pre-auto-gc",
+    "post-rewrite",
+    "sendemail-validate",
+    "p4-changelist",
+    "p4-prepare-changelist",
+    "p4-post-changelist",
+    "p4-pre-submit",
+    "post-index-change",
+];
+
+/// The second line of every hook script of ours, by which it is recognised.
+pub const MARKER: &str = "# did-it-actually run-time layer";
+
+/// The variable that names our hooks directory: the static layer reads it to know that
+/// the run-time layer is active, and the hooks to know their own directory.
+pub const HOOKS_ENV: &str = "DID_IT_ACTUALLY_GIT_HOOKS";
+/// The project whose policy the hooks apply (the static layer applies the same one).
+pub const PROJECT_ENV: &str = "DID_IT_ACTUALLY_PROJECT";
+
+/// Where one install's run-time files live: `<state root>/git/<project>-<hash>/` for a
+/// project (`hooks/`, `config`), `<state root>/git/user/` for a user-wide install. One
+/// directory per install, so an uninstall takes away exactly its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub root: PathBuf,
+}
+
+impl Layout {
+    pub fn new(
+        env: impl Fn(&str) -> Option<OsString>,
+        project: Option<&Path>,
+    ) -> Result<Layout, String> {
+        let state = crate::store::state_root(env).map_err(|e| e.to_string())?;
+        let key = match project {
+            None => "user".to_owned(),
+            Some(p) => {
+                let name: String = p
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                            c
+                        } else {
+                            '_'
+                        }
+                    })
+                    .take(40)
+                    .collect();
+                let hash = crate::fsutil::sha256_hex(p.to_string_lossy().as_bytes());
+                format!("{name}-{}", &hash[..12])
+            }
+        };
+        Ok(Layout {
+            root: state.join("git").join(key),
+        })
+    }
+
+    pub fn hooks_dir(&self) -> PathBuf {
+        self.root.join("hooks")
+    }
+
+    /// The system-scope configuration the agent's git reads instead of the machine's
+    /// (which it includes).
+    pub fn config_file(&self) -> PathBuf {
+        self.root.join("config")
+    }
+
+    /// The variables that switch the layer on, for the host's environment settings.
+    /// `project`: the project whose policy applies; `None` for a user-wide install, where
+    /// each repository's own policy applies.
+    pub fn env_vars(&self, project: Option<&Path>) -> Vec<(&'static str, String)> {
+        let hooks = self.hooks_dir().to_string_lossy().into_owned();
+        let mut vars = vec![
+            (
+                "GIT_CONFIG_PARAMETERS",
+                format!("'core.hooksPath'={}", sq_quote(&hooks)),
+            ),
+            ("GIT_CONFIG_COUNT", "1".to_owned()),
+            ("GIT_CONFIG_KEY_0", "core.hooksPath".to_owned()),
+            ("GIT_CONFIG_VALUE_0", hooks.clone()),
+            (
+                "GIT_CONFIG_SYSTEM",
+                self.config_file().to_string_lossy().into_owned(),
+            ),
+            (HOOKS_ENV, hooks),
+        ];
+        if let Some(p) = project {
+            vars.push((PROJECT_ENV, p.to_string_lossy().into_owned()));
+        }
+        vars
+    }
+
+    /// Writes the hooks directory (one script per hook, running `binary`) and the
+    /// system-scope configuration that includes `system_config`. Idempotent.
+    pub fn write(&self, binary: &str, system_config: Option<&Path>) -> Result<(), String> {
+        let dir = self.hooks_dir();
+        std::fs::create_dir_all(&dir).map_err(|e| {
+            format!(
+                "cannot create {}: {}",
+                dir.display(),
+                crate::fsutil::describe_io(&e)
+            )
+        })?;
+        for name in HOOK_NAMES {
+            let path = dir.join(name);
+            write_executable(&path, &script(binary, name))?;
+        }
+        let config = config_text(&dir, system_config);
+        crate::fsutil::write_atomically(&self.config_file(), config.as_bytes()).map_err(|e| {
+            format!(
+                "cannot write {}: {}",
+                self.config_file().display(),
+                crate::fsutil::describe_io(&e)
+            )
+        })
+    }
+
+    /// Removes what [`Layout::write`] wrote (only scripts of ours).
+    pub fn remove(&self) -> Result<bool, String> {
+        let dir = self.hooks_dir();
+        let mut removed = false;
+        for name in HOOK_NAMES {
+            let path = dir.join(name);
+            if std::fs::read_to_string(&path).is_ok_and(|t| is_ours(&t)) {
+                std::fs::remove_file(&path).map_err(|e| {
+                    format!(
+                        "cannot remove {}: {}",
+                        path.display(),
+                        crate::fsutil::describe_io(&e)
+                    )
+                })?;
+                removed = true;
+            }
+        }
+        let _ = std::fs::remove_dir(&dir);
+        if std::fs::read_to_string(self.config_file()).is_ok_and(|t| t.contains(MARKER)) {
+            let _ = std::fs::remove_file(self.config_file());
+            removed = true;
+        }
+        let _ = std::fs::remove_dir(&self.root);
+        Ok(removed)
+    }
+
+    /// Whether every script is in place and ours.
+    pub fn intact(&self) -> Result<(), String> {
+        let dir = self.hooks_dir();
+        for name in HOOK_NAMES {
+            let path = dir.join(name);
+            match std::fs::read_to_string(&path) {
+                Ok(t) if is_ours(&t) => {}
+                Ok(_) => return Err(format!("{} is not a did-it-actually hook", path.display())),
+                Err(e) => {
+                    return Err(format!(
+                        "{} cannot be read ({})",
+                        path.display(),
+                        crate::fsutil::describe_io(&e)
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn write_executable(path: &Path, text: &str) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    if std::fs::read_to_string(path).is_ok_and(|t| t == text) {
+        return Ok(());
+    }
+    crate::fsutil::write_atomically(path, text.as_bytes())
+        .and_then(|()| std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)))
+        .map_err(|e| {
+            format!(
+                "cannot write {}: {}",
+                path.display(),
+                crate::fsutil::describe_io(&e)
+            )
+        })
+}
+
+/// Puts the variables into a settings file's `env` (Claude Code gives them to every
+/// command the agent runs, and to its hooks), keeping every other variable.
+pub fn merge_env(
+    settings: &mut serde_json::Map<String, serde_json::Value>,
+    vars: &[(&'static str, String)],
+) -> Result<(), String> {
+    let env = settings
+        .entry("env")
+        .or_insert_with(|| serde_json::Value::Object(Default::default()));
+    let Some(env) = env.as_object_mut() else {
+        return Err("its \"env\" is not an object".into());
+    };
+    for (k, v) in vars {
+        if let Some(existing) = env.get(*k).and_then(|e| e.as_str()) {
+            let ours = env.contains_key(HOOKS_ENV);
+            if existing != v && !ours {
+                return Err(format!(
+                    "its env already sets {k} ({existing:?}), which the run-time layer needs; remove it, or set branches.run_time to false in the policy"
+                ));
+            }
+        }
+    }
+    for (k, v) in vars {
+        env.insert((*k).to_owned(), serde_json::Value::String(v.clone()));
+    }
+    Ok(())
+}
+
+/// Takes the run-time layer's variables out of a settings file's `env` (only when it is
+/// ours: the marker variable is there), and `env` itself when nothing else is left.
+pub fn remove_env(settings: &mut serde_json::Map<String, serde_json::Value>) {
+    let Some(env) = settings.get_mut("env").and_then(|e| e.as_object_mut()) else {
+        return;
+    };
+    if !env.contains_key(HOOKS_ENV) {
+        return;
+    }
+    for k in ENV_NAMES {
+        env.remove(k);
+    }
+    if env.is_empty() {
+        settings.remove("env");
+    }
+}
+
+/// Every variable [`Layout::env_vars`] can set.
+pub const ENV_NAMES: [&str; 7] = [
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "GIT_CONFIG_KEY_0",
+    "GIT_CONFIG_VALUE_0",
+    "GIT_CONFIG_SYSTEM",
+    HOOKS_ENV,
+    PROJECT_ENV,
+];
+
+/// Whether a hook script is one of ours.
+pub fn is_ours(text: &str) -> bool {
+    text.lines().nth(1).is_some_and(|l| l.starts_with(MARKER))
+}
+
+/// The script git runs for hook `name`: our binary when it is there; when it is not, a
+/// refusal that says what to install (git stops before the change, or the push).
+pub fn script(binary: &str, name: &str) -> String {
+    let bin = shlex::try_quote(binary)
+        .map(|q| q.into_owned())
+        .unwrap_or_else(|_| "''".into());
+    format!(
+        r#"#!/bin/sh
+{MARKER}: git's {name} hook for the agent's commands (written by `did-it-actually install`).
+bin={bin}
+if [ -x "$bin" ]; then exec "$bin" git-hook {name} "$@"; fi
+echo "did-it-actually: git's {name} hook cannot run: $bin is missing, so the agent's git refuses (the run-time branch guard fails closed). Install did-it-actually again (install/install.sh), then run: did-it-actually doctor" >&2
+exit 1
+"#
+    )
+}
+
+fn config_text(hooks: &Path, system_config: Option<&Path>) -> String {
+    let mut out = format!(
+        "{MARKER}: the system-scope git configuration of the agent's commands (GIT_CONFIG_SYSTEM).\n"
+    );
+    if let Some(sys) = system_config {
+        out.push_str(&format!(
+            "[include]\n\tpath = {}\n",
+            git_config_quote(&sys.to_string_lossy())
+        ));
+    }
+    out.push_str(&format!(
+        "[core]\n\thooksPath = {}\n",
+        git_config_quote(&hooks.to_string_lossy())
+    ));
+    out
+}
+
+/// Git's config-file quoting: a value in double quotes, with `\` and `"` escaped.
+fn git_config_quote(value: &str) -> String {
+    format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// Git's `sq_quote` (what `GIT_CONFIG_PARAMETERS` holds): single quotes, a `'` as `'\''`.
+fn sq_quote(value: &str) -> String {
+    format!("'{}'", value.replace('\'', "'\\''"))
+}
+
+/// What the static layer knows of the run-time layer, from its own environment (the
+/// host gives its hooks the same variables as the agent's commands).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// Every git the agent starts runs the hooks in this directory.
+    Active { hooks: PathBuf },
+    /// Not active, and why (for `explain`, `status` and `doctor`).
+    Inactive(String),
+}
+
+impl Activation {
+    pub fn is_active(&self) -> bool {
+        matches!(self, Activation::Active { .. })
+    }
+}
+
+/// Reads the activation from `env`: the marker variable, the hooks path in git's
+/// command-scope configuration, and the scripts in place.
+pub fn activation(env: &dyn Fn(&str) -> Option<OsString>) -> Activation {
+    let Some(hooks) = env(HOOKS_ENV).filter(|v| !v.is_empty()).map(PathBuf::from) else {
+        return Activation::Inactive(format!(
+            "the agent's environment does not have {HOOKS_ENV} (install registers it)"
+        ));
+    };
+    let params = env("GIT_CONFIG_PARAMETERS").unwrap_or_default();
+    if !params.to_string_lossy().contains(&*hooks.to_string_lossy()) {
+        return Activation::Inactive(
+            "GIT_CONFIG_PARAMETERS does not name the run-time hooks, so git would not run them"
+                .into(),
+        );
+    }
+    let layout = Layout {
+        root: hooks.parent().map(Path::to_owned).unwrap_or_default(),
+    };
+    if layout.hooks_dir() != hooks {
+        return Activation::Inactive(format!(
+            "{} is not a did-it-actually hooks directory",
+            hooks.display()
+        ));
+    }
+    match layout.intact() {
+        Ok(()) => Activation::Active { hooks },
+        Err(e) => Activation::Inactive(format!("the run-time hooks are broken: {e}")),
+    }
+}
+
+/// The system configuration git reads when `GIT_CONFIG_SYSTEM` is not set, asked of the
+/// `git` on PATH (`git var GIT_CONFIG_SYSTEM`, git 2.42 and later), else `/etc/gitconfig`.
+pub fn system_config(env: &dyn Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
+    let mut cmd = std::process::Command::new("git");
+    cmd.args(["var", "GIT_CONFIG_SYSTEM"])
+        .env_remove("GIT_CONFIG_SYSTEM")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    if let Some(path) = env("PATH") {
+        cmd.env("PATH", path);
+    }
+    let asked = cmd
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty());
+    Some(PathBuf::from(
+        asked.unwrap_or_else(|| "/etc/gitconfig".into()),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scripts_name_their_hook_and_refuse_without_the_binary() {
+        let s = script("/opt/dia bin/did-it-actually", "pre-push");
+        assert!(is_ours(&s));
+        assert!(s.contains("bin='/opt/dia bin/did-it-actually'"), "{s}");
+        assert!(s.contains("exec \"$bin\" git-hook pre-push \"$@\""), "{s}");
+        assert!(s.ends_with("exit 1\n"));
+    }
+
+    #[test]
+    fn the_variables_quote_as_git_reads_them() {
+        let l = Layout {
+            root: PathBuf::from("/s/it's/git"),
+        };
+        let vars = l.env_vars(Some(Path::new("/p")));
+        assert_eq!(
+            vars[0],
+            (
+                "GIT_CONFIG_PARAMETERS",
+                "'core.hooksPath'='/s/it'\\''s/git/hooks'".to_owned()
+            )
+        );
+        assert!(vars.contains(&(PROJECT_ENV, "/p".to_owned())));
+        assert_eq!(
+            config_text(Path::new("/h\"x"), Some(Path::new("/etc/gitconfig"))),
+            format!("{MARKER}: the system-scope git configuration of the agent's commands (GIT_CONFIG_SYSTEM).\n[include]\n\tpath = \"/etc/gitconfig\"\n[core]\n\thooksPath = \"/h\\\"x\"\n")
+        );
+    }
+
+    #[test]
+    fn activation_needs_the_marker_the_parameters_and_the_scripts() {
+        let tmp = std::env::temp_dir().join(format!("dia-activation-{}", std::process::id()));
+        assert!(Layout::new(|_| None, None).is_err(), "no state directory");
+        let l = Layout { root: tmp.clone() };
+        let vars = l.env_vars(None);
+        let env = |n: &str| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| v.into());
+        assert!(!activation(&env).is_active(), "no scripts yet");
+        l.write("/bin/true", None).unwrap();
+        assert_eq!(
+            activation(&env),
+            Activation::Active {
+                hooks: l.hooks_dir()
+            }
+        );
+        let without_params = |n: &str| {
+            if n == "GIT_CONFIG_PARAMETERS" {
+                None
+            } else {
+                env(n)
+            }
+        };
+        assert!(!activation(&without_params).is_active());
+        assert!(l.remove().unwrap());
+        assert!(!tmp.exists());
+    }
+
+    #[test]
+    fn the_env_merges_beside_foreign_variables_and_leaves_with_them_intact() {
+        let l = Layout {
+            root: PathBuf::from("/s/git/p-1"),
+        };
+        let mut settings: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(r#"{"env": {"FOO": "1"}, "hooks": {}}"#).unwrap();
+        let before = settings.clone();
+        merge_env(&mut settings, &l.env_vars(Some(Path::new("/p")))).unwrap();
+        assert_eq!(settings["env"]["FOO"], "1");
+        assert_eq!(settings["env"][HOOKS_ENV], "/s/git/p-1/hooks");
+        // Idempotent, and a second install (another path) replaces its own values.
+        merge_env(&mut settings, &l.env_vars(Some(Path::new("/q")))).unwrap();
+        assert_eq!(settings["env"][PROJECT_ENV], "/q");
+        remove_env(&mut settings);
+        assert_eq!(settings, before);
+        let mut foreign: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(r#"{"env": {"GIT_CONFIG_COUNT": "2"}}"#).unwrap();
+        let e = merge_env(&mut foreign, &l.env_vars(None)).unwrap_err();
+        assert!(e.contains("already sets GIT_CONFIG_COUNT"), "{e}");
+    }
+}

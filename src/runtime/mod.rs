@@ -1,0 +1,16 @@
+//! The run-time layer: what is decided at the point of effect, by git itself, for every
+//! git process the agent starts, whoever starts it (a script it wrote, a build recipe, an
+//! interpreter, git under another name). The static layer (the PreToolUse hooks) reads a
+//! command before it runs and cannot know everything it will start or compute; this
+//! layer sees the ref changes themselves.
+//!
+//! - [`activation`]: how the layer is switched on for the agent's commands only (the
+//!   host's environment settings), the hook scripts and the configuration it installs,
+//!   and how the static layer knows it is active.
+//! - [`refs`]: the decisions, pure (the same policy and words as the static layer).
+//! - [`hook`]: the process git runs (`did-it-actually git-hook NAME`): decide, record,
+//!   hand over to the repository's own hooks.
+
+pub mod activation;
+pub mod hook;
+pub mod refs;
