@@ -19,6 +19,10 @@ pub fn run(
         Err(e) => return Err(CommandError::new(e)),
     };
     use crate::hooks::block_wrong_branch::{explain, Decision};
+    // The agent's commands (and its hooks) get the env of its settings on top of this
+    // environment: read the command as the agent's shell would run it.
+    let agent = crate::runtime::activation::agent_env(&cwd, vars);
+    let vars: &dyn Fn(&str) -> Option<OsString> = &agent;
     let e = explain(command, &cwd, &policy, vars);
     let scope = crate::scope::Scope::new(&policy, &cwd, vars);
     let writes = crate::hooks::scope_guard::explain_command(command, &cwd, &scope, vars);
@@ -26,6 +30,7 @@ pub fn run(
     if json {
         let (verdict, reason) = match &e.decision {
             Decision::Allow => ("allow", None),
+            Decision::AllowNoted(r) => ("allow", Some(r)),
             Decision::Deny(r) => ("deny", Some(r)),
         };
         print_json(
@@ -37,6 +42,8 @@ pub fn run(
                 "protected": policy.branches.describe_protected(),
                 "remote_defaults": remote_defaults(&policy, &cwd),
                 "trace": e.trace,
+                "layers": e.layers.describe(),
+                "not_read": e.unread,
                 "verdict": verdict,
                 "reason": reason,
                 "scope": {
@@ -70,7 +77,7 @@ pub fn run(
         }
     }
     match (&e.decision, scope_reason) {
-        (Decision::Allow, None) => Ok(ExitCode::SUCCESS),
+        (Decision::Allow | Decision::AllowNoted(_), None) => Ok(ExitCode::SUCCESS),
         _ => Ok(ExitCode::from(1)),
     }
 }

@@ -154,10 +154,9 @@ pub fn run(
     if result.is_ok() && !uninstall {
         host_follow_up(args, &path, env, out)?;
     }
-    if result.is_ok()
-        && args.host == crate::protocol::host::Host::Claude
-        && selected.contains(&Hook::BlockWrongBranch)
-    {
+    // The shared project install: its personal settings file carries this machine's
+    // paths. (--local and --user installs keep their one file to the hooks for now.)
+    if result.is_ok() && shared && selected.contains(&Hook::BlockWrongBranch) {
         runtime_follow_up(args, &path, &binary, uninstall, env, out)?;
     }
     match result {

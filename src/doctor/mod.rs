@@ -67,6 +67,7 @@ pub fn run(scope: &Subject, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) ->
     let registered = settings_checks(scope, &mut out);
     out.push(claude_version_check(env));
     out.push(policy_check(&scope.project, env));
+    out.push(runtime_check(&scope.project, env));
     out.push(state_check(env));
     let launcher = launcher_check(&registered);
     // A launcher that finds no binary is one failure, not one per self-test.
@@ -568,6 +569,37 @@ fn policy_check(project: &Path, env: &dyn Fn(&str) -> Option<std::ffi::OsString>
             "policy",
             format!("{e}: block-wrong-branch and scope-guard deny everything until it is fixed"),
             Some("fix the file (`did-it-actually policy check` shows the same error)".into()),
+        ),
+    }
+}
+
+/// The run-time layer as the agent's commands get it (the settings env on top of this
+/// environment).
+fn runtime_check(project: &Path, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Check {
+    let agent = crate::runtime::activation::agent_env(project, env);
+    let Ok(policy) = Policy::discover(project, &agent) else {
+        return check(
+            Mark::Warn,
+            "run-time layer",
+            "not judged: the policy cannot be read (see above)",
+            None,
+        );
+    };
+    match crate::hooks::block_wrong_branch::Layers::of(&policy, &agent).run_time {
+        crate::runtime::activation::Activation::Active { hooks } => check(
+            Mark::Pass,
+            "run-time layer",
+            format!(
+                "every git the agent starts runs the branch check in {}",
+                hooks.display()
+            ),
+            None,
+        ),
+        crate::runtime::activation::Activation::Inactive(why) => check(
+            Mark::Warn,
+            "run-time layer",
+            format!("off ({why}): a program the agent starts (a script, a build recipe) can move a protected branch unseen, and git commands with values known only at run time are denied"),
+            policy.branches.run_time.then(|| "run `did-it-actually install --project` on this machine".to_owned()),
         ),
     }
 }

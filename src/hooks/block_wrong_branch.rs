@@ -11,6 +11,7 @@ use super::{Context, Hook, HookOutcome};
 use crate::git::{Action, Analyzer, Effect, GitCall, Place, RefUpdate, DYNAMIC};
 use crate::policy::Policy;
 use crate::protocol::Payload;
+use crate::runtime::activation::{activation, Activation};
 use crate::shell::exec::{self, Runs};
 use crate::shell::walk::{invocation_cwd, ShellState, Site, Spawn, Visitor, Walker};
 use crate::shell::{self, SimpleCommand};
@@ -34,9 +35,57 @@ pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
     };
     let mut session = Analyzer::new(ctx.env);
     let analysis = analyze(command, &input.common.cwd, &mut session, ctx.env);
-    match decide(&analysis, ctx.policy, &mut session, &input.common.cwd) {
+    let layers = Layers::of(ctx.policy, ctx.env);
+    match decide(
+        &analysis,
+        ctx.policy,
+        &mut session,
+        &input.common.cwd,
+        &layers,
+    ) {
         Decision::Allow => HookOutcome::silent(),
+        Decision::AllowNoted(note) => HookOutcome::respond(crate::protocol::Response::new(
+            crate::protocol::Verdict::Context(note),
+        )),
         Decision::Deny(reason) => deny(reason),
+    }
+}
+
+/// Which layers decide: the static reading always; the run-time layer (git's own hooks)
+/// when the policy wants it and the agent's environment has it switched on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layers {
+    pub run_time: Activation,
+}
+
+impl Layers {
+    pub fn of(policy: &Policy, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Layers {
+        let run_time = if policy.branches.run_time {
+            activation(env)
+        } else {
+            Activation::Inactive(format!("branches.run_time is false in {}", policy.source))
+        };
+        Layers { run_time }
+    }
+
+    /// The static layer alone, for the corpora and callers that have no environment.
+    pub fn static_only() -> Layers {
+        Layers {
+            run_time: Activation::Inactive("not asked".into()),
+        }
+    }
+
+    /// One line for `explain`: which layers decide.
+    pub fn describe(&self) -> String {
+        match &self.run_time {
+            Activation::Active { hooks } => format!(
+                "layers: static reading, and the run-time layer (git's own hooks in {}) for what only running shows",
+                hooks.display()
+            ),
+            Activation::Inactive(why) => format!(
+                "layers: static reading alone (run-time layer off: {why}); what it cannot read it denies"
+            ),
+        }
     }
 }
 
@@ -47,8 +96,14 @@ pub struct Analysis {
     pub updates: Vec<(RefUpdate, String)>,
     /// What could not be resolved, each with the command it is in.
     pub unresolved: Vec<(String, String)>,
+    /// What would take the run-time layer out of a git command (its hooks path replaced,
+    /// `push --no-verify`), each with the command it is in.
+    pub bypasses: Vec<(String, String)>,
     /// A readable account of the analysis, for `explain`.
     pub trace: Vec<String>,
+    /// Programs it runs that start programs of their own, which the static reading does
+    /// not follow (said by `explain`, decided by the run-time layer where it is on).
+    pub unread: Vec<String>,
 }
 
 /// Analyzes `command` as run in `cwd`.
@@ -117,7 +172,23 @@ impl Visitor for Guard<'_, '_> {
                 }
                 self.git(site, inv, state)
             }
-            Runs::Program(_) | Runs::Nothing => Vec::new(),
+            Runs::Program(inv) => {
+                let first = inv.args.first().and_then(|w| w.text());
+                if starts_unread_programs(&inv.program, first) {
+                    self.out.unread.push(site.cited.clone());
+                }
+                Vec::new()
+            }
+            // A shell given a script file runs nothing the reading can see.
+            Runs::Nothing => {
+                let text = |k: usize| cmd.words.get(k).and_then(|w| w.text());
+                if let Some(program) = text(0) {
+                    if starts_unread_programs(program, text(1)) {
+                        self.out.unread.push(site.cited.clone());
+                    }
+                }
+                Vec::new()
+            }
         }
     }
 
@@ -177,6 +248,12 @@ impl Guard<'_, '_> {
             cwd.as_ref()
                 .map_or("an unknown directory".into(), |c| c.display().to_string())
         ));
+        if let Some(how) = runtime_bypass(&args, &env) {
+            self.out
+                .trace
+                .push(format!("  takes the run-time layer out: {how}"));
+            self.out.bypasses.push((how, site.cited.clone()));
+        }
         let call = GitCall {
             args,
             env,
@@ -265,10 +342,75 @@ fn place(p: &Place) -> String {
     }
 }
 
+/// Programs that run what a file or a recipe says: a program named by its path (`./deploy.sh`),
+/// a shell or interpreter given a file, a build tool or task runner. Only for saying what
+/// was not read: the decision about what they start is the run-time layer's.
+fn starts_unread_programs(program: &str, first_argument: Option<&str>) -> bool {
+    const RUNNERS: [&str; 16] = [
+        "make", "gmake", "just", "task", "npm", "npx", "yarn", "pnpm", "bun", "cargo", "go",
+        "gradle", "mvn", "rake", "tox", "nox",
+    ];
+    const INTERPRETERS: [&str; 10] = [
+        "sh", "bash", "zsh", "dash", "python", "python3", "node", "ruby", "perl", "deno",
+    ];
+    let name = program.rsplit('/').next().unwrap_or(program);
+    let file_argument = first_argument.is_some_and(|a| !a.starts_with('-'));
+    program.contains('/')
+        || RUNNERS.contains(&name)
+        || (INTERPRETERS.contains(&name) && file_argument)
+}
+
+/// What would take git's own hooks out of a git invocation: a hooks path given on its
+/// command line or in its environment, the variables that carry the run-time layer
+/// replaced, or a push that skips `pre-push`.
+fn runtime_bypass(args: &[String], env: &[(String, Option<String>)]) -> Option<String> {
+    let hooks_path = |kv: &str| {
+        kv.split_once('=')
+            .map_or(kv, |(k, _)| k)
+            .eq_ignore_ascii_case("core.hooksPath")
+    };
+    let mut words = args.iter();
+    while let Some(a) = words.next() {
+        if a.starts_with(DYNAMIC) {
+            continue;
+        }
+        let value = match a.as_str() {
+            "-c" | "--config-env" => words.next().map(String::as_str),
+            _ => a
+                .strip_prefix("--config-env=")
+                .or_else(|| a.strip_prefix("-c").filter(|v| !v.is_empty())),
+        };
+        if value.is_some_and(hooks_path) {
+            return Some(format!(
+                "`{a}` sets core.hooksPath, which replaces the hooks git runs"
+            ));
+        }
+    }
+    if args.iter().any(|a| a == "push") && args.iter().any(|a| a == "--no-verify") {
+        return Some("`git push --no-verify` skips the pre-push check".into());
+    }
+    for (name, value) in env {
+        let replaces = matches!(
+            name.as_str(),
+            "GIT_CONFIG_PARAMETERS" | "GIT_CONFIG_SYSTEM" | "GIT_CONFIG_NOSYSTEM"
+        ) || name == crate::runtime::activation::HOOKS_ENV
+            || (name.starts_with("GIT_CONFIG_KEY_") && value.as_deref().is_some_and(hooks_path));
+        if replaces {
+            return Some(format!(
+                "it sets {name}, which carries the run-time layer into git"
+            ));
+        }
+    }
+    None
+}
+
 /// The guard's answer.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Decision {
     Allow,
+    /// Allowed, with what the agent should know: the run-time layer decides what the
+    /// static reading could not.
+    AllowNoted(String),
     Deny(String),
 }
 
@@ -278,7 +420,15 @@ pub fn decide(
     policy: &Policy,
     session: &mut Analyzer,
     cwd: &Path,
+    layers: &Layers,
 ) -> Decision {
+    let runtime = layers.run_time.is_active();
+    if let (true, Some((how, cmd))) = (runtime, analysis.bypasses.first()) {
+        return Decision::Deny(format!(
+            "{HOOK}: {cmd} would run git without its run-time branch check: {how}. Run it without that (the check only refuses changes to protected branches: {}); to work on a protected branch, ask the user.",
+            policy.branches.describe_protected()
+        ));
+    }
     // Nothing touched, nothing unknown: no repository access at all.
     if analysis.updates.is_empty() && analysis.unresolved.is_empty() {
         return Decision::Allow;
@@ -341,6 +491,12 @@ pub fn decide(
         let protected_here = unreadable
             || known_branches
                 .is_some_and(|names| names.iter().any(|b| rules.protects(b, &defaults).is_some()));
+        if protected_here && runtime {
+            return Decision::AllowNoted(format!(
+                "{HOOK}: {cmd} was not read before it runs ({reason}); git itself checks it as it runs (the run-time layer refuses any change to {} with the same rules).",
+                rules.describe_protected()
+            ));
+        }
         if protected_here {
             return Decision::Deny(format!(
                 "{HOOK}: cannot tell what {cmd} would do: {reason}. This repository has protected branches ({}), and what the guard cannot read it denies (branches.deny.unresolvable in {source}). Write the git command out plainly, without variables, eval or a wrapper shell, e.g. `git push origin HEAD:feat/<name>`.",
@@ -367,6 +523,10 @@ pub struct Explanation {
     /// One line per git invocation or unresolvable piece, in order.
     pub trace: Vec<String>,
     pub decision: Decision,
+    pub layers: Layers,
+    /// Programs the command runs whose own actions the static reading does not follow
+    /// (a script, a build tool's recipe, an interpreter).
+    pub unread: Vec<String>,
 }
 
 pub fn explain(
@@ -377,10 +537,13 @@ pub fn explain(
 ) -> Explanation {
     let mut session = Analyzer::new(env);
     let analysis = analyze(command, cwd, &mut session, env);
-    let decision = decide(&analysis, policy, &mut session, cwd);
+    let layers = Layers::of(policy, env);
+    let decision = decide(&analysis, policy, &mut session, cwd, &layers);
     Explanation {
         trace: analysis.trace,
         decision,
+        layers,
+        unread: analysis.unread,
     }
 }
 
@@ -392,15 +555,35 @@ impl Explanation {
             policy.source,
             policy.branches.describe_protected()
         );
-        if self.trace.is_empty() {
+        out.push_str(&self.layers.describe());
+        out.push('\n');
+        if self.trace.is_empty() && self.unread.is_empty() {
             out.push_str("no git invocation and nothing unresolvable\n");
         }
         for line in &self.trace {
             out.push_str(line);
             out.push('\n');
         }
+        for program in &self.unread {
+            out.push_str(&format!(
+                "not read: {program} (what it runs is not followed before it runs)\n"
+            ));
+        }
+        let checked = if self.layers.run_time.is_active() {
+            "git's own hooks check whatever it starts as it runs"
+        } else {
+            "nothing checks what they start: the run-time layer is off"
+        };
         match &self.decision {
+            Decision::Allow if !self.unread.is_empty() => out.push_str(&format!(
+                "verdict: allow (no protected branch is touched by what was read; {checked})\n"
+            )),
             Decision::Allow => out.push_str("verdict: allow (no protected branch is touched)\n"),
+            Decision::AllowNoted(note) => {
+                out.push_str("verdict: allow (the run-time layer decides)\n");
+                out.push_str(note);
+                out.push('\n');
+            }
             Decision::Deny(reason) => {
                 out.push_str("verdict: deny\n");
                 out.push_str(reason);

@@ -384,6 +384,46 @@ pub fn activation(env: &dyn Fn(&str) -> Option<OsString>) -> Activation {
     }
 }
 
+/// The environment the agent's commands get: `env`, with the `env` of the Claude Code
+/// settings that apply to `dir` on top (the user's, the project's, the project's personal
+/// file, in Claude Code's order). For commands a person runs (`explain`, `status`,
+/// `doctor`) to answer as the agent's hooks would.
+pub fn agent_env<'e>(
+    dir: &Path,
+    env: &'e dyn Fn(&str) -> Option<OsString>,
+) -> impl Fn(&str) -> Option<OsString> + 'e {
+    let mut files = Vec::new();
+    if let Some(home) = env("HOME").filter(|h| !h.is_empty()) {
+        files.push(PathBuf::from(home).join(".claude/settings.json"));
+    }
+    let project = crate::policy::repo_root(dir).unwrap_or_else(|| dir.to_owned());
+    files.push(project.join(".claude/settings.json"));
+    files.push(project.join(".claude/settings.local.json"));
+    let mut vars: Vec<(String, String)> = Vec::new();
+    for file in files {
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let Ok(serde_json::Value::Object(settings)) = serde_json::from_str(&text) else {
+            continue;
+        };
+        if let Some(serde_json::Value::Object(e)) = settings.get("env") {
+            for (k, v) in e {
+                if let Some(v) = v.as_str() {
+                    vars.retain(|(n, _)| n != k);
+                    vars.push((k.clone(), v.to_owned()));
+                }
+            }
+        }
+    }
+    move |name: &str| {
+        vars.iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| OsString::from(v))
+            .or_else(|| env(name))
+    }
+}
+
 /// The system configuration git reads when `GIT_CONFIG_SYSTEM` is not set, asked of the
 /// `git` on PATH (`git var GIT_CONFIG_SYSTEM`, git 2.42 and later), else `/etc/gitconfig`.
 pub fn system_config(env: &dyn Fn(&str) -> Option<OsString>) -> Option<PathBuf> {

@@ -214,6 +214,7 @@ fn explain_shows_the_analysis() {
     let shown = shown
         .replace(canonical.to_str().unwrap(), "[SCRATCH]")
         .replace(repo.dir.to_str().unwrap(), "[SCRATCH]");
+    let shown = crate::support::redact_runtime_dir(&shown);
     insta::assert_snapshot!("explain", shown);
 }
 

@@ -90,7 +90,7 @@ impl Setup {
 }
 
 fn redact(text: &str, dir: &Path) -> String {
-    text.replace(dir.to_str().unwrap(), "[SCRATCH]")
+    crate::support::redact_runtime_dir(&text.replace(dir.to_str().unwrap(), "[SCRATCH]"))
 }
 
 fn marks(report: &str) -> Vec<&str> {

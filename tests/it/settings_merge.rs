@@ -302,7 +302,7 @@ impl Scratch {
         PathBuf::from(format!("{}{BACKUP_SUFFIX}", self.target.display()))
     }
     fn redact(&self, text: &str) -> String {
-        text.replace(self.root.to_str().unwrap(), "[SCRATCH]")
+        crate::support::redact_runtime_dir(&text.replace(self.root.to_str().unwrap(), "[SCRATCH]"))
     }
 }
 

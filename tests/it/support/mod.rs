@@ -72,3 +72,29 @@ pub fn output_with_stdin(
     let _ = child.stdin.take().unwrap().write_all(stdin);
     child.wait_with_output().unwrap()
 }
+
+/// Replaces the path hash in the run-time layer's directories (`…/git/<name>-<12 hex>/`,
+/// a hash of the project's absolute path, which differs in every scratch world) with
+/// `[HASH]`, so snapshots hold.
+pub fn redact_runtime_dir(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("/git/") {
+        let (head, tail) = rest.split_at(i + 5);
+        out.push_str(head);
+        let end = tail.find('/').unwrap_or(tail.len());
+        let name = &tail[..end];
+        match name.rsplit_once('-') {
+            Some((base, hash))
+                if hash.len() == 12 && hash.bytes().all(|b| b.is_ascii_hexdigit()) =>
+            {
+                out.push_str(base);
+                out.push_str("-[HASH]");
+            }
+            _ => out.push_str(name),
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}

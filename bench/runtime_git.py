@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""The cost a git process pays for the run-time layer: each case is one git command timed
+as a whole process (fork to exit), with the agent's environment from `install --project`
+(the layer on) and without it (the user's own git), interleaved, in one run. Prints a
+markdown table (p50, p90 in ms, and the difference of the p50s).
+
+    bench/runtime_git.py BINARY [--runs N]
+
+BINARY: the did-it-actually to install (bench/run.sh builds the release one). Needs git.
+Every world is a scratch directory under /dev/shm (else the system temp directory),
+removed at the end."""
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def git(cwd, *args, env=None):
+    subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
+
+
+def world(binary):
+    root = tempfile.mkdtemp(prefix="dia-rt-bench-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    base = {
+        "PATH": os.environ["PATH"],
+        "HOME": os.path.join(root, "home"),
+        "DID_IT_ACTUALLY_STATE_DIR": os.path.join(root, "state"),
+        "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@x", "GIT_COMMITTER_NAME": "b",
+        "GIT_COMMITTER_EMAIL": "b@x", "GIT_CONFIG_GLOBAL": "/dev/null",
+    }
+    os.makedirs(base["HOME"])
+    work = os.path.join(root, "work")
+    git(root, "init", "-q", "--bare", "origin.git", env=base)
+    git(root, "init", "-q", "-b", "main", "work", env=base)
+    git(work, "commit", "-q", "--allow-empty", "-m", "seed", env=base)
+    git(work, "remote", "add", "origin", "../origin.git", env=base)
+    git(work, "push", "-q", "origin", "main", env=base)
+    git(work, "switch", "-q", "-c", "feat", env=base)
+    subprocess.run([binary, "install", "--project", work], env=base, check=True, capture_output=True)
+    with open(os.path.join(work, ".claude", "settings.local.json")) as f:
+        agent = dict(base, **json.load(f)["env"], CLAUDE_CODE_SESSION_ID="bench")
+    return root, work, base, agent
+
+
+CASES = [
+    ("commit on a feature branch", ["commit", "-q", "--allow-empty", "-m", "x"]),
+    ("update-ref of a feature branch", ["update-ref", "refs/heads/feat", "HEAD"]),
+    ("status (no ref update)", ["status", "--short"]),
+    ("push of a feature branch (local remote)", ["push", "-q", "origin", "HEAD:feat"]),
+    ("commit on main, refused", ["commit", "-q", "--allow-empty", "-m", "m"]),
+]
+
+
+def main():
+    args = sys.argv[1:]
+    if not args:
+        print(__doc__, file=sys.stderr)
+        return 2
+    binary = os.path.abspath(args[0])
+    runs = int(args[args.index("--runs") + 1]) if "--runs" in args else 200
+    root, work, base, agent = world(binary)
+    try:
+        times = {(name, mode): [] for name, _ in CASES for mode in ("off", "on")}
+        for _ in range(runs):
+            for name, cmd in CASES:
+                for mode, env in (("off", base), ("on", agent)):
+                    refused = name.endswith("refused")
+                    if refused:
+                        git(work, "switch", "-q", "main", env=base)
+                    t = time.perf_counter()
+                    p = subprocess.run(["git", *cmd], cwd=work, env=env, capture_output=True)
+                    times[(name, mode)].append((time.perf_counter() - t) * 1000)
+                    if refused:
+                        if mode == "off":
+                            git(work, "reset", "-q", "--hard", "HEAD~1", env=base)
+                        elif p.returncode == 0:
+                            raise SystemExit("the run-time layer let a commit on main through")
+                        git(work, "switch", "-q", "feat", env=base)
+        print(f"run-time layer cost per git process, {runs} runs each, interleaved (ms)\n")
+        print("| git command | off p50 | on p50 | on - off (p50) | off p90 | on p90 |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for name, _ in CASES:
+            off, on = times[(name, "off")], times[(name, "on")]
+            q = lambda xs, k: statistics.quantiles(xs, n=10)[k - 1]
+            print(f"| {name} | {statistics.median(off):.2f} | {statistics.median(on):.2f} | "
+                  f"{statistics.median(on) - statistics.median(off):+.2f} | {q(off, 9):.2f} | {q(on, 9):.2f} |")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
