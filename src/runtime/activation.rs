@@ -158,7 +158,7 @@ impl Layout {
         })?;
         for name in HOOK_NAMES {
             let path = dir.join(name);
-            write_executable(&path, &script(binary, name))?;
+            write_executable(&path, &script(binary, name, system_config))?;
         }
         let config = config_text(&dir, system_config);
         crate::fsutil::write_atomically(&self.config_file(), config.as_bytes()).map_err(|e| {
@@ -294,20 +294,70 @@ pub fn is_ours(text: &str) -> bool {
     text.lines().nth(1).is_some_and(|l| l.starts_with(MARKER))
 }
 
-/// The script git runs for hook `name`: our binary when it is there; when it is not, a
-/// refusal that says what to install (git stops before the change, or the push).
-pub fn script(binary: &str, name: &str) -> String {
-    let bin = shlex::try_quote(binary)
-        .map(|q| q.into_owned())
-        .unwrap_or_else(|_| "''".into());
+/// The script git runs for hook `name`. Most hook runs need no decision: every hook but
+/// ours, `reference-transaction` in any state but `prepared`, and a prepared transaction
+/// that names no branch (HEAD, `AUTO_MERGE`, remote-tracking refs). For those, in a plain
+/// repository (`.git` a directory here, no `GIT_DIR`) whose configuration files name no
+/// hooks path and include nothing (either could move the repository's own hooks), the
+/// script hands over to `.git/hooks/<name>` itself, with shell builtins only: a commit
+/// then starts our binary once, for the branch it moves. Everything else goes to the
+/// binary ([`crate::runtime::hook`]); where the binary is gone, the script refuses and
+/// says what to install (git stops before the change, or the push).
+pub fn script(binary: &str, name: &str, system_config: Option<&Path>) -> String {
+    let quote = |s: &str| {
+        shlex::try_quote(s)
+            .map(|q| q.into_owned())
+            .unwrap_or_else(|_| "''".into())
+    };
+    let bin = quote(binary);
+    let sysconf = quote(&system_config.map_or(String::new(), |p| p.to_string_lossy().into_owned()));
+    let missing = format!(
+        r#"echo "did-it-actually: git's {name} hook cannot run: $bin is missing, so the agent's git refuses (the run-time branch guard fails closed). Install did-it-actually again (install/install.sh), then run: did-it-actually doctor" >&2
+exit 1"#
+    );
+    let own = format!(
+        r#"own=
+if [ -z "${{GIT_DIR-}}" ] && [ -d .git ]; then
+  own=.git/hooks/{name}
+  for f in .git/config .git/config.worktree "${{GIT_CONFIG_GLOBAL:-$HOME/.gitconfig}}" "${{XDG_CONFIG_HOME:-$HOME/.config}}/git/config" {sysconf}; do
+    [ -f "$f" ] || continue
+    while IFS= read -r l || [ -n "$l" ]; do
+      case $l in *[hH][oO][oO][kK][sS][pP][aA][tT][hH]*|*[iI][nN][cC][lL][uU][dD][eE]*) own=; break 2 ;; esac
+    done < "$f"
+  done
+fi"#
+    );
+    let hand_over = r#"if [ -n "$own" ]; then
+  if [ -f "$own" ] && [ -x "$own" ]; then exec "$own" "$@"; fi
+  exit 0
+fi"#;
+    let to_binary = format!(r#"if [ -x "$bin" ]; then exec "$bin" git-hook {name} "$@"; fi"#);
+    let body = match name {
+        "pre-push" => format!("{to_binary}\n{missing}"),
+        "reference-transaction" => format!(
+            r#"{own}
+if [ "${{1-}}" != prepared ]; then
+{hand_over}
+{to_binary}
+{missing}
+fi
+input= branch=
+while IFS= read -r l; do
+  input="$input$l
+"
+  case $l in *" refs/heads/"*) branch=1 ;; esac
+done
+if [ -z "$branch" ] && [ -n "$own" ]; then
+  if [ -f "$own" ] && [ -x "$own" ]; then printf '%s' "$input" | "$own" "$@"; exit $?; fi
+  exit 0
+fi
+if [ -x "$bin" ]; then printf '%s' "$input" | "$bin" git-hook {name} "$@"; exit $?; fi
+{missing}"#
+        ),
+        _ => format!("{own}\n{hand_over}\n{to_binary}\n{missing}"),
+    };
     format!(
-        r#"#!/bin/sh
-{MARKER}: git's {name} hook for the agent's commands (written by `did-it-actually install`).
-bin={bin}
-if [ -x "$bin" ]; then exec "$bin" git-hook {name} "$@"; fi
-echo "did-it-actually: git's {name} hook cannot run: $bin is missing, so the agent's git refuses (the run-time branch guard fails closed). Install did-it-actually again (install/install.sh), then run: did-it-actually doctor" >&2
-exit 1
-"#
+        "#!/bin/sh\n{MARKER}: git's {name} hook for the agent's commands (written by `did-it-actually install`).\nbin={bin}\n{body}\n"
     )
 }
 
@@ -453,11 +503,13 @@ mod tests {
 
     #[test]
     fn the_scripts_name_their_hook_and_refuse_without_the_binary() {
-        let s = script("/opt/dia bin/did-it-actually", "pre-push");
-        assert!(is_ours(&s));
-        assert!(s.contains("bin='/opt/dia bin/did-it-actually'"), "{s}");
-        assert!(s.contains("exec \"$bin\" git-hook pre-push \"$@\""), "{s}");
-        assert!(s.ends_with("exit 1\n"));
+        for name in HOOK_NAMES {
+            let s = script("/opt/dia bin/did-it-actually", name, None);
+            assert!(is_ours(&s), "{s}");
+            assert!(s.contains("bin='/opt/dia bin/did-it-actually'"), "{s}");
+            assert!(s.contains(&format!("git-hook {name} \"$@\"")), "{s}");
+            assert!(s.ends_with("exit 1\n"), "{s}");
+        }
     }
 
     #[test]
