@@ -44,7 +44,17 @@ def world(binary):
     subprocess.run([binary, "install", "--project", work], env=base, check=True, capture_output=True)
     with open(os.path.join(work, ".claude", "settings.local.json")) as f:
         agent = dict(base, **json.load(f)["env"], CLAUDE_CODE_SESSION_ID="bench")
-    return root, work, base, agent
+    # The floor of any design built on git's hooks: the same hook names, each an empty
+    # shell script, reached the same way.
+    empty = os.path.join(root, "empty-hooks")
+    os.makedirs(empty)
+    for name in os.listdir(agent["DID_IT_ACTUALLY_GIT_HOOKS"]):
+        path = os.path.join(empty, name)
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\nexit 0\n")
+        os.chmod(path, 0o755)
+    floor = dict(base, GIT_CONFIG_PARAMETERS=f"'core.hooksPath'='{empty}'")
+    return root, work, base, agent, floor
 
 
 CASES = [
@@ -63,12 +73,13 @@ def main():
         return 2
     binary = os.path.abspath(args[0])
     runs = int(args[args.index("--runs") + 1]) if "--runs" in args else 200
-    root, work, base, agent = world(binary)
+    root, work, base, agent, floor = world(binary)
     try:
-        times = {(name, mode): [] for name, _ in CASES for mode in ("off", "on")}
+        modes = (("off", base), ("floor", floor), ("on", agent))
+        times = {(name, mode): [] for name, _ in CASES for mode, _ in modes}
         for _ in range(runs):
             for name, cmd in CASES:
-                for mode, env in (("off", base), ("on", agent)):
+                for mode, env in modes:
                     refused = name.endswith("refused")
                     if refused:
                         git(work, "switch", "-q", "main", env=base)
@@ -76,19 +87,19 @@ def main():
                     p = subprocess.run(["git", *cmd], cwd=work, env=env, capture_output=True)
                     times[(name, mode)].append((time.perf_counter() - t) * 1000)
                     if refused:
-                        if mode == "off":
+                        if mode != "on":
                             git(work, "reset", "-q", "--hard", "HEAD~1", env=base)
                         elif p.returncode == 0:
                             raise SystemExit("the run-time layer let a commit on main through")
                         git(work, "switch", "-q", "feat", env=base)
-        print(f"run-time layer cost per git process, {runs} runs each, interleaved (ms)\n")
-        print("| git command | off p50 | on p50 | on - off (p50) | off p90 | on p90 |")
-        print("|---|---:|---:|---:|---:|---:|")
+        print(f"run-time layer cost per git process, {runs} runs each, interleaved (ms)")
+        print("off: no hooks; floor: the same hook names as empty shell scripts; on: the run-time layer\n")
+        print("| git command | off p50 | floor p50 | on p50 | on - off | on - floor | on p90 |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
         for name, _ in CASES:
-            off, on = times[(name, "off")], times[(name, "on")]
-            q = lambda xs, k: statistics.quantiles(xs, n=10)[k - 1]
-            print(f"| {name} | {statistics.median(off):.2f} | {statistics.median(on):.2f} | "
-                  f"{statistics.median(on) - statistics.median(off):+.2f} | {q(off, 9):.2f} | {q(on, 9):.2f} |")
+            off, fl, on = (statistics.median(times[(name, m)]) for m in ("off", "floor", "on"))
+            p90 = statistics.quantiles(times[(name, "on")], n=10)[8]
+            print(f"| {name} | {off:.2f} | {fl:.2f} | {on:.2f} | {on - off:+.2f} | {on - fl:+.2f} | {p90:.2f} |")
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return 0

@@ -4,6 +4,10 @@
 //! (a function from input and [`hooks::Context`] to a [`protocol::Response`]) -> host bytes.
 //! The shared services ([`policy`], [`store`], [`tools`]) sit beside the hooks.
 
+/// The binary's name: what the installer links and registers, and what the guards
+/// recognise as their own program in a command.
+pub const BINARY_NAME: &str = "did-it-actually";
+
 pub mod argv;
 pub mod audit;
 pub mod cli;

@@ -221,8 +221,7 @@ impl Scope {
             // The launcher the project's settings run (`install --project`): changed, it
             // would run something else in the guards' place.
             if r.parent() == Some(fold(dir).as_path())
-                && r.file_name()
-                    .is_some_and(|n| n == crate::install::BINARY_NAME)
+                && r.file_name().is_some_and(|n| n == crate::BINARY_NAME)
             {
                 return verdict(
                     false,

@@ -84,6 +84,13 @@ pub fn run(
         Ok(p) => {
             writeln!(out, "policy: {}", p.source)?;
             writeln!(out, "  protects: {}", p.branches.describe_protected())?;
+            let agent = crate::runtime::activation::agent_env(&project, env.as_fn());
+            let layers = crate::hooks::block_wrong_branch::Layers::of(&p, &agent);
+            writeln!(
+                out,
+                "  branches decided by: {}",
+                layers.describe().trim_start_matches("layers: ")
+            )?;
             let scope = crate::scope::Scope::new(&p, &project, env.as_fn());
             writeln!(out, "  writes stay inside: {}", scope.root.display())?;
             writeln!(

@@ -16,9 +16,7 @@ pub mod codex_trust;
 pub mod hosts;
 pub mod launcher;
 
-/// The binary's file name; a handler whose command ends in it (or in a hook's link name)
-/// is ours, whatever directory it was installed in.
-pub const BINARY_NAME: &str = "did-it-actually";
+pub use crate::BINARY_NAME;
 /// The backup of the settings file as it was before the first install.
 pub const BACKUP_SUFFIX: &str = ".did-it-actually.bak";
 

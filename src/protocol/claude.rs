@@ -92,7 +92,7 @@ fn parse_event(event: Event, mut obj: Map<String, Value>) -> Result<HookInput, I
         transcript_path: optional_str(&obj, "transcript_path")?.map(PathBuf::from),
         cwd: PathBuf::from(required_str(&obj, "cwd")?),
         permission_mode: optional_str(&obj, "permission_mode")?.map(str::to_owned),
-        host: super::host::Host::Claude,
+        host: super::spec::Host::Claude,
     };
     let payload = match event {
         Event::PreToolUse => Payload::PreToolUse {

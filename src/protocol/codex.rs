@@ -5,7 +5,7 @@
 //! hook fault (crash, missing binary, bad JSON, timeout), so every answer here is one
 //! its schema accepts.
 
-use super::host::{
+use super::spec::{
     ContextForm, DenyForm, Forms, Host, HostSpec, NoticeForm, PostBlockForm, StopBlockForm,
     ToolRow, TranscriptFormat,
 };

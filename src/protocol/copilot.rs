@@ -6,7 +6,7 @@
 //! `additionalContext`; a deny must be JSON to carry its reason (exit 2's stderr never
 //! reaches the model); bad JSON and timeouts let the tool run.
 
-use super::host::{
+use super::spec::{
     ContextForm, DenyForm, Forms, Host, HostSpec, NoticeForm, PostBlockForm, StopBlockForm,
     ToolRow, TranscriptFormat,
 };

@@ -5,7 +5,7 @@
 //! `{"permission":"allow"|"deny",…}`, `additional_context`, `followup_message`. It fails
 //! open unless a registration says `failClosed: true`, which the installer writes.
 
-use super::host::{
+use super::spec::{
     ContextForm, DenyForm, Forms, Host, HostSpec, NoticeForm, PostBlockForm, StopBlockForm,
     ToolRow, TranscriptFormat,
 };

@@ -3,7 +3,7 @@
 //! `old_str`/`new_str`); its Stop carries no last message. Any exit 2 blocks, every
 //! other fault lets the tool run.
 
-use super::host::{
+use super::spec::{
     ContextForm, DenyForm, Forms, Host, HostSpec, NoticeForm, PostBlockForm, StopBlockForm,
     ToolRow, TranscriptFormat,
 };

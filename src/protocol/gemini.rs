@@ -4,7 +4,7 @@
 //! relative), and the final answer in `AfterAgent`'s `prompt_response`. Gemini runs the
 //! tool on exit 1 and on a timeout; exit 2 with text on stderr refuses it.
 
-use super::host::{
+use super::spec::{
     ContextForm, DenyForm, Forms, Host, HostSpec, NoticeForm, PostBlockForm, StopBlockForm,
     ToolRow, TranscriptFormat,
 };

@@ -11,6 +11,7 @@ pub mod droid;
 pub mod gemini;
 pub mod host;
 pub mod qwen;
+pub mod spec;
 
 use serde_json::Value;
 use std::path::PathBuf;

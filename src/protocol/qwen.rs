@@ -3,7 +3,7 @@
 //! with an optional `directory`, `write_file`, `edit`. It runs the tool on every hook
 //! fault except exit 2 with text on stderr.
 
-use super::host::{
+use super::spec::{
     ContextForm, DenyForm, Forms, Host, HostSpec, NoticeForm, PostBlockForm, StopBlockForm,
     ToolRow, TranscriptFormat,
 };

@@ -298,7 +298,8 @@ fn record(refused: &Refused, hook: &str, env: Lookup) -> Result<(), String> {
         prompt_id: None,
         tool_use_id: None,
         event: format!("git:{hook}"),
-        hook: crate::hooks::Hook::BlockWrongBranch.name().to_owned(),
+        // The run-time layer speaks for block-wrong-branch (one guard, two layers).
+        hook: "block-wrong-branch".to_owned(),
         tool: "git".into(),
         targets: refused
             .refusals

@@ -36,6 +36,7 @@ mod oracle;
 mod oracle_generator;
 mod oracle_relabel;
 mod property;
+
 mod runtime_git;
 mod scope_corpus;
 mod settings_merge;

@@ -191,6 +191,10 @@ pub struct World {
     pub s: PathBuf,
     pub spec: Spec,
     pub state: State,
+    /// The agent's environment on top of [`command_env`] when the run-time layer is on in
+    /// this world ([`World::with_run_time`]): what `install --project` put into
+    /// `.claude/settings.local.json`. Empty: the static layer alone.
+    pub agent_env: Vec<(String, String)>,
 }
 
 impl Drop for World {
@@ -210,6 +214,7 @@ impl World {
             s,
             spec: spec.clone(),
             state,
+            agent_env: Vec::new(),
         };
         // the copy has new inodes and ctimes: refresh the index's stat data, so that git
         // sees unchanged files as unchanged (and does not rewrite them) as in a real clone
@@ -232,6 +237,36 @@ impl World {
             .stderr(Stdio::null())
             .status();
         world
+    }
+
+    /// Switches the run-time layer on for this world's project as a user would
+    /// (`did-it-actually install --project`, the world's HOME and state directory) and
+    /// keeps the variables it registered for the agent's commands. The settings files it
+    /// writes are the project's own, made before any snapshot is taken.
+    pub fn with_run_time(mut self) -> World {
+        let out = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+            .args(["install", "--project"])
+            .arg(self.root())
+            .env("HOME", self.home())
+            .env("DID_IT_ACTUALLY_STATE_DIR", self.state_dir())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "install in the oracle's world: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let local = self.root().join(".claude/settings.local.json");
+        let settings: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(local).unwrap()).unwrap();
+        self.agent_env = settings["env"]
+            .as_object()
+            .expect("install --project writes the run-time layer's env")
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
+            .collect();
+        self
     }
 
     /// The project root.
@@ -764,6 +799,17 @@ pub fn command_env(world: &World) -> Vec<(String, String)> {
         if let Some(v) = v {
             env.push((k.into(), v));
         }
+    }
+    if !world.agent_env.is_empty() {
+        // The agent's git reads its system-scope file (the run-time layer's, which
+        // includes the machine's): the one channel that crosses a local transport.
+        env.retain(|(k, _)| k != "GIT_CONFIG_NOSYSTEM");
+        env.extend(world.agent_env.iter().cloned());
+        env.push(("CLAUDE_CODE_SESSION_ID".into(), "oracle".into()));
+        env.push((
+            "DID_IT_ACTUALLY_STATE_DIR".into(),
+            world.state_dir().to_str().unwrap().into(),
+        ));
     }
     env
 }
@@ -1595,7 +1641,8 @@ pub fn judge(world: &World, guard: Guard, command: &str) -> (String, String) {
             .env_remove("GIT_WORK_TREE")
             .env_remove("DID_IT_ACTUALLY_POLICY")
             .env_remove("CLAUDE_PROJECT_DIR")
-            .env("DID_IT_ACTUALLY_STATE_DIR", world.state_dir()),
+            .env("DID_IT_ACTUALLY_STATE_DIR", world.state_dir())
+            .envs(world.agent_env.iter().map(|(k, v)| (k, v))),
         input.to_string().as_bytes(),
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -1609,6 +1656,14 @@ pub fn judge(world: &World, guard: Guard, command: &str) -> (String, String) {
     } else {
         ("allow".into(), String::new())
     }
+}
+
+/// Runs `command` in `world` and says what it changed.
+pub fn observe(world: &World, command: &str) -> Outcome {
+    let before = snapshot(world);
+    let ran = run(world, command);
+    let after = snapshot(world);
+    diff(world, &before, &after, &ran)
 }
 
 /// Labels `command` for `guard`: runs it in a fresh world per state (and, if `ask_guard`,
