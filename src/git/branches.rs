@@ -14,7 +14,7 @@ impl Analyzer<'_> {
         let repo = &self.opened[idx];
         let head = match (p.value("B").or_else(|| p.value("b")), p.positionals.get(1)) {
             (Some(b), _) if !is_dynamic(b) => Head::Branch(b.to_owned()),
-            (Some(_), _) => Head::Unknown,
+            (Some(b), _) => Head::Named(b[1..].to_owned()),
             _ if p.on("detach") => Head::Detached,
             (None, Some(c)) if is_dynamic(c) => Head::Unknown,
             (None, Some(c)) if repo.branch_exists(c) => Head::Branch(c.clone()),
@@ -88,6 +88,7 @@ impl Analyzer<'_> {
         match &target {
             Head::Branch(b) => effects.push(update(b, Place::Local, Action::Rebase)),
             Head::Detached => {}
+            Head::Named(raw) => effects.push(unnamed(&format!("`git rebase` acts on the branch `{raw}`, whose name is only known when it runs"), raw)),
             Head::Unknown => effects.push(Effect::Unresolvable("`git rebase` acts on the current branch, which an earlier part of the command changed in a way the guard cannot follow".into())),
         }
         let update_refs = p.on("update-refs")
@@ -226,7 +227,13 @@ impl Analyzer<'_> {
             let checked_out =
                 current.as_deref() == Some(name.as_str()) && !self.opened[idx].is_bare();
             if is_dynamic(name) {
-                effects.push(dynamic_args("branch", names));
+                effects.push(unnamed(
+                    &format!(
+                        "`git branch` names the branch `{}` only when it runs",
+                        &name[1..]
+                    ),
+                    &name[1..],
+                ));
             } else if p.on("force") && !checked_out {
                 effects.push(update(name, Place::Local, Action::ForceMove));
             }
@@ -275,7 +282,7 @@ impl Analyzer<'_> {
                 _ => {}
             }
             self.set_head(if is_dynamic(b) {
-                Head::Unknown
+                Head::Named(b[1..].to_owned())
             } else {
                 Head::Branch(b.to_owned())
             });
@@ -288,7 +295,7 @@ impl Analyzer<'_> {
                 }
             }
             self.set_head(if is_dynamic(b) {
-                Head::Unknown
+                Head::Named(b[1..].to_owned())
             } else {
                 Head::Branch(b.to_owned())
             });

@@ -113,6 +113,13 @@ pub enum Effect {
     Update(RefUpdate),
     /// It cannot be known without running it; the reason says why.
     Unresolvable(String),
+    /// It acts on branches whose names are computed when it runs (each word as written):
+    /// unknowable, unless the literal part of every word rules out every protected name
+    /// ([`super::partial`]), which the policy decides.
+    Unnamed {
+        reason: String,
+        words: Vec<String>,
+    },
     /// It runs a shell script (a `!` alias, `rebase --exec`) in `cwd`.
     Script {
         text: String,
@@ -143,12 +150,23 @@ pub(super) fn update(branch: &str, place: Place, action: Action) -> Effect {
 /// An update of a named local branch, unless the name is dynamic.
 pub(super) fn checked(name: &str, action: Action) -> Effect {
     if is_dynamic(name) {
-        Effect::Unresolvable(format!(
-            "the branch name `{}` is only known when it runs",
-            &name[1..]
-        ))
+        unnamed(
+            &format!(
+                "the branch name `{}` is only known when it runs",
+                &name[1..]
+            ),
+            &name[1..],
+        )
     } else {
         update(name, Place::Local, action)
+    }
+}
+
+/// An effect on the branch the word `raw` (as written) names when it runs.
+pub(super) fn unnamed(reason: &str, raw: &str) -> Effect {
+    Effect::Unnamed {
+        reason: reason.to_owned(),
+        words: vec![raw.to_owned()],
     }
 }
 

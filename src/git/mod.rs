@@ -7,6 +7,7 @@ mod branches;
 mod config;
 mod effect;
 pub mod grammar;
+pub mod partial;
 mod push;
 mod refspec;
 pub mod repo;
@@ -483,6 +484,7 @@ impl<'e> Analyzer<'e> {
                     None => b.clone(),
                 },
                 Head::Detached => "(detached HEAD)".into(),
+                Head::Named(raw) => format!("{raw} (its name is computed when it runs)"),
                 Head::Unknown => "(unknown after an earlier command)".into(),
             }
         )));
@@ -490,6 +492,10 @@ impl<'e> Analyzer<'e> {
             match &head {
             Head::Branch(b) => effects.push(update(b, Place::Local, action)),
             Head::Detached => {}
+            Head::Named(raw) => effects.push(effect::unnamed(
+                &format!("`git {sub}` acts on the branch `{raw}`, whose name is only known when it runs"),
+                raw,
+            )),
             Head::Unknown => effects.push(Effect::Unresolvable(format!(
                 "`git {sub}` acts on the current branch, which an earlier part of the command changed in a way the guard cannot follow"
             ))),

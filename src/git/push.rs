@@ -130,7 +130,12 @@ impl Analyzer<'_> {
                     ("nothing", _) => return,
                     ("matching", _) => specs.push(":".into()),
                     (_, None) => {
-                        if matches!(head, Head::Unknown) {
+                        if let Head::Named(raw) = &head {
+                            effects.push(unnamed(
+                                &format!("`git push` pushes the current branch `{raw}`, whose name is only known when it runs"),
+                                raw,
+                            ));
+                        } else if matches!(head, Head::Unknown) {
                             effects.push(Effect::Unresolvable(
                                 "`git push` pushes the current branch, which is unknown here"
                                     .into(),

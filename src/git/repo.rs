@@ -22,6 +22,9 @@ pub enum Head {
     /// On a branch (possibly unborn).
     Branch(String),
     Detached,
+    /// On a branch whose name is computed when the command runs: the word as written
+    /// (`git switch -c "fix/$(date +%s)"`).
+    Named(String),
     /// Changed earlier in the same command in a way that cannot be followed.
     Unknown,
 }

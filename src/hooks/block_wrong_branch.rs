@@ -96,6 +96,10 @@ pub struct Analysis {
     pub updates: Vec<(RefUpdate, String)>,
     /// What could not be resolved, each with the command it is in.
     pub unresolved: Vec<(String, String)>,
+    /// Changes to branches whose names are computed when the command runs: the reason,
+    /// the words as written, and the command. The policy decides whether their literal
+    /// part rules out every protected name.
+    pub unnamed: Vec<(String, Vec<String>, String)>,
     /// What would take the run-time layer out of a git command (its hooks path replaced,
     /// `push --no-verify`), each with the command it is in.
     pub bypasses: Vec<(String, String)>,
@@ -273,6 +277,12 @@ impl Guard<'_, '_> {
                     self.out.updates.push((u, site.cited.clone()));
                 }
                 Effect::Unresolvable(reason) => self.unresolved(site, reason),
+                Effect::Unnamed { reason, words } => {
+                    self.out
+                        .trace
+                        .push(format!("  named when it runs: {reason}"));
+                    self.out.unnamed.push((reason, words, site.cited.clone()));
+                }
                 Effect::Script { text, cwd: dir } => spawned.push(Spawn {
                     text,
                     cwd: dir.or_else(|| cwd.clone()),
@@ -430,7 +440,8 @@ pub fn decide(
         ));
     }
     // Nothing touched, nothing unknown: no repository access at all.
-    if analysis.updates.is_empty() && analysis.unresolved.is_empty() {
+    if analysis.updates.is_empty() && analysis.unresolved.is_empty() && analysis.unnamed.is_empty()
+    {
         return Decision::Allow;
     }
     let rules = &policy.branches;
@@ -484,10 +495,24 @@ pub fn decide(
             ));
         }
     }
+    // A branch named when it runs is unknown only where its literal part leaves a
+    // protected name possible.
+    let unknown = analysis.unresolved.iter().cloned().chain(
+        analysis
+            .unnamed
+            .iter()
+            .filter(|(_, words, _)| {
+                words
+                    .iter()
+                    .any(|w| crate::git::partial::may_be_protected(w, rules, &defaults))
+            })
+            .map(|(reason, _, cmd)| (reason.clone(), cmd.clone())),
+    );
     if let (Some((reason, cmd)), true) = (
-        analysis.unresolved.first(),
+        unknown.take(1).next(),
         rules.deny.get(crate::policy::DenyKind::Unresolvable),
     ) {
+        let (reason, cmd) = (&reason, &cmd);
         let protected_here = unreadable
             || known_branches
                 .is_some_and(|names| names.iter().any(|b| rules.protects(b, &defaults).is_some()));
