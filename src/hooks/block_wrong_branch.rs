@@ -399,17 +399,29 @@ fn runtime_bypass(args: &[String], env: &[(String, Option<String>)]) -> Option<S
     if args.iter().any(|a| a == "push") && args.iter().any(|a| a == "--no-verify") {
         return Some("`git push --no-verify` skips the pre-push check".into());
     }
+    // Each channel alone keeps the layer on (a command that sets GIT_CONFIG_COUNT or
+    // GIT_CONFIG_PARAMETERS for its own keys is ordinary): only a hooks path of its own,
+    // or both command-scope channels replaced at once, take it out.
+    let set = |n: &str| env.iter().any(|(name, _)| name == n);
     for (name, value) in env {
-        let replaces = matches!(
-            name.as_str(),
-            "GIT_CONFIG_PARAMETERS" | "GIT_CONFIG_SYSTEM" | "GIT_CONFIG_NOSYSTEM"
-        ) || name == crate::runtime::activation::HOOKS_ENV
-            || (name.starts_with("GIT_CONFIG_KEY_") && value.as_deref().is_some_and(hooks_path));
-        if replaces {
+        let names_hooks_path = match name.as_str() {
+            "GIT_CONFIG_PARAMETERS" => value
+                .as_deref()
+                .is_none_or(|v| v.to_ascii_lowercase().contains("core.hookspath")),
+            n if n.starts_with("GIT_CONFIG_KEY_") => value.as_deref().is_none_or(hooks_path),
+            n => n == crate::runtime::activation::HOOKS_ENV,
+        };
+        if names_hooks_path {
             return Some(format!(
-                "it sets {name}, which carries the run-time layer into git"
+                "it sets {name}, which could replace the hooks git runs"
             ));
         }
+    }
+    if set("GIT_CONFIG_PARAMETERS") && set("GIT_CONFIG_COUNT") {
+        return Some(
+            "it replaces both GIT_CONFIG_PARAMETERS and GIT_CONFIG_COUNT, which carry the run-time layer into git"
+                .into(),
+        );
     }
     None
 }
@@ -634,6 +646,45 @@ mod tests {
         ));
         assert!(!current_branch_substitution("$(git log -1)"));
         assert!(!current_branch_substitution("$B"));
+    }
+
+    #[test]
+    fn what_takes_the_run_time_layer_out_and_what_does_not() {
+        let args = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        let out = |a: &str| runtime_bypass(&args(a), &[]);
+        assert!(out("-c core.hooksPath=/dev/null commit -m x").is_some());
+        assert!(out("-ccore.hookspath=x commit").is_some());
+        assert!(out("--config-env=core.hooksPath=H commit").is_some());
+        assert!(out("push --no-verify origin feat").is_some());
+        assert!(
+            out("commit --no-verify -m x").is_none(),
+            "commit hooks only"
+        );
+        assert!(out("-c user.name=x commit").is_none());
+        let env = |pairs: &[(&str, Option<&str>)]| -> Vec<(String, Option<String>)> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.map(String::from)))
+                .collect()
+        };
+        let with = |pairs: &[(&str, Option<&str>)]| runtime_bypass(&args("commit"), &env(pairs));
+        assert!(with(&[
+            ("GIT_CONFIG_COUNT", Some("1")),
+            ("GIT_CONFIG_KEY_0", Some("user.name"))
+        ])
+        .is_none());
+        assert!(with(&[("GIT_CONFIG_PARAMETERS", Some("'user.name'='x'"))]).is_none());
+        assert!(with(&[("GIT_CONFIG_KEY_1", Some("core.hooksPath"))]).is_some());
+        assert!(
+            with(&[("GIT_CONFIG_PARAMETERS", None)]).is_some(),
+            "a value only known when it runs"
+        );
+        assert!(with(&[
+            ("GIT_CONFIG_PARAMETERS", Some("")),
+            ("GIT_CONFIG_COUNT", Some("0"))
+        ])
+        .is_some());
+        assert!(with(&[("DID_IT_ACTUALLY_GIT_HOOKS", Some("/x"))]).is_some());
     }
 
     #[test]

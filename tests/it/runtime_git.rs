@@ -353,3 +353,62 @@ fn uninstall_takes_the_layer_away() {
         .read_dir()
         .is_ok_and(|mut d| d.next().is_some()));
 }
+
+/// The static layer, asked as Claude Code asks it (PreToolUse on Bash), with and without
+/// the agent's environment: a push whose destination exists only at run time is denied by
+/// the static layer alone, and allowed with a note when git checks it as it runs; a
+/// command that takes git's hooks out is denied only when they are on.
+#[test]
+fn the_static_layer_leaves_run_time_values_to_git_when_the_layer_is_on() {
+    let w = World::new("rt-static");
+    let ask = |command: &str, with_layer: bool| -> serde_json::Value {
+        let input = serde_json::json!({
+            "session_id": "runtime-session", "prompt_id": "p", "cwd": w.work(),
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": command}, "tool_use_id": "t1",
+        });
+        let mut c = Command::new(BIN);
+        c.arg("block-wrong-branch")
+            .current_dir(w.work())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap())
+            .env("HOME", &w.home)
+            .env("DID_IT_ACTUALLY_STATE_DIR", &w.state);
+        if with_layer {
+            c.envs(w.agent_env.iter().map(|(k, v)| (k, v)));
+        }
+        let out = crate::support::output_with_stdin(&mut c, input.to_string().as_bytes());
+        assert!(out.status.success(), "{}", text(&out));
+        serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null)
+    };
+    let computed = "b=$(cat .branch-name); git push origin \"$b\"";
+    let alone = ask(computed, false);
+    assert_eq!(
+        alone["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{alone}"
+    );
+    let both = ask(computed, true);
+    assert_eq!(
+        both["hookSpecificOutput"].get("permissionDecision"),
+        None,
+        "{both}"
+    );
+    let note = both["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(note.contains("git itself checks it as it runs"), "{note}");
+    // What git itself refuses is still refused before it runs, with today's words.
+    let main = ask("git push origin HEAD:main", true);
+    assert_eq!(
+        main["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{main}"
+    );
+    // Taking the hooks out is refused only when they are on.
+    let bypass = "git push --no-verify origin HEAD:topic/x";
+    assert_eq!(ask(bypass, false), serde_json::Value::Null);
+    let refused = ask(bypass, true);
+    let reason = refused["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap();
+    assert!(reason.contains("would run git without its run-time branch check: `git push --no-verify` skips the pre-push check"), "{reason}");
+}
