@@ -445,16 +445,26 @@ pub fn decide(
     layers: &Layers,
 ) -> Decision {
     let runtime = layers.run_time.is_active();
-    if let (true, Some((how, cmd))) = (runtime, analysis.bypasses.first()) {
-        return Decision::Deny(format!(
-            "{HOOK}: {cmd} would run git without its run-time branch check: {how}. Run it without that (the check only refuses changes to protected branches: {}); to work on a protected branch, ask the user.",
-            policy.branches.describe_protected()
-        ));
+    // Taking git's own hooks out matters only where they are what decides: a part the
+    // reading could not resolve, or a program it did not read. Where the reading is
+    // whole, its verdict stands (an honest `push --no-verify` of a feature branch runs).
+    let bypass = |decision: Decision| {
+        match (runtime, analysis.bypasses.first()) {
+        (true, Some((how, cmd)))
+            if matches!(decision, Decision::AllowNoted(_)) || !analysis.unread.is_empty() =>
+        {
+            Decision::Deny(format!(
+                "{HOOK}: {cmd} would run git without its run-time branch check: {how}, and this command has parts only that check can judge. Run it without that (the check only refuses changes to protected branches: {}); to work on a protected branch, ask the user.",
+                policy.branches.describe_protected()
+            ))
+        }
+        _ => decision,
     }
+    };
     // Nothing touched, nothing unknown: no repository access at all.
     if analysis.updates.is_empty() && analysis.unresolved.is_empty() && analysis.unnamed.is_empty()
     {
-        return Decision::Allow;
+        return bypass(Decision::Allow);
     }
     let rules = &policy.branches;
     // Branches known here: None when there is no repository. A repository that cannot
@@ -529,10 +539,10 @@ pub fn decide(
             || known_branches
                 .is_some_and(|names| names.iter().any(|b| rules.protects(b, &defaults).is_some()));
         if protected_here && runtime {
-            return Decision::AllowNoted(format!(
+            return bypass(Decision::AllowNoted(format!(
                 "{HOOK}: {cmd} was not read before it runs ({reason}); git itself checks it as it runs (the run-time layer refuses any change to {} with the same rules).",
                 rules.describe_protected()
-            ));
+            )));
         }
         if protected_here {
             return Decision::Deny(format!(
@@ -541,7 +551,7 @@ pub fn decide(
             ));
         }
     }
-    Decision::Allow
+    bypass(Decision::Allow)
 }
 
 fn advice(action: Action, branch: &str) -> String {

@@ -37,6 +37,7 @@ mod oracle_generator;
 mod oracle_relabel;
 mod property;
 
+mod runtime_corpus;
 mod runtime_git;
 mod scope_corpus;
 mod settings_merge;

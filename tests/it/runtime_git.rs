@@ -403,12 +403,18 @@ fn the_static_layer_leaves_run_time_values_to_git_when_the_layer_is_on() {
         main["hookSpecificOutput"]["permissionDecision"], "deny",
         "{main}"
     );
-    // Taking the hooks out is refused only when they are on.
-    let bypass = "git push --no-verify origin HEAD:topic/x";
-    assert_eq!(ask(bypass, false), serde_json::Value::Null);
-    let refused = ask(bypass, true);
+    // Taking the hooks out is refused only where they are what decides: not for a push
+    // the reading resolves whole, but for one with a part only known when it runs.
+    assert_eq!(
+        ask("git push --no-verify origin HEAD:topic/x", true),
+        serde_json::Value::Null
+    );
+    let refused = ask(
+        "b=$(cat .branch-name); git push --no-verify origin \"$b\"",
+        true,
+    );
     let reason = refused["hookSpecificOutput"]["permissionDecisionReason"]
         .as_str()
         .unwrap();
-    assert!(reason.contains("would run git without its run-time branch check: `git push --no-verify` skips the pre-push check"), "{reason}");
+    assert!(reason.contains("would run git without its run-time branch check: `git push --no-verify` skips the pre-push check, and this command has parts only that check can judge"), "{reason}");
 }

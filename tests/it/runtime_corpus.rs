@@ -1,0 +1,223 @@
+//! The run-time layer on commands in habits the static reading cannot follow
+//! (`tests/corpus/runtime.tsv`: scripts written then run, build recipes, package scripts,
+//! interpreters running git, git under another name, values known only at run time,
+//! repositories with hooks of their own). Each command is labelled by running it: once in
+//! a fresh world with no guard (the execution oracle: did a protected branch move?), once
+//! in a fresh world with both layers on, as `install --project` sets them up: the static
+//! hook is asked first (with the agent's environment); what it allows runs with the
+//! agent's environment.
+//!
+//! What must hold, on every row: under both layers no protected branch moves; a command
+//! that moves none on its own is not refused by the static layer for a value it cannot
+//! know, and runs as it ran without the guard (same exit status, same ref changes).
+//! The report (per category, and every failure) is printed; `RUNTIME_CORPUS_REPORT=FILE`
+//! also writes it to a file.
+
+use crate::support::oracle::{self, Spec, State, World};
+use std::collections::BTreeMap;
+
+const CORPUS: &str = include_str!("../corpus/runtime.tsv");
+
+struct Row {
+    line: usize,
+    category: String,
+    setup: String,
+    command: String,
+}
+
+fn rows() -> Vec<Row> {
+    CORPUS
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|(i, l)| {
+            let mut f = l.splitn(3, '\t');
+            let (category, setup, command) = (f.next(), f.next(), f.next());
+            let (Some(category), Some(setup), Some(command)) = (category, setup, command) else {
+                panic!(
+                    "tests/corpus/runtime.tsv:{}: expected category<TAB>setup<TAB>command",
+                    i + 1
+                )
+            };
+            Row {
+                line: i + 1,
+                category: category.to_owned(),
+                setup: setup.to_owned(),
+                command: command.replace("\\n", "\n").replace("\\t", "\t"),
+            }
+        })
+        .collect()
+}
+
+/// What happened to one row.
+#[derive(Default)]
+struct Result {
+    /// Without any guard, a protected branch moved.
+    moves: bool,
+    /// Under both layers: refused before it ran (the static layer), and why.
+    static_refusal: Option<String>,
+    /// Under both layers: ran, and git refused (the run-time layer's words in its output).
+    run_time_refused: bool,
+    /// Under both layers a protected branch moved.
+    moved_under_layers: Vec<String>,
+    /// A command that moves nothing on its own ran differently under the layers.
+    legit_changed: Option<String>,
+    /// Refused before it ran for the protected branch it aims at, though without a guard
+    /// it failed for another reason and moved nothing.
+    aimed: bool,
+}
+
+fn examine(row: &Row) -> Result {
+    let spec = Spec::Branch {
+        setup: row.setup.clone(),
+    };
+    let plain_world = World::new(&spec, State::A);
+    let plain = oracle::observe(&plain_world, &plain_world.substitute(&row.command));
+    let mut r = Result {
+        moves: !plain.protected.is_empty(),
+        ..Result::default()
+    };
+    let world = World::new(&spec, State::A).with_run_time();
+    let command = world.substitute(&row.command);
+    let (verdict, reason) = oracle::judge(&world, oracle::Guard::Branch, &command);
+    if verdict == "deny" {
+        // Refused for what the reading could not know (or for taking git's hooks out):
+        // the refusals the run-time layer is there to make unnecessary. A refusal naming
+        // the protected branch the command aims at stands, even where the command would
+        // have failed for another reason (a repository hook refusing, a conflict).
+        let for_the_unknown = oracle::unresolvable_reason(&reason)
+            || reason.contains("without its run-time branch check");
+        if !r.moves && for_the_unknown {
+            r.legit_changed = Some(format!("refused before it ran: {reason}"));
+        } else if !r.moves {
+            r.aimed = true;
+        }
+        r.static_refusal = Some(reason);
+        return r;
+    }
+    let layered = oracle::observe(&world, &command);
+    r.run_time_refused = layered.ran.output.contains("(run-time layer, git's");
+    r.moved_under_layers = layered.protected.iter().map(|c| c.describe()).collect();
+    if !r.moves {
+        let refs = |o: &oracle::Outcome| -> Vec<String> {
+            o.refs
+                .iter()
+                // A name computed from the clock (`backup-$(date +%s)`) differs between
+                // the two runs: digits are not compared.
+                .map(|c| {
+                    let name: String = c
+                        .name
+                        .chars()
+                        .map(|ch| if ch.is_ascii_digit() { '#' } else { ch })
+                        .collect();
+                    format!("{}:{name} {:?}", c.repo, c.after.is_some())
+                })
+                .collect()
+        };
+        if layered.ran.code != plain.ran.code || refs(&layered) != refs(&plain) {
+            r.legit_changed = Some(format!(
+                "without a guard: exit {:?}, refs {:?}; under both layers: exit {:?}, refs {:?}; output: {}",
+                plain.ran.code,
+                refs(&plain),
+                layered.ran.code,
+                refs(&layered),
+                layered.ran.output.chars().take(600).collect::<String>()
+            ));
+        }
+    }
+    r
+}
+
+#[test]
+fn no_protected_branch_moves_and_honest_commands_run_untouched_under_both_layers() {
+    let rows = rows();
+    assert!(rows.len() >= 300, "the corpus has {} rows", rows.len());
+    // Two workers: the machine has two cores, and each row is two worlds.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<Result>>> =
+        rows.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(row) = rows.get(i) else { break };
+                *results[i].lock().unwrap() = Some(examine(row));
+            });
+        }
+    });
+    let results: Vec<Result> = results
+        .into_iter()
+        .map(|m| m.into_inner().unwrap().unwrap())
+        .collect();
+
+    #[derive(Default)]
+    struct Tally {
+        rows: usize,
+        moves: usize,
+        static_refused: usize,
+        run_time_refused: usize,
+        moved_under_layers: usize,
+        legit: usize,
+        legit_changed: usize,
+        aimed: usize,
+    }
+    let mut by_category: BTreeMap<&str, Tally> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for (row, r) in rows.iter().zip(&results) {
+        let t = by_category.entry(&row.category).or_default();
+        t.rows += 1;
+        t.moves += r.moves as usize;
+        t.legit += !r.moves as usize;
+        t.static_refused += r.static_refusal.is_some() as usize;
+        t.run_time_refused += r.run_time_refused as usize;
+        t.aimed += r.aimed as usize;
+        if !r.moved_under_layers.is_empty() {
+            t.moved_under_layers += 1;
+            failures.push(format!(
+                "runtime.tsv:{} [{}] a protected branch moved under both layers ({}): {}",
+                row.line,
+                row.category,
+                r.moved_under_layers.join(", "),
+                row.command
+            ));
+        }
+        if let Some(why) = &r.legit_changed {
+            t.legit_changed += 1;
+            failures.push(format!(
+                "runtime.tsv:{} [{}] an honest command did not run untouched: {why}\n    command: {}",
+                row.line, row.category, row.command
+            ));
+        }
+    }
+    let mut report = String::from(
+        "| category | rows | move a protected branch unguarded | move none | refused by the static layer | of which aimed at a protected branch but failing anyway | refused by git (run-time) | moved under both layers | moving none, but refused for the unknown or changed |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for (c, t) in &by_category {
+        report.push_str(&format!(
+            "| {c} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            t.rows,
+            t.moves,
+            t.legit,
+            t.static_refused,
+            t.aimed,
+            t.run_time_refused,
+            t.moved_under_layers,
+            t.legit_changed
+        ));
+    }
+    if !oracle::sandboxed() {
+        report.push_str("\n(not sandboxed: commands ran directly in their worlds)\n");
+    }
+    for f in &failures {
+        report.push_str(&format!("\n{f}"));
+    }
+    eprintln!("{report}");
+    if let Some(path) = std::env::var_os("RUNTIME_CORPUS_REPORT") {
+        std::fs::write(path, &report).unwrap();
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{report}",
+        failures.len()
+    );
+}
