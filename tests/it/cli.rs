@@ -928,7 +928,9 @@ fn status_shows_registrations_policy_and_recent_refusals() {
     cmd(&["scope-guard"], &refused.to_string());
     let out = cmd(&["status"], "");
     assert!(out.status.success(), "{}", text(&out));
-    let shown = String::from_utf8_lossy(&out.stdout).replace(dir.to_str().unwrap(), "[SCRATCH]");
+    let shown = crate::support::redact_runtime_dir(
+        &String::from_utf8_lossy(&out.stdout).replace(dir.to_str().unwrap(), "[SCRATCH]"),
+    );
     let shown: String = shown
         .lines()
         .map(|l| match l.strip_prefix("  20") {
