@@ -29,31 +29,7 @@ impl World {
         let state = repo.dir.join("state");
         let home = repo.dir.join("home");
         std::fs::create_dir_all(&home).unwrap();
-        let out = Command::new(BIN)
-            .args(["install", "--project"])
-            .arg(repo.work())
-            .args(["--binary", binary])
-            .env("DID_IT_ACTUALLY_STATE_DIR", &state)
-            .env("HOME", &home)
-            .env("PATH", std::env::var_os("PATH").unwrap())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(stdout.contains("the run-time layer is on"), "{stdout}");
-        let local = repo.work().join(".claude/settings.local.json");
-        let settings: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(local).unwrap()).unwrap();
-        let agent_env = settings["env"]
-            .as_object()
-            .unwrap()
-            .iter()
-            .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_owned()))
-            .collect();
+        let agent_env = crate::support::install_run_time(&repo.work(), &home, &state, binary);
         World {
             repo,
             state,

@@ -98,3 +98,40 @@ pub fn redact_runtime_dir(text: &str) -> String {
     out.push_str(rest);
     out
 }
+
+/// `did-it-actually install --project PROJECT --binary BINARY` as a user runs it, with
+/// this HOME and state directory (and `GIT_CONFIG_NOSYSTEM`, so the machine's git
+/// configuration stays out); returns the variables it registered for the agent's
+/// commands (the `env` of `.claude/settings.local.json`): the run-time layer's activation.
+pub fn install_run_time(
+    project: &std::path::Path,
+    home: &std::path::Path,
+    state: &std::path::Path,
+    binary: &str,
+) -> Vec<(String, String)> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+        .args(["install", "--project"])
+        .arg(project)
+        .args(["--binary", binary])
+        .env("HOME", home)
+        .env("DID_IT_ACTUALLY_STATE_DIR", state)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("the run-time layer is on"),
+        "install --project {}: {stdout}{}",
+        project.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let local = project.join(".claude/settings.local.json");
+    let settings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(local).unwrap()).unwrap();
+    settings["env"]
+        .as_object()
+        .expect("install --project writes the run-time layer's env")
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
+        .collect()
+}

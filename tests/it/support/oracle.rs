@@ -244,28 +244,12 @@ impl World {
     /// keeps the variables it registered for the agent's commands. The settings files it
     /// writes are the project's own, made before any snapshot is taken.
     pub fn with_run_time(mut self) -> World {
-        let out = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
-            .args(["install", "--project"])
-            .arg(self.root())
-            .env("HOME", self.home())
-            .env("DID_IT_ACTUALLY_STATE_DIR", self.state_dir())
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "install in the oracle's world: {}",
-            String::from_utf8_lossy(&out.stderr)
+        self.agent_env = crate::support::install_run_time(
+            &self.root(),
+            &self.home(),
+            &self.state_dir(),
+            env!("CARGO_BIN_EXE_did-it-actually"),
         );
-        let local = self.root().join(".claude/settings.local.json");
-        let settings: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(local).unwrap()).unwrap();
-        self.agent_env = settings["env"]
-            .as_object()
-            .expect("install --project writes the run-time layer's env")
-            .iter()
-            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
-            .collect();
         self
     }
 
