@@ -464,7 +464,18 @@ fn tree(s: &Scratch) -> BTreeMap<String, String> {
                 out.insert(format!("{rel}/"), "dir".into());
                 walk(base, &path, out);
             } else {
-                let len = std::fs::metadata(&path).unwrap().len();
+                // A file that names the scratch directory (the run-time layer's env in
+                // settings.local.json) is sized as it reads with the paths redacted.
+                let bytes = std::fs::read(&path).unwrap();
+                let len = match std::str::from_utf8(&bytes) {
+                    Ok(t) if t.contains(base.to_str().unwrap()) => {
+                        crate::support::redact_runtime_dir(
+                            &t.replace(base.to_str().unwrap(), "[SCRATCH]"),
+                        )
+                        .len()
+                    }
+                    _ => bytes.len(),
+                };
                 out.insert(rel, format!("{len} bytes"));
             }
         }
