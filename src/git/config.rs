@@ -228,7 +228,11 @@ impl Analyzer<'_> {
         self.config_set.iter().find_map(|(key, value)| {
             let what = runs_files(key)?;
             (!matches!(value.as_str(), "" | "/dev/null")).then(|| {
-                format!("`{key}` was set earlier in this command, so this git command runs {what} (`{}`), which the guard cannot read", value.trim_start_matches(DYNAMIC))
+                format!(
+                    "`{key}` {} runs {what} (`{}`), which the guard cannot read",
+                    SET_EARLIER,
+                    value.trim_start_matches(DYNAMIC)
+                )
             })
         })
     }
@@ -276,3 +280,6 @@ impl Analyzer<'_> {
         }
     }
 }
+
+/// The words after the key in the reason a setting made earlier in the command gives.
+const SET_EARLIER: &str = "was set earlier in this command, so this git command";

@@ -15,6 +15,13 @@ mod verbs;
 
 use config::*;
 pub use effect::*;
+
+/// How the reason starts when a git hook written earlier in the command would run: an
+/// unknown only about hooks, which the run-time layer's own hooks cover.
+pub const HOOK_WRITTEN_REASON: &str = "a git hook written earlier in this command";
+/// How the reason starts when `core.hooksPath` was set earlier in the command.
+pub const HOOKS_PATH_SET_REASON: &str =
+    "`core.hooksPath` was set earlier in this command, so this git command";
 use refspec::*;
 use verbs::*;
 

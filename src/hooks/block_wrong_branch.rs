@@ -102,7 +102,7 @@ pub struct Analysis {
     pub unnamed: Vec<(String, Vec<String>, String)>,
     /// What would take the run-time layer out of a git command (its hooks path replaced,
     /// `push --no-verify`), each with the command it is in.
-    pub bypasses: Vec<(String, String)>,
+    pub bypasses: Vec<(Bypass, String)>,
     /// A readable account of the analysis, for `explain`.
     pub trace: Vec<String>,
     /// Programs it runs that start programs of their own, which the static reading does
@@ -170,7 +170,7 @@ impl Visitor for Guard<'_, '_> {
             }
             Runs::Program(inv) if inv.name() == "git" => {
                 if let Some(hook) = &self.hook_written {
-                    let reason = format!("a git hook written earlier in this command ({hook}) runs with this git command, and the guard cannot read what it does");
+                    let reason = format!("{} ({hook}) runs with this git command, and the guard cannot read what it does", crate::git::HOOK_WRITTEN_REASON);
                     self.out.trace.push(format!("command: {}", site.text));
                     self.unresolved(site, reason);
                 }
@@ -252,11 +252,11 @@ impl Guard<'_, '_> {
             cwd.as_ref()
                 .map_or("an unknown directory".into(), |c| c.display().to_string())
         ));
-        if let Some(how) = runtime_bypass(&args, &env) {
+        if let Some(bypass) = runtime_bypass(&args, &env) {
             self.out
                 .trace
-                .push(format!("  takes the run-time layer out: {how}"));
-            self.out.bypasses.push((how, site.cited.clone()));
+                .push(format!("  takes the run-time layer out: {}", bypass.how));
+            self.out.bypasses.push((bypass, site.cited.clone()));
         }
         let call = GitCall {
             args,
@@ -373,7 +373,13 @@ fn starts_unread_programs(program: &str, first_argument: Option<&str>) -> bool {
 /// What would take git's own hooks out of a git invocation: a hooks path given on its
 /// command line or in its environment, the variables that carry the run-time layer
 /// replaced, or a push that skips `pre-push`.
-fn runtime_bypass(args: &[String], env: &[(String, Option<String>)]) -> Option<String> {
+fn runtime_bypass(args: &[String], env: &[(String, Option<String>)]) -> Option<Bypass> {
+    let replaced = |how: String| {
+        Some(Bypass {
+            how,
+            only_pre_push: false,
+        })
+    };
     let hooks_path = |kv: &str| {
         kv.split_once('=')
             .map_or(kv, |(k, _)| k)
@@ -391,13 +397,16 @@ fn runtime_bypass(args: &[String], env: &[(String, Option<String>)]) -> Option<S
                 .or_else(|| a.strip_prefix("-c").filter(|v| !v.is_empty())),
         };
         if value.is_some_and(hooks_path) {
-            return Some(format!(
+            return replaced(format!(
                 "`{a}` sets core.hooksPath, which replaces the hooks git runs"
             ));
         }
     }
     if args.iter().any(|a| a == "push") && args.iter().any(|a| a == "--no-verify") {
-        return Some("`git push --no-verify` skips the pre-push check".into());
+        return Some(Bypass {
+            how: "`git push --no-verify` skips the pre-push check".into(),
+            only_pre_push: true,
+        });
     }
     // Each channel alone keeps the layer on (a command that sets GIT_CONFIG_COUNT or
     // GIT_CONFIG_PARAMETERS for its own keys is ordinary): only a hooks path of its own,
@@ -412,18 +421,49 @@ fn runtime_bypass(args: &[String], env: &[(String, Option<String>)]) -> Option<S
             n => n == crate::runtime::activation::HOOKS_ENV,
         };
         if names_hooks_path {
-            return Some(format!(
+            return replaced(format!(
                 "it sets {name}, which could replace the hooks git runs"
             ));
         }
     }
     if set("GIT_CONFIG_PARAMETERS") && set("GIT_CONFIG_COUNT") {
-        return Some(
+        return replaced(
             "it replaces both GIT_CONFIG_PARAMETERS and GIT_CONFIG_COUNT, which carry the run-time layer into git"
                 .into(),
         );
     }
     None
+}
+
+/// What takes the run-time layer out of one git invocation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bypass {
+    /// Said to the agent: what does it.
+    pub how: String,
+    /// Only this push's own `pre-push` is skipped (`--no-verify`); the other hooks, and
+    /// every git command they start, still run the run-time check. Otherwise the hooks
+    /// path is replaced for the invocation and everything it starts.
+    pub only_pre_push: bool,
+}
+
+impl Bypass {
+    /// Whether it matters for an invocation with these unknowns: where the invocation's
+    /// own effect is read whole, its verdict stands without the run-time check (an
+    /// honest `push --no-verify` of a feature branch runs). A push without `pre-push`
+    /// still runs the other hooks under the run-time layer, so an unknown about hooks
+    /// (written or set earlier in the command) stays covered there.
+    fn matters(&self, unknowns: &[&str]) -> bool {
+        unknowns
+            .iter()
+            .any(|reason| !(self.only_pre_push && is_about_hooks(reason)))
+    }
+}
+
+/// An unknown that is only about the hooks a git command would run (which the run-time
+/// layer's own hooks run before, with its check on every git command they start).
+fn is_about_hooks(reason: &str) -> bool {
+    reason.starts_with(crate::git::HOOK_WRITTEN_REASON)
+        || reason.starts_with(crate::git::HOOKS_PATH_SET_REASON)
 }
 
 /// The guard's answer.
@@ -448,23 +488,52 @@ pub fn decide(
     // Taking git's own hooks out matters only where they are what decides: a part the
     // reading could not resolve, or a program it did not read. Where the reading is
     // whole, its verdict stands (an honest `push --no-verify` of a feature branch runs).
-    let bypass = |decision: Decision| {
-        match (runtime, analysis.bypasses.first()) {
-        (true, Some((how, cmd)))
-            if matches!(decision, Decision::AllowNoted(_)) || !analysis.unread.is_empty() =>
-        {
-            Decision::Deny(format!(
-                "{HOOK}: {cmd} would run git without its run-time branch check: {how}, and this command has parts only that check can judge. Run it without that (the check only refuses changes to protected branches: {}); to work on a protected branch, ask the user.",
-                policy.branches.describe_protected()
-            ))
+    let bypass = |decision: Decision, defaults: &[String]| {
+        if !runtime {
+            return decision;
         }
-        _ => decision,
-    }
+        let unknowns_of = |cmd: &str| {
+            let protected = |words: &[String]| {
+                words
+                    .iter()
+                    .any(|w| crate::git::partial::may_be_protected(w, &policy.branches, defaults))
+            };
+            analysis
+                .unresolved
+                .iter()
+                .filter(|(_, c)| c == cmd)
+                .map(|(r, _)| r.as_str())
+                .chain(
+                    analysis
+                        .unnamed
+                        .iter()
+                        .filter(|(_, words, c)| c == cmd && protected(words))
+                        .map(|(r, _, _)| r.as_str()),
+                )
+                .collect::<Vec<_>>()
+        };
+        let Some((b, cmd)) = analysis
+            .bypasses
+            .iter()
+            .find(|(b, cmd)| b.matters(&unknowns_of(cmd)))
+        else {
+            return decision;
+        };
+        let instead = if b.only_pre_push {
+            "Run the push without `--no-verify`".to_owned()
+        } else {
+            "Leave git's hooks path alone: to have git run a directory of hooks, set it in the repository (`git config core.hooksPath <dir>`), and the run-time check runs first and then hands over to them".to_owned()
+        };
+        Decision::Deny(format!(
+            "{HOOK}: {cmd} would run git without its run-time branch check: {}, and this git command has parts only that check can judge. {instead} (the check only refuses changes to protected branches: {}); to work on a protected branch, ask the user.",
+            b.how,
+            policy.branches.describe_protected()
+        ))
     };
     // Nothing touched, nothing unknown: no repository access at all.
     if analysis.updates.is_empty() && analysis.unresolved.is_empty() && analysis.unnamed.is_empty()
     {
-        return bypass(Decision::Allow);
+        return Decision::Allow;
     }
     let rules = &policy.branches;
     // Branches known here: None when there is no repository. A repository that cannot
@@ -539,10 +608,13 @@ pub fn decide(
             || known_branches
                 .is_some_and(|names| names.iter().any(|b| rules.protects(b, &defaults).is_some()));
         if protected_here && runtime {
-            return bypass(Decision::AllowNoted(format!(
+            return bypass(
+                Decision::AllowNoted(format!(
                 "{HOOK}: {cmd} was not read before it runs ({reason}); git itself checks it as it runs (the run-time layer refuses any change to {} with the same rules).",
                 rules.describe_protected()
-            )));
+            )),
+                &defaults,
+            );
         }
         if protected_here {
             return Decision::Deny(format!(
@@ -551,7 +623,7 @@ pub fn decide(
             ));
         }
     }
-    bypass(Decision::Allow)
+    bypass(Decision::Allow, &defaults)
 }
 
 fn advice(action: Action, branch: &str) -> String {

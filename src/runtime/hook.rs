@@ -51,6 +51,10 @@ pub fn main(args: &[OsString]) -> ExitCode {
     }
     match decide(name, rest, &input, &env, &cwd) {
         Ok(None) => hand_over(name, rest, Some(input.as_bytes()), &env, &cwd),
+        Ok(Some(refused)) if name == "pre-push" && parent_is_dry_run() => {
+            eprint!("{}", refused.dry_run_message);
+            hand_over(name, rest, Some(input.as_bytes()), &env, &cwd)
+        }
         Ok(Some(refused)) => {
             eprint!("{}", refused.message);
             if let Err(e) = record(&refused, name, &env) {
@@ -67,9 +71,26 @@ pub fn main(args: &[OsString]) -> ExitCode {
     }
 }
 
+/// Whether the git process that runs this hook (git runs hooks directly, and the hook
+/// script `exec`s this binary, so it is the parent) is a dry-run push. Read from
+/// `/proc`; where that cannot be read (not Linux), the push counts as real: refused.
+fn parent_is_dry_run() -> bool {
+    let parent = std::os::unix::process::parent_id();
+    let Ok(raw) = std::fs::read(format!("/proc/{parent}/cmdline")) else {
+        return false;
+    };
+    let argv: Vec<String> = raw
+        .split(|b| *b == 0)
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect();
+    refs::is_dry_run_push(&argv)
+}
+
 /// A refusal, worded and with what the ledger keeps.
 pub struct Refused {
     pub message: String,
+    /// The findings worded for a dry run (`git push -n`), which sends nothing.
+    pub dry_run_message: String,
     pub refusals: Vec<Refusal>,
     pub rule: String,
 }
@@ -130,6 +151,7 @@ pub fn decide(
     let source = policy.source.to_string();
     Ok(Some(Refused {
         message: refs::message(name, &refusals, &source),
+        dry_run_message: refs::dry_run_message(&refusals, &source),
         rule: refusals
             .iter()
             .map(|r| r.rule.clone())

@@ -278,10 +278,67 @@ pub fn message(hook: &str, refusals: &[Refusal], source: &str) -> String {
     out
 }
 
+/// Whether the `git push` that runs a `pre-push` hook was asked for a dry run
+/// (`--dry-run`, `-n` alone or in a cluster of push's short flags), from that process's
+/// arguments. A dry run sends nothing, so the hook tells what the real push would meet
+/// instead of failing it (`git push -n` is how an agent asks "would this push work?").
+pub fn is_dry_run_push(argv: &[String]) -> bool {
+    let Some(at) = argv.iter().position(|a| a == "push") else {
+        return false;
+    };
+    argv[at + 1..]
+        .iter()
+        .take_while(|a| a.as_str() != "--")
+        .any(|a| {
+            a == "--dry-run"
+                || a.strip_prefix('-').is_some_and(|flags| {
+                    !flags.starts_with('-')
+                        && flags.contains('n')
+                        && flags.chars().all(|c| "46dfnquv".contains(c))
+                })
+        })
+}
+
+/// [`message`] for a dry run: the same findings, worded as what the real push would meet.
+pub fn dry_run_message(refusals: &[Refusal], source: &str) -> String {
+    let mut out = String::new();
+    for r in refusals {
+        out.push_str(&format!(
+            "block-wrong-branch (run-time layer, git's pre-push hook): dry run, nothing is sent; the real push would be refused: git would {} the protected branch {}{}. Rule: {} in {source}. {}\n",
+            r.verb, r.branch, r.place, r.rule, r.advice
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::HashMap;
+
+    #[test]
+    fn a_dry_run_push_is_read_from_the_push_arguments() {
+        let argv = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        for yes in [
+            "git push --dry-run origin main",
+            "git push -n origin main",
+            "git -C x push -qn origin HEAD:main",
+            "git push origin main -n",
+            "git push -fnu origin main",
+        ] {
+            assert!(is_dry_run_push(&argv(yes)), "{yes}");
+        }
+        for no in [
+            "git push origin main",
+            "git push -- -n",
+            "git push --no-verify origin main",
+            "git push -o ci.skip origin main",
+            "git commit -n",
+            "git push origin -nofoo",
+        ] {
+            assert!(!is_dry_run_push(&argv(no)), "{no}");
+        }
+    }
 
     const A: &str = "1111111111111111111111111111111111111111";
     const B: &str = "2222222222222222222222222222222222222222";

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Writes tests/corpus/runtime.tsv: git actions (some move a protected branch, some do
+"""Writes tests/corpus/runtime-generated.tsv: git actions (some move a protected branch, some do
 honest work) reached through the habits the static reading cannot follow (a script
 written then run, a make recipe, an npm script, an interpreter, git under another name,
 a repository's own hooks), plus commands whose values exist only at run time. No labels:
 tests/it/runtime_corpus.rs runs every row with no guard to learn what it does.
 
-    python3 tests/corpus/runtime-gen.py > tests/corpus/runtime.tsv
+    python3 tests/corpus/runtime-gen.py > tests/corpus/runtime-generated.tsv
 """
 
 import json

@@ -1,5 +1,6 @@
 //! The run-time layer on commands in habits the static reading cannot follow
-//! (`tests/corpus/runtime.tsv`: scripts written then run, build recipes, package scripts,
+//! (`tests/corpus/runtime.tsv`, written by hand, and `runtime-generated.tsv`, the
+//! generator's batch from `runtime-gen.py`: scripts written then run, build recipes, package scripts,
 //! interpreters running git, git under another name, values known only at run time,
 //! repositories with hooks of their own). Each command is labelled by running it: once in
 //! a fresh world with no guard (the execution oracle: did a protected branch move?), once
@@ -10,13 +11,21 @@
 //! What must hold, on every row: under both layers no protected branch moves; a command
 //! that moves none on its own is not refused by the static layer for a value it cannot
 //! know, and runs as it ran without the guard (same exit status, same ref changes).
-//! The report (per category, and every failure) is printed; `RUNTIME_CORPUS_REPORT=FILE`
-//! also writes it to a file.
+//! Creating a protected branch that did not exist in a local repository is not a move
+//! (both layers let it be; the push that would carry it is judged). A command that moves
+//! nothing but takes git's own check out of a git command the reading cannot see whole
+//! is refused, and counted in a column of its own with the row listed.
+//! The report (per category, and every failure) is printed; `RUNTIME_CORPUS_REPORT=DIR`
+//! also writes it to `DIR/<corpus>.md`.
 
 use crate::support::oracle::{self, Spec, State, World};
 use std::collections::BTreeMap;
 
-const CORPUS: &str = include_str!("../corpus/runtime.tsv");
+const HAND_WRITTEN: (&str, &str) = ("runtime.tsv", include_str!("../corpus/runtime.tsv"));
+const GENERATED: (&str, &str) = (
+    "runtime-generated.tsv",
+    include_str!("../corpus/runtime-generated.tsv"),
+);
 
 struct Row {
     line: usize,
@@ -25,8 +34,8 @@ struct Row {
     command: String,
 }
 
-fn rows() -> Vec<Row> {
-    CORPUS
+fn rows((file, corpus): (&str, &str)) -> Vec<Row> {
+    corpus
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
@@ -35,7 +44,7 @@ fn rows() -> Vec<Row> {
             let (category, setup, command) = (f.next(), f.next(), f.next());
             let (Some(category), Some(setup), Some(command)) = (category, setup, command) else {
                 panic!(
-                    "tests/corpus/runtime.tsv:{}: expected category<TAB>setup<TAB>command",
+                    "tests/corpus/{file}:{}: expected category<TAB>setup<TAB>command",
                     i + 1
                 )
             };
@@ -62,9 +71,24 @@ struct Result {
     moved_under_layers: Vec<String>,
     /// A command that moves nothing on its own ran differently under the layers.
     legit_changed: Option<String>,
+    /// Moves nothing on its own, refused before it ran for taking git's own check out
+    /// (`git -c core.hooksPath=...` running hooks written in the same command).
+    took_check_out: bool,
     /// Refused before it ran for the protected branch it aims at, though without a guard
     /// it failed for another reason and moved nothing.
     aimed: bool,
+}
+
+/// A protected branch created in the project's own repository where it did not exist
+/// (`git branch master`, `git checkout main` tracking origin's) moves nothing anyone has:
+/// the run-time layer lets it be, as the static one does, and judges the push that would
+/// carry it anywhere. Created on a remote, or moved or deleted anywhere, it counts.
+fn is_local_creation(c: &oracle::RefChange) -> bool {
+    c.before.is_none() && matches!(c.repo.as_str(), "work" | "sibling")
+}
+
+fn moves_a_protected_branch(o: &oracle::Outcome) -> bool {
+    o.protected.iter().any(|c| !is_local_creation(c))
 }
 
 fn examine(row: &Row) -> Result {
@@ -74,7 +98,7 @@ fn examine(row: &Row) -> Result {
     let plain_world = World::new(&spec, State::A);
     let plain = oracle::observe(&plain_world, &plain_world.substitute(&row.command));
     let mut r = Result {
-        moves: !plain.protected.is_empty(),
+        moves: moves_a_protected_branch(&plain),
         ..Result::default()
     };
     let world = World::new(&spec, State::A).with_run_time();
@@ -85,10 +109,13 @@ fn examine(row: &Row) -> Result {
         // the refusals the run-time layer is there to make unnecessary. A refusal naming
         // the protected branch the command aims at stands, even where the command would
         // have failed for another reason (a repository hook refusing, a conflict).
-        let for_the_unknown = oracle::unresolvable_reason(&reason)
-            || reason.contains("without its run-time branch check");
-        if !r.moves && for_the_unknown {
+        if !r.moves && oracle::unresolvable_reason(&reason) {
             r.legit_changed = Some(format!("refused before it ran: {reason}"));
+        } else if !r.moves && reason.contains("without its run-time branch check") {
+            // Not a value known only at run time: the command takes git's own check out
+            // of a git command whose effect the reading cannot see whole. Counted apart,
+            // and listed: the refusal gives the route that keeps both.
+            r.took_check_out = true;
         } else if !r.moves {
             r.aimed = true;
         }
@@ -97,7 +124,12 @@ fn examine(row: &Row) -> Result {
     }
     let layered = oracle::observe(&world, &command);
     r.run_time_refused = layered.ran.output.contains("(run-time layer, git's");
-    r.moved_under_layers = layered.protected.iter().map(|c| c.describe()).collect();
+    r.moved_under_layers = layered
+        .protected
+        .iter()
+        .filter(|c| !is_local_creation(c))
+        .map(|c| c.describe())
+        .collect();
     if !r.moves {
         let refs = |o: &oracle::Outcome| -> Vec<String> {
             o.refs
@@ -129,8 +161,18 @@ fn examine(row: &Row) -> Result {
 }
 
 #[test]
-fn no_protected_branch_moves_and_honest_commands_run_untouched_under_both_layers() {
-    let rows = rows();
+fn hand_written_no_protected_branch_moves_and_honest_commands_run_untouched() {
+    run_corpus(HAND_WRITTEN);
+}
+
+#[test]
+fn generated_no_protected_branch_moves_and_honest_commands_run_untouched() {
+    run_corpus(GENERATED);
+}
+
+fn run_corpus(corpus: (&str, &str)) {
+    let file = corpus.0;
+    let rows = rows(corpus);
     assert!(rows.len() >= 300, "the corpus has {} rows", rows.len());
     // Two workers: the machine has two cores, and each row is two worlds.
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -160,9 +202,11 @@ fn no_protected_branch_moves_and_honest_commands_run_untouched_under_both_layers
         legit: usize,
         legit_changed: usize,
         aimed: usize,
+        took_check_out: usize,
     }
     let mut by_category: BTreeMap<&str, Tally> = BTreeMap::new();
     let mut failures = Vec::new();
+    let mut notes = Vec::new();
     for (row, r) in rows.iter().zip(&results) {
         let t = by_category.entry(&row.category).or_default();
         t.rows += 1;
@@ -171,10 +215,19 @@ fn no_protected_branch_moves_and_honest_commands_run_untouched_under_both_layers
         t.static_refused += r.static_refusal.is_some() as usize;
         t.run_time_refused += r.run_time_refused as usize;
         t.aimed += r.aimed as usize;
+        t.took_check_out += r.took_check_out as usize;
+        if r.took_check_out {
+            notes.push(format!(
+                "{file}:{} [{}] moves nothing, refused for taking git's own check out: {}",
+                row.line,
+                row.category,
+                r.static_refusal.as_deref().unwrap_or_default()
+            ));
+        }
         if !r.moved_under_layers.is_empty() {
             t.moved_under_layers += 1;
             failures.push(format!(
-                "runtime.tsv:{} [{}] a protected branch moved under both layers ({}): {}",
+                "{file}:{} [{}] a protected branch moved under both layers ({}): {}",
                 row.line,
                 row.category,
                 r.moved_under_layers.join(", "),
@@ -184,23 +237,24 @@ fn no_protected_branch_moves_and_honest_commands_run_untouched_under_both_layers
         if let Some(why) = &r.legit_changed {
             t.legit_changed += 1;
             failures.push(format!(
-                "runtime.tsv:{} [{}] an honest command did not run untouched: {why}\n    command: {}",
+                "{file}:{} [{}] an honest command did not run untouched: {why}\n    command: {}",
                 row.line, row.category, row.command
             ));
         }
     }
     let mut report = String::from(
-        "| category | rows | move a protected branch unguarded | move none | refused by the static layer | of which aimed at a protected branch but failing anyway | refused by git (run-time) | moved under both layers | moving none, but refused for the unknown or changed |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| category | rows | move a protected branch unguarded | move none | refused by the static layer | of which aimed at a protected branch but failing anyway | refused by git (run-time) | moving none, refused for taking git's check out | moved under both layers | moving none, but refused for the unknown or changed |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for (c, t) in &by_category {
         report.push_str(&format!(
-            "| {c} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {c} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             t.rows,
             t.moves,
             t.legit,
             t.static_refused,
             t.aimed,
             t.run_time_refused,
+            t.took_check_out,
             t.moved_under_layers,
             t.legit_changed
         ));
@@ -208,12 +262,16 @@ fn no_protected_branch_moves_and_honest_commands_run_untouched_under_both_layers
     if !oracle::sandboxed() {
         report.push_str("\n(not sandboxed: commands ran directly in their worlds)\n");
     }
-    for f in &failures {
+    for f in notes.iter().chain(&failures) {
         report.push_str(&format!("\n{f}"));
     }
     eprintln!("{report}");
-    if let Some(path) = std::env::var_os("RUNTIME_CORPUS_REPORT") {
-        std::fs::write(path, &report).unwrap();
+    if let Some(dir) = std::env::var_os("RUNTIME_CORPUS_REPORT") {
+        std::fs::write(
+            std::path::Path::new(&dir).join(format!("{file}.md")),
+            &report,
+        )
+        .unwrap();
     }
     assert!(
         failures.is_empty(),

@@ -392,5 +392,66 @@ fn the_static_layer_leaves_run_time_values_to_git_when_the_layer_is_on() {
     let reason = refused["hookSpecificOutput"]["permissionDecisionReason"]
         .as_str()
         .unwrap();
-    assert!(reason.contains("would run git without its run-time branch check: `git push --no-verify` skips the pre-push check, and this command has parts only that check can judge"), "{reason}");
+    assert!(reason.contains("would run git without its run-time branch check: `git push --no-verify` skips the pre-push check, and this git command has parts only that check can judge. Run the push without `--no-verify`"), "{reason}");
+    // A bypass in one git command says nothing about the others: the program `make`
+    // starts still runs under the layer, and this push is read whole.
+    assert_eq!(
+        ask(
+            "make -s deploy; git push --no-verify origin HEAD:topic/x",
+            true
+        )["hookSpecificOutput"]
+            .get("permissionDecision"),
+        None
+    );
+    // Hooks of the repository's own, set up in the same command: the push skips only its
+    // pre-push; the rest of its hooks run after the run-time layer's, so that is allowed.
+    let own_hooks = ask(
+        "git config core.hooksPath .githooks && mkdir -p .githooks && printf '#!/bin/sh\\nexit 1\\n' > .githooks/pre-push && chmod +x .githooks/pre-push && git push --no-verify -q origin HEAD:topic/x",
+        true,
+    );
+    assert_eq!(
+        own_hooks["hookSpecificOutput"].get("permissionDecision"),
+        None,
+        "{own_hooks}"
+    );
+    // A hooks path on git's command line takes the layer out of everything that git
+    // command starts, so a hook written just before is refused, with the route that
+    // keeps both.
+    let replaced = ask(
+        "git switch -q -c topic/h && mkdir -p .husky && printf '#!/bin/sh\\ntrue\\n' > .husky/pre-commit && chmod +x .husky/pre-commit && git -c core.hooksPath=.husky commit -q -m x",
+        true,
+    );
+    let reason = replaced["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        reason.contains("set it in the repository (`git config core.hooksPath <dir>`)"),
+        "{replaced}"
+    );
+}
+
+#[test]
+fn a_dry_run_push_to_main_says_what_the_real_push_would_meet_and_sends_nothing() {
+    let w = World::new("rt-dry");
+    let origin_before = w.origin_main();
+    let out = w.agent("git switch -q -c topic/d && git commit -q --allow-empty -m d");
+    assert!(out.status.success(), "{}", text(&out));
+    for dry in [
+        "git push --dry-run origin HEAD:main",
+        "git push -qn origin topic/d:main",
+    ] {
+        let out = w.agent(dry);
+        assert!(out.status.success(), "{dry}\n{}", text(&out));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("dry run, nothing is sent; the real push would be refused: git would push to the protected branch main on origin"),
+            "{err}"
+        );
+    }
+    assert_eq!(w.origin_main(), origin_before);
+    assert_eq!(w.denials(), Vec::<serde_json::Value>::new());
+    // The real push is still refused.
+    let out = w.agent("git push -q origin HEAD:main");
+    assert!(!out.status.success(), "{}", text(&out));
+    assert_eq!(w.origin_main(), origin_before);
 }
