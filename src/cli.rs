@@ -161,6 +161,16 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<std::ffi::OsString>,
     },
+    /// Run a command with its writes, and those of every program it starts, confined by
+    /// the kernel to where the policy lets the agent write (Landlock, Linux): the shell
+    /// prefix the agent's shell tool runs every command through once install has set it
+    /// (Claude Code's CLAUDE_CODE_SHELL_PREFIX).
+    Confine {
+        /// One command for the shell (how a shell prefix is called), or `--` and a
+        /// program with its arguments.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
+        command: Vec<std::ffi::OsString>,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -348,6 +358,12 @@ pub fn main() -> ExitCode {
     if args.get(1).is_some_and(|a| a == GIT_HOOK) {
         return crate::runtime::hook::main(&args[2..]);
     }
+    // The shell prefix: every command of the agent's shell tool, so no clap either.
+    if args.get(1).is_some_and(|a| a == CONFINE)
+        && !args.get(2).is_some_and(|a| a == "--help" || a == "-h")
+    {
+        return crate::runtime::confine::main(&args[2..]);
+    }
     // Multicall: a link named after a hook runs that hook.
     if let Some(hook) = linked_hook(&args) {
         if args.len() == 1 {
@@ -366,6 +382,9 @@ pub fn main() -> ExitCode {
 
 /// The subcommand git's hook scripts run (see [`crate::runtime::activation::script`]).
 const GIT_HOOK: &str = "git-hook";
+
+/// The subcommand the agent's shell tool runs its commands through.
+pub const CONFINE: &str = "confine";
 
 /// The hook a multicall link is named after (`…/bin/scope-guard`), if the binary was
 /// started through one.
@@ -533,6 +552,7 @@ fn dispatch(command: Command) -> ExitCode {
             all.extend(args);
             Ok(crate::runtime::hook::main(&all))
         }
+        Command::Confine { command } => Ok(crate::runtime::confine::main(&command)),
     };
     match result {
         Ok(code) => code,

@@ -442,6 +442,18 @@ pub struct ScopePolicy {
     /// (`python -c`, `node -e`, a perl one-liner that is more than substitutions).
     #[serde(default)]
     pub unmodelled_programs: Unmodelled,
+    /// Whether the agent's shell commands, and every program they start, run with their
+    /// writes confined by the kernel (Landlock, on Linux) to the root, `outside_root`,
+    /// the repository's own git directories and local remotes, and `run_time_writable`
+    /// (the run-time layer for writes, switched on by `install`). Off: the static reading
+    /// alone decides, as before.
+    #[serde(default = "yes")]
+    pub run_time: bool,
+    /// Directories outside the root that ordinary work writes and the run-time layer
+    /// leaves writable: package and build caches (`~/` is the home directory). Only
+    /// directories that exist when a command starts are opened.
+    #[serde(default = "default_run_time_writable")]
+    pub run_time_writable: Vec<String>,
     #[serde(rename = "//", default, skip_serializing)]
     _comment: Option<serde_json::Value>,
 }
@@ -454,9 +466,35 @@ impl Default for ScopePolicy {
             deny: default_scope_deny(),
             outside_root: default_outside_root(),
             unmodelled_programs: Unmodelled::default(),
+            run_time: true,
+            run_time_writable: default_run_time_writable(),
             _comment: None,
         }
     }
+}
+
+/// The caches everyday builds and installs write, left writable by the run-time layer:
+/// each tool's download and build cache, never its configuration (`~/.npmrc`,
+/// `~/.gitconfig`, `~/.cargo/config.toml` stay outside), plus the shared-memory
+/// directory POSIX semaphores live in (Python's multiprocessing, test runners).
+pub const RUN_TIME_WRITABLE: &[&str] = &[
+    "~/.cache",
+    "~/.npm/_cacache",
+    "~/.npm/_logs",
+    "~/.npm/_npx",
+    "~/.cargo/registry",
+    "~/.cargo/git",
+    "~/go/pkg/mod",
+    "~/.m2/repository",
+    "~/.gradle/caches",
+    "~/.yarn/berry/cache",
+    "~/.bun/install/cache",
+    "~/.local/share/pnpm/store",
+    "/dev/shm",
+];
+
+fn default_run_time_writable() -> Vec<String> {
+    RUN_TIME_WRITABLE.iter().map(|p| p.to_string()).collect()
 }
 
 /// `scope.unmodelled_programs`: a program whose writes are out of static reach runs

@@ -48,6 +48,7 @@ pub fn run(
                 "reason": reason,
                 "scope": {
                     "root": scope.root,
+                    "layers": crate::runtime::confine::describe_layers(&policy, vars),
                     "writes": writes.notes,
                     "verdict": if scope_reason.is_some() { "deny" } else { "allow" },
                     "reason": scope_reason,
@@ -62,6 +63,11 @@ pub fn run(
             }
         }
         writeln!(out, "scope-guard, root {}:", scope.root.display())?;
+        writeln!(
+            out,
+            "  layers: {}",
+            crate::runtime::confine::describe_layers(&policy, vars)
+        )?;
         if writes.notes.is_empty() && writes.denials.is_empty() {
             writeln!(out, "  no write it can see")?;
         }

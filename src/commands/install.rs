@@ -275,7 +275,7 @@ fn runtime_follow_up(
         if layout.remove().map_err(CommandError::new)? {
             writeln!(
                 out,
-                "did-it-actually: the run-time layer is off: its git hooks ({}) and their variables in {} are gone.",
+                "did-it-actually: the run-time layers are off: the git hooks ({}), the confine script and their variables in {} are gone.",
                 layout.hooks_dir().display(),
                 env_file.display()
             )?;
@@ -283,28 +283,76 @@ fn runtime_follow_up(
         return Ok(());
     }
     let policy = project.map(|p| Policy::discover(p, env.as_fn()));
-    if let Some(Ok(p)) = &policy {
-        if !p.branches.run_time {
-            writeln!(
-                out,
-                "did-it-actually: the run-time layer stays off: branches.run_time is false in {}.",
-                p.source
-            )?;
-            return Ok(());
+    let policy = match &policy {
+        Some(Ok(p)) => Some(p),
+        _ => None,
+    };
+    let branches = policy.is_none_or(|p| p.branches.run_time);
+    // Writes: the kernel confines what the agent's shell tool runs (Landlock), for a
+    // project (whose policy says where) on a kernel that can.
+    let writes = match (project, policy) {
+        (Some(_), Some(p)) if !p.scope.run_time => {
+            Err(format!("scope.run_time is false in {}", p.source))
+        }
+        (Some(_), _) => crate::runtime::confine::available().map(|_| ()),
+        (None, _) => {
+            Err("a user-wide install has no one project whose scope to confine writes to".into())
+        }
+    };
+    let mut vars = Vec::new();
+    if branches {
+        layout
+            .write(binary, activation::system_config(env.as_fn()).as_deref())
+            .map_err(CommandError::new)?;
+        vars.extend(layout.env_vars(project));
+    } else if let Some(p) = policy {
+        writeln!(
+            out,
+            "did-it-actually: the run-time layer for branches stays off: branches.run_time is false in {}.",
+            p.source
+        )?;
+    }
+    if writes.is_ok() {
+        layout
+            .write_confine_link(binary)
+            .map_err(CommandError::new)?;
+        vars.push((
+            activation::SHELL_PREFIX_ENV,
+            layout.confine_link().to_string_lossy().into_owned(),
+        ));
+        if let Some(p) = project.filter(|_| !branches) {
+            vars.push((activation::PROJECT_ENV, p.to_string_lossy().into_owned()));
         }
     }
-    layout
-        .write(binary, activation::system_config(env.as_fn()).as_deref())
-        .map_err(CommandError::new)?;
-    let vars = layout.env_vars(project);
+    if vars.is_empty() {
+        if let Err(why) = &writes {
+            writeln!(
+                out,
+                "did-it-actually: the run-time layer for writes stays off: {why}."
+            )?;
+        }
+        return Ok(());
+    }
     crate::install::apply(&env_file, |s| activation::merge_env(s, &vars))
         .map_err(CommandError::new)?;
-    writeln!(
-        out,
-        "did-it-actually: the run-time layer is on: every git the agent starts, from any script or program, runs the branch check in {} (through the env of {}, this machine's, not to be committed); git outside the agent is unchanged.",
-        layout.hooks_dir().display(),
-        env_file.display()
-    )?;
+    if branches {
+        writeln!(
+            out,
+            "did-it-actually: the run-time layer is on: every git the agent starts, from any script or program, runs the branch check in {} (through the env of {}, this machine's, not to be committed); git outside the agent is unchanged.",
+            layout.hooks_dir().display(),
+            env_file.display()
+        )?;
+    }
+    match &writes {
+        Ok(()) => writeln!(
+            out,
+            "did-it-actually: the run-time layer for writes is on: every command of the agent's Bash tool, and every program it starts, can write only where the scope policy allows (the kernel refuses the rest with \"Permission denied\"; {} runs each command, set as {} in {}).",
+            layout.confine_link().display(),
+            activation::SHELL_PREFIX_ENV,
+            env_file.display()
+        )?,
+        Err(why) => writeln!(out, "did-it-actually: the run-time layer for writes stays off: {why}; the static reading (scope-guard) alone judges writes.")?,
+    }
     Ok(())
 }
 

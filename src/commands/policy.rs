@@ -140,6 +140,36 @@ pub fn check(
                 "scope.unmodelled_programs: {}",
                 p.scope.unmodelled_programs.as_str()
             )?;
+            writeln!(
+                out,
+                "scope.run_time: {}",
+                if p.scope.run_time {
+                    "on (on Linux the kernel confines the writes of every command the agent's shell runs, and of all it starts, where install activated it)"
+                } else {
+                    "off (the static reading alone judges writes)"
+                }
+            )?;
+            if p.scope.run_time {
+                let w = crate::runtime::confine::writable(&p, &scope.root, env.as_fn());
+                let dirs: Vec<String> = w
+                    .dirs
+                    .iter()
+                    .filter(|(_, why)| {
+                        !why.starts_with("scope.run_time_writable") && why != "terminals"
+                    })
+                    .map(|(d, why)| format!("{} ({why})", d.display()))
+                    .collect();
+                writeln!(out, "  writable at run time: {}", dirs.join(", "))?;
+                writeln!(
+                    out,
+                    "scope.run_time_writable: {} (each where it exists when a command starts)",
+                    if p.scope.run_time_writable.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        p.scope.run_time_writable.join(", ")
+                    }
+                )?;
+            }
             let a = &p.audit;
             let on = |b: bool| if b { "on" } else { "off" };
             let list = |l: &[String]| {

@@ -95,6 +95,11 @@ pub fn run(
             writeln!(out, "  writes stay inside: {}", scope.root.display())?;
             writeln!(
                 out,
+                "  writes decided by: {}",
+                crate::runtime::confine::describe_layers(&p, &agent)
+            )?;
+            writeln!(
+                out,
                 "  audit: {}",
                 if p.audit.enabled { "on" } else { "off" }
             )?;

@@ -68,6 +68,7 @@ pub fn run(scope: &Subject, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) ->
     out.push(claude_version_check(env));
     out.push(policy_check(&scope.project, env));
     out.push(runtime_check(&scope.project, env));
+    out.push(write_layer_check(&scope.project, env));
     out.push(state_check(env));
     let launcher = launcher_check(&registered);
     // A launcher that finds no binary is one failure, not one per self-test.
@@ -600,6 +601,154 @@ fn runtime_check(project: &Path, env: &dyn Fn(&str) -> Option<std::ffi::OsString
             "run-time layer",
             format!("off ({why}): a program the agent starts (a script, a build recipe) can move a protected branch unseen, and git commands with values known only at run time are denied"),
             policy.branches.run_time.then(|| "run `did-it-actually install --project` on this machine".to_owned()),
+        ),
+    }
+}
+
+/// The run-time layer for writes as the agent's shell tool gets it: the shell prefix in
+/// the settings env, the kernel's support, and a live probe through the prefix (a write
+/// inside the project lands, one outside every allowed directory does not).
+fn write_layer_check(project: &Path, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Check {
+    use crate::runtime::activation::{CONFINE_LINK, PROJECT_ENV, SHELL_PREFIX_ENV};
+    const NAME: &str = "run-time layer for writes";
+    let agent = crate::runtime::activation::agent_env(project, env);
+    let Ok(policy) = Policy::discover(project, &agent) else {
+        return check(
+            Mark::Warn,
+            NAME,
+            "not judged: the policy cannot be read (see above)",
+            None,
+        );
+    };
+    if !policy.scope.run_time {
+        return check(
+            Mark::Pass,
+            NAME,
+            format!("off by the policy (scope.run_time is false in {}): the static reading alone judges writes", policy.source),
+            None,
+        );
+    }
+    if let Err(why) = crate::runtime::confine::available() {
+        return check(
+            Mark::Warn,
+            NAME,
+            format!("off: {why}; the static reading alone judges writes, so a program the agent starts can write outside the project unseen"),
+            None,
+        );
+    }
+    let prefix = agent(SHELL_PREFIX_ENV).map(PathBuf::from);
+    let Some(prefix) = prefix.filter(|p| p.file_name().is_some_and(|n| n == CONFINE_LINK)) else {
+        return check(
+            Mark::Warn,
+            NAME,
+            format!(
+                "off: the agent's environment has no {SHELL_PREFIX_ENV} naming the confine script; a program the agent starts can write outside the project unseen"
+            ),
+            Some("run `did-it-actually install --project` on this machine".into()),
+        );
+    };
+    let layout = crate::runtime::activation::Layout::new(&agent, Some(project)).ok();
+    if let Some(bin) = layout.and_then(|l| {
+        (l.confine_link() == prefix)
+            .then(|| l.confine_binary())
+            .flatten()
+    }) {
+        if !bin.exists() {
+            return check(
+                Mark::Warn,
+                NAME,
+                format!("not probed: the binary {} runs is missing, so every command of the agent's Bash tool is refused with what to install (see the binary checks above)", prefix.display()),
+                Some("install did-it-actually again, then run `did-it-actually install --project`".into()),
+            );
+        }
+    }
+    let root = crate::scope::Scope::new(&policy, project, &agent).root;
+    let writable = crate::runtime::confine::writable(&policy, &root, &agent);
+    let beneath = |p: &Path| writable.dirs.iter().any(|(d, _)| p.starts_with(d));
+    let outside = [
+        crate::store::state_root(&agent).ok(),
+        agent("HOME").map(PathBuf::from),
+        root.parent().map(Path::to_path_buf),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|d| d.is_dir() && !beneath(d));
+    let id = std::process::id();
+    let inside = root.join(format!(".did-it-actually-doctor-{id}"));
+    // Shell builtins only: the probe must not depend on the agent's PATH.
+    let out_file = outside
+        .as_ref()
+        .map(|d| d.join(format!(".did-it-actually-doctor-{id}")));
+    let mut probe = format!(
+        ": > {} && echo inside-landed",
+        crate::shell::quote(&inside.to_string_lossy())
+    );
+    if let Some(f) = &out_file {
+        probe.push_str(&format!(
+            "; : > {} 2>/dev/null && echo outside-landed",
+            crate::shell::quote(&f.to_string_lossy())
+        ));
+    }
+    let ran = std::process::Command::new(&prefix)
+        .arg(&probe)
+        .current_dir(&root)
+        .envs(
+            [
+                SHELL_PREFIX_ENV,
+                PROJECT_ENV,
+                "HOME",
+                "TMPDIR",
+                "DID_IT_ACTUALLY_STATE_DIR",
+            ]
+            .iter()
+            .filter_map(|k| agent(k).map(|v| (*k, v))),
+        )
+        .stdin(std::process::Stdio::null())
+        .output();
+    let out = match ran {
+        Ok(o) => String::from_utf8_lossy(&o.stdout).into_owned(),
+        Err(e) => {
+            return check(
+                Mark::Fail,
+                NAME,
+                format!(
+                    "{} cannot run ({}): every command of the agent's Bash tool fails",
+                    prefix.display(),
+                    crate::fsutil::describe_io(&e)
+                ),
+                Some("run `did-it-actually install --project` again".into()),
+            )
+        }
+    };
+    let _ = std::fs::remove_file(&inside);
+    if let Some(f) = &out_file {
+        let _ = std::fs::remove_file(f);
+    }
+    match (out.contains("inside-landed"), out.contains("outside-landed")) {
+        (false, _) => check(
+            Mark::Fail,
+            NAME,
+            format!("a probe write inside {} did not land through {}: the agent's commands cannot write the project", root.display(), prefix.display()),
+            Some("run `did-it-actually install --project` again; `did-it-actually confine 'touch x'` in the project shows the error".into()),
+        ),
+        (true, true) => check(
+            Mark::Fail,
+            NAME,
+            format!("a probe write outside the allowed directories landed through {}: writes are not confined", prefix.display()),
+            None,
+        ),
+        (true, false) => check(
+            Mark::Pass,
+            NAME,
+            format!(
+                "every command of the agent's Bash tool, and every program it starts, writes only inside {} and the other directories the policy allows (`policy check` lists them); a live probe: a write inside landed, {}",
+                root.display(),
+                match &outside {
+                    Some(d) => format!("one in {} was refused", d.display()),
+                    None => "and no directory outside them was found to probe".into(),
+                }
+            ),
+            None,
         ),
     }
 }

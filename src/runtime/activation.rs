@@ -69,6 +69,12 @@ pub const MARKER: &str = "# did-it-actually run-time layer";
 pub const HOOKS_ENV: &str = "DID_IT_ACTUALLY_GIT_HOOKS";
 /// The project whose policy the hooks apply (the static layer applies the same one).
 pub const PROJECT_ENV: &str = "DID_IT_ACTUALLY_PROJECT";
+/// Claude Code's shell prefix: every command of its Bash tool runs as `PREFIX COMMAND`.
+/// The run-time layer for writes puts [`CONFINE_LINK`] there.
+pub const SHELL_PREFIX_ENV: &str = "CLAUDE_CODE_SHELL_PREFIX";
+/// The name of the script that runs `confine` (a shell prefix is one program, without
+/// arguments of its own).
+pub const CONFINE_LINK: &str = "did-it-actually-confine";
 
 /// Where one install's run-time files live: `<state root>/git/<project>-<hash>/` for a
 /// project (`hooks/`, `config`), `<state root>/git/user/` for a user-wide install. One
@@ -171,9 +177,33 @@ impl Layout {
     }
 
     /// Removes what [`Layout::write`] wrote (only scripts of ours).
+    /// The script the agent's shell tool runs each command through.
+    pub fn confine_link(&self) -> PathBuf {
+        self.root.join(CONFINE_LINK)
+    }
+
+    /// Writes [`Layout::confine_link`]: a script that runs `binary confine`, or, where the
+    /// binary is gone, refuses the command and says what to install (a host runs a shell
+    /// prefix as one program, without arguments of its own). Idempotent.
+    pub fn write_confine_link(&self, binary: &str) -> Result<(), String> {
+        write_executable(&self.confine_link(), &confine_script(binary))
+    }
+
+    /// The binary the confine script runs, if it is ours.
+    pub fn confine_binary(&self) -> Option<PathBuf> {
+        let text = std::fs::read_to_string(self.confine_link()).ok()?;
+        is_ours(&text).then_some(())?;
+        let line = text.lines().find_map(|l| l.strip_prefix("bin="))?;
+        shlex::split(line)?.into_iter().next().map(PathBuf::from)
+    }
+
     pub fn remove(&self) -> Result<bool, String> {
         let dir = self.hooks_dir();
         let mut removed = false;
+        if std::fs::read_to_string(self.confine_link()).is_ok_and(|t| is_ours(&t)) {
+            let _ = std::fs::remove_file(self.confine_link());
+            removed = true;
+        }
         for name in HOOK_NAMES {
             let path = dir.join(name);
             if std::fs::read_to_string(&path).is_ok_and(|t| is_ours(&t)) {
@@ -247,10 +277,17 @@ pub fn merge_env(
     };
     for (k, v) in vars {
         if let Some(existing) = env.get(*k).and_then(|e| e.as_str()) {
-            let ours = env.contains_key(HOOKS_ENV);
+            let (ours, switch) = if *k == SHELL_PREFIX_ENV {
+                (
+                    existing.ends_with(&format!("/{CONFINE_LINK}")),
+                    "scope.run_time",
+                )
+            } else {
+                (env.contains_key(HOOKS_ENV), "branches.run_time")
+            };
             if existing != v && !ours {
                 return Err(format!(
-                    "its env already sets {k} ({existing:?}), which the run-time layer needs; remove it, or set branches.run_time to false in the policy"
+                    "its env already sets {k} ({existing:?}), which the run-time layer needs; remove it, or set {switch} to false in the policy"
                 ));
             }
         }
@@ -267,11 +304,18 @@ pub fn remove_env(settings: &mut serde_json::Map<String, serde_json::Value>) {
     let Some(env) = settings.get_mut("env").and_then(|e| e.as_object_mut()) else {
         return;
     };
-    if !env.contains_key(HOOKS_ENV) {
-        return;
+    if env
+        .get(SHELL_PREFIX_ENV)
+        .and_then(|v| v.as_str())
+        .is_some_and(|v| v.ends_with(&format!("/{CONFINE_LINK}")))
+    {
+        env.remove(SHELL_PREFIX_ENV);
+        env.remove(PROJECT_ENV);
     }
-    for k in ENV_NAMES {
-        env.remove(k);
+    if env.contains_key(HOOKS_ENV) {
+        for k in ENV_NAMES {
+            env.remove(k);
+        }
     }
     if env.is_empty() {
         settings.remove("env");
@@ -358,6 +402,23 @@ if [ -x "$bin" ]; then printf '%s' "$input" | "$bin" git-hook {name} "$@"; exit 
     };
     format!(
         "#!/bin/sh\n{MARKER}: git's {name} hook for the agent's commands (written by `did-it-actually install`).\nbin={bin}\n{body}\n"
+    )
+}
+
+/// The shell prefix of the agent's shell tool: `binary confine COMMAND`, failing closed
+/// with what to install where the binary is gone.
+pub fn confine_script(binary: &str) -> String {
+    let bin = shlex::try_quote(binary)
+        .map(|q| q.into_owned())
+        .unwrap_or_else(|_| "''".into());
+    format!(
+        r#"#!/bin/sh
+{MARKER}: the shell prefix every command of the agent's shell tool runs through (written by `did-it-actually install`).
+bin={bin}
+if [ -x "$bin" ]; then exec "$bin" confine "$@"; fi
+echo "did-it-actually: this command did not run: the agent's commands run through $bin, which is missing (the run-time layer for writes fails closed). Install did-it-actually again (install/install.sh), then run: did-it-actually doctor" >&2
+exit 126
+"#
     )
 }
 

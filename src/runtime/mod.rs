@@ -10,7 +10,11 @@
 //! - [`refs`]: the decisions, pure (the same policy and words as the static layer).
 //! - [`hook`]: the process git runs (`did-it-actually git-hook NAME`): decide, record,
 //!   hand over to the repository's own hooks.
+//! - [`confine`]: the run-time layer for writes: the shell prefix every command of the
+//!   agent's shell tool runs through, confined by the kernel (Landlock) to where the
+//!   policy lets the agent write.
 
 pub mod activation;
+pub mod confine;
 pub mod hook;
 pub mod refs;

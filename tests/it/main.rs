@@ -19,6 +19,7 @@ mod concurrency;
 mod doctor;
 mod e2e_audit_turn;
 mod e2e_block_wrong_branch;
+mod e2e_confine;
 mod e2e_hosts;
 mod e2e_install;
 mod e2e_npm;

@@ -320,9 +320,10 @@ fn uninstall_takes_the_layer_away() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("the run-time layer is off"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("the run-time layers are off"));
     let local = std::fs::read_to_string(w.work().join(".claude/settings.local.json")).unwrap();
     assert!(!local.contains("GIT_CONFIG"), "{local}");
+    assert!(!local.contains("CLAUDE_CODE_SHELL_PREFIX"), "{local}");
     assert!(!w
         .state
         .join("git")

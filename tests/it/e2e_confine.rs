@@ -1,0 +1,115 @@
+//! The run-time layer for writes in the real Claude Code (each release in
+//! `CLAUDE_CODE_VERSIONS`), switched on by `did-it-actually install --project`: every
+//! command of the Bash tool runs through the confine link (`CLAUDE_CODE_SHELL_PREFIX`),
+//! so a build recipe that writes outside the project, which the static reading of
+//! `make leak` cannot see, is refused by the kernel and nothing lands; everyday work,
+//! the git that Claude Code's own sandbox breaks (`git config`, `git worktree add`, a
+//! push to a local remote), and the tool's `cd` tracking all keep working.
+
+use crate::support;
+
+use serde_json::json;
+use support::claude::Session;
+use support::mock_api::{tool_result, tool_use_id, MockApi, Step};
+
+per_claude_code_version!(a_recipe_writing_outside_is_refused_by_the_kernel_and_everyday_work_runs);
+
+fn a_recipe_writing_outside_is_refused_by_the_kernel_and_everyday_work_runs(version: &str) {
+    if let Err(why) = did_it_actually::runtime::confine::available() {
+        // Not a skip that hides a failure: install says the same, and the layer is off.
+        eprintln!("e2e_confine: the kernel cannot confine writes here ({why}); nothing to test");
+        return;
+    }
+    let Some(mut session) = Session::start_with(version) else {
+        return;
+    };
+    // Outside every place the policy lets the agent write: not the temp directories,
+    // not the shared-memory directory the scratch worlds live in.
+    let outside = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("confine-{}-{version}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&outside);
+    std::fs::create_dir_all(&outside).unwrap();
+    let leak = outside.join("leak.txt");
+    // A bare repository beside the project, which a push writes.
+    let origin = session.scratch_dir("origin.git");
+    let g = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    g(&["init", "-q", "--bare", origin.to_str().unwrap()]);
+    session.git_ok(&["remote", "add", "origin", origin.to_str().unwrap()]);
+    let _state = session.install(&[]);
+    let makefile = session.path("Makefile");
+
+    let api = MockApi::start(vec![
+        Step::tool(
+            "Write",
+            json!({"file_path": makefile, "content": format!("leak:\n\techo leaked > {}\nbuild:\n\tmkdir -p build && echo built > build/out.txt\n", leak.display())}),
+        ),
+        Step::tool(
+            "Bash",
+            json!({"command": "make -s leak", "description": "a recipe that writes outside"}),
+        ),
+        Step::tool(
+            "Bash",
+            json!({"command": "make -s build && git switch -q -c topic/x && git add -A && git commit -q -m build && git config push.default current && git push -q origin && git worktree add -q .worktrees/w -b w && echo everyday-ok", "description": "everyday work"}),
+        ),
+        Step::tool(
+            "Bash",
+            json!({"command": "mkdir -p sub && cd sub", "description": "cd"}),
+        ),
+        Step::tool("Bash", json!({"command": "pwd", "description": "where"})),
+        Step::text("Built on topic/x."),
+    ]);
+    let out = session.run("Build it", &api);
+    assert!(out.status.success(), "{}", out.describe());
+    let requests = api.requests();
+    assert_eq!(requests.len(), 6, "{}", out.describe());
+
+    let refused = tool_result(&requests[2], &tool_use_id(1, 0)).unwrap();
+    assert!(refused.is_error, "{refused:?}");
+    assert!(
+        refused.text.contains("Permission denied"),
+        "{}",
+        refused.text
+    );
+    assert!(!leak.exists(), "the recipe's write outside must not land");
+
+    let everyday = tool_result(&requests[3], &tool_use_id(2, 0)).unwrap();
+    assert!(!everyday.is_error, "{everyday:?}");
+    assert!(everyday.text.contains("everyday-ok"), "{}", everyday.text);
+    assert_eq!(session.read("build/out.txt").as_deref(), Some("built\n"));
+    assert_eq!(
+        session.git_ok(&["config", "push.default"]).trim(),
+        "current"
+    );
+    assert!(session.path(".worktrees/w").is_dir());
+    let pushed = std::process::Command::new("git")
+        .args([
+            "--git-dir",
+            origin.to_str().unwrap(),
+            "rev-parse",
+            "topic/x",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        pushed.status.success(),
+        "the push to the local remote landed"
+    );
+
+    let pwd = tool_result(&requests[5], &tool_use_id(4, 0)).unwrap();
+    assert!(
+        pwd.text.trim_end().ends_with("/sub"),
+        "the tool still tracks `cd`: {}",
+        pwd.text
+    );
+    let _ = std::fs::remove_dir_all(&outside);
+}
