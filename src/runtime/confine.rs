@@ -77,8 +77,10 @@ pub fn writable(policy: &Policy, root: &Path, env: Lookup) -> Writable {
                 .push((git_dir, "the worktree's git directory".into()));
         }
         for remote in local_remotes(&repo, root) {
-            out.dirs
-                .push((remote, "a local remote of the repository".into()));
+            for dir in push_targets(&remote) {
+                out.dirs
+                    .push((dir, "a local remote of the repository".into()));
+            }
         }
     }
     let home = env("HOME").map(PathBuf::from).filter(|h| h.is_absolute());
@@ -129,6 +131,21 @@ fn local_remotes(repo: &git2::Repository, root: &Path) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// What a push to a repository on this machine writes: its git directory (the bare
+/// repository, or the `.git` of one with a work tree, never that work tree). Not
+/// narrower: deleting a branch there takes a lock file at the directory's top
+/// (`packed-refs.lock`), and a kernel rule on a directory covers all beneath it, its
+/// hooks included.
+fn push_targets(remote: &Path) -> Vec<PathBuf> {
+    if remote.join("objects").is_dir() && remote.join("refs").is_dir() {
+        vec![remote.to_owned()]
+    } else if remote.join(".git").join("objects").is_dir() {
+        vec![remote.join(".git")]
+    } else {
+        Vec::new()
+    }
 }
 
 /// A remote URL that is a path on this machine (`../origin.git`, `/srv/x.git`,
@@ -546,6 +563,24 @@ mod tests {
         assert_eq!(local_path("git@github.com:o/r.git", root), None);
         assert_eq!(local_path("https://github.com/o/r", root), None);
         assert_eq!(local_path("ssh://host/r", root), None);
+    }
+
+    #[test]
+    fn a_local_remote_opens_its_git_directory_never_its_work_tree() {
+        let dir = std::env::temp_dir().join(format!("dia-confine-remote-{}", std::process::id()));
+        let bare = dir.join("origin.git");
+        let clone = dir.join("clone");
+        for d in [
+            bare.join("objects"),
+            bare.join("refs"),
+            clone.join(".git/objects"),
+        ] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        assert_eq!(push_targets(&bare), vec![bare.clone()]);
+        assert_eq!(push_targets(&clone), vec![clone.join(".git")]);
+        assert!(push_targets(&dir.join("nothing-there")).is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
