@@ -156,8 +156,12 @@ pub fn run(
     }
     // The shared project install: its personal settings file carries this machine's
     // paths. (--local and --user installs keep their one file to the hooks for now.)
-    if result.is_ok() && shared && selected.contains(&Hook::BlockWrongBranch) {
-        runtime_follow_up(args, &path, &binary, uninstall, env, out)?;
+    let layers = (
+        selected.contains(&Hook::BlockWrongBranch),
+        selected.contains(&Hook::ScopeGuard),
+    );
+    if result.is_ok() && shared && (layers.0 || layers.1) {
+        runtime_follow_up(args, &path, &binary, uninstall, layers, env, out)?;
     }
     match result {
         Ok(Applied::Unchanged) if uninstall => {
@@ -250,6 +254,7 @@ fn runtime_follow_up(
     settings: &Path,
     binary: &str,
     uninstall: bool,
+    (for_branches, for_writes): (bool, bool),
     env: &Env,
     out: &mut dyn Write,
 ) -> Result<(), CommandError> {
@@ -268,11 +273,11 @@ fn runtime_follow_up(
     })?;
     if uninstall {
         crate::install::apply(&env_file, |s| {
-            activation::remove_env(s);
+            activation::remove_env(s, for_branches, for_writes);
             Ok(())
         })
         .map_err(CommandError::new)?;
-        if layout.remove().map_err(CommandError::new)? {
+        if (for_branches && for_writes) && layout.remove().map_err(CommandError::new)? {
             writeln!(
                 out,
                 "did-it-actually: the run-time layers are off: the git hooks ({}), the confine script and their variables in {} are gone.",
@@ -287,10 +292,11 @@ fn runtime_follow_up(
         Some(Ok(p)) => Some(p),
         _ => None,
     };
-    let branches = policy.is_none_or(|p| p.branches.run_time);
+    let branches = for_branches && policy.is_none_or(|p| p.branches.run_time);
     // Writes: the kernel confines what the agent's shell tool runs (Landlock), for a
     // project (whose policy says where) on a kernel that can.
     let writes = match (project, policy) {
+        _ if !for_writes => Err("scope-guard is not among the hooks installed".into()),
         (Some(_), Some(p)) if !p.scope.run_time => {
             Err(format!("scope.run_time is false in {}", p.source))
         }
@@ -305,7 +311,7 @@ fn runtime_follow_up(
             .write(binary, activation::system_config(env.as_fn()).as_deref())
             .map_err(CommandError::new)?;
         vars.extend(layout.env_vars(project));
-    } else if let Some(p) = policy {
+    } else if let Some(p) = policy.filter(|_| for_branches) {
         writeln!(
             out,
             "did-it-actually: the run-time layer for branches stays off: branches.run_time is false in {}.",
@@ -325,7 +331,7 @@ fn runtime_follow_up(
         }
     }
     if vars.is_empty() {
-        if let Err(why) = &writes {
+        if let (Err(why), true) = (&writes, for_writes) {
             writeln!(
                 out,
                 "did-it-actually: the run-time layer for writes stays off: {why}."
@@ -351,6 +357,7 @@ fn runtime_follow_up(
             activation::SHELL_PREFIX_ENV,
             env_file.display()
         )?,
+        Err(_) if !for_writes => {}
         Err(why) => writeln!(out, "did-it-actually: the run-time layer for writes stays off: {why}; the static reading (scope-guard) alone judges writes.")?,
     }
     Ok(())

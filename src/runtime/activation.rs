@@ -300,22 +300,29 @@ pub fn merge_env(
 
 /// Takes the run-time layer's variables out of a settings file's `env` (only when it is
 /// ours: the marker variable is there), and `env` itself when nothing else is left.
-pub fn remove_env(settings: &mut serde_json::Map<String, serde_json::Value>) {
+pub fn remove_env(
+    settings: &mut serde_json::Map<String, serde_json::Value>,
+    branches: bool,
+    writes: bool,
+) {
     let Some(env) = settings.get_mut("env").and_then(|e| e.as_object_mut()) else {
         return;
     };
-    if env
+    let prefix_ours = env
         .get(SHELL_PREFIX_ENV)
         .and_then(|v| v.as_str())
-        .is_some_and(|v| v.ends_with(&format!("/{CONFINE_LINK}")))
-    {
+        .is_some_and(|v| v.ends_with(&format!("/{CONFINE_LINK}")));
+    if writes && prefix_ours {
         env.remove(SHELL_PREFIX_ENV);
-        env.remove(PROJECT_ENV);
     }
-    if env.contains_key(HOOKS_ENV) {
-        for k in ENV_NAMES {
-            env.remove(k);
+    if branches && env.contains_key(HOOKS_ENV) {
+        for k in ENV_NAMES.iter().filter(|k| **k != PROJECT_ENV) {
+            env.remove(*k);
         }
+    }
+    // The project is named for either layer: it goes with the last of them.
+    if !env.contains_key(HOOKS_ENV) && !env.contains_key(SHELL_PREFIX_ENV) {
+        env.remove(PROJECT_ENV);
     }
     if env.is_empty() {
         settings.remove("env");
@@ -634,7 +641,7 @@ mod tests {
         // Idempotent, and a second install (another path) replaces its own values.
         merge_env(&mut settings, &l.env_vars(Some(Path::new("/q")))).unwrap();
         assert_eq!(settings["env"][PROJECT_ENV], "/q");
-        remove_env(&mut settings);
+        remove_env(&mut settings, true, true);
         assert_eq!(settings, before);
         let mut foreign: serde_json::Map<String, serde_json::Value> =
             serde_json::from_str(r#"{"env": {"GIT_CONFIG_COUNT": "2"}}"#).unwrap();
