@@ -173,12 +173,30 @@ enum Command {
     },
 }
 
-#[derive(Args, Debug)]
+/// `--host` of install and uninstall: one host, or every host (`all`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostChoice {
+    One(Host),
+    /// Install: every host whose command is on PATH. Uninstall: every host's file.
+    All,
+}
+
+fn parse_host_choice(name: &str) -> Result<HostChoice, String> {
+    if name == "all" {
+        return Ok(HostChoice::All);
+    }
+    parse_host(name)
+        .map(HostChoice::One)
+        .map_err(|e| format!("{e}, or all"))
+}
+
+#[derive(Args, Clone, Debug)]
 pub struct InstallArgs {
-    /// The host to register the hooks with: its own hooks file, event names, tool names
-    /// and answer forms.
-    #[arg(long, value_name = "HOST", default_value = "claude", value_parser = parse_host)]
-    pub host: Host,
+    /// The host to register the hooks with (its own hooks file, event names, tool names and
+    /// answer forms), or `all`: every host whose command is on PATH (uninstall: every
+    /// host).
+    #[arg(long, value_name = "HOST", default_value = "claude", value_parser = parse_host_choice)]
+    pub host: HostChoice,
     /// The project whose `.claude/settings.json` to change [default: the git top level of
     /// the current directory, else the current directory].
     #[arg(long, value_name = "DIR")]

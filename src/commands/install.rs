@@ -2,20 +2,22 @@
 //! file, or remove exactly what was registered.
 
 use super::*;
+use crate::cli::HostChoice;
+use crate::protocol::host::Host;
 
-/// The settings file `args` select.
-fn settings_path(args: &InstallArgs, env: &Env) -> Result<PathBuf, String> {
+/// The settings file `args` select for `host`.
+fn settings_path(args: &InstallArgs, host: Host, env: &Env) -> Result<PathBuf, String> {
     let home = || {
         env.var("HOME")
             .filter(|h| !h.is_empty())
             .map(PathBuf::from)
             .ok_or("HOME is not set")
     };
-    if let Some(spec) = crate::install::hosts::host_install(args.host) {
+    if let Some(spec) = crate::install::hosts::host_install(host) {
         if args.local {
             return Err(format!(
                 "--local is Claude Code's settings.local.json; {} has no such file",
-                args.host.spec().title
+                host.spec().title
             ));
         }
         return Ok(if args.user {
@@ -38,6 +40,107 @@ fn settings_path(args: &InstallArgs, env: &Env) -> Result<PathBuf, String> {
 
 pub fn run(
     args: &InstallArgs,
+    uninstall: bool,
+    env: &Env,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CommandError> {
+    match args.host {
+        HostChoice::One(host) => run_one(args, host, uninstall, env, out),
+        HostChoice::All => run_all(args, uninstall, env, out),
+    }
+}
+
+/// `--host all`: install on every host whose command is on PATH, saying which were found;
+/// uninstall from every host (PATH does not matter: the files are what holds the hooks).
+fn run_all(
+    args: &InstallArgs,
+    uninstall: bool,
+    env: &Env,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CommandError> {
+    if args.print_settings || args.local || !args.end_turn_tool.is_empty() {
+        return Err(CommandError::new(
+            "--host all goes with neither --print-settings, --local nor --end-turn-tool (each is one host's: Claude Code's)",
+        ));
+    }
+    let path = env.var("PATH").unwrap_or_default();
+    let hosts: Vec<Host> = if uninstall {
+        Host::ALL.to_vec()
+    } else {
+        let (found, missing): (Vec<Host>, Vec<Host>) = Host::ALL
+            .into_iter()
+            .partition(|h| crate::install::hosts::find_command(*h, &path).is_some());
+        if found.is_empty() {
+            return Err(CommandError::new(format!(
+                "--host all found no host's command on PATH (looked for {}); install one, or name the host with --host",
+                Host::ALL
+                    .iter()
+                    .flat_map(|h| crate::install::hosts::commands(*h))
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        let mut line = String::from("did-it-actually: found on PATH: ");
+        line.push_str(
+            &found
+                .iter()
+                .map(|h| {
+                    let at = crate::install::hosts::find_command(*h, &path).unwrap_or_default();
+                    format!("{} ({})", h.spec().title, at.display())
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        if !missing.is_empty() {
+            line.push_str(&format!(
+                "; not found, so left alone: {}",
+                missing
+                    .iter()
+                    .map(|h| h.spec().title)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        writeln!(out, "{line}.")?;
+        found
+    };
+    let mut failed = Vec::new();
+    for host in hosts {
+        let one = InstallArgs {
+            host: HostChoice::One(host),
+            ..args.clone()
+        };
+        if uninstall {
+            // A host whose file does not exist has nothing of ours.
+            if !settings_path(&one, host, env).is_ok_and(|p| p.exists()) {
+                continue;
+            }
+        }
+        match run_one(&one, host, uninstall, env, out) {
+            Ok(code) if code == ExitCode::SUCCESS => {}
+            Ok(_) => failed.push(host.spec().title.to_owned()),
+            Err(e) => {
+                writeln!(out, "did-it-actually: {}: {e}", host.spec().title)?;
+                failed.push(host.spec().title.to_owned());
+            }
+        }
+    }
+    if failed.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        writeln!(
+            out,
+            "did-it-actually: not done for {}: see above.",
+            failed.join(", ")
+        )?;
+        Ok(ExitCode::FAILURE)
+    }
+}
+
+fn run_one(
+    args: &InstallArgs,
+    host: Host,
     uninstall: bool,
     env: &Env,
     out: &mut dyn Write,
@@ -78,13 +181,13 @@ pub fn run(
         write!(out, "{}", crate::install::render_settings(&settings))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let path = match settings_path(args, env) {
+    let path = match settings_path(args, host, env) {
         Ok(p) => p,
         Err(e) => return Err(CommandError::new(e)),
     };
     // The shared project settings name the launcher committed beside them, never this
     // machine's path; personal files (--local, --user) and other hosts name the binary.
-    let shared = args.host == crate::protocol::host::Host::Claude && !args.user && !args.local;
+    let shared = host == Host::Claude && !args.user && !args.local;
     let launcher = shared.then(|| {
         path.parent()
             .unwrap_or(Path::new("."))
@@ -95,7 +198,7 @@ pub fn run(
     } else {
         binary.clone()
     };
-    let host_install = crate::install::hosts::host_install(args.host);
+    let host_install = crate::install::hosts::host_install(host);
     let fail_closed = !args.no_fail_closed
         && (uninstall || args.force || host_install.is_some() || on_failure_honoured(env));
     let entries = host_install.map(|spec| {
@@ -152,7 +255,7 @@ pub fn run(
         launcher_follow_up(launcher, &binary, uninstall, &path, out)?;
     }
     if result.is_ok() && !uninstall {
-        host_follow_up(args, &path, env, out)?;
+        host_follow_up(args, host, &path, env, out)?;
     }
     // The shared project install: its personal settings file carries this machine's
     // paths. (--local and --user installs keep their one file to the hooks for now.)
@@ -368,12 +471,12 @@ fn runtime_follow_up(
 /// project's hooks only in a trusted folder.
 fn host_follow_up(
     args: &InstallArgs,
+    host: Host,
     path: &Path,
     env: &Env,
     out: &mut dyn Write,
 ) -> Result<(), CommandError> {
-    use crate::protocol::host::Host;
-    match args.host {
+    match host {
         Host::Codex => {
             let home = env.var("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
             let cwd = path

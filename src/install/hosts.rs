@@ -135,6 +135,29 @@ pub const HOST_INSTALLS: &[HostInstall] = &[
 ];
 
 /// The install row of a host (none for Claude Code, whose settings are [`super::merge`]'s).
+/// The names a host's own command goes by on PATH, for `install --host all`.
+pub fn commands(host: Host) -> &'static [&'static str] {
+    match host {
+        Host::Claude => &["claude"],
+        Host::Codex => &["codex"],
+        Host::Gemini => &["gemini"],
+        Host::Copilot => &["copilot"],
+        Host::Qwen => &["qwen"],
+        Host::Droid => &["droid"],
+        Host::Cursor => &["cursor-agent"],
+    }
+}
+
+/// Where `host`'s command is on `path` (a PATH value), if it is.
+pub fn find_command(host: Host, path: &std::ffi::OsStr) -> Option<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::split_paths(path).find_map(|dir| {
+        commands(host).iter().map(|c| dir.join(c)).find(|p| {
+            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+    })
+}
+
 pub fn host_install(host: Host) -> Option<&'static HostInstall> {
     HOST_INSTALLS.iter().find(|h| h.host == host)
 }

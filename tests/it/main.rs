@@ -32,6 +32,7 @@ mod e2e_verify_write;
 mod fault_matrix;
 mod fixtures;
 mod host_fixtures;
+mod install_all;
 mod install_script;
 mod oracle;
 mod oracle_generator;

@@ -1,0 +1,96 @@
+//! `install --host all` registers the guards with every host whose command is on PATH and
+//! says which it found (and which it left alone); `uninstall --host all` takes them away
+//! from every host's file, whatever PATH holds.
+
+use crate::support;
+use std::path::Path;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_did-it-actually");
+
+fn run(dir: &Path, path: &str, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .arg("--project")
+        .arg(dir.join("p"))
+        .env_clear()
+        .env("PATH", path)
+        .env("HOME", dir.join("home"))
+        .env("DID_IT_ACTUALLY_STATE_DIR", dir.join("state"))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn install_all_registers_with_every_host_on_path_and_uninstall_all_removes_them() {
+    let dir = std::fs::canonicalize(support::fixture::scratch("install-all")).unwrap();
+    for d in ["bin", "p", "home"] {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    // Stand-ins for the hosts' commands: install looks for them on PATH, and asks
+    // `claude --version` whether onFailure is honoured.
+    for name in ["claude", "gemini", "qwen"] {
+        let f = dir.join("bin").join(name);
+        std::fs::write(&f, "#!/bin/sh\necho '2.1.328 (Claude Code)'\n").unwrap();
+        Command::new("chmod").arg("+x").arg(&f).status().unwrap();
+    }
+    // Not executable: not a command.
+    std::fs::write(dir.join("bin/droid"), "").unwrap();
+    Command::new("git")
+        .args(["init", "-q", "-b", "main"])
+        .current_dir(dir.join("p"))
+        .status()
+        .unwrap();
+    let path = format!("{}:/usr/bin:/bin", dir.join("bin").display());
+
+    let out = run(&dir, &path, &["install", "--host", "all"]);
+    let text = String::from_utf8_lossy(&out.stdout).replace(dir.to_str().unwrap(), "[DIR]");
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let found = text.lines().next().unwrap_or_default();
+    insta::assert_snapshot!("install_all_found", found);
+    for file in [
+        ".claude/settings.json",
+        ".gemini/settings.json",
+        ".qwen/settings.json",
+    ] {
+        let body = std::fs::read_to_string(dir.join("p").join(file)).unwrap_or_default();
+        assert!(body.contains("block-wrong-branch"), "{file}: {body}");
+    }
+    for file in [
+        ".codex/hooks.json",
+        ".factory/settings.json",
+        ".github/hooks/did-it-actually.json",
+    ] {
+        assert!(
+            !dir.join("p").join(file).exists(),
+            "{file} must be left alone"
+        );
+    }
+
+    // Uninstall does not look at PATH: the files hold the hooks.
+    let out = run(&dir, "/usr/bin:/bin", &["uninstall", "--host", "all"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for file in [
+        ".claude/settings.json",
+        ".gemini/settings.json",
+        ".qwen/settings.json",
+    ] {
+        let body = std::fs::read_to_string(dir.join("p").join(file)).unwrap_or_default();
+        assert!(!body.contains("did-it-actually"), "{file}: {body}");
+    }
+
+    // Nothing on PATH: a clear error, nothing written.
+    let out = run(&dir, "/nonexistent", &["install", "--host", "all"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--host all found no host's command on PATH (looked for claude, codex, gemini, copilot, qwen, droid, cursor-agent)"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
