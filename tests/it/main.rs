@@ -16,6 +16,7 @@ mod branch_danger;
 mod claims_corpus;
 mod cli;
 mod concurrency;
+mod confine_corpus;
 mod doctor;
 mod e2e_audit_turn;
 mod e2e_block_wrong_branch;
