@@ -30,7 +30,7 @@ pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
     let Some(command) = call.input.get("command").and_then(|c| c.as_str()) else {
         return deny(format!(
             "{HOOK}: the {} tool input has no command (a string), so it cannot be checked.",
-            call.name
+            call.host_name
         ));
     };
     let mut session = Analyzer::new(ctx.env);

@@ -26,7 +26,7 @@ pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
     };
     let cwd = &input.common.cwd;
     let scope = Scope::new(ctx.policy, cwd, ctx.env);
-    let name = tools::normalize(&call.name);
+    let name = tools::normalize(&call.host_name);
     // (rule, reason): the rule is kept apart for the ledger.
     let denial: Option<(Option<String>, String)> = if let Some(kind) = tools::write_kind(&call.name)
     {

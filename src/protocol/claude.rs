@@ -16,6 +16,9 @@ use std::path::PathBuf;
 
 /// Where a host adapter puts a transcript in another format than Claude Code's.
 pub const HOST_TRANSCRIPT: &str = "did_it_actually_host_transcript_path";
+/// Where a host adapter keeps the tool's own name (`write_file`) beside the suite's
+/// (`Write`), for what the agent is told.
+pub const HOST_TOOL_NAME: &str = "did_it_actually_host_tool_name";
 
 /// Claude Code caps additionalContext and systemMessage strings at 10,000 characters.
 pub const MAX_MESSAGE_CHARS: usize = 10_000;
@@ -275,6 +278,9 @@ fn tool_call(obj: &mut Map<String, Value>, prefix: &str) -> Result<ToolCall, Inp
     let tool_use_id = optional_str(obj, "tool_use_id")
         .map_err(with_prefix)?
         .map(str::to_owned);
+    let host_name = optional_str(obj, HOST_TOOL_NAME)
+        .map_err(with_prefix)?
+        .map(str::to_owned);
     let input = match obj.remove("tool_input") {
         Some(v @ Value::Object(_)) => v,
         Some(_) => {
@@ -286,6 +292,7 @@ fn tool_call(obj: &mut Map<String, Value>, prefix: &str) -> Result<ToolCall, Inp
         None => return Err(with_prefix(InputError::MissingField("tool_input"))),
     };
     Ok(ToolCall {
+        host_name: host_name.unwrap_or_else(|| name.clone()),
         name,
         input,
         tool_use_id,

@@ -199,6 +199,7 @@ fn translate(
     };
     if let Some(row) = spec.tools.iter().find(|r| r.name == name) {
         obj.insert("tool_name".into(), json!(row.canonical));
+        obj.insert(claude::HOST_TOOL_NAME.into(), json!(name));
         if let Some(Value::Object(args)) = obj.get_mut("tool_input") {
             rename_args(row, args);
         }

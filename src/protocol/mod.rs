@@ -77,8 +77,12 @@ pub struct Common {
 /// One tool call as the host describes it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolCall {
-    /// The name as sent, MCP prefix included (see [`crate::tools::normalize`]).
+    /// The name in the suite's vocabulary (Claude Code's), MCP prefix included (see
+    /// [`crate::tools::normalize`]).
     pub name: String,
+    /// The name the host and its agent know the tool by (`write_file`, `run_shell_command`,
+    /// `apply_patch`): what messages to the agent say. Claude Code's: the same as `name`.
+    pub host_name: String,
     pub input: Value,
     pub tool_use_id: Option<String>,
 }

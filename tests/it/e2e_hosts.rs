@@ -180,6 +180,21 @@ fn a_write_outside_the_project_is_denied(host: HostKind) {
         "the model was not told why (write tool)\n{}",
         explain(&run)
     );
+    // In the host's own words: its write tool by the name the model called it.
+    let own_name = match host {
+        HostKind::Codex => "apply_patch",
+        HostKind::Gemini | HostKind::Qwen => "write_file",
+        HostKind::Copilot => "create",
+        HostKind::Droid => "Create",
+    };
+    assert!(
+        host_refused
+            || run
+                .tool_result(0)
+                .is_some_and(|r| r.contains(&format!("the {own_name} to "))),
+        "the refusal does not name the host's tool `{own_name}`\n{}",
+        explain(&run)
+    );
 }
 
 /// Every record of the state directory the hooks wrote (under the bed's HOME).

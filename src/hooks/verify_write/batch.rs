@@ -6,7 +6,6 @@ use super::*;
 pub(super) fn batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> HookOutcome {
     struct Checked<'a> {
         call: &'a ToolCall,
-        kind: WriteKind,
         planned: Planned<'a>,
         check: Check,
     }
@@ -31,20 +30,19 @@ pub(super) fn batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> Ho
                 Checked {
                     check,
                     call,
-                    kind,
                     planned,
                 }
             })),
             Ok(None) => {}
             Err(e) => problems.push(format!(
                 "the {} call could not be verified: {e}.",
-                call.name
+                call.host_name
             )),
         }
     }
     let mut records = Vec::with_capacity(checked.len());
     for c in &checked {
-        let mut line = describe(c.kind, &c.planned, &c.check);
+        let mut line = describe(tools::normalize(&c.call.host_name), &c.planned, &c.check);
         if !c.check.outcome.is_verified()
             && !c.check.outcome.agent_was_told()
             && c.check.outcome != Outcome::Unconfirmed
@@ -148,7 +146,7 @@ pub(super) fn suspects(
         .filter(|b| b.call.tool_use_id != call.tool_use_id || b.call.input != call.input);
     let mut named = Vec::new();
     for other in others {
-        let name = tools::normalize(&other.call.name);
+        let name = tools::normalize(&other.call.host_name);
         let id = other.call.tool_use_id.as_deref().unwrap_or("?");
         if let Some(kind) = tools::write_kind(&other.call.name) {
             let same_path = tools::write_targets(kind, &other.call.input)

@@ -145,7 +145,7 @@ fn post_tool_use(
     let mut changed = Vec::new();
     for planned in &plans {
         let check = check(planned);
-        let line = describe(kind, planned, &check);
+        let line = describe(tools::normalize(&call.host_name), planned, &check);
         match check.outcome {
             Outcome::ChangedAfter | Outcome::Unconfirmed => changed.push(line.clone()),
             o if !o.is_verified() => failures.push(line.clone()),
@@ -179,7 +179,7 @@ fn post_tool_use(
 fn unplannable(call: &ToolCall, error: &str) -> HookOutcome {
     HookOutcome::respond(Response::new(Verdict::Block(format!(
         "{HOOK}: could not verify the {} call: {error}. Nothing was recorded; check the file yourself.",
-        call.name
+        call.host_name
     ))))
 }
 
@@ -194,7 +194,7 @@ fn failure(input: &HookInput, call: &ToolCall, error: &str, ctx: &Context) -> Ho
     };
     let reason = format!(
         "the {} tool failed: {}",
-        tools::normalize(&call.name),
+        tools::normalize(&call.host_name),
         quote_block(error)
     );
     let records = plans
@@ -218,13 +218,13 @@ fn failure(input: &HookInput, call: &ToolCall, error: &str, ctx: &Context) -> Ho
 
 /// One or two sentences for the agent: what was written where, what the disk shows, and
 /// what to do about it.
-fn describe(kind: WriteKind, planned: &Planned, check: &Check) -> String {
+fn describe(tool: &str, planned: &Planned, check: &Check) -> String {
     let what = match planned.op {
         Operation::MoveFrom => "move away from".to_owned(),
         Operation::MoveTo => "move to".to_owned(),
         Operation::CreateDirectory => "directory creation at".to_owned(),
         Operation::Delete => "deletion of".to_owned(),
-        _ => format!("{} to", kind.name()),
+        _ => format!("{tool} to"),
     };
     let path = planned.path.display();
     let mut detail = check.detail.clone().unwrap_or_default();
