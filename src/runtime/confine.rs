@@ -267,6 +267,15 @@ pub fn main(args: &[OsString]) -> ExitCode {
     ExitCode::from(127)
 }
 
+/// The files (not pipes or terminals) this process's standard input, output and error
+/// are open on: a command may reopen them by name (`/dev/stdout`, `/proc/self/fd/1`).
+fn standard_files() -> Vec<PathBuf> {
+    (0..=2)
+        .filter_map(|fd| std::fs::read_link(format!("/proc/self/fd/{fd}")).ok())
+        .filter(|p| p.is_absolute() && std::fs::metadata(p).is_ok_and(|m| m.is_file()))
+        .collect()
+}
+
 /// Confines this process (and so what it runs) as the project's policy says; a notice on
 /// stderr where the kernel cannot. `Err`: the command must not run (the policy is broken).
 fn confine(command: &str, env: Lookup) -> Result<(), String> {
@@ -287,8 +296,16 @@ fn confine(command: &str, env: Lookup) -> Result<(), String> {
         return Ok(());
     }
     if let Some(f) = cwd_file(command) {
+        // The shell creates it (`>|`); a rule needs it to exist. Empty, where the host
+        // asked for it: nothing else is made.
+        if std::fs::symlink_metadata(&f).is_err() {
+            let _ = std::fs::File::create(&f);
+        }
         allowed.files.push(f);
     }
+    // Where the host sends the command's output (Claude Code: a file of its own under
+    // the temp directory): `echo x > /dev/stdout` reopens it by name.
+    allowed.files.extend(standard_files());
     match landlock::restrict(&allowed) {
         Ok(()) => Ok(()),
         Err(why) => {

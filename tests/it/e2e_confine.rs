@@ -15,9 +15,7 @@ use support::mock_api::{tool_result, tool_use_id, MockApi, Step};
 per_claude_code_version!(a_recipe_writing_outside_is_refused_by_the_kernel_and_everyday_work_runs);
 
 fn a_recipe_writing_outside_is_refused_by_the_kernel_and_everyday_work_runs(version: &str) {
-    if let Err(why) = did_it_actually::runtime::confine::available() {
-        // Not a skip that hides a failure: install says the same, and the layer is off.
-        eprintln!("e2e_confine: the kernel cannot confine writes here ({why}); nothing to test");
+    if crate::support::confine_unavailable() {
         return;
     }
     let Some(mut session) = Session::start_with(version) else {
@@ -112,4 +110,52 @@ fn a_recipe_writing_outside_is_refused_by_the_kernel_and_everyday_work_runs(vers
         pwd.text
     );
     let _ = std::fs::remove_dir_all(&outside);
+}
+
+per_claude_code_version!(a_policy_with_nothing_outside_the_project_keeps_the_bash_tool_working);
+
+/// With `"outside_root": "deny"` the temp directory is closed too, yet Claude Code's own
+/// files stay writable: the file its Bash tool writes the working directory to (`cd`
+/// must carry to the next call) and the file it collects the output in (which
+/// `/dev/stdout` reopens). Observed before the fix: every call failed on both.
+fn a_policy_with_nothing_outside_the_project_keeps_the_bash_tool_working(version: &str) {
+    if crate::support::confine_unavailable() {
+        return;
+    }
+    let Some(mut session) = Session::start_with(version) else {
+        return;
+    };
+    session.write(
+        ".did-it-actually.json",
+        r#"{"version": 1, "scope": {"outside_root": "deny"}}"#,
+    );
+    let _state = session.install(&[]);
+    let api = MockApi::start(vec![
+        Step::tool(
+            "Bash",
+            json!({"command": "echo to-stderr > /dev/stderr; echo rc=$?", "description": "reopen"}),
+        ),
+        Step::tool(
+            "Bash",
+            json!({"command": "mkdir -p src && cd src", "description": "cd"}),
+        ),
+        Step::tool("Bash", json!({"command": "pwd", "description": "where"})),
+        Step::text("Done."),
+    ]);
+    let out = session.run("Go", &api);
+    assert!(out.status.success(), "{}", out.describe());
+    let requests = api.requests();
+    assert_eq!(requests.len(), 4, "{}", out.describe());
+    let reopen = tool_result(&requests[1], &tool_use_id(0, 0)).unwrap();
+    assert!(
+        !reopen.is_error && reopen.text.contains("rc=0"),
+        "{reopen:?}"
+    );
+    let cd = tool_result(&requests[2], &tool_use_id(1, 0)).unwrap();
+    assert!(!cd.is_error, "{cd:?}");
+    let pwd = tool_result(&requests[3], &tool_use_id(2, 0)).unwrap();
+    assert!(
+        !pwd.is_error && pwd.text.trim_end().ends_with("/src"),
+        "{pwd:?}"
+    );
 }

@@ -135,3 +135,15 @@ pub fn install_run_time(
         .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
         .collect()
 }
+
+/// Whether the kernel cannot confine writes here (no Landlock): the run-time layer for
+/// writes is then off (install says so), and its tests say why and test nothing.
+pub fn confine_unavailable() -> bool {
+    match did_it_actually::runtime::confine::available() {
+        Ok(_) => false,
+        Err(why) => {
+            eprintln!("the kernel cannot confine writes here ({why}); nothing to test");
+            true
+        }
+    }
+}
