@@ -20,6 +20,16 @@ pub fn run(
     };
     let scope = crate::scope::Scope::new(&policy, &cwd, vars);
     let j = scope.judge(path, &cwd);
+    // The run-time layer as the agent's commands get it (the settings env on top).
+    let agent = crate::runtime::activation::agent_env(&cwd, vars);
+    let run_time = crate::runtime::confine::would_allow(&policy, &scope.root, &j.resolved, &agent);
+    let run_time_line = match &run_time {
+        Ok((true, why)) => format!("a program the agent's shell starts may write it ({why})"),
+        Ok((false, why)) => {
+            format!("the kernel refuses a write by any program the agent's shell starts: {why}")
+        }
+        Err(why) => format!("off ({why})"),
+    };
     if json {
         print_json(
             out,
@@ -31,6 +41,7 @@ pub fn run(
                 "rule": j.rule,
                 "verdict": if j.allowed { "allow" } else { "deny" },
                 "advice": (!j.allowed).then(|| scope.advice(&j)),
+                "run_time": run_time_line,
             }),
         )?;
         return if j.allowed {
@@ -44,6 +55,7 @@ pub fn run(
     writeln!(out, "project root: {}", scope.root.display())?;
     writeln!(out, "policy: {}", policy.source)?;
     writeln!(out, "rule: {}", j.rule)?;
+    writeln!(out, "run-time layer: {run_time_line}")?;
     if j.allowed {
         writeln!(out, "verdict: allow")?;
         Ok(ExitCode::SUCCESS)

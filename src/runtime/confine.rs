@@ -331,6 +331,37 @@ pub fn activation(policy: &Policy, agent: Lookup) -> Result<PathBuf, String> {
         })
 }
 
+/// What the run-time layer would do with a write to `resolved` (a path as the kernel
+/// resolves it), for `check-path`: `None` where the layer is off (with why), else whether
+/// the kernel would let it land and the rule that opens it.
+pub fn would_allow(
+    policy: &Policy,
+    root: &Path,
+    resolved: &Path,
+    agent: Lookup,
+) -> Result<(bool, String), String> {
+    activation(policy, agent)?;
+    let w = writable(policy, root, agent);
+    if let Some(pattern) = &w.everywhere {
+        return Ok((
+            true,
+            format!("scope.outside_root {pattern:?} opens everything"),
+        ));
+    }
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
+    if let Some((_, why)) = w
+        .dirs
+        .iter()
+        .find(|(d, _)| d.exists() && resolved.starts_with(real(d)))
+    {
+        return Ok((true, why.clone()));
+    }
+    Ok((
+        false,
+        "outside every directory the policy opens (`policy check` lists them)".into(),
+    ))
+}
+
 /// One line for `status` and `explain`: which layers decide writes.
 pub fn describe_layers(policy: &Policy, agent: Lookup) -> String {
     match activation(policy, agent) {
