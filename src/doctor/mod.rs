@@ -705,8 +705,11 @@ fn write_layer_check(project: &Path, env: &dyn Fn(&str) -> Option<std::ffi::OsSt
         )
         .stdin(std::process::Stdio::null())
         .output();
-    let out = match ran {
-        Ok(o) => String::from_utf8_lossy(&o.stdout).into_owned(),
+    let (out, said) = match ran {
+        Ok(o) => (
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).trim().to_owned(),
+        ),
         Err(e) => {
             return check(
                 Mark::Fail,
@@ -728,7 +731,12 @@ fn write_layer_check(project: &Path, env: &dyn Fn(&str) -> Option<std::ffi::OsSt
         (false, _) => check(
             Mark::Fail,
             NAME,
-            format!("a probe write inside {} did not land through {}: the agent's commands cannot write the project", root.display(), prefix.display()),
+            format!(
+                "a probe write inside {} did not land through {}: the agent's commands cannot write the project{}",
+                root.display(),
+                prefix.display(),
+                if said.is_empty() { String::new() } else { format!(" (it said: {})", crate::shell::walk::cut(&said)) }
+            ),
             Some("run `did-it-actually install --project` again; `did-it-actually confine 'touch x'` in the project shows the error".into()),
         ),
         (true, true) => check(

@@ -467,3 +467,76 @@ fn an_older_shell_registration_that_misses_mcp_shells_is_reported() {
     }
     assert!(report.contains("MCP-served shell tools"), "{report}");
 }
+
+/// The run-time layer for writes, probed live through the prefix the agent's Bash tool
+/// runs: with the state directory outside every allowed directory, doctor writes there
+/// through the prefix and sees the write refused; a prefix that does not confine (here
+/// a script that runs the command as it is) fails the check.
+#[test]
+fn the_write_layer_probe_sees_a_write_outside_refused_and_fails_a_prefix_that_does_not_confine() {
+    if crate::support::confine_unavailable() {
+        return;
+    }
+    let s = Setup::new("doctor-confine", Some("2.1.328"));
+    // Not under /dev/shm or the temp directories, which the default policy opens.
+    let state = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("doctor-confine-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&state);
+    let project = s.project.to_str().unwrap().to_owned();
+    let out = s
+        .cmd(&["install", "--project", &project])
+        .env("DID_IT_ACTUALLY_STATE_DIR", &state)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doctor = || {
+        let out = s
+            .cmd(&["doctor", "--project", &project])
+            .env("DID_IT_ACTUALLY_STATE_DIR", &state)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let report = doctor();
+    let line = report
+        .lines()
+        .find(|l| l.contains("run-time layer for writes"))
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        line.starts_with("[ok  ]")
+            && line.contains(&format!("one in {} was refused", state.display())),
+        "{report}"
+    );
+    // A prefix that runs the command unconfined: the probe's write outside lands.
+    let script = std::fs::read_dir(state.join("git"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().join("did-it-actually-confine"))
+        .find(|p| p.exists())
+        .expect("install wrote the confine script");
+    let text = std::fs::read_to_string(&script).unwrap();
+    let unconfined = text.replace(r#"exec "$bin" confine "$@""#, r#"exec /bin/bash -c "$1""#);
+    assert_ne!(text, unconfined);
+    std::fs::write(&script, unconfined).unwrap();
+    let report = doctor();
+    assert!(
+        report.lines().any(|l| l.starts_with("[FAIL] run-time layer for writes: a probe write outside the allowed directories landed")),
+        "{report}"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(&state)
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(".did-it-actually-doctor")
+        })
+        .collect();
+    assert!(leftovers.is_empty(), "doctor removes its probe files");
+    let _ = std::fs::remove_dir_all(&state);
+}

@@ -456,3 +456,57 @@ fn a_dry_run_push_to_main_says_what_the_real_push_would_meet_and_sends_nothing()
     assert!(!out.status.success(), "{}", text(&out));
     assert_eq!(w.origin_main(), origin_before);
 }
+
+/// The shell prefix fails closed: a policy that cannot be read stops the command with
+/// the reason, and a prefix script whose binary is gone refuses and says what to install;
+/// neither runs the command.
+#[test]
+fn the_write_layer_fails_closed_with_the_reason() {
+    if crate::support::confine_unavailable() {
+        return;
+    }
+    let w = World::new("rt-confine-closed");
+    let marker = w.work().join("ran.txt");
+    std::fs::write(
+        w.work().join(".did-it-actually.json"),
+        "{\"version\": 1, \"scope\": {\"alow\": []}}",
+    )
+    .unwrap();
+    let out = Command::new(BIN)
+        .args(["confine", "echo ran > ran.txt"])
+        .current_dir(w.work())
+        .env("DID_IT_ACTUALLY_PROJECT", w.work())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(126), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("did-it-actually: the command did not run: the policy cannot be read:")
+            && err.contains("unknown field `alow`"),
+        "{err}"
+    );
+    assert!(!marker.exists());
+
+    std::fs::remove_file(w.work().join(".did-it-actually.json")).unwrap();
+    let script = w.work().join("prefix");
+    std::fs::write(
+        &script,
+        did_it_actually::runtime::activation::confine_script("/nonexistent/did-it-actually"),
+    )
+    .unwrap();
+    let out = Command::new("sh")
+        .arg(&script)
+        .arg("echo ran > ran.txt")
+        .current_dir(w.work())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(126), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "this command did not run: the agent's commands run through /nonexistent/did-it-actually, which is missing"
+        ),
+        "{}",
+        text(&out)
+    );
+    assert!(!marker.exists());
+}
