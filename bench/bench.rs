@@ -206,6 +206,14 @@ const CASES: &[Case] = &[
         expect: Expect::Silent { records: 1 },
     },
     Case {
+        name: "verify-write: Bash ran (run log)",
+        args: &["verify-write"],
+        dir: Dir::Project,
+        setup: |_| Ok(()),
+        stdin: post_tool_use_bash,
+        expect: Expect::Silent { records: 1 },
+    },
+    Case {
         name: "verify-write: PostToolBatch, 20 Writes",
         args: &["verify-write"],
         dir: Dir::Project,
@@ -914,6 +922,26 @@ fn post_tool_use_write(f: &Fixture, path: &Path, content: &str) -> Vec<u8> {
         json!("toolu_01BenchWrite0000000000000"),
     );
     m.insert("duration_ms".into(), json!(3));
+    serde_json::to_vec(&m).unwrap()
+}
+
+/// A shell call that ran, with a test runner's summary in its output: one run record.
+fn post_tool_use_bash(f: &Fixture) -> Vec<u8> {
+    let mut m = common(&f.project, "PostToolUse");
+    m.insert("tool_name".into(), json!("Bash"));
+    m.insert(
+        "tool_input".into(),
+        json!({"command": "cargo test", "description": "run the tests"}),
+    );
+    m.insert(
+        "tool_response".into(),
+        json!({"stdout": "running 12 tests\n............\ntest result: ok. 12 passed; 0 failed\n",
+               "stderr": "", "interrupted": false, "isImage": false}),
+    );
+    m.insert(
+        "tool_use_id".into(),
+        json!("toolu_01BenchBash00000000000000"),
+    );
     serde_json::to_vec(&m).unwrap()
 }
 
@@ -1735,11 +1763,12 @@ fn check_case(bin: &Path, case: &BenchCase, stdin: &[u8], fx: &Fixture) -> Resul
                     appended.len()
                 ));
             }
-            if let Some(r) = appended
-                .iter()
-                .find(|r| !matches!(r, Record::Write(w) if w.verified))
-            {
-                return fail(format!("a record is not a verified write: {r:?}"));
+            if let Some(r) = appended.iter().find(|r| {
+                !matches!(r, Record::Write(w) if w.verified) && !matches!(r, Record::Run(_))
+            }) {
+                return fail(format!(
+                    "a record is neither a verified write nor a run: {r:?}"
+                ));
             }
         }
         Expect::Allow(form) => {
@@ -1786,6 +1815,7 @@ fn check_case(bin: &Path, case: &BenchCase, stdin: &[u8], fx: &Fixture) -> Resul
 fn record_host(r: &Record) -> Option<&str> {
     match r {
         Record::Denial(d) => d.host.as_deref(),
+        Record::Run(r) => r.host.as_deref(),
         Record::Write(w) => w.host.as_deref(),
     }
 }

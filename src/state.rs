@@ -233,6 +233,7 @@ impl State for Memory {
                 match r.clone() {
                     Record::Write(w) => out.records.push(w),
                     Record::Denial(d) => out.denials.push(d),
+                    Record::Run(r) => out.runs.push(r),
                 }
             }
         }

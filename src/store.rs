@@ -243,12 +243,73 @@ pub enum DenialKind {
     Denial,
 }
 
-/// One line of the ledger: a write checked by verify-write, or a call a guard refused.
+/// One line of the ledger recording a shell command the agent ran, as the host reported
+/// it after the call: the turn's evidence on hosts whose own session file is not read
+/// (what ran, where, whether it failed, and a bounded head and tail of its output).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    pub v: u32,
+    /// Always [`RunKind::Run`]: what tells this line from the others.
+    pub kind: RunKind,
+    /// RFC 3339, UTC.
+    pub time: String,
+    pub session: String,
+    pub prompt_id: Option<String>,
+    pub tool_use_id: Option<String>,
+    /// The host event (PostToolUse, PostToolUseFailure).
+    pub event: String,
+    /// The tool's name in the suite's vocabulary (`Bash`).
+    pub tool: String,
+    pub command: String,
+    pub cwd: String,
+    /// Whether the host reported the call as failed (a non-zero exit, an error).
+    pub failed: bool,
+    /// The output the host reported: whole up to [`RUN_OUTPUT_KEEP`] bytes, else its
+    /// head and tail with the count of what was left out between them.
+    pub output: String,
+    /// The output's whole length, in bytes.
+    pub output_bytes: u64,
+    /// The host whose hook recorded it; absent: Claude Code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+}
+
+/// The marker of a [`RunRecord`] (`"kind": "run"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunKind {
+    Run,
+}
+
+/// How much of a command's output a run record keeps: this many bytes, half from its
+/// start and half from its end (a runner's summary is at the end).
+pub const RUN_OUTPUT_KEEP: usize = 8 * 1024;
+
+/// `output` cut to [`RUN_OUTPUT_KEEP`] bytes (head and tail, at character boundaries of
+/// its lossy UTF-8 reading), and its whole length.
+pub fn bounded_output(output: &[u8]) -> (String, u64) {
+    let whole = output.len() as u64;
+    if output.len() <= RUN_OUTPUT_KEEP {
+        return (String::from_utf8_lossy(output).into_owned(), whole);
+    }
+    let half = RUN_OUTPUT_KEEP / 2;
+    let head = String::from_utf8_lossy(&output[..half]);
+    let tail = String::from_utf8_lossy(&output[output.len() - half..]);
+    let left_out = output.len() - 2 * half;
+    (
+        format!("{head}\n[… {left_out} bytes of output left out …]\n{tail}"),
+        whole,
+    )
+}
+
+/// One line of the ledger: a write checked by verify-write, a call a guard refused, or a
+/// shell command that ran.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Record {
-    /// Tried first: only a denial has `kind`.
+    /// Tried first: only a denial and a run have `kind`.
     Denial(DenialRecord),
+    Run(RunRecord),
     Write(WriteRecord),
 }
 
@@ -257,6 +318,7 @@ impl Record {
     pub fn time(&self) -> &str {
         match self {
             Record::Denial(d) => &d.time,
+            Record::Run(r) => &r.time,
             Record::Write(w) => &w.time,
         }
     }
@@ -264,6 +326,7 @@ impl Record {
     fn version(&self) -> u32 {
         match self {
             Record::Denial(d) => d.v,
+            Record::Run(r) => r.v,
             Record::Write(w) => w.v,
         }
     }
@@ -271,6 +334,7 @@ impl Record {
     pub fn prompt_id(&self) -> Option<&str> {
         match self {
             Record::Denial(d) => d.prompt_id.as_deref(),
+            Record::Run(r) => r.prompt_id.as_deref(),
             Record::Write(w) => w.prompt_id.as_deref(),
         }
     }
@@ -279,6 +343,12 @@ impl Record {
 impl From<WriteRecord> for Record {
     fn from(r: WriteRecord) -> Record {
         Record::Write(r)
+    }
+}
+
+impl From<RunRecord> for Record {
+    fn from(r: RunRecord) -> Record {
+        Record::Run(r)
     }
 }
 
@@ -459,6 +529,10 @@ impl SessionStore {
                         last = Some(d.prompt_id);
                         false
                     }
+                    Ok(Record::Run(r)) => {
+                        last = Some(r.prompt_id);
+                        false
+                    }
                     Err(_) => true,
                 }
             });
@@ -476,6 +550,7 @@ impl SessionStore {
                     match r {
                         Record::Write(w) if w.v == RECORD_VERSION => out.records.push(w),
                         Record::Denial(d) if d.v == RECORD_VERSION => out.denials.push(d),
+                        Record::Run(r) if r.v == RECORD_VERSION => out.runs.push(r),
                         _ => out.other_version += 1,
                     }
                     true
@@ -577,6 +652,8 @@ pub struct LogRead {
     pub records: Vec<WriteRecord>,
     /// The calls the guards refused, oldest first.
     pub denials: Vec<DenialRecord>,
+    /// The shell commands that ran, oldest first.
+    pub runs: Vec<RunRecord>,
     /// Lines that are not a complete record (a crashed writer, a manual edit).
     pub torn: usize,
     /// Complete records of another version than [`RECORD_VERSION`].
@@ -590,6 +667,7 @@ impl LogRead {
             r if r.version() != RECORD_VERSION => self.other_version += 1,
             Record::Write(w) => self.records.push(w),
             Record::Denial(d) => self.denials.push(d),
+            Record::Run(r) => self.runs.push(r),
         }
     }
 }

@@ -74,6 +74,10 @@ pub struct Evidence<'a> {
     pub cwd: &'a Path,
     pub policy: &'a AuditPolicy,
     pub transcript_ok: bool,
+    /// The turn was rebuilt from the run log (a host whose session file is not read): its
+    /// commands and writes are known, but not when the turn began, so commits and pushes
+    /// are not judged from it.
+    pub from_run_log: bool,
 }
 
 /// Audits `message` against the evidence.
@@ -116,7 +120,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             Kind::Tests { .. } | Kind::Build | Kind::Lint if !ev.policy.test_claims => continue,
             Kind::Commit { .. } | Kind::Push { .. } if !ev.policy.git_claims => continue,
             Kind::Commit { .. } | Kind::Push { .. }
-                if !ev.transcript_ok && ev.turn.started.is_none() =>
+                if (!ev.transcript_ok || ev.from_run_log) && ev.turn.started.is_none() =>
             {
                 out.notes.push(format!(
                     "\"{}\" could not be checked without the transcript",

@@ -68,6 +68,7 @@ pub fn run(
         cwd: &cwd,
         policy: &policy.audit,
         transcript_ok: true,
+        from_run_log: false,
     };
     let result = audit(&message, &ev);
     let tool_calls = turn

@@ -113,6 +113,14 @@ pub fn run(
                 ),
                 r.path.clone(),
             ),
+            crate::store::Record::Run(r) => (
+                &r.time,
+                &r.prompt_id,
+                &r.tool,
+                if r.failed { "ran, failed" } else { "ran" }.to_owned(),
+                with_host("the run log", r.host.as_deref()),
+                crate::shell::walk::cut(&r.command),
+            ),
             crate::store::Record::Denial(d) => (
                 &d.time,
                 &d.prompt_id,

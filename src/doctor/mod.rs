@@ -470,7 +470,12 @@ fn handler_check(reg: &Registered, handler: &Value, matcher: Option<&str>) -> Ch
     }
     let on_failure = handler.get("onFailure").and_then(Value::as_str);
     let stop = matches!(reg.event, Event::Stop | Event::SubagentStop);
-    if !stop && on_failure != Some("block") {
+    // A recorder the table registers fail-open (the run log) may lack it.
+    let fail_closed = crate::install::registrations(&[reg.hook])
+        .iter()
+        .find(|r| r.event == reg.event && r.matcher == reg.matcher)
+        .is_none_or(|r| r.fail_closed);
+    if !stop && fail_closed && on_failure != Some("block") {
         problems.push("no `onFailure: \"block\"`: if the hook cannot run, the tool call goes through unguarded".into());
         fixes.push("run `did-it-actually install` without --no-fail-closed".into());
     }

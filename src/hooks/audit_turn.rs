@@ -59,6 +59,61 @@ fn need_of(claims: &[Claim]) -> Need {
         .unwrap_or(Need::Nothing)
 }
 
+/// The turn as the ledger shows it, for a host whose own session file is not read: its
+/// shell commands (the run log) and its writes, in the order they were recorded, as the
+/// tool calls and results a transcript would hold.
+fn turn_from_run_log(log: &crate::store::LogRead, read: &Turn) -> Turn {
+    use crate::transcript::Entry;
+    enum Step<'a> {
+        Run(&'a crate::store::RunRecord),
+        Write(&'a crate::store::WriteRecord),
+    }
+    let mut steps: Vec<(&str, Step)> = log
+        .runs
+        .iter()
+        .map(|r| (r.time.as_str(), Step::Run(r)))
+        .chain(
+            log.records
+                .iter()
+                .map(|w| (w.time.as_str(), Step::Write(w))),
+        )
+        .collect();
+    // RFC 3339 in UTC with fixed widths: the text order is the time order.
+    steps.sort_by(|a, b| a.0.cmp(b.0));
+    let mut events = Vec::with_capacity(steps.len() * 2);
+    for (n, (_, step)) in steps.into_iter().enumerate() {
+        let (id, name, input, is_error, text) = match step {
+            Step::Run(r) => (
+                r.tool_use_id.clone(),
+                "Bash".to_owned(),
+                serde_json::json!({ "command": r.command }),
+                r.failed,
+                r.output.clone(),
+            ),
+            Step::Write(w) => (
+                w.tool_use_id.clone(),
+                w.tool.clone(),
+                serde_json::json!({ "file_path": w.path }),
+                !w.verified,
+                String::new(),
+            ),
+        };
+        let id = id.unwrap_or_else(|| format!("ledger-{n}"));
+        events.push(Entry::ToolUse {
+            id: id.clone(),
+            name,
+            input,
+        });
+        events.push(Entry::ToolResult { id, is_error, text });
+    }
+    Turn {
+        events,
+        last_assistant_text: read.last_assistant_text.clone(),
+        ends_with_text: read.ends_with_text,
+        ..Turn::default()
+    }
+}
+
 /// The transcript as the audit could have it: the turn, a note for the user, and whether
 /// it could be read at all.
 struct Transcript {
@@ -163,15 +218,21 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
         .state
         .turn_log(input.common.prompt_id.as_deref(), transcript.turn.started)
         .map_err(|e| e.to_string())?;
+    // A host whose session file is not read: the run log is the turn's evidence.
+    let from_run_log = !transcript.ok && !log.runs.is_empty();
+    let run_turn = from_run_log.then(|| turn_from_run_log(&log, &transcript.turn));
     let ev = Evidence {
-        turn: &transcript.turn,
+        turn: run_turn.as_ref().unwrap_or(&transcript.turn),
         records: &log.records,
         cwd,
         policy,
-        transcript_ok: transcript.ok,
+        transcript_ok: transcript.ok || from_run_log,
+        from_run_log,
     };
     let mut audit = audit_claims(claims, &ev);
-    audit.notes.extend(transcript.note);
+    if !from_run_log {
+        audit.notes.extend(transcript.note);
+    }
     audit.notes.extend(loop_note);
     if log.torn > 0 {
         audit.notes.push(format!(
@@ -361,6 +422,7 @@ fn end_turn_batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> Hook
         cwd: &input.common.cwd,
         policy,
         transcript_ok: transcript.ok,
+        from_run_log: false,
     };
     let mut audit = audit_claims(claims, &ev);
     audit.notes.extend(transcript.note);

@@ -88,7 +88,7 @@ const fn reg(
 pub const VERIFY_WRITE: HookSpec = HookSpec {
     hook: Hook::VerifyWrite,
     name: "verify-write",
-    summary: "Hook: read each write back from disk and record it (PostToolUse, PostToolUseFailure, PostToolBatch). Reads the event JSON on stdin",
+    summary: "Hook: read each write back from disk and record it, and record each shell command that ran (PostToolUse, PostToolUseFailure, PostToolBatch). Reads the event JSON on stdin",
     events: &[
         Event::PostToolUse,
         Event::PostToolUseFailure,
@@ -101,6 +101,14 @@ pub const VERIFY_WRITE: HookSpec = HookSpec {
             Some(Matcher::WriteTools),
             30,
             FailMode::Closed,
+        ),
+        // The run log: a recorder that fails must not turn a command into an error.
+        reg(Event::PostToolUse, Some(Matcher::ShellTools), 10, FailMode::Open),
+        reg(
+            Event::PostToolUseFailure,
+            Some(Matcher::ShellTools),
+            10,
+            FailMode::Open,
         ),
         reg(Event::PostToolBatch, None, 30, FailMode::Closed),
     ],

@@ -19,6 +19,9 @@ pub const HOST_TRANSCRIPT: &str = "did_it_actually_host_transcript_path";
 /// Where a host adapter keeps the tool's own name (`write_file`) beside the suite's
 /// (`Write`), for what the agent is told.
 pub const HOST_TOOL_NAME: &str = "did_it_actually_host_tool_name";
+/// Where a host adapter keeps the text a tool's result showed the model (its own result
+/// shape is not Claude Code's), as `{HOST_OUTPUT: text}` in place of `tool_response`.
+pub const HOST_OUTPUT: &str = "did_it_actually_host_output";
 
 /// Claude Code caps additionalContext and systemMessage strings at 10,000 characters.
 pub const MAX_MESSAGE_CHARS: usize = 10_000;

@@ -10,7 +10,6 @@ use super::spec::{
     ToolRow, TranscriptFormat,
 };
 use super::Event;
-use crate::json::stream::Elide;
 use serde_json::{json, Map, Value};
 
 /// The suite's name for a patch call; its input is translated into
@@ -43,10 +42,9 @@ pub const SPEC: HostSpec = HostSpec {
         allow: None,
     },
     transcript: TranscriptFormat::NotRead,
-    // The tool's output, which the adapter never reads (a Bash command's can be large).
-    leave_out: &[Elide::Unread {
-        path: &["tool_response"],
-    }],
+    // The tool's output is kept: the run log's output for a shell call (Codex itself
+    // cuts what it shows the model; the record keeps a bounded head and tail).
+    leave_out: &[],
 };
 
 /// One file operation of a patch.

@@ -53,16 +53,12 @@ pub const SPEC: HostSpec = HostSpec {
         allow: None,
     },
     transcript: TranscriptFormat::NotRead,
-    // A `write_file` result repeats the content in `llmContent`, and in `returnDisplay`
-    // as a diff, the new content and the old: only `error` is read.
-    leave_out: &[
-        Elide::Unread {
-            path: &["tool_response", "llmContent"],
-        },
-        Elide::Unread {
-            path: &["tool_response", "returnDisplay"],
-        },
-    ],
+    // A `write_file` result repeats the content in `returnDisplay` as a diff, the new
+    // content and the old: left out. `llmContent` (what the model was shown) is the run
+    // log's output for a shell call, and `error` says a call failed.
+    leave_out: &[Elide::Unread {
+        path: &["tool_response", "returnDisplay"],
+    }],
 };
 
 /// Gemini's own shapes: nothing beyond the tables yet (kept as the host's hook point).

@@ -220,8 +220,16 @@ fn translate(
             );
             obj.insert("error".into(), json!(error));
         }
-        // The structured result is Claude Code's; another host's would be misread.
-        obj.insert("tool_response".into(), Value::Null);
+        // The structured result is Claude Code's; another host's would be misread. What
+        // the host showed the model is kept as text, for the run log.
+        let shown = host_output_text(obj.get("tool_response"));
+        obj.insert(
+            "tool_response".into(),
+            match shown {
+                Some(text) => json!({ claude::HOST_OUTPUT: text }),
+                None => Value::Null,
+            },
+        );
     }
     Ok(obj)
 }
@@ -263,6 +271,27 @@ fn shell_dir(obj: &Map<String, Value>, arg: &str) -> Result<Option<String>, Inpu
 }
 
 /// The error text of a tool that ran and failed, from the host's post-tool result.
+/// The text a host's tool result showed the model: a string as it is, else the field
+/// each host keeps it in (Gemini's and Qwen's `llmContent`, Copilot's `textResultForLlm`,
+/// an `output`), else the result as JSON.
+fn host_output_text(response: Option<&Value>) -> Option<String> {
+    let r = response.filter(|r| !r.is_null())?;
+    if let Some(text) = r.as_str() {
+        return Some(text.to_owned());
+    }
+    for key in [
+        "llmContent",
+        "textResultForLlm",
+        "text_result_for_llm",
+        "output",
+    ] {
+        if let Some(text) = r.get(key).and_then(Value::as_str) {
+            return Some(text.to_owned());
+        }
+    }
+    Some(r.to_string())
+}
+
 fn host_failure(host: Host, response: Option<&Value>) -> Option<String> {
     let r = response?;
     match host {

@@ -53,12 +53,8 @@ pub const SPEC: HostSpec = HostSpec {
     transcript: TranscriptFormat::NotRead,
     // As Gemini CLI's: the result's `llmContent` and `returnDisplay` (a diff, the new
     // content and the old) are never read; only `error` is.
-    leave_out: &[
-        Elide::Unread {
-            path: &["tool_response", "llmContent"],
-        },
-        Elide::Unread {
-            path: &["tool_response", "returnDisplay"],
-        },
-    ],
+    // `llmContent` is kept: the run log's output for a shell call.
+    leave_out: &[Elide::Unread {
+        path: &["tool_response", "returnDisplay"],
+    }],
 };

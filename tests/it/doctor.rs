@@ -141,7 +141,7 @@ fn a_missing_binary_fails_every_registration_and_exits_1() {
         .into_iter()
         .filter(|l| l.starts_with("[FAIL]"))
         .collect();
-    assert_eq!(fails.len(), 8, "one per registration:\n{report}");
+    assert_eq!(fails.len(), 10, "one per registration:\n{report}");
     assert!(
         fails
             .iter()

@@ -37,6 +37,7 @@ per_host!(
     a_write_outside_the_project_is_denied,
     a_landed_write_is_recorded_with_its_host,
     an_unbacked_claim_is_blocked_until_the_agent_backs_it,
+    an_unbacked_test_claim_is_blocked_until_the_tests_run,
     a_corrected_message_goes_through,
     a_missing_guard_binary,
 );
@@ -275,6 +276,53 @@ fn an_unbacked_claim_is_blocked_until_the_agent_backs_it(host: HostKind) {
     );
     assert_eq!(run.steps_served, 3, "{}", explain(&run));
     assert!(run.status.success(), "{}", explain(&run));
+}
+
+/// "All tests pass" after a turn that ran commands but no test is blocked, judged from
+/// the run log (each shell call the host reported, recorded by verify-write), and let
+/// through once the agent has run the tests.
+fn an_unbacked_test_claim_is_blocked_until_the_tests_run(host: HostKind) {
+    let Some(bed) = guarded(host, None) else {
+        return;
+    };
+    std::fs::write(
+        bed.work.join("Makefile"),
+        "test:\n\t@echo '3 passed, 0 failed'\n",
+    )
+    .unwrap();
+    let claim = "All tests pass.";
+    let run = bed.run(
+        "run the tests",
+        vec![
+            Step::new(vec![bed.shell("echo preparing")]),
+            Step::text(claim),
+            Step::new(vec![bed.shell("make -s test")]),
+            Step::text(claim),
+        ],
+    );
+    if host == HostKind::Copilot {
+        // No final message reaches the stop hook there (see above): reported, not blocked.
+        assert_eq!(run.steps_served, 2, "{}", explain(&run));
+        return;
+    }
+    assert!(
+        run.told().contains("audit-turn"),
+        "the unbacked test claim was not sent back\n{}",
+        explain(&run)
+    );
+    assert_eq!(run.steps_served, 4, "{}", explain(&run));
+    assert!(run.status.success(), "{}", explain(&run));
+    // The run log holds both commands, with the host's name.
+    let runs: Vec<Value> = records(&bed)
+        .into_iter()
+        .filter(|r| r["kind"] == "run")
+        .collect();
+    assert!(
+        runs.iter().any(|r| r["command"] == "make -s test"
+            && r["output"].as_str().is_some_and(|o| o.contains("3 passed"))
+            && r["host"] == host.name()),
+        "{runs:?}"
+    );
 }
 
 /// The honest way out of a block: the agent takes the claim back. It must then be let

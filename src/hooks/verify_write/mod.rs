@@ -25,6 +25,7 @@ mod batch;
 mod check;
 mod notebook;
 mod plan;
+mod runs;
 
 use batch::batch;
 use check::check;
@@ -41,6 +42,19 @@ const HOOK: &str = "verify-write";
 
 pub fn run(input: &HookInput, ctx: &Context) -> HookOutcome {
     match &input.payload {
+        // A shell call is recorded in the run log: the turn's evidence on every host.
+        Payload::PostToolUse { call, response } if tools::is_shell(&call.name) => {
+            HookOutcome::with_changes(
+                Response::silent(),
+                vec![runs::record(input, call, Ok(response), ctx.now)],
+            )
+        }
+        Payload::PostToolUseFailure { call, error } if tools::is_shell(&call.name) => {
+            HookOutcome::with_changes(
+                Response::silent(),
+                vec![runs::record(input, call, Err(error), ctx.now)],
+            )
+        }
         Payload::PostToolUse { call, response } => post_tool_use(input, call, response, ctx),
         Payload::PostToolUseFailure { call, error } => failure(input, call, error, ctx),
         Payload::PostToolBatch { calls } => batch(input, calls, ctx),
