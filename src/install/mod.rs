@@ -539,12 +539,15 @@ mod tests {
         let twice = merged(once.clone());
         assert_eq!(once, twice);
         let groups = once["hooks"]["PostToolUse"].as_array().unwrap();
-        assert_eq!(groups.len(), 2);
+        // The foreign group, ours updated in place, and the run log's on the shell tools.
+        assert_eq!(groups.len(), 3, "{groups:?}");
         assert_eq!(groups[0]["hooks"][0]["command"], "fmt");
         // Updated in place, after the foreign handler it followed.
         assert_eq!(groups[1]["hooks"][0]["command"], "lint");
         assert_eq!(groups[1]["hooks"][1]["command"], BIN);
         assert_eq!(groups[1]["hooks"][1]["timeout"], 30);
+        assert_eq!(groups[2]["matcher"], tools::shell_tools_matcher());
+        assert_eq!(groups[2]["hooks"][0]["args"], json!(["verify-write"]));
         let keys: Vec<_> = once.as_object().unwrap().keys().cloned().collect();
         assert_eq!(keys, ["model", "hooks", "permissions"]);
     }
@@ -556,8 +559,10 @@ mod tests {
         ]}});
         let after = merged(before);
         let groups = after["hooks"]["PostToolUse"].as_array().unwrap();
-        assert_eq!(groups.len(), 1, "the emptied group is gone: {groups:?}");
+        // The emptied group is gone: the write tools' group and the run log's remain.
+        assert_eq!(groups.len(), 2, "the emptied group is gone: {groups:?}");
         assert_eq!(groups[0]["matcher"], tools::write_tools_matcher());
+        assert_eq!(groups[1]["matcher"], tools::shell_tools_matcher());
     }
 
     #[test]
