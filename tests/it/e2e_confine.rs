@@ -4,7 +4,9 @@
 //! so a build recipe that writes outside the project, which the static reading of
 //! `make leak` cannot see, is refused by the kernel and nothing lands; everyday work,
 //! the git that Claude Code's own sandbox breaks (`git config`, `git worktree add`, a
-//! push to a local remote), and the tool's `cd` tracking all keep working.
+//! push to a local remote), and the tool's `cd` tracking all keep working. The same
+//! session pins the run log on Claude Code: one `kind: "run"` record per Bash call, the
+//! refused recipe as failed with the kernel's words.
 
 use crate::support;
 
@@ -43,7 +45,7 @@ fn a_recipe_writing_outside_is_refused_by_the_kernel_and_everyday_work_runs(vers
     };
     g(&["init", "-q", "--bare", origin.to_str().unwrap()]);
     session.git_ok(&["remote", "add", "origin", origin.to_str().unwrap()]);
-    let _state = session.install(&[]);
+    let state = session.install(&[]);
     let makefile = session.path("Makefile");
 
     let api = MockApi::start(vec![
@@ -108,6 +110,29 @@ fn a_recipe_writing_outside_is_refused_by_the_kernel_and_everyday_work_runs(vers
         pwd.text.trim_end().ends_with("/sub"),
         "the tool still tracks `cd`: {}",
         pwd.text
+    );
+    // The run log: Claude Code ran verify-write after each Bash call, the refused recipe
+    // as a failed run with the kernel's words in its output.
+    let runs: Vec<serde_json::Value> = std::fs::read_dir(state.join("sessions"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|d| std::fs::read_to_string(d.path().join("writes.jsonl")).ok())
+        .flat_map(|t| {
+            t.lines()
+                .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+                .collect::<Vec<_>>()
+        })
+        .filter(|r| r["kind"] == "run")
+        .collect();
+    assert_eq!(runs.len(), 4, "{runs:?}");
+    assert!(
+        runs.iter().any(|r| r["command"] == "make -s leak"
+            && r["failed"] == true
+            && r["output"]
+                .as_str()
+                .is_some_and(|o| o.contains("Permission denied"))),
+        "{runs:?}"
     );
     let _ = std::fs::remove_dir_all(&outside);
 }
