@@ -815,7 +815,7 @@ fn a_committed_registration_tells_a_teammate_without_the_binary_what_to_install(
     // A hard link, not a copy: executing a file just written while another test thread
     // forks can fail with ETXTBSY.
     if std::fs::hard_link(BIN, &mine).is_err() {
-        std::fs::copy(BIN, &mine).unwrap();
+        crate::support::copy_executable(std::path::Path::new(BIN), &mine);
     }
     let out = Command::new(&mine)
         .args(["install", "--project"])

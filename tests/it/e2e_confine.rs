@@ -1,6 +1,6 @@
 //! The run-time layer for writes in the real Claude Code (each release in
 //! `CLAUDE_CODE_VERSIONS`), switched on by `did-it-actually install --project`: every
-//! command of the Bash tool runs through the confine link (`CLAUDE_CODE_SHELL_PREFIX`),
+//! command of the Bash tool runs through the confine script (`CLAUDE_CODE_SHELL_PREFIX`),
 //! so a build recipe that writes outside the project, which the static reading of
 //! `make leak` cannot see, is refused by the kernel and nothing lands; everyday work,
 //! the git that Claude Code's own sandbox breaks (`git config`, `git worktree add`, a

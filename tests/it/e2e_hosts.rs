@@ -356,7 +356,10 @@ fn a_missing_guard_binary(host: HostKind) {
     // A hard link, not a copy: executing a file just written while another test thread
     // forks can fail with ETXTBSY.
     if std::fs::hard_link(env!("CARGO_BIN_EXE_did-it-actually"), &copy).is_err() {
-        std::fs::copy(env!("CARGO_BIN_EXE_did-it-actually"), &copy).unwrap();
+        crate::support::copy_executable(
+            std::path::Path::new(env!("CARGO_BIN_EXE_did-it-actually")),
+            &copy,
+        );
     }
     let Some(bed) = guarded(host, Some(&copy)) else {
         return;

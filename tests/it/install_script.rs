@@ -153,7 +153,10 @@ fn get_sh_installs_a_verified_prebuilt_binary_and_refuses_a_bad_checksum() {
     };
     let staged = dir.join("stage/did-it-actually");
     std::fs::create_dir_all(staged.parent().unwrap()).unwrap();
-    std::fs::copy(env!("CARGO_BIN_EXE_did-it-actually"), &staged).unwrap();
+    crate::support::copy_executable(
+        std::path::Path::new(env!("CARGO_BIN_EXE_did-it-actually")),
+        &staged,
+    );
     let archive = release.join(format!("did-it-actually-0.1.0-{target}.tar.gz"));
     let tar = Command::new("tar")
         .arg("-czf")

@@ -272,7 +272,7 @@ fn a_hook_that_cannot_find_the_binary_refuses_and_says_what_to_install() {
     let scratch = crate::support::scratch_root().join(format!("rt-bin-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
     let copy = scratch.join("did-it-actually");
-    std::fs::copy(BIN, &copy).unwrap();
+    crate::support::copy_executable(std::path::Path::new(BIN), &copy);
     let w = World::with_binary("rt-missing", copy.to_str().unwrap());
     std::fs::remove_dir_all(&scratch).unwrap();
     let before = w.main();

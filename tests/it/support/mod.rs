@@ -147,3 +147,21 @@ pub fn confine_unavailable() -> bool {
         }
     }
 }
+
+/// Copies an executable the tests will run, by a `cp` process. Copied in this process,
+/// the file's write descriptor would live in it while other test threads fork: a child
+/// that has not yet reached its `exec` holds it open, and running the copy then fails
+/// with "Text file busy" (seen as a flake of the whole suite).
+pub fn copy_executable(from: &std::path::Path, to: &std::path::Path) {
+    let status = std::process::Command::new("cp")
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run cp: {e}"));
+    assert!(
+        status.success(),
+        "cp {} {} failed",
+        from.display(),
+        to.display()
+    );
+}
