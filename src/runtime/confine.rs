@@ -277,7 +277,8 @@ fn standard_files() -> Vec<PathBuf> {
 }
 
 /// Confines this process (and so what it runs) as the project's policy says; a notice on
-/// stderr where the kernel cannot. `Err`: the command must not run (the policy is broken).
+/// stderr where the kernel has no Landlock. `Err`: the command must not run (the policy
+/// is broken, or the kernel has Landlock and refused the ruleset).
 fn confine(command: &str, env: Lookup) -> Result<(), String> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     let project = env(PROJECT_ENV)
@@ -306,13 +307,16 @@ fn confine(command: &str, env: Lookup) -> Result<(), String> {
     // Where the host sends the command's output (Claude Code: a file of its own under
     // the temp directory): `echo x > /dev/stdout` reopens it by name.
     allowed.files.extend(standard_files());
-    match landlock::restrict(&allowed) {
-        Ok(()) => Ok(()),
-        Err(why) => {
-            eprintln!("did-it-actually: this command's writes are not confined at run time ({why}); the static reading (scope-guard) alone judged it. `did-it-actually doctor` says more; scope.run_time false in the policy turns this notice off.");
-            Ok(())
-        }
+    // A kernel without Landlock is a known state (install and doctor say the layer is
+    // off): the command runs, judged by the static reading, with a notice. A kernel that
+    // has it and then refuses the ruleset is a guard that cannot decide: it refuses.
+    if let Err(why) = available() {
+        eprintln!("did-it-actually: this command's writes are not confined at run time ({why}); the static reading (scope-guard) alone judged it. `did-it-actually doctor` says more; scope.run_time false in the policy turns this notice off.");
+        return Ok(());
     }
+    landlock::restrict(&allowed).map_err(|why| {
+        format!("did-it-actually: the command did not run: its writes could not be confined ({why}). Run `did-it-actually doctor`; scope.run_time false in the policy turns the run-time layer for writes off.")
+    })
 }
 
 /// Whether the agent's commands run confined: `Ok(link)` (the confine script in the
@@ -543,7 +547,7 @@ mod landlock {
                 parent_fd: fd.0,
             };
             // SAFETY: valid descriptors and attribute.
-            unsafe {
+            let added = unsafe {
                 libc::syscall(
                     libc::SYS_landlock_add_rule,
                     ruleset.0,
@@ -552,6 +556,14 @@ mod landlock {
                     0u32,
                 )
             };
+            // A rule refused only narrows what may be written (fail closed), but say so.
+            if added != 0 {
+                eprintln!(
+                    "did-it-actually: {} could not be opened for writing at run time ({}); writes there will be refused",
+                    path.display(),
+                    crate::fsutil::describe_io(&std::io::Error::last_os_error())
+                );
+            }
         };
         for (dir, _) in &w.dirs {
             rule(dir, handled);

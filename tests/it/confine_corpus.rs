@@ -35,22 +35,12 @@ struct Row {
 }
 
 fn rows((file, corpus): (&str, &str)) -> Vec<Row> {
-    corpus
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|(i, l)| {
-            let Some((category, command)) = l.split_once('\t') else {
-                panic!(
-                    "tests/corpus/{file}:{}: expected category<TAB>command",
-                    i + 1
-                )
-            };
-            Row {
-                line: i + 1,
-                category: category.to_owned(),
-                command: command.replace("\\n", "\n").replace("\\t", "\t"),
-            }
+    crate::support::corpus_rows(file, corpus, 2)
+        .into_iter()
+        .map(|(line, mut f)| Row {
+            line,
+            command: f.pop().unwrap_or_default(),
+            category: f.pop().unwrap_or_default(),
         })
         .collect()
 }

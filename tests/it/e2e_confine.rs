@@ -113,16 +113,8 @@ fn a_recipe_writing_outside_is_refused_by_the_kernel_and_everyday_work_runs(vers
     );
     // The run log: Claude Code ran verify-write after each Bash call, the refused recipe
     // as a failed run with the kernel's words in its output.
-    let runs: Vec<serde_json::Value> = std::fs::read_dir(state.join("sessions"))
+    let runs: Vec<serde_json::Value> = crate::support::ledger_records(&state)
         .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|d| std::fs::read_to_string(d.path().join("writes.jsonl")).ok())
-        .flat_map(|t| {
-            t.lines()
-                .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-                .collect::<Vec<_>>()
-        })
         .filter(|r| r["kind"] == "run")
         .collect();
     assert_eq!(runs.len(), 4, "{runs:?}");

@@ -200,14 +200,7 @@ fn a_write_outside_the_project_is_denied(host: HostKind) {
 
 /// Every record of the state directory the hooks wrote (under the bed's HOME).
 fn records(bed: &Bed) -> Vec<Value> {
-    let sessions = bed.home.join(".local/state/did-it-actually/sessions");
-    let mut out = Vec::new();
-    for dir in std::fs::read_dir(&sessions).into_iter().flatten().flatten() {
-        if let Ok(text) = std::fs::read_to_string(dir.path().join("writes.jsonl")) {
-            out.extend(text.lines().filter_map(|l| serde_json::from_str(l).ok()));
-        }
-    }
-    out
+    crate::support::ledger_records(&bed.home.join(".local/state/did-it-actually"))
 }
 
 fn a_landed_write_is_recorded_with_its_host(host: HostKind) {

@@ -35,25 +35,13 @@ struct Row {
 }
 
 fn rows((file, corpus): (&str, &str)) -> Vec<Row> {
-    corpus
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|(i, l)| {
-            let mut f = l.splitn(3, '\t');
-            let (category, setup, command) = (f.next(), f.next(), f.next());
-            let (Some(category), Some(setup), Some(command)) = (category, setup, command) else {
-                panic!(
-                    "tests/corpus/{file}:{}: expected category<TAB>setup<TAB>command",
-                    i + 1
-                )
-            };
-            Row {
-                line: i + 1,
-                category: category.to_owned(),
-                setup: setup.to_owned(),
-                command: command.replace("\\n", "\n").replace("\\t", "\t"),
-            }
+    crate::support::corpus_rows(file, corpus, 3)
+        .into_iter()
+        .map(|(line, mut f)| Row {
+            line,
+            command: f.pop().unwrap_or_default(),
+            setup: f.pop().unwrap_or_default(),
+            category: f.pop().unwrap_or_default(),
         })
         .collect()
 }

@@ -165,3 +165,41 @@ pub fn copy_executable(from: &std::path::Path, to: &std::path::Path) {
         to.display()
     );
 }
+
+/// Every ledger line of a state directory (all sessions' `writes.jsonl`), as JSON.
+pub fn ledger_records(state: &std::path::Path) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(state.join("sessions"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        if let Ok(text) = std::fs::read_to_string(dir.path().join("writes.jsonl")) {
+            out.extend(text.lines().filter_map(|l| serde_json::from_str(l).ok()));
+        }
+    }
+    out
+}
+
+/// The rows of a corpus file (`tests/corpus/<file>`): its lines that are not comments or
+/// blank, each split into `fields` tab-separated fields (the last takes the rest), with
+/// `\n` and `\t` in the last field read as a newline and a tab. A line with fewer fields
+/// fails the test, naming the file and line. Returns (line number, fields).
+pub fn corpus_rows(file: &str, text: &str, fields: usize) -> Vec<(usize, Vec<String>)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|(i, l)| {
+            let mut parts: Vec<String> = l.splitn(fields, '\t').map(str::to_owned).collect();
+            assert_eq!(
+                parts.len(),
+                fields,
+                "tests/corpus/{file}:{}: expected {fields} tab-separated fields",
+                i + 1
+            );
+            let last = parts.pop().unwrap_or_default();
+            parts.push(last.replace("\\n", "\n").replace("\\t", "\t"));
+            (i + 1, parts)
+        })
+        .collect()
+}
