@@ -371,6 +371,45 @@ impl Scope {
     }
 
     /// What the agent can do instead, for a denied path.
+    /// The guard's own files and directories that exist, each with what it is: the
+    /// policy, the state directory, and in each `.claude` its settings files and the
+    /// launcher (what the run-time layer makes read-only).
+    pub fn guarded_files(&self) -> Vec<(PathBuf, String)> {
+        let mut out: Vec<(PathBuf, String)> = self
+            .guarded
+            .iter()
+            .filter(|(p, _)| p.exists())
+            .map(|(p, what)| (p.clone(), (*what).to_owned()))
+            .collect();
+        for (dir, what) in &self.settings_dirs {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if is_settings_file(&path, dir) {
+                    out.push((path, format!("{what} (settings)")));
+                } else if entry.file_name() == crate::BINARY_NAME {
+                    out.push((path, format!("the launcher {what} run the guards through")));
+                }
+            }
+        }
+        out
+    }
+
+    /// The `.claude` directories that exist, resolved, once each.
+    pub fn settings_dirs_present(&self) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        for (dir, _) in &self.settings_dirs {
+            if let Ok(real) = std::fs::canonicalize(dir) {
+                if real.is_dir() && !out.contains(&real) {
+                    out.push(real);
+                }
+            }
+        }
+        out
+    }
+
     pub fn advice(&self, j: &Judgement) -> String {
         if j.rule.contains("may never change") {
             "Leave it as it is; if it must change, ask the user to do it.".into()

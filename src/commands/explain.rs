@@ -25,7 +25,8 @@ pub fn run(
     let vars: &dyn Fn(&str) -> Option<OsString> = &agent;
     let e = explain(command, &cwd, &policy, vars);
     let scope = crate::scope::Scope::new(&policy, &cwd, vars);
-    let writes = crate::hooks::scope_guard::explain_command(command, &cwd, &scope, vars);
+    let writes =
+        crate::hooks::scope_guard::explain_command(command, &cwd, &scope, vars, Some(&policy));
     let scope_reason = writes.denials.first();
     if json {
         let (verdict, reason) = match &e.decision {
@@ -50,6 +51,8 @@ pub fn run(
                     "root": scope.root,
                     "layers": crate::runtime::confine::describe_layers(&policy, vars),
                     "writes": writes.notes,
+                    "run_time": writes.run_time,
+                    "left_to_run_time": writes.deferred,
                     "verdict": if scope_reason.is_some() { "deny" } else { "allow" },
                     "reason": scope_reason,
                 },
@@ -68,11 +71,17 @@ pub fn run(
             "  layers: {}",
             crate::runtime::confine::describe_layers(&policy, vars)
         )?;
-        if writes.notes.is_empty() && writes.denials.is_empty() {
+        if writes.notes.is_empty() && writes.denials.is_empty() && writes.deferred.is_empty() {
             writeln!(out, "  no write it can see")?;
         }
         for note in &writes.notes {
             writeln!(out, "  {note}")?;
+        }
+        if let Some(line) = &writes.run_time {
+            writeln!(out, "  {line}")?;
+        }
+        for note in &writes.deferred {
+            writeln!(out, "  left to run time: {note}")?;
         }
         match scope_reason {
             None => writeln!(

@@ -760,9 +760,23 @@ fn write_layer_check(project: &Path, env: &dyn Fn(&str) -> Option<std::ffi::OsSt
                     Some(d) => format!("one in {} was refused", d.display()),
                     None => "and no directory outside them was found to probe".into(),
                 }
-            ),
+            ) + &names_at_run_time(&policy, project, &agent),
             None,
         ),
+    }
+}
+
+/// What becomes of a write target only known when a command runs: left to the kernel
+/// with the guard's files read-only to the command, or refused before it runs (and why).
+fn names_at_run_time(
+    policy: &Policy,
+    project: &Path,
+    agent: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> String {
+    let scope = crate::scope::Scope::new(policy, project, agent);
+    match crate::hooks::scope_guard::run_time_decides(policy, &scope, agent) {
+        Ok(()) => "; a target only known when the command runs is left to the kernel, the guard's own files read-only to the command".into(),
+        Err(why) => format!("; a target only known when the command runs is refused before it runs ({why})"),
     }
 }
 

@@ -63,7 +63,18 @@ pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
         }
     } else if tools::is_shell(&call.name) {
         match call.input.get("command").and_then(|c| c.as_str()) {
-            Some(command) => check_command(command, cwd, &scope, ctx.env).into_iter().next().map(|r| (None, r)),
+            Some(command) => {
+                let e = explain_command(command, cwd, &scope, ctx.env, Some(ctx.policy));
+                match e.denials.into_iter().next() {
+                    Some(r) => Some((None, r)),
+                    None if !e.deferred.is_empty() => {
+                        return HookOutcome::respond(crate::protocol::Response::new(
+                            crate::protocol::Verdict::Context(e.deferred.join("\n")),
+                        ))
+                    }
+                    None => None,
+                }
+            }
             None => Some((None, format!("{HOOK}: the {name} tool input has no command (a string), so its writes cannot be checked."))),
         }
     } else {
@@ -91,7 +102,7 @@ pub fn check_command(
     scope: &Scope,
     env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
 ) -> Vec<String> {
-    explain_command(command, cwd, scope, env).denials
+    explain_command(command, cwd, scope, env, None).denials
 }
 
 /// What scope-guard makes of a shell command: the writes it sees (one line each, with
@@ -99,6 +110,36 @@ pub fn check_command(
 pub struct ScopeExplanation {
     pub notes: Vec<String>,
     pub denials: Vec<String>,
+    /// Writes only running shows, left to the run-time layer: what the agent is told.
+    pub deferred: Vec<String>,
+    /// Who decided the names only running shows, where there were any (for `explain`).
+    pub run_time: Option<String>,
+}
+
+/// Whether the run-time layer decides the writes the static reading cannot name: the
+/// kernel confines the agent's commands to the root and the places the policy allows,
+/// `scope.allow` is the whole root (the kernel keeps the root, not shapes inside it), and
+/// the guard's own files can be made read-only in the commands' view here.
+pub fn run_time_decides(
+    policy: &crate::policy::Policy,
+    scope: &Scope,
+    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> Result<(), String> {
+    use crate::runtime::{confine, protect};
+    confine::activation(policy, env)?;
+    if policy.scope.allow.iter().any(|p| p != "**") {
+        return Err(format!(
+            "scope.allow in {} narrows the root ({}), which the kernel cannot",
+            scope.source,
+            policy.scope.allow.join(", ")
+        ));
+    }
+    let dirs: Vec<PathBuf> = confine::writable(policy, &scope.root, env)
+        .dirs
+        .into_iter()
+        .map(|(d, _)| std::fs::canonicalize(&d).unwrap_or(d))
+        .collect();
+    protect::probe(&protect::protected(policy, scope, &dirs))
 }
 
 pub fn explain_command(
@@ -106,7 +147,12 @@ pub fn explain_command(
     cwd: &Path,
     scope: &Scope,
     env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+    policy: Option<&crate::policy::Policy>,
 ) -> ScopeExplanation {
+    let layer = match policy {
+        Some(p) => RunTime::Unasked(p),
+        None => RunTime::Off("not asked".into()),
+    };
     let home = env("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
     let w = Walker::new(
         Writes {
@@ -116,14 +162,31 @@ pub fn explain_command(
             notes: Vec::new(),
             links: Vec::new(),
             made_dirs: Vec::new(),
+            layer,
+            env,
+            deferred: Vec::new(),
         },
         env,
     )
     .run(command, cwd.to_owned());
+    let run_time = match &w.layer {
+        RunTime::On => Some("names only known when the command runs: the kernel decides them (run-time layer for writes on, the guard's files read-only to the command)".to_owned()),
+        RunTime::Off(why) => Some(format!("names only known when the command runs: denied ({why})")),
+        RunTime::Unasked(_) => None,
+    };
     ScopeExplanation {
         notes: w.notes,
         denials: w.denials,
+        deferred: w.deferred,
+        run_time,
     }
+}
+
+/// The run-time layer for writes, asked once, on the first name the reading cannot know.
+enum RunTime<'p> {
+    Unasked(&'p crate::policy::Policy),
+    On,
+    Off(String),
 }
 
 struct Writes<'s> {
@@ -136,6 +199,9 @@ struct Writes<'s> {
     /// Places an earlier write in the command may have made a directory (`mkdir`, a
     /// recursive copy's destination).
     made_dirs: Vec<PathBuf>,
+    layer: RunTime<'s>,
+    env: &'s dyn Fn(&str) -> Option<std::ffi::OsString>,
+    deferred: Vec<String>,
 }
 
 impl Visitor for Writes<'_> {
@@ -158,8 +224,10 @@ impl Visitor for Writes<'_> {
             } else {
                 program_cwd.clone()
             };
+            let deferred = self.deferred.len();
             match self.judge(site, &target, cwd.as_deref()) {
                 Some(reason) => self.denials.push(reason),
+                None if self.deferred.len() > deferred => {}
                 None if target.git_changes.is_some() => self.notes.push(format!(
                     "rewrites the files that differ under `{}` ({}): allowed",
                     target.word.raw, target.how
@@ -188,6 +256,13 @@ impl Visitor for Writes<'_> {
     }
 
     fn unresolved(&mut self, site: &Site, reason: String) {
+        if self.run_time_decides() {
+            self.deferred.push(format!(
+                "{HOOK}: what {} writes is only known when it runs ({reason}); the kernel keeps its writes inside {} and the places the policy allows, and the guard's files are read-only to it.",
+                site.cited, self.scope.root.display()
+            ));
+            return;
+        }
         self.denials.push(format!(
             "{HOOK}: cannot tell what {} writes: {reason}. Write the command out plainly so its targets can be checked.",
             site.cited
@@ -196,6 +271,36 @@ impl Visitor for Writes<'_> {
 }
 
 impl Writes<'_> {
+    /// Whether the run-time layer decides what the reading cannot know (asked once).
+    fn run_time_decides(&mut self) -> bool {
+        if let RunTime::Unasked(policy) = self.layer {
+            self.layer = match run_time_decides(policy, self.scope, self.env) {
+                Ok(()) => RunTime::On,
+                Err(why) => RunTime::Off(format!("run-time layer for writes off: {why}")),
+            };
+        }
+        matches!(self.layer, RunTime::On)
+    }
+
+    /// A write target only known when the command runs: left to the run-time layer, with
+    /// a note, where it decides; else the denial.
+    fn only_known_at_run_time(
+        &mut self,
+        site: &Site,
+        word: &str,
+        how: &str,
+        denial: String,
+    ) -> Option<String> {
+        if !self.run_time_decides() {
+            return Some(denial);
+        }
+        self.deferred.push(format!(
+            "{HOOK}: {} writes to `{word}` ({how}), a path only known when it runs: the kernel keeps it inside {} and the places the policy allows, and the guard's files are read-only to it.",
+            site.cited, self.scope.root.display()
+        ));
+        None
+    }
+
     fn judge(&mut self, site: &Site, target: &WriteTarget, cwd: Option<&Path>) -> Option<String> {
         let root = self.scope.root.display();
         let dynamic = |word: &crate::shell::Word| {
@@ -205,7 +310,8 @@ impl Writes<'_> {
             )
         };
         let Some(path) = self.literal(&target.word) else {
-            return Some(dynamic(&target.word));
+            let denial = dynamic(&target.word);
+            return self.only_known_at_run_time(site, &target.word.raw, &target.how, denial);
         };
         let base = match &target.base {
             None => cwd.map(Path::to_path_buf),
@@ -213,17 +319,21 @@ impl Writes<'_> {
                 Some(b) => cwd
                     .map(|c| c.join(&b))
                     .or_else(|| Some(PathBuf::from(&b)).filter(|p| p.is_absolute())),
-                None => return Some(dynamic(b)),
+                None => {
+                    let denial = dynamic(b);
+                    return self.only_known_at_run_time(site, &b.raw, &target.how, denial);
+                }
             },
         };
         let cwd = match (base, Path::new(&path).is_absolute()) {
             (Some(c), _) => c,
             (None, true) => PathBuf::from("/"),
             (None, false) => {
-                return Some(format!(
+                let denial = format!(
                     "{HOOK}: {} writes to `{path}` ({}) relative to a directory only known when it runs (after a `cd` to a variable). Use an absolute path inside {root}/.",
                     site.cited, target.how
-                ))
+                );
+                return self.only_known_at_run_time(site, &path, &target.how, denial);
             }
         };
         if target.if_exists && std::fs::symlink_metadata(cwd.join(&path)).is_err() {

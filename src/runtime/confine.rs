@@ -17,6 +17,7 @@
 
 use crate::policy::Policy;
 use crate::runtime::activation::PROJECT_ENV;
+use crate::runtime::protect;
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -313,6 +314,18 @@ fn confine(command: &str, env: Lookup) -> Result<(), String> {
     if let Err(why) = available() {
         eprintln!("did-it-actually: this command's writes are not confined at run time ({why}); the static reading (scope-guard) alone judged it. `did-it-actually doctor` says more; scope.run_time false in the policy turns this notice off.");
         return Ok(());
+    }
+    // The guard's files inside the places it may write, read-only in the command's own
+    // view (before Landlock, which forbids mounting). Where the kernel refuses the view,
+    // the static layer never left a run-time name to this layer (its probe failed the
+    // same way) and `doctor` says so: nothing to tell the agent on every command.
+    let dirs: Vec<PathBuf> = allowed
+        .dirs
+        .iter()
+        .map(|(d, _)| std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()))
+        .collect();
+    if let Some(plan) = protect::Plan::new(&protect::protected(&policy, &scope, &dirs)) {
+        let _ = plan.apply();
     }
     landlock::restrict(&allowed).map_err(|why| {
         format!("did-it-actually: the command did not run: its writes could not be confined ({why}). Run `did-it-actually doctor`; scope.run_time false in the policy turns the run-time layer for writes off.")

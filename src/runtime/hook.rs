@@ -278,8 +278,7 @@ pub fn own_hook(name: &str, env: Lookup, cwd: &Path) -> Option<PathBuf> {
         .config_values_by_scope("core.hookspath")
         .into_iter()
         .map(|(_, v)| expand(&v, env, cwd))
-        .filter(|p| !is_ours(p))
-        .next_back();
+        .rfind(|p| !is_ours(p));
     let dir = configured.unwrap_or_else(|| repo.common_dir().join("hooks"));
     let hook = dir.join(name);
     use std::os::unix::fs::PermissionsExt;

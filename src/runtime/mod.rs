@@ -13,8 +13,11 @@
 //! - [`confine`]: the run-time layer for writes: the shell prefix every command of the
 //!   agent's shell tool runs through, confined by the kernel (Landlock) to where the
 //!   policy lets the agent write.
+//! - [`protect`]: inside those places, the guard's own files read-only in the view of
+//!   the file system the agent's commands get.
 
 pub mod activation;
 pub mod confine;
 pub mod hook;
+pub mod protect;
 pub mod refs;

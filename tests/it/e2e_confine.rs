@@ -66,12 +66,23 @@ fn a_recipe_writing_outside_is_refused_by_the_kernel_and_everyday_work_runs(vers
             json!({"command": "mkdir -p sub && cd sub", "description": "cd"}),
         ),
         Step::tool("Bash", json!({"command": "pwd", "description": "where"})),
+        // Names only known when the command runs: the static reading leaves them to the
+        // kernel (it used to refuse them), which lets the notes land and keeps the
+        // guard's settings read-only.
+        Step::tool(
+            "Bash",
+            json!({"command": "cd .. && n=notes-$(date +%s).txt && echo noted > \"$n\" && echo dyn-ok", "description": "a name from the clock"}),
+        ),
+        Step::tool(
+            "Bash",
+            json!({"command": "f=$(ls .claude/settings.local.*) && echo '{}' > \"$f\"", "description": "a name from a variable"}),
+        ),
         Step::text("Built on topic/x."),
     ]);
     let out = session.run("Build it", &api);
     assert!(out.status.success(), "{}", out.describe());
     let requests = api.requests();
-    assert_eq!(requests.len(), 6, "{}", out.describe());
+    assert_eq!(requests.len(), 8, "{}", out.describe());
 
     let refused = tool_result(&requests[2], &tool_use_id(1, 0)).unwrap();
     assert!(refused.is_error, "{refused:?}");
@@ -111,13 +122,36 @@ fn a_recipe_writing_outside_is_refused_by_the_kernel_and_everyday_work_runs(vers
         "the tool still tracks `cd`: {}",
         pwd.text
     );
+    let dynamic = tool_result(&requests[6], &tool_use_id(5, 0)).unwrap();
+    assert!(!dynamic.is_error, "{dynamic:?}");
+    assert!(dynamic.text.contains("dyn-ok"), "{}", dynamic.text);
+    let notes: Vec<_> = std::fs::read_dir(session.path("."))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("notes-"))
+        .collect();
+    assert_eq!(notes.len(), 1, "the note named at run time landed");
+    let settings = session.path(".claude/settings.local.json");
+    let guarded = tool_result(&requests[7], &tool_use_id(6, 0)).unwrap();
+    assert!(guarded.is_error, "{guarded:?}");
+    assert!(
+        guarded.text.contains("Read-only file system"),
+        "{}",
+        guarded.text
+    );
+    assert!(
+        std::fs::read_to_string(&settings)
+            .unwrap()
+            .contains(did_it_actually::runtime::activation::SHELL_PREFIX_ENV),
+        "the settings that switch the layer on are unchanged"
+    );
     // The run log: Claude Code ran verify-write after each Bash call, the refused recipe
     // as a failed run with the kernel's words in its output.
     let runs: Vec<serde_json::Value> = crate::support::ledger_records(&state)
         .into_iter()
         .filter(|r| r["kind"] == "run")
         .collect();
-    assert_eq!(runs.len(), 4, "{runs:?}");
+    assert_eq!(runs.len(), 6, "{runs:?}");
     assert!(
         runs.iter().any(|r| r["command"] == "make -s leak"
             && r["failed"] == true

@@ -40,6 +40,7 @@ mod oracle_generator;
 mod oracle_relabel;
 mod property;
 
+mod run_time_writes;
 mod runtime_corpus;
 mod runtime_git;
 mod scope_corpus;

@@ -1,0 +1,249 @@
+//! Names only known when a command runs, with the run-time layer for writes on: the
+//! static reading (scope-guard) leaves them to the kernel with a note, and the kernel
+//! keeps the guard's own files read-only to the command (a private mount view) while
+//! the rest of the project stays writable. Without the layer, or with a `scope.allow`
+//! the kernel cannot enforce, the static reading refuses them as before.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_did-it-actually");
+
+struct World {
+    dir: PathBuf,
+    project: PathBuf,
+    home: PathBuf,
+    state: PathBuf,
+    agent_env: Vec<(String, String)>,
+}
+
+impl World {
+    fn new(name: &str) -> World {
+        // Under target/, not /dev/shm: the default policy leaves /dev/shm writable.
+        let dir =
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (project, home, state) = (dir.join("p"), dir.join("home"), dir.join("state"));
+        for d in [&project, &home] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let git = |args: &[&str]| {
+            let ok = Command::new("git")
+                .args(args)
+                .current_dir(&project)
+                .env("HOME", &home)
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .output()
+                .unwrap()
+                .status
+                .success();
+            assert!(ok, "git {args:?}");
+        };
+        git(&["init", "-q"]);
+        git(&[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            "i",
+        ]);
+        std::fs::write(project.join(".env"), "SECRET=1\n").unwrap();
+        let agent_env = crate::support::install_run_time(&project, &home, &state, BIN);
+        World {
+            dir,
+            project,
+            home,
+            state,
+            agent_env,
+        }
+    }
+
+    /// The binary as the host runs it for the agent: in the project, with the agent's
+    /// environment (the settings' `env` on top of HOME and the state directory).
+    fn run(&self, args: &[&str], stdin: Option<&str>) -> Output {
+        let mut c = Command::new(BIN);
+        c.args(args)
+            .current_dir(&self.project)
+            .env("HOME", &self.home)
+            .env("DID_IT_ACTUALLY_STATE_DIR", &self.state)
+            .env("CLAUDE_PROJECT_DIR", &self.project)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .envs(self.agent_env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        let mut input = child.stdin.take().unwrap();
+        std::io::Write::write_all(&mut input, stdin.unwrap_or("").as_bytes()).unwrap();
+        drop(input);
+        child.wait_with_output().unwrap()
+    }
+
+    fn scope_guard(&self, command: &str) -> serde_json::Value {
+        let event = serde_json::json!({
+            "session_id": "s", "transcript_path": "/dev/null", "cwd": self.project,
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": command},
+        });
+        let out = self.run(&["scope-guard"], Some(&event.to_string()));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null)
+    }
+
+    fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.project.join(rel)).unwrap_or_default()
+    }
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn the_guards_files_are_read_only_to_a_confined_command_and_the_rest_of_the_project_is_not() {
+    if crate::support::confine_unavailable() {
+        return;
+    }
+    let w = World::new("protect");
+    let (settings, local, env) = (
+        w.read(".claude/settings.json"),
+        w.read(".claude/settings.local.json"),
+        w.read(".env"),
+    );
+    let try_write = |what: &str, command: &str| {
+        let out = w.run(&["confine", command], None);
+        assert!(!out.status.success(), "{what}: {}", text(&out));
+        out
+    };
+    let out = try_write(
+        "a write through a variable",
+        r#"f=.claude/settings.local.json; echo '{}' > "$f""#,
+    );
+    assert!(
+        text(&out).contains("Read-only file system"),
+        "{}",
+        text(&out)
+    );
+    try_write("a removal", "rm -f .claude/settings.json");
+    try_write(
+        "a replacement",
+        "echo '{}' > s && mv s .claude/settings.json",
+    );
+    try_write("moving .claude aside", "mv .claude .claude-old");
+    try_write("the launcher", "echo 'exit 0' > .claude/did-it-actually");
+    try_write(
+        "a literal scope.deny path",
+        r#"p=.e; echo SECRET=2 > "${p}nv""#,
+    );
+    assert_eq!(w.read(".claude/settings.json"), settings);
+    assert_eq!(w.read(".claude/settings.local.json"), local);
+    assert_eq!(w.read(".env"), env);
+    assert!(w.project.join(".claude/did-it-actually").exists());
+
+    // Everything else stays writable, .claude's other files included, and git works.
+    let out = w.run(
+        &[
+            "confine",
+            "n=notes-$(date +%s).txt; echo x > \"$n\" && mkdir -p .claude/commands && echo hi > .claude/commands/x.md && git switch -q -c topic && git add -A && git -c user.name=t -c user.email=t@t commit -q -m notes && echo ok",
+        ],
+        None,
+    );
+    assert!(
+        out.status.success() && text(&out).contains("ok"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(w.read(".claude/commands/x.md"), "hi\n");
+}
+
+#[test]
+fn a_name_only_known_at_run_time_is_left_to_the_kernel_where_it_decides_and_refused_where_not() {
+    if crate::support::confine_unavailable() {
+        return;
+    }
+    let w = World::new("defer");
+    let dynamic = r#"n=report-$(date +%s).txt; echo x > "$n""#;
+    let answer = w.scope_guard(dynamic);
+    let context = answer["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        answer["hookSpecificOutput"]["permissionDecision"].is_null()
+            && context.contains("only known when it runs")
+            && context.contains("read-only to it"),
+        "{answer}"
+    );
+    // What the reading knows is wrong it still refuses before anything runs.
+    let literal = w.scope_guard("echo x > ../outside.txt");
+    assert_eq!(
+        literal["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{literal}"
+    );
+
+    // A scope.allow narrower than the root: the kernel cannot keep to it, so the name
+    // is refused as before.
+    std::fs::write(
+        w.project.join(".did-it-actually.json"),
+        r#"{"version": 1, "scope": {"allow": ["src/**"]}}"#,
+    )
+    .unwrap();
+    let narrowed = w.scope_guard(dynamic);
+    assert_eq!(
+        narrowed["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{narrowed}"
+    );
+    let explained = w.run(&["explain", dynamic], None);
+    assert!(
+        text(&explained).contains("scope.allow") && text(&explained).contains("denied"),
+        "{}",
+        text(&explained)
+    );
+}
+
+#[test]
+fn without_the_run_time_layer_a_name_only_known_at_run_time_is_refused() {
+    let w = World::new("no-layer");
+    let event = serde_json::json!({
+        "session_id": "s", "transcript_path": "/dev/null", "cwd": w.project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": r#"n=report-$(date +%s).txt; echo x > "$n""#},
+    });
+    // The hook run without the agent's environment: no shell prefix, no layer.
+    let out = Command::new(BIN)
+        .arg("scope-guard")
+        .current_dir(&w.project)
+        .env("HOME", &w.home)
+        .env("DID_IT_ACTUALLY_STATE_DIR", &w.state)
+        .env_remove("CLAUDE_CODE_SHELL_PREFIX")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            std::io::Write::write_all(&mut c.stdin.take().unwrap(), event.to_string().as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{answer}"
+    );
+}
