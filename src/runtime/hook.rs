@@ -58,9 +58,10 @@ pub fn main(args: &[OsString]) -> ExitCode {
         Ok(Some(refused)) => {
             eprint!("{}", refused.message);
             if let Err(e) = record(&refused, name, &env) {
-                eprintln!(
-                    "did-it-actually: the refusal above could not be recorded in the ledger: {e}"
-                );
+                // Inside the run-time layer for writes the ledger is out of the command's
+                // reach (and read-only to it): the run log records the refusal from this
+                // output once the command has ended.
+                eprintln!("{}{e}", crate::runtime::refs::UNRECORDED);
             }
             ExitCode::FAILURE
         }

@@ -221,7 +221,12 @@ pub fn probe(p: &Protected) -> Result<(), String> {
     let Some(plan) = Plan::new(p) else {
         return Ok(());
     };
-    let mut cmd = std::process::Command::new("true");
+    // Our own binary, not `true` from PATH: the agent's PATH may lack it.
+    let Ok(exe) = std::env::current_exe() else {
+        return Err("the guard cannot find its own binary to probe with".into());
+    };
+    let mut cmd = std::process::Command::new(exe);
+    cmd.arg("--version");
     cmd.stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());

@@ -257,13 +257,20 @@ fn advice(verb: &str, branch: &str) -> String {
     }
 }
 
+/// How every refusal of the run-time layer begins (the hook's name follows, then
+/// ` hook): `): what the run log finds in a command's output.
+pub const REFUSAL_START: &str = "block-wrong-branch (run-time layer, git's ";
+
+/// Printed after a refusal its git hook could not record itself, then why.
+pub const UNRECORDED: &str = "did-it-actually: the refusal above is recorded by the run log from this output, not by git's hook: ";
+
 /// The words git's stderr carries to the agent: what would have moved, the rule, what to
 /// do instead, and that nothing moved.
 pub fn message(hook: &str, refusals: &[Refusal], source: &str) -> String {
     let mut out = String::new();
     for r in refusals {
         out.push_str(&format!(
-            "block-wrong-branch (run-time layer, git's {hook} hook): git would {} the protected branch {}{}. Rule: {} in {source}. {}\n",
+            "{REFUSAL_START}{hook} hook): git would {} the protected branch {}{}. Rule: {} in {source}. {}\n",
             r.verb, r.branch, r.place, r.rule, r.advice
         ));
     }

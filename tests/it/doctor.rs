@@ -12,7 +12,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_did-it-actually");
 /// An installed binary in `<dir>/bin` with its hook links beside it, a project with a
 /// repository, a HOME, and a `claude` on PATH that says `version`.
 struct Setup {
-    dir: PathBuf,
+    dir: support::fixture::Scratch,
     bin: PathBuf,
     project: PathBuf,
 }

@@ -247,3 +247,32 @@ fn without_the_run_time_layer_a_name_only_known_at_run_time_is_refused() {
         "{answer}"
     );
 }
+
+/// Inside the layer the ledger is out of the confined command's reach, so git's hook
+/// cannot record its refusal: it says so, and the run log records it from the output
+/// once the command has ended; a refusal git's hook did record is not recorded twice.
+#[test]
+fn a_refusal_gits_hook_could_not_record_is_recorded_by_the_run_log() {
+    use did_it_actually::runtime::refs::{REFUSAL_START, UNRECORDED};
+    let w = World::new("unrecorded");
+    let refusal = format!("{REFUSAL_START}reference-transaction hook): git would move the protected branch main. Rule: x.");
+    for (id, error) in [
+        ("toolu_a", format!("Exit code 2\n{refusal}\n{UNRECORDED}Read-only file system\nfatal: ref updates aborted by hook")),
+        ("toolu_b", format!("Exit code 2\n{refusal}\nfatal: ref updates aborted by hook")),
+    ] {
+        let event = serde_json::json!({
+            "session_id": "s1", "transcript_path": "/dev/null", "cwd": w.project,
+            "hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "tool_use_id": id,
+            "tool_input": {"command": "make ship"}, "error": error,
+        });
+        let out = w.run(&["verify-write"], Some(&event.to_string()));
+        assert!(out.status.success(), "{}", text(&out));
+    }
+    let records = crate::support::ledger_records(&w.state);
+    let denials: Vec<_> = records.iter().filter(|r| r["kind"] == "denial").collect();
+    assert_eq!(denials.len(), 1, "{records:?}");
+    assert_eq!(denials[0]["by"], "run-time");
+    assert_eq!(denials[0]["tool_use_id"], "toolu_a");
+    assert_eq!(denials[0]["event"], "git:reference-transaction");
+    assert_eq!(records.iter().filter(|r| r["kind"] == "run").count(), 2);
+}

@@ -46,13 +46,13 @@ pub fn run(input: &HookInput, ctx: &Context) -> HookOutcome {
         Payload::PostToolUse { call, response } if tools::is_shell(&call.name) => {
             HookOutcome::with_changes(
                 Response::silent(),
-                vec![runs::record(input, call, Ok(response), ctx.now)],
+                runs::record(input, call, Ok(response), ctx.now),
             )
         }
         Payload::PostToolUseFailure { call, error } if tools::is_shell(&call.name) => {
             HookOutcome::with_changes(
                 Response::silent(),
-                vec![runs::record(input, call, Err(error), ctx.now)],
+                runs::record(input, call, Err(error), ctx.now),
             )
         }
         Payload::PostToolUse { call, response } => post_tool_use(input, call, response, ctx),

@@ -7,9 +7,75 @@ use crate::state::Change;
 use crate::store::{bounded_output, RunKind, RunRecord, RECORD_VERSION};
 use serde_json::Value;
 
-/// The record of one shell call: `result` is the host's response, or its error text when
-/// the host reported the call as failed.
+/// The records of one shell call: its run, and the run-time layer's refusals its git
+/// hooks printed but could not record (the ledger is out of the confined command's
+/// reach). `result` is the host's response, or its error text when the host reported the
+/// call as failed.
 pub fn record(
+    input: &HookInput,
+    call: &ToolCall,
+    result: Result<&Value, &str>,
+    now: std::time::SystemTime,
+) -> Vec<Change> {
+    let run = run_record(input, call, result, now);
+    let mut out = Vec::new();
+    if let Change::Record(crate::store::Record::Run(r)) = &run {
+        out.extend(unrecorded_refusals(input, call, &r.output, now));
+    }
+    out.insert(0, run);
+    out
+}
+
+/// The refusals of git's hooks in `output` that say they were not recorded.
+fn unrecorded_refusals(
+    input: &HookInput,
+    call: &ToolCall,
+    output: &str,
+    now: std::time::SystemTime,
+) -> Vec<Change> {
+    use crate::runtime::refs::{REFUSAL_START, UNRECORDED};
+    let lines: Vec<&str> = output.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(rest) = line.strip_prefix(REFUSAL_START) else {
+            continue;
+        };
+        // Only a refusal its hook said it could not record (else it is in the ledger).
+        let next_refusal = lines[i + 1..]
+            .iter()
+            .position(|l| l.starts_with(REFUSAL_START))
+            .map_or(lines.len(), |k| i + 1 + k);
+        if !lines[i + 1..next_refusal]
+            .iter()
+            .any(|l| l.starts_with(UNRECORDED))
+        {
+            continue;
+        }
+        let hook = rest.split(" hook)").next().unwrap_or("git");
+        out.push(Change::Record(
+            crate::store::DenialRecord {
+                v: RECORD_VERSION,
+                kind: crate::store::DenialKind::Denial,
+                time: crate::time::rfc3339(now),
+                session: input.common.session_id.clone(),
+                prompt_id: input.common.prompt_id.clone(),
+                tool_use_id: call.tool_use_id.clone(),
+                event: format!("git:{hook}"),
+                hook: "block-wrong-branch".to_owned(),
+                tool: "git".into(),
+                targets: Vec::new(),
+                rule: None,
+                reason: line.to_string(),
+                host: input.common.host.record_name(),
+                by: Some(crate::store::BY_RUN_TIME.into()),
+            }
+            .into(),
+        ));
+    }
+    out
+}
+
+fn run_record(
     input: &HookInput,
     call: &ToolCall,
     result: Result<&Value, &str>,

@@ -26,7 +26,43 @@ impl Drop for Run {
     }
 }
 
-pub fn scratch(name: &str) -> PathBuf {
+/// A scratch directory of the tests (`root/` and `state/` inside), removed when the test
+/// is done with it; kept when the test failed, to look at.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl Scratch {
+    /// The path, for an owner that removes it itself (a [`Run`]).
+    pub fn into_path(self) -> PathBuf {
+        let path = self.0.clone();
+        std::mem::forget(self);
+        path
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        // Each holds a copy of the binary (tens of MB in RAM on /dev/shm): a run that
+        // left them behind filled the machine's memory after a few runs.
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+pub fn scratch(name: &str) -> Scratch {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static N: AtomicUsize = AtomicUsize::new(0);
     // Fixed widths: a reason cut at a length shows the same text whatever the pid.
@@ -38,7 +74,7 @@ pub fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("root")).unwrap();
     std::fs::create_dir_all(dir.join("state")).unwrap();
-    dir
+    Scratch(dir)
 }
 
 fn substitute(text: &str, root: &Path) -> String {
@@ -57,7 +93,7 @@ fn substitute(text: &str, root: &Path) -> String {
 /// Runs `args` of the binary with the fixture at `json` as stdin.
 pub fn run_fixture(json: &Path, args: &[&str]) -> Run {
     let name = json.file_stem().unwrap().to_str().unwrap();
-    let dir = scratch(name);
+    let dir = scratch(name).into_path(); // the Run removes it
     let root = dir.join("root");
     let state = dir.join("state");
     let setup = json.with_extension("setup.sh");
