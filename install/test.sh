@@ -28,6 +28,7 @@ watchdog=$!
 stop_watchdog() {
   pkill -P "$watchdog" 2>/dev/null || true
   kill "$watchdog" 2>/dev/null || true
+  wait "$watchdog" 2>/dev/null || true
 }
 trap stop_watchdog EXIT
 
