@@ -416,6 +416,20 @@ fn too_large(len: u64, limit: u64) -> io::Error {
     )
 }
 
+/// An I/O error in words for people: what happened, without Rust's `(os error N)`.
+pub fn describe_io(e: &io::Error) -> String {
+    let text = e.to_string();
+    let text = match text.find(" (os error ") {
+        Some(i) => &text[..i],
+        None => &text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => "an unknown I/O error".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -628,19 +642,5 @@ mod tests {
             sha256_hex(b"hello world\n"),
             "a948904f2f0f479b8f8197694b30184b0d2ed1c1cd2a1ec0fb85d299a192a447"
         );
-    }
-}
-
-/// An I/O error in words for people: what happened, without Rust's `(os error N)`.
-pub fn describe_io(e: &io::Error) -> String {
-    let text = e.to_string();
-    let text = match text.find(" (os error ") {
-        Some(i) => &text[..i],
-        None => &text,
-    };
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => "an unknown I/O error".into(),
     }
 }

@@ -64,7 +64,7 @@ pub fn checks(scope: &Subject, env: &dyn Fn(&str) -> Option<std::ffi::OsString>)
             format!("{}: {}", found.path.display(), hooks.join(", ")),
             None,
         ));
-        out.extend(command_checks(&found));
+        out.extend(command_checks(&found, env));
         out.extend(gate_checks(&found, scope, env));
         out.extend(self_test(&found));
     }
@@ -101,48 +101,55 @@ fn find(scope: &Subject, out: &mut Vec<Check>) -> Vec<Found> {
     found
 }
 
-/// Every command of ours: its program must be there (Codex, Qwen and droid run the tool
-/// when it is not; Gemini and Copilot refuse it, with a spawn error as the reason).
-fn command_checks(found: &Found) -> Vec<Check> {
+/// Every command of ours: the binary it names must be there. Where it is gone, the
+/// inline launcher runs `did-it-actually` from PATH (or `~/.local/bin`, `~/.cargo/bin`),
+/// else refuses every tool call in the host's own deny form: both are said.
+fn command_checks(found: &Found, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Vec<Check> {
     let mut out = Vec::new();
     let mut seen = Vec::new();
+    let title = found.spec.host.spec().title;
     for command in commands(found) {
-        let Some(program) = shlex::split(&command).and_then(|w| w.into_iter().next()) else {
+        let Some(program) = crate::install::hosts::entry_binary(&command) else {
             continue;
         };
         if seen.contains(&program) {
             continue;
         }
         seen.push(program.clone());
-        let ok = Path::new(&program).is_file();
-        let fails_open = matches!(
-            found.spec.host,
-            Host::Codex | Host::Qwen | Host::Droid | Host::Cursor
-        );
-        out.push(if ok {
-            check(
-                Mark::Pass,
-                format!("{} hook binary", found.spec.host.spec().title),
-                program,
-                None,
-            )
-        } else {
+        let inline = command.starts_with("sh -c ");
+        let name = format!("{title} hook binary");
+        let again = Some(format!(
+            "`did-it-actually install --host {}` again",
+            found.spec.host.name()
+        ));
+        out.push(if Path::new(&program).is_file() {
+            check(Mark::Pass, name, program, None)
+        } else if !inline {
+            let fails_open = matches!(found.spec.host, Host::Codex | Host::Qwen | Host::Droid | Host::Cursor);
             check(
                 Mark::Fail,
-                format!("{} hook binary", found.spec.host.spec().title),
+                name,
                 format!(
                     "{program} does not exist{}",
-                    if fails_open {
-                        ": this host then runs every tool call unguarded"
-                    } else {
-                        ""
-                    }
+                    if fails_open { ": this host then runs every tool call unguarded (an entry from an older install, without the launcher)" } else { "" }
                 ),
-                Some(format!(
-                    "`did-it-actually install --host {}` again",
-                    found.spec.host.name()
-                )),
+                again,
             )
+        } else {
+            match crate::install::hosts::fallback_binary(env) {
+                Some(found_bin) => check(
+                    Mark::Warn,
+                    name,
+                    format!("{program} does not exist; the launcher runs {} instead", found_bin.display()),
+                    again,
+                ),
+                None => check(
+                    Mark::Fail,
+                    name,
+                    format!("{program} does not exist, and no did-it-actually is on PATH, in ~/.local/bin or ~/.cargo/bin: the launcher refuses every tool call (the host's deny, saying what to install) and lets turns end unaudited"),
+                    again,
+                ),
+            }
         });
     }
     out

@@ -185,21 +185,19 @@ pub fn entries(spec: &HostInstall, regs: &[Registration], binary: &str) -> Vec<E
             Some(Matcher::WriteTools) => spec.write_matcher,
             None => None,
         };
-        let mut words = vec![binary.to_owned(), reg.hook.name().to_owned()];
-        words.extend(["--host".to_owned(), spec.host.name().to_owned()]);
+        let mut args = vec![reg.hook.name().to_owned()];
+        args.extend(["--host".to_owned(), spec.host.name().to_owned()]);
         if spec.pass_event {
-            words.extend(["--event".to_owned(), (*event).to_owned()]);
+            args.extend(["--event".to_owned(), (*event).to_owned()]);
         }
-        words.extend(reg.args.iter().cloned());
-        let command = words
-            .iter()
-            .map(|w| {
-                shlex::try_quote(w)
-                    .map(|q| q.into_owned())
-                    .unwrap_or_else(|_| w.clone())
-            })
-            .collect::<Vec<_>>()
-            .join(" ");
+        args.extend(reg.args.iter().cloned());
+        let missing = host::encode_failure(
+            host::Dialect::of(spec.host),
+            reg.hook.name(),
+            Some(reg.event),
+            super::launcher::MISSING,
+        );
+        let command = launcher_command(binary, &args, &missing);
         let mut h = Map::new();
         h.insert("type".into(), json!("command"));
         h.insert(spec.command_key.into(), json!(command));
@@ -225,6 +223,89 @@ pub fn entries(spec: &HostInstall, regs: &[Registration], binary: &str) -> Vec<E
         });
     }
     out
+}
+
+/// The command a host runs for one hook: a launcher inline (`sh -c SCRIPT
+/// did-it-actually HOOK ARGS...`) that runs `binary`, else `did-it-actually` from PATH,
+/// `~/.local/bin` or `~/.cargo/bin`, and where there is none answers with `missing`: the
+/// host's own form of a hook that cannot decide (its deny before a tool; a stop let
+/// through with the reason). Most hosts run the tool when a hook cannot be started, so a
+/// bare path to a binary that is gone (another machine, an upgrade that moved it) would
+/// let every call through.
+fn launcher_command(binary: &str, args: &[String], missing: &crate::protocol::Output) -> String {
+    let q = sh_quote;
+    let mut script = format!(
+        "for b in {} \"$(command -v {name} 2>/dev/null)\" \"$HOME/.local/bin/{name}\" \"$HOME/.cargo/bin/{name}\"; do if [ -n \"$b\" ] && [ -x \"$b\" ]; then exec \"$b\" \"$@\"; fi; done; cat >/dev/null;",
+        q(binary),
+        name = crate::BINARY_NAME
+    );
+    if !missing.stdout.is_empty() {
+        script.push_str(&format!(" printf '%s' {};", q(&missing.stdout)));
+    }
+    if !missing.stderr.is_empty() {
+        script.push_str(&format!(" printf '%s' {} >&2;", q(&missing.stderr)));
+    }
+    script.push_str(&format!(" exit {}", missing.exit_code));
+    let mut words = vec![
+        "sh".to_owned(),
+        "-c".to_owned(),
+        q(&script),
+        crate::BINARY_NAME.to_owned(),
+    ];
+    words.extend(args.iter().map(|a| q(a)));
+    words.join(" ")
+}
+
+/// `word` as one word of a POSIX shell, in single quotes where it needs any (inside them
+/// nothing is special, so `$` and `"` reach the inner script as written, whatever shell
+/// the host runs the command with).
+fn sh_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:@%+,".contains(&b));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// The binary an entry's command names first: the one install was given (the inline
+/// launcher's first candidate, or the program of a bare command).
+pub fn entry_binary(command: &str) -> Option<String> {
+    let words = shlex::split(command)?;
+    match words.as_slice() {
+        [sh, c, script, ..] if sh == "sh" && c == "-c" => {
+            let inner = shlex::split(script)?;
+            let at = inner.iter().position(|w| w == "in")?;
+            inner.get(at + 1).cloned()
+        }
+        [program, ..] => Some(program.clone()),
+        [] => None,
+    }
+}
+
+/// The binary the inline launcher falls back to here, when the one it names is gone.
+pub fn fallback_binary(
+    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> Option<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let runs = |p: &std::path::Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    let on_path = env("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .map(|d| d.join(crate::BINARY_NAME))
+            .find(|p| runs(p))
+    });
+    on_path.or_else(|| {
+        let home = std::path::PathBuf::from(env("HOME")?);
+        [".local/bin", ".cargo/bin"]
+            .iter()
+            .map(|d| home.join(d).join(crate::BINARY_NAME))
+            .find(|p| runs(p))
+    })
 }
 
 /// Which matcher the hook table gives a registration (by the matcher string it made).
@@ -378,9 +459,14 @@ mod tests {
         let codex = installed(Host::Codex, json!({}));
         let pre = codex["hooks"]["PreToolUse"].as_array().unwrap();
         assert_eq!(pre[0]["matcher"], "^Bash$");
+        let command = pre[0]["hooks"][0]["command"].as_str().unwrap();
+        assert!(
+            command.ends_with("' did-it-actually block-wrong-branch --host codex"),
+            "{command}"
+        );
         assert_eq!(
-            pre[0]["hooks"][0]["command"],
-            "'/opt/did it/did-it-actually' block-wrong-branch --host codex"
+            entry_binary(command).as_deref(),
+            Some("/opt/did it/did-it-actually")
         );
         assert!(codex["hooks"].get("PostToolBatch").is_none());
         let gemini = installed(Host::Gemini, json!({"security": {"auth": {}}}));
@@ -395,15 +481,77 @@ mod tests {
         let copilot = installed(Host::Copilot, json!({}));
         assert_eq!(copilot["version"], 1);
         let pre = &copilot["hooks"]["preToolUse"][0];
-        assert_eq!(
-            pre["bash"],
-            "'/opt/did it/did-it-actually' block-wrong-branch --host copilot --event preToolUse"
-        );
+        assert!(pre["bash"]
+            .as_str()
+            .unwrap()
+            .ends_with("' did-it-actually block-wrong-branch --host copilot --event preToolUse"));
         assert!(pre.get("timeoutSec").is_some());
         assert!(copilot["hooks"].get("agentStop").is_some());
         let cursor = installed(Host::Cursor, json!({}));
         assert_eq!(cursor["hooks"]["preToolUse"][0]["failClosed"], true);
         assert!(cursor["hooks"]["stop"][0].get("failClosed").is_none());
+    }
+
+    /// Runs an entry's command as the hosts do (`sh -c COMMAND`, the event on stdin), with
+    /// no did-it-actually anywhere the launcher looks.
+    fn run_without_binary(command: &str) -> std::process::Output {
+        use std::io::Write;
+        let mut child = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .env("HOME", "/nonexistent-home")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(br#"{"tool_name":"Bash"}"#).unwrap();
+        drop(stdin);
+        child.wait_with_output().unwrap()
+    }
+
+    /// The launcher answers as the binary answers when it cannot decide (each host's deny
+    /// before a tool, the stop let through: `protocol::host`'s tests hold those forms),
+    /// byte for byte, and the entry is still recognised as ours.
+    #[test]
+    fn a_missing_binary_answers_as_the_guard_answers_when_it_cannot_decide() {
+        for spec in HOST_INSTALLS {
+            let events = host::Host::spec(spec.host).events;
+            for entry in entries(spec, &super::super::registrations(&Hook::ALL), BIN) {
+                let command = entry.handler[spec.command_key].as_str().unwrap();
+                assert_eq!(
+                    super::super::our_hook(&json!({ "command": command })),
+                    Some(entry.hook)
+                );
+                let event = events.iter().find(|(n, _)| *n == entry.event).unwrap().1;
+                let expected = host::encode_failure(
+                    host::Dialect::of(spec.host),
+                    entry.hook.name(),
+                    Some(event),
+                    super::super::launcher::MISSING,
+                );
+                let out = run_without_binary(command);
+                let seen = (
+                    String::from_utf8_lossy(&out.stdout).into_owned(),
+                    String::from_utf8_lossy(&out.stderr).into_owned(),
+                    out.status.code(),
+                );
+                assert_eq!(
+                    seen,
+                    (
+                        expected.stdout.clone(),
+                        expected.stderr.clone(),
+                        Some(i32::from(expected.exit_code))
+                    ),
+                    "{:?} {}: {command}",
+                    spec.host,
+                    entry.event
+                );
+            }
+        }
     }
 
     #[test]

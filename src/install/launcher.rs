@@ -13,6 +13,9 @@ pub const LAUNCHER: &str = ".claude/did-it-actually";
 /// The command the shared settings run: the launcher, found from the project root.
 pub const LAUNCHER_COMMAND: &str = "${CLAUDE_PROJECT_DIR}/.claude/did-it-actually";
 
+/// What a launcher says where no binary is found.
+pub const MISSING: &str = "did-it-actually is not installed on this machine, so this project's guards cannot run. Install it (git clone the did-it-actually repository, then install/install.sh --user; or put did-it-actually on PATH), then run: did-it-actually doctor";
+
 /// The first line after the shebang, by which a launcher of ours is recognised.
 pub const MARKER: &str = "# did-it-actually launcher";
 
@@ -29,7 +32,7 @@ pub fn script(installed: &str) -> String {
 for bin in {quoted} "$(command -v did-it-actually 2>/dev/null)" "$HOME/.local/bin/did-it-actually" "$HOME/.cargo/bin/did-it-actually"; do
   if [ -n "$bin" ] && [ -x "$bin" ] && [ "$bin" != "$0" ]; then exec "$bin" "$@"; fi
 done
-msg="did-it-actually is not installed on this machine, so this project's guards cannot run. Install it (git clone the did-it-actually repository, then install/install.sh --user; or put did-it-actually on PATH), then run: did-it-actually doctor"
+msg="{MISSING}"
 case "$1" in
   audit-turn) printf '{{"systemMessage":"%s (the stop went through unaudited)"}}\n' "$msg"; exit 0 ;;
 esac

@@ -97,6 +97,15 @@ pub fn our_hook(handler: &Value) -> Option<Hook> {
         Some(_) => vec![command.to_owned()],
         None => shlex::split(command).unwrap_or_default(),
     };
+    // Another host's inline launcher: `sh -c SCRIPT did-it-actually HOOK ...`.
+    let words = match words.as_slice() {
+        [sh, c, _script, name, rest @ ..] if sh == "sh" && c == "-c" && name == BINARY_NAME => {
+            std::iter::once(name.clone())
+                .chain(rest.iter().cloned())
+                .collect()
+        }
+        _ => words,
+    };
     let program = words.first()?;
     let base = program.rsplit(['/', '\\']).next().unwrap_or(program);
     if base == BINARY_NAME {

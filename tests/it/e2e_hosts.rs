@@ -380,21 +380,19 @@ fn a_missing_guard_binary(host: HostKind) {
         report.contains("does not exist") && doctor.status.code() == Some(1),
         "doctor did not report the missing binary:\n{report}"
     );
-    match host {
-        // These hosts run the tool when the hook cannot be started: there is no switch to
-        // make them refuse (shared/docs/hosts.md §2), which is why doctor checks it.
-        HostKind::Codex | HostKind::Qwen | HostKind::Droid => assert!(
-            pushed,
-            "{} refused the call although its hook could not run: hosts.md says it fails open; update the README's host table\n{}",
-            host.name(),
-            explain(&run)
-        ),
-        // Exit 127 with the shell's message on stderr is a refusal here.
-        HostKind::Gemini | HostKind::Copilot => assert!(
-            !pushed,
-            "{} ran the call although its hook could not run\n{}",
-            host.name(),
-            explain(&run)
-        ),
-    }
+    // Every host: the inline launcher finds no binary and answers in the host's own deny
+    // form (Codex, Qwen Code and droid run the tool when a hook cannot be started).
+    assert!(
+        !pushed,
+        "{} ran the call although the guard binary is gone\n{}",
+        host.name(),
+        explain(&run)
+    );
+    assert!(
+        run.tool_result(0)
+            .unwrap_or_default()
+            .contains("did-it-actually is not installed on this machine"),
+        "the model was not told why\n{}",
+        explain(&run)
+    );
 }

@@ -23,7 +23,8 @@ fn run(dir: &Path, path: &str, args: &[&str]) -> Output {
 
 #[test]
 fn install_all_registers_with_every_host_on_path_and_uninstall_all_removes_them() {
-    let dir = std::fs::canonicalize(support::fixture::scratch("install-all")).unwrap();
+    let scratch = support::fixture::scratch("install-all");
+    let dir = std::fs::canonicalize(&*scratch).unwrap();
     for d in ["bin", "p", "home"] {
         std::fs::create_dir_all(dir.join(d)).unwrap();
     }

@@ -25,7 +25,8 @@ impl Drop for Tree {
 }
 
 fn tree() -> Tree {
-    let dir = support::fixture::scratch("scope");
+    // The tree removes it when dropped.
+    let dir = support::fixture::scratch("scope").into_path();
     let dir = std::fs::canonicalize(&dir).unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/scope-tree.sh");
     let status = Command::new("bash")
