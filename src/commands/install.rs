@@ -209,7 +209,11 @@ fn run_one(
             r.iter_mut().for_each(|r| r.fail_closed = false);
             r
         };
-        crate::install::hosts::entries(spec, &regs, &binary)
+        // The launcher's search finds the binary where install.sh and cargo put it: then
+        // the entry names no path of this machine (the project's file is shared).
+        let named = (!crate::install::hosts::found_by_search(Path::new(&binary), &|k| env.var(k)))
+            .then_some(binary.as_str());
+        crate::install::hosts::entries(spec, &regs, named)
     });
     let edit = |settings: &mut serde_json::Map<String, serde_json::Value>| match (
         host_install,

@@ -108,48 +108,67 @@ fn command_checks(found: &Found, env: &dyn Fn(&str) -> Option<std::ffi::OsString
     let mut out = Vec::new();
     let mut seen = Vec::new();
     let title = found.spec.host.spec().title;
+    let name = format!("{title} hook binary");
+    let again = || {
+        Some(format!(
+            "`did-it-actually install --host {}` again",
+            found.spec.host.name()
+        ))
+    };
     for command in commands(found) {
-        let Some(program) = crate::install::hosts::entry_binary(&command) else {
-            continue;
-        };
+        let inline = command.starts_with("sh -c ");
+        // `None`: the entry leaves the binary to the launcher's search.
+        let program = crate::install::hosts::entry_binary(&command);
         if seen.contains(&program) {
             continue;
         }
         seen.push(program.clone());
-        let inline = command.starts_with("sh -c ");
-        let name = format!("{title} hook binary");
-        let again = Some(format!(
-            "`did-it-actually install --host {}` again",
-            found.spec.host.name()
-        ));
-        out.push(if Path::new(&program).is_file() {
-            check(Mark::Pass, name, program, None)
-        } else if !inline {
-            let fails_open = matches!(found.spec.host, Host::Codex | Host::Qwen | Host::Droid | Host::Cursor);
-            check(
+        if let Some(program) = program.as_ref().filter(|p| Path::new(p).is_file()) {
+            out.push(check(Mark::Pass, name.clone(), program.clone(), None));
+            continue;
+        }
+        if !inline {
+            let Some(program) = program else { continue };
+            let fails_open = matches!(
+                found.spec.host,
+                Host::Codex | Host::Qwen | Host::Droid | Host::Cursor
+            );
+            let why = if fails_open {
+                ": this host then runs every tool call unguarded (an entry from an older install, without the launcher)"
+            } else {
+                ""
+            };
+            out.push(check(
                 Mark::Fail,
-                name,
+                name.clone(),
+                format!("{program} does not exist{why}"),
+                again(),
+            ));
+            continue;
+        }
+        let fallback = crate::install::hosts::fallback_binary(env);
+        out.push(match (program, fallback) {
+            (None, Some(bin)) => check(
+                Mark::Pass,
+                name.clone(),
+                format!("{} (found by the launcher on PATH, in ~/.local/bin or ~/.cargo/bin)", bin.display()),
+                None,
+            ),
+            (Some(program), Some(bin)) => check(
+                Mark::Warn,
+                name.clone(),
+                format!("{program} does not exist; the launcher runs {} instead", bin.display()),
+                again(),
+            ),
+            (program, None) => check(
+                Mark::Fail,
+                name.clone(),
                 format!(
-                    "{program} does not exist{}",
-                    if fails_open { ": this host then runs every tool call unguarded (an entry from an older install, without the launcher)" } else { "" }
+                    "{}no did-it-actually is on PATH, in ~/.local/bin or ~/.cargo/bin: the launcher refuses every tool call (the host's deny, saying what to install) and lets turns end unaudited",
+                    program.map(|p| format!("{p} does not exist, and ")).unwrap_or_default()
                 ),
-                again,
-            )
-        } else {
-            match crate::install::hosts::fallback_binary(env) {
-                Some(found_bin) => check(
-                    Mark::Warn,
-                    name,
-                    format!("{program} does not exist; the launcher runs {} instead", found_bin.display()),
-                    again,
-                ),
-                None => check(
-                    Mark::Fail,
-                    name,
-                    format!("{program} does not exist, and no did-it-actually is on PATH, in ~/.local/bin or ~/.cargo/bin: the launcher refuses every tool call (the host's deny, saying what to install) and lets turns end unaudited"),
-                    again,
-                ),
-            }
+                again(),
+            ),
         });
     }
     out

@@ -173,7 +173,7 @@ pub struct Entry {
 
 /// The entries of `regs` on `spec`'s host: those on events the host has, with the
 /// host's event names and tool matchers, commands in shell form naming the host.
-pub fn entries(spec: &HostInstall, regs: &[Registration], binary: &str) -> Vec<Entry> {
+pub fn entries(spec: &HostInstall, regs: &[Registration], binary: Option<&str>) -> Vec<Entry> {
     let events = host::Host::spec(spec.host).events;
     let mut out = Vec::new();
     for reg in regs {
@@ -226,17 +226,21 @@ pub fn entries(spec: &HostInstall, regs: &[Registration], binary: &str) -> Vec<E
 }
 
 /// The command a host runs for one hook: a launcher inline (`sh -c SCRIPT
-/// did-it-actually HOOK ARGS...`) that runs `binary`, else `did-it-actually` from PATH,
+/// did-it-actually HOOK ARGS...`) that runs `binary` (when install names one), else `did-it-actually` from PATH,
 /// `~/.local/bin` or `~/.cargo/bin`, and where there is none answers with `missing`: the
 /// host's own form of a hook that cannot decide (its deny before a tool; a stop let
 /// through with the reason). Most hosts run the tool when a hook cannot be started, so a
 /// bare path to a binary that is gone (another machine, an upgrade that moved it) would
 /// let every call through.
-fn launcher_command(binary: &str, args: &[String], missing: &crate::protocol::Output) -> String {
+fn launcher_command(
+    binary: Option<&str>,
+    args: &[String],
+    missing: &crate::protocol::Output,
+) -> String {
     let q = sh_quote;
+    let named = binary.map(|b| format!("{} ", q(b))).unwrap_or_default();
     let mut script = format!(
-        "for b in {} \"$(command -v {name} 2>/dev/null)\" \"$HOME/.local/bin/{name}\" \"$HOME/.cargo/bin/{name}\"; do if [ -n \"$b\" ] && [ -x \"$b\" ]; then exec \"$b\" \"$@\"; fi; done; cat >/dev/null;",
-        q(binary),
+        "for b in {named}\"$(command -v {name} 2>/dev/null)\" \"$HOME/.local/bin/{name}\" \"$HOME/.cargo/bin/{name}\"; do if [ -n \"$b\" ] && [ -x \"$b\" ]; then exec \"$b\" \"$@\"; fi; done; cat >/dev/null;",
         name = crate::BINARY_NAME
     );
     if !missing.stdout.is_empty() {
@@ -271,19 +275,30 @@ fn sh_quote(word: &str) -> String {
     }
 }
 
-/// The binary an entry's command names first: the one install was given (the inline
-/// launcher's first candidate, or the program of a bare command).
+/// The binary an entry's command names, when it names one: the inline launcher's first
+/// candidate (none where install left the binary to the launcher's search), or the program
+/// of a bare command.
 pub fn entry_binary(command: &str) -> Option<String> {
     let words = shlex::split(command)?;
     match words.as_slice() {
         [sh, c, script, ..] if sh == "sh" && c == "-c" => {
             let inner = shlex::split(script)?;
             let at = inner.iter().position(|w| w == "in")?;
-            inner.get(at + 1).cloned()
+            inner.get(at + 1).filter(|w| !w.starts_with('$')).cloned()
         }
         [program, ..] => Some(program.clone()),
         [] => None,
     }
+}
+
+/// Whether the launcher's own search finds `binary` here: then an entry need not name it
+/// (a project's file is shared, and a path of this machine means nothing on another).
+pub fn found_by_search(
+    binary: &std::path::Path,
+    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> bool {
+    let real = |p: &std::path::Path| std::fs::canonicalize(p).ok();
+    fallback_binary(env).is_some_and(|f| real(&f).is_some() && real(&f) == real(binary))
 }
 
 /// The binary the inline launcher falls back to here, when the one it names is gone.
@@ -450,7 +465,7 @@ mod tests {
             panic!()
         };
         let regs = super::super::registrations(&Hook::ALL);
-        merge(&mut map, spec, &entries(spec, &regs, BIN)).unwrap();
+        merge(&mut map, spec, &entries(spec, &regs, Some(BIN))).unwrap();
         Value::Object(map)
     }
 
@@ -520,7 +535,7 @@ mod tests {
     fn a_missing_binary_answers_as_the_guard_answers_when_it_cannot_decide() {
         for spec in HOST_INSTALLS {
             let events = host::Host::spec(spec.host).events;
-            for entry in entries(spec, &super::super::registrations(&Hook::ALL), BIN) {
+            for entry in entries(spec, &super::super::registrations(&Hook::ALL), Some(BIN)) {
                 let command = entry.handler[spec.command_key].as_str().unwrap();
                 assert_eq!(
                     super::super::our_hook(&json!({ "command": command })),
@@ -573,7 +588,7 @@ mod tests {
             };
             assert_eq!(
                 registered(&map, spec).len(),
-                entries(spec, &super::super::registrations(&Hook::ALL), BIN).len()
+                entries(spec, &super::super::registrations(&Hook::ALL), Some(BIN)).len()
             );
             remove(&mut map, spec, &Hook::ALL);
             let mut expected = foreign.as_object().unwrap().clone();

@@ -95,3 +95,87 @@ fn install_all_registers_with_every_host_on_path_and_uninstall_all_removes_them(
     assert!(err.contains("--host all found no host's command on PATH (looked for claude, codex, gemini, copilot, qwen, droid, cursor-agent)"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A project's host file is shared: where the launcher's own search finds the binary
+/// (`~/.local/bin`, as install.sh puts it), the entries name no path of this machine, the
+/// command still runs that binary, and doctor says which one it found.
+#[test]
+fn a_project_entry_names_no_path_of_this_machine_when_the_search_finds_the_binary() {
+    let scratch = support::fixture::scratch("install-nopath");
+    let dir = std::fs::canonicalize(&*scratch).unwrap();
+    let local_bin = dir.join("home/.local/bin");
+    std::fs::create_dir_all(&local_bin).unwrap();
+    std::fs::create_dir_all(dir.join("p")).unwrap();
+    let installed = local_bin.join("did-it-actually");
+    support::copy_executable(Path::new(BIN), &installed);
+    let git = Command::new("git")
+        .args(["init", "-q", "-b", "topic"])
+        .current_dir(dir.join("p"))
+        .status()
+        .unwrap();
+    assert!(git.success());
+    let path = "/usr/local/bin:/usr/bin:/bin";
+    let out = run(
+        &dir,
+        path,
+        &[
+            "install",
+            "--host",
+            "gemini",
+            "--binary",
+            installed.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let settings = std::fs::read_to_string(dir.join("p/.gemini/settings.json")).unwrap();
+    assert!(
+        !settings.contains(dir.to_str().unwrap()),
+        "a path of this machine in the shared file:\n{settings}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&settings).unwrap();
+    let command = v["hooks"]["BeforeTool"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["hooks"].as_array().unwrap())
+        .map(|h| h["command"].as_str().unwrap())
+        .find(|c| c.contains("block-wrong-branch"))
+        .unwrap()
+        .to_owned();
+    // Run as Gemini runs it: the search finds the binary in ~/.local/bin, which refuses
+    // a push to main.
+    let input = serde_json::json!({
+        "session_id": "s", "cwd": dir.join("p"), "hook_event_name": "BeforeTool",
+        "tool_name": "run_shell_command", "tool_input": {"command": "git push origin HEAD:main"},
+    });
+    let out = support::output_with_stdin(
+        Command::new("sh")
+            .arg("-c")
+            .arg(&command)
+            .current_dir(dir.join("p"))
+            .env_clear()
+            .env("PATH", path)
+            .env("HOME", dir.join("home"))
+            .env("DID_IT_ACTUALLY_STATE_DIR", dir.join("state")),
+        input.to_string().as_bytes(),
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("\"deny\"") && said.contains("main"),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doctor = run(&dir, path, &["doctor"]);
+    let report = String::from_utf8_lossy(&doctor.stdout);
+    assert!(
+        report.contains(&format!(
+            "{} (found by the launcher on PATH, in ~/.local/bin or ~/.cargo/bin)",
+            installed.display()
+        )),
+        "{report}"
+    );
+}
