@@ -46,6 +46,22 @@ fn rows((file, corpus): (&str, &str)) -> Vec<Row> {
         .collect()
 }
 
+/// The ref changes of a run, comparable between runs: a name computed from the clock
+/// (`backup-$(date +%s)`) differs between two runs, so digits are not compared.
+fn refs(o: &oracle::Outcome) -> Vec<String> {
+    o.refs
+        .iter()
+        .map(|c| {
+            let name: String = c
+                .name
+                .chars()
+                .map(|ch| if ch.is_ascii_digit() { '#' } else { ch })
+                .collect();
+            format!("{}:{name} {:?}", c.repo, c.after.is_some())
+        })
+        .collect()
+}
+
 /// What happened to one row.
 #[derive(Default)]
 struct Result {
@@ -119,21 +135,6 @@ fn examine(row: &Row) -> Result {
         .map(|c| c.describe())
         .collect();
     if !r.moves {
-        let refs = |o: &oracle::Outcome| -> Vec<String> {
-            o.refs
-                .iter()
-                // A name computed from the clock (`backup-$(date +%s)`) differs between
-                // the two runs: digits are not compared.
-                .map(|c| {
-                    let name: String = c
-                        .name
-                        .chars()
-                        .map(|ch| if ch.is_ascii_digit() { '#' } else { ch })
-                        .collect();
-                    format!("{}:{name} {:?}", c.repo, c.after.is_some())
-                })
-                .collect()
-        };
         if layered.ran.code != plain.ran.code || refs(&layered) != refs(&plain) {
             r.legit_changed = Some(format!(
                 "without a guard: exit {:?}, refs {:?}; under both layers: exit {:?}, refs {:?}; output: {}",
@@ -266,4 +267,210 @@ fn run_corpus(corpus: (&str, &str)) {
         "{} failure(s):\n{report}",
         failures.len()
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// The same rows through the real Claude Code
+
+per_claude_code_version!(a_sample_runs_through_the_real_claude_code_as_through_the_layers);
+
+/// How a row refused by scope-guard is told apart from a failure.
+const SCOPE_REFUSED: &str = "listed: ";
+
+/// How many rows of the two corpora run through each Claude Code release: an even spread
+/// over both files, each release taking other rows, so that the two together run 300
+/// (`DID_IT_ACTUALLY_LIVE_ROWS` sets the number per release; every row is `9999`).
+fn live_rows() -> usize {
+    std::env::var("DID_IT_ACTUALLY_LIVE_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(150)
+}
+
+/// A row as the real Claude Code runs it, in a world set up by `install --project`: the
+/// model asks for the command through the Bash tool, Claude Code runs the hooks and the
+/// command with the environment the install registered (never ours), and the test looks
+/// at what moved, not at what a hook answered. Must hold: no protected branch moves, a
+/// command the static layer refused is refused there too, and every other command changes
+/// the same refs with the same success as it does without any guard.
+fn a_sample_runs_through_the_real_claude_code_as_through_the_layers(version: &str) {
+    use crate::support::claude::{claude_or_skip_version, Session};
+    use crate::support::mock_api::{tool_result, tool_use_id, MockApi, Step};
+    let Some(claude) = claude_or_skip_version(version) else {
+        return;
+    };
+    let all: Vec<(&str, Row)> = [HAND_WRITTEN, GENERATED]
+        .into_iter()
+        .flat_map(|c| rows(c).into_iter().map(move |r| (c.0, r)))
+        .collect();
+    let n = live_rows().clamp(1, all.len());
+    let stride = all.len() / n;
+    // `DID_IT_ACTUALLY_LIVE_ONLY=runtime.tsv:418` runs that row alone.
+    let only = std::env::var("DID_IT_ACTUALLY_LIVE_ONLY").ok();
+    let sample: Vec<&(&str, Row)> = match &only {
+        Some(o) => all
+            .iter()
+            .filter(|(f, r)| format!("{f}:{}", r.line) == *o)
+            .collect(),
+        None => {
+            let release = crate::support::claude::CLAUDE_CODE_VERSIONS
+                .iter()
+                .position(|v| *v == version)
+                .unwrap_or(0);
+            let offset = stride * release / crate::support::claude::CLAUDE_CODE_VERSIONS.len();
+            all.iter().skip(offset).step_by(stride).take(n).collect()
+        }
+    };
+    let moving = std::sync::atomic::AtomicUsize::new(0);
+    let examine_live = |(file, row): &(&str, Row)| -> Option<String> {
+        let direct = examine(row);
+        if direct.moves {
+            moving.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        let spec = Spec::Branch {
+            setup: row.setup.clone(),
+        };
+        let plain_world = World::new(&spec, State::A);
+        let plain = oracle::observe(&plain_world, &plain_world.substitute(&row.command));
+        let world = World::new(&spec, State::A).with_run_time();
+        // As a team does once it has installed: the shared registration and the launcher
+        // are committed on the branch it works on (only those: what the row's setup
+        // staged stays staged). Left modified, a stash or an autostash would put back
+        // the settings without the guards, which both layers refuse; a switch to a
+        // branch without them is refused by scope-guard, which is listed.
+        let commit = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("git add .claude/settings.json .claude/did-it-actually && git -c user.name=t -c user.email=t@t.invalid commit -q --no-verify -m 'guard the project' -- .claude/settings.json .claude/did-it-actually")
+            .current_dir(world.root())
+            .env("HOME", world.home())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .unwrap();
+        assert!(
+            commit.status.success(),
+            "{}",
+            String::from_utf8_lossy(&commit.stderr)
+        );
+        let command = world.substitute(&row.command);
+        let mut session = Session::in_world(&claude, &world.root(), &world.home());
+        let agent: Vec<String> = world.agent_env().iter().map(|(k, _)| k.clone()).collect();
+        for (k, v) in oracle::command_env(&world) {
+            // What install registered, Claude Code must pass on itself.
+            // The proxies that keep the oracle's commands offline would also keep Claude
+            // Code from the mock model.
+            let proxy = k.to_ascii_lowercase().ends_with("_proxy");
+            if !agent.contains(&k) && !proxy && k != "HOME" && k != "CLAUDE_CODE_SESSION_ID" {
+                session.env(k, v);
+            }
+        }
+        // The tests' own git calls ignore the machine's configuration; the agent's git
+        // reads the system-scope file the run-time layer registers.
+        session.env("GIT_CONFIG_NOSYSTEM", "0");
+        let api = MockApi::start(vec![
+            Step::tool(
+                "Bash",
+                serde_json::json!({"command": command, "description": "run it",
+                                   "timeout": oracle::TIMEOUT_SECS * 1000 + 5000}),
+            ),
+            Step::text("Done."),
+        ]);
+        let live = oracle::observe_with(&world, || {
+            let out = session.run("run it", &api);
+            let requests = api.requests();
+            let result = requests
+                .get(1)
+                .and_then(|r| tool_result(r, &tool_use_id(0, 0)));
+            oracle::Ran {
+                code: result.as_ref().map(|r| i32::from(r.is_error)),
+                timed_out: false,
+                output: match &result {
+                    Some(r) => r.text.clone(),
+                    None => format!("no tool result: {}", out.describe()),
+                },
+                system_writes: Vec::new(),
+            }
+        });
+        let place = format!("{file}:{} [{}] {}", row.line, row.category, row.command);
+        let moved: Vec<String> = live
+            .protected
+            .iter()
+            .filter(|c| !is_local_creation(c))
+            .map(|c| c.describe())
+            .collect();
+        if !moved.is_empty() {
+            return Some(format!(
+                "{place}\n    moved through Claude Code: {}",
+                moved.join(", ")
+            ));
+        }
+        let Some(code) = live.ran.code else {
+            return Some(format!("{place}\n    {}", live.ran.output));
+        };
+        // Claude Code runs the PreToolUse hooks together and shows the model one refusal:
+        // the branch guard's, or scope-guard's where the command also writes outside
+        // the project or into a denied path (`.git/hooks/...`).
+        let refused_by = ["block-wrong-branch", "scope-guard"].into_iter().find(|g| {
+            live.ran
+                .output
+                .starts_with(&format!("PreToolUse:Bash hook error: {g}:"))
+        });
+        if direct.static_refusal.is_some() {
+            return (refused_by.is_none() || !live.refs.is_empty()).then(|| {
+                format!(
+                    "{place}\n    refused by the static layer directly, but through Claude Code: exit {code}, refs {:?}: {}",
+                    refs(&live),
+                    live.ran.output
+                )
+            });
+        }
+        if direct.moves {
+            return None;
+        }
+        // Claude Code's own check of a command it cannot parse with certainty.
+        let host_refused = live.ran.output.starts_with("Claude Code can't be sure");
+        if (host_refused || refused_by == Some("scope-guard")) && live.refs.is_empty() {
+            // Not the branch layers' business: counted and listed, not failed.
+            let why = live.ran.output.chars().take(300).collect::<String>();
+            return Some(format!("{SCOPE_REFUSED}{place}\n    {why}"));
+        }
+        let plain_failed = plain.ran.code != Some(0);
+        (refs(&live) != refs(&plain) || (code != 0) != plain_failed).then(|| {
+            format!(
+                "{place}\n    without a guard: exit {:?}, refs {:?}; through Claude Code: {}, refs {:?}: {}",
+                plain.ran.code,
+                refs(&plain),
+                if code == 0 { "ok" } else { "failed" },
+                refs(&live),
+                live.ran.output.chars().take(600).collect::<String>()
+            )
+        })
+    };
+    // Two at a time: the machine has two cores.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let found = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(row) = sample.get(i) else { break };
+                if let Some(f) = examine_live(row) {
+                    found.lock().unwrap().push(f);
+                }
+            });
+        }
+    });
+    let found = found.into_inner().unwrap();
+    let (scope_refused, failures): (Vec<String>, Vec<String>) = found
+        .into_iter()
+        .partition(|f| f.starts_with(SCOPE_REFUSED));
+    eprintln!(
+        "Claude Code {version}: {} rows of {} run through the real client ({} of them move a protected branch without a guard; none moved, or it is listed below); {} differ from the layers run directly; {} refused by scope-guard (a write outside the project or into a denied path) or by Claude Code's own check, not the branch layers' business:\n{}",
+        sample.len(),
+        all.len(),
+        moving.load(std::sync::atomic::Ordering::Relaxed),
+        failures.len(),
+        scope_refused.len(),
+        scope_refused.join("\n")
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

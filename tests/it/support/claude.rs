@@ -323,6 +323,21 @@ impl Session {
         session
     }
 
+    /// A session in a project someone else made and removes (an oracle world): Claude
+    /// Code runs in `project` with `home` as HOME; nothing is created or removed here.
+    pub fn in_world(claude: &Path, project: &Path, home: &Path) -> Session {
+        Session {
+            claude: claude.to_owned(),
+            // Nothing of ours to remove: the world's owner removes it.
+            root: home.join(".did-it-actually-e2e-none"),
+            project: project.to_owned(),
+            home: home.to_owned(),
+            env: BTreeMap::new(),
+            timeout: DEFAULT_TIMEOUT,
+            args: Vec::new(),
+        }
+    }
+
     /// The project directory (Claude Code's cwd and `CLAUDE_PROJECT_DIR`).
     pub fn project(&self) -> &Path {
         &self.project

@@ -253,6 +253,11 @@ impl World {
         self
     }
 
+    /// The variables install registered for the agent's commands.
+    pub fn agent_env(&self) -> &[(String, String)] {
+        &self.agent_env
+    }
+
     /// The project root.
     pub fn root(&self) -> PathBuf {
         match &self.spec {
@@ -1640,6 +1645,14 @@ pub fn judge(world: &World, guard: Guard, command: &str) -> (String, String) {
     } else {
         ("allow".into(), String::new())
     }
+}
+
+/// What `run` changed in `world` (the command run some other way: through a real host).
+pub fn observe_with(world: &World, run: impl FnOnce() -> Ran) -> Outcome {
+    let before = snapshot(world);
+    let ran = run();
+    let after = snapshot(world);
+    diff(world, &before, &after, &ran)
 }
 
 /// Runs `command` in `world` and says what it changed.
