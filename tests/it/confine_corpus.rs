@@ -152,33 +152,108 @@ struct Ran {
     inside: Vec<String>,
 }
 
+/// One world copied from the template, with what is watched in it.
+struct World {
+    s: PathBuf,
+    work: PathBuf,
+    home: PathBuf,
+    /// Allowed outside the project: the temp directory, the local remote, the caches.
+    allowed: Vec<PathBuf>,
+    /// Not the command's: what the host writes for itself (Claude Code's own files in
+    /// HOME) and the guard's state directory, which its hooks write.
+    hosts_own: Vec<PathBuf>,
+}
+
+impl World {
+    fn new(base: &Path, template: &Path, name: &str) -> World {
+        let s = base.join(name);
+        let status = Command::new("cp")
+            .arg("-a")
+            .arg(template)
+            .arg(&s)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let home = s.join("home");
+        let allowed = [s.join("tmp"), s.join("origin.git")]
+            .into_iter()
+            .chain(
+                did_it_actually::policy::RUN_TIME_WRITABLE
+                    .iter()
+                    .filter_map(|p| p.strip_prefix("~/"))
+                    .map(|p| home.join(p)),
+            )
+            .collect();
+        World {
+            work: s.join("work"),
+            hosts_own: vec![
+                s.join("state"),
+                home.join(".claude"),
+                home.join(".claude.json"),
+            ],
+            home,
+            allowed,
+            s,
+        }
+    }
+
+    /// (outside the allowed places, inside the project but for its `.git`)
+    fn snapshot(&self) -> (BTreeMap<PathBuf, Entry>, BTreeMap<PathBuf, Entry>) {
+        let outside_skip = |p: &Path| {
+            p == self.work
+                || self.allowed.iter().any(|a| p.starts_with(a))
+                || self.hosts_own.iter().any(|o| {
+                    p.starts_with(o)
+                        || p.file_name().zip(o.file_name()).is_some_and(|(f, n)| {
+                            // Claude Code's backups of its own file beside it.
+                            p.parent() == o.parent()
+                                && f.to_string_lossy().starts_with(&*n.to_string_lossy())
+                        })
+                })
+        };
+        let inside_skip = |p: &Path| p == self.work.join(".git");
+        let (mut outside, mut inside) = (BTreeMap::new(), BTreeMap::new());
+        snapshot(&self.s, &outside_skip, &mut outside);
+        snapshot(&self.work, &inside_skip, &mut inside);
+        (outside, inside)
+    }
+
+    /// What `run` changed, as a [`Ran`] with its exit code and output.
+    fn observe(&self, run: impl FnOnce() -> (Option<i32>, String)) -> Ran {
+        let (out_before, in_before) = self.snapshot();
+        let (code, output) = run();
+        let (out_after, in_after) = self.snapshot();
+        Ran {
+            code,
+            output,
+            outside: changes(&out_before, &out_after, &self.s),
+            // Names computed from the clock (`log-$(date +%s)`) differ between two runs:
+            // digits are not compared.
+            inside: changes(&in_before, &in_after, &self.s)
+                .into_iter()
+                .map(|c| {
+                    c.chars()
+                        .map(|ch| if ch.is_ascii_digit() { '#' } else { ch })
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.s);
+    }
+}
+
 fn run(base: &Path, template: &Path, n: usize, command: &str, confined: bool) -> Ran {
-    let s = base.join(format!("w{n:05}-{}", if confined { "c" } else { "u" }));
-    let status = Command::new("cp")
-        .arg("-a")
-        .arg(template)
-        .arg(&s)
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let home = s.join("home");
-    // Allowed outside the project: the temp directory, the local remote, the caches.
-    let allowed: Vec<PathBuf> = [s.join("tmp"), s.join("origin.git")]
-        .into_iter()
-        .chain(
-            did_it_actually::policy::RUN_TIME_WRITABLE
-                .iter()
-                .filter_map(|p| p.strip_prefix("~/"))
-                .map(|p| home.join(p)),
-        )
-        .collect();
-    let work = s.join("work");
-    let outside_skip = |p: &Path| p == work || allowed.iter().any(|a| p.starts_with(a));
-    let inside_skip = |p: &Path| p == work.join(".git");
-    let (mut out_before, mut in_before) = (BTreeMap::new(), BTreeMap::new());
-    snapshot(&s, &outside_skip, &mut out_before);
-    snapshot(&work, &inside_skip, &mut in_before);
-    let text = command.replace("$S", s.to_str().unwrap());
+    let w = World::new(
+        base,
+        template,
+        &format!("w{n:05}-{}", if confined { "c" } else { "u" }),
+    );
+    let text = command.replace("$S", w.s.to_str().unwrap());
     let mut c = if confined {
         let mut c = Command::new(BIN);
         c.arg("confine").arg(&text);
@@ -188,29 +263,26 @@ fn run(base: &Path, template: &Path, n: usize, command: &str, confined: bool) ->
         c.arg("-c").arg(&text);
         c
     };
-    c.current_dir(&work)
+    c.current_dir(&w.work)
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", &home)
-        .env("TMPDIR", s.join("tmp"))
+        .env("HOME", &w.home)
+        .env("TMPDIR", w.s.join("tmp"))
         .env("USER", "agent")
         .env("LANG", "C.UTF-8")
         .env("SHELL", "/bin/bash")
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("npm_config_update_notifier", "false")
-        .env("DID_IT_ACTUALLY_PROJECT", &work)
+        .env("DID_IT_ACTUALLY_PROJECT", &w.work)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let child = c.spawn().unwrap();
-    let out = wait_with_deadline(child, Duration::from_secs(30));
-    let (mut out_after, mut in_after) = (BTreeMap::new(), BTreeMap::new());
-    snapshot(&s, &outside_skip, &mut out_after);
-    snapshot(&work, &inside_skip, &mut in_after);
-    let ran = Ran {
-        code: out.as_ref().and_then(|o| o.status.code()),
-        output: out
-            .map(|o| {
+    w.observe(|| {
+        let child = c.spawn().unwrap();
+        let out = wait_with_deadline(child, Duration::from_secs(30));
+        (
+            out.as_ref().and_then(|o| o.status.code()),
+            out.map(|o| {
                 format!(
                     "{}{}",
                     String::from_utf8_lossy(&o.stdout),
@@ -218,20 +290,60 @@ fn run(base: &Path, template: &Path, n: usize, command: &str, confined: bool) ->
                 )
             })
             .unwrap_or_else(|| "(timed out)".into()),
-        outside: changes(&out_before, &out_after, &s),
-        // Names computed from the clock (`log-$(date +%s)`) differ between the two runs:
-        // digits are not compared.
-        inside: changes(&in_before, &in_after, &s)
-            .into_iter()
-            .map(|c| {
-                c.chars()
-                    .map(|ch| if ch.is_ascii_digit() { '#' } else { ch })
-                    .collect()
-            })
-            .collect(),
-    };
-    let _ = std::fs::remove_dir_all(&s);
-    ran
+        )
+    })
+}
+
+/// `command` as the real Claude Code runs it in a world set up by `install --project`
+/// (the default policy, the state directory beside the world): the model asks for it
+/// through the Bash tool, Claude Code runs the hooks, and the command through the shell
+/// prefix install registered. Exit code 1 when the tool result is an error.
+fn run_live(base: &Path, template: &Path, n: usize, command: &str, claude: &Path) -> Ran {
+    use crate::support::claude::Session;
+    use crate::support::mock_api::{tool_result, tool_use_id, MockApi, Step};
+    let w = World::new(base, template, &format!("w{n:05}-live"));
+    let state = w.s.join("state");
+    let install = Command::new(BIN)
+        .args(["install", "--project"])
+        .arg(&w.work)
+        .env("HOME", &w.home)
+        .env("DID_IT_ACTUALLY_STATE_DIR", &state)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    assert!(
+        install.status.success(),
+        "{}",
+        String::from_utf8_lossy(&install.stderr)
+    );
+    let text = command.replace("$S", w.s.to_str().unwrap());
+    let mut session = Session::in_world(claude, &w.work, &w.home);
+    session
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("TMPDIR", w.s.join("tmp"))
+        .env("USER", "agent")
+        .env("LANG", "C.UTF-8")
+        .env("SHELL", "/bin/bash")
+        .env("npm_config_update_notifier", "false")
+        .env("DID_IT_ACTUALLY_STATE_DIR", &state);
+    let api = MockApi::start(vec![
+        Step::tool(
+            "Bash",
+            serde_json::json!({"command": text, "description": "run it", "timeout": 35_000}),
+        ),
+        Step::text("Done."),
+    ]);
+    w.observe(|| {
+        let out = session.run("run it", &api);
+        let requests = api.requests();
+        match requests
+            .get(1)
+            .and_then(|r| tool_result(r, &tool_use_id(0, 0)))
+        {
+            Some(r) => (Some(i32::from(r.is_error)), r.text),
+            None => (None, format!("no tool result: {}", out.describe())),
+        }
+    })
 }
 
 fn wait_with_deadline(
@@ -397,4 +509,106 @@ fn run_corpus(corpus: (&str, &str)) {
         "{} failure(s):\n{report}",
         failures.len()
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// The same rows through the real Claude Code
+
+per_claude_code_version!(a_sample_runs_through_the_real_claude_code_as_through_the_layer);
+
+/// Rows per Claude Code release, an even spread, each release taking other rows
+/// (`DID_IT_ACTUALLY_LIVE_ROWS` sets it).
+fn live_rows() -> usize {
+    std::env::var("DID_IT_ACTUALLY_LIVE_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(150)
+}
+
+/// What must hold through the real client: nothing lands outside the places the policy
+/// allows, and a command that writes only there on its own changes the same files in the
+/// project with the same success, but where scope-guard refuses it before it runs (a
+/// literal target outside, listed) or Claude Code's own check does.
+fn a_sample_runs_through_the_real_claude_code_as_through_the_layer(version: &str) {
+    if crate::support::confine_unavailable() {
+        return;
+    }
+    let Some(claude) = crate::support::claude::claude_or_skip_version(version) else {
+        return;
+    };
+    let all = rows(GENERATED);
+    let n = live_rows().clamp(1, all.len());
+    let stride = (all.len() / n).max(1);
+    let versions = crate::support::claude::CLAUDE_CODE_VERSIONS;
+    let release = versions.iter().position(|v| *v == version).unwrap_or(0);
+    let offset = (stride * release / versions.len()).min(stride - 1);
+    // Where the stride is 1, the releases take the two halves' worth by parity instead.
+    let sample: Vec<&Row> = if stride == 1 && n * versions.len() <= all.len() * 2 {
+        all.iter()
+            .skip(release)
+            .step_by(versions.len())
+            .take(n)
+            .collect()
+    } else {
+        all.iter().skip(offset).step_by(stride).take(n).collect()
+    };
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("confine-live-{}-{version}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(&base).unwrap();
+    let template = template(&base);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let found = std::sync::Mutex::new((Vec::new(), Vec::new(), 0usize));
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(row) = sample.get(i) else { break };
+                let plain = run(&base, &template, i, &row.command, false);
+                let live = run_live(&base, &template, i, &row.command, &claude);
+                let place = format!("{}:{} [{}] {}", GENERATED.0, row.line, row.category, row.command);
+                let mut f = found.lock().unwrap();
+                f.2 += !plain.outside.is_empty() as usize;
+                let Some(code) = live.code else {
+                    f.0.push(format!("{place}\n    {}", live.output));
+                    continue;
+                };
+                if !live.outside.is_empty() {
+                    f.0.push(format!(
+                        "{place}\n    landed outside through Claude Code: {}",
+                        live.outside.join(", ")
+                    ));
+                    continue;
+                }
+                if !plain.outside.is_empty() {
+                    continue;
+                }
+                let refused = live.output.starts_with("PreToolUse:Bash hook error: scope-guard:")
+                    || live.output.starts_with("Claude Code can't be sure");
+                if refused && live.inside.is_empty() {
+                    f.1.push(format!("{place}\n    {}", live.output.chars().take(300).collect::<String>()));
+                } else if live.inside != plain.inside || (code == 0) != (plain.code == Some(0)) {
+                    f.0.push(format!(
+                        "{place}\n    without a guard: exit {:?}, changed {:?}; through Claude Code: {}, changed {:?}: {}",
+                        plain.code,
+                        plain.inside,
+                        if code == 0 { "ok" } else { "failed" },
+                        live.inside,
+                        live.output.chars().take(400).collect::<String>()
+                    ));
+                }
+            });
+        }
+    });
+    let _ = std::fs::remove_dir_all(&base);
+    let (failures, listed, outside) = found.into_inner().unwrap();
+    eprintln!(
+        "Claude Code {version}: {} rows of {} run through the real client ({outside} write outside without a guard; nothing landed, or it is a failure below); {} honest ones differ; {} honest ones refused before running by scope-guard or Claude Code's own check:\n{}",
+        sample.len(),
+        all.len(),
+        failures.len(),
+        listed.len(),
+        listed.join("\n")
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -134,17 +134,15 @@ fn examine(row: &Row) -> Result {
         .filter(|c| !is_local_creation(c))
         .map(|c| c.describe())
         .collect();
-    if !r.moves {
-        if layered.ran.code != plain.ran.code || refs(&layered) != refs(&plain) {
-            r.legit_changed = Some(format!(
-                "without a guard: exit {:?}, refs {:?}; under both layers: exit {:?}, refs {:?}; output: {}",
-                plain.ran.code,
-                refs(&plain),
-                layered.ran.code,
-                refs(&layered),
-                layered.ran.output.chars().take(600).collect::<String>()
-            ));
-        }
+    if !r.moves && (layered.ran.code != plain.ran.code || refs(&layered) != refs(&plain)) {
+        r.legit_changed = Some(format!(
+            "without a guard: exit {:?}, refs {:?}; under both layers: exit {:?}, refs {:?}; output: {}",
+            plain.ran.code,
+            refs(&plain),
+            layered.ran.code,
+            refs(&layered),
+            layered.ran.output.chars().take(600).collect::<String>()
+        ));
     }
     r
 }
