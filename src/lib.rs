@@ -32,3 +32,4 @@ pub mod store;
 pub mod time;
 pub mod tools;
 pub mod transcript;
+pub mod words;

@@ -39,7 +39,12 @@ pub fn state_root(env: impl Fn(&str) -> Option<OsString>) -> Result<PathBuf, Sto
 
 /// The session whose write log was written last under `root`, if any.
 pub fn newest_session(root: &Path) -> Option<String> {
-    fs::read_dir(root.join("sessions"))
+    sessions_newest_first(root).into_iter().next()
+}
+
+/// The sessions with a write log under `root`, the newest first.
+pub fn sessions_newest_first(root: &Path) -> Vec<String> {
+    let mut all: Vec<(std::time::SystemTime, String)> = fs::read_dir(root.join("sessions"))
         .into_iter()
         .flatten()
         .flatten()
@@ -47,8 +52,9 @@ pub fn newest_session(root: &Path) -> Option<String> {
             let modified = e.path().join(WRITE_LOG).metadata().ok()?.modified().ok()?;
             Some((modified, e.file_name().to_string_lossy().into_owned()))
         })
-        .max()
-        .map(|(_, s)| s)
+        .collect();
+    all.sort_by(|a, b| b.cmp(a));
+    all.into_iter().map(|(_, s)| s).collect()
 }
 
 /// A session id that is safe to use as a directory name: it comes from stdin and must

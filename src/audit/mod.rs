@@ -247,8 +247,13 @@ fn add_turn_findings(out: &mut Audit, ev: &Evidence) {
     out.failures = unclaimed_failures(ev.records);
     if ev.turn.bad_lines > 0 {
         out.notes.push(format!(
-            "{} line(s) of the transcript could not be read and were skipped",
-            ev.turn.bad_lines
+            "{} of the transcript could not be read and {} skipped",
+            crate::words::count(ev.turn.bad_lines, "line", "lines"),
+            if ev.turn.bad_lines == 1 {
+                "was"
+            } else {
+                "were"
+            }
         ));
     }
 }

@@ -341,7 +341,13 @@ fn launcher_follow_up(
                 use std::os::unix::fs::PermissionsExt;
                 std::fs::set_permissions(launcher, std::fs::Permissions::from_mode(0o755))
             })
-            .map_err(|e| CommandError::new(format!("cannot write {}: {e}", launcher.display())))?;
+            .map_err(|e| {
+                CommandError::new(format!(
+                    "cannot write {}: {}",
+                    launcher.display(),
+                    crate::fsutil::describe_io(&e)
+                ))
+            })?;
     }
     writeln!(
         out,
@@ -494,7 +500,8 @@ fn host_follow_up(
                         Ok(0) => writeln!(out, "did-it-actually: Codex already trusts these hooks.")?,
                         Ok(n) => writeln!(
                             out,
-                            "did-it-actually: trusted {n} hook(s) in {} (Codex skips an untrusted hook without a word).",
+                            "did-it-actually: trusted {} in {} (Codex skips an untrusted hook without a word).",
+                            crate::words::count(n, "hook", "hooks"),
                             home.join(".codex/config.toml").display()
                         )?,
                         Err(e) => eprintln!(

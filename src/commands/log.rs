@@ -37,6 +37,26 @@ pub fn run(
         Ok(id) => id,
         Err(e) => return Err(CommandError::new(e)),
     };
+    let log = root
+        .join("sessions")
+        .join(&session)
+        .join(crate::store::WRITE_LOG);
+    if !log.exists() {
+        // A mistyped id must not look like a session in which nothing happened.
+        let known = crate::store::sessions_newest_first(&root);
+        let hint = match known.as_slice() {
+            [] => "no session has one yet".to_owned(),
+            some => format!(
+                "sessions that have one, newest first: {}{}",
+                some.iter().take(5).cloned().collect::<Vec<_>>().join(", "),
+                if some.len() > 5 { ", …" } else { "" }
+            ),
+        };
+        return Err(CommandError::new(format!(
+            "no write log for session {session} under {} ({hint})",
+            root.display()
+        )));
+    }
     let read = match crate::store::SessionStore::new(&root, &id).read_write_log() {
         Ok(r) => r,
         Err(e) => return Err(CommandError::new(e)),
@@ -80,10 +100,13 @@ pub fn run(
     }
     writeln!(
         out,
-        "session {session}: {} record(s){}",
-        entries.len(),
+        "session {session}: {}{}",
+        crate::words::count(entries.len(), "record", "records"),
         if read.torn > 0 {
-            format!(" ({} unreadable line(s) skipped)", read.torn)
+            format!(
+                " ({} skipped)",
+                crate::words::count(read.torn, "unreadable line", "unreadable lines")
+            )
         } else {
             String::new()
         }

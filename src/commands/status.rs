@@ -18,6 +18,7 @@ pub fn run(
     writeln!(out, "project: {}", project.display())?;
     writeln!(out, "registered:")?;
     let mut any = false;
+    let mut broken = false;
     let mut claude_files = vec![
         project.join(".claude/settings.json"),
         project.join(".claude/settings.local.json"),
@@ -104,10 +105,18 @@ pub fn run(
                 if p.audit.enabled { "on" } else { "off" }
             )?;
         }
-        Err(e) => writeln!(out, "policy: BROKEN: {e}")?,
+        Err(e) => {
+            broken = true;
+            writeln!(out, "policy: BROKEN: {e}")?;
+            writeln!(
+                out,
+                "  every guarded call is refused until it is fixed (`did-it-actually policy check` shows where)"
+            )?;
+        }
     }
     recent(env, out)?;
-    Ok(if any {
+    // A broken policy refuses the agent's every call: not a state to exit 0 on.
+    Ok(if any && !broken {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

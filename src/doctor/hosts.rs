@@ -291,7 +291,10 @@ fn codex_trust_check(
                 check(
                     Mark::Pass,
                     what,
-                    format!("{} hook(s) trusted", ours.len()),
+                    format!(
+                        "{} trusted",
+                        crate::words::count(ours.len(), "hook", "hooks")
+                    ),
                     None,
                 )
             } else {
@@ -299,9 +302,9 @@ fn codex_trust_check(
                     Mark::Fail,
                     what,
                     format!(
-                        "{} of {} hook(s) not trusted ({}): Codex skips them without a word",
+                        "{} of {} not trusted ({}): Codex skips them without a word",
                         untrusted.len(),
-                        ours.len(),
+                        crate::words::count(ours.len(), "hook", "hooks"),
                         untrusted.iter().map(|h| format!("{} is {}", h.key, h.trust_status)).collect::<Vec<_>>().join("; ")
                     ),
                     Some("`did-it-actually install --host codex` again (it trusts what it registers)".into()),

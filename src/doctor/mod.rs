@@ -443,8 +443,9 @@ fn handler_check(reg: &Registered, handler: &Value, matcher: Option<&str>) -> Ch
             reg.command
         )),
         Err(e) => problems.push(format!(
-            "{} cannot be run ({e}): the hook is off",
-            reg.command
+            "{} cannot be run ({}): the hook is off",
+            reg.command,
+            crate::fsutil::describe_io(&e)
         )),
     }
     if problems
@@ -1095,9 +1096,16 @@ pub fn render(checks: &[Check], color: bool) -> String {
     out.push_str(&if fails == 0 && warns == 0 {
         "doctor: all checks pass.\n".to_owned()
     } else if fails == 0 {
-        format!("doctor: no check failed; {warns} warning(s) above.\n")
+        format!(
+            "doctor: no check failed; {} above.\n",
+            crate::words::count(warns, "warning", "warnings")
+        )
     } else {
-        format!("doctor: {fails} check(s) failed, {warns} warning(s): the project is not fully guarded.\n")
+        format!(
+            "doctor: {} failed, {}: the project is not fully guarded.\n",
+            crate::words::count(fails, "check", "checks"),
+            crate::words::count(warns, "warning", "warnings")
+        )
     });
     out
 }

@@ -189,7 +189,7 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
             let (message, note) = match transcript::host_last_message(path) {
                 Ok(Some(m)) => (m, None),
                 Ok(None) => (String::new(), Some(format!("the host sent no final message and its transcript {} holds none, so no claim was checked", path.display()))),
-                Err(e) => (String::new(), Some(format!("the host sent no final message and its transcript {} could not be read ({e}), so no claim was checked", path.display()))),
+                Err(e) => (String::new(), Some(format!("the host sent no final message and its transcript {} could not be read ({}), so no claim was checked", path.display(), crate::fsutil::describe_io(&e)))),
             };
             let claims = if policy.enabled {
                 claims::extract(&message)
@@ -236,8 +236,9 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
     audit.notes.extend(loop_note);
     if log.torn > 0 {
         audit.notes.push(format!(
-            "{} line(s) of the write log could not be read and were skipped",
-            log.torn
+            "{} of the write log could not be read and {} skipped",
+            crate::words::count(log.torn, "line", "lines"),
+            if log.torn == 1 { "was" } else { "were" }
         ));
     }
     let unbacked = audit.unbacked();
@@ -574,7 +575,7 @@ fn read_transcript_once(path: Option<&Path>, prompt: Option<&str>) -> Transcript
     match std::fs::metadata(path) {
         Ok(m) if m.is_file() => {}
         Ok(_) => return unreadable("it is not a regular file".into()),
-        Err(e) => return unreadable(e.to_string()),
+        Err(e) => return unreadable(crate::fsutil::describe_io(&e)),
     }
     match transcript::read_turn(path, prompt) {
         Ok(mut turn) => {
@@ -585,7 +586,7 @@ fn read_transcript_once(path: Option<&Path>, prompt: Option<&str>) -> Transcript
                 ok: true,
             }
         }
-        Err(e) => unreadable(e.to_string()),
+        Err(e) => unreadable(crate::fsutil::describe_io(&e)),
     }
 }
 
@@ -652,8 +653,8 @@ fn loop_stop(
     let mut response = if promise == Promise::Kept && unbacked.is_empty() {
         state.status = Status::Completed;
         Response::silent().with_notice(format!(
-            "{HOOK}: the loop is complete: the promise was kept after {} iteration(s).",
-            state.iteration
+            "{HOOK}: the loop is complete: the promise was kept after {}.",
+            crate::words::count(state.iteration as usize, "iteration", "iterations")
         ))
     } else if state.iteration >= state.max_iterations {
         state.status = Status::Exhausted;
@@ -692,8 +693,9 @@ fn loop_stop(
 /// The reason shown to the agent for a block.
 fn block_reason(findings: &[&Finding], notes: &[String], then: &str) -> String {
     let mut text = format!(
-        "{HOOK}: {} thing(s) in your final message are not backed by what happened in this turn:",
-        findings.len()
+        "{HOOK}: {} in your final message {} not backed by what happened in this turn:",
+        crate::words::count(findings.len(), "thing", "things"),
+        if findings.len() == 1 { "is" } else { "are" }
     );
     for (i, f) in findings.iter().enumerate() {
         let _ = write!(

@@ -440,7 +440,7 @@ pub fn apply(
     }
     let write_err = |p: &Path, e: std::io::Error| SettingsError::Write {
         path: p.to_owned(),
-        message: e.to_string(),
+        message: crate::fsutil::describe_io(&e),
     };
     let meta = fs::metadata(&plan.target).ok();
     if meta.as_ref().is_some_and(|m| m.permissions().readonly()) {

@@ -316,7 +316,7 @@ fn log_prints_the_newest_sessions_writes_and_filters_them() {
     assert!(out.status.success(), "{}", text(&out));
     let table = String::from_utf8_lossy(&out.stdout);
     let rows: Vec<&str> = table.lines().collect();
-    assert_eq!(rows[0], "session s1: 3 record(s)");
+    assert_eq!(rows[0], "session s1: 3 records");
     assert!(
         rows[2].contains(" p1 ") && rows[2].contains(" landed ") && rows[2].ends_with("/a.txt"),
         "{table}"
@@ -346,9 +346,18 @@ fn log_prints_the_newest_sessions_writes_and_filters_them() {
     assert_eq!(lines[1]["kind"], "denial");
     assert_eq!(lines[1]["hook"], "scope-guard");
     let out = log(&["--session", "s1", "--turn", "p1"]);
-    assert!(String::from_utf8_lossy(&out.stdout).starts_with("session s1: 1 record(s)"));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("session s1: 1 record"));
 
     // A session that does not exist, and one that cannot be a session id: exit 1, said.
+    let out = log(&["--session", "nope"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(out.stdout.is_empty(), "{}", text(&out));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("no write log for session nope under ")
+            && said.contains("sessions that have one, newest first: s1"),
+        "{said}"
+    );
     let out = log(&["--session", "../x"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
@@ -565,7 +574,7 @@ fn audit_turn_ends_the_loop_on_the_named_end_turn_tool() {
         batch("mcp__ctl__end_turn", "I updated `src/main.rs`."),
     );
     assert!(
-        out.contains(r#""additionalContext":"audit-turn: 1 thing(s)"#)
+        out.contains(r#""additionalContext":"audit-turn: 1 thing in"#)
             && out.contains("then call mcp__ctl__end_turn again"),
         "{out}"
     );
@@ -940,6 +949,21 @@ fn status_shows_registrations_policy_and_recent_refusals() {
         .collect::<Vec<_>>()
         .join("\n");
     insta::assert_snapshot!("status", shown);
+
+    // A broken policy refuses every guarded call: status says so and exits 1.
+    std::fs::write(
+        project.join(".did-it-actually.json"),
+        "{\"version\": 1,\n  \"scope\": [}\n",
+    )
+    .unwrap();
+    let out = cmd(&["status"], "");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("policy: BROKEN: ")
+            && said.contains("every guarded call is refused until it is fixed"),
+        "{said}"
+    );
 }
 
 /// On a terminal the verdicts are coloured; with NO_COLOR, or through a pipe (every

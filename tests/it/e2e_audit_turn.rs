@@ -52,7 +52,7 @@ fn an_unbacked_file_claim_blocks_until_the_write_happens(version: &str) {
     let fb = feedback(version, &api);
     assert_eq!(fb.len(), 1, "{fb:#?}\n{}", out.describe());
     assert!(
-        fb[0].contains("audit-turn: 1 thing(s) in your final message are not backed"),
+        fb[0].contains("audit-turn: 1 thing in your final message is not backed"),
         "{}",
         fb[0]
     );

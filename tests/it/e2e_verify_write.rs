@@ -134,7 +134,7 @@ fn a_write_lost_to_a_parallel_call_is_reported_after_the_batch(version: &str) {
         out.describe()
     );
     let notes = system_notes(&requests[1]).join("\n");
-    assert!(notes.contains("PostToolBatch hook additional context: verify-write: after this batch of 2 tool calls, 1 write(s) no longer hold"), "{notes}");
+    assert!(notes.contains("PostToolBatch hook additional context: verify-write: after this batch of 2 tool calls, 1 write no longer holds"), "{notes}");
     assert!(
         notes.contains(&format!("The Write to {} did not land", file.display())),
         "{notes}"

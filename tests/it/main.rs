@@ -47,3 +47,4 @@ mod scope_corpus;
 mod settings_merge;
 mod transcript;
 mod turn_corpus;
+mod words;

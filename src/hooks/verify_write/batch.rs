@@ -68,9 +68,10 @@ pub(super) fn batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> Ho
         Verdict::Silent
     } else {
         let mut text = format!(
-            "{HOOK}: after this batch of {} tool calls, {} write(s) no longer hold:",
-            calls.len(),
-            problems.len()
+            "{HOOK}: after this batch of {}, {} no longer {}:",
+            crate::words::count(calls.len(), "tool call", "tool calls"),
+            crate::words::count(problems.len(), "write", "writes"),
+            if problems.len() == 1 { "holds" } else { "hold" }
         );
         for (i, p) in problems.iter().enumerate() {
             let _ = write!(text, "\n{}. {p}", i + 1);

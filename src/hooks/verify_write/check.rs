@@ -19,7 +19,10 @@ pub(super) fn check(planned: &Planned) -> Check {
             }
             Probe::Error(e) => Check::new(
                 Outcome::Unreadable,
-                format!("the destination could not be examined: {e}"),
+                format!(
+                    "the destination could not be examined: {}",
+                    crate::fsutil::describe_io(&e)
+                ),
             ),
             _ => Check::new(Outcome::Landed, None),
         },
@@ -30,7 +33,10 @@ pub(super) fn check(planned: &Planned) -> Check {
             }
             Probe::Error(e) => Check::new(
                 Outcome::Unreadable,
-                format!("the path could not be examined: {e}"),
+                format!(
+                    "the path could not be examined: {}",
+                    crate::fsutil::describe_io(&e)
+                ),
             ),
             _ => Check::new(
                 Outcome::WrongType,
@@ -66,7 +72,10 @@ pub(super) fn not_a_file(probe: Probe) -> Check {
         ),
         Probe::Error(e) => Check::new(
             Outcome::Unreadable,
-            format!("the file could not be examined: {e}"),
+            format!(
+                "the file could not be examined: {}",
+                crate::fsutil::describe_io(&e)
+            ),
         ),
         Probe::File { .. } => unreachable!("callers handle files"),
     }
@@ -76,7 +85,10 @@ pub(super) fn check_content(path: &Path, rule: &ContentRule, op: Operation) -> C
     let unreadable = |e: std::io::Error| {
         Check::new(
             Outcome::Unreadable,
-            format!("the file could not be read: {e}"),
+            format!(
+                "the file could not be read: {}",
+                crate::fsutil::describe_io(&e)
+            ),
         )
     };
     let mut digest = None;
