@@ -238,10 +238,9 @@ fn launcher_command(
     missing: &crate::protocol::Output,
 ) -> String {
     let q = sh_quote;
-    let named = binary.map(|b| format!("{} ", q(b))).unwrap_or_default();
     let mut script = format!(
-        "for b in {named}\"$(command -v {name} 2>/dev/null)\" \"$HOME/.local/bin/{name}\" \"$HOME/.cargo/bin/{name}\"; do if [ -n \"$b\" ] && [ -x \"$b\" ]; then exec \"$b\" \"$@\"; fi; done; cat >/dev/null;",
-        name = crate::BINARY_NAME
+        "for b in {}; do if [ -n \"$b\" ] && [ -x \"$b\" ]; then exec \"$b\" \"$@\"; fi; done; cat >/dev/null;",
+        super::launcher::candidates(binary.map(q).as_deref())
     );
     if !missing.stdout.is_empty() {
         script.push_str(&format!(" printf '%s' {};", q(&missing.stdout)));
@@ -316,7 +315,7 @@ pub fn fallback_binary(
     });
     on_path.or_else(|| {
         let home = std::path::PathBuf::from(env("HOME")?);
-        [".local/bin", ".cargo/bin"]
+        super::launcher::HOME_BIN_DIRS
             .iter()
             .map(|d| home.join(d).join(crate::BINARY_NAME))
             .find(|p| runs(p))

@@ -19,17 +19,36 @@ pub const MISSING: &str = "did-it-actually is not installed on this machine, so 
 /// The first line after the shebang, by which a launcher of ours is recognised.
 pub const MARKER: &str = "# did-it-actually launcher";
 
+/// Where a launcher looks for the binary after the one it names, besides PATH: under
+/// HOME, where install.sh and `cargo install` put it.
+pub const HOME_BIN_DIRS: [&str; 2] = [".local/bin", ".cargo/bin"];
+
+/// The words a launcher's `for` loop tries, in order: `named` (already quoted for the
+/// shell) when given, then `did-it-actually` from PATH, then each of [`HOME_BIN_DIRS`].
+pub fn candidates(named: Option<&str>) -> String {
+    let name = crate::BINARY_NAME;
+    let mut words: Vec<String> = named.map(str::to_owned).into_iter().collect();
+    words.push(format!("\"$(command -v {name} 2>/dev/null)\""));
+    words.extend(
+        HOME_BIN_DIRS
+            .iter()
+            .map(|d| format!("\"$HOME/{d}/{name}\"")),
+    );
+    words.join(" ")
+}
+
 /// The launcher's text, trying `installed` (the binary that wrote it) first.
 pub fn script(installed: &str) -> String {
     let quoted = shlex::try_quote(installed)
         .map(|q| q.into_owned())
         .unwrap_or_else(|_| "''".into());
+    let candidates = candidates(Some(&quoted));
     format!(
         r#"#!/bin/sh
 {MARKER} (written by `did-it-actually install --project`; commit it with .claude/settings.json).
 # It runs the did-it-actually binary of whoever runs the agent, and refuses, saying what to
 # install, where there is none.
-for bin in {quoted} "$(command -v did-it-actually 2>/dev/null)" "$HOME/.local/bin/did-it-actually" "$HOME/.cargo/bin/did-it-actually"; do
+for bin in {candidates}; do
   if [ -n "$bin" ] && [ -x "$bin" ] && [ "$bin" != "$0" ]; then exec "$bin" "$@"; fi
 done
 msg="{MISSING}"

@@ -313,25 +313,18 @@ fn record(refused: &Refused, hook: &str, env: Lookup) -> Result<(), String> {
     let root = crate::store::state_root(env).map_err(|e| e.to_string())?;
     let store = crate::store::SessionStore::new(&root, &session);
     let record = crate::store::DenialRecord {
-        v: crate::store::RECORD_VERSION,
-        kind: crate::store::DenialKind::Denial,
-        time: crate::time::rfc3339(std::time::SystemTime::now()),
-        session: session.as_str().to_owned(),
-        prompt_id: None,
-        tool_use_id: None,
-        event: format!("git:{hook}"),
-        // The run-time layer speaks for block-wrong-branch (one guard, two layers).
-        hook: "block-wrong-branch".to_owned(),
-        tool: "git".into(),
         targets: refused
             .refusals
             .iter()
             .map(|r| format!("{}{}", r.branch, r.place))
             .collect(),
         rule: Some(refused.rule.clone()),
-        reason: refused.message.trim_end().to_owned(),
-        host: None,
-        by: Some(crate::store::BY_RUN_TIME.into()),
+        ..crate::runtime::refs::denial_record(
+            hook,
+            session.as_str().to_owned(),
+            refused.message.trim_end().to_owned(),
+            std::time::SystemTime::now(),
+        )
     };
     store
         .append(&[record.into()])

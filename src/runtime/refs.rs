@@ -261,6 +261,32 @@ fn advice(verb: &str, branch: &str) -> String {
 /// ` hook): `): what the run log finds in a command's output.
 pub const REFUSAL_START: &str = "block-wrong-branch (run-time layer, git's ";
 
+/// The ledger's record of a refusal of the run-time layer (it speaks for
+/// block-wrong-branch: one guard, two layers); the caller adds what it knows of the call.
+pub fn denial_record(
+    hook: &str,
+    session: String,
+    reason: String,
+    now: std::time::SystemTime,
+) -> crate::store::DenialRecord {
+    crate::store::DenialRecord {
+        v: crate::store::RECORD_VERSION,
+        kind: crate::store::DenialKind::Denial,
+        time: crate::time::rfc3339(now),
+        session,
+        prompt_id: None,
+        tool_use_id: None,
+        event: format!("git:{hook}"),
+        hook: "block-wrong-branch".to_owned(),
+        tool: "git".into(),
+        targets: Vec::new(),
+        rule: None,
+        reason,
+        host: None,
+        by: Some(crate::store::BY_RUN_TIME.into()),
+    }
+}
+
 /// Printed after a refusal its git hook could not record itself, then why.
 pub const UNRECORDED: &str = "did-it-actually: the refusal above is recorded by the run log from this output, not by git's hook: ";
 

@@ -34,6 +34,10 @@ fn unrecorded_refusals(
     now: std::time::SystemTime,
 ) -> Vec<Change> {
     use crate::runtime::refs::{REFUSAL_START, UNRECORDED};
+    // Every shell call passes here: the common case, no such line, costs one search.
+    if !output.contains(UNRECORDED) {
+        return Vec::new();
+    }
     let lines: Vec<&str> = output.lines().collect();
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
@@ -54,20 +58,15 @@ fn unrecorded_refusals(
         let hook = rest.split(" hook)").next().unwrap_or("git");
         out.push(Change::Record(
             crate::store::DenialRecord {
-                v: RECORD_VERSION,
-                kind: crate::store::DenialKind::Denial,
-                time: crate::time::rfc3339(now),
-                session: input.common.session_id.clone(),
                 prompt_id: input.common.prompt_id.clone(),
                 tool_use_id: call.tool_use_id.clone(),
-                event: format!("git:{hook}"),
-                hook: "block-wrong-branch".to_owned(),
-                tool: "git".into(),
-                targets: Vec::new(),
-                rule: None,
-                reason: line.to_string(),
                 host: input.common.host.record_name(),
-                by: Some(crate::store::BY_RUN_TIME.into()),
+                ..crate::runtime::refs::denial_record(
+                    hook,
+                    input.common.session_id.clone(),
+                    line.to_string(),
+                    now,
+                )
             }
             .into(),
         ));
