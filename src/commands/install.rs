@@ -13,6 +13,22 @@ fn settings_path(args: &InstallArgs, host: Host, env: &Env) -> Result<PathBuf, S
             .map(PathBuf::from)
             .ok_or("HOME is not set")
     };
+    if host == Host::Opencode {
+        if args.local {
+            return Err(
+                "--local is Claude Code's settings.local.json; opencode has no such file".into(),
+            );
+        }
+        return if args.user {
+            crate::install::opencode::user_file(env.as_fn())
+                .ok_or_else(|| "neither XDG_CONFIG_HOME nor HOME is set".to_owned())
+        } else {
+            Ok(
+                project_arg(env, args.project.clone())?
+                    .join(crate::install::opencode::PROJECT_FILE),
+            )
+        };
+    }
     if let Some(spec) = crate::install::hosts::host_install(host) {
         if args.local {
             return Err(format!(
@@ -185,6 +201,11 @@ fn run_one(
         Ok(p) => p,
         Err(e) => return Err(CommandError::new(e)),
     };
+    if host == Host::Opencode {
+        let named = (!crate::install::hosts::found_by_search(Path::new(&binary), &|k| env.var(k)))
+            .then_some(binary.as_str());
+        return opencode(args, &path, &selected, named, uninstall, out);
+    }
     // The shared project settings name the launcher committed beside them, never this
     // machine's path; personal files (--local, --user) and other hosts name the binary.
     let shared = host == Host::Claude && !args.user && !args.local;
@@ -528,6 +549,125 @@ fn host_follow_up(
         _ => {}
     }
     Ok(())
+}
+
+/// `install --host opencode` and `uninstall`: the plugin file, written whole (install
+/// rewrites it; uninstall removes it, and only when it is ours).
+fn opencode(
+    args: &InstallArgs,
+    path: &Path,
+    selected: &[Hook],
+    named: Option<&str>,
+    uninstall: bool,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CommandError> {
+    use crate::install::opencode::{is_ours, plugin, registered};
+    let shown = path.display();
+    let before = match std::fs::read_to_string(path) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            return Err(CommandError::new(format!(
+                "{shown} could not be read: {}",
+                crate::fsutil::describe_io(&e)
+            )))
+        }
+    };
+    if before.as_deref().is_some_and(|t| !is_ours(t)) {
+        return Err(CommandError::new(format!(
+            "{shown} is not a plugin of did-it-actually (its first line is not `{}`); move it away, then run this again",
+            crate::install::opencode::MARKER
+        )));
+    }
+    // One plugin holds every hook of ours: install adds the selected hooks to those it
+    // already runs, uninstall takes them away (and the file with the last one).
+    let had: Vec<Hook> = before
+        .as_deref()
+        .map(|t| registered(t).into_iter().map(|(_, h)| h).collect())
+        .unwrap_or_default();
+    let keep: Vec<Hook> = Hook::ALL
+        .into_iter()
+        .filter(|h| {
+            if uninstall {
+                had.contains(h) && !selected.contains(h)
+            } else {
+                had.contains(h) || selected.contains(h)
+            }
+        })
+        .collect();
+    let after = (!keep.is_empty()).then(|| plugin(&crate::install::registrations(&keep), named));
+    if args.dry_run {
+        let text = after.clone().unwrap_or_default();
+        write!(out, "{text}")?;
+        let old = before.as_deref().unwrap_or("");
+        let diff =
+            crate::diff::unified_diff(old, &text, &shown.to_string(), &format!("{shown} (after)"));
+        if diff.is_empty() {
+            eprintln!("did-it-actually: dry run: {shown} would not change.");
+        } else {
+            eprint!("{diff}");
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let hooks: Vec<&str> = selected.iter().map(|h| h.name()).collect();
+    match (before, after) {
+        (None, None) => writeln!(
+            out,
+            "did-it-actually: {shown} is not there; nothing was changed."
+        )?,
+        (Some(_), None) => {
+            std::fs::remove_file(path).map_err(|e| {
+                CommandError::new(format!(
+                    "{shown} could not be removed: {}",
+                    crate::fsutil::describe_io(&e)
+                ))
+            })?;
+            // The directories install made, when nothing else is in them.
+            for dir in path.ancestors().skip(1).take(2) {
+                if std::fs::remove_dir(dir).is_err() {
+                    break;
+                }
+            }
+            writeln!(out, "did-it-actually: removed {shown} (opencode's plugin).")?;
+        }
+        (Some(old), Some(new)) if old == new => {
+            writeln!(out, "did-it-actually: {shown} is already up to date.")?
+        }
+        (_, Some(new)) => {
+            let verb = if uninstall {
+                "removed from"
+            } else {
+                "registered in"
+            };
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    CommandError::new(format!(
+                        "{} could not be created: {}",
+                        dir.display(),
+                        crate::fsutil::describe_io(&e)
+                    ))
+                })?;
+            }
+            crate::fsutil::write_atomically(path, new.as_bytes()).map_err(|e| {
+                CommandError::new(format!(
+                    "{shown} could not be written: {}",
+                    crate::fsutil::describe_io(&e)
+                ))
+            })?;
+            writeln!(
+                out,
+                "did-it-actually: {} {verb} {shown} (opencode's plugin).",
+                hooks.join(", ")
+            )?;
+            if !uninstall && keep.contains(&Hook::AuditTurn) {
+                writeln!(
+                out,
+                "did-it-actually: opencode cannot refuse the end of a turn: audit-turn reports unbacked claims to you (standard error in `opencode run`, a toast in the TUI) and does not send the agent back."
+                )?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Whether the `claude` on PATH honours `onFailure` (2.1.295+). When it does not, says so

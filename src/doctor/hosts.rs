@@ -46,13 +46,27 @@ struct Found {
     settings: Map<String, Value>,
 }
 
-pub fn checks(scope: &Subject, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Vec<Check> {
+/// The checks of every other host's registrations in scope, and the titles of the hosts
+/// that have any.
+pub fn checks(
+    scope: &Subject,
+    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> (Vec<Check>, Vec<&'static str>) {
     let mut out = Vec::new();
+    let mut hosts = Vec::new();
+    let opencode = opencode_checks(scope, env);
+    if !opencode.is_empty() {
+        hosts.push(Host::Opencode.spec().title);
+    }
+    out.extend(opencode);
     for found in find(scope, &mut out) {
         let title = found.spec.host.spec().title;
         let ours = registered(&found.settings, found.spec);
         if ours.is_empty() {
             continue;
+        }
+        if !hosts.contains(&title) {
+            hosts.push(title);
         }
         let hooks: Vec<String> = ours
             .iter()
@@ -68,7 +82,7 @@ pub fn checks(scope: &Subject, env: &dyn Fn(&str) -> Option<std::ffi::OsString>)
         out.extend(gate_checks(&found, scope, env));
         out.extend(self_test(&found));
     }
-    out
+    (out, hosts)
 }
 
 fn find(scope: &Subject, out: &mut Vec<Check>) -> Vec<Found> {
@@ -317,14 +331,19 @@ fn codex_trust_check(
 /// A push to `main`, through the registered block-wrong-branch command, in the host's
 /// own input shape; the answer must be the host's own deny.
 fn self_test(found: &Found) -> Vec<Check> {
-    let host = found.spec.host;
-    let title = host.spec().title;
     let Some(command) = commands(found)
         .into_iter()
         .find(|c| c.contains(" block-wrong-branch"))
     else {
         return Vec::new();
     };
+    run_self_test(found.spec.host, &command)
+}
+
+/// Runs `command` (a shell command line, as the host runs it) on a push to `main` in a
+/// scratch repository, in `host`'s input shape; the answer must be the host's own deny.
+fn run_self_test(host: Host, command: &str) -> Vec<Check> {
+    let title = host.spec().title;
     let scratch = std::env::temp_dir().join(format!(
         "did-it-actually-doctor-{}-{}",
         host.name(),
@@ -341,9 +360,9 @@ fn self_test(found: &Found) -> Vec<Check> {
         )];
     }
     let probe = probe(host, &repo, "git push origin HEAD:main");
-    let mut cmd = Command::new("sh");
+    let mut cmd = Command::new("/bin/sh");
     cmd.arg("-c")
-        .arg(&command)
+        .arg(command)
         .current_dir(&repo)
         .env("DID_IT_ACTUALLY_STATE_DIR", scratch.join("state"));
     let result = run_with_timeout(
@@ -399,6 +418,114 @@ fn self_test(found: &Found) -> Vec<Check> {
     }]
 }
 
+/// opencode's plugin, project and user: ours and current, the binary it runs, and a live
+/// self-test of that binary in the shape the plugin sends.
+fn opencode_checks(
+    scope: &Subject,
+    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> Vec<Check> {
+    use crate::install::opencode;
+    let mut out = Vec::new();
+    let places = [
+        Some(scope.project.join(opencode::PROJECT_FILE)),
+        opencode::user_file(env),
+    ];
+    for path in places.into_iter().flatten() {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        if !opencode::is_ours(&text) {
+            continue;
+        }
+        let registered = opencode::registered(&text);
+        // Each hook once, in the table's order (as install writes them).
+        let hooks: Vec<crate::hooks::Hook> = crate::hooks::Hook::ALL
+            .into_iter()
+            .filter(|h| registered.iter().any(|(_, r)| r == h))
+            .collect();
+        let mut listed: Vec<String> = registered
+            .iter()
+            .map(|(e, h)| format!("{} on {e}", h.name()))
+            .collect();
+        listed.dedup();
+        out.push(check(
+            Mark::Pass,
+            "opencode plugin",
+            format!("{}: {}", path.display(), listed.join(", ")),
+            None,
+        ));
+        let named = opencode::named_binary(&text);
+        let again = || Some("`did-it-actually install --host opencode` again".to_owned());
+        if text != opencode::plugin(&crate::install::registrations(&hooks), named.as_deref()) {
+            out.push(check(
+                Mark::Warn,
+                "opencode plugin",
+                format!(
+                    "{} was written by another version of did-it-actually",
+                    path.display()
+                ),
+                again(),
+            ));
+        }
+        let name = "opencode hook binary".to_owned();
+        let named_there = named.clone().filter(|p| Path::new(p).is_file());
+        let fallback = crate::install::hosts::fallback_binary(env);
+        let runs = match (&named, named_there, fallback) {
+            (_, Some(bin), _) => {
+                out.push(check(Mark::Pass, name, bin.clone(), None));
+                Some(bin)
+            }
+            (None, None, Some(bin)) => {
+                out.push(check(
+                    Mark::Pass,
+                    name,
+                    format!(
+                        "{} (found by the plugin on PATH, in ~/.local/bin or ~/.cargo/bin)",
+                        bin.display()
+                    ),
+                    None,
+                ));
+                Some(bin.display().to_string())
+            }
+            (Some(program), None, Some(bin)) => {
+                out.push(check(
+                    Mark::Warn,
+                    name,
+                    format!(
+                        "{program} does not exist; the plugin runs {} instead",
+                        bin.display()
+                    ),
+                    again(),
+                ));
+                Some(bin.display().to_string())
+            }
+            (program, None, None) => {
+                out.push(check(
+                    Mark::Fail,
+                    name,
+                    format!(
+                        "{}no did-it-actually is on PATH, in ~/.local/bin or ~/.cargo/bin: the plugin refuses every tool call (saying what to install) and cannot audit turns",
+                        program
+                            .as_ref()
+                            .map(|p| format!("{p} does not exist, and "))
+                            .unwrap_or_default()
+                    ),
+                    again(),
+                ));
+                None
+            }
+        };
+        if let Some(bin) = runs.filter(|_| hooks.contains(&crate::hooks::Hook::BlockWrongBranch)) {
+            let quoted = format!("'{}'", bin.replace('\'', r"'\''"));
+            out.extend(run_self_test(
+                Host::Opencode,
+                &format!("{quoted} block-wrong-branch --host opencode"),
+            ));
+        }
+    }
+    out
+}
+
 /// A shell call of `command` as `host` sends it to a pre-tool hook.
 fn probe(host: Host, repo: &Path, command: &str) -> Value {
     let repo = repo.display().to_string();
@@ -417,6 +544,9 @@ fn probe(host: Host, repo: &Path, command: &str) -> Value {
         }
         Host::Cursor => {
             json!({"conversation_id": "doctor", "hook_event_name": "preToolUse", "workspace_roots": [repo], "tool_name": "Shell", "tool_input": {"command": command, "working_directory": repo}})
+        }
+        Host::Opencode => {
+            json!({"sessionID": "doctor", "cwd": repo, "hook_event_name": "tool.execute.before", "tool": "bash", "args": {"command": command}})
         }
         Host::Codex | Host::Claude => {
             json!({"session_id": "doctor", "cwd": repo, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}})

@@ -64,7 +64,8 @@ pub struct Subject {
 pub fn run(scope: &Subject, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Vec<Check> {
     let mut out = Vec::new();
     out.extend(binary_checks(&scope.binary));
-    let registered = settings_checks(scope, &mut out);
+    let (host_checks, other_hosts) = hosts::checks(scope, env);
+    let registered = settings_checks(scope, &other_hosts, &mut out);
     out.push(claude_version_check(env));
     out.push(policy_check(&scope.project, env));
     out.push(runtime_check(&scope.project, env));
@@ -80,7 +81,7 @@ pub fn run(scope: &Subject, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) ->
         .cloned()
         .collect();
     out.extend(self_tests(&testable));
-    out.extend(hosts::checks(scope, env));
+    out.extend(host_checks);
     out
 }
 
@@ -204,7 +205,8 @@ pub(crate) fn enabled_plugin(settings: &serde_json::Map<String, Value>) -> Optio
         .map(|(id, _)| id.clone())
 }
 
-fn settings_checks(scope: &Subject, out: &mut Vec<Check>) -> Vec<Registered> {
+/// `other_hosts`: the other hosts registered in scope (their checks follow), by title.
+fn settings_checks(scope: &Subject, other_hosts: &[&str], out: &mut Vec<Check>) -> Vec<Registered> {
     let mut files = vec![
         scope.project.join(".claude/settings.json"),
         scope.project.join(".claude/settings.local.json"),
@@ -327,6 +329,16 @@ fn settings_checks(scope: &Subject, out: &mut Vec<Check>) -> Vec<Registered> {
             Mark::Pass,
             "registration",
             format!("{by}: its hooks/hooks.json registers every hook (the settings files need no entries of their own)"),
+            None,
+        ));
+    } else if registered.is_empty() && !other_hosts.is_empty() {
+        out.push(check(
+            Mark::Pass,
+            "registration",
+            format!(
+                "no Claude Code settings file in scope registers a hook; registered with {} (checked below)",
+                other_hosts.join(", ")
+            ),
             None,
         ));
     } else if registered.is_empty() {

@@ -264,6 +264,24 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
             vec![stop_blocks(prompt_id, agent, Count::Reset, None)],
         ));
     }
+    // A host that cannot refuse the end of a turn (opencode): the user is told what the
+    // agent would have been sent back for, with the same reasons; nothing is counted.
+    let host = input.common.host.spec();
+    if host.forms.stop_block == crate::protocol::host::StopBlockForm::Unsupported {
+        let mut response = Response::silent().with_notice(block_reason(
+            &unbacked,
+            &audit.notes,
+            &format!(
+                "{} cannot send the agent back at the end of a turn, so this is reported, not enforced: ask the agent to do what is missing, or to correct its message.",
+                host.title
+            ),
+        ));
+        response.notices.extend(reported_for_user(&audit));
+        return Ok(HookOutcome::with_changes(
+            response,
+            vec![stop_blocks(prompt_id, agent, Count::Reset, None)],
+        ));
+    }
     let (decision, count) =
         loop_guard::decide(ctx.state.stop_blocks(&prompt_id, &agent), policy.max_blocks);
     // Without the counter a block could repeat forever: the stop goes through, and the

@@ -145,6 +145,7 @@ pub fn commands(host: Host) -> &'static [&'static str] {
         Host::Qwen => &["qwen"],
         Host::Droid => &["droid"],
         Host::Cursor => &["cursor-agent"],
+        Host::Opencode => &["opencode"],
     }
 }
 

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 pub mod codex_trust;
 pub mod hosts;
 pub mod launcher;
+pub mod opencode;
 
 pub use crate::BINARY_NAME;
 /// The backup of the settings file as it was before the first install.

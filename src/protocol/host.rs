@@ -11,7 +11,7 @@
 //! with its own argument names): see [`copilot::is_copilot_payload`].
 
 use super::claude::{self, ParseFailure};
-use super::{codex, copilot, cursor, droid, gemini, qwen};
+use super::{codex, copilot, cursor, droid, gemini, opencode, qwen};
 use super::{Event, HookInput, InputError, Output, Response, Verdict};
 use serde_json::{json, Map, Value};
 use std::path::Path;
@@ -28,7 +28,7 @@ impl Host {
         (self != Host::Claude).then(|| self.name().to_owned())
     }
 
-    pub const ALL: [Host; 7] = [
+    pub const ALL: [Host; 8] = [
         Host::Claude,
         Host::Codex,
         Host::Gemini,
@@ -36,6 +36,7 @@ impl Host {
         Host::Qwen,
         Host::Droid,
         Host::Cursor,
+        Host::Opencode,
     ];
 
     /// The host's row in [`HOSTS`].
@@ -79,7 +80,7 @@ pub const CLAUDE: HostSpec = HostSpec {
 };
 
 /// Every host, in [`Host`] order.
-pub const HOSTS: [&HostSpec; 7] = [
+pub const HOSTS: [&HostSpec; 8] = [
     &CLAUDE,
     &codex::SPEC,
     &gemini::SPEC,
@@ -87,6 +88,7 @@ pub const HOSTS: [&HostSpec; 7] = [
     &qwen::SPEC,
     &droid::SPEC,
     &cursor::SPEC,
+    &opencode::SPEC,
 ];
 
 /// How an input was read: the host, and for Copilot which of its two payload dialects.
@@ -320,6 +322,7 @@ fn host_failure(host: Host, response: Option<&Value>) -> Option<String> {
                     .map_or_else(|| parsed.to_string(), |e| e.to_string())
             })
         }
+        Host::Opencode => opencode::failure(r),
         _ => None,
     }
 }
@@ -370,6 +373,7 @@ pub fn encode(dialect: Dialect, event: Event, response: &Response) -> Output {
                 StopBlockForm::Followup => {
                     out.insert("followup_message".into(), json!(reason));
                 }
+                StopBlockForm::Unsupported => notice(&mut out, forms.notices, reason),
             }
         }
         (Verdict::Deny(reason) | Verdict::Block(reason), _) => {

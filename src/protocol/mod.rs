@@ -10,6 +10,7 @@ pub mod cursor;
 pub mod droid;
 pub mod gemini;
 pub mod host;
+pub mod opencode;
 pub mod qwen;
 pub mod spec;
 

@@ -15,6 +15,7 @@ pub enum Host {
     Qwen,
     Droid,
     Cursor,
+    Opencode,
 }
 
 /// One of a host's tools, in the suite's vocabulary.
@@ -87,6 +88,9 @@ pub enum StopBlockForm {
     DecisionDeny,
     /// `{"followup_message":P}` (Cursor).
     Followup,
+    /// The host cannot refuse the end of a turn (opencode): what would have been refused
+    /// is reported to the user instead.
+    Unsupported,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -540,3 +540,66 @@ fn the_write_layer_probe_sees_a_write_outside_refused_and_fails_a_prefix_that_do
     assert!(leftovers.is_empty(), "doctor removes its probe files");
     let _ = std::fs::remove_dir_all(&state);
 }
+
+/// opencode's plugin: doctor names the hooks it runs, the binary it finds, and runs that
+/// binary on a push to main in the plugin's input shape; with the binary gone it fails,
+/// saying the plugin then refuses every call; a plugin hand-edited or from another
+/// version is a warning.
+#[test]
+fn an_opencode_plugin_is_checked_and_self_tested() {
+    let s = Setup::new("doctor-opencode", Some("2.1.328"));
+    s.install(&["--host", "opencode"]);
+    let plugin = s.project.join(".opencode/plugins/did-it-actually.js");
+    assert!(plugin.is_file());
+    let (code, report) = s.doctor();
+    for line in [
+        "[ok  ] opencode plugin: [SCRATCH]/root/.opencode/plugins/did-it-actually.js: verify-write on tool.execute.after, block-wrong-branch on tool.execute.before, scope-guard on tool.execute.before, audit-turn on session.idle",
+        "[ok  ] registration: no Claude Code settings file in scope registers a hook; registered with opencode (checked below)",
+        "opencode hook binary: [SCRATCH]/bin/did-it-actually",
+        "self-test: opencode block-wrong-branch (a push to main): denied in opencode's own form, as it must",
+    ] {
+        assert!(report.contains(line), "missing {line:?} in\n{report}");
+    }
+    assert!(
+        !report.contains("was written by another version"),
+        "{report}"
+    );
+    assert_eq!(code, 0, "{report}");
+
+    let text = std::fs::read_to_string(&plugin).unwrap();
+    std::fs::write(&plugin, text.replace("maxBuffer", "maxBuffer ")).unwrap();
+    let (_, report) = s.doctor();
+    assert!(report.contains("[warn] opencode plugin: [SCRATCH]/root/.opencode/plugins/did-it-actually.js was written by another version"), "{report}");
+    std::fs::write(&plugin, &text).unwrap();
+
+    std::fs::rename(&s.bin, s.dir.join("bin/moved-away")).unwrap();
+    let out = Command::new(s.dir.join("bin/moved-away"))
+        .args(["doctor", "--project", s.project.to_str().unwrap()])
+        .current_dir(&s.project)
+        .env("HOME", s.dir.join("home"))
+        .env("PATH", s.dir.join("fakebin"))
+        .env("DID_IT_ACTUALLY_STATE_DIR", s.dir.join("state"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let report = redact(&String::from_utf8_lossy(&out.stdout), &s.dir);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains("[FAIL] opencode hook binary: [SCRATCH]/bin/did-it-actually does not exist, and no did-it-actually is on PATH"),
+        "{report}"
+    );
+
+    // Uninstall takes the plugin, and the directories install made, away.
+    std::fs::rename(s.dir.join("bin/moved-away"), &s.bin).unwrap();
+    let project = s.project.to_str().unwrap().to_owned();
+    let out = s
+        .cmd(&["uninstall", "--host", "opencode", "--project", &project])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!s.project.join(".opencode").exists());
+}

@@ -1,5 +1,5 @@
 //! The guards in every other host's real binary (Codex CLI, Gemini CLI, Copilot CLI, Qwen
-//! Code, droid), installed the way a user installs them (`did-it-actually install --host
+//! Code, droid, opencode), installed the way a user installs them (`did-it-actually install --host
 //! <host> --user`), the host run non-interactively against a scripted model: what the
 //! model was told, and what happened to the disk and the remote.
 
@@ -26,6 +26,8 @@ macro_rules! per_host {
             fn qwen() { super::$scenario(HostKind::Qwen) }
             #[test]
             fn droid() { super::$scenario(HostKind::Droid) }
+            #[test]
+            fn opencode() { super::$scenario(HostKind::Opencode) }
         }
     )+};
 }
@@ -187,6 +189,7 @@ fn a_write_outside_the_project_is_denied(host: HostKind) {
         HostKind::Gemini | HostKind::Qwen => "write_file",
         HostKind::Copilot => "create",
         HostKind::Droid => "Create",
+        HostKind::Opencode => "write",
     };
     assert!(
         host_refused
@@ -249,6 +252,19 @@ fn an_unbacked_claim_is_blocked_until_the_agent_backs_it(host: HostKind) {
             Step::text(claim),
         ],
     );
+    if host == HostKind::Opencode {
+        // opencode cannot refuse the end of a turn: the user is told, the agent is not.
+        assert_eq!(run.steps_served, 1, "{}", explain(&run));
+        assert!(
+            run.stderr.contains("audit-turn")
+                && run.stderr.contains("CHANGES.md")
+                && run.stderr.contains("reported, not enforced"),
+            "the unbacked claim was not reported to the user\n{}",
+            explain(&run)
+        );
+        assert!(!run.told().contains("audit-turn"), "{}", explain(&run));
+        return;
+    }
     if host == HostKind::Copilot {
         // Copilot 1.0.102 sends no final message with agentStop, and in `-p` mode writes
         // its events.jsonl only after the stop hook ran (observed): the claim cannot be
@@ -298,13 +314,37 @@ fn an_unbacked_test_claim_is_blocked_until_the_tests_run(host: HostKind) {
         assert_eq!(run.steps_served, 2, "{}", explain(&run));
         return;
     }
-    assert!(
-        run.told().contains("audit-turn"),
-        "the unbacked test claim was not sent back\n{}",
-        explain(&run)
-    );
-    assert_eq!(run.steps_served, 4, "{}", explain(&run));
-    assert!(run.status.success(), "{}", explain(&run));
+    if host == HostKind::Opencode {
+        // No stop gate: the first turn's claim is reported to the user; a second turn
+        // (its own session) that runs the tests before saying so is not.
+        assert_eq!(run.steps_served, 2, "{}", explain(&run));
+        eprintln!("opencode: the user was told:\n{}", run.stderr.trim());
+        assert!(
+            run.stderr.contains("audit-turn") && run.stderr.contains(claim),
+            "the unbacked test claim was not reported\n{}",
+            explain(&run)
+        );
+        let backed = bed.run(
+            "run the tests",
+            vec![
+                Step::new(vec![bed.shell("make -s test")]),
+                Step::text(claim),
+            ],
+        );
+        assert!(
+            !backed.stderr.contains("audit-turn"),
+            "a backed claim was reported\n{}",
+            explain(&backed)
+        );
+    } else {
+        assert!(
+            run.told().contains("audit-turn"),
+            "the unbacked test claim was not sent back\n{}",
+            explain(&run)
+        );
+        assert_eq!(run.steps_served, 4, "{}", explain(&run));
+        assert!(run.status.success(), "{}", explain(&run));
+    }
     // The run log holds both commands, with the host's name.
     let runs: Vec<Value> = records(&bed)
         .into_iter()
@@ -332,7 +372,11 @@ fn a_corrected_message_goes_through(host: HostKind) {
             Step::text("(a third answer: the corrected message was blocked)"),
         ],
     );
-    let expected = if host == HostKind::Copilot { 1 } else { 2 };
+    let expected = if matches!(host, HostKind::Copilot | HostKind::Opencode) {
+        1
+    } else {
+        2
+    };
     assert_eq!(run.steps_served, expected, "{}", explain(&run));
     assert!(run.status.success(), "{}", explain(&run));
 }

@@ -17,7 +17,7 @@ struct HostDir {
     pass_event: bool,
 }
 
-const HOST_DIRS: [HostDir; 7] = [
+const HOST_DIRS: [HostDir; 8] = [
     HostDir {
         dir: "codex",
         host: "codex",
@@ -56,6 +56,13 @@ const HOST_DIRS: [HostDir; 7] = [
         host: "cursor",
         pass_event: false,
     },
+    // What the plugin `install --host opencode` writes sends: opencode's hook arguments
+    // (captured from opencode 1.18.33 by the bed's logging plugin) in the plugin's frame.
+    HostDir {
+        dir: "opencode",
+        host: "opencode",
+        pass_event: false,
+    },
 ];
 
 #[derive(Clone, Copy, PartialEq)]
@@ -67,9 +74,15 @@ enum Kind {
 
 fn kind_of(event: &str) -> Kind {
     match event {
-        "PreToolUse" | "BeforeTool" | "preToolUse" | "beforeShellExecution" => Kind::Pre,
-        "PostToolUse" | "AfterTool" | "postToolUse" | "afterFileEdit" => Kind::Post,
-        "Stop" | "AfterAgent" | "agentStop" | "stop" => Kind::Stop,
+        "PreToolUse"
+        | "BeforeTool"
+        | "preToolUse"
+        | "beforeShellExecution"
+        | "tool.execute.before" => Kind::Pre,
+        "PostToolUse" | "AfterTool" | "postToolUse" | "afterFileEdit" | "tool.execute.after" => {
+            Kind::Post
+        }
+        "Stop" | "AfterAgent" | "agentStop" | "stop" | "session.idle" => Kind::Stop,
         other => panic!("no hook for the fixture event {other}"),
     }
 }
@@ -105,11 +118,11 @@ fn world(root: &Path, fixture: &str) {
 fn cases(name: &str, input: &Value, kind: Kind) -> Vec<(String, String)> {
     let text = input.to_string();
     let mut out = vec![(name.to_owned(), text.clone())];
-    let shell = ["tool_name", "toolName"]
+    let shell = ["tool_name", "toolName", "tool"]
         .iter()
         .find_map(|k| input.get(k)?.as_str())
         .is_some_and(|t| ["Bash", "bash", "run_shell_command", "Execute", "Shell"].contains(&t));
-    let command = ["tool_input", "toolArgs"]
+    let command = ["tool_input", "toolArgs", "args"]
         .iter()
         .find_map(|k| input.get(k)?.get("command")?.as_str())
         .filter(|_| shell)

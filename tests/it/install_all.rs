@@ -30,7 +30,7 @@ fn install_all_registers_with_every_host_on_path_and_uninstall_all_removes_them(
     }
     // Stand-ins for the hosts' commands: install looks for them on PATH, and asks
     // `claude --version` whether onFailure is honoured.
-    for name in ["claude", "gemini", "qwen"] {
+    for name in ["claude", "gemini", "qwen", "opencode"] {
         let f = dir.join("bin").join(name);
         std::fs::write(&f, "#!/bin/sh\necho '2.1.328 (Claude Code)'\n").unwrap();
         Command::new("chmod").arg("+x").arg(&f).status().unwrap();
@@ -57,6 +57,7 @@ fn install_all_registers_with_every_host_on_path_and_uninstall_all_removes_them(
         ".claude/settings.json",
         ".gemini/settings.json",
         ".qwen/settings.json",
+        ".opencode/plugins/did-it-actually.js",
     ] {
         let body = std::fs::read_to_string(dir.join("p").join(file)).unwrap_or_default();
         assert!(body.contains("block-wrong-branch"), "{file}: {body}");
@@ -87,12 +88,16 @@ fn install_all_registers_with_every_host_on_path_and_uninstall_all_removes_them(
         let body = std::fs::read_to_string(dir.join("p").join(file)).unwrap_or_default();
         assert!(!body.contains("did-it-actually"), "{file}: {body}");
     }
+    assert!(
+        !dir.join("p/.opencode").exists(),
+        "opencode's plugin and the directories install made are gone"
+    );
 
     // Nothing on PATH: a clear error, nothing written.
     let out = run(&dir, "/nonexistent", &["install", "--host", "all"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--host all found no host's command on PATH (looked for claude, codex, gemini, copilot, qwen, droid, cursor-agent)"), "{err}");
+    assert!(err.contains("--host all found no host's command on PATH (looked for claude, codex, gemini, copilot, qwen, droid, cursor-agent, opencode)"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -12,6 +12,7 @@ pub mod codex;
 pub mod copilot;
 pub mod droid;
 pub mod gemini;
+pub mod opencode;
 pub mod qwen;
 
 use std::ffi::OsString;
@@ -29,6 +30,7 @@ pub enum HostKind {
     Copilot,
     Qwen,
     Droid,
+    Opencode,
 }
 
 impl HostKind {
@@ -48,6 +50,7 @@ impl HostKind {
             HostKind::Copilot => "copilot",
             HostKind::Qwen => "qwen",
             HostKind::Droid => "droid",
+            HostKind::Opencode => "opencode",
         }
     }
 }
@@ -136,6 +139,7 @@ impl Bed {
             HostKind::Copilot => copilot::bed(),
             HostKind::Qwen => qwen::bed(),
             HostKind::Droid => droid::bed(),
+            HostKind::Opencode => opencode::bed(),
         }
     }
 
@@ -148,6 +152,7 @@ impl Bed {
             HostKind::Copilot => copilot::env(self),
             HostKind::Qwen => qwen::env(self),
             HostKind::Droid => droid::env(self),
+            HostKind::Opencode => opencode::env(self),
         }
     }
 
@@ -161,6 +166,7 @@ impl Bed {
             HostKind::Copilot => copilot::run(self, prompt, script),
             HostKind::Qwen => qwen::run(self, prompt, script),
             HostKind::Droid => droid::run(self, prompt, script),
+            HostKind::Opencode => opencode::run(self, prompt, script),
         }
     }
 
@@ -172,6 +178,7 @@ impl Bed {
             HostKind::Copilot => copilot::shell(command),
             HostKind::Qwen => qwen::shell(command),
             HostKind::Droid => droid::shell(command),
+            HostKind::Opencode => opencode::shell(command),
         }
     }
 
@@ -184,6 +191,7 @@ impl Bed {
             HostKind::Copilot => copilot::write_file(path, content),
             HostKind::Qwen => qwen::write_file(path, content),
             HostKind::Droid => droid::write_file(path, content),
+            HostKind::Opencode => opencode::write_file(path, content),
         }
     }
 
@@ -195,6 +203,7 @@ impl Bed {
             HostKind::Copilot => copilot::edit_file(path, old, new),
             HostKind::Qwen => qwen::edit_file(path, old, new),
             HostKind::Droid => droid::edit_file(path, old, new),
+            HostKind::Opencode => opencode::edit_file(path, old, new),
         }
     }
 }
