@@ -32,6 +32,12 @@ pub trait State {
 
     /// The final message of the turn's last blocked stop.
     fn blocked_message(&self, prompt_id: &str, agent: &str) -> Option<String>;
+
+    /// When the session's last turn ended ([`Change::TurnEnded`]).
+    fn turn_ended(&self) -> Option<SystemTime>;
+
+    /// The records written since `t` (the last turn's end), exactly.
+    fn turn_log_since(&self, t: SystemTime) -> Result<LogRead, StoreError>;
 }
 
 /// A change a hook wants made to the shared state.
@@ -49,6 +55,9 @@ pub enum Change {
         /// The message of a blocked stop, kept to recognise it when repeated.
         message: Option<String>,
     },
+    /// A turn ended (its stop went through), on a host whose own session file is not
+    /// read: the next turn's evidence is what the ledger holds after this.
+    TurnEnded(SystemTime),
 }
 
 /// Why a change could not be made.
@@ -133,6 +142,10 @@ impl Disk {
             } => LoopGuard::new(&self.store()?)
                 .apply(prompt_id, agent, *count, message.as_deref())
                 .map_err(|e| e.to_string()),
+            Change::TurnEnded(at) => self
+                .store()?
+                .mark_turn_ended(*at)
+                .map_err(|e| e.to_string()),
         }
     }
 
@@ -174,6 +187,14 @@ impl State for Disk {
             .ok()
             .and_then(|s| LoopGuard::new(&s).blocked_message(prompt_id, agent))
     }
+
+    fn turn_ended(&self) -> Option<SystemTime> {
+        self.store().ok()?.turn_ended()
+    }
+
+    fn turn_log_since(&self, t: SystemTime) -> Result<LogRead, StoreError> {
+        SessionStore::new(self.root()?, &self.session).read_since(t, Duration::ZERO, None)
+    }
 }
 
 /// The state in memory, for running hooks in-process in tests: what was read is what was
@@ -184,6 +205,7 @@ pub struct Memory {
     pub loops: RefCell<HashMap<PathBuf, LoopState>>,
     pub stop_blocks: RefCell<HashMap<(String, String), u32>>,
     pub blocked_messages: RefCell<HashMap<(String, String), String>>,
+    pub turn_ended: RefCell<Option<SystemTime>>,
 }
 
 impl Memory {
@@ -194,6 +216,7 @@ impl Memory {
                 Change::Loop(state) => {
                     self.loops.borrow_mut().insert(state.project.clone(), state);
                 }
+                Change::TurnEnded(at) => *self.turn_ended.borrow_mut() = Some(at),
                 Change::StopBlocks {
                     prompt_id,
                     agent,
@@ -257,5 +280,24 @@ impl State for Memory {
             .borrow()
             .get(&(prompt_id.to_owned(), agent.to_owned()))
             .cloned()
+    }
+
+    fn turn_ended(&self) -> Option<SystemTime> {
+        *self.turn_ended.borrow()
+    }
+
+    fn turn_log_since(&self, t: SystemTime) -> Result<LogRead, StoreError> {
+        let mut out = LogRead::default();
+        for r in self.log.borrow().iter() {
+            if crate::time::parse_rfc3339(r.time()).is_some_and(|at| at < t) {
+                continue;
+            }
+            match r.clone() {
+                Record::Write(w) => out.records.push(w),
+                Record::Denial(d) => out.denials.push(d),
+                Record::Run(r) => out.runs.push(r),
+            }
+        }
+        Ok(out)
     }
 }

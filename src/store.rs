@@ -15,6 +15,8 @@ use std::time::{Duration, SystemTime};
 
 /// The write log's file name inside a session directory.
 pub const WRITE_LOG: &str = "writes.jsonl";
+/// When the last turn ended, for hosts whose session file is not read.
+const TURN_ENDED: &str = "turn-ended";
 /// The current record version. Readers skip records of other versions (and count them).
 pub const RECORD_VERSION: u32 = 1;
 /// Session ids longer than this are refused (real ones are 36-byte UUIDs).
@@ -433,6 +435,20 @@ impl SessionStore {
         self.dir.join(WRITE_LOG)
     }
 
+    /// When the session's last turn ended (a stop that went through), on hosts whose
+    /// own session file is not read: the next turn's records are those after it.
+    pub fn turn_ended(&self) -> Option<SystemTime> {
+        let text = crate::fsutil::read_regular(&self.dir.join(TURN_ENDED), 64).ok()?;
+        crate::time::parse_rfc3339(std::str::from_utf8(&text).ok()?.trim())
+    }
+
+    pub fn mark_turn_ended(&self, at: SystemTime) -> Result<(), StoreError> {
+        let path = self.dir.join(TURN_ENDED);
+        fs::create_dir_all(&self.dir).map_err(io_err(&self.dir, "create"))?;
+        crate::fsutil::write_atomically(&path, crate::time::rfc3339(at).as_bytes())
+            .map_err(io_err(&path, "write"))
+    }
+
     /// Creates the session directory if needed; returns true when it is new (the moment
     /// to prune other sessions: once per session, not once per tool call).
     fn ensure_dir(&self) -> Result<bool, StoreError> {
@@ -544,8 +560,19 @@ impl SessionStore {
             });
             return store.read_turn_records(last.flatten().as_deref());
         };
+        // A transcript's clock and the records' may differ by a little.
+        store.read_since(start, Duration::from_secs(2), prompt_id)
+    }
+
+    /// The records written at `start` or later (less `slack`), read backward from the end.
+    pub fn read_since(
+        &self,
+        start: SystemTime,
+        slack: Duration,
+        prompt_id: Option<&str>,
+    ) -> Result<LogRead, StoreError> {
+        let store = self;
         let mut out = LogRead::default();
-        let slack = Duration::from_secs(2);
         let result = crate::fsutil::lines_backward(&store.write_log_path(), |line| {
             match serde_json::from_slice::<Record>(line) {
                 Ok(r) => {

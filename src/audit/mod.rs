@@ -75,8 +75,8 @@ pub struct Evidence<'a> {
     pub policy: &'a AuditPolicy,
     pub transcript_ok: bool,
     /// The turn was rebuilt from the run log (a host whose session file is not read): its
-    /// commands and writes are known, but not when the turn began, so commits and pushes
-    /// are not judged from it.
+    /// commands and writes are known, and its start where an earlier turn of the session
+    /// ended.
     pub from_run_log: bool,
 }
 
@@ -119,8 +119,10 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             Kind::File { .. } | Kind::Dir { .. } if !ev.policy.file_claims => continue,
             Kind::Tests { .. } | Kind::Build | Kind::Lint if !ev.policy.test_claims => continue,
             Kind::Commit { .. } | Kind::Push { .. } if !ev.policy.git_claims => continue,
+            // From the run log without the turn's start (the session's first turn), the
+            // commands' own output still shows what they made and where they pushed.
             Kind::Commit { .. } | Kind::Push { .. }
-                if (!ev.transcript_ok || ev.from_run_log) && ev.turn.started.is_none() =>
+                if !ev.transcript_ok && ev.turn.started.is_none() =>
             {
                 out.notes.push(format!(
                     "\"{}\" could not be checked without the transcript",

@@ -29,7 +29,20 @@ const TRANSCRIPT_WAIT: Duration = Duration::from_millis(3000);
 
 pub fn run(input: &HookInput, ctx: &Context) -> Result<HookOutcome, String> {
     match &input.payload {
-        Payload::Stop(stop) => stop_event(input, stop, ctx),
+        Payload::Stop(stop) => stop_event(input, stop, ctx).map(|mut outcome| {
+            // The end of a turn on a host whose own session file is not read: the next
+            // turn's evidence in the ledger starts here (a blocked stop goes on with the
+            // same turn).
+            let passes = !matches!(
+                outcome.response.verdict,
+                Verdict::Block(_) | Verdict::Deny(_)
+            );
+            if passes && !stop.subagent && input.common.host != crate::protocol::host::Host::Claude
+            {
+                outcome.changes.push(Change::TurnEnded(ctx.now));
+            }
+            outcome
+        }),
         Payload::PostToolBatch { calls } => Ok(end_turn_batch(input, calls, ctx)),
         _ => Ok(HookOutcome::silent()),
     }
@@ -214,13 +227,25 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
             (message, claims, transcript)
         }
     };
-    let log = ctx
-        .state
-        .turn_log(input.common.prompt_id.as_deref(), transcript.turn.started)
-        .map_err(|e| e.to_string())?;
+    // A host whose session file is not read, without turn ids: the turn is what the
+    // ledger holds since the session's last turn ended.
+    let last_turn_end = (!transcript.ok && input.common.prompt_id.is_none())
+        .then(|| ctx.state.turn_ended())
+        .flatten();
+    let log = match last_turn_end {
+        Some(t) => ctx.state.turn_log_since(t),
+        None => ctx
+            .state
+            .turn_log(input.common.prompt_id.as_deref(), transcript.turn.started),
+    }
+    .map_err(|e| e.to_string())?;
     // A host whose session file is not read: the run log is the turn's evidence.
     let from_run_log = !transcript.ok && !log.runs.is_empty();
-    let run_turn = from_run_log.then(|| turn_from_run_log(&log, &transcript.turn));
+    let run_turn = from_run_log.then(|| {
+        let mut turn = turn_from_run_log(&log, &transcript.turn);
+        turn.started = last_turn_end;
+        turn
+    });
     let ev = Evidence {
         turn: run_turn.as_ref().unwrap_or(&transcript.turn),
         records: &log.records,
@@ -829,6 +854,102 @@ mod tests {
         assert!(
             state.log.borrow().len() == 1,
             "the hook wrote nothing itself"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A host whose session file is not read (Qwen here): pushes and commits are judged
+    /// from the run log, the turn being what the ledger holds since the session's last
+    /// turn ended; an earlier turn's push does not back this turn's claim.
+    #[test]
+    fn push_claims_are_judged_from_the_run_log_turn_by_turn() {
+        let dir = std::env::temp_dir().join(format!("dia-audit-runlog-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let policy = Policy::defaults(dir.join(".did-it-actually.json"));
+        let state = Memory::default();
+        let env = |_: &str| None;
+        let run_at = |t: std::time::SystemTime, command: &str, output: &str| {
+            Change::Record(Record::Run(crate::store::RunRecord {
+                v: RECORD_VERSION,
+                kind: crate::store::RunKind::Run,
+                time: crate::time::rfc3339(t),
+                session: "s".into(),
+                prompt_id: None,
+                tool_use_id: None,
+                event: "PostToolUse".into(),
+                tool: "Bash".into(),
+                command: command.into(),
+                cwd: dir.to_string_lossy().into_owned(),
+                failed: false,
+                output: output.into(),
+                output_bytes: output.len() as u64,
+                host: Some("qwen".into()),
+            }))
+        };
+        let stop_at = |now: std::time::SystemTime, message: &str| {
+            let ctx = Context {
+                policy: &policy,
+                now,
+                env: &env,
+                end_turn_tools: &[],
+                state: &state,
+            };
+            let input = serde_json::json!({"session_id": "s", "cwd": dir,
+                "hook_event_name": "Stop", "stop_hook_active": false,
+                "last_assistant_message": message});
+            let (input, _) = crate::protocol::host::decode(
+                crate::protocol::host::Host::Qwen,
+                None,
+                input.to_string().as_bytes(),
+            )
+            .unwrap();
+            let out = run(&input, &ctx).unwrap();
+            state.apply(out.changes.clone());
+            out
+        };
+        let t0 = std::time::SystemTime::now();
+        let secs = |n: u64| t0 + std::time::Duration::from_secs(n);
+        // Turn 1: a push that the remote took, claimed.
+        state.apply(vec![run_at(
+            secs(1),
+            "git push origin HEAD:topic/x",
+            "To ../origin.git\n   1111111..2222222  HEAD -> topic/x\n",
+        )]);
+        let first = stop_at(secs(2), "I pushed the fix to topic/x.");
+        assert_eq!(
+            first.response.verdict,
+            Verdict::Silent,
+            "{:?}",
+            first.response
+        );
+        assert!(first.changes.contains(&Change::TurnEnded(secs(2))));
+        // Turn 2: no push, the same claim: the first turn's push does not back it.
+        state.apply(vec![run_at(secs(3), "echo hi", "hi\n")]);
+        let second = stop_at(secs(4), "I pushed the fix to topic/x.");
+        assert!(
+            matches!(&second.response.verdict, Verdict::Block(r) if r.contains("no `git push` ran in this turn")),
+            "{:?}",
+            second.response
+        );
+        assert!(
+            !second
+                .changes
+                .iter()
+                .any(|c| matches!(c, Change::TurnEnded(_))),
+            "a blocked stop goes on with its turn"
+        );
+        // A push the remote rejected backs nothing.
+        state.apply(vec![run_at(
+            secs(5),
+            "git push origin HEAD:topic/x",
+            "To ../origin.git\n ! [rejected]        HEAD -> topic/x (fetch first)\nerror: failed to push some refs\n",
+        )]);
+        let third = stop_at(secs(6), "I pushed the fix to topic/x.");
+        assert!(
+            matches!(&third.response.verdict, Verdict::Block(r) if r.contains("did not succeed")),
+            "{:?}",
+            third.response
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -40,6 +40,7 @@ per_host!(
     a_landed_write_is_recorded_with_its_host,
     an_unbacked_claim_is_blocked_until_the_agent_backs_it,
     an_unbacked_test_claim_is_blocked_until_the_tests_run,
+    an_unbacked_push_claim_is_blocked_until_the_push_lands,
     a_corrected_message_goes_through,
     a_missing_guard_binary,
 );
@@ -356,6 +357,53 @@ fn an_unbacked_test_claim_is_blocked_until_the_tests_run(host: HostKind) {
             && r["host"] == host.name()),
         "{runs:?}"
     );
+}
+
+/// "Pushed to topic/x" after a turn that ran commands but no push is blocked, judged from
+/// the run log (the push's own output), and let through once the push landed; the
+/// remote has the branch. (A turn with no shell command at all leaves the claim reported:
+/// nothing there shows the run log was on.)
+fn an_unbacked_push_claim_is_blocked_until_the_push_lands(host: HostKind) {
+    let Some(bed) = guarded(host, None) else {
+        return;
+    };
+    let claim = "I pushed the work to topic/x.";
+    let run = bed.run(
+        "push the work",
+        vec![
+            Step::new(vec![bed.shell("git status --short")]),
+            Step::text(claim),
+            Step::new(vec![bed.shell("git push origin HEAD:topic/x")]),
+            Step::text(claim),
+        ],
+    );
+    match host {
+        // No final message reaches the stop hook (see above): let through, unchecked.
+        HostKind::Copilot => assert_eq!(run.steps_served, 2, "{}", explain(&run)),
+        // No stop gate: reported to the user.
+        HostKind::Opencode => {
+            assert_eq!(run.steps_served, 2, "{}", explain(&run));
+            assert!(
+                run.stderr.contains("audit-turn") && run.stderr.contains("no `git push` ran"),
+                "the unbacked push claim was not reported\n{}",
+                explain(&run)
+            );
+        }
+        _ => {
+            assert!(
+                run.told().contains("no `git push` ran in this turn"),
+                "the unbacked push claim was not sent back\n{}",
+                explain(&run)
+            );
+            assert_eq!(run.steps_served, 4, "{}", explain(&run));
+            assert!(run.status.success(), "{}", explain(&run));
+            assert!(
+                bed.repo.origin_ref("topic/x").is_some(),
+                "the push did not land\n{}",
+                explain(&run)
+            );
+        }
+    }
 }
 
 /// The honest way out of a block: the agent takes the claim back. It must then be let
