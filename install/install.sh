@@ -57,7 +57,7 @@ if [ "$mode" = uninstall ]; then
   if command -v cargo >/dev/null 2>&1 && [ -x "$binary" ]; then
     cargo uninstall --root "$prefix" did-it-actually
   fi
-  echo "did-it-actually is uninstalled from $prefix (settings backups, if any, are kept beside the settings files)."
+  echo "did-it-actually is uninstalled from $prefix."
   exit 0
 fi
 

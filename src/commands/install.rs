@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::cli::HostChoice;
+use crate::install::Removed;
 use crate::protocol::host::Host;
 
 /// The settings file `args` select for `host`.
@@ -254,15 +255,25 @@ fn run_one(
     if args.dry_run {
         // The file on stdout (so it can be redirected), the diff on stderr for the reader.
         // Read and checked exactly as the real run would: what fails there fails here.
-        let plan = match crate::install::plan(&path, edit) {
-            Ok(p) => p,
-            Err(e) => return Err(CommandError::new(e)),
-        };
-        write!(out, "{}", plan.text)?;
+        let (plan, text) = if uninstall {
+            crate::install::plan_removal(&path, edit).map(|(plan, text, _)| (plan, text))
+        } else {
+            crate::install::plan(&path, edit).map(|plan| {
+                let text = Some(plan.text.clone());
+                (plan, text)
+            })
+        }
+        .map_err(CommandError::new)?;
         let label = plan.target.display().to_string();
+        let Some(text) = text else {
+            eprintln!(
+                "did-it-actually: dry run: {label} would be removed (install created it, and nothing else would be left in it)."
+            );
+            return Ok(ExitCode::SUCCESS);
+        };
+        write!(out, "{text}")?;
         let before = plan.original.as_deref().unwrap_or("");
-        let diff =
-            crate::diff::unified_diff(before, &plan.text, &label, &format!("{label} (after)"));
+        let diff = crate::diff::unified_diff(before, &text, &label, &format!("{label} (after)"));
         if diff.is_empty() {
             eprintln!("did-it-actually: dry run: {label} would not change.");
         } else {
@@ -275,7 +286,46 @@ fn run_one(
     } else {
         "registered in"
     };
-    let result = crate::install::apply(&path, edit);
+    let hooks: Vec<&str> = selected.iter().map(|h| h.name()).collect();
+    let shown = path.display();
+    let result: Result<Vec<String>, _> = if uninstall {
+        crate::install::remove_entries(&path, edit).map(|removed| match removed {
+            Removed::Unchanged => vec![format!(
+                "{shown} has none of these entries; nothing was changed."
+            )],
+            Removed::Restored { from } => vec![format!(
+                "{} {verb} {shown}: it is back to what it was before install, byte for byte (from {}, now removed).",
+                hooks.join(", "),
+                from.display()
+            )],
+            Removed::Deleted => vec![format!(
+                "{} {verb} {shown}, which install had created: nothing else was in it, so it is gone.",
+                hooks.join(", ")
+            )],
+            Removed::Written { stale } => {
+                let mut lines = vec![format!("{} {verb} {shown}.", hooks.join(", "))];
+                lines.extend(stale.map(|b| format!(
+                    "the copy install made of it ({}) does not match what is left, so it was removed: the file as it is now is the one to keep.",
+                    b.display()
+                )));
+                lines
+            }
+        })
+    } else {
+        crate::install::apply(&path, edit).map(|applied| match applied {
+            Applied::Unchanged => vec![format!("{shown} is already up to date.")],
+            Applied::Written { backup } => {
+                let mut lines = vec![format!("{} {verb} {shown}.", hooks.join(", "))];
+                lines.extend(backup.map(|b| {
+                    format!(
+                        "the file as it was before is saved as {} (uninstall puts it back).",
+                        b.display()
+                    )
+                }));
+                lines
+            }
+        })
+    };
     if let (Ok(_), Some(launcher)) = (&result, &launcher) {
         launcher_follow_up(launcher, &binary, uninstall, &path, out)?;
     }
@@ -291,42 +341,37 @@ fn run_one(
     if result.is_ok() && shared && (layers.0 || layers.1) {
         runtime_follow_up(args, &path, &binary, uninstall, layers, env, out)?;
     }
-    match result {
-        Ok(Applied::Unchanged) if uninstall => {
-            writeln!(
-                out,
-                "did-it-actually: {} has none of these entries; nothing was changed.",
-                path.display()
-            )?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Ok(Applied::Unchanged) => {
-            writeln!(
-                out,
-                "did-it-actually: {} is already up to date.",
-                path.display()
-            )?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Ok(Applied::Written { backup }) => {
-            let hooks: Vec<_> = selected.iter().map(|h| h.name()).collect();
-            writeln!(
-                out,
-                "did-it-actually: {} {verb} {}.",
-                hooks.join(", "),
-                path.display()
-            )?;
-            if let Some(b) = backup {
-                writeln!(
-                    out,
-                    "did-it-actually: the original was saved as {}.",
-                    b.display()
-                )?;
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(e) => Err(CommandError::new(e)),
+    let lines = result.map_err(CommandError::new)?;
+    for line in lines {
+        writeln!(out, "did-it-actually: {line}")?;
     }
+    if uninstall {
+        // A directory install made for its files goes with them (only when empty).
+        if !args.user {
+            if let Some(dir) = path.parent() {
+                let _ = std::fs::remove_dir(dir);
+            }
+        }
+        if selected.len() == Hook::ALL.len() {
+            kept_state_note(env, out)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What uninstall leaves on purpose: the ledger, with how to remove it.
+fn kept_state_note(env: &Env, out: &mut dyn Write) -> Result<(), CommandError> {
+    if let Ok(root) = crate::store::state_root(env.as_fn()) {
+        if root.exists() {
+            writeln!(
+                out,
+                "did-it-actually: kept: {} (the ledger of past sessions, which `did-it-actually log` reads, shared by every project); remove it with `rm -r {}` once no project uses did-it-actually.",
+                root.display(),
+                root.display()
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// Writes (or, on uninstall, removes) the launcher the shared settings name, and says
@@ -406,7 +451,7 @@ fn runtime_follow_up(
         ))
     })?;
     if uninstall {
-        crate::install::apply(&env_file, |s| {
+        crate::install::remove_entries(&env_file, |s| {
             activation::remove_env(s, for_branches, for_writes);
             Ok(())
         })

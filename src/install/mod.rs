@@ -470,6 +470,89 @@ pub fn apply(
     Ok(Applied::Written { backup })
 }
 
+/// What [`remove_entries`] did to a settings file.
+#[derive(Debug, PartialEq)]
+pub enum Removed {
+    /// None of the entries was there: the file is as it was.
+    Unchanged,
+    /// The file is back to the copy install kept of it, byte for byte; the copy is gone.
+    Restored { from: PathBuf },
+    /// Install had created the file, and nothing else is in it: it is gone.
+    Deleted,
+    /// The entries are gone and the rest kept. `stale`: install's copy of the file from
+    /// before, removed because it does not match what is left (the file changed since,
+    /// or held entries of ours already): the file as it is now is the one to keep.
+    Written { stale: Option<PathBuf> },
+}
+
+/// What uninstall would write: the text the file would hold (`None`: the file would go),
+/// and what [`remove_entries`] reports. Nothing is written.
+pub fn plan_removal(
+    path: &Path,
+    edit: impl FnOnce(&mut Map<String, Value>) -> Result<(), String>,
+) -> Result<(Plan, Option<String>, Removed), SettingsError> {
+    let plan = plan(path, edit)?;
+    if !plan.changed {
+        let text = plan.original.clone();
+        return Ok((plan, text, Removed::Unchanged));
+    }
+    let after = parse_settings(path, &plan.text)?;
+    let backup = PathBuf::from(format!("{}{BACKUP_SUFFIX}", path.display()));
+    if let Ok(saved) = fs::read_to_string(&backup) {
+        if parse_settings(&backup, &saved).is_ok_and(|before| before == after) {
+            return Ok((plan, Some(saved), Removed::Restored { from: backup }));
+        }
+        let text = plan.text.clone();
+        return Ok((
+            plan,
+            Some(text),
+            Removed::Written {
+                stale: Some(backup),
+            },
+        ));
+    }
+    // A link (dotfiles) stays, whatever it points at.
+    let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if after.is_empty() && !is_link {
+        return Ok((plan, None, Removed::Deleted));
+    }
+    let text = plan.text.clone();
+    Ok((plan, Some(text), Removed::Written { stale: None }))
+}
+
+/// Uninstall's edit of a settings file: leaves it as install found it where it can. The
+/// copy install made before its first change is the file as it was: when taking our
+/// entries away gives the same settings, that copy comes back byte for byte; where there
+/// was no file (no copy) and nothing else is in it, the file goes. No backup is made: the
+/// text written is the file less our entries.
+pub fn remove_entries(
+    path: &Path,
+    edit: impl FnOnce(&mut Map<String, Value>) -> Result<(), String>,
+) -> Result<Removed, SettingsError> {
+    let (plan, text, removed) = plan_removal(path, edit)?;
+    let write_err = |p: &Path, e: std::io::Error| SettingsError::Write {
+        path: p.to_owned(),
+        message: crate::fsutil::describe_io(&e),
+    };
+    match (&removed, text) {
+        (Removed::Unchanged, _) => {}
+        (Removed::Deleted, _) | (_, None) => {
+            fs::remove_file(path).map_err(|e| write_err(path, e))?
+        }
+        (Removed::Restored { from }, Some(text))
+        | (Removed::Written { stale: Some(from) }, Some(text)) => {
+            write_atomically(&plan.target, text.as_bytes())
+                .map_err(|e| write_err(&plan.target, e))?;
+            fs::remove_file(from).map_err(|e| write_err(from, e))?;
+        }
+        (Removed::Written { stale: None }, Some(text)) => {
+            write_atomically(&plan.target, text.as_bytes())
+                .map_err(|e| write_err(&plan.target, e))?
+        }
+    }
+    Ok(removed)
+}
+
 /// Creates `path` (which must not exist) with `bytes`, readable by no one the original
 /// (`like`) does not let read it.
 fn write_private_copy(path: &Path, bytes: &[u8], like: &fs::Metadata) -> std::io::Result<()> {

@@ -83,6 +83,108 @@ fn install_merges_is_idempotent_and_uninstall_restores() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Every file under `root` but `.git`, with its bytes, in path order.
+fn tree(root: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            let rel = path.strip_prefix(root).unwrap().display().to_string();
+            if rel == ".git" {
+                continue;
+            }
+            if path.is_dir() {
+                out.push((format!("{rel}/"), Vec::new()));
+                stack.push(path);
+            } else {
+                out.push((rel, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Uninstall leaves a project as install found it, byte for byte: a project without
+/// settings gets none back (no `{}`, no backup, no `.claude/`), a hand-formatted
+/// settings file comes back with its formatting, a host's file too; and uninstall says
+/// what it kept on purpose (the ledger) and how to remove it.
+#[test]
+fn uninstall_leaves_the_project_as_install_found_it() {
+    let dir = scratch("install-undo");
+    let project = dir.join("root");
+    std::fs::create_dir_all(&project).unwrap();
+    assert!(Command::new("git")
+        .args(["init", "-q", "-b", "main"])
+        .current_dir(&project)
+        .status()
+        .unwrap()
+        .success());
+    std::fs::write(project.join("README.md"), "hello\n").unwrap();
+    let p = project.to_str().unwrap();
+    let cmd = |args: &[&str]| {
+        let out = Command::new(BIN)
+            .args(args)
+            .current_dir(&project)
+            .env("HOME", dir.join("home"))
+            .env("DID_IT_ACTUALLY_STATE_DIR", dir.join("state"))
+            .env_remove("DID_IT_ACTUALLY_POLICY")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", text(&out));
+        out
+    };
+    let cycle = |host: &[&str]| {
+        let before = tree(&project);
+        let mut install = vec!["install", "--project", p];
+        install.extend_from_slice(host);
+        cmd(&install);
+        assert_ne!(tree(&project), before, "install wrote nothing ({host:?})");
+        let mut uninstall = vec!["uninstall", "--project", p];
+        uninstall.extend_from_slice(host);
+        let out = cmd(&uninstall);
+        assert_eq!(tree(&project), before, "{host:?}: {}", text(&out));
+        String::from_utf8_lossy(&out.stdout).replace(dir.to_str().unwrap(), "[SCRATCH]")
+    };
+    // Nothing there before.
+    let said = cycle(&[]);
+    assert!(
+        said.contains("which install had created: nothing else was in it, so it is gone"),
+        "{said}"
+    );
+    assert!(
+        said.contains("kept: [SCRATCH]/state (the ledger of past sessions"),
+        "{said}"
+    );
+    // A user's own settings, in their own formatting.
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    std::fs::write(
+        project.join(".claude/settings.json"),
+        "{\n    \"permissions\": { \"allow\": [\"Bash(ls:*)\"] },\n    \"model\": \"opus\"\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        project.join(".claude/settings.local.json"),
+        "{\"env\": {\"A\": \"1\"}}",
+    )
+    .unwrap();
+    let said = cycle(&[]);
+    assert!(
+        said.contains("it is back to what it was before install, byte for byte"),
+        "{said}"
+    );
+    // Another host's file.
+    std::fs::create_dir_all(project.join(".gemini")).unwrap();
+    std::fs::write(
+        project.join(".gemini/settings.json"),
+        "{\"theme\":\"dark\"}",
+    )
+    .unwrap();
+    cycle(&["--host", "gemini"]);
+    cycle(&["--host", "qwen"]);
+}
+
 #[test]
 fn invalid_settings_are_refused_and_untouched() {
     let dir = scratch("install-invalid");
