@@ -106,8 +106,8 @@ enum Command {
     },
     /// Register the hooks in a Claude Code settings file (merges; keeps every other entry).
     Install(InstallArgs),
-    /// Remove exactly the entries `install` added.
-    Uninstall(InstallArgs),
+    /// Remove exactly what `install` added, leaving each file as install found it.
+    Uninstall(UninstallArgs),
     /// Check that the guards really protect the project: binary, links, registrations
     /// (command, timeout, onFailure), Claude Code's version, the policy, the state
     /// directory, and a live self-test of every registered hook. Exits 1 when a check fails.
@@ -232,6 +232,49 @@ pub struct InstallArgs {
     /// Only these hooks, comma-separated [default: all of them].
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_hook)]
     pub hooks: Vec<Hook>,
+}
+
+/// What `uninstall` takes: where to remove from, and what.
+#[derive(Args, Clone, Debug)]
+pub struct UninstallArgs {
+    /// The host whose registration to remove, or `all`: every host's file, whatever is on
+    /// PATH.
+    #[arg(long, value_name = "HOST", default_value = "claude", value_parser = parse_host_choice)]
+    pub host: HostChoice,
+    /// The project to remove from [default: the git top level of the current directory,
+    /// else the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// Remove from `.claude/settings.local.json` (personal, not committed) instead.
+    #[arg(long, conflicts_with = "user")]
+    pub local: bool,
+    /// Remove from `~/.claude/settings.json` (every project of this user) instead.
+    #[arg(long, conflicts_with = "project")]
+    pub user: bool,
+    /// Print the file as it would be instead of writing it.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Only these hooks, comma-separated [default: all of them].
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_hook)]
+    pub hooks: Vec<Hook>,
+}
+
+impl From<UninstallArgs> for InstallArgs {
+    fn from(u: UninstallArgs) -> InstallArgs {
+        InstallArgs {
+            host: u.host,
+            project: u.project,
+            local: u.local,
+            user: u.user,
+            dry_run: u.dry_run,
+            print_settings: false,
+            end_turn_tool: Vec::new(),
+            no_fail_closed: false,
+            force: false,
+            binary: None,
+            hooks: u.hooks,
+        }
+    }
 }
 
 /// What every hook takes on its command line.
@@ -543,7 +586,7 @@ fn dispatch(command: Command) -> ExitCode {
             commands::explain::run(&command, cwd, json, &env, out)
         }
         Command::Install(args) => commands::install::run(&args, false, &env, out),
-        Command::Uninstall(args) => commands::install::run(&args, true, &env, out),
+        Command::Uninstall(args) => commands::install::run(&args.into(), true, &env, out),
         Command::Policy(PolicyCommand::Check { cwd }) => commands::policy::check(cwd, &env, out),
         Command::Policy(PolicyCommand::Init { cwd, strict }) => {
             commands::policy::init(cwd, strict, &env, out)

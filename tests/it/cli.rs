@@ -274,6 +274,25 @@ fn help_says_what_the_tool_does() {
     insta::assert_snapshot!("help", String::from_utf8_lossy(&out.stdout));
 }
 
+/// `uninstall --help` offers only what uninstall uses, in uninstall's words.
+#[test]
+fn uninstall_help_lists_only_its_own_options() {
+    let out = run(&["uninstall", "--help"], Path::new("/"));
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for install_only in [
+        "--print-settings",
+        "--end-turn-tool",
+        "--no-fail-closed",
+        "--force",
+        "--binary",
+        "register",
+    ] {
+        assert!(!help.contains(install_only), "{install_only}:\n{help}");
+    }
+    insta::assert_snapshot!("uninstall_help", help);
+}
+
 #[test]
 fn the_example_policy_is_valid() {
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("policy.example.json");
