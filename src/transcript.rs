@@ -445,6 +445,104 @@ pub fn host_last_message(path: &Path) -> std::io::Result<Option<String>> {
     Ok(found)
 }
 
+/// The final message of the turn a Copilot stop ends, from its `events.jsonl`. Copilot
+/// writes that file in batches while the hook runs (about 100 ms after the hook starts,
+/// observed on 1.0.102), so the file is read again, every 20 ms up to `wait`, until it
+/// holds this stop's own mark (the `hook.start` record of an `agentStop` whose input's
+/// `timestamp` is `stamp`): every record before it is then on disk. The message is the
+/// newest `assistant.message` with text before the mark, of `agent` (none: the main
+/// agent, whose records have no `agentId`), and after that agent's last user message.
+/// `Ok(None)`: the turn has no final text; `Err(Unmarked)`: the mark did not come in time.
+pub fn copilot_final_message(
+    path: &Path,
+    stamp: &str,
+    agent: Option<&str>,
+    wait: std::time::Duration,
+) -> Result<Option<String>, HostRead> {
+    let deadline = std::time::Instant::now() + wait;
+    loop {
+        let error = match copilot_scan(path, stamp, agent) {
+            Ok(Some(message)) => return Ok(message),
+            Ok(None) => HostRead::Unmarked,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => HostRead::Io(e),
+            Err(e) => return Err(HostRead::Io(e)),
+        };
+        if std::time::Instant::now() >= deadline {
+            return Err(error);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Why a host's transcript gave no final message.
+#[derive(Debug)]
+pub enum HostRead {
+    Io(std::io::Error),
+    /// The file never showed this stop's own record (Copilot writes it while the hook
+    /// runs): what it holds may be an earlier turn's.
+    Unmarked,
+}
+
+/// `None`: the mark is not in the file yet; `Some(message)`: it is, with the message
+/// before it (if any).
+fn copilot_scan(
+    path: &Path,
+    stamp: &str,
+    agent: Option<&str>,
+) -> std::io::Result<Option<Option<String>>> {
+    let mut marked = false;
+    let mut message = None;
+    let mut seen = 0;
+    crate::fsutil::lines_backward(path, |line| {
+        seen += 1;
+        let Ok(v) = serde_json::from_slice::<Value>(line) else {
+            return seen < HOST_TAIL_LINES;
+        };
+        let kind = v.get("type").and_then(Value::as_str).unwrap_or("");
+        if !marked {
+            marked = kind == "hook.start" && is_stop_mark(&v, stamp);
+            return seen < HOST_TAIL_LINES;
+        }
+        if v.get("agentId").and_then(Value::as_str) != agent {
+            return seen < HOST_TAIL_LINES;
+        }
+        match kind {
+            "assistant.message" => {
+                let text = content_text(v.get("data").and_then(|d| d.get("content")));
+                if !text.trim().is_empty() {
+                    message = Some(text);
+                    return false;
+                }
+                seen < HOST_TAIL_LINES
+            }
+            // The turn's prompt (or a stop hook's reason): no text after it.
+            "user.message" => false,
+            _ => seen < HOST_TAIL_LINES,
+        }
+    })?;
+    Ok(marked.then_some(message))
+}
+
+/// Whether `record` (a `hook.start`) is the start of the `agentStop` hook whose input
+/// carried `stamp`: the camelCase input's `timestamp` (milliseconds), or, for the
+/// PascalCase dialect, the ISO time both carry.
+fn is_stop_mark(record: &Value, stamp: &str) -> bool {
+    let data = record.get("data");
+    let hook = data.and_then(|d| d.get("hookType")).and_then(Value::as_str);
+    if !matches!(hook, Some("agentStop" | "Stop")) {
+        return false;
+    }
+    let same = |v: Option<&Value>| match v {
+        Some(Value::String(s)) => s == stamp,
+        Some(Value::Number(n)) => n.to_string() == stamp,
+        _ => false,
+    };
+    same(
+        data.and_then(|d| d.get("input"))
+            .and_then(|i| i.get("timestamp")),
+    ) || same(record.get("timestamp"))
+}
+
 fn assistant_text(v: &Value, depth: usize) -> Option<String> {
     let obj = v.as_object()?;
     let is_assistant = obj.get("role").and_then(Value::as_str) == Some("assistant")
@@ -566,5 +664,88 @@ mod tests {
         assert_eq!(read_turn(&p, Some("p")).unwrap(), Turn::default());
         std::fs::remove_file(&p).unwrap();
         assert!(read_turn(Path::new("/nonexistent/t.jsonl"), Some("p")).is_err());
+    }
+
+    /// Copilot's events file, as 1.0.102 writes it: the stop's own `hook.start` arrives
+    /// after the hook started (here, 150 ms later, from another thread); the message read
+    /// is the one before that mark, of the main agent, not an earlier turn's, not a
+    /// subagent's; a mark that never comes gives none within the wait.
+    #[test]
+    fn copilot_final_message_waits_for_the_stops_mark() {
+        let event = |kind: &str, data: Value| json!({"type": kind, "data": data, "timestamp": "2026-12-04T07:02:33.000Z"});
+        let mark = move |stamp: u64| {
+            event(
+                "hook.start",
+                json!({"hookType": "agentStop", "input": {"timestamp": stamp}}),
+            )
+        };
+        let mut sub = event(
+            "assistant.message",
+            json!({"content": "SUBAGENT: 12 passed"}),
+        );
+        sub["agentId"] = json!("a1");
+        let before = vec![
+            line(event("user.message", json!({"content": "run the tests"}))),
+            line(event(
+                "assistant.message",
+                json!({"content": "All 12 tests pass."}),
+            )),
+            line(mark(1)),
+            line(event(
+                "user.message",
+                json!({"content": "the stop hook's reason"}),
+            )),
+            line(event(
+                "assistant.message",
+                json!({"content": "", "toolRequests": [{"name": "bash"}]}),
+            )),
+            line(event(
+                "assistant.message",
+                json!({"content": "I ran them: 11 pass, 1 fails."}),
+            )),
+            line(sub),
+        ];
+        let p = write_lines("copilot-events", &before);
+        let wait = std::time::Duration::from_millis(2000);
+        // The first stop's mark is there: its message is the first one.
+        assert_eq!(
+            copilot_final_message(&p, "1", None, wait)
+                .unwrap()
+                .as_deref(),
+            Some("All 12 tests pass.")
+        );
+        // The second stop's mark arrives later.
+        let writer = {
+            let p = p.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(150));
+                let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
+                f.write_all(&line(mark(2))).unwrap();
+                f.write_all(b"\n").unwrap();
+            })
+        };
+        assert_eq!(
+            copilot_final_message(&p, "2", None, wait)
+                .unwrap()
+                .as_deref(),
+            Some("I ran them: 11 pass, 1 fails.")
+        );
+        writer.join().unwrap();
+        assert_eq!(
+            copilot_final_message(&p, "2", Some("a1"), wait)
+                .unwrap()
+                .as_deref(),
+            Some("SUBAGENT: 12 passed")
+        );
+        let short = std::time::Duration::from_millis(60);
+        assert!(matches!(
+            copilot_final_message(&p, "3", None, short),
+            Err(HostRead::Unmarked)
+        ));
+        std::fs::remove_file(&p).unwrap();
+        assert!(
+            matches!(copilot_final_message(&p, "1", None, short), Err(HostRead::Io(_))),
+            "a file not written yet"
+        );
     }
 }

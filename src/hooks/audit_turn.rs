@@ -199,10 +199,21 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
         // the write log, the disk and git (its tool calls are not read from that format).
         None if stop.host_transcript_path.is_some() => {
             let path = stop.host_transcript_path.as_deref().expect("checked");
-            let (message, note) = match transcript::host_last_message(path) {
+            let read = match &stop.host_stop_stamp {
+                // Copilot writes its events while the hook runs: wait for this stop's mark.
+                Some(stamp) => transcript::copilot_final_message(
+                    path,
+                    stamp,
+                    stop.agent_id.as_deref().filter(|_| stop.subagent),
+                    TRANSCRIPT_WAIT,
+                ),
+                None => transcript::host_last_message(path).map_err(transcript::HostRead::Io),
+            };
+            let (message, note) = match read {
                 Ok(Some(m)) => (m, None),
                 Ok(None) => (String::new(), Some(format!("the host sent no final message and its transcript {} holds none, so no claim was checked", path.display()))),
-                Err(e) => (String::new(), Some(format!("the host sent no final message and its transcript {} could not be read ({}), so no claim was checked", path.display(), crate::fsutil::describe_io(&e)))),
+                Err(transcript::HostRead::Io(e)) => (String::new(), Some(format!("the host sent no final message and its transcript {} could not be read ({}), so no claim was checked", path.display(), crate::fsutil::describe_io(&e)))),
+                Err(transcript::HostRead::Unmarked) => (String::new(), Some(format!("the host sent no final message and its transcript {} did not show this stop within {} s, so no claim was checked", path.display(), TRANSCRIPT_WAIT.as_secs()))),
             };
             let claims = if policy.enabled {
                 claims::extract(&message)

@@ -16,6 +16,9 @@ use std::path::PathBuf;
 
 /// Where a host adapter puts a transcript in another format than Claude Code's.
 pub const HOST_TRANSCRIPT: &str = "did_it_actually_host_transcript_path";
+/// What marks this stop in the host's own transcript (Copilot's `timestamp`, which its
+/// `hook.start` record of the stop repeats): the final message is the one before it.
+pub const HOST_STOP_STAMP: &str = "did_it_actually_host_stop_stamp";
 /// Where a host adapter keeps the tool's own name (`write_file`) beside the suite's
 /// (`Write`), for what the agent is told.
 pub const HOST_TOOL_NAME: &str = "did_it_actually_host_tool_name";
@@ -137,6 +140,7 @@ fn parse_event(event: Event, mut obj: Map<String, Value>) -> Result<HookInput, I
             agent_id: optional_str(&obj, "agent_id")?.map(str::to_owned),
             agent_transcript_path: optional_str(&obj, "agent_transcript_path")?.map(PathBuf::from),
             host_transcript_path: optional_str(&obj, HOST_TRANSCRIPT)?.map(PathBuf::from),
+            host_stop_stamp: optional_str(&obj, HOST_STOP_STAMP)?.map(str::to_owned),
         }),
     };
     Ok(HookInput {

@@ -104,3 +104,35 @@ pub fn is_copilot_payload(obj: &Map<String, Value>) -> bool {
     (obj.contains_key("tool_name") && !obj.contains_key("transcript_path"))
         || (obj.contains_key("stop_reason") && copilot_transcript)
 }
+
+/// A stop, as the suite reads it: Copilot's `agentStop` also fires for a subagent (its
+/// payload then names `agentId` and `parentAgentId`), which is a subagent's stop here;
+/// the payload's `timestamp` marks the stop in `events.jsonl` (its `hook.start` record
+/// repeats it), which Copilot writes while the hook runs.
+pub fn adapt_stop(obj: &mut Map<String, Value>) {
+    let stop = obj.get("hook_event_name").and_then(Value::as_str) == Some(Event::Stop.name());
+    if !stop {
+        return;
+    }
+    let agent = ["agentId", "agent_id"]
+        .iter()
+        .find_map(|k| obj.get(*k).and_then(Value::as_str).map(str::to_owned));
+    let parent = ["parentAgentId", "parent_agent_id"]
+        .iter()
+        .any(|k| obj.get(*k).is_some_and(|v| !v.is_null()));
+    if let (Some(agent), true) = (agent, parent) {
+        obj.insert(
+            "hook_event_name".into(),
+            Value::from(Event::SubagentStop.name()),
+        );
+        obj.insert("agent_id".into(), Value::from(agent));
+    }
+    let stamp = match obj.get("timestamp") {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    };
+    if let Some(stamp) = stamp {
+        obj.insert(super::claude::HOST_STOP_STAMP.into(), Value::from(stamp));
+    }
+}

@@ -190,6 +190,7 @@ fn translate(
     match spec.host {
         Host::Gemini => gemini::adapt(&mut obj),
         Host::Cursor => cursor::adapt(&mut obj),
+        Host::Copilot => copilot::adapt_stop(&mut obj),
         _ => {}
     }
     let Some(name) = obj

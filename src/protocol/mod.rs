@@ -146,6 +146,9 @@ pub struct StopInput {
     /// `events.jsonl`, droid's session): read only for the final message, when the event
     /// does not carry it.
     pub host_transcript_path: Option<PathBuf>,
+    /// What marks this stop in that transcript, where the host writes it while the hook
+    /// runs (Copilot): the final message is the one before the mark.
+    pub host_stop_stamp: Option<String>,
 }
 
 /// A parsed hook input: common fields plus the event's payload.
