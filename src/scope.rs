@@ -35,6 +35,8 @@ pub struct Scope {
     pub source: String,
     /// `scope.unmodelled_programs`.
     pub unmodelled: crate::policy::Unmodelled,
+    /// `$HOME`: a path starting with `~/` means it, wherever a path is judged.
+    home: Option<PathBuf>,
 }
 
 /// How a write touches its target.
@@ -118,6 +120,7 @@ impl Scope {
             settings_dirs,
             source: policy.source.to_string(),
             unmodelled: policy.scope.unmodelled_programs,
+            home: env("HOME").filter(|h| !h.is_empty()).map(PathBuf::from),
             root,
         }
     }
@@ -139,6 +142,18 @@ impl Scope {
         }
         if raw.is_empty() {
             return refuse("the path is empty");
+        }
+        // One rule for `~` everywhere, as a shell reads it and as hosts expand it in a
+        // file tool's path: a leading `~` or `~/` is the home directory (read literally,
+        // a host that expands it would write elsewhere than judged).
+        if let Some(rest) = raw
+            .strip_prefix('~')
+            .filter(|r| r.is_empty() || r.starts_with('/'))
+        {
+            return match &self.home {
+                Some(home) => self.judge_with(&format!("{}{rest}", home.display()), cwd, how),
+                None => refuse("it starts with `~` (the home directory), and HOME is not set"),
+            };
         }
         let b = raw.as_bytes();
         if b.len() > 2 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/')
@@ -701,11 +716,50 @@ mod tests {
     /// environment, each matched where it really is (a temp directory reached through a
     /// link, as macOS's `/tmp` is); a link from there back into the project is judged where
     /// it lands; a policy that sets `outside_root` replaces the default.
+    /// `~/x` is the home directory's `x` wherever a path is judged (a file tool's path,
+    /// `check-path`), as in a shell command; `~name` and `x/~` are names.
+    #[test]
+    fn a_leading_tilde_is_the_home_directory() {
+        let dir = std::env::temp_dir().join(format!("dia-scope-tilde-{}", std::process::id()));
+        let proj = dir.join("proj");
+        std::fs::create_dir_all(proj.join(".git")).unwrap();
+        let proj = std::fs::canonicalize(&proj).unwrap();
+        // A home outside the temp directories (which the defaults allow).
+        let env = |k: &str| (k == "HOME").then(|| std::ffi::OsString::from("/nonexistent-home"));
+        let scope = Scope::new(
+            &Policy::defaults(proj.join(".did-it-actually.json")),
+            &proj,
+            &env,
+        );
+        let bashrc = scope.judge("~/.bashrc", &proj);
+        assert!(!bashrc.allowed, "{bashrc:?}");
+        assert_eq!(bashrc.resolved, Path::new("/nonexistent-home/.bashrc"));
+        assert!(!scope.judge("~", &proj).allowed);
+        for name in ["~notes.md", "a/~/b.md"] {
+            let j = scope.judge(name, &proj);
+            assert!(j.allowed && j.resolved.starts_with(&proj), "{name}: {j:?}");
+        }
+        let no_home = Scope::new(
+            &Policy::defaults(proj.join(".did-it-actually.json")),
+            &proj,
+            &|_: &str| None,
+        );
+        let j = no_home.judge("~/.bashrc", &proj);
+        assert!(!j.allowed && j.rule.contains("HOME is not set"), "{j:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn temp_directories_are_writable_by_default_and_judged_where_they_land() {
-        // Not under /tmp, whose default pattern would match first.
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(format!("target/dia-scope-tmp-{}", std::process::id()));
+        // Not under /tmp or /var/tmp, whose default patterns would match first: beside
+        // the build, unless the clone itself is in a temp directory (then /dev/shm).
+        let in_temp = |p: &Path| p.starts_with("/tmp") || p.starts_with("/var/tmp");
+        let manifest = std::fs::canonicalize(env!("CARGO_MANIFEST_DIR")).unwrap();
+        let base = [manifest.join("target"), PathBuf::from("/dev/shm")]
+            .into_iter()
+            .find(|b| !in_temp(b) && b.is_dir())
+            .expect("a directory outside the system temp directories");
+        let dir = base.join(format!("dia-scope-tmp-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         for d in ["proj/.git", "real-tmp", "elsewhere"] {
             std::fs::create_dir_all(dir.join(d)).unwrap();

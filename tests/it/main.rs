@@ -38,6 +38,7 @@ mod install_script;
 mod oracle;
 mod oracle_generator;
 mod oracle_relabel;
+mod paths;
 mod property;
 
 mod run_time_writes;
