@@ -573,6 +573,19 @@ pub fn is_default_outside_root(list: &[String]) -> bool {
     list.len() == TEMP_DIRS.len() && list.iter().zip(TEMP_DIRS).all(|(a, b)| a == b)
 }
 
+/// Where writes may go, for people: the project root, and what `scope.outside_root`
+/// allows beyond it.
+pub fn describe_writable(root: &std::path::Path, outside_root: &[String]) -> String {
+    let outside = if outside_root.is_empty() {
+        "nothing outside it".to_owned()
+    } else if is_default_outside_root(outside_root) {
+        "the system temp directories (/tmp, /var/tmp, $TMPDIR)".to_owned()
+    } else {
+        outside_root.join(", ")
+    };
+    format!("inside {} and {outside}", root.display())
+}
+
 fn outside_root<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     let expected = "expected \"deny\" or {\"allow\": [absolute path patterns]}";
     match serde_json::Value::deserialize(d)? {

@@ -107,6 +107,9 @@ pub fn check(
                 writeln!(out, "scope.outside_root: deny")?;
             } else {
                 let mut notes = Vec::new();
+                if crate::policy::is_default_outside_root(&p.scope.outside_root) {
+                    notes.push("the default: the system temp directories".to_owned());
+                }
                 if p.scope
                     .outside_root
                     .iter()
@@ -115,15 +118,11 @@ pub fn check(
                     notes.push(
                         match env.var("TMPDIR").filter(|d| Path::new(d).is_absolute()) {
                             Some(dir) => format!("$TMPDIR is {}", Path::new(&dir).display()),
-                            None => "$TMPDIR is not set, so its pattern allows nothing".into(),
+                            None => "$TMPDIR is not set, so its pattern matches nothing".into(),
                         },
                     );
                 }
-                if crate::policy::is_default_outside_root(&p.scope.outside_root) {
-                    notes.push(
-                        "the system temp directories, the default; \"deny\" takes them away".into(),
-                    );
-                }
+                notes.push("\"outside_root\": \"deny\" allows nothing outside the root".into());
                 let notes = if notes.is_empty() {
                     String::new()
                 } else {

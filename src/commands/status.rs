@@ -93,7 +93,11 @@ pub fn run(
                 layers.describe().trim_start_matches("layers: ")
             )?;
             let scope = crate::scope::Scope::new(&p, &project, env.as_fn());
-            writeln!(out, "  writes stay inside: {}", scope.root.display())?;
+            writeln!(
+                out,
+                "  writes allowed: {}",
+                crate::policy::describe_writable(&scope.root, &p.scope.outside_root)
+            )?;
             writeln!(
                 out,
                 "  writes decided by: {}",

@@ -346,10 +346,18 @@ fn settings_checks(scope: &Subject, other_hosts: &[&str], out: &mut Vec<Check>) 
             Mark::Fail,
             "registration",
             "no settings file in scope registers any hook, and the did-it-actually plugin is not enabled: nothing is guarded",
-            Some(format!(
-                "run `did-it-actually install --project {}`",
-                scope.project.display()
-            )),
+            Some(if crate::policy::repo_root(&scope.project).is_some() {
+                format!(
+                    "run `did-it-actually install --project {}`",
+                    scope.project.display()
+                )
+            } else {
+                format!(
+                    "{} is not in a git repository: run doctor in your project (or pass --project DIR); to guard this directory itself, `did-it-actually install --project {}`",
+                    scope.project.display(),
+                    scope.project.display()
+                )
+            }),
         ));
     } else if !missing.is_empty() {
         let shell = crate::tools::shell_tools_matcher();
@@ -574,10 +582,10 @@ fn policy_check(project: &Path, env: &dyn Fn(&str) -> Option<std::ffi::OsString>
                 Mark::Pass,
                 "policy",
                 format!(
-                    "{}: protects {}; writes stay inside {}; audit {}",
+                    "{}: protects {}; writes allowed {}; audit {}",
                     p.source,
                     p.branches.describe_protected(),
-                    scope.root.display(),
+                    crate::policy::describe_writable(&scope.root, &p.scope.outside_root),
                     if p.audit.enabled { "on" } else { "off" }
                 ),
                 None,

@@ -650,7 +650,8 @@ fn print_settings_gives_an_sdk_app_the_registration_and_writes_nothing() {
     assert!(!plain.to_string().contains("--end-turn-tool"));
     // It is for `install` only, and not with a settings file target.
     let out = run(&["uninstall", "--print-settings"], &project);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unexpected argument '--print-settings'"));
     let out = run(&["install", "--print-settings", "--user"], &project);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 }

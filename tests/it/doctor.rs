@@ -603,3 +603,23 @@ fn an_opencode_plugin_is_checked_and_self_tested() {
     );
     assert!(!s.project.join(".opencode").exists());
 }
+
+/// Doctor run outside any repository (a home directory, /tmp) says so, instead of
+/// proposing to guard that directory as if it were the project.
+#[test]
+fn outside_a_repository_doctor_says_to_run_it_in_the_project() {
+    let s = Setup::new("doctor-no-repo", Some("2.1.328"));
+    let elsewhere = s.dir.join("not-a-project");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let out = s
+        .cmd(&["doctor"])
+        .current_dir(&elsewhere)
+        .output()
+        .unwrap();
+    let report = redact(&String::from_utf8_lossy(&out.stdout), &s.dir);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains("fix: [SCRATCH]/not-a-project is not in a git repository: run doctor in your project (or pass --project DIR)"),
+        "{report}"
+    );
+}
