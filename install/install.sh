@@ -76,11 +76,16 @@ if [ -n "$need" ] && [ -n "$have" ] &&
   die "Rust $have is too old: did-it-actually needs Rust $need or later (rustup update stable)"
 fi
 echo "install.sh: building did-it-actually (release, Rust ${have:-?}, needs ${need:-?}) into $prefix."
-echo "install.sh: a first build compiles libgit2 and the crate: about 5 to 7 minutes on 2 cores (cargo's progress follows); a rebuild takes seconds."
 # shellcheck source=static-build.sh
 . "$repo/install/static-build.sh"
 [ -n "$static_target" ] && echo "install.sh: linking it statically for $static_target (hooks start faster)."
-CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}" \
+target_dir="${CARGO_TARGET_DIR:-$repo/target}"
+if [ -x "$target_dir/${static_target:+$static_target/}release/did-it-actually" ]; then
+  echo "install.sh: built before: only what changed is rebuilt (seconds, unless the dependencies changed)."
+else
+  echo "install.sh: a first build compiles libgit2 and the crate: about 5 to 7 minutes on 2 cores (cargo's progress follows)."
+fi
+CARGO_TARGET_DIR="$target_dir" \
   cargo install --path "$repo" --locked --root "$prefix" --force ${static_args[@]+"${static_args[@]}"}
 
 for hook in $("$binary" hook-names); do

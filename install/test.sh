@@ -32,6 +32,38 @@ stop_watchdog() {
 }
 trap stop_watchdog EXIT
 
+# The oracle's sandbox runs `chroot` and `unshare`, which live in /usr/sbin and /sbin,
+# directories many users' PATH leaves out.
+for dir in /usr/sbin /sbin; do
+  case ":$PATH:" in
+    *":$dir:"*) ;;
+    *) [ -d "$dir" ] && PATH="$PATH:$dir" ;;
+  esac
+done
+export PATH
+
+# What the end-to-end tests install into target/ on first use, said before they do it.
+target="${CARGO_TARGET_DIR:-target}"
+hosts="${DID_IT_ACTUALLY_HOST_CACHE:-$target/hosts}"
+missing=()
+want() { [ -d "$1" ] || missing+=("$2"); }
+want "$target/claude-code/node_modules" "Claude Code 2.1.328 (360 MB)"
+want "$target/claude-code-2.1.332/node_modules" "Claude Code 2.1.332 (385 MB)"
+want "$hosts/codex-0.171.0" "Codex CLI (425 MB)"
+want "$hosts/copilot-1.0.102" "Copilot CLI (425 MB)"
+want "$hosts/droid-0.225.2" "droid (245 MB)"
+want "$hosts/gemini-0.61.0" "Gemini CLI (100 MB)"
+want "$hosts/opencode-1.18.33" "opencode (355 MB)"
+want "$hosts/qwen-0.24.4" "Qwen Code (145 MB)"
+want "$target/agent-sdk-ts" "the TypeScript Agent SDK (455 MB)"
+want "$target/agent-sdk-py" "the Python Agent SDK (455 MB)"
+want "$target/turn-corpus" "pytest, uv, jest and mocha (110 MB)"
+if [ "${#missing[@]}" -gt 0 ] && [ "${DID_IT_ACTUALLY_E2E_OPTIONAL:-}" != 1 ]; then
+  echo "test.sh: the end-to-end tests install, once, into $target/ from npm and PyPI (sizes on disk, about 3.4 GB when none is there yet):" >&2
+  printf '  %s\n' "${missing[@]}" >&2
+  echo "test.sh: the suite then takes 15 to 25 minutes on 2 cores; later runs reuse them (DID_IT_ACTUALLY_E2E_OPTIONAL=1 skips what cannot be had)." >&2
+fi
+
 status=0
 timeout --kill-after=30 "$((limit + 5))" cargo test --locked "$@" || status=$?
 if [ "$status" = 124 ]; then

@@ -611,11 +611,7 @@ fn outside_a_repository_doctor_says_to_run_it_in_the_project() {
     let s = Setup::new("doctor-no-repo", Some("2.1.328"));
     let elsewhere = s.dir.join("not-a-project");
     std::fs::create_dir_all(&elsewhere).unwrap();
-    let out = s
-        .cmd(&["doctor"])
-        .current_dir(&elsewhere)
-        .output()
-        .unwrap();
+    let out = s.cmd(&["doctor"]).current_dir(&elsewhere).output().unwrap();
     let report = redact(&String::from_utf8_lossy(&out.stdout), &s.dir);
     assert_eq!(out.status.code(), Some(1), "{report}");
     assert!(

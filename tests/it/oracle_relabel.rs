@@ -412,7 +412,8 @@ fn a_sample_of_the_corpora_still_holds_when_run() {
     let sandboxed = oracle::sandboxed();
     assert!(
         sandboxed || std::env::var("DID_IT_ACTUALLY_ORACLE_SANDBOX").as_deref() == Ok("0"),
-        "the scope corpus names paths outside the world: this test needs the sandbox (root or user namespaces and overlayfs); DID_IT_ACTUALLY_ORACLE_SANDBOX=0 runs the branch sample only"
+        "the scope corpus names paths outside the world: this test needs the sandbox (root or user namespaces, overlayfs, and unshare and chroot on PATH), which does not work here: {}; DID_IT_ACTUALLY_ORACLE_SANDBOX=0 runs the branch sample only",
+        oracle::sandbox_missing().unwrap_or_default()
     );
     let mut wrong = Vec::new();
     let mut ran = 0;

@@ -678,33 +678,55 @@ exit 0
 /// Whether commands run in the sandbox (probed once; `DID_IT_ACTUALLY_ORACLE_SANDBOX=0`
 /// turns it off, `=1` makes its absence an error).
 pub fn sandboxed() -> bool {
-    static SANDBOX: OnceLock<bool> = OnceLock::new();
-    *SANDBOX.get_or_init(|| {
-        let want = std::env::var("DID_IT_ACTUALLY_ORACLE_SANDBOX").ok();
-        if want.as_deref() == Some("0") {
-            return false;
-        }
-        let dir = base().join("probe");
-        std::fs::create_dir_all(dir.join("s")).unwrap();
-        let r = dir.join("r");
-        std::fs::create_dir_all(&r).unwrap();
-        let probe = format!("tmp/dia-oracle-probe-{}", std::process::id());
-        let ok = sandbox_command(&r, &dir.join("s"), &dir.join("s"), &format!("echo probe > /{probe}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-            && std::fs::read_to_string(r.join("upper"))
+    sandbox_missing().is_none()
+}
+
+/// Why the sandbox does not work here (the probe's own words), or `None` where it does.
+pub fn sandbox_missing() -> Option<String> {
+    static SANDBOX: OnceLock<Option<String>> = OnceLock::new();
+    SANDBOX
+        .get_or_init(|| {
+            let want = std::env::var("DID_IT_ACTUALLY_ORACLE_SANDBOX").ok();
+            if want.as_deref() == Some("0") {
+                return Some("DID_IT_ACTUALLY_ORACLE_SANDBOX=0".into());
+            }
+            let dir = base().join("probe");
+            std::fs::create_dir_all(dir.join("s")).unwrap();
+            let r = dir.join("r");
+            std::fs::create_dir_all(&r).unwrap();
+            let probe = format!("tmp/dia-oracle-probe-{}", std::process::id());
+            let run = sandbox_command(&r, &dir.join("s"), &dir.join("s"), &format!("echo probe > /{probe}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .output();
+            let seen = std::fs::read_to_string(r.join("upper"))
                 .is_ok_and(|u| u.lines().any(|l| l == format!("f\t{probe}")));
-        let _ = std::fs::remove_dir_all(&dir);
-        if !ok && want.as_deref() == Some("1") {
-            panic!("DID_IT_ACTUALLY_ORACLE_SANDBOX=1 but the sandbox (unshare, overlay) does not work here");
-        }
-        if !ok {
-            eprintln!("oracle: no sandbox here (unshare/overlay); commands run unconfined, writes outside the world are not seen");
-        }
-        ok
-    })
+            let missing = match run {
+                Err(e) => Some(format!("the sandbox script could not be started: {e}")),
+                Ok(out) if !out.status.success() || !seen => {
+                    // What the script said, and what the command inside it said.
+                    let inner = std::fs::read_to_string(r.join("out")).unwrap_or_default();
+                    let said = format!("{} {}", String::from_utf8_lossy(&out.stderr).trim(), inner.trim())
+                        .trim()
+                        .to_owned();
+                    Some(format!(
+                        "the sandbox script (unshare, overlayfs, chroot) failed ({}){}",
+                        out.status,
+                        if said.is_empty() { String::new() } else { format!(": {said}") }
+                    ))
+                }
+                Ok(_) => None,
+            };
+            let _ = std::fs::remove_dir_all(&dir);
+            if let (Some(why), Some("1")) = (&missing, want.as_deref()) {
+                panic!("DID_IT_ACTUALLY_ORACLE_SANDBOX=1 but the sandbox does not work here: {why}");
+            }
+            if let Some(why) = &missing {
+                eprintln!("oracle: no sandbox here ({why}); commands run unconfined, writes outside the world are not seen");
+            }
+            missing
+        })
+        .clone()
 }
 
 fn sandbox_command(r: &Path, s: &Path, cwd: &Path, command: &str) -> Command {
