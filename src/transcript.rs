@@ -744,7 +744,10 @@ mod tests {
         ));
         std::fs::remove_file(&p).unwrap();
         assert!(
-            matches!(copilot_final_message(&p, "1", None, short), Err(HostRead::Io(_))),
+            matches!(
+                copilot_final_message(&p, "1", None, short),
+                Err(HostRead::Io(_))
+            ),
             "a file not written yet"
         );
     }
