@@ -648,7 +648,8 @@ fn print_settings_gives_an_sdk_app_the_registration_and_writes_nothing() {
     let out = run(&["install", "--print-settings"], &project);
     let plain: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(!plain.to_string().contains("--end-turn-tool"));
-    // It is for `install` only, and not with a settings file target.
+    // It is for `install` only (uninstall does not take it: a usage error), and not with
+    // a settings file target.
     let out = run(&["uninstall", "--print-settings"], &project);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unexpected argument '--print-settings'"));
@@ -843,89 +844,126 @@ fn the_marketplace_lists_this_plugin_and_names_every_hook() {
     }
 }
 
-/// Every README example (a ```console block whose first line runs `did-it-actually`) is
-/// the binary's output: run in a project like the one it names (`/home/you/project` or
-/// `/home/u/proj`, a repository on `main` with a `src/`, inside a `/home/u`), every line
-/// it shows must be a line of what the binary prints.
-#[test]
-fn every_readme_example_is_what_the_binary_prints() {
-    let readme = include_str!("../../README.md");
-    let mut checked = 0;
-    for block in readme.split("```console\n").skip(1) {
-        let block = &block[..block.find("```").unwrap()];
-        let mut lines = block.lines();
-        let command = lines.next().unwrap().trim_start_matches("$ ");
-        let (placeholder, command) = match command.strip_prefix("cd /home/you/project && ") {
-            Some(rest) => ("/home/you/project", rest),
-            None => ("/home/u/proj", command),
-        };
-        let args = shlex::split(
-            command
-                .strip_prefix("did-it-actually ")
-                .expect("an example of the binary"),
-        )
-        .unwrap();
-        let dir = scratch("readme-example");
-        let home = dir.join("u");
-        let project = home.join("proj");
-        std::fs::create_dir_all(project.join("src")).unwrap();
-        let git = |args: &[&str]| {
-            let out = support::repo::git_command(&project)
-                .args(args)
-                .output()
-                .unwrap();
-            assert!(out.status.success(), "git {args:?}");
-        };
-        git(&["init", "-q", "-b", "main"]);
-        git(&["commit", "-q", "--allow-empty", "-m", "x"]);
-        let p = project.to_str().unwrap();
-        let args: Vec<String> = args.iter().map(|a| a.replace(placeholder, p)).collect();
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = run(&args, &project);
-        let printed = String::from_utf8_lossy(&out.stdout)
-            .replace(p, placeholder)
-            .replace(home.to_str().unwrap(), "/home/u");
-        for line in lines.filter(|l| !l.trim().is_empty()) {
-            assert!(
-                printed.lines().any(|p| p == line),
-                "README line not printed by `{command}`:\n{line}\n--- printed\n{printed}"
-            );
-        }
-        checked += 1;
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-    assert!(checked >= 3, "only {checked} README examples found");
+/// README.md and every `docs/*.md`, sorted by name, read when the test runs: the
+/// documents whose examples the tests below execute.
+fn documents() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut docs: Vec<_> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    std::iter::once(root.join("README.md"))
+        .chain(docs)
+        .map(|path| {
+            let name = path.strip_prefix(root).unwrap().display().to_string();
+            (name, std::fs::read_to_string(&path).unwrap())
+        })
+        .collect()
 }
 
-/// Every policy the README shows (a ```json block that starts with `{"version"`) is one
-/// `policy check` accepts, so a reader who copies it gets a working policy.
+/// Every example in the README and the docs (a ```console block whose first line runs
+/// `did-it-actually`) is the binary's output: run in a project like the one it names
+/// (`/home/you/project` or `/home/u/proj`, a repository on `main` with a `src/` and an
+/// empty `transcript.jsonl` (a turn in which nothing ran), inside a `/home/u`), every
+/// line it shows must be a line of what the binary prints.
+#[test]
+fn every_readme_example_is_what_the_binary_prints() {
+    let mut checked = 0;
+    let mut in_readme = 0;
+    for (file, doc) in documents() {
+        for block in doc.split("```console\n").skip(1) {
+            let block = &block[..block.find("```").unwrap()];
+            let mut lines = block.lines();
+            let command = lines.next().unwrap().trim_start_matches("$ ");
+            let (placeholder, command) = match command.strip_prefix("cd /home/you/project && ") {
+                Some(rest) => ("/home/you/project", rest),
+                None => ("/home/u/proj", command),
+            };
+            let args = shlex::split(
+                command
+                    .strip_prefix("did-it-actually ")
+                    .unwrap_or_else(|| panic!("{file}: not an example of the binary: {command}")),
+            )
+            .unwrap_or_else(|| panic!("{file}: cannot split `{command}`"));
+            let dir = scratch("readme-example");
+            let home = dir.join("u");
+            let project = home.join("proj");
+            std::fs::create_dir_all(project.join("src")).unwrap();
+            std::fs::write(project.join("transcript.jsonl"), "").unwrap();
+            let git = |args: &[&str]| {
+                let out = support::repo::git_command(&project)
+                    .args(args)
+                    .output()
+                    .unwrap();
+                assert!(out.status.success(), "git {args:?}");
+            };
+            git(&["init", "-q", "-b", "main"]);
+            git(&["commit", "-q", "--allow-empty", "-m", "x"]);
+            let p = project.to_str().unwrap();
+            let args: Vec<String> = args.iter().map(|a| a.replace(placeholder, p)).collect();
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let out = run(&args, &project);
+            let printed = String::from_utf8_lossy(&out.stdout)
+                .replace(p, placeholder)
+                .replace(home.to_str().unwrap(), "/home/u");
+            for line in lines.filter(|l| !l.trim().is_empty()) {
+                assert!(
+                    printed.lines().any(|p| p == line),
+                    "{file}: line not printed by `{command}`:\n{line}\n--- printed\n{printed}"
+                );
+            }
+            checked += 1;
+            if file == "README.md" {
+                in_readme += 1;
+            }
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+    // The README's own picture (a deny and an audit), and at least the three examples
+    // the reference held before it moved to docs/.
+    assert!(in_readme >= 2, "README.md: only {in_readme} examples found");
+    assert!(
+        checked >= 3,
+        "only {checked} examples found in README.md and docs/*.md"
+    );
+}
+
+/// Every policy the README and the docs show (a ```json block that starts with
+/// `{"version"`) is one `policy check` accepts, so a reader who copies it gets a working
+/// policy.
 #[test]
 fn every_readme_policy_is_valid() {
-    let readme = include_str!("../../README.md");
     let mut checked = 0;
-    for block in readme.split("```json\n").skip(1) {
-        let block = &block[..block.find("```").unwrap()];
-        if !block.trim_start().starts_with("{\"version\"") {
-            continue;
+    for (file, doc) in documents() {
+        for block in doc.split("```json\n").skip(1) {
+            let block = &block[..block.find("```").unwrap()];
+            if !block.trim_start().starts_with("{\"version\"") {
+                continue;
+            }
+            let dir = scratch("readme-policy");
+            let policy = dir.join(".did-it-actually.json");
+            std::fs::write(&policy, block).unwrap();
+            let out = Command::new(BIN)
+                .args(["policy", "check"])
+                .env("DID_IT_ACTUALLY_POLICY", &policy)
+                .current_dir(&dir)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{file}: policy:\n{block}\n{}",
+                text(&out)
+            );
+            checked += 1;
+            std::fs::remove_dir_all(&dir).unwrap();
         }
-        let dir = scratch("readme-policy");
-        let file = dir.join(".did-it-actually.json");
-        std::fs::write(&file, block).unwrap();
-        let out = Command::new(BIN)
-            .args(["policy", "check"])
-            .env("DID_IT_ACTUALLY_POLICY", &file)
-            .current_dir(&dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "README policy:\n{block}\n{}",
-            text(&out)
-        );
-        checked += 1;
-        std::fs::remove_dir_all(&dir).unwrap();
     }
-    assert!(checked >= 1, "no README policy found");
+    assert!(
+        checked >= 2,
+        "only {checked} policies found in README.md and docs/*.md"
+    );
 }
 
 /// A project install commits a launcher, not this machine's path: a teammate whose
