@@ -130,6 +130,29 @@ impl Scope {
         self.judge_with(raw, cwd, How::default())
     }
 
+    /// Judges a path given to a file tool (or to `check-path`), as a person writes one: a
+    /// leading `~` or `~/` is the home directory, as a shell reads it at the start of a
+    /// word and as hosts expand it in a file tool's path (read literally, a host that
+    /// expands it would write elsewhere than judged). What a program receives after the
+    /// shell's expansions goes to [`Scope::judge_with`] as it is (`dd of=~/x` opens
+    /// `./~/x`).
+    pub fn judge_tool_path(&self, raw: &str, cwd: &Path, how: How) -> Judgement {
+        if let Some(rest) = raw
+            .strip_prefix('~')
+            .filter(|r| r.is_empty() || r.starts_with('/'))
+        {
+            return match &self.home {
+                Some(home) => self.judge_with(&format!("{}{rest}", home.display()), cwd, how),
+                None => Judgement {
+                    resolved: PathBuf::from(raw),
+                    allowed: false,
+                    rule: "it starts with `~` (the home directory), and HOME is not set".into(),
+                },
+            };
+        }
+        self.judge_with(raw, cwd, how)
+    }
+
     /// Judges a write to `raw` from `cwd`, as `how` describes it.
     pub fn judge_with(&self, raw: &str, cwd: &Path, how: How) -> Judgement {
         let refuse = |why: &str| Judgement {
@@ -142,18 +165,6 @@ impl Scope {
         }
         if raw.is_empty() {
             return refuse("the path is empty");
-        }
-        // One rule for `~` everywhere, as a shell reads it and as hosts expand it in a
-        // file tool's path: a leading `~` or `~/` is the home directory (read literally,
-        // a host that expands it would write elsewhere than judged).
-        if let Some(rest) = raw
-            .strip_prefix('~')
-            .filter(|r| r.is_empty() || r.starts_with('/'))
-        {
-            return match &self.home {
-                Some(home) => self.judge_with(&format!("{}{rest}", home.display()), cwd, how),
-                None => refuse("it starts with `~` (the home directory), and HOME is not set"),
-            };
         }
         let b = raw.as_bytes();
         if b.len() > 2 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/')
@@ -731,20 +742,27 @@ mod tests {
             &proj,
             &env,
         );
-        let bashrc = scope.judge("~/.bashrc", &proj);
+        let tool = |p: &str| scope.judge_tool_path(p, &proj, How::default());
+        let bashrc = tool("~/.bashrc");
         assert!(!bashrc.allowed, "{bashrc:?}");
         assert_eq!(bashrc.resolved, Path::new("/nonexistent-home/.bashrc"));
-        assert!(!scope.judge("~", &proj).allowed);
+        assert!(!tool("~").allowed);
         for name in ["~notes.md", "a/~/b.md"] {
-            let j = scope.judge(name, &proj);
+            let j = tool(name);
             assert!(j.allowed && j.resolved.starts_with(&proj), "{name}: {j:?}");
         }
+        // What a program got after the shell (`dd of=~/x`) is a relative name.
+        let literal = scope.judge("~/x", &proj);
+        assert!(
+            literal.allowed && literal.resolved == proj.join("~/x"),
+            "{literal:?}"
+        );
         let no_home = Scope::new(
             &Policy::defaults(proj.join(".did-it-actually.json")),
             &proj,
             &|_: &str| None,
         );
-        let j = no_home.judge("~/.bashrc", &proj);
+        let j = no_home.judge_tool_path("~/.bashrc", &proj, How::default());
         assert!(!j.allowed && j.rule.contains("HOME is not set"), "{j:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

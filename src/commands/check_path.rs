@@ -19,7 +19,7 @@ pub fn run(
         Err(e) => return Err(CommandError::new(e)),
     };
     let scope = crate::scope::Scope::new(&policy, &cwd, vars);
-    let j = scope.judge(path, &cwd);
+    let j = scope.judge_tool_path(path, &cwd, crate::scope::How::default());
     // The run-time layer as the agent's commands get it (the settings env on top).
     let agent = crate::runtime::activation::agent_env(&cwd, vars);
     let run_time = crate::runtime::confine::would_allow(&policy, &scope.root, &j.resolved, &agent);

@@ -327,7 +327,7 @@ fn run_one(
         })
     };
     if let (Ok(_), Some(launcher)) = (&result, &launcher) {
-        launcher_follow_up(launcher, &binary, uninstall, &path, out)?;
+        launcher_follow_up(launcher, &binary, uninstall, &path, env, out)?;
     }
     if result.is_ok() && !uninstall {
         host_follow_up(args, host, &path, env, out)?;
@@ -381,6 +381,7 @@ fn launcher_follow_up(
     binary: &str,
     uninstall: bool,
     settings: &Path,
+    env: &Env,
     out: &mut dyn Write,
 ) -> Result<(), CommandError> {
     use crate::install::launcher;
@@ -400,7 +401,11 @@ fn launcher_follow_up(
             launcher.display()
         )));
     }
-    let text = launcher::script(binary);
+    // The search finds the binary where install.sh and cargo put it: then the committed
+    // launcher names no path of this machine.
+    let named = (!crate::install::hosts::found_by_search(Path::new(binary), &|k| env.var(k)))
+        .then_some(binary);
+    let text = launcher::script(named);
     if existing.as_deref() != Some(text.as_str()) {
         crate::fsutil::write_atomically(launcher, text.as_bytes())
             .and_then(|()| {
@@ -421,6 +426,12 @@ fn launcher_follow_up(
         settings.display(),
         launcher.display()
     )?;
+    if let Some(named) = named {
+        writeln!(
+            out,
+            "did-it-actually: the launcher names {named}, which is not ~/.local/bin/did-it-actually or ~/.cargo/bin/did-it-actually; on a teammate's machine it runs their did-it-actually from PATH or those places."
+        )?;
+    }
     Ok(())
 }
 

@@ -45,7 +45,7 @@ pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
                     },
                     _ => How::default(),
                 };
-                let j = scope.judge_with(&t.path, cwd, how);
+                let j = scope.judge_tool_path(&t.path, cwd, how);
                 (!j.allowed).then(|| {
                     let reason = format!(
                         "{HOOK}: the {name} to {} is not allowed: {}. {}",

@@ -291,14 +291,27 @@ pub fn entry_binary(command: &str) -> Option<String> {
     }
 }
 
-/// Whether the launcher's own search finds `binary` here: then an entry need not name it
-/// (a project's file is shared, and a path of this machine means nothing on another).
+/// Whether the launcher's own search finds `binary` here whatever PATH the host runs it
+/// with: it is `~/.local/bin/did-it-actually` or `~/.cargo/bin/did-it-actually` (where
+/// install.sh and cargo put it). Then an entry need not name it (a project's file is
+/// shared, and a path of this machine means nothing on another). Found only on this
+/// shell's PATH, it is named: a host started another way (a desktop app, a service) may
+/// have another PATH.
 pub fn found_by_search(
     binary: &std::path::Path,
     env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
 ) -> bool {
     let real = |p: &std::path::Path| std::fs::canonicalize(p).ok();
-    fallback_binary(env).is_some_and(|f| real(&f).is_some() && real(&f) == real(binary))
+    let Some(home) = env("HOME").filter(|h| !h.is_empty()) else {
+        return false;
+    };
+    let Some(binary) = real(binary) else {
+        return false;
+    };
+    super::launcher::HOME_BIN_DIRS.iter().any(|d| {
+        real(&std::path::Path::new(&home).join(d).join(crate::BINARY_NAME)).as_ref()
+            == Some(&binary)
+    })
 }
 
 /// The binary the inline launcher falls back to here, when the one it names is gone.

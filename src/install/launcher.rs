@@ -37,12 +37,15 @@ pub fn candidates(named: Option<&str>) -> String {
     words.join(" ")
 }
 
-/// The launcher's text, trying `installed` (the binary that wrote it) first.
-pub fn script(installed: &str) -> String {
-    let quoted = shlex::try_quote(installed)
-        .map(|q| q.into_owned())
-        .unwrap_or_else(|_| "''".into());
-    let candidates = candidates(Some(&quoted));
+/// The launcher's text, trying `named` (the binary that wrote it, where the search would
+/// not find it) first. Without it the launcher names no path of this machine.
+pub fn script(named: Option<&str>) -> String {
+    let quoted = named.map(|n| {
+        shlex::try_quote(n)
+            .map(|q| q.into_owned())
+            .unwrap_or_else(|_| "''".into())
+    });
+    let candidates = candidates(quoted.as_deref());
     format!(
         r#"#!/bin/sh
 {MARKER} (written by `did-it-actually install --project`; commit it with .claude/settings.json).

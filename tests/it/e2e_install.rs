@@ -58,6 +58,8 @@ fn install_sh_guards_a_real_session_and_fails_closed_without_its_binary(version:
             && !settings.contains(binary.to_str().unwrap()),
         "{settings}"
     );
+    // A prefix other than ~/.local/bin: the launcher names the binary (the session's PATH
+    // need not hold it).
     let launcher = session.read(".claude/did-it-actually").unwrap();
     assert!(launcher.contains(binary.to_str().unwrap()), "{launcher}");
 

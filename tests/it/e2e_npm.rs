@@ -273,9 +273,11 @@ fn npx_install_copies_the_binary_out_of_node_modules_and_registers_the_hooks() {
         entry["command"],
         "${CLAUDE_PROJECT_DIR}/.claude/did-it-actually"
     );
+    // The copy is where the launcher looks: the committed launcher names no path of this
+    // machine.
     let launcher = std::fs::read_to_string(project.join(".claude/did-it-actually")).unwrap();
     assert!(
-        launcher.contains(copy.to_str().unwrap()) && !launcher.contains("node_modules"),
+        !launcher.contains(copy.to_str().unwrap()) && !launcher.contains("node_modules"),
         "{launcher}"
     );
 
@@ -301,6 +303,8 @@ fn npx_install_copies_the_binary_out_of_node_modules_and_registers_the_hooks() {
         "{}",
         show(&out)
     );
+    // On this shell's PATH only (not ~/.local/bin): named, since a host started another
+    // way may have another PATH.
     let launcher = std::fs::read_to_string(project.join(".claude/did-it-actually")).unwrap();
     assert!(
         launcher.contains(prefix.join("bin/did-it-actually").to_str().unwrap()),

@@ -76,8 +76,13 @@ fn install_sh_installs_registers_and_uninstalls() {
         "${CLAUDE_PROJECT_DIR}/.claude/did-it-actually"
     );
     assert_eq!(handler["args"][0], "verify-write");
+    // The binary is where the launcher looks (~/.local/bin): the committed launcher names
+    // no path of this machine.
     let launcher = std::fs::read_to_string(project.join(".claude/did-it-actually")).unwrap();
-    assert!(launcher.contains(binary.to_str().unwrap()), "{launcher}");
+    assert!(
+        !launcher.contains(binary.to_str().unwrap()) && !launcher.contains(home.to_str().unwrap()),
+        "{launcher}"
+    );
 
     // The installed link runs the hook exactly as Claude Code would.
     let state = dir.join("state");

@@ -398,8 +398,11 @@ fn step_args(case: &Case, s: &Scratch, step: &Step) -> Vec<String> {
         args.push("--project".into());
         args.push(s.project.to_str().unwrap().into());
     }
-    args.push("--binary".into());
-    args.push(INSTALLED.into());
+    // `--binary` is install's (uninstall takes only where and what to remove).
+    if step.sub == "install" {
+        args.push("--binary".into());
+        args.push(INSTALLED.into());
+    }
     args.extend(case.args.iter().cloned());
     args.extend(step.extra.iter().cloned());
     args
