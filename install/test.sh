@@ -17,12 +17,14 @@ esac
 
 # The watchdog keeps no stream of ours open while it sleeps (a reader of our output would
 # wait for it), and prints only if it wakes.
+# (Its own stderr is kept on fd 3: bash would report the sleep it stops as "Terminated".)
 (
-  sleep "$limit" </dev/null >/dev/null 2>&1 || exit 0
+  exec 3>&2 2>/dev/null
+  sleep "$limit" </dev/null >/dev/null || exit 0
   {
     echo "test.sh: the tests ran longer than ${limit}s; what was running:"
     ps -eo pid,ppid,etime,args --forest | cut -c1-400
-  } >&2
+  } >&3
 ) &
 watchdog=$!
 stop_watchdog() {
