@@ -75,6 +75,27 @@ enum Command {
         #[arg(long)]
         explain: bool,
     },
+    /// What the last turn of a session really did, from the ledger: files written, commands
+    /// run, tests, commits and pushes, the guards' refusals, and each claim of the final
+    /// message with its evidence. Markdown (for a pull request), or JSON.
+    Receipt {
+        /// The session [default: the most recently written one].
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
+        /// Claude Code's transcript of the session: the final message, and the turn's
+        /// tool calls as evidence.
+        #[arg(long, value_name = "FILE")]
+        transcript: Option<PathBuf>,
+        /// The final message whose claims to check [default: the transcript's].
+        #[arg(long, value_name = "TEXT")]
+        message: Option<String>,
+        /// The project directory [default: the current directory].
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+        /// Print the receipt as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Completion-promise loops: keep the agent working until it keeps a promise.
     #[command(subcommand)]
     Loop(LoopCommand),
@@ -599,6 +620,23 @@ fn dispatch(command: Command) -> ExitCode {
             json,
         } => commands::log::run(session, turn, failed, json, &env, out),
         Command::Status { project } => commands::status::run(project, &env, out),
+        Command::Receipt {
+            session,
+            transcript,
+            message,
+            cwd,
+            json,
+        } => commands::receipt::run(
+            commands::receipt::Args {
+                session,
+                transcript,
+                message,
+                cwd,
+                json,
+            },
+            &env,
+            out,
+        ),
         Command::HookNames => Hook::ALL
             .iter()
             .try_for_each(|h| writeln!(out, "{}", h.name()))

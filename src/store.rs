@@ -438,15 +438,31 @@ impl SessionStore {
     /// When the session's last turn ended (a stop that went through), on hosts whose
     /// own session file is not read: the next turn's records are those after it.
     pub fn turn_ended(&self) -> Option<SystemTime> {
-        let text = crate::fsutil::read_regular(&self.dir.join(TURN_ENDED), 64).ok()?;
-        crate::time::parse_rfc3339(std::str::from_utf8(&text).ok()?.trim())
+        self.turn_ends().pop()
     }
 
+    /// When each of the session's turns ended, oldest first (the newest 64).
+    pub fn turn_ends(&self) -> Vec<SystemTime> {
+        let text =
+            crate::fsutil::read_regular(&self.dir.join(TURN_ENDED), 4096).unwrap_or_default();
+        String::from_utf8_lossy(&text)
+            .lines()
+            .filter_map(|l| crate::time::parse_rfc3339(l.trim()))
+            .collect()
+    }
+
+    /// Records that a turn ended at `at`, keeping the newest 64 ends.
     pub fn mark_turn_ended(&self, at: SystemTime) -> Result<(), StoreError> {
         let path = self.dir.join(TURN_ENDED);
         fs::create_dir_all(&self.dir).map_err(io_err(&self.dir, "create"))?;
-        crate::fsutil::write_atomically(&path, crate::time::rfc3339(at).as_bytes())
-            .map_err(io_err(&path, "write"))
+        let mut ends = self.turn_ends();
+        ends.push(at);
+        let keep = ends.len().saturating_sub(64);
+        let text: String = ends[keep..]
+            .iter()
+            .map(|t| format!("{}\n", crate::time::rfc3339(*t)))
+            .collect();
+        crate::fsutil::write_atomically(&path, text.as_bytes()).map_err(io_err(&path, "write"))
     }
 
     /// Creates the session directory if needed; returns true when it is new (the moment

@@ -315,9 +315,12 @@ pub fn file_evidence(
             .collect();
     if let Some(r) = here.iter().rev().find(|r| r.verified) {
         return Ok(format!(
-            "the write log holds a verified {} to {shown} in this turn ({})",
+            "the write log holds a verified {} to {shown} in this turn{}",
             r.tool,
-            r.tool_use_id.as_deref().unwrap_or("?")
+            r.tool_use_id
+                .as_deref()
+                .map(|id| format!(" ({id})"))
+                .unwrap_or_default()
         ));
     }
     let undone = {

@@ -15,48 +15,15 @@ pub fn run(
         Ok(r) => r,
         Err(e) => return Err(CommandError::new(e)),
     };
-    let session = match session {
-        Some(s) => s,
-        None => {
-            let newest = crate::store::newest_session(&root);
-            match newest {
-                Some(s) => s,
-                None => {
-                    // Right after install nothing has happened yet: say what will appear.
-                    writeln!(
-                        out,
-                        "No write log yet under {}. One appears when a guarded session acts: verify-write records every write it reads back, and the guards record every call they refuse. Run `did-it-actually log` again after the agent's first write.",
-                        root.display()
-                    )?;
-                    return Ok(ExitCode::SUCCESS);
-                }
-            }
-        }
-    };
-    let id = match crate::store::SessionId::parse(&session) {
-        Ok(id) => id,
-        Err(e) => return Err(CommandError::new(e)),
-    };
-    let log = root
-        .join("sessions")
-        .join(&session)
-        .join(crate::store::WRITE_LOG);
-    if !log.exists() {
-        // A mistyped id must not look like a session in which nothing happened.
-        let known = crate::store::sessions_newest_first(&root);
-        let hint = match known.as_slice() {
-            [] => "no session has one yet".to_owned(),
-            some => format!(
-                "sessions that have one, newest first: {}{}",
-                some.iter().take(5).cloned().collect::<Vec<_>>().join(", "),
-                if some.len() > 5 { ", …" } else { "" }
-            ),
-        };
-        return Err(CommandError::new(format!(
-            "no write log for session {session} under {} ({hint})",
+    let Some((session, id)) = session_with_log(&root, session)? else {
+        // Right after install nothing has happened yet: say what will appear.
+        writeln!(
+            out,
+            "No write log yet under {}. One appears when a guarded session acts: verify-write records every write it reads back, and the guards record every call they refuse. Run `did-it-actually log` again after the agent's first write.",
             root.display()
-        )));
-    }
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    };
     let read = match crate::store::SessionStore::new(&root, &id).read_write_log() {
         Ok(r) => r,
         Err(e) => return Err(CommandError::new(e)),
@@ -172,4 +139,41 @@ fn with_host(by: &str, host: Option<&str>) -> String {
         Some(h) => format!("{by} ({h})"),
         None => by.to_owned(),
     }
+}
+
+/// The session `session` names, or the newest one with a write log (`None`: there is
+/// none yet); an id without a write log is an error naming the sessions that have one.
+pub(crate) fn session_with_log(
+    root: &Path,
+    session: Option<String>,
+) -> Result<Option<(String, crate::store::SessionId)>, CommandError> {
+    let session = match session {
+        Some(s) => s,
+        None => match crate::store::newest_session(root) {
+            Some(s) => s,
+            None => return Ok(None),
+        },
+    };
+    let id = crate::store::SessionId::parse(&session).map_err(CommandError::new)?;
+    let log = root
+        .join("sessions")
+        .join(&session)
+        .join(crate::store::WRITE_LOG);
+    if !log.exists() {
+        // A mistyped id must not look like a session in which nothing happened.
+        let known = crate::store::sessions_newest_first(root);
+        let hint = match known.as_slice() {
+            [] => "no session has one yet".to_owned(),
+            some => format!(
+                "sessions that have one, newest first: {}{}",
+                some.iter().take(5).cloned().collect::<Vec<_>>().join(", "),
+                if some.len() > 5 { ", …" } else { "" }
+            ),
+        };
+        return Err(CommandError::new(format!(
+            "no write log for session {session} under {} ({hint})",
+            root.display()
+        )));
+    }
+    Ok(Some((session, id)))
 }

@@ -11,6 +11,7 @@ pub mod install;
 pub mod log;
 pub mod loops;
 pub mod policy;
+pub mod receipt;
 pub mod status;
 
 pub(crate) use crate::cli::{InstallArgs, LoopCommand};

@@ -75,7 +75,7 @@ fn need_of(claims: &[Claim]) -> Need {
 /// The turn as the ledger shows it, for a host whose own session file is not read: its
 /// shell commands (the run log) and its writes, in the order they were recorded, as the
 /// tool calls and results a transcript would hold.
-fn turn_from_run_log(log: &crate::store::LogRead, read: &Turn) -> Turn {
+pub(crate) fn turn_from_run_log(log: &crate::store::LogRead, read: &Turn) -> Turn {
     use crate::transcript::Entry;
     enum Step<'a> {
         Run(&'a crate::store::RunRecord),

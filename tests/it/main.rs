@@ -40,6 +40,7 @@ mod oracle_generator;
 mod oracle_relabel;
 mod paths;
 mod property;
+mod receipt;
 
 mod run_time_writes;
 mod runtime_corpus;
