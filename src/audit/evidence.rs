@@ -995,6 +995,28 @@ fn turn_commits(f: &Facts) -> Vec<Oid> {
 }
 
 /// `[main 1a2b3c4] subject` lines of `git commit` output: the hashes made.
+/// Whether `command` runs any of `patterns` (a policy's command list), read as the audit
+/// reads a turn's commands: stage by stage, wrappers peeled.
+pub fn runs_any(command: &str, patterns: &[String]) -> bool {
+    shellrun::stages(command).iter().any(|s| {
+        let peeled = shellrun::peel(&s.argv);
+        patterns.iter().any(|p| matches_either(&s.argv, &peeled, p))
+    })
+}
+
+/// Whether `command` runs `git <sub>` (a real one: not a dry run).
+pub fn runs_git(command: &str, sub: &str) -> bool {
+    shellrun::stages(command).iter().any(|s| git_sub(s, sub))
+}
+
+/// The lines of a `git commit`'s output that name the commit it made (`[main 1a2b3c4]
+/// message`), as the audit reads them.
+pub fn commit_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| committed_in_output(l).len() == 1)
+}
+
 fn committed_in_output(text: &str) -> Vec<String> {
     text.lines()
         .filter_map(|l| {

@@ -7,6 +7,7 @@
 
 pub mod claims;
 mod evidence;
+pub use evidence::{commit_lines, runs_any, runs_git};
 mod shellrun;
 pub mod summary;
 

@@ -31,18 +31,21 @@ pub fn run(args: Args, env: &Env, out: &mut dyn Write) -> Result<ExitCode, Comma
         .map_err(|e| CommandError::new(e.to_string()))?;
     let turn = last_turn(log, &store.turn_ends());
     let (cwd, policy) = cwd_and_policy(env, args.cwd, "").map_err(CommandError::new)?;
-    let message = match (&args.message, &args.transcript) {
-        (Some(m), _) => Some(m.clone()),
-        (None, Some(t)) => {
+    // Claude Code's transcript, read once: the final message, and the turn's evidence.
+    let read = match &args.transcript {
+        Some(t) => Some(
             crate::transcript::read_turn(t, None)
-                .map_err(|e| CommandError::new(format!("cannot read {}: {e}", t.display())))?
-                .last_assistant_text
-        }
-        (None, None) => None,
+                .map_err(|e| CommandError::new(format!("cannot read {}: {e}", t.display())))?,
+        ),
+        None => None,
     };
+    let message = args
+        .message
+        .clone()
+        .or_else(|| read.as_ref().and_then(|r| r.last_assistant_text.clone()));
     let claims = message
         .as_deref()
-        .map(|m| audit_claims(m, &turn, args.transcript.as_deref(), &cwd, &policy));
+        .map(|m| audit_claims(m, &turn, read.as_ref(), &cwd, &policy));
     let receipt = Receipt {
         root: crate::policy::repo_root(&cwd).unwrap_or_else(|| cwd.clone()),
         session: &session,
@@ -128,17 +131,20 @@ impl Turn {
 fn audit_claims(
     message: &str,
     log: &LogRead,
-    transcript: Option<&Path>,
+    transcript: Option<&crate::transcript::Turn>,
     cwd: &Path,
     policy: &Policy,
 ) -> Vec<(String, Result<String, String>)> {
-    let read = transcript.and_then(|t| crate::transcript::read_turn(t, None).ok());
-    let turn = match read {
+    let from_log;
+    let turn = match transcript {
         Some(t) => t,
-        None => crate::hooks::audit_turn::turn_from_run_log(log, &Default::default()),
+        None => {
+            from_log = crate::hooks::audit_turn::turn_from_run_log(log, &Default::default());
+            &from_log
+        }
     };
     let ev = crate::audit::Evidence {
-        turn: &turn,
+        turn,
         records: &log.records,
         cwd,
         policy: &policy.audit,
@@ -162,27 +168,17 @@ struct Receipt<'a> {
     claims: Option<&'a Vec<(String, Result<String, String>)>>,
 }
 
-/// What a run was, by the policy's command lists.
+/// What a run was, by the policy's command lists, read as the audit reads them.
 fn kind_of(run: &RunRecord, policy: &Policy) -> Option<&'static str> {
-    let names = |list: &[String]| {
-        run.command
-            .split(['&', ';', '|', '\n'])
-            .map(str::trim)
-            .any(|part| {
-                list.iter()
-                    .any(|c| part == c || part.starts_with(&format!("{c} ")))
-            })
-    };
     let a = &policy.audit;
-    if names(&a.test_commands) {
-        Some("tests")
-    } else if names(&a.lint_commands) {
-        Some("lint")
-    } else if names(&a.build_commands) {
-        Some("build")
-    } else {
-        None
-    }
+    [
+        ("tests", &a.test_commands),
+        ("lint", &a.lint_commands),
+        ("build", &a.build_commands),
+    ]
+    .into_iter()
+    .find(|(_, list)| crate::audit::runs_any(&run.command, list))
+    .map(|(kind, _)| kind)
 }
 
 /// The line of a run's output that sums it up: the last one that speaks of passing or
@@ -210,16 +206,12 @@ fn summary(output: &str) -> String {
 /// What git's own output shows a run committed (`[main 1a2b3c4] message`) and pushed
 /// (`old..new  src -> dst`, `[rejected]`).
 fn git_lines(run: &RunRecord) -> Vec<String> {
+    use crate::audit::{commit_lines, runs_git};
     let mut out = Vec::new();
-    if run.command.contains("git commit") || run.command.contains("git merge") {
-        out.extend(
-            run.output
-                .lines()
-                .filter(|l| l.starts_with('[') && l.contains(']'))
-                .map(|l| format!("committed: {}", l.trim())),
-        );
+    if runs_git(&run.command, "commit") || runs_git(&run.command, "merge") {
+        out.extend(commit_lines(&run.output).map(|l| format!("committed: {l}")));
     }
-    if run.command.contains("git push") {
+    if runs_git(&run.command, "push") {
         out.extend(run.output.lines().filter(|l| l.contains(" -> ")).map(|l| {
             let l = l.trim();
             if l.contains("[rejected]") || l.contains("[remote rejected]") {
