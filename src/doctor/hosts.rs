@@ -137,12 +137,14 @@ fn command_checks(found: &Found, env: &dyn Fn(&str) -> Option<std::ffi::OsString
             continue;
         }
         seen.push(program.clone());
-        if let Some(program) = program.as_ref().filter(|p| Path::new(p).is_file()) {
-            out.push(check(Mark::Pass, name.clone(), program.clone(), None));
-            continue;
-        }
+        // A bare command (an older install's): the binary it names, or the host's own
+        // fault handling.
         if !inline {
             let Some(program) = program else { continue };
+            if Path::new(&program).is_file() {
+                out.push(check(Mark::Pass, name.clone(), program, None));
+                continue;
+            }
             let fails_open = matches!(
                 found.spec.host,
                 Host::Codex | Host::Qwen | Host::Droid | Host::Cursor
@@ -160,32 +162,76 @@ fn command_checks(found: &Found, env: &dyn Fn(&str) -> Option<std::ffi::OsString
             ));
             continue;
         }
-        let fallback = crate::install::hosts::fallback_binary(env);
-        out.push(match (program, fallback) {
-            (None, Some(bin)) => check(
+        let (c, _) = binary_check(
+            name.clone(),
+            program.as_deref(),
+            env,
+            "launcher",
+            "the launcher refuses every tool call (the host's deny, saying what to install) and lets turns end unaudited",
+            &again,
+        );
+        out.push(c);
+    }
+    out
+}
+
+/// Which binary a launcher (or opencode's plugin: `who`) runs: the one it names, else the
+/// one its search finds (`~/.local/bin`, `~/.cargo/bin` or PATH), else none, when it does
+/// what `without` says. The check, and the binary that runs.
+fn binary_check(
+    name: String,
+    named: Option<&str>,
+    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+    who: &str,
+    without: &str,
+    again: &dyn Fn() -> Option<String>,
+) -> (Check, Option<String>) {
+    if let Some(bin) = named.filter(|p| Path::new(p).is_file()) {
+        return (
+            check(Mark::Pass, name, bin.to_owned(), None),
+            Some(bin.to_owned()),
+        );
+    }
+    match (named, crate::install::hosts::fallback_binary(env)) {
+        (None, Some(bin)) => (
+            check(
                 Mark::Pass,
-                name.clone(),
-                format!("{} (found by the launcher on PATH, in ~/.local/bin or ~/.cargo/bin)", bin.display()),
+                name,
+                format!(
+                    "{} (found by the {who} on PATH, in ~/.local/bin or ~/.cargo/bin)",
+                    bin.display()
+                ),
                 None,
             ),
-            (Some(program), Some(bin)) => check(
+            Some(bin.display().to_string()),
+        ),
+        (Some(program), Some(bin)) => (
+            check(
                 Mark::Warn,
-                name.clone(),
-                format!("{program} does not exist; the launcher runs {} instead", bin.display()),
-                again(),
-            ),
-            (program, None) => check(
-                Mark::Fail,
-                name.clone(),
+                name,
                 format!(
-                    "{}no did-it-actually is on PATH, in ~/.local/bin or ~/.cargo/bin: the launcher refuses every tool call (the host's deny, saying what to install) and lets turns end unaudited",
-                    program.map(|p| format!("{p} does not exist, and ")).unwrap_or_default()
+                    "{program} does not exist; the {who} runs {} instead",
+                    bin.display()
                 ),
                 again(),
             ),
-        });
+            Some(bin.display().to_string()),
+        ),
+        (program, None) => (
+            check(
+                Mark::Fail,
+                name,
+                format!(
+                    "{}no did-it-actually is on PATH, in ~/.local/bin or ~/.cargo/bin: {without}",
+                    program
+                        .map(|p| format!("{p} does not exist, and "))
+                        .unwrap_or_default()
+                ),
+                again(),
+            ),
+            None,
+        ),
     }
-    out
 }
 
 fn commands(found: &Found) -> Vec<String> {
@@ -467,54 +513,15 @@ fn opencode_checks(
                 again(),
             ));
         }
-        let name = "opencode hook binary".to_owned();
-        let named_there = named.clone().filter(|p| Path::new(p).is_file());
-        let fallback = crate::install::hosts::fallback_binary(env);
-        let runs = match (&named, named_there, fallback) {
-            (_, Some(bin), _) => {
-                out.push(check(Mark::Pass, name, bin.clone(), None));
-                Some(bin)
-            }
-            (None, None, Some(bin)) => {
-                out.push(check(
-                    Mark::Pass,
-                    name,
-                    format!(
-                        "{} (found by the plugin on PATH, in ~/.local/bin or ~/.cargo/bin)",
-                        bin.display()
-                    ),
-                    None,
-                ));
-                Some(bin.display().to_string())
-            }
-            (Some(program), None, Some(bin)) => {
-                out.push(check(
-                    Mark::Warn,
-                    name,
-                    format!(
-                        "{program} does not exist; the plugin runs {} instead",
-                        bin.display()
-                    ),
-                    again(),
-                ));
-                Some(bin.display().to_string())
-            }
-            (program, None, None) => {
-                out.push(check(
-                    Mark::Fail,
-                    name,
-                    format!(
-                        "{}no did-it-actually is on PATH, in ~/.local/bin or ~/.cargo/bin: the plugin refuses every tool call (saying what to install) and cannot audit turns",
-                        program
-                            .as_ref()
-                            .map(|p| format!("{p} does not exist, and "))
-                            .unwrap_or_default()
-                    ),
-                    again(),
-                ));
-                None
-            }
-        };
+        let (c, runs) = binary_check(
+            "opencode hook binary".to_owned(),
+            named.as_deref(),
+            env,
+            "plugin",
+            "the plugin refuses every tool call (saying what to install) and cannot audit turns",
+            &again,
+        );
+        out.push(c);
         if let Some(bin) = runs.filter(|_| hooks.contains(&crate::hooks::Hook::BlockWrongBranch)) {
             let quoted = format!("'{}'", bin.replace('\'', r"'\''"));
             out.extend(run_self_test(
