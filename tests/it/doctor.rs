@@ -77,6 +77,20 @@ impl Setup {
         );
     }
 
+    /// Doctor run from the binary moved to `bin/moved-away` (the one the registrations name
+    /// is gone), as the user's shell would run it.
+    fn doctor_moved_away(&self) -> std::process::Output {
+        Command::new(self.dir.join("bin/moved-away"))
+            .args(["doctor", "--project", self.project.to_str().unwrap()])
+            .current_dir(&self.project)
+            .env("HOME", self.dir.join("home"))
+            .env("PATH", self.dir.join("fakebin"))
+            .env("DID_IT_ACTUALLY_STATE_DIR", self.dir.join("state"))
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap()
+    }
+
     /// Doctor's exit code and report, with this test's paths replaced by placeholders.
     fn doctor(&self) -> (i32, String) {
         let out = self
@@ -126,15 +140,7 @@ fn a_missing_binary_fails_every_registration_and_exits_1() {
     s.install(&["--local"]);
     std::fs::rename(&s.bin, s.dir.join("bin/moved-away")).unwrap();
     // Doctor itself runs from the moved binary: the one the registration names is gone.
-    let out = Command::new(s.dir.join("bin/moved-away"))
-        .args(["doctor", "--project", s.project.to_str().unwrap()])
-        .current_dir(&s.project)
-        .env("HOME", s.dir.join("home"))
-        .env("PATH", s.dir.join("fakebin"))
-        .env("DID_IT_ACTUALLY_STATE_DIR", s.dir.join("state"))
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+    let out = s.doctor_moved_away();
     let report = redact(&String::from_utf8_lossy(&out.stdout), &s.dir);
     assert_eq!(out.status.code(), Some(1), "{report}");
     let fails: Vec<&str> = marks(&report)
@@ -162,15 +168,7 @@ fn a_launcher_that_finds_no_binary_fails_once_with_what_to_install() {
     let s = Setup::new("doctor-launcher", Some("2.1.328"));
     s.install(&[]);
     std::fs::rename(&s.bin, s.dir.join("bin/moved-away")).unwrap();
-    let out = Command::new(s.dir.join("bin/moved-away"))
-        .args(["doctor", "--project", s.project.to_str().unwrap()])
-        .current_dir(&s.project)
-        .env("HOME", s.dir.join("home"))
-        .env("PATH", s.dir.join("fakebin"))
-        .env("DID_IT_ACTUALLY_STATE_DIR", s.dir.join("state"))
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+    let out = s.doctor_moved_away();
     let report = redact(&String::from_utf8_lossy(&out.stdout), &s.dir);
     assert_eq!(out.status.code(), Some(1), "{report}");
     let fails: Vec<&str> = marks(&report)
@@ -573,15 +571,7 @@ fn an_opencode_plugin_is_checked_and_self_tested() {
     std::fs::write(&plugin, &text).unwrap();
 
     std::fs::rename(&s.bin, s.dir.join("bin/moved-away")).unwrap();
-    let out = Command::new(s.dir.join("bin/moved-away"))
-        .args(["doctor", "--project", s.project.to_str().unwrap()])
-        .current_dir(&s.project)
-        .env("HOME", s.dir.join("home"))
-        .env("PATH", s.dir.join("fakebin"))
-        .env("DID_IT_ACTUALLY_STATE_DIR", s.dir.join("state"))
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+    let out = s.doctor_moved_away();
     let report = redact(&String::from_utf8_lossy(&out.stdout), &s.dir);
     assert_eq!(out.status.code(), Some(1), "{report}");
     assert!(
