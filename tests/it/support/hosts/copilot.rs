@@ -305,6 +305,22 @@ pub(super) fn check_version(binary: &Path, args: &[&str], expected: &str) -> Res
     }
 }
 
+/// A pinned native binary from npm: `packages` installed into `<host cache>/<dir>` on first
+/// use, the binary at `rel` under it, checked by its `--version` printing `version`.
+pub(super) fn npm_native(
+    dir: &str,
+    packages: &[&str],
+    rel: &str,
+    size: &str,
+    version: &str,
+) -> Result<PathBuf, String> {
+    let dir = super::cache_dir().join(dir);
+    let binary = dir.join(rel);
+    let check = |b: &Path| check_version(b, &["--version"], version);
+    npm_install(&dir, packages, &binary, size, &check, &|_| Ok(()))?;
+    Ok(binary)
+}
+
 /// `npm install packages` into `dir` unless `check(binary)` already passes; one process
 /// at a time (a file lock), then `after(binary)` and the check again.
 pub(super) fn npm_install(

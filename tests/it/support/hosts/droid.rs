@@ -57,8 +57,7 @@ use serde_json::{json, Value};
 
 use super::super::mock_api::MockApi;
 use super::copilot::{
-    anthropic_run, anthropic_tool_ids, base_env, check_version, mkdir, new_bed, npm_install,
-    or_skip, run_host,
+    anthropic_run, anthropic_tool_ids, base_env, mkdir, new_bed, npm_native, or_skip, run_host,
 };
 use super::{Bed, Block, HostKind, Run, Step};
 
@@ -71,30 +70,21 @@ pub const WRAPPER_VERSION: &str = "0.225.1";
 /// The `-m` id of the mock model: `custom:<displayName>-<index in customModels>`.
 pub const MODEL_ID: &str = "custom:Mock-0";
 
-fn install_dir() -> PathBuf {
-    super::cache_dir().join(format!("droid-{VERSION}"))
-}
-
 /// The native platform binary, installed on first use.
 pub fn binary() -> Result<PathBuf, String> {
     static BINARY: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     BINARY
         .get_or_init(|| {
-            let dir = install_dir();
-            let binary = dir.join("node_modules/@factory/cli-linux-x64/bin/droid");
-            let check = |b: &Path| check_version(b, &["--version"], VERSION);
-            npm_install(
-                &dir,
+            npm_native(
+                &format!("droid-{VERSION}"),
                 &[
                     &format!("@factory/cli@{WRAPPER_VERSION}"),
                     &format!("@factory/cli-linux-x64@{VERSION}"),
                 ],
-                &binary,
+                "node_modules/@factory/cli-linux-x64/bin/droid",
                 "~245 MB",
-                &check,
-                &|_| Ok(()),
-            )?;
-            Ok(binary)
+                VERSION,
+            )
         })
         .clone()
 }

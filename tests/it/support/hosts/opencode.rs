@@ -22,38 +22,28 @@ use serde_json::{json, Value};
 
 use super::super::mock_api::MockApi;
 use super::copilot::{
-    anthropic_run, anthropic_tool_ids, base_env, check_version, mkdir, new_bed, npm_install,
-    or_skip, run_host,
+    anthropic_run, anthropic_tool_ids, base_env, mkdir, new_bed, npm_native, or_skip, run_host,
 };
 use super::{Bed, Block, HostKind, Run, Step};
 
 /// The opencode release the bed pins.
 pub const VERSION: &str = "1.18.33";
 
-fn install_dir() -> PathBuf {
-    super::cache_dir().join(format!("opencode-{VERSION}"))
-}
-
 /// The native platform binary, installed on first use.
 pub fn binary() -> Result<PathBuf, String> {
     static BINARY: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     BINARY
         .get_or_init(|| {
-            let dir = install_dir();
-            let binary = dir.join("node_modules/opencode-linux-x64/bin/opencode");
-            let check = |b: &Path| check_version(b, &["--version"], VERSION);
-            npm_install(
-                &dir,
+            npm_native(
+                &format!("opencode-{VERSION}"),
                 &[
                     &format!("opencode-ai@{VERSION}"),
                     &format!("opencode-linux-x64@{VERSION}"),
                 ],
-                &binary,
+                "node_modules/opencode-linux-x64/bin/opencode",
                 "~180 MB",
-                &check,
-                &|_| Ok(()),
-            )?;
-            Ok(binary)
+                VERSION,
+            )
         })
         .clone()
 }
