@@ -181,7 +181,7 @@ pub fn entries(spec: &HostInstall, regs: &[Registration], binary: Option<&str>) 
         let Some((event, _)) = events.iter().find(|(_, e)| *e == reg.event) else {
             continue;
         };
-        let matcher = match hook_matcher(reg) {
+        let matcher = match reg.tool_matcher() {
             Some(Matcher::ShellTools) => spec.shell_matcher,
             Some(Matcher::WriteTools) => spec.write_matcher,
             None => None,
@@ -334,16 +334,6 @@ pub fn fallback_binary(
             .map(|d| home.join(d).join(crate::BINARY_NAME))
             .find(|p| runs(p))
     })
-}
-
-/// Which matcher the hook table gives a registration (by the matcher string it made).
-fn hook_matcher(reg: &Registration) -> Option<Matcher> {
-    let m = reg.matcher.as_deref()?;
-    if m == crate::tools::shell_tools_matcher() {
-        Some(Matcher::ShellTools)
-    } else {
-        Some(Matcher::WriteTools)
-    }
 }
 
 /// Whether a handler is one of ours (any host's key for the command).

@@ -36,6 +36,20 @@ pub struct Registration {
     pub args: Vec<String>,
 }
 
+impl Registration {
+    /// Which of the hook table's tool matchers this registration was made from (by the
+    /// matcher string it carries); `None` for events that take no matcher.
+    pub fn tool_matcher(&self) -> Option<crate::hooks::table::Matcher> {
+        use crate::hooks::table::Matcher;
+        let m = self.matcher.as_deref()?;
+        Some(if m == crate::tools::shell_tools_matcher() {
+            Matcher::ShellTools
+        } else {
+            Matcher::WriteTools
+        })
+    }
+}
+
 /// Every registration of `hooks`, in a stable order.
 pub fn registrations(hooks: &[Hook]) -> Vec<Registration> {
     registrations_with(hooks, &[])

@@ -43,7 +43,7 @@ pub fn plugin(regs: &[Registration], binary: Option<&str>) -> String {
         let Some((event, _)) = spec.events.iter().find(|(_, e)| *e == reg.event) else {
             continue;
         };
-        let tools = match matcher(reg) {
+        let tools = match reg.tool_matcher() {
             Some(Matcher::ShellTools) => json!(opencode::tool_names(true)),
             Some(Matcher::WriteTools) => json!(opencode::tool_names(false)),
             None => Value::Null,
@@ -73,15 +73,6 @@ pub fn plugin(regs: &[Registration], binary: Option<&str>) -> String {
             1,
         )
         .replacen("/*HOOKS*/[]", &list(hooks), 1)
-}
-
-fn matcher(reg: &Registration) -> Option<Matcher> {
-    let m = reg.matcher.as_deref()?;
-    Some(if m == crate::tools::shell_tools_matcher() {
-        Matcher::ShellTools
-    } else {
-        Matcher::WriteTools
-    })
 }
 
 /// Whether `text` is a plugin of ours.
