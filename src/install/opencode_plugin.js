@@ -75,17 +75,21 @@ function entriesFor(event, tool) {
 export const DidItActually = async ({ client, directory }) => {
   // What the user must see: opencode's log, a toast in the TUI, standard error in
   // `opencode run` (where no TUI draws over it).
+  // Where neither the log nor the toast takes it, standard error does.
   const tell = async (text) => {
     if (!text) return;
-    if (!process.stdout.isTTY || process.argv.slice(1, 4).includes("run")) {
-      process.stderr.write(`${text}\n`);
+    let written = !process.stdout.isTTY || process.argv.slice(1, 4).includes("run");
+    if (written) process.stderr.write(`${text}\n`);
+    for (const send of [
+      () => client.app.log({ body: { service: NAME, level: "warn", message: text } }),
+      () => client.tui.showToast({ body: { message: text, variant: "warning" } }),
+    ]) {
+      try {
+        await send();
+        written = true;
+      } catch {}
     }
-    try {
-      await client.app.log({ body: { service: NAME, level: "warn", message: text } });
-    } catch {}
-    try {
-      await client.tui.showToast({ body: { message: text, variant: "warning" } });
-    } catch {}
+    if (!written) process.stderr.write(`${text}\n`);
   };
   const base = (input) => ({ sessionID: input.sessionID, callID: input.callID, tool: input.tool, cwd: directory });
 
@@ -133,7 +137,10 @@ export const DidItActually = async ({ client, directory }) => {
           if (m.info?.role !== "assistant") continue;
           last = (m.parts ?? []).filter((p) => p.type === "text").map((p) => p.text).join("\n");
         }
-      } catch {}
+      } catch (e) {
+        // Said, never silent: without the message its claims cannot be checked.
+        await tell(`${NAME}: opencode did not give the turn's final message (${e?.message ?? e}), so its claims were not checked`);
+      }
       for (const entry of entries) {
         const { answer, problem, stderr } = ask(entry, {
           hook_event_name: "session.idle",
