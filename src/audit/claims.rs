@@ -102,6 +102,11 @@ pub struct Claim {
 }
 
 impl Claim {
+    /// A strong claim read from `sentence` (the language tables' reader makes them too).
+    pub(crate) fn read(kind: Kind, sentence: &str) -> Claim {
+        Claim::new(kind, sentence)
+    }
+
     fn new(kind: Kind, sentence: &str) -> Claim {
         Claim {
             kind,
@@ -113,7 +118,7 @@ impl Claim {
         }
     }
 
-    fn weaken(&mut self, why: &str) {
+    pub(crate) fn weaken(&mut self, why: &str) {
         if self.confidence == Confidence::Strong {
             self.confidence = Confidence::Weak;
             self.hedge = Some(why.to_owned());
@@ -131,7 +136,7 @@ pub struct Reading {
     pub why: Vec<String>,
 }
 /// Verbs that claim a file changed, by the change they claim.
-const MODIFY_VERBS: &[&str] = &[
+pub(crate) const MODIFY_VERBS: &[&str] = &[
     "updated",
     "modified",
     "changed",
@@ -195,7 +200,7 @@ const MODIFY_VERBS: &[&str] = &[
     "renumbered",
     "sorted",
 ];
-const CREATE_VERBS: &[&str] = &[
+pub(crate) const CREATE_VERBS: &[&str] = &[
     "created",
     "added",
     "wrote",
@@ -205,8 +210,8 @@ const CREATE_VERBS: &[&str] = &[
     "introduced",
     "scaffolded",
 ];
-const DELETE_VERBS: &[&str] = &["removed", "deleted", "dropped"];
-const RENAME_VERBS: &[&str] = &["renamed", "moved"];
+pub(crate) const DELETE_VERBS: &[&str] = &["removed", "deleted", "dropped"];
+pub(crate) const RENAME_VERBS: &[&str] = &["renamed", "moved"];
 /// Verbs of looking, not changing: a path after one is read, not written.
 const READ_VERBS: &[&str] = &[
     "read",
@@ -232,7 +237,7 @@ const READ_VERBS: &[&str] = &[
 
 /// Words that make the part of a sentence they are in no claim, and the main parts after
 /// it: the future, suggestions, needs, plans.
-const MODAL: &[&str] = &[
+pub(crate) const MODAL: &[&str] = &[
     "will",
     "i'll",
     "we'll",
@@ -287,7 +292,7 @@ const OPINION: &[&str] = &[
 ];
 /// Actors other than the agent: a part that names one as its subject (or, for results,
 /// anywhere) is not the agent's claim.
-const OTHERS: &[&str] = &[
+pub(crate) const OTHERS: &[&str] = &[
     "you",
     "your",
     "you've",
@@ -374,7 +379,7 @@ const NOT_A_STATEMENT_START: &[&str] = &[
     "confirm",
 ];
 /// Words that negate the part of a sentence they are in.
-const NEGATIONS: &[&str] = &[
+pub(crate) const NEGATIONS: &[&str] = &[
     "not",
     "never",
     "nothing",
@@ -506,8 +511,20 @@ pub fn extract(message: &str) -> Vec<Claim> {
         .collect()
 }
 
-/// The reading of every sentence of `message` (and of every line skipped as a quotation).
+/// The reading of every sentence of `message` (and of every line skipped as a quotation),
+/// in the message's language.
 pub fn explain(message: &str) -> Vec<Reading> {
+    match super::lang::detect(message) {
+        super::lang::Detected::Known(lang) => super::lang::read(message, lang),
+        super::lang::Detected::Unknown("latin") | super::lang::Detected::English => {
+            explain_english(message)
+        }
+        super::lang::Detected::Unknown(_) => Vec::new(),
+    }
+}
+
+/// The English reader.
+fn explain_english(message: &str) -> Vec<Reading> {
     // "Everything passes" after a fenced `cargo test` is about the tests.
     let lower = message.to_lowercase();
     let mentions_tests = ["test", "spec", "pytest", "jest", "vitest"]
@@ -579,7 +596,7 @@ enum Scope {
     NotClaims(String),
 }
 
-const HEADING_NOT: &[&str] = &[
+pub(crate) const HEADING_NOT: &[&str] = &[
     "not",
     "unchanged",
     "untouched",
@@ -1565,23 +1582,40 @@ fn tokens_text(toks: &[Token]) -> String {
 /// `✅ \`cargo test\``: the command a checked item names, as the result it claims.
 fn checked_command(toks: &[Token]) -> Option<Kind> {
     toks.iter().find_map(|t| match t {
-        Token::Code(c) => {
-            let w: Vec<String> = c.split_whitespace().map(str::to_lowercase).collect();
-            if w.iter().any(|x| TEST_WORDS.contains(&x.as_str())) {
-                Some(Kind::Tests { count: None })
-            } else if w.iter().any(|x| LINT_WORDS.contains(&x.as_str())) {
-                Some(Kind::Lint)
-            } else if w
-                .iter()
-                .any(|x| matches!(x.as_str(), "build" | "check" | "tsc" | "compile"))
-            {
-                Some(Kind::Build)
-            } else {
-                None
-            }
-        }
+        Token::Code(c) => command_kind(c),
         _ => None,
     })
+}
+
+/// The check a command names: tests, a linter, a build.
+pub(crate) fn command_kind(command: &str) -> Option<Kind> {
+    let w: Vec<String> = command.split_whitespace().map(str::to_lowercase).collect();
+    if w.iter().any(|x| TEST_WORDS.contains(&x.as_str())) {
+        Some(Kind::Tests { count: None })
+    } else if w.iter().any(|x| LINT_WORDS.contains(&x.as_str())) {
+        Some(Kind::Lint)
+    } else if w
+        .iter()
+        .any(|x| matches!(x.as_str(), "build" | "check" | "tsc" | "compile"))
+    {
+        Some(Kind::Build)
+    } else {
+        None
+    }
+}
+
+/// The check a checked line (`✅ \`cargo test\``) names, in any language.
+pub(crate) fn checked_kind(line: &str) -> Option<Kind> {
+    checked_command(&tokens(line))
+}
+
+/// `text` as a path, when it has a path's shape (`quoted`: it was a code span).
+pub(crate) fn path_of(text: &str, quoted: bool) -> Option<String> {
+    if quoted {
+        as_path(&Token::Code(text.to_owned()))
+    } else {
+        as_path(&Token::Word(text.to_owned()))
+    }
 }
 /// Which kind of change a verb says was made to a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1689,7 +1723,7 @@ fn as_path(t: &Token) -> Option<String> {
 /// Whether a name taken for a path lacks a file's shape: it is not a known file name, and
 /// has neither a known extension nor a separator with an extension (`Type.method`,
 /// `src/utils`, `feat/login`): a path only if the project knows it.
-fn shape_inferred(path: &str) -> bool {
+pub(crate) fn shape_inferred(path: &str) -> bool {
     if path.ends_with('/') {
         return false;
     }
@@ -1844,11 +1878,11 @@ fn file_claims(toks: &[Token], words: &[String]) -> Vec<(usize, Kind, bool)> {
     out
 }
 
-const TEST_WORDS: &[&str] = &[
+pub(crate) const TEST_WORDS: &[&str] = &[
     "test", "tests", "suite", "specs", "spec", "pytest", "jest", "vitest", "nextest", "ctest",
     "rspec", "unittest",
 ];
-const PASS_WORDS: &[&str] = &[
+pub(crate) const PASS_WORDS: &[&str] = &[
     "pass",
     "passes",
     "passed",
@@ -1859,7 +1893,7 @@ const PASS_WORDS: &[&str] = &[
     "succeeded",
     "ok",
 ];
-const BUILD_WORDS: &[&str] = &[
+pub(crate) const BUILD_WORDS: &[&str] = &[
     "build",
     "builds",
     "compiles",
@@ -1867,7 +1901,7 @@ const BUILD_WORDS: &[&str] = &[
     "compiled",
     "compilation",
 ];
-const BUILD_OK: &[&str] = &[
+pub(crate) const BUILD_OK: &[&str] = &[
     "succeeds",
     "succeeded",
     "passes",
@@ -1880,7 +1914,7 @@ const BUILD_OK: &[&str] = &[
     "fine",
     "ok",
 ];
-const LINT_WORDS: &[&str] = &[
+pub(crate) const LINT_WORDS: &[&str] = &[
     "clippy",
     "lint",
     "linter",
@@ -1897,7 +1931,7 @@ const LINT_WORDS: &[&str] = &[
     "shellcheck",
     "biome",
 ];
-const LINT_OK: &[&str] = &[
+pub(crate) const LINT_OK: &[&str] = &[
     "clean",
     "passes",
     "passed",
@@ -2110,7 +2144,7 @@ fn pass_count(words: &[(String, bool)], w: &[&str]) -> (Option<u64>, bool) {
     (chosen, others == 0 && distinct <= 1)
 }
 
-fn is_hash(t: &str) -> bool {
+pub(crate) fn is_hash(t: &str) -> bool {
     (6..=40).contains(&t.len())
         && t.chars().all(|c| c.is_ascii_hexdigit())
         && t.chars().any(|c| c.is_ascii_alphabetic())

@@ -7,6 +7,7 @@
 
 pub mod claims;
 mod evidence;
+pub mod lang;
 pub use evidence::{commit_lines, runs_any, runs_git};
 mod shellrun;
 pub mod summary;
@@ -83,7 +84,9 @@ pub struct Evidence<'a> {
 
 /// Audits `message` against the evidence.
 pub fn audit(message: &str, ev: &Evidence) -> Audit {
-    audit_claims(claims::extract(message), ev)
+    let mut audit = audit_claims(claims::extract(message), ev);
+    audit.notes.extend(lang::unread_note(message));
+    audit
 }
 
 /// Audits claims already read from a message against the evidence.

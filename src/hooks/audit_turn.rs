@@ -266,6 +266,10 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
         from_run_log,
     };
     let mut audit = audit_claims(claims, &ev);
+    // A message no language table reads: said once, never blocked.
+    audit
+        .notes
+        .extend(crate::audit::lang::unread_note(&message));
     if !from_run_log {
         audit.notes.extend(transcript.note);
     }
@@ -480,6 +484,10 @@ fn end_turn_batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> Hook
         from_run_log: false,
     };
     let mut audit = audit_claims(claims, &ev);
+    // A message no language table reads: said once, never blocked.
+    audit
+        .notes
+        .extend(crate::audit::lang::unread_note(&message));
     audit.notes.extend(transcript.note);
     let unbacked = audit.unbacked();
     let notes = match (notes_for_user(&audit.notes), reported_for_user(&audit)) {

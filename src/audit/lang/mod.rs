@@ -1,0 +1,1066 @@
+//! Claims in languages other than English, read through one table per language.
+//!
+//! Agents answer in the user's language. The English reader ([`super::claims`]) knows
+//! English word order in depth; every other language is read here by one reader driven by
+//! a [`Lang`] table: the forms that claim a file changed, was created, deleted or renamed,
+//! the words for tests, builds, linters and formatters and for their passing, commits and
+//! pushes, negation, modality (plans, offers, questions, conditions), actors other than
+//! the agent, and headings whose lists are not claims. A table holds the forms agents
+//! really write (perfect and past forms, dropped subjects, status bullets), not a word by
+//! word translation of the English one.
+//!
+//! The reading is per clause: a negation or another actor voids its clause only, a modal
+//! word its sentence. A verb in one clause reaches the paths listed in the clauses after
+//! it ("habe Folgendes geändert: `a.rs`, `b.rs`"). Languages written without spaces
+//! (Japanese, Chinese; Korean's endings attach to the stem) match their forms anywhere in
+//! the clause and need a completion mark (`しました`, `了`, `했`) for a change to be
+//! claimed. What no table covers is said once, as a notice, never blocked.
+
+mod de;
+mod en;
+mod es;
+mod fr;
+mod it;
+mod ja;
+mod ko;
+mod nl;
+mod pt;
+mod ru;
+mod zh;
+
+use super::claims::{self, Change, Claim, Kind, Reading};
+
+/// What a language's agents write when they claim something, as data.
+pub struct Lang {
+    /// ISO 639-1 code.
+    pub code: &'static str,
+    /// The language's English name, for messages.
+    pub name: &'static str,
+    /// Words are separated by spaces: a form matches at a word's start (a stem reaches
+    /// its endings). Otherwise a form matches anywhere.
+    pub spaced: bool,
+    /// Frequent words of agents' prose in the language, to tell it from the others.
+    pub markers: &'static [&'static str],
+    /// Forms that claim a file was changed, created, deleted, renamed or moved.
+    pub modified: &'static [&'static str],
+    pub created: &'static [&'static str],
+    pub deleted: &'static [&'static str],
+    pub renamed: &'static [&'static str],
+    /// Words that, next to a path, make a deletion one from inside the file ("removed
+    /// the import from `a.rs`"): the file changed, it was not deleted.
+    pub from: &'static [&'static str],
+    /// For languages without spaces: marks that the action is done (a form of the past
+    /// or perfective); a change verb without one is a plan or a description.
+    pub done: &'static [&'static str],
+    pub negations: &'static [&'static str],
+    /// Plans, offers, wishes, conditions, proposals: the sentence claims nothing.
+    pub modal: &'static [&'static str],
+    /// Actors other than the agent (the user, CI, a colleague): the clause is theirs.
+    pub others: &'static [&'static str],
+    pub tests: &'static [&'static str],
+    pub build: &'static [&'static str],
+    pub lint: &'static [&'static str],
+    pub format: &'static [&'static str],
+    /// Forms that say a check passed or succeeded.
+    pub passed: &'static [&'static str],
+    /// Phrases that say a check found nothing ("keine Warnungen", "没有错误"): a success
+    /// despite the negation in them.
+    pub clean: &'static [&'static str],
+    /// Forms that say a check failed: the clause reports a failure, not a pass.
+    pub failed: &'static [&'static str],
+    /// Forms that say the tree was formatted (by the formatter, or by hand).
+    pub formatted: &'static [&'static str],
+    pub committed: &'static [&'static str],
+    pub pushed: &'static [&'static str],
+    /// Number words agents write for small counts (digits are read everywhere).
+    pub numbers: &'static [(&'static str, u64)],
+    /// Words that split a sentence into clauses ("aber", "但是") besides punctuation.
+    pub joins: &'static [&'static str],
+    /// Heading words whose list is not the agent's claims (next steps, not changed).
+    pub not_claims_headings: &'static [&'static str],
+}
+
+/// Every language with a table, English first (its words only tell it apart; its claims
+/// are read by the English reader).
+pub const LANGS: &[&Lang] = &[
+    &en::EN,
+    &de::DE,
+    &fr::FR,
+    &es::ES,
+    &pt::PT,
+    &it::IT,
+    &nl::NL,
+    &ru::RU,
+    &ja::JA,
+    &zh::ZH,
+    &ko::KO,
+];
+
+/// The language a message is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detected {
+    English,
+    Known(&'static Lang),
+    /// Written in a script or language no table covers.
+    Unknown(&'static str),
+}
+
+impl std::fmt::Debug for Lang {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Lang({})", self.code)
+    }
+}
+
+impl PartialEq for Lang {
+    fn eq(&self, other: &Lang) -> bool {
+        self.code == other.code
+    }
+}
+impl Eq for Lang {}
+
+/// The message's prose: fenced blocks and code spans out, the rest lower-cased with
+/// full-width digits and punctuation folded to ASCII.
+fn prose(message: &str) -> String {
+    let mut out = String::new();
+    let mut fence = false;
+    for line in message.lines() {
+        if line.trim_start().starts_with("```") || line.trim_start().starts_with("~~~") {
+            fence = !fence;
+            continue;
+        }
+        if fence {
+            continue;
+        }
+        let mut in_code = false;
+        for c in line.chars() {
+            if c == '`' {
+                in_code = !in_code;
+                out.push(' ');
+            } else if !in_code {
+                out.push(c);
+            }
+        }
+        out.push('\n');
+    }
+    fold(&out.to_lowercase())
+}
+
+/// Full-width digits and sentence marks as their ASCII forms (Japanese and Chinese
+/// writers use both).
+pub fn fold(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+            '／' => '/',
+            '：' => ':',
+            _ => c,
+        })
+        .collect()
+}
+
+/// The script most of the message's letters are written in.
+fn script(text: &str) -> Option<&'static str> {
+    let mut counts: [(&str, usize); 10] = [
+        ("latin", 0),
+        ("kana", 0),
+        ("han", 0),
+        ("hangul", 0),
+        ("cyrillic", 0),
+        ("greek", 0),
+        ("arabic", 0),
+        ("hebrew", 0),
+        ("devanagari", 0),
+        ("thai", 0),
+    ];
+    for c in text.chars().filter(|c| c.is_alphabetic()) {
+        let i = match c as u32 {
+            0x41..=0x24F | 0x1E00..=0x1EFF => 0,
+            0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F => 1,
+            0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0xF900..=0xFAFF => 2,
+            0xAC00..=0xD7AF | 0x1100..=0x11FF | 0x3130..=0x318F => 3,
+            0x400..=0x4FF => 4,
+            0x370..=0x3FF | 0x1F00..=0x1FFF => 5,
+            0x600..=0x6FF | 0x750..=0x77F => 6,
+            0x590..=0x5FF => 7,
+            0x900..=0x97F => 8,
+            0xE00..=0xE7F => 9,
+            _ => continue,
+        };
+        counts[i].1 += 1;
+    }
+    let total: usize = counts.iter().map(|c| c.1).sum();
+    if total == 0 {
+        return None;
+    }
+    // Japanese is written in kana and kanji: any share of kana makes Han text Japanese.
+    let kana = counts[1].1;
+    let han = counts[2].1;
+    if kana * 20 >= total && kana > 0 {
+        return Some("kana");
+    }
+    if han * 4 >= total {
+        return Some("han");
+    }
+    counts
+        .iter()
+        .filter(|(_, n)| *n * 3 >= total)
+        .max_by_key(|(_, n)| *n)
+        .map(|(s, _)| *s)
+}
+
+/// A language's one-word claim forms of three letters or more ("modifiqué", "gepusht").
+fn word_forms(lang: &Lang) -> Vec<&'static str> {
+    [
+        lang.modified,
+        lang.created,
+        lang.deleted,
+        lang.renamed,
+        lang.negations,
+        lang.modal,
+        lang.passed,
+        lang.failed,
+        lang.committed,
+        lang.pushed,
+        lang.tests,
+    ]
+    .concat()
+    .into_iter()
+    .map(str::trim_end)
+    .filter(|f| !f.contains(' ') && f.chars().count() >= 3)
+    .collect()
+}
+
+/// Whether `word` is one of the language's claim forms (English's are whole words: "pass"
+/// is not the stem of "passaram").
+fn is_form(lang: &Lang, forms: &[&str], word: &str) -> bool {
+    forms.iter().any(|f| {
+        if lang.code == "en" {
+            *f == word
+        } else {
+            word.starts_with(f)
+        }
+    })
+}
+
+/// How much of the prose is each language's: a claim form two points, a marker word one.
+/// A word that is a form in more than three languages ("test", "build") tells nothing.
+fn scores(words: &[&str]) -> Vec<(&'static Lang, usize)> {
+    let latin: Vec<(&'static Lang, Vec<&'static str>)> = LANGS
+        .iter()
+        .filter(|l| l.spaced && l.code != "ru")
+        .map(|l| (*l, word_forms(l)))
+        .collect();
+    let mut out: Vec<(&'static Lang, usize)> = latin.iter().map(|(l, _)| (*l, 0)).collect();
+    for w in words {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+        let hits: Vec<bool> = latin.iter().map(|(l, f)| is_form(l, f, w)).collect();
+        let informative = hits.iter().filter(|h| **h).count() <= 3;
+        for (i, (lang, _)) in latin.iter().enumerate() {
+            out[i].1 += if hits[i] && informative {
+                2
+            } else {
+                usize::from(lang.markers.contains(&w))
+            };
+        }
+    }
+    out
+}
+
+/// The language of `message`: by script first, then, for Latin script, by which table's
+/// marker words it uses most (English on a tie or when none is used: a terse English
+/// status line has no function words).
+pub fn detect(message: &str) -> Detected {
+    let text = prose(message);
+    match script(&text) {
+        None | Some("latin") => {}
+        Some("kana") => return Detected::Known(&ja::JA),
+        Some("han") => return Detected::Known(&zh::ZH),
+        Some("hangul") => return Detected::Known(&ko::KO),
+        Some("cyrillic") => return Detected::Known(&ru::RU),
+        Some(other) => return Detected::Unknown(other),
+    }
+    // Apostrophes split French and Italian elisions (j'ai, l'ho) into their words.
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || matches!(c, '\'' | '’'))
+        .filter(|w| w.chars().any(char::is_alphabetic))
+        .collect();
+    let scores = scores(&words);
+    let english = scores
+        .iter()
+        .find(|(l, _)| l.code == "en")
+        .map_or(0, |(_, n)| *n);
+    let best = scores
+        .iter()
+        .filter(|(l, _)| l.code != "en")
+        .max_by_key(|(_, n)| *n)
+        .map(|(l, n)| (*n, *l));
+    // Accented letters are rare in English: they break a tie.
+    let accented = words.iter().any(|w| !w.is_ascii());
+    match best {
+        Some((n, lang)) if n > english || n == english && n > 0 && accented => {
+            Detected::Known(lang)
+        }
+        // Ten words and hardly an English one: another language in Latin script.
+        _ if words.len() >= 10 && english * 8 < words.len() => Detected::Unknown("latin"),
+        _ => Detected::English,
+    }
+}
+
+/// The notice for a message no table reads, once per message. A message in Latin script
+/// that no table recognises is still read as English (a terse English status line has
+/// few function words); it is unread only when that finds no claim.
+pub fn unread_note(message: &str) -> Option<String> {
+    match detect(message) {
+        // Terse English has few function words: unread only when English finds nothing.
+        Detected::Unknown("latin") if !claims::extract(message).is_empty() => None,
+        Detected::Unknown(script) => Some(format!(
+            "the final message is written in {} that did-it-actually has no claim table for, so its claims were not checked (read: {})",
+            match script {
+                "latin" => "a language".to_owned(),
+                other => format!("{other} script"),
+            },
+            LANGS.iter().map(|l| l.name).collect::<Vec<_>>().join(", ")
+        )),
+        _ => None,
+    }
+}
+
+/// Whether `form` occurs in `text`: at a word's start for a spaced language (a stem reaches
+/// its endings; a form with a space is a phrase), anywhere otherwise.
+fn has(lang: &Lang, text: &str, form: &str) -> bool {
+    find(lang, text, form).is_some()
+}
+
+/// A form ending in a space is a whole word ("no ", "si "): it matches before any
+/// non-letter or the end.
+fn find(lang: &Lang, text: &str, form: &str) -> Option<usize> {
+    let word = form.strip_suffix(' ');
+    let needle = word.unwrap_or(form);
+    let mut from = 0;
+    while let Some(i) = text[from..].find(needle) {
+        let at = from + i;
+        let end = at + needle.len();
+        let starts_word = !lang.spaced
+            || text[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric());
+        let ends_word = word.is_none()
+            || text[end..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric());
+        if starts_word && ends_word {
+            return Some(at);
+        }
+        from = end;
+    }
+    None
+}
+
+fn first<'f>(lang: &Lang, text: &str, forms: &[&'f str]) -> Option<&'f str> {
+    forms.iter().copied().find(|f| has(lang, text, f))
+}
+
+/// A clause: its prose (lower-cased, each code span replaced by `§`), its code spans,
+/// and the paths it names with whether a "from" word stands next to each.
+struct Clause {
+    text: String,
+    spans: Vec<String>,
+    paths: Vec<(String, bool)>,
+}
+
+/// Splits a sentence into clauses at commas, semicolons, colons and the language's joining
+/// words, never inside a code span.
+fn clauses(lang: &Lang, sentence: &str) -> Vec<Clause> {
+    let mut parts: Vec<String> = vec![String::new()];
+    let mut in_code = false;
+    for c in sentence.chars() {
+        if c == '`' {
+            in_code = !in_code;
+        }
+        if !in_code && matches!(c, ',' | ';' | ':' | '、' | '，' | '；' | '：') {
+            parts.push(String::new());
+        } else {
+            parts.last_mut().expect("one part").push(c);
+        }
+    }
+    let mut split: Vec<String> = Vec::new();
+    for part in parts {
+        let mut rest = part.as_str();
+        // A joining word ends the clause before it ("…, aber die Tests …").
+        loop {
+            let lower = rest.to_lowercase();
+            let at = lang
+                .joins
+                .iter()
+                .filter_map(|j| {
+                    let pad = if lang.spaced {
+                        format!(" {j} ")
+                    } else {
+                        (*j).to_owned()
+                    };
+                    lower.find(&pad).map(|i| (i, pad.len()))
+                })
+                .filter(|(i, _)| *i > 0)
+                .min();
+            // Lower-casing keeps byte offsets for the scripts the tables hold; a slice
+            // that would fall inside a character is not split.
+            match at {
+                Some((i, n)) if rest.is_char_boundary(i) && rest.is_char_boundary(i + n) => {
+                    split.push(rest[..i].to_owned());
+                    rest = &rest[i + n..];
+                }
+                _ => break,
+            }
+        }
+        split.push(rest.to_owned());
+    }
+    split
+        .into_iter()
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| clause(lang, &s))
+        .collect()
+}
+
+fn clause(lang: &Lang, raw: &str) -> Clause {
+    let mut text = String::new();
+    let mut spans = Vec::new();
+    let mut code = String::new();
+    let mut in_code = false;
+    for c in raw.chars() {
+        match (c, in_code) {
+            ('`', false) => in_code = true,
+            ('`', true) => {
+                in_code = false;
+                spans.push(std::mem::take(&mut code));
+                text.push('§');
+            }
+            (c, true) => code.push(c),
+            (c, false) => text.push(c),
+        }
+    }
+    let text = fold(&text.to_lowercase());
+    // Each `§` is a span: a path when it has a path's shape.
+    let mut paths = Vec::new();
+    let mut marks = text.match_indices('§').map(|(i, _)| i);
+    for span in &spans {
+        let at = marks.next().unwrap_or(0);
+        if let Some(p) = claims::path_of(span, true) {
+            paths.push((p, beside_from(lang, &text, at, '§'.len_utf8())));
+        }
+    }
+    // Unquoted words with a file's shape are paths too (`src/lib.rs` written bare).
+    let mut at = 0;
+    for w in text.split(|c: char| c.is_whitespace() || "()[]「」『』（）".contains(c)) {
+        let start = at;
+        at += w.len() + 1;
+        let w = w.trim_matches(|c: char| ",.;:!?、。，".contains(c));
+        if !w.is_empty() && w.is_ascii() {
+            if let Some(p) = claims::path_of(w, false) {
+                let from = text[start..]
+                    .find(w)
+                    .is_some_and(|i| beside_from(lang, &text, start + i, w.len()));
+                paths.push((p, from));
+            }
+        }
+    }
+    Clause { text, spans, paths }
+}
+
+/// Whether one of the language's "from" words stands right before or right after the
+/// path at `at..at + len` ("aus §", "§ から", "从 §", "§에서").
+fn beside_from(lang: &Lang, text: &str, at: usize, len: usize) -> bool {
+    let before = text[..at].trim_end();
+    let after = text[(at + len).min(text.len())..].trim_start();
+    lang.from.iter().any(|f| {
+        let f = f.trim_end();
+        let ends_before = before.ends_with(f)
+            && (!lang.spaced
+                || before[..before.len() - f.len()]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !c.is_alphanumeric()));
+        ends_before || !lang.spaced && after.starts_with(f)
+    })
+}
+
+/// Splits a line into sentences at `.`/`!`/`?` before a space or the end, and at `。！？`,
+/// never inside a code span.
+fn sentences(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut in_code = false;
+    let chars: Vec<char> = line.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        current.push(c);
+        if c == '`' {
+            in_code = !in_code;
+        }
+        if in_code {
+            continue;
+        }
+        let ends = matches!(c, '。' | '！' | '？')
+            || matches!(c, '.' | '!' | '?') && chars.get(i + 1).is_none_or(|n| n.is_whitespace());
+        if ends {
+            out.push(std::mem::take(&mut current));
+        }
+    }
+    out.push(current);
+    out.into_iter()
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// A markdown line stripped of list marks, emphasis and links.
+fn clean_line(line: &str) -> String {
+    let t = line.trim();
+    let t = t.trim_start_matches(['-', '*', '+', '#', ' ']);
+    // A numbered item's number ("2. ", "3) "), not a count that opens a sentence.
+    let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let t = match t[digits..]
+        .strip_prefix(". ")
+        .or(t[digits..].strip_prefix(") "))
+    {
+        Some(rest) if digits > 0 => rest,
+        _ => t,
+    };
+    t.replace("**", "").replace("__", "")
+}
+
+/// What a line of the message is.
+enum LineKind {
+    Skip(&'static str),
+    Heading,
+    Text { item: bool },
+}
+
+fn line_kind(t: &str) -> LineKind {
+    let t = t.trim_start();
+    if t.is_empty() {
+        LineKind::Skip("")
+    } else if t.starts_with('>') {
+        LineKind::Skip("a blockquote: a quotation")
+    } else if t.starts_with('#') {
+        LineKind::Heading
+    } else {
+        let item = t.starts_with("- ")
+            || t.starts_with("* ")
+            || t.starts_with("+ ")
+            || t.split_once(". ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        let cleaned = clean_line(t);
+        let bold = !item && t.starts_with("**") && t.trim_end().ends_with("**");
+        let colon = !item
+            && (cleaned.ends_with(':') || cleaned.ends_with('：'))
+            && cleaned.chars().count() <= 60
+            && !cleaned.contains('`');
+        if bold || colon {
+            LineKind::Heading
+        } else {
+            LineKind::Text { item }
+        }
+    }
+}
+
+/// The verb class a heading gives the verbless items under it, or that its items are not
+/// claims.
+enum HeadingScope {
+    Neutral,
+    Verb(Change),
+    NotClaims(String),
+}
+
+fn heading_scope(lang: &Lang, heading: &str) -> HeadingScope {
+    let text = fold(&heading.to_lowercase());
+    if let Some(w) = first(lang, &text, lang.not_claims_headings)
+        .or_else(|| first(lang, &text, lang.negations))
+        .or_else(|| first(lang, &text, lang.modal))
+    {
+        return HeadingScope::NotClaims(format!(
+            "under the heading \"{}\" (\"{w}\")",
+            heading.trim()
+        ));
+    }
+    match change_of(lang, &text) {
+        Some((c, _)) => HeadingScope::Verb(c),
+        None => HeadingScope::Neutral,
+    }
+}
+
+/// The change a clause's verb names (the first form in it), and the form.
+fn change_of(lang: &Lang, text: &str) -> Option<(Change, &'static str)> {
+    let classes: [(&[&'static str], Change); 4] = [
+        (lang.renamed, Change::Renamed { to: String::new() }),
+        (lang.deleted, Change::Deleted),
+        (lang.created, Change::Created),
+        (lang.modified, Change::Modified),
+    ];
+    let (change, form, _) = classes
+        .into_iter()
+        .filter_map(|(forms, change)| {
+            forms
+                .iter()
+                .filter_map(|f| find(lang, text, f).map(|i| (i, *f)))
+                .min()
+                .map(|(i, f)| (change, f, i))
+        })
+        .min_by_key(|(_, _, i)| *i)?;
+    Some((change, form))
+}
+
+/// A number written in digits or as one of the language's number words, in the clause.
+fn counts(lang: &Lang, text: &str) -> Vec<u64> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if !chars[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && chars[i].is_ascii_digit() {
+            i += 1;
+        }
+        // Not a version (`1.2`, `v3`), a name (`py3`) or a time (`0.4s` is a decimal).
+        let before = start.checked_sub(1).map(|j| chars[j]);
+        let after = chars.get(i).copied();
+        let glued = before.is_some_and(|c| c == '.' || c == '#' || c.is_ascii_alphabetic())
+            || after == Some('.') && chars.get(i + 1).is_some_and(char::is_ascii_digit);
+        if !glued {
+            let n: String = chars[start..i].iter().collect();
+            if let Ok(n) = n.parse() {
+                out.push(n);
+            }
+        }
+    }
+    if out.is_empty() {
+        out.extend(
+            lang.numbers
+                .iter()
+                .filter(|(w, _)| has(lang, text, w))
+                .map(|(_, n)| *n),
+        );
+    }
+    out
+}
+
+/// The test count a clause claims: one number, or a ratio `n/n`; `sure` when nothing else
+/// in the clause is a count.
+fn test_count(lang: &Lang, text: &str) -> (Option<u64>, bool) {
+    let ns = counts(lang, text);
+    match ns.as_slice() {
+        [] => (None, true),
+        [n] => (Some(*n), true),
+        [a, b] if a == b && text.contains('/') => (Some(*a), true),
+        [a, ..] => (Some(*a), false),
+    }
+}
+
+/// What a clause's change verb is, once negation, other actors and modality are out.
+#[derive(Clone)]
+enum Verb {
+    /// The clause is voided (negated, another actor's, a plan): it claims nothing and
+    /// lends no verb.
+    Void,
+    None,
+    Change(Change, Confidence),
+}
+
+/// How sure a file claim of the table reader is.
+#[derive(Clone, Copy, PartialEq)]
+enum Confidence {
+    Strong,
+    /// The verb is the heading's.
+    Heading,
+}
+
+/// The verb of each clause of a sentence, or why the clause is void.
+fn clause_verbs(
+    lang: &Lang,
+    cs: &[Clause],
+    item: bool,
+    heading_verb: Option<&Change>,
+    why: &mut Vec<String>,
+) -> Vec<Verb> {
+    let mut out = Vec::new();
+    for (i, c) in cs.iter().enumerate() {
+        if let Some(v) = void(lang, &c.text) {
+            why.push(v);
+            out.push(Verb::Void);
+            continue;
+        }
+        // Done marks later in the sentence reach a stem ("更新し、…作成しました").
+        let tail: String = cs[i..]
+            .iter()
+            .map(|c| c.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let verb = match change_at(lang, &c.text, &tail, item) {
+            Some(change) => Verb::Change(change, Confidence::Strong),
+            None => match heading_verb {
+                Some(h) if !c.paths.is_empty() => Verb::Change(h.clone(), Confidence::Heading),
+                _ => Verb::None,
+            },
+        };
+        out.push(verb);
+    }
+    out
+}
+
+/// Why a clause claims nothing: negated, another actor's, or a plan.
+fn void(lang: &Lang, text: &str) -> Option<String> {
+    // A success phrase may hold a negation ("keine Fehler"): read it as the success.
+    let mut plain = text.to_owned();
+    for f in lang.clean.iter().filter(|f| has(lang, text, f)) {
+        plain = plain.replace(f, " ");
+    }
+    if let Some(n) = first(lang, &plain, lang.negations) {
+        return Some(format!("negated (\"{}\"): not a claim", n.trim()));
+    }
+    if let Some(o) = first(lang, text, lang.others) {
+        return Some(format!(
+            "about someone else (\"{}\"): not the agent's claim",
+            o.trim()
+        ));
+    }
+    if let Some(m) = first(lang, text, lang.modal) {
+        return Some(format!(
+            "a plan, an offer or a condition (\"{}\"): not a claim",
+            m.trim()
+        ));
+    }
+    None
+}
+
+/// The change a clause claims: its verb form, done (a spaced language's forms are past
+/// forms; otherwise a completion mark in the sentence's rest, or a status bullet).
+fn change_at(lang: &Lang, text: &str, tail: &str, item: bool) -> Option<Change> {
+    let (change, _) = change_of(lang, text)?;
+    let done = lang.spaced || item || lang.done.iter().any(|d| tail.contains(d));
+    done.then_some(change)
+}
+
+/// The claims of one clause.
+fn clause_claims(
+    lang: &Lang,
+    c: &Clause,
+    verb: Option<(&Change, Confidence)>,
+    sentence: &str,
+    sentence_text: &str,
+    why: &mut Vec<String>,
+) -> Vec<Claim> {
+    let mut out = Vec::new();
+    let mk = |kind: Kind| Claim::read(kind, sentence);
+    if let Some((change, confidence)) = verb {
+        let rename = matches!(change, Change::Renamed { .. });
+        // In a clause about a commit or a push, a name without a file's shape is a ref.
+        let git = is_git(lang, &c.text);
+        let mut paths = c
+            .paths
+            .iter()
+            .filter(|(p, _)| !(git && claims::shape_inferred(p)));
+        while let Some((path, from)) = paths.next() {
+            let change = match change {
+                // "`a` → `b` umbenannt": the next path is the new name.
+                Change::Renamed { .. } => match paths.next() {
+                    Some((to, _)) => Change::Renamed { to: to.clone() },
+                    None => Change::Modified,
+                },
+                // "aus `a.rs` entfernt": something inside the file was removed.
+                Change::Deleted if *from => Change::Modified,
+                other => other.clone(),
+            };
+            let mut claim = mk(Kind::File {
+                path: path.clone(),
+                change: change.clone(),
+            });
+            claim.path_inferred = claims::shape_inferred(path);
+            if confidence == Confidence::Heading {
+                claim.weaken("the verb is the heading's");
+            } else if change == Change::Deleted && !has_any(lang, &c.text, FILE_WORDS) {
+                // "`a.rs`: ungenutzten Import entfernt" deletes inside the file: only a
+                // clause that speaks of the file itself claims it is gone.
+                claim.weaken("a deletion that may be inside the file");
+            }
+            out.push(claim);
+            if rename {
+                break;
+            }
+        }
+    }
+    let text = c.text.as_str();
+    let mut plain = text.to_owned();
+    let clean = first(lang, text, lang.clean);
+    if let Some(f) = clean {
+        plain = plain.replace(f, " ");
+    }
+    let passed = first(lang, &plain, lang.passed).or(clean);
+    let failed = first(lang, &plain, lang.failed).filter(|_| !zero_failed(lang, &plain));
+    let span_kind = c.spans.iter().find_map(|s| claims::command_kind(s));
+    let subject = if first(lang, text, lang.tests).is_some()
+        || matches!(span_kind, Some(Kind::Tests { .. }))
+    {
+        Some("tests")
+    } else if first(lang, text, lang.lint).is_some() || matches!(span_kind, Some(Kind::Lint)) {
+        Some("lint")
+    } else if first(lang, text, lang.build).is_some() || matches!(span_kind, Some(Kind::Build)) {
+        Some("build")
+    } else {
+        None
+    };
+    // The sentence's subject reaches a clause that only says "passed" ("12 bestanden").
+    let subject = subject.or_else(|| {
+        passed
+            .and(first(lang, &fold(&sentence.to_lowercase()), lang.tests))
+            .map(|_| "tests")
+    });
+    match (subject, passed, failed) {
+        (Some(_), _, Some(f)) => why.push(format!("reports a failure (\"{f}\"): not a pass claim")),
+        (Some("tests"), Some(_), None) => {
+            let (count, sure) = test_count(lang, text);
+            let mut claim = mk(Kind::Tests { count });
+            claim.count_sure = sure;
+            out.push(claim);
+        }
+        (Some("lint"), Some(_), None) => out.push(mk(Kind::Lint)),
+        (Some("build"), Some(_), None) => out.push(mk(Kind::Build)),
+        _ => {}
+    }
+    if first(lang, text, lang.format).is_some()
+        && first(lang, text, lang.formatted).is_some()
+        && !out.iter().any(|c| c.kind == Kind::Lint)
+    {
+        // A formatter's run: the lint commands (rustfmt --check, prettier --check …) back it.
+        out.push(mk(Kind::Lint));
+    }
+    // Commits and pushes.
+    if first(lang, text, lang.committed).is_some() && done_or_spaced(lang, sentence_text) {
+        let hash = c
+            .spans
+            .iter()
+            .map(|s| s.trim().to_owned())
+            .chain(text.split_whitespace().map(|w| {
+                w.trim_matches(|c: char| !c.is_ascii_alphanumeric())
+                    .to_owned()
+            }))
+            .find(|h| claims::is_hash(h));
+        out.push(mk(Kind::Commit { hash }));
+    }
+    if first(lang, text, lang.pushed).is_some() && done_or_spaced(lang, sentence_text) {
+        let branch = c
+            .spans
+            .iter()
+            .map(|s| s.trim())
+            .filter(|s| !s.is_empty() && !s.contains(' ') && !claims::is_hash(s))
+            .map(|s| s.strip_prefix("origin/").unwrap_or(s).to_owned())
+            .find(|s| s != "origin");
+        out.push(mk(Kind::Push { branch }));
+    }
+    out
+}
+
+/// Whether a clause speaks of a commit or a push (its spans are refs, not paths).
+fn is_git(lang: &Lang, text: &str) -> bool {
+    first(lang, text, lang.committed).is_some() || first(lang, text, lang.pushed).is_some()
+}
+
+/// Words for "file" in every table's language: a deletion of "the file `x`" is the
+/// file's.
+const FILE_WORDS: &[&str] = &[
+    "file",
+    "datei",
+    "fichier",
+    "archivo",
+    "arquivo",
+    "bestand",
+    "файл",
+    "ファイル",
+    "文件",
+    "檔案",
+    "파일",
+];
+
+fn has_any(lang: &Lang, text: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| has(lang, text, w))
+}
+
+/// "0 fehlgeschlagen", "失败 0": a failure count of zero is part of a pass.
+fn zero_failed(lang: &Lang, text: &str) -> bool {
+    lang.failed.iter().any(|f| {
+        find(lang, text, f).is_some_and(|i| {
+            let before = text[..i].trim_end();
+            let after = text[i + f.len()..].trim_start();
+            before.ends_with(" 0")
+                || before == "0"
+                || before.ends_with("0") && !lang.spaced
+                || after.starts_with('0') && !after.starts_with("0.")
+        })
+    })
+}
+
+/// For a language without spaces, a git verb needs a completion mark too.
+fn done_or_spaced(lang: &Lang, text: &str) -> bool {
+    lang.spaced || lang.done.iter().any(|d| text.contains(d))
+}
+
+/// A sentence's test claims: one with a count makes one without it redundant ("Alle
+/// Tests bestehen (5 passed)").
+fn merge_test_claims(claims: &mut Vec<Claim>) {
+    if claims
+        .iter()
+        .any(|c| matches!(c.kind, Kind::Tests { count: Some(_) }))
+    {
+        claims.retain(|c| !matches!(c.kind, Kind::Tests { count: None }));
+    }
+}
+
+/// The reading of every sentence of a message in `lang`.
+pub fn read(message: &str, lang: &Lang) -> Vec<Reading> {
+    let mut out = Vec::new();
+    let mut fence = false;
+    let mut section = HeadingScope::Neutral;
+    let mut list: Option<HeadingScope> = None;
+    for raw in message.lines() {
+        let t = raw.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fence = !fence;
+            out.push(skipped(raw, "a fenced block: a quotation"));
+            continue;
+        }
+        if fence {
+            out.push(skipped(raw, "inside a fenced block: a quotation"));
+            continue;
+        }
+        let (item, text) = match line_kind(raw) {
+            LineKind::Skip(why) => {
+                out.push(skipped(raw, why));
+                if why.is_empty() {
+                    list = None;
+                }
+                continue;
+            }
+            LineKind::Heading => {
+                let scope = heading_scope(lang, &clean_line(raw));
+                if t.starts_with('#') {
+                    section = scope;
+                    list = None;
+                } else {
+                    list = Some(scope);
+                }
+                out.push(skipped(raw, "a heading: it scopes the list under it"));
+                continue;
+            }
+            LineKind::Text { item } => (item, clean_line(raw)),
+        };
+        if !item {
+            list = None;
+        }
+        let scope = list.as_ref().filter(|_| item).unwrap_or(&section);
+        if let HeadingScope::NotClaims(why) = scope {
+            out.push(skipped(raw, why));
+            continue;
+        }
+        let heading_verb = match scope {
+            HeadingScope::Verb(c) if item => Some(c),
+            _ => None,
+        };
+        // A table row is read as one sentence of its cells.
+        let text = if text.starts_with('|') {
+            if text.trim_matches(['|', '-', ':', ' ']).is_empty() {
+                continue;
+            }
+            text.replace('|', " ")
+        } else {
+            text
+        };
+        let checked = ["✅", "✓", "✔", "☑", "[x]", "🟢"]
+            .iter()
+            .any(|m| text.contains(m));
+        for sentence in sentences(&text) {
+            out.push(read_sentence(lang, &sentence, item, heading_verb, checked));
+        }
+    }
+    out
+}
+
+fn skipped(raw: &str, why: &str) -> Reading {
+    Reading {
+        sentence: raw.trim().to_owned(),
+        claims: Vec::new(),
+        why: if why.is_empty() {
+            Vec::new()
+        } else {
+            vec![why.to_owned()]
+        },
+    }
+}
+
+fn read_sentence(
+    lang: &Lang,
+    sentence: &str,
+    item: bool,
+    heading_verb: Option<&Change>,
+    checked: bool,
+) -> Reading {
+    let mut reading = Reading {
+        sentence: sentence.to_owned(),
+        claims: Vec::new(),
+        why: Vec::new(),
+    };
+    if sentence.trim_end().ends_with(['?', '？']) {
+        reading.why.push("a question: not a claim".into());
+        return reading;
+    }
+    let cs = clauses(lang, sentence);
+    // Done marks anywhere in the sentence complete its git verbs ("已提交并推送").
+    let done = cs
+        .iter()
+        .map(|c| c.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let verbs = clause_verbs(lang, &cs, item, heading_verb, &mut reading.why);
+    for (i, c) in cs.iter().enumerate() {
+        if matches!(verbs[i], Verb::Void) {
+            continue;
+        }
+        // A clause of paths without a verb takes the verb of the clause before it
+        // ("geändert: `a.rs`, `b.rs`") or, at the sentence's start, after it ("`a.rs`,
+        // `b.rs` und `c.rs` aktualisiert"), never across a void clause.
+        let git = is_git(lang, &c.text);
+        let verb = match &verbs[i] {
+            Verb::Change(change, confidence) => Some((change, *confidence)),
+            // "… und nach `feat/x` gepusht": the span is a branch, not a path.
+            _ if c.paths.is_empty() || git => None,
+            _ => {
+                let before = verbs[..i].iter().rev().find(|v| !matches!(v, Verb::None));
+                let after = verbs[i + 1..].iter().find(|v| !matches!(v, Verb::None));
+                match (before, after) {
+                    (Some(Verb::Change(change, confidence)), _) => Some((change, *confidence)),
+                    (None, Some(Verb::Change(change, confidence))) => Some((change, *confidence)),
+                    _ => None,
+                }
+            }
+        };
+        let claims = clause_claims(lang, c, verb, sentence, &done, &mut reading.why);
+        reading.claims.extend(claims);
+    }
+    merge_test_claims(&mut reading.claims);
+    if checked && reading.claims.is_empty() && !verbs.iter().any(|v| matches!(v, Verb::Void)) {
+        if let Some(kind) = claims::checked_kind(sentence) {
+            reading.claims.push(Claim::read(kind, sentence));
+        }
+    }
+    if reading.claims.is_empty() && reading.why.is_empty() {
+        reading.why.push(format!(
+            "no claim: no change, result or git form of the {} table",
+            lang.name
+        ));
+    }
+    reading
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,430 @@
+//! Per-language tables: sentences agents write that must be read as claims (with what
+//! they claim, and whether strongly), and sentences that must not be claims. Each
+//! language is also detected as itself.
+
+use super::*;
+use crate::audit::claims::{explain, Confidence};
+
+/// Each claim as `kind` (its Display), `~` marking a weak reading.
+fn read(message: &str) -> Vec<String> {
+    explain(message)
+        .into_iter()
+        .flat_map(|r| r.claims)
+        .map(|c| match c.confidence {
+            Confidence::Strong => c.kind.to_string(),
+            Confidence::Weak => format!("~{}", c.kind),
+        })
+        .collect()
+}
+
+/// Checks a language's table: `claims` sentences read as the claims listed (`|`
+/// separated), `not_claims` read as none, and all of them detected as `code`.
+fn check(code: &str, claims: &[(&str, &str)], not_claims: &[&str]) {
+    let mut bad = Vec::new();
+    for (message, want) in claims {
+        let want: Vec<&str> = want.split('|').filter(|w| !w.is_empty()).collect();
+        let got = read(message);
+        if got != want {
+            bad.push(format!("{message:?}\n    want {want:?}\n    got  {got:?}"));
+        }
+        detected_as(code, message, &mut bad);
+    }
+    for message in not_claims {
+        let got = read(message);
+        if !got.is_empty() {
+            bad.push(format!("{message:?}\n    want no claim\n    got  {got:?}"));
+        }
+        detected_as(code, message, &mut bad);
+    }
+    assert!(
+        bad.is_empty(),
+        "{code}: {} sentence(s) misread:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+fn detected_as(code: &str, message: &str, bad: &mut Vec<String>) {
+    let got = match detect(message) {
+        Detected::English => "en",
+        Detected::Known(l) => l.code,
+        Detected::Unknown(s) => s,
+    };
+    if got != code {
+        bad.push(format!("{message:?}\n    detected as {got}, not {code}"));
+    }
+}
+
+#[test]
+fn german() {
+    check(
+        "de",
+        &[
+            (
+                "Ich habe `src/main.rs` aktualisiert und alle Tests bestehen.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Ich habe `src/parser.rs` angepasst, die 12 Tests laufen durch.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            ("- Aktualisiert: `README.md`", "file README.md changed"),
+            (
+                "Ich habe die Datei `docs/alt.md` gelöscht.",
+                "file docs/alt.md deleted",
+            ),
+            (
+                "Ich habe den ungenutzten Import aus `src/lib.rs` entfernt.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "`app/a.py` und `app/b.py` wurden überarbeitet.",
+                "file app/a.py changed|file app/b.py changed",
+            ),
+            (
+                "Neue Datei `docs/setup.md` erstellt.",
+                "file docs/setup.md created",
+            ),
+            (
+                "Änderungen committet und nach `feat/login` gepusht.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Der Build ist erfolgreich und Clippy meldet keine Warnungen.",
+                "the build succeeds|the linter passes",
+            ),
+            (
+                "`cargo test`: 8 bestanden, 0 fehlgeschlagen.",
+                "8 tests pass",
+            ),
+        ],
+        &[
+            "Ich habe die Tests nicht ausgeführt.",
+            "Soll ich die Änderungen auch pushen?",
+            "Als Nächstes könnte ich `docs/api.md` aktualisieren.",
+            "Ich werde `src/lib.rs` später anpassen, wenn du möchtest.",
+            "Die Tests schlagen noch fehl: 2 von 10.",
+            "`README.md` habe ich nicht geändert.",
+            "Ich habe mir `src/main.rs` angesehen und die Ursache gefunden.",
+        ],
+    );
+}
+
+#[test]
+fn french() {
+    check(
+        "fr",
+        &[
+            (
+                "J'ai modifié `app/text.py` et les 3 tests passent.",
+                "file app/text.py changed|3 tests pass",
+            ),
+            (
+                "J'ai mis à jour le fichier `README.md`.",
+                "file README.md changed",
+            ),
+            (
+                "Fichier `docs/guide.md` créé.",
+                "file docs/guide.md created",
+            ),
+            (
+                "J'ai supprimé le fichier `old.py` et créé `new.py`.",
+                "file old.py deleted|file new.py created",
+            ),
+            (
+                "Tous les tests passent (`pytest -q` : 5 passed).",
+                "5 tests pass",
+            ),
+            (
+                "J'ai commité les changements et poussé la branche `feat/x`.",
+                "a commit made|pushed to feat/x",
+            ),
+            (
+                "La compilation réussit sans avertissement.",
+                "the build succeeds",
+            ),
+        ],
+        &[
+            "Je n'ai pas lancé les tests.",
+            "Voulez-vous que je pousse la branche ?",
+            "Je vais ensuite mettre à jour `docs/api.md`.",
+            "Je n'ai pas modifié `README.md`.",
+            "Deux tests échouent encore dans `tests/test_api.py`.",
+            "Si vous le souhaitez, je peux créer `CHANGELOG.md`.",
+        ],
+    );
+}
+
+#[test]
+fn spanish() {
+    check(
+        "es",
+        &[
+            (
+                "He actualizado `README.md` y he hecho push a `feat/x`.",
+                "file README.md changed|pushed to feat/x",
+            ),
+            (
+                "Modifiqué `src/app.js` y todas las pruebas pasan.",
+                "file src/app.js changed|the tests pass",
+            ),
+            (
+                "He creado el archivo `docs/uso.md`.",
+                "file docs/uso.md created",
+            ),
+            ("Las 4 pruebas pasan correctamente.", "4 tests pass"),
+            ("Hice commit de los cambios.", "a commit made"),
+            (
+                "He eliminado el import sin usar de `app/main.py`.",
+                "file app/main.py changed",
+            ),
+        ],
+        &[
+            "No he ejecutado las pruebas.",
+            "¿Quieres que haga push de la rama?",
+            "Si quieres, puedo actualizar `docs/api.md`.",
+            "No modifiqué `README.md`.",
+            "Dos pruebas fallan todavía.",
+            "Voy a crear `CHANGELOG.md` en el siguiente paso.",
+        ],
+    );
+}
+
+#[test]
+fn portuguese() {
+    check(
+        "pt",
+        &[
+            (
+                "Atualizei `notes.txt` e fiz o commit.",
+                "file notes.txt changed|a commit made",
+            ),
+            (
+                "Criei o arquivo `docs/guia.md`.",
+                "file docs/guia.md created",
+            ),
+            ("Todos os 6 testes passaram.", "6 tests pass"),
+            (
+                "O arquivo `app/text.py` foi alterado e enviado para `feat/doc`.",
+                "file app/text.py changed|pushed to feat/doc",
+            ),
+            ("Removi o arquivo `old.txt`.", "file old.txt deleted"),
+        ],
+        &[
+            "Não rodei os testes.",
+            "Quer que eu faça o push?",
+            "Se quiser, posso atualizar `docs/api.md`.",
+            "Não alterei `README.md`.",
+            "Os testes ainda falham em `tests/test_x.py`.",
+        ],
+    );
+}
+
+#[test]
+fn italian() {
+    check(
+        "it",
+        &[
+            (
+                "Ho aggiornato `notes.txt` e ho fatto il commit `abc1234`.",
+                "file notes.txt changed|commit abc1234 made",
+            ),
+            (
+                "Ho creato il file `docs/guida.md`.",
+                "file docs/guida.md created",
+            ),
+            ("Tutti i 3 test passano.", "3 tests pass"),
+            (
+                "Ho modificato `src/app.js` e pushato su `feat/x`.",
+                "file src/app.js changed|pushed to feat/x",
+            ),
+        ],
+        &[
+            "Non ho eseguito i test.",
+            "Vuoi che faccia il push?",
+            "Se vuoi, posso aggiornare `docs/api.md`.",
+            "Non ho modificato `README.md`.",
+            "Due test falliscono ancora.",
+        ],
+    );
+}
+
+#[test]
+fn dutch() {
+    check(
+        "nl",
+        &[
+            (
+                "Ik heb `notes.txt` bijgewerkt en gecommit.",
+                "file notes.txt changed|a commit made",
+            ),
+            (
+                "Ik heb het bestand `docs/gids.md` aangemaakt.",
+                "file docs/gids.md created",
+            ),
+            ("Alle 5 tests slagen.", "5 tests pass"),
+            (
+                "De wijzigingen zijn gepusht naar `feat/x`.",
+                "pushed to feat/x",
+            ),
+        ],
+        &[
+            "Ik heb de tests niet uitgevoerd.",
+            "Zal ik de branch pushen?",
+            "Als je wilt, kan ik `docs/api.md` bijwerken.",
+            "Ik heb `README.md` niet gewijzigd.",
+            "Twee tests falen nog.",
+        ],
+    );
+}
+
+#[test]
+fn russian() {
+    check(
+        "ru",
+        &[
+            (
+                "Я обновил `src/lib.rs`, все 12 тестов проходят.",
+                "file src/lib.rs changed|12 tests pass",
+            ),
+            ("Создал файл `docs/guide.md`.", "file docs/guide.md created"),
+            ("Файл `old.py` удалён.", "file old.py deleted"),
+            (
+                "Закоммитил изменения и запушил в `feat/x`.",
+                "a commit made|pushed to feat/x",
+            ),
+            ("Сборка прошла успешно.", "the build succeeds"),
+        ],
+        &[
+            "Тесты я не запускал.",
+            "Хотите, чтобы я запушил ветку?",
+            "Если нужно, могу обновить `docs/api.md`.",
+            "Я не менял `README.md`.",
+            "Два теста всё ещё падают.",
+            "Обновление `docs/api.md` можно сделать позже.",
+        ],
+    );
+}
+
+#[test]
+fn japanese() {
+    check(
+        "ja",
+        &[
+            (
+                "`src/main.rs` を更新しました。すべてのテストが通りました。",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "`a.py` を修正し、`docs/b.md` を作成しました。",
+                "file a.py changed|file docs/b.md created",
+            ),
+            (
+                "- `app/text.py` の `slugify` にドキュメントを追加",
+                "file app/text.py changed",
+            ),
+            ("テストは 3 件すべて成功しました。", "3 tests pass"),
+            (
+                "変更をコミットし、`feat/x` にプッシュしました。",
+                "a commit made|pushed to feat/x",
+            ),
+            ("`old.txt` ファイルを削除しました。", "file old.txt deleted"),
+            (
+                "`src/lib.rs` から未使用の import を削除しました。",
+                "file src/lib.rs changed",
+            ),
+        ],
+        &[
+            "テストはまだ実行していません。",
+            "次に `docs/` を更新できます。",
+            "プッシュしましょうか？",
+            "`README.md` は変更していません。",
+            "2 件のテストが失敗しています。",
+            "`CHANGELOG.md` を更新する予定です。",
+        ],
+    );
+}
+
+#[test]
+fn chinese() {
+    check(
+        "zh",
+        &[
+            (
+                "我修改了 `app/text.py`，所有测试均已通过。",
+                "file app/text.py changed|the tests pass",
+            ),
+            ("已创建 `docs/guide.md`。", "file docs/guide.md created"),
+            ("- 修改 `src/app.js`：修复空输入", "file src/app.js changed"),
+            ("5 个测试全部通过。", "5 tests pass"),
+            (
+                "已提交并推送到 `feat/x`。",
+                "a commit made|pushed to feat/x",
+            ),
+            ("构建成功，没有警告。", "the build succeeds"),
+        ],
+        &[
+            "没有修改 `README.md`。",
+            "我还没有运行测试。",
+            "如果需要，我可以更新 `docs/api.md`。",
+            "下一步建议推送到远程。",
+            "有 2 个测试失败。",
+        ],
+    );
+}
+
+#[test]
+fn korean() {
+    check(
+        "ko",
+        &[
+            (
+                "`README.md`를 수정했습니다. 모든 테스트가 통과했습니다.",
+                "file README.md changed|the tests pass",
+            ),
+            (
+                "`docs/guide.md` 파일을 생성했습니다.",
+                "file docs/guide.md created",
+            ),
+            ("- `src/app.js` 수정", "file src/app.js changed"),
+            ("테스트 4개가 모두 통과했습니다.", "4 tests pass"),
+            (
+                "변경 사항을 커밋하고 `feat/x`에 푸시했습니다.",
+                "a commit made|pushed to feat/x",
+            ),
+        ],
+        &[
+            "테스트는 아직 실행하지 않았습니다.",
+            "원하시면 `docs/api.md`도 수정할 수 있습니다.",
+            "푸시할까요?",
+            "`README.md`는 변경하지 않았습니다.",
+            "테스트 2개가 실패했습니다.",
+        ],
+    );
+}
+
+#[test]
+fn english_status_lines_stay_english() {
+    for m in [
+        "Updated `a.rs`.",
+        "- Fixed the parser\n- Added a regression test\n- cargo test: 12 passed",
+        "I updated the config and all tests pass.",
+        "Done: updated `src/de/la.rs` and `tests/e2e.rs`.",
+    ] {
+        assert_eq!(detect(m), Detected::English, "{m:?}");
+    }
+}
+
+#[test]
+fn a_language_without_a_table_is_said_once_and_never_read() {
+    let arabic = "لقد قمت بتحديث الملف وجميع الاختبارات ناجحة";
+    assert_eq!(detect(arabic), Detected::Unknown("arabic"));
+    assert!(read(arabic).is_empty());
+    let note = unread_note(arabic).expect("a note");
+    assert!(note.contains("arabic script"), "{note}");
+    let polish = "Zaktualizowałem plik konfiguracyjny i wszystkie testy przechodzą pomyślnie, możesz sprawdzić";
+    assert!(unread_note(polish).is_some());
+    // Terse English with no function words is read, not reported unread.
+    let terse = "Updated `a.rs`: handle empty input; added regression test; cargo test: 12 passed";
+    assert_eq!(unread_note(terse), None);
+}
