@@ -367,6 +367,22 @@ const CASES: &[Case] = &[
         expect: Expect::Silent { records: 0 },
     },
     Case {
+        name: "audit-turn: 25-line report, 20 claims (16 files, tests, lint, build, commit), all backed",
+        args: &["audit-turn"],
+        dir: Dir::Repo,
+        setup: |f| make_report_turn(f, Report::English),
+        stdin: |f| report_stop(f, Report::English),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
+        name: "audit-turn: the same report in German, 20 claims, all backed",
+        args: &["audit-turn"],
+        dir: Dir::Repo,
+        setup: |f| make_report_turn(f, Report::German),
+        stdin: |f| report_stop(f, Report::German),
+        expect: Expect::Silent { records: 0 },
+    },
+    Case {
         name: "audit-turn --end-turn-tool: batch without the tool",
         args: &["audit-turn", "--end-turn-tool", "end_turn"],
         dir: Dir::Project,
@@ -1127,6 +1143,140 @@ fn claims_stop(f: &Fixture) -> Vec<u8> {
     m.insert("transcript_path".into(), json!(claims_transcript(f)));
     m.insert("stop_hook_active".into(), json!(false));
     m.insert("last_assistant_message".into(), json!(CLAIMS_MESSAGE));
+    m.insert("background_tasks".into(), json!([]));
+    m.insert("session_crons".into(), json!([]));
+    serde_json::to_vec(&m).unwrap()
+}
+
+/// The long report's language.
+#[derive(Clone, Copy)]
+enum Report {
+    English,
+    German,
+}
+
+const REPORT_FILES: usize = 16;
+
+/// A 25-line report with 20 claims: 16 files, the tests (with their count), clippy, the
+/// build and a commit, in the style of Claude Code's final summaries.
+fn report_message(lang: Report) -> String {
+    let mut lines = vec![match lang {
+        Report::English => "## Summary".to_owned(),
+        Report::German => "## Zusammenfassung".to_owned(),
+    }];
+    lines.push(String::new());
+    for i in 0..REPORT_FILES {
+        lines.push(match lang {
+            Report::English => format!(
+                "- Updated `bench-report/m{i}.rs` to return a typed error instead of panicking"
+            ),
+            Report::German => format!(
+                "- `bench-report/m{i}.rs` aktualisiert: ein typisierter Fehler statt eines Panics"
+            ),
+        });
+    }
+    lines.push(String::new());
+    lines.extend(
+        match lang {
+            Report::English => [
+                "### Checks",
+                "- All 16 tests pass (`cargo test`)",
+                "- `cargo clippy` is clean",
+                "- The build succeeds (`cargo build`)",
+                "- Committed the changes on `feat/x`",
+            ],
+            Report::German => [
+                "### Prüfungen",
+                "- Alle 16 Tests bestehen (`cargo test`)",
+                "- `cargo clippy` meldet keine Warnungen",
+                "- Der Build ist erfolgreich (`cargo build`)",
+                "- Ich habe die Änderungen auf `feat/x` committet",
+            ],
+        }
+        .map(str::to_owned),
+    );
+    lines.push(match lang {
+        Report::English => "The public API is unchanged.".to_owned(),
+        Report::German => "Die öffentliche API ist unverändert.".to_owned(),
+    });
+    lines.join("\n")
+}
+
+fn report_transcript(f: &Fixture, lang: Report) -> PathBuf {
+    f.root.join(match lang {
+        Report::English => "transcript-report-en.jsonl",
+        Report::German => "transcript-report-de.jsonl",
+    })
+}
+
+/// The turn behind [`report_message`]: 16 writes, the test, lint and build runs and a
+/// commit; the files it names exist.
+fn make_report_turn(f: &Fixture, lang: Report) -> io::Result<()> {
+    use std::io::Write as _;
+    let dir = f.repo.join("bench-report");
+    fs::create_dir_all(&dir)?;
+    let mut t = io::BufWriter::new(fs::File::create(report_transcript(f, lang))?);
+    writeln!(
+        t,
+        "{}",
+        json!({"type": "user", "promptId": AUDIT_PROMPT, "timestamp": "2026-11-30T02:00:00.000Z", "message": {"role": "user", "content": "Return typed errors"}})
+    )?;
+    let mut calls: Vec<(&str, Value, String)> = Vec::new();
+    for i in 0..REPORT_FILES {
+        let path = dir.join(format!("m{i}.rs"));
+        fs::write(&path, format!("// m{i}.rs\n"))?;
+        calls.push((
+            "Write",
+            json!({"file_path": path, "content": format!("// m{i}.rs\n")}),
+            "File created successfully".into(),
+        ));
+    }
+    calls.push((
+        "Bash",
+        json!({"command": "cargo test 2>&1"}),
+        "test result: ok. 16 passed; 0 failed; 0 ignored".into(),
+    ));
+    calls.push((
+        "Bash",
+        json!({"command": "cargo clippy 2>&1"}),
+        "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.31s".into(),
+    ));
+    calls.push((
+        "Bash",
+        json!({"command": "cargo build 2>&1"}),
+        "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.12s".into(),
+    ));
+    calls.push((
+        "Bash",
+        json!({"command": "git add -A && git commit -m 'typed errors'"}),
+        format!("[feat/x 1a2b3c4] typed errors\n {REPORT_FILES} files changed"),
+    ));
+    for (i, (name, input, output)) in calls.iter().enumerate() {
+        writeln!(
+            t,
+            "{}",
+            json!({"type": "assistant", "message": {"role": "assistant", "content": [{"type": "tool_use", "id": format!("toolu_r{i}"), "name": name, "input": input}]}})
+        )?;
+        writeln!(
+            t,
+            "{}",
+            json!({"type": "user", "promptId": AUDIT_PROMPT, "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": format!("toolu_r{i}"), "content": output}]}})
+        )?;
+    }
+    writeln!(
+        t,
+        "{}",
+        json!({"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": report_message(lang)}]}})
+    )?;
+    t.flush()
+}
+
+fn report_stop(f: &Fixture, lang: Report) -> Vec<u8> {
+    let mut m = common(&f.repo, "Stop");
+    m.insert("prompt_id".into(), json!(AUDIT_PROMPT));
+    m.insert("transcript_path".into(), json!(report_transcript(f, lang)));
+    m.insert("stop_hook_active".into(), json!(false));
+    m.insert("last_assistant_message".into(), json!(report_message(lang)));
     m.insert("background_tasks".into(), json!([]));
     m.insert("session_crons".into(), json!([]));
     serde_json::to_vec(&m).unwrap()

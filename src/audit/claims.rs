@@ -99,6 +99,8 @@ pub struct Claim {
     /// For a path: its shape is not a file's (`Type.method`, `src/utils`), so it is a
     /// path only if the project knows it (it exists, existed, or was written).
     pub path_inferred: bool,
+    /// For a check: the tools (or suites) the sentence names; each must have run.
+    pub tools: Vec<&'static super::named::Named>,
 }
 
 impl Claim {
@@ -115,6 +117,7 @@ impl Claim {
             hedge: None,
             count_sure: true,
             path_inferred: false,
+            tools: Vec::new(),
         }
     }
 
@@ -514,13 +517,20 @@ pub fn extract(message: &str) -> Vec<Claim> {
 /// The reading of every sentence of `message` (and of every line skipped as a quotation),
 /// in the message's language.
 pub fn explain(message: &str) -> Vec<Reading> {
-    match super::lang::detect(message) {
+    let mut readings = match super::lang::detect(message) {
         super::lang::Detected::Known(lang) => super::lang::read(message, lang),
         super::lang::Detected::Unknown("latin") | super::lang::Detected::English => {
             explain_english(message)
         }
         super::lang::Detected::Unknown(_) => Vec::new(),
+    };
+    // A check claim is about the tools its sentence names.
+    for r in &mut readings {
+        for c in &mut r.claims {
+            c.tools = super::named::named_in(&r.sentence, &c.kind);
+        }
     }
+    readings
 }
 
 /// The English reader.
@@ -1879,8 +1889,8 @@ fn file_claims(toks: &[Token], words: &[String]) -> Vec<(usize, Kind, bool)> {
 }
 
 pub(crate) const TEST_WORDS: &[&str] = &[
-    "test", "tests", "suite", "specs", "spec", "pytest", "jest", "vitest", "nextest", "ctest",
-    "rspec", "unittest",
+    "test", "tests", "suite", "suites", "specs", "spec", "pytest", "jest", "vitest", "nextest",
+    "ctest", "rspec", "unittest",
 ];
 pub(crate) const PASS_WORDS: &[&str] = &[
     "pass",
@@ -2055,8 +2065,21 @@ fn result_claims(
     {
         out.push((Kind::Lint, None, true));
     }
+    // "Formatted with rustfmt", "ran `cargo fmt`": the formatter ran (a lint command).
+    let formatted = w
+        .iter()
+        .any(|x| matches!(*x, "formatted" | "reformatted" | "ran"));
+    let formatter = w.iter().enumerate().any(|(i, x)| {
+        FORMATTERS.contains(x) && (*x != "fmt" || i > 0 && matches!(w[i - 1], "cargo" | "go"))
+    });
+    if formatted && formatter && !has_failure && !out.iter().any(|(k, _, _)| *k == Kind::Lint) {
+        out.push((Kind::Lint, None, true));
+    }
     out
 }
+
+/// Formatters a message names when it says the code was formatted.
+const FORMATTERS: &[&str] = &["rustfmt", "fmt", "prettier", "black", "gofmt", "biome"];
 
 /// The number of tests a clause says passed: the one tied to the pass word ("42 passed",
 /// "all 42 pass", "12/12", "42 tests pass"), and whether it is sure (false when the clause

@@ -398,6 +398,11 @@ fn changed_in_turn(path: &Path, change: &Change, f: &Facts) -> Result<String, St
         }
         Change::Modified | Change::Created => {}
     }
+    // A path the turn deleted or moved away did change: "Files changed: `old.rs`" of a
+    // deleted file is not a false claim, and a deletion is never judged as an edit.
+    if !exists && *change == Change::Modified && f.start_blob(path).is_some() {
+        return Ok(format!("{shown} was deleted or moved away in this turn"));
+    }
     if !exists {
         return Err(format!(
             "{shown} does not exist, and no write to it was recorded in this turn"
@@ -883,8 +888,16 @@ pub fn result_evidence(
                     ),
                     "report the number the run printed",
                 );
-                if !claim.count_sure {
+                // Output the agent cut (`| tail`, `| grep`) is not the runner's whole
+                // summary: a count it cannot confirm is reported, never blocked.
+                let cut_output = fresh.iter().any(|c| !c.stage.piped_into.is_empty());
+                if !claim.count_sure || cut_output {
                     f.blocks = false;
+                }
+                if cut_output {
+                    f.why.push_str(
+                        " (its output was cut by a pipe, so the whole summary was not seen)",
+                    );
                 }
                 return Err(f);
             }
@@ -894,6 +907,65 @@ pub fn result_evidence(
         "`{}` ran after the last write and succeeded",
         cut(&run.run.command)
     ))
+}
+
+/// Evidence for a check claim that names its tools ("clippy is clean", "the Python and
+/// JS suites pass"): a run of each named tool, judged as any check run is. A tool with no
+/// run of its own where a project recipe ran (`npm run lint`, `make check`: what it runs
+/// is not known here) is reported, not blocked.
+pub fn named_evidence(
+    claim: &Claim,
+    what: &str,
+    count: Option<u64>,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let recipes: Vec<String> = super::named::RECIPES
+        .iter()
+        .map(|r| r.to_string())
+        .collect();
+    let recipe_ran = f.runs.iter().any(|r| {
+        runs_any(&r.command, &recipes)
+            || r.stages.iter().any(|s| {
+                s.argv
+                    .first()
+                    .is_some_and(|p| p.starts_with("./") || p.ends_with(".sh"))
+            })
+    });
+    // A count is one tool's when one is named; several suites' total is not checked here.
+    let count = count.filter(|_| claim.tools.len() == 1);
+    let mut backed = Vec::new();
+    let mut missing: Option<Finding> = None;
+    for tool in &claim.tools {
+        let runs: Vec<String> = tool.runs.iter().map(|r| r.to_string()).collect();
+        match result_evidence(claim, what, &runs, count, f) {
+            Ok(e) => backed.push(e),
+            Err(mut finding) => {
+                finding.why = format!("it names {}: {}", tool.names[0], finding.why);
+                let never_ran = !f.runs.iter().any(|r| runs_any(&r.command, &runs));
+                if never_ran && recipe_ran {
+                    finding.blocks = false;
+                    finding
+                        .why
+                        .push_str(" (a project recipe ran, and what it runs is not known here)");
+                } else if never_ran && !tool.suite {
+                    // "Moved from jest to vitest; all tests pass": a tool named beside
+                    // one that ran may be context. Reported unless nothing named ran.
+                    missing.get_or_insert(finding);
+                    continue;
+                }
+                return Err(finding);
+            }
+        }
+    }
+    match missing {
+        Some(mut finding) if !backed.is_empty() => {
+            finding.blocks = false;
+            finding.why.push_str(" (another tool it names ran)");
+            Err(finding)
+        }
+        Some(finding) => Err(finding),
+        None => Ok(backed.join("; ")),
+    }
 }
 
 /// The pass counts a message may report: the total of the last full run of each
@@ -937,6 +1009,17 @@ fn counts(all: &[Check], fresh: &[&Check], tests: bool) -> Option<Vec<u64>> {
     }
     allowed.push(total_full);
     allowed.push(total_last);
+    // One runner on different selections (`pytest tests/a.py`, then `pytest tests/b.py`)
+    // reported as one total: the newest run of each distinct command, summed.
+    let mut commands: Vec<&str> = Vec::new();
+    let mut total_selections = 0;
+    for (c, s) in summaries.iter().rev() {
+        if !commands.contains(&c.run.command.as_str()) {
+            commands.push(&c.run.command);
+            total_selections += s.passed;
+        }
+    }
+    allowed.push(total_selections);
     let _ = all;
     allowed.sort_unstable();
     allowed.dedup();

@@ -8,6 +8,7 @@
 pub mod claims;
 mod evidence;
 pub mod lang;
+pub mod named;
 pub use evidence::{commit_lines, runs_any, runs_git};
 mod shellrun;
 pub mod summary;
@@ -156,6 +157,17 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                     continue;
                 }
                 evidence::dir_evidence(&claim, &resolved, change, &facts)
+            }
+            Kind::Tests { count } if !claim.tools.is_empty() => {
+                evidence::named_evidence(&claim, "tests", *count, &facts)
+            }
+            Kind::Build | Kind::Lint if !claim.tools.is_empty() => {
+                let what = if claim.kind == Kind::Build {
+                    "build"
+                } else {
+                    "lint"
+                };
+                evidence::named_evidence(&claim, what, None, &facts)
             }
             Kind::Tests { count } => {
                 evidence::result_evidence(&claim, "tests", &ev.policy.test_commands, *count, &facts)
