@@ -2164,17 +2164,20 @@ struct Options {
     runs: usize,
     warmup: usize,
     quick: bool,
+    /// Only the cases whose name holds this text.
+    only: Option<String>,
     json: Option<PathBuf>,
     list: bool,
     keep: bool,
 }
 
-const USAGE: &str = "usage: bench <path to did-it-actually> [--runs N] [--warmup N] [--quick] [--json FILE] [--keep]\n       bench --list [--quick]";
+const USAGE: &str = "usage: bench <path to did-it-actually> [--runs N] [--warmup N] [--quick] [--only TEXT] [--json FILE] [--keep]\n       bench --list [--quick] [--only TEXT]";
 
 fn options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let (mut bin, mut runs, mut warmup, mut json, mut quick, mut list, mut keep) =
         (None, None, None, None, false, false, false);
+    let mut only: Option<String> = None;
     while let Some(a) = args.next() {
         let mut number = |flag: &str| -> Result<usize, String> {
             args.next()
@@ -2187,6 +2190,12 @@ fn options() -> Result<Options, String> {
             "--quick" => quick = true,
             "--list" => list = true,
             "--keep" => keep = true,
+            "--only" => {
+                only = Some(
+                    args.next()
+                        .ok_or_else(|| format!("--only needs a text; {USAGE}"))?,
+                )
+            }
             "--json" => {
                 json = Some(PathBuf::from(
                     args.next()
@@ -2208,14 +2217,15 @@ fn options() -> Result<Options, String> {
         runs: runs.unwrap_or(default_runs),
         warmup: warmup.unwrap_or(default_warmup),
         quick,
+        only,
         json,
         list,
         keep,
     })
 }
 
-/// The cases this run measures: all of them, or `--quick`'s.
-fn selected_cases(quick: bool) -> Result<Vec<BenchCase>, String> {
+/// The cases this run measures: all of them, or `--quick`'s, or those `--only` names.
+fn selected_cases(quick: bool, only: Option<&str>) -> Result<Vec<BenchCase>, String> {
     let all = all_cases();
     if let Some(missing) = QUICK_SKIPS
         .iter()
@@ -2230,6 +2240,7 @@ fn selected_cases(quick: bool) -> Result<Vec<BenchCase>, String> {
     Ok(all
         .into_iter()
         .filter(|c| !quick || !QUICK_SKIPS.contains(&c.name.as_str()))
+        .filter(|c| only.is_none_or(|o| c.name.contains(o)))
         .collect())
 }
 
@@ -2241,7 +2252,7 @@ fn real_main() -> Result<(), String> {
         }
     }
     let opts = options()?;
-    let cases = selected_cases(opts.quick)?;
+    let cases = selected_cases(opts.quick, opts.only.as_deref())?;
     if opts.list {
         for case in &cases {
             println!("{}", case.name);

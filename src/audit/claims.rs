@@ -517,20 +517,13 @@ pub fn extract(message: &str) -> Vec<Claim> {
 /// The reading of every sentence of `message` (and of every line skipped as a quotation),
 /// in the message's language.
 pub fn explain(message: &str) -> Vec<Reading> {
-    let mut readings = match super::lang::detect(message) {
+    match super::lang::detect(message) {
         super::lang::Detected::Known(lang) => super::lang::read(message, lang),
         super::lang::Detected::Unknown("latin") | super::lang::Detected::English => {
             explain_english(message)
         }
         super::lang::Detected::Unknown(_) => Vec::new(),
-    };
-    // A check claim is about the tools its sentence names.
-    for r in &mut readings {
-        for c in &mut r.claims {
-            c.tools = super::named::named_in(&r.sentence, &c.kind);
-        }
     }
-    readings
 }
 
 /// The English reader.
@@ -1079,8 +1072,15 @@ fn is_negation(words: &[String], i: usize) -> bool {
         .iter()
         .any(|r| n.starts_with(r))
     };
+    // "Ran rustfmt: no changes": the formatter's result, not a negated claim.
+    let formatter_result = |n: &String| {
+        matches!(bare(n), "change" | "changes" | "diff" | "diffs")
+            && words.iter().any(|x| FORMATTERS.contains(&bare(x)))
+    };
     let result_phrase = matches!(w, "no" | "without" | "zero")
-        && words[i + 1..words.len().min(i + 3)].iter().any(result);
+        && words[i + 1..words.len().min(i + 3)]
+            .iter()
+            .any(|n| result(n) || formatter_result(n));
     !result_phrase && (NEGATIONS.contains(&w) || w.ends_with("n't"))
 }
 
@@ -1541,6 +1541,9 @@ fn clause_claims(
         let none_yet = results.is_empty();
         for (kind, weak, count_sure) in results {
             let mut c = Claim::new(kind, sentence);
+            // The tools this clause names (not the sentence's: "formatted with `cargo
+            // fmt`; `cargo clippy` is clean" is two claims, one tool each).
+            c.tools = super::named::named_in(clause, &c.kind);
             c.count_sure = count_sure;
             if let Some(h) = &first_hedge {
                 c.weaken(h);
@@ -1554,6 +1557,7 @@ fn clause_claims(
         if none_yet && ctx == LineCtx::Checkmark {
             if let Some(kind) = checked_command(&toks) {
                 let mut c = Claim::new(kind, sentence);
+                c.tools = super::named::named_in(clause, &c.kind);
                 if let Some(h) = &first_hedge {
                     c.weaken(h);
                 }

@@ -777,15 +777,18 @@ fn last_relevant_write(
         .map(|(at, p, _)| (*at, p.clone()))
 }
 
+/// `strict`: only `patterns` run the check (a named tool); otherwise a command outside
+/// them whose output holds a runner's summary counts too.
 pub fn result_evidence(
     claim: &Claim,
     what: &str,
     patterns: &[String],
     count: Option<u64>,
+    strict: bool,
     f: &Facts,
 ) -> Result<String, Finding> {
     let fix = format!("run the {what} command after your last edit and report its result");
-    let all = checks(&f.runs, patterns, what == "tests");
+    let all = checks(&f.runs, patterns, what == "tests" && !strict);
     let tests = what == "tests";
     let pol = &f.ev.policy;
     let check_patterns: Vec<&String> = pol
@@ -890,7 +893,7 @@ pub fn result_evidence(
                 );
                 // Output the agent cut (`| tail`, `| grep`) is not the runner's whole
                 // summary: a count it cannot confirm is reported, never blocked.
-                let cut_output = fresh.iter().any(|c| !c.stage.piped_into.is_empty());
+                let cut_output = fresh.iter().any(|c| count_cut(c));
                 if !claim.count_sure || cut_output {
                     f.blocks = false;
                 }
@@ -937,7 +940,7 @@ pub fn named_evidence(
     let mut missing: Option<Finding> = None;
     for tool in &claim.tools {
         let runs: Vec<String> = tool.runs.iter().map(|r| r.to_string()).collect();
-        match result_evidence(claim, what, &runs, count, f) {
+        match result_evidence(claim, what, &runs, count, true, f) {
             Ok(e) => backed.push(e),
             Err(mut finding) => {
                 finding.why = format!("it names {}: {}", tool.names[0], finding.why);
@@ -947,7 +950,7 @@ pub fn named_evidence(
                     finding
                         .why
                         .push_str(" (a project recipe ran, and what it runs is not known here)");
-                } else if never_ran && !tool.suite {
+                } else if never_ran && !tool.suite && !names_each(&claim.sentence) {
                     // "Moved from jest to vitest; all tests pass": a tool named beside
                     // one that ran may be context. Reported unless nothing named ran.
                     missing.get_or_insert(finding);
@@ -966,6 +969,56 @@ pub fn named_evidence(
         Some(finding) => Err(finding),
         None => Ok(backed.join("; ")),
     }
+}
+
+/// Whether a run's summary count may have been cut away: its output went through
+/// `tail`, `head` or `sed` and the runner prints a summary per part (cargo per test
+/// binary, go per package), so the lines left need not add up to the run.
+fn count_cut(c: &Check) -> bool {
+    let multi = matches!(c.runner, Runner::Cargo | Runner::Go | Runner::Other);
+    multi
+        && c.stage.piped_into.iter().any(|p| {
+            let name = p[0].rsplit('/').next().unwrap_or(&p[0]);
+            matches!(name, "tail" | "head" | "sed")
+        })
+}
+
+/// The commands a sentence names in code spans that ran in this turn ("`python3 -m
+/// compileall app`: compiles cleanly" names `python3 -m compileall -q app`): each is a check
+/// command for its claim. A span names a stage when its words come in the stage's order,
+/// options left out.
+pub fn spans_that_ran(sentence: &str, f: &Facts) -> Vec<String> {
+    let spans: Vec<Vec<&str>> = sentence
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|span| span.split_whitespace().collect::<Vec<_>>())
+        .filter(|words| !words.is_empty())
+        .collect();
+    let mut out = Vec::new();
+    for stage in f.runs.iter().flat_map(|r| &r.stages) {
+        let program = stage
+            .argv
+            .first()
+            .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
+        let named = spans.iter().any(|span| {
+            let mut rest = stage.argv.iter().skip(1);
+            span[0] == program && span[1..].iter().all(|w| rest.any(|a| a == w))
+        });
+        if named {
+            out.push(stage.argv.join(" "));
+        }
+    }
+    out
+}
+
+/// Whether a sentence claims each thing it names ("both", "each", "suites"): every named
+/// tool must have run.
+fn names_each(sentence: &str) -> bool {
+    sentence
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| matches!(w, "both" | "each" | "every" | "suites"))
 }
 
 /// The pass counts a message may report: the total of the last full run of each

@@ -170,13 +170,16 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 evidence::named_evidence(&claim, what, None, &facts)
             }
             Kind::Tests { count } => {
-                evidence::result_evidence(&claim, "tests", &ev.policy.test_commands, *count, &facts)
+                let list = with_spans(&ev.policy.test_commands, &claim, &facts);
+                evidence::result_evidence(&claim, "tests", &list, *count, false, &facts)
             }
             Kind::Build => {
-                evidence::result_evidence(&claim, "build", &ev.policy.build_commands, None, &facts)
+                let list = with_spans(&ev.policy.build_commands, &claim, &facts);
+                evidence::result_evidence(&claim, "build", &list, None, false, &facts)
             }
             Kind::Lint => {
-                evidence::result_evidence(&claim, "lint", &ev.policy.lint_commands, None, &facts)
+                let list = with_spans(&ev.policy.lint_commands, &claim, &facts);
+                evidence::result_evidence(&claim, "lint", &list, None, false, &facts)
             }
             Kind::Commit { hash } => evidence::commit_evidence(&claim, hash.as_deref(), &facts),
             Kind::Push { branch } => evidence::push_evidence(&claim, branch.as_deref(), &facts),
@@ -274,6 +277,13 @@ fn add_turn_findings(out: &mut Audit, ev: &Evidence) {
             }
         ));
     }
+}
+
+/// A check's command list and the commands the claim's sentence names that ran.
+fn with_spans(list: &[String], claim: &Claim, facts: &evidence::Facts) -> Vec<String> {
+    let mut out = list.to_vec();
+    out.extend(evidence::spans_that_ran(&claim.sentence, facts));
+    out
 }
 
 fn glob_set(patterns: &[String]) -> Option<globset::GlobSet> {

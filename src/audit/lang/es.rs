@@ -153,6 +153,8 @@ pub const ES: Lang = Lang {
         "commit creado",
     ],
     pushed: &[
+        "push a",
+        "push al",
         "push realizado",
         "hice push",
         "hice el push",

@@ -173,6 +173,7 @@ pub const FR: Lang = Lang {
         "commit réalisé",
     ],
     pushed: &[
+        "push sur",
         "poussé",
         "pushé",
         "push effectué",

@@ -107,6 +107,7 @@ pub const IT: Lang = Lang {
         "commit eseguito",
     ],
     pushed: &[
+        "push su",
         "pushat",
         "fatto push",
         "fatto il push",

@@ -297,7 +297,8 @@ pub fn detect(message: &str) -> Detected {
     // Accented letters are rare in English: they break a tie.
     let accented = words.iter().any(|w| !w.is_ascii());
     match best {
-        Some((n, lang)) if n > english || n == english && n > 0 && accented => {
+        // One marker word ("no", "a") is not enough: a claim form or two words are.
+        Some((n, lang)) if n >= 2 && (n > english || n == english && accented) => {
             Detected::Known(lang)
         }
         // Ten words and hardly an English one: another language in Latin script.
@@ -365,6 +366,8 @@ fn first<'f>(lang: &Lang, text: &str, forms: &[&'f str]) -> Option<&'f str> {
 /// A clause: its prose (lower-cased, each code span replaced by `§`), its code spans,
 /// and the paths it names with whether a "from" word stands next to each.
 struct Clause {
+    /// As written: the tools it names are read from it.
+    raw: String,
     text: String,
     spans: Vec<String>,
     paths: Vec<(String, bool)>,
@@ -379,7 +382,14 @@ fn clauses(lang: &Lang, sentence: &str) -> Vec<Clause> {
         if c == '`' {
             in_code = !in_code;
         }
-        if !in_code && matches!(c, ',' | ';' | ':' | '、' | '，' | '；' | '：') {
+        // A parenthesis is an aside: "Eliminado `old.o` (ya no se usa)" claims the
+        // deletion; the negation inside the aside is its own.
+        if !in_code
+            && matches!(
+                c,
+                ',' | ';' | ':' | '、' | '，' | '；' | '：' | '(' | ')' | '（' | '）'
+            )
+        {
             parts.push(String::new());
         } else {
             parts.last_mut().expect("one part").push(c);
@@ -465,7 +475,12 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
             }
         }
     }
-    Clause { text, spans, paths }
+    Clause {
+        raw: raw.to_owned(),
+        text,
+        spans,
+        paths,
+    }
 }
 
 /// Whether one of the language's "from" words stands right before or right after the
@@ -591,23 +606,37 @@ fn heading_scope(lang: &Lang, heading: &str) -> HeadingScope {
 
 /// The change a clause's verb names (the first form in it), and the form.
 fn change_of(lang: &Lang, text: &str) -> Option<(Change, &'static str)> {
+    changes_in(lang, text)
+        .into_iter()
+        .next()
+        .map(|(_, form, change)| (change, form))
+}
+
+/// Every change form in `text`, in order: where it starts, the form, the change. Where
+/// two forms start at one place, the longer (`名前を変更` before `変更`) and the rename
+/// before the deletion before the creation before the edit.
+fn changes_in(lang: &Lang, text: &str) -> Vec<(usize, &'static str, Change)> {
     let classes: [(&[&'static str], Change); 4] = [
         (lang.renamed, Change::Renamed { to: String::new() }),
         (lang.deleted, Change::Deleted),
         (lang.created, Change::Created),
         (lang.modified, Change::Modified),
     ];
-    let (change, form, _) = classes
-        .into_iter()
-        .filter_map(|(forms, change)| {
-            forms
-                .iter()
-                .filter_map(|f| find(lang, text, f).map(|i| (i, *f)))
-                .min()
-                .map(|(i, f)| (change, f, i))
-        })
-        .min_by_key(|(_, _, i)| *i)?;
-    Some((change, form))
+    let mut out: Vec<(usize, usize, &'static str, Change)> = Vec::new();
+    for (rank, (forms, change)) in classes.into_iter().enumerate() {
+        for form in forms {
+            let mut from = 0;
+            while let Some(i) = find(lang, &text[from..], form) {
+                out.push((from + i, rank, form, change.clone()));
+                from += i + form.len();
+            }
+        }
+    }
+    out.sort_by_key(|(at, rank, form, _)| (*at, std::cmp::Reverse(form.len()), *rank));
+    out.dedup_by_key(|(at, ..)| *at);
+    out.into_iter()
+        .map(|(at, _, form, change)| (at, form, change))
+        .collect()
 }
 
 /// A number written in digits or as one of the language's number words, in the clause.
@@ -738,23 +767,67 @@ fn void(lang: &Lang, text: &str) -> Option<String> {
 /// The change a clause claims: its verb form, done (a spaced language's forms are past
 /// forms; otherwise a completion mark in the sentence's rest, or a status bullet).
 fn change_at(lang: &Lang, text: &str, tail: &str, item: bool) -> Option<Change> {
-    let (change, _) = change_of(lang, text)?;
-    let done = lang.spaced || item || lang.done.iter().any(|d| tail.contains(d));
-    done.then_some(change)
+    let forms = changes_in(lang, text);
+    if lang.spaced || item {
+        return forms.into_iter().next().map(|(_, _, change)| change);
+    }
+    forms
+        .into_iter()
+        .find(|(at, form, _)| done_at(lang, text, *at, at + form.len(), tail))
+        .map(|(_, _, change)| change)
+}
+
+/// How far (in characters) a done mark may stand from its verb ("修正しました",
+/// "更新を完了しました", "已经修改"): further, the verb is a noun ("`a.rs` の変更をレビュー
+/// しました" reviewed the change, it made none).
+const DONE_REACH: usize = 3;
+
+/// Continuative endings: the verb is done when the sentence ends done ("`a.py` を修正し、
+/// `b.md` を作成しました").
+const CONTINUATIVE: &[&str] = &["し", "して", "하고", "했고", "하여"];
+
+/// Whether the verb form at `start..end` of `text` is marked done.
+fn done_at(lang: &Lang, text: &str, start: usize, end: usize, tail: &str) -> bool {
+    let after: String = text[end..].chars().take(DONE_REACH + 8).collect();
+    let near_after = lang.done.iter().any(|d| {
+        after
+            .find(d)
+            .is_some_and(|i| after[..i].chars().count() <= DONE_REACH)
+    });
+    let before: String = {
+        let chars: Vec<char> = text[..start].chars().collect();
+        chars[chars.len().saturating_sub(DONE_REACH + 1)..]
+            .iter()
+            .collect()
+    };
+    let near_before = lang.done.iter().any(|d| before.contains(d));
+    let rest = text[end..].trim_end();
+    let continuative = CONTINUATIVE
+        .iter()
+        .any(|c| rest == *c || rest.starts_with(&format!("{c} ")))
+        && lang
+            .done
+            .iter()
+            .any(|d| tail[tail.find(rest).unwrap_or(0)..].contains(d));
+    near_after || near_before || continuative
 }
 
 /// The claims of one clause.
 fn clause_claims(
     lang: &Lang,
     c: &Clause,
-    verb: Option<(&Change, Confidence)>,
+    verb: Option<(&Change, Confidence, &str)>,
     sentence: &str,
     sentence_text: &str,
     why: &mut Vec<String>,
 ) -> Vec<Claim> {
     let mut out = Vec::new();
-    let mk = |kind: Kind| Claim::read(kind, sentence);
-    if let Some((change, confidence)) = verb {
+    let mk = |kind: Kind| {
+        let mut claim = Claim::read(kind, sentence);
+        claim.tools = super::named::named_in(&c.raw, &claim.kind);
+        claim
+    };
+    if let Some((change, confidence, verb_text)) = verb {
         let rename = matches!(change, Change::Renamed { .. });
         // In a clause about a commit or a push, a name without a file's shape is a ref.
         let git = is_git(lang, &c.text);
@@ -780,9 +853,13 @@ fn clause_claims(
             claim.path_inferred = claims::shape_inferred(path);
             if confidence == Confidence::Heading {
                 claim.weaken("the verb is the heading's");
-            } else if change == Change::Deleted && !has_any(lang, &c.text, FILE_WORDS) {
+            } else if change == Change::Deleted
+                && !has_any(lang, &c.text, FILE_WORDS)
+                && !only_the_verb(lang, verb_text)
+            {
                 // "`a.rs`: ungenutzten Import entfernt" deletes inside the file: only a
-                // clause that speaks of the file itself claims it is gone.
+                // clause that speaks of the file itself, or of nothing but the path,
+                // claims it is gone.
                 claim.weaken("a deletion that may be inside the file");
             }
             out.push(claim);
@@ -865,6 +942,34 @@ fn clause_claims(
 /// Whether a clause speaks of a commit or a push (its spans are refs, not paths).
 fn is_git(lang: &Lang, text: &str) -> bool {
     first(lang, text, lang.committed).is_some() || first(lang, text, lang.pushed).is_some()
+}
+
+/// Whether a clause holds nothing but its verb, its paths and small words ("Ich habe
+/// `old.rs` gelöscht", "Eliminado `old.o`", "已删除 `old.o`", "`a` を削除しました"): the
+/// path is the verb's object.
+fn only_the_verb(lang: &Lang, text: &str) -> bool {
+    let mut rest = text.to_owned();
+    let mut forms: Vec<&str> = [lang.deleted, lang.done, lang.markers].concat();
+    // Longest first, so a form is not cut by a shorter one inside it.
+    forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
+    if lang.spaced {
+        let words: Vec<&str> = rest
+            .split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .filter(|w| !w.is_empty())
+            .collect();
+        return words.iter().all(|w| {
+            lang.markers.contains(w) || lang.deleted.iter().any(|f| w.starts_with(f.trim_end()))
+        });
+    }
+    for f in forms {
+        rest = rest.replace(f, "");
+    }
+    let left: Vec<char> = rest
+        .chars()
+        .filter(|c| c.is_alphanumeric() && *c != '§')
+        .collect();
+    // A particle or two (を, 를, 을) may stay.
+    left.len() <= 2
 }
 
 /// Words for "file" in every table's language: a deletion of "the file `x`" is the
@@ -1030,20 +1135,24 @@ fn read_sentence(
         // ("geändert: `a.rs`, `b.rs`") or, at the sentence's start, after it ("`a.rs`,
         // `b.rs` und `c.rs` aktualisiert"), never across a void clause.
         let git = is_git(lang, &c.text);
-        let verb = match &verbs[i] {
-            Verb::Change(change, confidence) => Some((change, *confidence)),
+        let from = match &verbs[i] {
+            Verb::Change(..) => Some(i),
             // "… und nach `feat/x` gepusht": the span is a branch, not a path.
             _ if c.paths.is_empty() || git => None,
             _ => {
-                let before = verbs[..i].iter().rev().find(|v| !matches!(v, Verb::None));
-                let after = verbs[i + 1..].iter().find(|v| !matches!(v, Verb::None));
+                let before = (0..i).rev().find(|&j| !matches!(verbs[j], Verb::None));
+                let after = (i + 1..verbs.len()).find(|&j| !matches!(verbs[j], Verb::None));
                 match (before, after) {
-                    (Some(Verb::Change(change, confidence)), _) => Some((change, *confidence)),
-                    (None, Some(Verb::Change(change, confidence))) => Some((change, *confidence)),
+                    (Some(j), _) => Some(j),
+                    (None, Some(j)) => Some(j),
                     _ => None,
                 }
             }
         };
+        let verb = from.and_then(|j| match &verbs[j] {
+            Verb::Change(change, confidence) => Some((change, *confidence, cs[j].text.as_str())),
+            _ => None,
+        });
         let claims = clause_claims(lang, c, verb, sentence, &done, &mut reading.why);
         reading.claims.extend(claims);
     }

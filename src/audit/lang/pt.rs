@@ -120,6 +120,7 @@ pub const PT: Lang = Lang {
         "commit realizado",
     ],
     pushed: &[
+        "push para",
         "fiz push",
         "fiz o push",
         "push realizado",
