@@ -115,7 +115,8 @@ enum Dir {
 #[derive(Clone, Copy)]
 enum Expect {
     /// Exit 0, nothing on stdout (no objection), and this many records appended to the
-    /// write log, each verified.
+    /// write log: each a verified write, a run, or audit-turn's record of a stop let
+    /// through with every claim backed.
     Silent { records: usize },
     /// A pre-tool call let through: exit 0, the host's allow on stdout (nothing, on most
     /// hosts), and no records appended.
@@ -324,7 +325,7 @@ const CASES: &[Case] = &[
         dir: Dir::Project,
         setup: |f| make_transcript(&f.transcript(1), 1),
         stdin: |f| stop_input(f, &f.transcript(1)),
-        expect: Expect::Silent { records: 0 },
+        expect: Expect::Silent { records: 1 },
     },
     Case {
         name: "audit-turn: same turn, 100 MiB transcript",
@@ -332,7 +333,7 @@ const CASES: &[Case] = &[
         dir: Dir::Project,
         setup: |f| make_transcript(&f.transcript(100), 100),
         stdin: |f| stop_input(f, &f.transcript(100)),
-        expect: Expect::Silent { records: 0 },
+        expect: Expect::Silent { records: 1 },
     },
     Case {
         name: "audit-turn: same turn, 500 MiB transcript",
@@ -340,7 +341,7 @@ const CASES: &[Case] = &[
         dir: Dir::Project,
         setup: |f| make_transcript(&f.transcript(500), 500),
         stdin: |f| stop_input(f, &f.transcript(500)),
-        expect: Expect::Silent { records: 0 },
+        expect: Expect::Silent { records: 1 },
     },
     Case {
         name: "audit-turn: claimless message, missing transcript",
@@ -348,7 +349,7 @@ const CASES: &[Case] = &[
         dir: Dir::Project,
         setup: |_| Ok(()),
         stdin: |f| stop_input_with(f, &f.project.join("no-such-transcript.jsonl"), CLAIMLESS),
-        expect: Expect::Silent { records: 0 },
+        expect: Expect::Silent { records: 1 },
     },
     Case {
         name: "audit-turn: claimless message, 100 MiB transcript",
@@ -356,7 +357,7 @@ const CASES: &[Case] = &[
         dir: Dir::Project,
         setup: |f| make_transcript(&f.transcript(100), 100),
         stdin: |f| stop_input_with(f, &f.transcript(100), CLAIMLESS),
-        expect: Expect::Silent { records: 0 },
+        expect: Expect::Silent { records: 1 },
     },
     Case {
         name: "audit-turn: 2 KB message, 5 claims (3 files, tests, commit), all backed",
@@ -364,7 +365,7 @@ const CASES: &[Case] = &[
         dir: Dir::Repo,
         setup: make_claims_turn,
         stdin: claims_stop,
-        expect: Expect::Silent { records: 0 },
+        expect: Expect::Silent { records: 1 },
     },
     Case {
         name: "audit-turn: 25-line report, 20 claims (16 files, tests, lint, build, commit), all backed",
@@ -372,7 +373,7 @@ const CASES: &[Case] = &[
         dir: Dir::Repo,
         setup: |f| make_report_turn(f, Report::English),
         stdin: |f| report_stop(f, Report::English),
-        expect: Expect::Silent { records: 0 },
+        expect: Expect::Silent { records: 1 },
     },
     Case {
         name: "audit-turn: the same report in German, 20 claims, all backed",
@@ -380,7 +381,7 @@ const CASES: &[Case] = &[
         dir: Dir::Repo,
         setup: |f| make_report_turn(f, Report::German),
         stdin: |f| report_stop(f, Report::German),
-        expect: Expect::Silent { records: 0 },
+        expect: Expect::Silent { records: 1 },
     },
     Case {
         name: "audit-turn --end-turn-tool: batch without the tool",
@@ -1913,11 +1914,14 @@ fn check_case(bin: &Path, case: &BenchCase, stdin: &[u8], fx: &Fixture) -> Resul
                     appended.len()
                 ));
             }
+            // audit-turn records what it judged: a stop let through, every claim backed.
             if let Some(r) = appended.iter().find(|r| {
-                !matches!(r, Record::Write(w) if w.verified) && !matches!(r, Record::Run(_))
+                !matches!(r, Record::Write(w) if w.verified)
+                    && !matches!(r, Record::Run(_))
+                    && !matches!(r, Record::Audit(a) if !a.blocked && a.claims.iter().all(|c| c.backed))
             }) {
                 return fail(format!(
-                    "a record is neither a verified write nor a run: {r:?}"
+                    "a record is neither a verified write, a run, nor an audit with every claim backed: {r:?}"
                 ));
             }
         }
@@ -1966,6 +1970,7 @@ fn record_host(r: &Record) -> Option<&str> {
     match r {
         Record::Denial(d) => d.host.as_deref(),
         Record::Run(r) => r.host.as_deref(),
+        Record::Audit(a) => a.host.as_deref(),
         Record::Write(w) => w.host.as_deref(),
     }
 }

@@ -257,6 +257,7 @@ impl State for Memory {
                     Record::Write(w) => out.records.push(w),
                     Record::Denial(d) => out.denials.push(d),
                     Record::Run(r) => out.runs.push(r),
+                    Record::Audit(a) => out.audits.push(a),
                 }
             }
         }
@@ -296,6 +297,7 @@ impl State for Memory {
                 Record::Write(w) => out.records.push(w),
                 Record::Denial(d) => out.denials.push(d),
                 Record::Run(r) => out.runs.push(r),
+                Record::Audit(a) => out.audits.push(a),
             }
         }
         Ok(out)

@@ -310,14 +310,58 @@ pub fn bounded_output(output: &[u8]) -> (String, u64) {
     )
 }
 
-/// One line of the ledger: a write checked by verify-write, a call a guard refused, or a
-/// shell command that ran.
+/// The marker of an [`AuditRecord`] (`"kind": "audit"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AuditKind {
+    Audit,
+}
+
+/// audit-turn's reading of a final message at a stop: the message, and each claim with
+/// its evidence or why it is not backed. The receipt shows it as audit-turn judged it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AuditRecord {
+    pub v: u32,
+    /// Always [`AuditKind::Audit`]: what tells this line from the others.
+    pub kind: AuditKind,
+    /// RFC 3339, UTC.
+    pub time: String,
+    pub session: String,
+    pub prompt_id: Option<String>,
+    /// `main`, or the subagent's id.
+    pub agent: String,
+    /// The final message, kept as a run's output is ([`bounded_output`]).
+    pub message: String,
+    pub claims: Vec<ClaimVerdict>,
+    /// Whether the stop was refused (the agent sent back).
+    pub blocked: bool,
+    /// The host whose hook recorded it; absent: Claude Code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+}
+
+/// One claim of an audited message.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClaimVerdict {
+    /// What the claim says happened ("file src/a.rs changed").
+    pub claim: String,
+    pub sentence: String,
+    pub backed: bool,
+    /// The evidence, or why it is not backed.
+    pub detail: String,
+    /// For an unbacked claim: whether it blocks (a strong reading) or is only reported.
+    pub blocks: bool,
+}
+
+/// One line of the ledger: a write checked by verify-write, a call a guard refused, a
+/// shell command that ran, or audit-turn's reading of a final message.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Record {
-    /// Tried first: only a denial and a run have `kind`.
+    /// Tried first: only a denial, a run and an audit have `kind`.
     Denial(DenialRecord),
     Run(RunRecord),
+    Audit(AuditRecord),
     Write(WriteRecord),
 }
 
@@ -327,6 +371,7 @@ impl Record {
         match self {
             Record::Denial(d) => &d.time,
             Record::Run(r) => &r.time,
+            Record::Audit(a) => &a.time,
             Record::Write(w) => &w.time,
         }
     }
@@ -335,6 +380,7 @@ impl Record {
         match self {
             Record::Denial(d) => d.v,
             Record::Run(r) => r.v,
+            Record::Audit(a) => a.v,
             Record::Write(w) => w.v,
         }
     }
@@ -343,6 +389,7 @@ impl Record {
         match self {
             Record::Denial(d) => d.prompt_id.as_deref(),
             Record::Run(r) => r.prompt_id.as_deref(),
+            Record::Audit(a) => a.prompt_id.as_deref(),
             Record::Write(w) => w.prompt_id.as_deref(),
         }
     }
@@ -534,8 +581,11 @@ impl SessionStore {
         });
         match result {
             Ok(()) => {
+                // Read backward: each list oldest first again.
                 out.records.reverse();
                 out.denials.reverse();
+                out.runs.reverse();
+                out.audits.reverse();
                 Ok(out)
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(LogRead::default()),
@@ -571,7 +621,8 @@ impl SessionStore {
                         last = Some(r.prompt_id);
                         false
                     }
-                    Err(_) => true,
+                    // An audit ends a turn: it is no evidence of the next one.
+                    Ok(Record::Audit(_)) | Err(_) => true,
                 }
             });
             return store.read_turn_records(last.flatten().as_deref());
@@ -600,6 +651,7 @@ impl SessionStore {
                         Record::Write(w) if w.v == RECORD_VERSION => out.records.push(w),
                         Record::Denial(d) if d.v == RECORD_VERSION => out.denials.push(d),
                         Record::Run(r) if r.v == RECORD_VERSION => out.runs.push(r),
+                        Record::Audit(a) if a.v == RECORD_VERSION => out.audits.push(a),
                         _ => out.other_version += 1,
                     }
                     true
@@ -612,8 +664,11 @@ impl SessionStore {
         });
         match result {
             Ok(()) => {
+                // Read backward: each list oldest first again.
                 out.records.reverse();
                 out.denials.reverse();
+                out.runs.reverse();
+                out.audits.reverse();
                 Ok(out)
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(LogRead::default()),
@@ -703,6 +758,8 @@ pub struct LogRead {
     pub denials: Vec<DenialRecord>,
     /// The shell commands that ran, oldest first.
     pub runs: Vec<RunRecord>,
+    /// audit-turn's readings of final messages, oldest first.
+    pub audits: Vec<AuditRecord>,
     /// Lines that are not a complete record (a crashed writer, a manual edit).
     pub torn: usize,
     /// Complete records of another version than [`RECORD_VERSION`].
@@ -717,6 +774,7 @@ impl LogRead {
             Record::Write(w) => self.records.push(w),
             Record::Denial(d) => self.denials.push(d),
             Record::Run(r) => self.runs.push(r),
+            Record::Audit(a) => self.audits.push(a),
         }
     }
 }

@@ -53,6 +53,14 @@ pub fn run(
                 .filter(|d| turn.is_none() || d.prompt_id == turn)
                 .map(Into::into),
         )
+        // audit-turn's stops: with `--failed`, the refused ones.
+        .chain(
+            read.audits
+                .into_iter()
+                .filter(|a| turn.is_none() || a.prompt_id == turn)
+                .filter(|a| !failed || a.blocked)
+                .map(crate::store::Record::Audit),
+        )
         .collect();
     entries.sort_by(|a, b| a.time().cmp(b.time()));
     if json {
@@ -110,6 +118,23 @@ pub fn run(
                 if r.failed { "ran, failed" } else { "ran" }.to_owned(),
                 with_host("the run log", r.host.as_deref()),
                 crate::shell::walk::cut(&r.command),
+            ),
+            crate::store::Record::Audit(a) => (
+                &a.time,
+                &a.prompt_id,
+                &a.agent,
+                if a.blocked {
+                    "stop refused"
+                } else {
+                    "stop let through"
+                }
+                .to_owned(),
+                with_host("audit-turn", a.host.as_deref()),
+                format!(
+                    "{} claim(s), {} not backed",
+                    a.claims.len(),
+                    a.claims.iter().filter(|c| !c.backed).count()
+                ),
             ),
             crate::store::Record::Denial(d) => (
                 &d.time,

@@ -1,8 +1,9 @@
 //! `did-it-actually receipt`: what a turn really did, from the ledger: the files written
 //! (landed or not), the commands run with their outcome, the test, build and lint runs
 //! with the line that summed them up, the commits and pushes their own output shows, the
-//! guards' refusals, and, when the final message is given (`--message`, or the transcript
-//! it ends), each of its claims with its evidence or its absence. Markdown by default, for
+//! guards' refusals, and each claim of the final message with its evidence or its
+//! absence: of the message given (`--message`, or the transcript it ends), else as
+//! audit-turn judged them at the turn's last stop (its record in the ledger). Markdown by default, for
 //! a pull request's description; `--json` for tools.
 
 use super::*;
@@ -43,15 +44,19 @@ pub fn run(args: Args, env: &Env, out: &mut dyn Write) -> Result<ExitCode, Comma
         .message
         .clone()
         .or_else(|| read.as_ref().and_then(|r| r.last_assistant_text.clone()));
+    // Without a message, the claims as audit-turn judged them at the turn's last stop.
+    let recorded = turn.audits.last().filter(|_| message.is_none());
     let claims = message
         .as_deref()
-        .map(|m| audit_claims(m, &turn, read.as_ref(), &cwd, &policy));
+        .map(|m| audit_claims(m, &turn, read.as_ref(), &cwd, &policy))
+        .or_else(|| recorded.map(recorded_claims));
     let receipt = Receipt {
         root: crate::policy::repo_root(&cwd).unwrap_or_else(|| cwd.clone()),
         session: &session,
         turn: &turn,
         policy: &policy,
         claims: claims.as_ref(),
+        judged_at: recorded.map(|a| a.time.clone()),
     };
     if args.json {
         print_json(out, &receipt.json())?;
@@ -103,6 +108,11 @@ fn last_turn(log: LogRead, ends: &[std::time::SystemTime]) -> LogRead {
             .into_iter()
             .filter(|r| keep(&r.time, &r.prompt_id))
             .collect(),
+        audits: log
+            .audits
+            .into_iter()
+            .filter(|a| keep(&a.time, &a.prompt_id))
+            .collect(),
         ..log
     }
 }
@@ -125,6 +135,22 @@ impl Turn {
             Turn::All => true,
         }
     }
+}
+
+/// The claims of an audit-turn record, as it judged them.
+fn recorded_claims(audit: &crate::store::AuditRecord) -> Vec<(String, Result<String, String>)> {
+    audit
+        .claims
+        .iter()
+        .map(|c| {
+            let verdict = if c.backed {
+                Ok(c.detail.clone())
+            } else {
+                Err(c.detail.clone())
+            };
+            (c.sentence.clone(), verdict)
+        })
+        .collect()
 }
 
 /// Each claim of `message` with its evidence (`Ok`) or why it is not backed (`Err`).
@@ -166,6 +192,8 @@ struct Receipt<'a> {
     turn: &'a LogRead,
     policy: &'a Policy,
     claims: Option<&'a Vec<(String, Result<String, String>)>>,
+    /// When the claims are audit-turn's own, from the ledger: when it judged them.
+    judged_at: Option<String>,
 }
 
 /// What a run was, by the policy's command lists, read as the audit reads them.
@@ -361,9 +389,12 @@ impl Receipt<'_> {
             .collect();
         let _ = writeln!(s, "{}\n", list(refused, "None."));
         let _ = writeln!(s, "### Claims of the final message\n");
+        if let Some(at) = &self.judged_at {
+            let _ = writeln!(s, "As audit-turn judged them when the turn ended ({at}):\n");
+        }
         match self.claims {
             None => {
-                let _ = writeln!(s, "Not checked: no final message was given (`--message TEXT`, or `--transcript FILE` for Claude Code).");
+                let _ = writeln!(s, "Not checked: audit-turn recorded no audit of this turn, and no final message was given (`--message TEXT`, or `--transcript FILE` for Claude Code).");
             }
             Some(c) if c.is_empty() => {
                 let _ = writeln!(s, "The message makes no claim that can be checked.");
@@ -391,6 +422,7 @@ impl Receipt<'_> {
             "commands": t.runs.iter().map(|r| json!({"command": r.command, "failed": r.failed, "summary": summary(&r.output), "kind": kind_of(r, self.policy)})).collect::<Vec<_>>(),
             "git": t.runs.iter().flat_map(git_lines).collect::<Vec<_>>(),
             "refusals": t.denials.iter().map(|d| json!({"hook": d.hook, "reason": d.reason})).collect::<Vec<_>>(),
+            "claims_judged_at": self.judged_at,
             "claims": self.claims.map(|c| c.iter().map(|(sentence, v)| match v {
                 Ok(e) => json!({"sentence": sentence, "backed": true, "evidence": e}),
                 Err(w) => json!({"sentence": sentence, "backed": false, "why": w}),

@@ -286,22 +286,30 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
         (Some(a), Some(b)) => Some(format!("{a}\n{b}")),
         (a, b) => a.or(b),
     };
+    // What audit-turn read and judged, for the ledger (`receipt` shows it).
+    let record = |blocked: bool| audit_record(input, &agent, &message, &audit, blocked, ctx.now);
     if let Some(state) = active_loop {
-        return Ok(loop_stop(
+        let recorded = record(false);
+        let mut outcome = loop_stop(
             state,
             session,
             &message,
             &unbacked,
             &audit.notes,
             notes_for_user,
-        ));
+        );
+        outcome.changes.push(recorded);
+        return Ok(outcome);
     }
     if unbacked.is_empty() {
         let mut response = Response::silent();
         response.notices.extend(notes_for_user);
         return Ok(HookOutcome::with_changes(
             response,
-            vec![stop_blocks(prompt_id, agent, Count::Reset, None)],
+            vec![
+                stop_blocks(prompt_id, agent.clone(), Count::Reset, None),
+                record(false),
+            ],
         ));
     }
     // A host that cannot refuse the end of a turn (opencode): the user is told what the
@@ -319,7 +327,10 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
         response.notices.extend(reported_for_user(&audit));
         return Ok(HookOutcome::with_changes(
             response,
-            vec![stop_blocks(prompt_id, agent, Count::Reset, None)],
+            vec![
+                stop_blocks(prompt_id, agent.clone(), Count::Reset, None),
+                record(false),
+            ],
         ));
     }
     let (decision, count) =
@@ -345,16 +356,54 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
             list_for_user(&unbacked)
         )),
     };
+    let blocked = matches!(response.verdict, Verdict::Block(_));
+    let recorded = record(blocked);
     Ok(HookOutcome {
         response,
-        changes: vec![stop_blocks(
-            prompt_id,
-            agent,
-            count,
-            stop.last_assistant_message.clone(),
-        )],
+        changes: vec![
+            stop_blocks(prompt_id, agent, count, stop.last_assistant_message.clone()),
+            recorded,
+        ],
         if_unsaved: Some(if_unsaved),
     })
+}
+
+/// audit-turn's reading of a final message as a ledger line: the message and each claim
+/// with its evidence or why it is not backed.
+fn audit_record(
+    input: &HookInput,
+    agent: &str,
+    message: &str,
+    audit: &Audit,
+    blocked: bool,
+    now: std::time::SystemTime,
+) -> Change {
+    let claims = audit
+        .claims
+        .iter()
+        .map(|(claim, verdict)| crate::store::ClaimVerdict {
+            claim: claim.kind.to_string(),
+            sentence: claim.sentence.clone(),
+            backed: verdict.is_ok(),
+            detail: match verdict {
+                Ok(evidence) => evidence.clone(),
+                Err(f) => f.why.clone(),
+            },
+            blocks: verdict.as_ref().err().is_some_and(|f| f.blocks),
+        })
+        .collect();
+    Change::Record(crate::store::Record::Audit(crate::store::AuditRecord {
+        v: crate::store::RECORD_VERSION,
+        kind: crate::store::AuditKind::Audit,
+        time: crate::time::rfc3339(now),
+        session: input.common.session_id.clone(),
+        prompt_id: input.common.prompt_id.clone(),
+        agent: agent.to_owned(),
+        message: crate::store::bounded_output(message.as_bytes()).0,
+        claims,
+        blocked,
+        host: input.common.host.record_name(),
+    }))
 }
 
 fn stop_blocks(prompt_id: String, agent: String, count: Count, message: Option<String>) -> Change {
@@ -862,16 +911,44 @@ mod tests {
         let out = run(&input, &ctx).unwrap();
         assert_eq!(out.response.verdict, Verdict::Silent, "{:?}", out.response);
         assert_eq!(
-            out.changes,
-            [Change::StopBlocks {
+            out.changes[0],
+            Change::StopBlocks {
                 prompt_id: "p".into(),
                 agent: "main".into(),
                 count: Count::Reset,
                 message: None,
-            }]
+            }
         );
-        assert!(
-            state.log.borrow().len() == 1,
+        // What it judged goes to the ledger, for the receipt.
+        match &out.changes[1..] {
+            [Change::Record(crate::store::Record::Audit(a))] => {
+                assert!(!a.blocked);
+                assert_eq!(a.message, "I updated `notes.md`.");
+                assert_eq!(a.claims.len(), 1);
+                assert!(a.claims[0].backed, "{:?}", a.claims[0]);
+                assert_eq!(a.claims[0].claim, "file notes.md changed");
+            }
+            other => panic!("one audit record, not {other:?}"),
+        }
+        // The four stops before were recorded too: blocked three times, then let through.
+        let blocked: Vec<bool> = state
+            .log
+            .borrow()
+            .iter()
+            .filter_map(|r| match r {
+                crate::store::Record::Audit(a) => Some(a.blocked),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(blocked, [true, true, true, false]);
+        assert_eq!(
+            state
+                .log
+                .borrow()
+                .iter()
+                .filter(|r| matches!(r, crate::store::Record::Write(_)))
+                .count(),
+            1,
             "the hook wrote nothing itself"
         );
         std::fs::remove_dir_all(&dir).unwrap();

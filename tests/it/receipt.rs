@@ -151,10 +151,43 @@ fn a_receipt_shows_the_last_turn_and_each_claims_evidence() {
     assert_eq!(verdicts("All 3 tests pass"), [true], "{json:#}");
     assert_eq!(verdicts("pushed to topic/x"), [true, false], "{json:#}");
     assert_eq!(json["commands"].as_array().unwrap().len(), 3, "{json:#}");
-    // Without a message: the rest, and a line saying the claims were not checked.
+    // Without a message, before the turn's stop: the rest, and a line saying the claims
+    // were not checked.
     assert!(t
         .receipt(&[])
-        .contains("Not checked: no final message was given"));
+        .contains("Not checked: audit-turn recorded no audit of this turn"));
+    // The stop: audit-turn refuses it (README.md was never written, the push was
+    // rejected) and records what it judged; the receipt shows that without a message.
+    let stop = t.stop(message);
+    assert!(
+        String::from_utf8_lossy(&stop.stdout).contains("README.md"),
+        "{stop:?}"
+    );
+    let recorded = t.receipt(&[]);
+    let claims = &recorded[recorded.find("### Claims").unwrap()..];
+    // The seed commit's hash depends on the clock; which commit backs it is not the point.
+    let claims = hash_out(claims);
+    insta::assert_snapshot!("receipt_claims_as_audit_turn_judged_them", claims);
+    let log = t.cmd(&["log", "--session", "s1"]).output().unwrap();
+    let log = String::from_utf8_lossy(&log.stdout);
+    assert!(
+        log.contains("stop refused") && log.contains("5 claim(s), 2 not backed"),
+        "{log}"
+    );
+}
+
+/// "commit 2661207 was made" as "commit [HASH] was made".
+fn hash_out(text: &str) -> String {
+    text.split(' ')
+        .map(|w| {
+            if w.len() == 7 && w.bytes().all(|b| b.is_ascii_hexdigit()) {
+                "[HASH]"
+            } else {
+                w
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[test]

@@ -245,11 +245,16 @@ fn is_form(lang: &Lang, forms: &[&str], word: &str) -> bool {
 /// How much of the prose is each language's: a claim form two points, a marker word one.
 /// A word that is a form in more than three languages ("test", "build") tells nothing.
 fn scores(words: &[&str]) -> Vec<(&'static Lang, usize)> {
-    let latin: Vec<(&'static Lang, Vec<&'static str>)> = LANGS
-        .iter()
-        .filter(|l| l.spaced && l.code != "ru")
-        .map(|l| (*l, word_forms(l)))
-        .collect();
+    // The tables are constant: their word forms are gathered once per process.
+    static LATIN: std::sync::OnceLock<Vec<(&'static Lang, Vec<&'static str>)>> =
+        std::sync::OnceLock::new();
+    let latin = LATIN.get_or_init(|| {
+        LANGS
+            .iter()
+            .filter(|l| l.spaced && l.code != "ru")
+            .map(|l| (*l, word_forms(l)))
+            .collect()
+    });
     let mut out: Vec<(&'static Lang, usize)> = latin.iter().map(|(l, _)| (*l, 0)).collect();
     for w in words {
         let w = w.trim_matches(|c: char| !c.is_alphanumeric());
@@ -266,6 +271,9 @@ fn scores(words: &[&str]) -> Vec<(&'static Lang, usize)> {
     out
 }
 
+/// How many prose words are enough to tell a language in Latin script.
+const DETECT_WORDS: usize = 120;
+
 /// The language of `message`: by script first, then, for Latin script, by which table's
 /// marker words it uses most (English on a tie or when none is used: a terse English
 /// status line has no function words).
@@ -280,9 +288,11 @@ pub fn detect(message: &str) -> Detected {
         Some(other) => return Detected::Unknown(other),
     }
     // Apostrophes split French and Italian elisions (j'ai, l'ho) into their words.
+    // The first words tell the language; a long report costs no more to tell.
     let words: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || matches!(c, '\'' | '’'))
         .filter(|w| w.chars().any(char::is_alphabetic))
+        .take(DETECT_WORDS)
         .collect();
     let scores = scores(&words);
     let english = scores

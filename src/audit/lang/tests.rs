@@ -428,3 +428,39 @@ fn a_language_without_a_table_is_said_once_and_never_read() {
     let terse = "Updated `a.rs`: handle empty input; added regression test; cargo test: 12 passed";
     assert_eq!(unread_note(terse), None);
 }
+
+/// A report of `n` bullets, each claiming one file, in the language's status style.
+fn report(code: &str, n: usize) -> String {
+    let mut lines = vec![match code {
+        "de" => "## Zusammenfassung".to_owned(),
+        "ja" => "## 変更内容".to_owned(),
+        _ => "## Summary".to_owned(),
+    }];
+    for i in 0..n {
+        lines.push(match code {
+            "de" => {
+                format!("- `src/m{i}.rs` aktualisiert: ein typisierter Fehler statt eines Panics")
+            }
+            "ja" => format!("- `src/m{i}.rs` のエラー処理を修正しました"),
+            _ => format!("- Updated `src/m{i}.rs` to return a typed error instead of panicking"),
+        });
+    }
+    lines.join("\n")
+}
+
+#[test]
+fn a_long_report_is_read_claim_by_claim() {
+    // Every line of a long report is read as carefully as a short one: n lines, n claims,
+    // each strong, for 20 lines as for 400 (the time is measured in BENCHMARKS.md).
+    for code in ["en", "de", "ja"] {
+        for n in [20, 400] {
+            let claims = read(&report(code, n));
+            assert_eq!(claims.len(), n, "{code}, {n} lines: {claims:?}");
+            assert!(
+                claims.iter().all(|c| !c.starts_with('~')),
+                "{code}: {claims:?}"
+            );
+            assert_eq!(claims[n / 2], format!("file src/m{}.rs changed", n / 2));
+        }
+    }
+}
