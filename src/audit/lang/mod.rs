@@ -230,41 +230,69 @@ fn word_forms(lang: &Lang) -> Vec<&'static str> {
     .collect()
 }
 
-/// Whether `word` is one of the language's claim forms (English's are whole words: "pass"
-/// is not the stem of "passaram").
-fn is_form(lang: &Lang, forms: &[&str], word: &str) -> bool {
-    forms.iter().any(|f| {
-        if lang.code == "en" {
-            *f == word
-        } else {
-            word.starts_with(f)
+/// A Latin-script table, indexed for telling languages apart: its word forms by first
+/// letter, its marker words as a set.
+struct Index {
+    lang: &'static Lang,
+    forms: std::collections::HashMap<char, Vec<&'static str>>,
+    markers: std::collections::HashSet<&'static str>,
+}
+
+impl Index {
+    fn new(lang: &'static Lang) -> Index {
+        let mut forms: std::collections::HashMap<char, Vec<&'static str>> = Default::default();
+        for f in word_forms(lang) {
+            if let Some(c) = f.chars().next() {
+                forms.entry(c).or_default().push(f);
+            }
         }
-    })
+        Index {
+            lang,
+            forms,
+            markers: lang.markers.iter().copied().collect(),
+        }
+    }
+
+    /// Whether `word` is one of the language's claim forms (English's are whole words:
+    /// "pass" is not the stem of "passaram").
+    fn is_form(&self, word: &str) -> bool {
+        let Some(first) = word.chars().next() else {
+            return false;
+        };
+        self.forms.get(&first).is_some_and(|forms| {
+            forms.iter().any(|f| {
+                if self.lang.code == "en" {
+                    *f == word
+                } else {
+                    word.starts_with(f)
+                }
+            })
+        })
+    }
 }
 
 /// How much of the prose is each language's: a claim form two points, a marker word one.
 /// A word that is a form in more than three languages ("test", "build") tells nothing.
 fn scores(words: &[&str]) -> Vec<(&'static Lang, usize)> {
-    // The tables are constant: their word forms are gathered once per process.
-    static LATIN: std::sync::OnceLock<Vec<(&'static Lang, Vec<&'static str>)>> =
-        std::sync::OnceLock::new();
+    // The tables are constant: they are indexed once per process.
+    static LATIN: std::sync::OnceLock<Vec<Index>> = std::sync::OnceLock::new();
     let latin = LATIN.get_or_init(|| {
         LANGS
             .iter()
             .filter(|l| l.spaced && l.code != "ru")
-            .map(|l| (*l, word_forms(l)))
+            .map(|l| Index::new(l))
             .collect()
     });
-    let mut out: Vec<(&'static Lang, usize)> = latin.iter().map(|(l, _)| (*l, 0)).collect();
+    let mut out: Vec<(&'static Lang, usize)> = latin.iter().map(|i| (i.lang, 0)).collect();
     for w in words {
         let w = w.trim_matches(|c: char| !c.is_alphanumeric());
-        let hits: Vec<bool> = latin.iter().map(|(l, f)| is_form(l, f, w)).collect();
+        let hits: Vec<bool> = latin.iter().map(|i| i.is_form(w)).collect();
         let informative = hits.iter().filter(|h| **h).count() <= 3;
-        for (i, (lang, _)) in latin.iter().enumerate() {
+        for (i, index) in latin.iter().enumerate() {
             out[i].1 += if hits[i] && informative {
                 2
             } else {
-                usize::from(lang.markers.contains(&w))
+                usize::from(index.markers.contains(w))
             };
         }
     }
@@ -278,6 +306,24 @@ const DETECT_WORDS: usize = 120;
 /// marker words it uses most (English on a tie or when none is used: a terse English
 /// status line has no function words).
 pub fn detect(message: &str) -> Detected {
+    // A stop reads the message's claims and then asks whether it was read: told once.
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(String, Detected)>> = const { std::cell::RefCell::new(None) };
+    }
+    if let Some(d) = LAST.with(|l| {
+        l.borrow()
+            .as_ref()
+            .filter(|(m, _)| m == message)
+            .map(|(_, d)| *d)
+    }) {
+        return d;
+    }
+    let detected = detect_uncached(message);
+    LAST.with(|l| *l.borrow_mut() = Some((message.to_owned(), detected)));
+    detected
+}
+
+fn detect_uncached(message: &str) -> Detected {
     let text = prose(message);
     match script(&text) {
         None | Some("latin") => {}
