@@ -506,7 +506,8 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
             (c, false) => text.push(c),
         }
     }
-    let text = fold(&text.to_lowercase());
+    let original = text;
+    let text = fold(&original.to_lowercase());
     // Each `§` is a span: a path when it has a path's shape.
     let mut paths = Vec::new();
     let mut marks = text.match_indices('§').map(|(i, _)| i);
@@ -516,19 +517,23 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
             paths.push((p, beside_from(lang, &text, at, '§'.len_utf8())));
         }
     }
-    // Unquoted words with a file's shape are paths too (`src/lib.rs` written bare).
-    let mut at = 0;
-    for w in text.split(|c: char| c.is_whitespace() || "()[]「」『』（）".contains(c)) {
-        let start = at;
-        at += w.len() + 1;
-        let w = w.trim_matches(|c: char| ",.;:!?、。，".contains(c));
-        if !w.is_empty() && w.is_ascii() {
-            if let Some(p) = claims::path_of(w, false) {
-                let from = text[start..]
-                    .find(w)
-                    .is_some_and(|i| beside_from(lang, &text, start + i, w.len()));
-                paths.push((p, from));
-            }
+    // Unquoted words with a file's shape are paths too (`src/lib.rs` written bare), in
+    // the case they were written in. A word ends at a space, a bracket, or where ASCII
+    // meets another script (`CLAUDE.mdを追加`).
+    let original = fold(&original);
+    for (start, w) in bare_words(&original) {
+        let w = w.trim_matches(|c: char| ",.;:!?".contains(c));
+        if w.is_empty() {
+            continue;
+        }
+        if let Some(p) = claims::path_of(w, false) {
+            // Positions in the lower-cased text: the same where lower-casing keeps lengths.
+            let lower = w.to_lowercase();
+            let from = text
+                .get(start..)
+                .and_then(|t| t.find(&lower))
+                .is_some_and(|i| beside_from(lang, &text, start + i, lower.len()));
+            paths.push((p, from));
         }
     }
     Clause {
@@ -537,6 +542,28 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
         spans,
         paths,
     }
+}
+
+/// The ASCII words of `text` with where each starts: runs of ASCII characters other than
+/// spaces and brackets.
+fn bare_words(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, c) in text.char_indices() {
+        let in_word = c.is_ascii() && !c.is_ascii_whitespace() && !"()[]".contains(c);
+        match (in_word, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                out.push((s, &text[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &text[s..]));
+    }
+    out
 }
 
 /// Whether one of the language's "from" words stands right before or right after the

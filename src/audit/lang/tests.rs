@@ -97,6 +97,11 @@ fn german() {
                 "`cargo test`: 8 bestanden, 0 fehlgeschlagen.",
                 "8 tests pass",
             ),
+            // A bare path keeps its case.
+            (
+                "Ich habe src/Main.java aktualisiert.",
+                "file src/Main.java changed",
+            ),
         ],
         &[
             "Ich habe die Tests nicht ausgeführt.",
@@ -333,6 +338,15 @@ fn japanese() {
                 "`src/lib.rs` から未使用の import を削除しました。",
                 "file src/lib.rs changed",
             ),
+            // As Claude Code writes Japanese pull-request summaries (paths bare, against kana).
+            (
+                "Claude Code実行ガイド（CLAUDE.md）を新規作成しました。",
+                "file CLAUDE.md created",
+            ),
+            (
+                "- CLAUDE.mdファイルを追加し、開発ガイドを日本語で提供",
+                "file CLAUDE.md changed",
+            ),
         ],
         &[
             "テストはまだ実行していません。",
@@ -392,6 +406,8 @@ fn korean() {
                 "변경 사항을 커밋하고 `feat/x`에 푸시했습니다.",
                 "a commit made|pushed to feat/x",
             ),
+            // A checklist as Claude Code writes it in Korean.
+            ("- [x] `make lint` 통과", "the linter passes"),
         ],
         &[
             "테스트는 아직 실행하지 않았습니다.",
