@@ -216,7 +216,7 @@ pub(crate) const CREATE_VERBS: &[&str] = &[
 pub(crate) const DELETE_VERBS: &[&str] = &["removed", "deleted", "dropped"];
 pub(crate) const RENAME_VERBS: &[&str] = &["renamed", "moved"];
 /// Verbs of looking, not changing: a path after one is read, not written.
-const READ_VERBS: &[&str] = &[
+pub(crate) const READ_VERBS: &[&str] = &[
     "read",
     "reviewed",
     "checked",

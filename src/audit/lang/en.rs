@@ -26,6 +26,8 @@ pub const EN: Lang = Lang {
     negations: c::NEGATIONS,
     modal: c::MODAL,
     others: c::OTHERS,
+    earlier: &["already", "previously", "earlier"],
+    read: c::READ_VERBS,
     tests: c::TEST_WORDS,
     build: c::BUILD_WORDS,
     lint: c::LINT_WORDS,

@@ -111,6 +111,9 @@ pub const FR: Lang = Lang {
         "à faire",
     ],
     others: &[
+        "par l'utilisateur",
+        "par vous",
+        "par toi",
         "vous avez",
         "tu as",
         "l'utilisateur",
@@ -119,6 +122,8 @@ pub const FR: Lang = Lang {
         "quelqu'un",
         "votre collègue",
     ],
+    earlier: &["déjà", "auparavant", "précédemment"],
+    read: &["relu", "lu ", "examiné", "vérifié", "consulté", "regardé"],
     tests: &["test", "spec"],
     build: &["build", "compil", "construction"],
     lint: &[

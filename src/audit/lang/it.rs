@@ -57,7 +57,17 @@ pub const IT: Lang = Lang {
         "da fare",
         "vorresti",
     ],
-    others: &["hai ", "l'utente", "la ci", "qualcuno", "il tuo collega"],
+    others: &[
+        "dall'utente",
+        "da te",
+        "hai ",
+        "l'utente",
+        "la ci",
+        "qualcuno",
+        "il tuo collega",
+    ],
+    earlier: &["già", "in precedenza", "prima di"],
+    read: &["controllat", "rivist", "esaminat", "lett", "verificat"],
     tests: &["test", "spec"],
     build: &["build", "compil"],
     lint: &[

@@ -55,8 +55,15 @@ pub struct Lang {
     pub negations: &'static [&'static str],
     /// Plans, offers, wishes, conditions, proposals: the sentence claims nothing.
     pub modal: &'static [&'static str],
-    /// Actors other than the agent (the user, CI, a colleague): the clause is theirs.
+    /// Actors other than the agent (the user, CI, a colleague, a passive's "by the
+    /// user"): the clause is theirs.
     pub others: &'static [&'static str],
+    /// Words that place the clause before this turn ("bereits", "déjà", "以前"): a state
+    /// found, not a change made.
+    pub earlier: &'static [&'static str],
+    /// Verbs of reading and reviewing: with one, a change word after a noun particle
+    /// (`の変更をレビュー`, `的修改进行了审查`, `의 변경 사항을 검토`) is what was read.
+    pub read: &'static [&'static str],
     pub tests: &'static [&'static str],
     pub build: &'static [&'static str],
     pub lint: &'static [&'static str],
@@ -264,7 +271,9 @@ impl Index {
                 if self.lang.code == "en" {
                     *f == word
                 } else {
-                    word.starts_with(f)
+                    // A stem reaches its endings, not another language's longer word
+                    // ("modificat" is not French "modifications").
+                    word.starts_with(f) && word.chars().count() <= f.chars().count() + 3
                 }
             })
         })
@@ -716,7 +725,15 @@ fn changes_in(lang: &Lang, text: &str) -> Vec<(usize, &'static str, Change)> {
         }
     }
     out.sort_by_key(|(at, rank, form, _)| (*at, std::cmp::Reverse(form.len()), *rank));
-    out.dedup_by_key(|(at, ..)| *at);
+    // A form inside an earlier one is not a word of its own ("修改进行": no "改进").
+    let mut end = 0;
+    out.retain(|(at, _, form, _)| {
+        let keep = *at >= end;
+        if keep {
+            end = at + form.len();
+        }
+        keep
+    });
     out.into_iter()
         .map(|(at, _, form, change)| (at, form, change))
         .collect()
@@ -844,13 +861,25 @@ fn void(lang: &Lang, text: &str) -> Option<String> {
             m.trim()
         ));
     }
+    if let Some(e) = first(lang, text, lang.earlier) {
+        return Some(format!(
+            "anchored before this turn (\"{}\"): not a claim",
+            e.trim()
+        ));
+    }
     None
 }
 
 /// The change a clause claims: its verb form, done (a spaced language's forms are past
 /// forms; otherwise a completion mark in the sentence's rest, or a status bullet).
 fn change_at(lang: &Lang, text: &str, tail: &str, item: bool) -> Option<Change> {
-    let forms = changes_in(lang, text);
+    // "对 `a.js` 的修改进行了审查", "`a.rs` の変更をレビューしました": the change word is a
+    // noun (after 的, の, 의) and the clause's verb is a reading: nothing was changed.
+    let reading = first(lang, text, lang.read).is_some();
+    let forms: Vec<_> = changes_in(lang, text)
+        .into_iter()
+        .filter(|(at, _, _)| !(reading && after_nominal(&text[..*at])))
+        .collect();
     if lang.spaced || item {
         return forms.into_iter().next().map(|(_, _, change)| change);
     }
@@ -858,6 +887,12 @@ fn change_at(lang: &Lang, text: &str, tail: &str, item: bool) -> Option<Change> 
         .into_iter()
         .find(|(at, form, _)| done_at(lang, text, *at, at + form.len(), tail))
         .map(|(_, _, change)| change)
+}
+
+/// Whether the text before a word ends in a particle that makes it a noun.
+fn after_nominal(before: &str) -> bool {
+    let before = before.trim_end();
+    ["の", "的", "의"].iter().any(|p| before.ends_with(p))
 }
 
 /// How far (in characters) a done mark may stand from its verb ("修正しました",

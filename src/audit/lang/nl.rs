@@ -58,6 +58,9 @@ pub const NL: Lang = Lang {
         "raad aan",
     ],
     others: &[
+        "door de gebruiker",
+        "door jou",
+        "door u",
         "je hebt",
         "jij",
         "u heeft",
@@ -66,6 +69,8 @@ pub const NL: Lang = Lang {
         "iemand",
         "je collega",
     ],
+    earlier: &["al ", "eerder", "reeds"],
+    read: &["bekeken", "gelezen", "nagekeken", "gecontroleerd"],
     tests: &["test", "spec"],
     build: &["build", "compil"],
     lint: &[

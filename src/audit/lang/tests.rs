@@ -104,6 +104,10 @@ fn german() {
             ),
         ],
         &[
+            "Ich habe die Änderungen in `src/lib.rs` überprüft.",
+            "Die Datei `config.yaml` wurde vom Benutzer geändert.",
+            "`README.md` war bereits aktualisiert.",
+            "Ich habe geprüft, ob `a.rs` aktualisiert wurde.",
             "Ich habe die Tests nicht ausgeführt.",
             "Soll ich die Änderungen auch pushen?",
             "Als Nächstes könnte ich `docs/api.md` aktualisieren.",
@@ -150,6 +154,8 @@ fn french() {
             ),
         ],
         &[
+            "J'ai relu les modifications de `src/lib.rs`.",
+            "Le fichier `a.py` a été modifié par l'utilisateur.",
             "Je n'ai pas lancé les tests.",
             "Voulez-vous que je pousse la branche ?",
             "Je vais ensuite mettre à jour `docs/api.md`.",
@@ -185,6 +191,7 @@ fn spanish() {
             ),
         ],
         &[
+            "He revisado los cambios en `src/lib.rs`.",
             "No he ejecutado las pruebas.",
             "¿Quieres que haga push de la rama?",
             "Si quieres, puedo actualizar `docs/api.md`.",
@@ -216,6 +223,7 @@ fn portuguese() {
             ("Removi o arquivo `old.txt`.", "file old.txt deleted"),
         ],
         &[
+            "Eu revisei as alterações em `src/lib.rs`.",
             "Não rodei os testes.",
             "Quer que eu faça o push?",
             "Se quiser, posso atualizar `docs/api.md`.",
@@ -245,6 +253,7 @@ fn italian() {
             ),
         ],
         &[
+            "Ho controllato le modifiche a `src/lib.rs`.",
             "Non ho eseguito i test.",
             "Vuoi che faccia il push?",
             "Se vuoi, posso aggiornare `docs/api.md`.",
@@ -274,6 +283,7 @@ fn dutch() {
             ),
         ],
         &[
+            "Ik heb de wijzigingen in `src/lib.rs` bekeken.",
             "Ik heb de tests niet uitgevoerd.",
             "Zal ik de branch pushen?",
             "Als je wilt, kan ik `docs/api.md` bijwerken.",
@@ -301,6 +311,8 @@ fn russian() {
             ("Сборка прошла успешно.", "the build succeeds"),
         ],
         &[
+            "Я посмотрел изменения в `src/lib.rs`.",
+            "Файл `a.py` уже был обновлён.",
             "Тесты я не запускал.",
             "Хотите, чтобы я запушил ветку?",
             "Если нужно, могу обновить `docs/api.md`.",
@@ -349,6 +361,8 @@ fn japanese() {
             ),
         ],
         &[
+            "`src/lib.rs` の変更をレビューしました。",
+            "`README.md` の変更は不要でした。",
             "テストはまだ実行していません。",
             "次に `docs/` を更新できます。",
             "プッシュしましょうか？",
@@ -378,6 +392,8 @@ fn chinese() {
             ("构建成功，没有警告。", "the build succeeds"),
         ],
         &[
+            "对 `src/app.js` 的修改进行了审查。",
+            "我查看了 `app.py` 的修改，没有发现问题。",
             "没有修改 `README.md`。",
             "我还没有运行测试。",
             "如果需要，我可以更新 `docs/api.md`。",
@@ -410,6 +426,8 @@ fn korean() {
             ("- [x] `make lint` 통과", "the linter passes"),
         ],
         &[
+            "`src/lib.rs`의 변경 사항을 검토했습니다.",
+            "`README.md`는 수정할 필요가 없었습니다.",
             "테스트는 아직 실행하지 않았습니다.",
             "원하시면 `docs/api.md`도 수정할 수 있습니다.",
             "푸시할까요?",
