@@ -70,6 +70,7 @@ pub const ES: Lang = Lang {
     done: &[],
     negations: &["no ", "ningún", "ninguna", "ninguno", "nunca", "tampoco"],
     modal: &[
+        "deberían",
         "voy a",
         "vamos a",
         "podría",

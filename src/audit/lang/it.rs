@@ -41,6 +41,7 @@ pub const IT: Lang = Lang {
     done: &[],
     negations: &["non ", "nessun", "nessuna", "mai "],
     modal: &[
+        "dovrebb",
         "farò",
         "posso",
         "puoi",

@@ -229,6 +229,8 @@ fn word_forms(lang: &Lang) -> Vec<&'static str> {
         lang.committed,
         lang.pushed,
         lang.tests,
+        lang.earlier,
+        lang.read,
     ]
     .concat()
     .into_iter()
@@ -900,6 +902,9 @@ fn after_nominal(before: &str) -> bool {
 /// しました" reviewed the change, it made none).
 const DONE_REACH: usize = 3;
 
+/// Done marks that open the verb phrase, at any distance before the verb.
+const PREVERBAL_DONE: &[&str] = &["已"];
+
 /// Continuative endings: the verb is done when the sentence ends done ("`a.py` を修正し、
 /// `b.md` を作成しました").
 const CONTINUATIVE: &[&str] = &["し", "して", "하고", "했고", "하여"];
@@ -918,7 +923,9 @@ fn done_at(lang: &Lang, text: &str, start: usize, end: usize, tail: &str) -> boo
             .iter()
             .collect()
     };
-    let near_before = lang.done.iter().any(|d| before.contains(d));
+    // 已 (已经) stands before the verb phrase, however long: "已将 `a` 重命名为 `b`".
+    let near_before = lang.done.iter().any(|d| before.contains(d))
+        || PREVERBAL_DONE.iter().any(|d| text[..start].contains(d));
     let rest = text[end..].trim_end();
     let continuative = CONTINUATIVE
         .iter()

@@ -44,6 +44,7 @@ pub const NL: Lang = Lang {
     done: &[],
     negations: &["niet", "geen", "nooit"],
     modal: &[
+        "zouden",
         "zal",
         "zou",
         "kan ",

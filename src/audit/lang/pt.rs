@@ -58,6 +58,7 @@ pub const PT: Lang = Lang {
     done: &[],
     negations: &["não", "nenhum", "nenhuma", "nunca", "nem "],
     modal: &[
+        "deveriam",
         "vou ",
         "vamos ",
         "poderia",

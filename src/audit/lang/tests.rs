@@ -104,6 +104,8 @@ fn german() {
             ),
         ],
         &[
+            "Die Tests laufen bereits in CI durch.",
+            "Bitte führe `cargo test` aus, um zu prüfen, ob alles grün ist.",
             "Ich habe die Änderungen in `src/lib.rs` überprüft.",
             "Die Datei `config.yaml` wurde vom Benutzer geändert.",
             "`README.md` war bereits aktualisiert.",
@@ -253,6 +255,7 @@ fn italian() {
             ),
         ],
         &[
+            "Dopo il merge, i test dovrebbero passare.",
             "Ho controllato le modifiche a `src/lib.rs`.",
             "Non ho eseguito i test.",
             "Vuoi che faccia il push?",
@@ -361,6 +364,8 @@ fn japanese() {
             ),
         ],
         &[
+            "`cargo test` を実行すると、すべてのテストが通るはずです。",
+            "CIで全テストが通っています。",
             "`src/lib.rs` の変更をレビューしました。",
             "`README.md` の変更は不要でした。",
             "テストはまだ実行していません。",
@@ -390,8 +395,13 @@ fn chinese() {
                 "a commit made|pushed to feat/x",
             ),
             ("构建成功，没有警告。", "the build succeeds"),
+            (
+                "已将 `foo.py` 重命名为 `bar.py`，并更新了 `src/main.rs`。",
+                "file foo.py renamed to bar.py|file src/main.rs changed",
+            ),
         ],
         &[
+            "运行 `cargo test` 后所有测试应该都会通过。",
             "对 `src/app.js` 的修改进行了审查。",
             "我查看了 `app.py` 的修改，没有发现问题。",
             "没有修改 `README.md`。",
@@ -426,6 +436,7 @@ fn korean() {
             ("- [x] `make lint` 통과", "the linter passes"),
         ],
         &[
+            "`cargo test`를 실행하면 모든 테스트가 통과할 것입니다.",
             "`src/lib.rs`의 변경 사항을 검토했습니다.",
             "`README.md`는 수정할 필요가 없었습니다.",
             "테스트는 아직 실행하지 않았습니다.",
