@@ -64,6 +64,20 @@ fn every_label_matches() {
         } else {
             labels.split(';').map(str::to_owned).collect()
         };
+        // A message whose prose is ASCII is English here: none may be taken for another
+        // language (its table would read English words as its own). The few rows in other
+        // languages ("Ничего не закоммичено.") claim nothing in theirs either.
+        let prose: String = message.split('`').step_by(2).collect();
+        if prose.is_ascii()
+            && did_it_actually::audit::lang::detect(&message)
+                != did_it_actually::audit::lang::Detected::English
+        {
+            wrong.push(format!(
+                "line {}: read as {:?}, not English\n    {message:?}",
+                i + 1,
+                did_it_actually::audit::lang::detect(&message)
+            ));
+        }
         let mut got: Vec<String> = extract(&message).iter().map(label).collect();
         want.sort();
         got.sort();

@@ -15,6 +15,7 @@ pub const EN: Lang = Lang {
         "which", "into", "after", "before", "then", "i've", "there", "its", "my", "your", "you",
         "only", "both", "one", "what", "no", "ran", "on", "at", "if", "or", "via", "done",
         "changes", "files", "file", "new", "still", "did", "does", "it's", "i'm", "i'll", "any",
+        "didn", "don", "doesn", "isn", "wasn", "haven", "hasn", "won", "couldn", "ll", "ve",
     ],
     modified: c::MODIFY_VERBS,
     created: c::CREATE_VERBS,

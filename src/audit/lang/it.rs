@@ -8,9 +8,9 @@ pub const IT: Lang = Lang {
     name: "Italian",
     spaced: true,
     markers: &[
-        "ho", "il", "lo", "gli", "le", "di", "del", "della", "che", "e", "è", "per", "con", "non",
-        "sono", "tutti", "tutte", "anche", "ora", "abbiamo", "nel", "nella", "ai", "nessun",
-        "nessuna", "stato", "stati", "l",
+        "ancora", "ho", "il", "lo", "gli", "le", "di", "del", "della", "che", "e", "è", "per",
+        "con", "non", "sono", "tutti", "tutte", "anche", "ora", "abbiamo", "nel", "nella", "ai",
+        "nessun", "nessuna", "stato", "stati", "l",
     ],
     modified: &[
         "aggiornat",

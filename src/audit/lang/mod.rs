@@ -258,7 +258,13 @@ impl Index {
         Index {
             lang,
             forms,
-            markers: lang.markers.iter().copied().collect(),
+            // Number words are the language's words too ("zwei", "trois").
+            markers: lang
+                .markers
+                .iter()
+                .copied()
+                .chain(lang.numbers.iter().map(|(w, _)| *w))
+                .collect(),
         }
     }
 
@@ -364,8 +370,10 @@ fn detect_uncached(message: &str) -> Detected {
     // Accented letters are rare in English: they break a tie.
     let accented = words.iter().any(|w| !w.is_ascii());
     match best {
-        // One marker word ("no", "a") is not enough: a claim form or two words are.
-        Some((n, lang)) if n >= 2 && (n > english || n == english && accented) => {
+        // Misreading English as another language could block an honest turn; misreading
+        // another language as English only misses its claims. So another language needs
+        // three points (a claim form and a word, or three words) and more than English.
+        Some((n, lang)) if n >= 3 && (n > english || n == english && accented) => {
             Detected::Known(lang)
         }
         // Ten words and hardly an English one: another language in Latin script.

@@ -8,8 +8,8 @@ pub const NL: Lang = Lang {
     name: "Dutch",
     spaced: true,
     markers: &[
-        "ik", "heb", "de", "het", "een", "en", "van", "is", "zijn", "niet", "met", "voor", "op",
-        "alle", "ook", "nu", "bestand", "we", "hebben", "dat", "die", "er", "naar", "wordt",
+        "nog", "ik", "heb", "de", "het", "een", "en", "van", "is", "zijn", "niet", "met", "voor",
+        "op", "alle", "ook", "nu", "bestand", "we", "hebben", "dat", "die", "er", "naar", "wordt",
         "werd", "geen", "zijn", "bij",
     ],
     modified: &[

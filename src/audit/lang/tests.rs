@@ -68,7 +68,10 @@ fn german() {
                 "Ich habe `src/parser.rs` angepasst, die 12 Tests laufen durch.",
                 "file src/parser.rs changed|12 tests pass",
             ),
-            ("- Aktualisiert: `README.md`", "file README.md changed"),
+            (
+                "- Aktualisiert: `README.md`, alle Tests bestehen",
+                "file README.md changed|the tests pass",
+            ),
             (
                 "Ich habe die Datei `docs/alt.md` gelöscht.",
                 "file docs/alt.md deleted",
