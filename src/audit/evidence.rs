@@ -939,6 +939,13 @@ pub fn named_evidence(
     let mut backed = Vec::new();
     let mut missing: Option<Finding> = None;
     for tool in &claim.tools {
+        if let Some(kind) = tool.kind {
+            match kind_evidence(claim, kind, count, f) {
+                Ok(e) => backed.push(e),
+                Err(finding) => return Err(finding),
+            }
+            continue;
+        }
         let runs: Vec<String> = tool.runs.iter().map(|r| r.to_string()).collect();
         match result_evidence(claim, what, &runs, count, true, f) {
             Ok(e) => backed.push(e),
@@ -1010,6 +1017,46 @@ pub fn spans_that_ran(sentence: &str, f: &Facts) -> Vec<String> {
         }
     }
     out
+}
+
+/// Evidence for a claim about a kind of tests ("the integration tests pass"): the tests
+/// passed after the last write, and a passing run's selection included that kind. A
+/// runner whose selection cannot be read (paths none of which names the kind) is
+/// reported, not blocked.
+fn kind_evidence(
+    claim: &Claim,
+    kind: &str,
+    count: Option<u64>,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let patterns = &f.ev.policy.test_commands;
+    let passed = result_evidence(claim, "tests", patterns, count, false, f)?;
+    let selections: Vec<Option<bool>> = f
+        .runs
+        .iter()
+        .filter(|r| !r.is_error)
+        .flat_map(|r| &r.stages)
+        .filter(|s| {
+            let peeled = shellrun::peel(&s.argv);
+            patterns.iter().any(|p| matches_either(&s.argv, &peeled, p))
+        })
+        .map(|s| super::named::covers(kind, &shellrun::peel(&s.argv)))
+        .collect();
+    if selections.contains(&Some(true)) {
+        return Ok(passed);
+    }
+    let mut finding = finding(
+        claim,
+        format!("it names the {kind} tests, and no passing test run of this turn included them"),
+        &format!("run the {kind} tests after your last edit and report their result"),
+    );
+    if selections.contains(&None) {
+        finding.blocks = false;
+        finding
+            .why
+            .push_str(" (as far as their selections show: a run's paths do not say)");
+    }
+    Err(finding)
 }
 
 /// Whether a sentence claims each thing it names ("both", "each", "suites"): every named

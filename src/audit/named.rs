@@ -23,9 +23,12 @@ pub struct Named {
     /// Commands that run it, matched as a check command is (leading words, wrappers such
     /// as `npx`, `uv run`, `python -m` peeled).
     pub runs: &'static [&'static str],
-    /// The name is a language's ("Python"): it names a suite only in a sentence about
-    /// suites or tests ("the Python and JS suites pass").
+    /// The name is a language's or a kind's ("Python", "integration"): it names a suite
+    /// only in a sentence about suites or tests ("the Python and JS suites pass").
     pub suite: bool,
+    /// A kind of tests ("unit", "integration", "doc", "e2e"): backed by a passing test run
+    /// whose selection includes that kind ([`covers`]), whatever the runner.
+    pub kind: Option<&'static str>,
 }
 
 /// One row a tool.
@@ -35,144 +38,168 @@ pub const NAMED: &[Named] = &[
         checks: Checks::Lint,
         runs: &["cargo clippy", "clippy-driver"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["rustfmt", "cargo fmt"],
         checks: Checks::Lint,
         runs: &["cargo fmt", "rustfmt"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["eslint"],
         checks: Checks::Lint,
         runs: &["eslint"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["prettier"],
         checks: Checks::Lint,
         runs: &["prettier"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["biome"],
         checks: Checks::Lint,
         runs: &["biome"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["black"],
         checks: Checks::Lint,
         runs: &["black"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["ruff"],
         checks: Checks::Lint,
         runs: &["ruff"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["flake8"],
         checks: Checks::Lint,
         runs: &["flake8"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["pylint"],
         checks: Checks::Lint,
         runs: &["pylint"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["mypy"],
         checks: Checks::Lint,
         runs: &["mypy"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["gofmt", "go fmt"],
         checks: Checks::Lint,
         runs: &["gofmt", "go fmt"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["golangci-lint"],
         checks: Checks::Lint,
         runs: &["golangci-lint"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["go vet"],
         checks: Checks::Lint,
         runs: &["go vet"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["shellcheck"],
         checks: Checks::Lint,
         runs: &["shellcheck"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["rubocop"],
         checks: Checks::Lint,
         runs: &["rubocop"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["tsc"],
         checks: Checks::Build,
         runs: &["tsc"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["pytest"],
         checks: Checks::Tests,
         runs: &["pytest", "py.test"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["unittest"],
         checks: Checks::Tests,
         runs: &["unittest"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["jest"],
         checks: Checks::Tests,
         runs: &["jest"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["vitest"],
         checks: Checks::Tests,
         runs: &["vitest"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["mocha"],
         checks: Checks::Tests,
         runs: &["mocha"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["cargo test", "nextest"],
         checks: Checks::Tests,
         runs: &["cargo test", "cargo nextest"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["go test"],
         checks: Checks::Tests,
         runs: &["go test"],
         suite: false,
+        kind: None,
     },
     Named {
         names: &["go tests", "go suite"],
         checks: Checks::Tests,
         runs: &["go test"],
         suite: false,
+        kind: None,
     },
     // Suites named by their language: any of its runners backs it.
     Named {
@@ -180,6 +207,7 @@ pub const NAMED: &[Named] = &[
         checks: Checks::Tests,
         runs: &["pytest", "py.test", "unittest", "tox", "nox"],
         suite: true,
+        kind: None,
     },
     Named {
         names: &["js", "javascript", "typescript", "ts", "node", "frontend"],
@@ -196,14 +224,90 @@ pub const NAMED: &[Named] = &[
             "bun test",
         ],
         suite: true,
+        kind: None,
     },
     Named {
         names: &["rust"],
         checks: Checks::Tests,
         runs: &["cargo test", "cargo nextest"],
         suite: true,
+        kind: None,
+    },
+    // Suites by kind: "unit and integration tests pass".
+    Named {
+        names: &["unit"],
+        checks: Checks::Tests,
+        runs: &[],
+        suite: true,
+        kind: Some("unit"),
+    },
+    Named {
+        names: &["integration"],
+        checks: Checks::Tests,
+        runs: &[],
+        suite: true,
+        kind: Some("integration"),
+    },
+    Named {
+        names: &["doc tests", "doctests", "doc-tests"],
+        checks: Checks::Tests,
+        runs: &[],
+        suite: false,
+        kind: Some("doc"),
+    },
+    Named {
+        names: &["e2e", "end-to-end"],
+        checks: Checks::Tests,
+        runs: &[],
+        suite: true,
+        kind: Some("e2e"),
     },
 ];
+
+/// Whether a test run (its argv, launchers peeled) includes tests of `kind`: `Some(true)`
+/// or `Some(false)` where the runner's selection says (cargo's `--lib`, `--bins`,
+/// `--test`, `--tests`, `--doc`; a run without them runs every kind), `None` where it
+/// cannot be told (another runner given paths none of which names the kind).
+pub fn covers(kind: &str, argv: &[String]) -> Option<bool> {
+    let program = argv
+        .first()
+        .map(|p| p.rsplit('/').next().unwrap_or(p))
+        .unwrap_or("");
+    if program == "cargo" {
+        let args: Vec<&str> = argv
+            .iter()
+            .skip(2)
+            .take_while(|a| *a != "--")
+            .map(String::as_str)
+            .collect();
+        let has = |flags: &[&str]| args.iter().any(|a| flags.contains(a));
+        let unit = has(&["--lib", "--bins", "--bin"]);
+        let integration = has(&["--test", "--tests"]);
+        let doc = has(&["--doc"]);
+        if !(unit || integration || doc) {
+            return Some(true);
+        }
+        return Some(match kind {
+            "unit" => unit,
+            "integration" | "e2e" => integration,
+            "doc" => doc,
+            _ => true,
+        });
+    }
+    let paths: Vec<&str> = argv
+        .iter()
+        .skip(1)
+        .filter(|a| !a.starts_with('-') && (a.contains('/') || a.contains('.')))
+        .map(String::as_str)
+        .collect();
+    if paths.is_empty() {
+        return Some(true);
+    }
+    if paths.iter().any(|p| p.to_lowercase().contains(kind)) {
+        return Some(true);
+    }
+    None
+}
 
 /// Commands that run a project's own recipe: what tools it runs is not known, so a tool
 /// claim they may back is reported, not blocked.
@@ -297,6 +401,44 @@ mod tests {
                 "Python 3.12 is now required, and everything passes",
                 Kind::Tests { count: None }
             ),
+            Vec::<&str>::new()
+        );
+    }
+
+    #[test]
+    fn a_runs_selection_says_which_kinds_of_tests_it_ran() {
+        let argv = |s: &str| s.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+        assert_eq!(covers("integration", &argv("cargo test")), Some(true));
+        assert_eq!(
+            covers("integration", &argv("cargo test --lib")),
+            Some(false)
+        );
+        assert_eq!(covers("unit", &argv("cargo test --lib")), Some(true));
+        assert_eq!(covers("unit", &argv("cargo test --test cli")), Some(false));
+        assert_eq!(
+            covers("integration", &argv("cargo test --test cli -- --nocapture")),
+            Some(true)
+        );
+        assert_eq!(covers("doc", &argv("cargo test --doc")), Some(true));
+        assert_eq!(covers("integration", &argv("pytest -q")), Some(true));
+        assert_eq!(
+            covers("integration", &argv("pytest tests/integration")),
+            Some(true)
+        );
+        // What `tests/` holds is not read: not known.
+        assert_eq!(
+            covers("integration", &argv("pytest tests/unit/test_a.py")),
+            None
+        );
+        assert_eq!(
+            names(
+                "Unit and integration tests pass.",
+                Kind::Tests { count: None }
+            ),
+            ["unit", "integration"]
+        );
+        assert_eq!(
+            names("Fixed the unit conversion.", Kind::Tests { count: None }),
             Vec::<&str>::new()
         );
     }
