@@ -891,8 +891,9 @@ pub fn result_evidence(
                     ),
                     "report the number the run printed",
                 );
-                // Output the agent cut (`| tail`, `| grep`) is not the runner's whole
-                // summary: a count it cannot confirm is reported, never blocked.
+                // Output the agent cut (`| tail`, `| head`) of a runner that sums up per
+                // part is not its whole summary: a count it cannot confirm is reported,
+                // never blocked.
                 let cut_output = fresh.iter().any(|c| count_cut(c));
                 if !claim.count_sure || cut_output {
                     f.blocks = false;
