@@ -31,188 +31,92 @@ pub struct Named {
     pub kind: Option<&'static str>,
 }
 
-/// One row a tool.
-pub const NAMED: &[Named] = &[
+/// A tool, named by `names`, run by `runs`.
+const fn tool(
+    names: &'static [&'static str],
+    checks: Checks,
+    runs: &'static [&'static str],
+) -> Named {
     Named {
-        names: &["clippy", "cargo clippy"],
-        checks: Checks::Lint,
-        runs: &["cargo clippy", "clippy-driver"],
+        names,
+        checks,
+        runs,
         suite: false,
         kind: None,
-    },
+    }
+}
+
+/// A suite named by its language ("the Python suite"): any of `runs` backs it.
+const fn by_language(names: &'static [&'static str], runs: &'static [&'static str]) -> Named {
     Named {
-        names: &["rustfmt", "cargo fmt"],
-        checks: Checks::Lint,
-        runs: &["cargo fmt", "rustfmt"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["eslint"],
-        checks: Checks::Lint,
-        runs: &["eslint"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["prettier"],
-        checks: Checks::Lint,
-        runs: &["prettier"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["biome"],
-        checks: Checks::Lint,
-        runs: &["biome"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["black"],
-        checks: Checks::Lint,
-        runs: &["black"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["ruff"],
-        checks: Checks::Lint,
-        runs: &["ruff"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["flake8"],
-        checks: Checks::Lint,
-        runs: &["flake8"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["pylint"],
-        checks: Checks::Lint,
-        runs: &["pylint"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["mypy"],
-        checks: Checks::Lint,
-        runs: &["mypy"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["gofmt", "go fmt"],
-        checks: Checks::Lint,
-        runs: &["gofmt", "go fmt"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["golangci-lint"],
-        checks: Checks::Lint,
-        runs: &["golangci-lint"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["go vet"],
-        checks: Checks::Lint,
-        runs: &["go vet"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["shellcheck"],
-        checks: Checks::Lint,
-        runs: &["shellcheck"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["rubocop"],
-        checks: Checks::Lint,
-        runs: &["rubocop"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["tsc"],
-        checks: Checks::Build,
-        runs: &["tsc"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["pytest"],
+        names,
         checks: Checks::Tests,
-        runs: &["pytest", "py.test"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["unittest"],
-        checks: Checks::Tests,
-        runs: &["unittest"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["jest"],
-        checks: Checks::Tests,
-        runs: &["jest"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["vitest"],
-        checks: Checks::Tests,
-        runs: &["vitest"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["mocha"],
-        checks: Checks::Tests,
-        runs: &["mocha"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["cargo test", "nextest"],
-        checks: Checks::Tests,
-        runs: &["cargo test", "cargo nextest"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["go test"],
-        checks: Checks::Tests,
-        runs: &["go test"],
-        suite: false,
-        kind: None,
-    },
-    Named {
-        names: &["go tests", "go suite"],
-        checks: Checks::Tests,
-        runs: &["go test"],
-        suite: false,
-        kind: None,
-    },
-    // Suites named by their language: any of its runners backs it.
-    Named {
-        names: &["python"],
-        checks: Checks::Tests,
-        runs: &["pytest", "py.test", "unittest", "tox", "nox"],
+        runs,
         suite: true,
         kind: None,
-    },
+    }
+}
+
+/// Tests of a kind ("integration"), named in a sentence about tests when `suite`.
+const fn of_kind(names: &'static [&'static str], kind: &'static str, suite: bool) -> Named {
     Named {
-        names: &["js", "javascript", "typescript", "ts", "node", "frontend"],
+        names,
         checks: Checks::Tests,
-        runs: &[
+        runs: &[],
+        suite,
+        kind: Some(kind),
+    }
+}
+
+/// One row a tool or a suite.
+pub const NAMED: &[Named] = &[
+    tool(
+        &["clippy", "cargo clippy"],
+        Checks::Lint,
+        &["cargo clippy", "clippy-driver"],
+    ),
+    tool(
+        &["rustfmt", "cargo fmt"],
+        Checks::Lint,
+        &["cargo fmt", "rustfmt"],
+    ),
+    tool(&["eslint"], Checks::Lint, &["eslint"]),
+    tool(&["prettier"], Checks::Lint, &["prettier"]),
+    tool(&["biome"], Checks::Lint, &["biome"]),
+    tool(&["black"], Checks::Lint, &["black"]),
+    tool(&["ruff"], Checks::Lint, &["ruff"]),
+    tool(&["flake8"], Checks::Lint, &["flake8"]),
+    tool(&["pylint"], Checks::Lint, &["pylint"]),
+    tool(&["mypy"], Checks::Lint, &["mypy"]),
+    tool(&["gofmt", "go fmt"], Checks::Lint, &["gofmt", "go fmt"]),
+    tool(&["golangci-lint"], Checks::Lint, &["golangci-lint"]),
+    tool(&["go vet"], Checks::Lint, &["go vet"]),
+    tool(&["shellcheck"], Checks::Lint, &["shellcheck"]),
+    tool(&["rubocop"], Checks::Lint, &["rubocop"]),
+    tool(&["tsc"], Checks::Build, &["tsc"]),
+    tool(&["pytest"], Checks::Tests, &["pytest", "py.test"]),
+    tool(&["unittest"], Checks::Tests, &["unittest"]),
+    tool(&["jest"], Checks::Tests, &["jest"]),
+    tool(&["vitest"], Checks::Tests, &["vitest"]),
+    tool(&["mocha"], Checks::Tests, &["mocha"]),
+    tool(
+        &["cargo test", "nextest"],
+        Checks::Tests,
+        &["cargo test", "cargo nextest"],
+    ),
+    tool(
+        &["go test", "go tests", "go suite"],
+        Checks::Tests,
+        &["go test"],
+    ),
+    // Suites named by their language: any of its runners backs it.
+    by_language(
+        &["python"],
+        &["pytest", "py.test", "unittest", "tox", "nox"],
+    ),
+    by_language(
+        &["js", "javascript", "typescript", "ts", "node", "frontend"],
+        &[
             "jest",
             "vitest",
             "mocha",
@@ -223,45 +127,13 @@ pub const NAMED: &[Named] = &[
             "yarn test",
             "bun test",
         ],
-        suite: true,
-        kind: None,
-    },
-    Named {
-        names: &["rust"],
-        checks: Checks::Tests,
-        runs: &["cargo test", "cargo nextest"],
-        suite: true,
-        kind: None,
-    },
+    ),
+    by_language(&["rust"], &["cargo test", "cargo nextest"]),
     // Suites by kind: "unit and integration tests pass".
-    Named {
-        names: &["unit"],
-        checks: Checks::Tests,
-        runs: &[],
-        suite: true,
-        kind: Some("unit"),
-    },
-    Named {
-        names: &["integration"],
-        checks: Checks::Tests,
-        runs: &[],
-        suite: true,
-        kind: Some("integration"),
-    },
-    Named {
-        names: &["doc tests", "doctests", "doc-tests"],
-        checks: Checks::Tests,
-        runs: &[],
-        suite: false,
-        kind: Some("doc"),
-    },
-    Named {
-        names: &["e2e", "end-to-end"],
-        checks: Checks::Tests,
-        runs: &[],
-        suite: true,
-        kind: Some("e2e"),
-    },
+    of_kind(&["unit"], "unit", true),
+    of_kind(&["integration"], "integration", true),
+    of_kind(&["doc tests", "doctests", "doc-tests"], "doc", false),
+    of_kind(&["e2e", "end-to-end"], "e2e", true),
 ];
 
 /// Whether a test run (its argv, launchers peeled) includes tests of `kind`: `Some(true)`
