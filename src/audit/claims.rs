@@ -812,8 +812,14 @@ fn prose_lines(message: &str) -> Vec<Line> {
 /// Sentences of a line (a list item, a table row, a heading), split at `.`/`!`/`?`
 /// followed by a space (not after `e.g.` or `i.e.`), never inside a code span.
 fn sentences(raw_line: &str) -> Vec<String> {
+    split_sentences(&clean_markdown(raw_line))
+}
+
+/// Sentences of a cleaned line, split at `.`/`!`/`?` followed by a space or the end (not
+/// after `e.g.` or `i.e.`) and at `。！？`, never inside a code span. The language tables'
+/// reader splits with it too.
+pub(crate) fn split_sentences(line: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let line = clean_markdown(raw_line);
     let mut current = String::new();
     let mut in_code = false;
     let chars: Vec<char> = line.chars().collect();
@@ -834,11 +840,11 @@ fn sentences(raw_line: &str) -> Vec<String> {
                     .all(|(a, b)| a.to_ascii_lowercase() == b)
         };
         let abbreviation = is("e.g.") || is("i.e.");
-        if !in_code
-            && !abbreviation
-            && matches!(c, '.' | '!' | '?')
-            && next.is_none_or(|n| n.is_whitespace())
-        {
+        let ends = matches!(c, '。' | '！' | '？')
+            || !abbreviation
+                && matches!(c, '.' | '!' | '?')
+                && next.is_none_or(|n| n.is_whitespace());
+        if !in_code && ends {
             out.push(std::mem::take(&mut current));
         }
     }

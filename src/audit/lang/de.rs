@@ -56,6 +56,10 @@ pub const DE: Lang = Lang {
     renamed: &["umbenannt", "verschoben"],
     from: &["aus", "von", "in"],
     done: &[],
+    done_before: &[],
+    continuative: &[],
+    nominal: &[],
+    file_words: &["datei"],
     negations: &[
         "nicht", "kein", "keine", "keinen", "keiner", "keinem", "nie ", "niemals",
     ],

@@ -103,6 +103,10 @@ pub const ES: Lang = Lang {
     renamed: &["renombrad", "renombré", "movid", "moví"],
     from: &["de", "del", "en"],
     done: &[],
+    done_before: &[],
+    continuative: &[],
+    nominal: &[],
+    file_words: &["archivo"],
     negations: &["no ", "ningún", "ninguna", "ninguno", "nunca", "tampoco"],
     modal: &[
         "deberían",

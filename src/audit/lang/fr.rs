@@ -84,6 +84,10 @@ pub const FR: Lang = Lang {
     renamed: &["renommé", "déplacé"],
     from: &["de", "du", "des", "dans"],
     done: &[],
+    done_before: &[],
+    continuative: &[],
+    nominal: &[],
+    file_words: &["fichier"],
     negations: &["pas ", "aucun", "aucune", "jamais", "rien ", "non "],
     modal: &[
         "je vais",

@@ -39,6 +39,10 @@ pub const IT: Lang = Lang {
     renamed: &["rinominat", "spostat"],
     from: &["da", "dal", "dalla", "di", "in"],
     done: &[],
+    done_before: &[],
+    continuative: &[],
+    nominal: &[],
+    file_words: &["file"],
     negations: &["non ", "nessun", "nessuna", "mai "],
     modal: &[
         "dovrebb",

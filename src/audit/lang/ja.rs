@@ -47,6 +47,10 @@ pub const JA: Lang = Lang {
         "てあります",
         "された",
     ],
+    done_before: &[],
+    continuative: &["し", "して"],
+    nominal: &["の"],
+    file_words: &["ファイル"],
     negations: &[
         "ません",
         "ない",

@@ -46,6 +46,10 @@ pub const KO: Lang = Lang {
         "었습니다",
         "았습니다",
     ],
+    done_before: &[],
+    continuative: &["하고", "했고", "하여"],
+    nominal: &["의"],
+    file_words: &["파일"],
     negations: &[
         "않았",
         "않습니다",

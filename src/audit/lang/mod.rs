@@ -52,6 +52,17 @@ pub struct Lang {
     /// For languages without spaces: marks that the action is done (a form of the past
     /// or perfective); a change verb without one is a plan or a description.
     pub done: &'static [&'static str],
+    /// Done marks that open the verb phrase, at any distance before the verb ("已将 `a`
+    /// 重命名为 `b`").
+    pub done_before: &'static [&'static str],
+    /// Continuative endings: the verb is done when the sentence ends done ("`a.py` を修正
+    /// し、`b.md` を作成しました").
+    pub continuative: &'static [&'static str],
+    /// Particles that make the next word a noun (の, 的, 의): with a reading verb in the
+    /// clause, the change word after one is what was read.
+    pub nominal: &'static [&'static str],
+    /// The word for "file": a deletion of "the file `x`" is the file's.
+    pub file_words: &'static [&'static str],
     pub negations: &'static [&'static str],
     /// Plans, offers, wishes, conditions, proposals: the sentence claims nothing.
     pub modal: &'static [&'static str],
@@ -602,34 +613,6 @@ fn beside_from(lang: &Lang, text: &str, at: usize, len: usize) -> bool {
     })
 }
 
-/// Splits a line into sentences at `.`/`!`/`?` before a space or the end, and at `。！？`,
-/// never inside a code span.
-fn sentences(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    let mut in_code = false;
-    let chars: Vec<char> = line.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        current.push(c);
-        if c == '`' {
-            in_code = !in_code;
-        }
-        if in_code {
-            continue;
-        }
-        let ends = matches!(c, '。' | '！' | '？')
-            || matches!(c, '.' | '!' | '?') && chars.get(i + 1).is_none_or(|n| n.is_whitespace());
-        if ends {
-            out.push(std::mem::take(&mut current));
-        }
-    }
-    out.push(current);
-    out.into_iter()
-        .map(|s| s.trim().to_owned())
-        .filter(|s| !s.is_empty())
-        .collect()
-}
-
 /// A markdown line stripped of list marks, emphasis and links.
 fn clean_line(line: &str) -> String {
     let t = line.trim();
@@ -805,13 +788,14 @@ enum Verb {
     /// lends no verb.
     Void,
     None,
-    Change(Change, Confidence),
+    Change(Change, VerbFrom),
 }
 
-/// How sure a file claim of the table reader is.
+/// Where a clause's change verb comes from: a heading's verb makes a weak reading.
 #[derive(Clone, Copy, PartialEq)]
-enum Confidence {
-    Strong,
+enum VerbFrom {
+    /// The clause (or a clause beside it) says it.
+    Own,
     /// The verb is the heading's.
     Heading,
 }
@@ -838,9 +822,9 @@ fn clause_verbs(
             .collect::<Vec<_>>()
             .join(" ");
         let verb = match change_at(lang, &c.text, &tail, item) {
-            Some(change) => Verb::Change(change, Confidence::Strong),
+            Some(change) => Verb::Change(change, VerbFrom::Own),
             None => match heading_verb {
-                Some(h) if !c.paths.is_empty() => Verb::Change(h.clone(), Confidence::Heading),
+                Some(h) if !c.paths.is_empty() => Verb::Change(h.clone(), VerbFrom::Heading),
                 _ => Verb::None,
             },
         };
@@ -888,7 +872,7 @@ fn change_at(lang: &Lang, text: &str, tail: &str, item: bool) -> Option<Change> 
     let reading = first(lang, text, lang.read).is_some();
     let forms: Vec<_> = changes_in(lang, text)
         .into_iter()
-        .filter(|(at, _, _)| !(reading && after_nominal(&text[..*at])))
+        .filter(|(at, _, _)| !(reading && after_nominal(lang, &text[..*at])))
         .collect();
     if lang.spaced || item {
         return forms.into_iter().next().map(|(_, _, change)| change);
@@ -900,22 +884,15 @@ fn change_at(lang: &Lang, text: &str, tail: &str, item: bool) -> Option<Change> 
 }
 
 /// Whether the text before a word ends in a particle that makes it a noun.
-fn after_nominal(before: &str) -> bool {
+fn after_nominal(lang: &Lang, before: &str) -> bool {
     let before = before.trim_end();
-    ["の", "的", "의"].iter().any(|p| before.ends_with(p))
+    lang.nominal.iter().any(|p| before.ends_with(p))
 }
 
 /// How far (in characters) a done mark may stand from its verb ("修正しました",
 /// "更新を完了しました", "已经修改"): further, the verb is a noun ("`a.rs` の変更をレビュー
 /// しました" reviewed the change, it made none).
 const DONE_REACH: usize = 3;
-
-/// Done marks that open the verb phrase, at any distance before the verb.
-const PREVERBAL_DONE: &[&str] = &["已"];
-
-/// Continuative endings: the verb is done when the sentence ends done ("`a.py` を修正し、
-/// `b.md` を作成しました").
-const CONTINUATIVE: &[&str] = &["し", "して", "하고", "했고", "하여"];
 
 /// Whether the verb form at `start..end` of `text` is marked done.
 fn done_at(lang: &Lang, text: &str, start: usize, end: usize, tail: &str) -> bool {
@@ -933,9 +910,10 @@ fn done_at(lang: &Lang, text: &str, start: usize, end: usize, tail: &str) -> boo
     };
     // 已 (已经) stands before the verb phrase, however long: "已将 `a` 重命名为 `b`".
     let near_before = lang.done.iter().any(|d| before.contains(d))
-        || PREVERBAL_DONE.iter().any(|d| text[..start].contains(d));
+        || lang.done_before.iter().any(|d| text[..start].contains(d));
     let rest = text[end..].trim_end();
-    let continuative = CONTINUATIVE
+    let continuative = lang
+        .continuative
         .iter()
         .any(|c| rest == *c || rest.starts_with(&format!("{c} ")))
         && lang
@@ -949,7 +927,7 @@ fn done_at(lang: &Lang, text: &str, start: usize, end: usize, tail: &str) -> boo
 fn clause_claims(
     lang: &Lang,
     c: &Clause,
-    verb: Option<(&Change, Confidence, &str)>,
+    verb: Option<(&Change, VerbFrom, &str)>,
     sentence: &str,
     sentence_text: &str,
     why: &mut Vec<String>,
@@ -960,7 +938,7 @@ fn clause_claims(
         claim.tools = super::named::named_in(&c.raw, &claim.kind);
         claim
     };
-    if let Some((change, confidence, verb_text)) = verb {
+    if let Some((change, verb_from, verb_text)) = verb {
         let rename = matches!(change, Change::Renamed { .. });
         // In a clause about a commit or a push, a name without a file's shape is a ref.
         let git = is_git(lang, &c.text);
@@ -984,10 +962,10 @@ fn clause_claims(
                 change: change.clone(),
             });
             claim.path_inferred = claims::shape_inferred(path);
-            if confidence == Confidence::Heading {
+            if verb_from == VerbFrom::Heading {
                 claim.weaken("the verb is the heading's");
             } else if change == Change::Deleted
-                && !has_any(lang, &c.text, FILE_WORDS)
+                && first(lang, &c.text, lang.file_words).is_none()
                 && !only_the_verb(lang, verb_text)
             {
                 // "`a.rs`: ungenutzten Import entfernt" deletes inside the file: only a
@@ -1105,26 +1083,6 @@ fn only_the_verb(lang: &Lang, text: &str) -> bool {
     left.len() <= 2
 }
 
-/// Words for "file" in every table's language: a deletion of "the file `x`" is the
-/// file's.
-const FILE_WORDS: &[&str] = &[
-    "file",
-    "datei",
-    "fichier",
-    "archivo",
-    "arquivo",
-    "bestand",
-    "файл",
-    "ファイル",
-    "文件",
-    "檔案",
-    "파일",
-];
-
-fn has_any(lang: &Lang, text: &str, words: &[&str]) -> bool {
-    words.iter().any(|w| has(lang, text, w))
-}
-
 /// "0 fehlgeschlagen", "失败 0": a failure count of zero is part of a pass.
 fn zero_failed(lang: &Lang, text: &str) -> bool {
     lang.failed.iter().any(|f| {
@@ -1217,7 +1175,7 @@ pub fn read(message: &str, lang: &Lang) -> Vec<Reading> {
         let checked = ["✅", "✓", "✔", "☑", "[x]", "🟢"]
             .iter()
             .any(|m| text.contains(m));
-        for sentence in sentences(&text) {
+        for sentence in claims::split_sentences(&text) {
             out.push(read_sentence(lang, &sentence, item, heading_verb, checked));
         }
     }
@@ -1283,7 +1241,7 @@ fn read_sentence(
             }
         };
         let verb = from.and_then(|j| match &verbs[j] {
-            Verb::Change(change, confidence) => Some((change, *confidence, cs[j].text.as_str())),
+            Verb::Change(change, from) => Some((change, *from, cs[j].text.as_str())),
             _ => None,
         });
         let claims = clause_claims(lang, c, verb, sentence, &done, &mut reading.why);

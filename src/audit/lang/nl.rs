@@ -42,6 +42,10 @@ pub const NL: Lang = Lang {
     renamed: &["hernoemd", "verplaatst"],
     from: &["uit", "van", "in"],
     done: &[],
+    done_before: &[],
+    continuative: &[],
+    nominal: &[],
+    file_words: &["bestand"],
     negations: &["niet", "geen", "nooit"],
     modal: &[
         "zouden",

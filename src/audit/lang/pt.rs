@@ -56,6 +56,10 @@ pub const PT: Lang = Lang {
     renamed: &["renomeei", "renomead", "movi", "movid"],
     from: &["de", "do", "da", "em", "no", "na"],
     done: &[],
+    done_before: &[],
+    continuative: &[],
+    nominal: &[],
+    file_words: &["arquivo"],
     negations: &["não", "nenhum", "nenhuma", "nunca", "nem "],
     modal: &[
         "deveriam",

@@ -92,6 +92,10 @@ pub const RU: Lang = Lang {
     ],
     from: &["из"],
     done: &[],
+    done_before: &[],
+    continuative: &[],
+    nominal: &[],
+    file_words: &["файл"],
     negations: &["не ", "нет", "ни ", "никак"],
     modal: &[
         "должн",

@@ -19,6 +19,10 @@ pub const ZH: Lang = Lang {
     renamed: &["重命名", "改名", "移动到", "移到", "移動"],
     from: &["从", "中"],
     done: &["了", "已", "完成", "好了", "完毕", "過", "过"],
+    done_before: &["已"],
+    continuative: &[],
+    nominal: &["的"],
+    file_words: &["文件", "檔案"],
     negations: &[
         "没有",
         "没",
