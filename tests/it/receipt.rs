@@ -26,7 +26,15 @@ impl Turns {
                 .success())
         };
         git(&["init", "-q", "-b", "main"]);
-        git(&["commit", "-q", "--allow-empty", "-m", "seed"]);
+        // The seed is history, well before any turn: made in the turn's first second it
+        // would count as the turn's own commit (reflog times are whole seconds).
+        assert!(crate::support::repo::git_command(&project)
+            .args(["commit", "-q", "--allow-empty", "-m", "seed"])
+            .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+            .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+            .status()
+            .unwrap()
+            .success());
         Turns { dir, project }
     }
 
