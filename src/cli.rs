@@ -381,6 +381,14 @@ enum PolicyCommand {
         #[arg(long)]
         strict: bool,
     },
+    /// Put the policy file in force. The guards apply only a policy the user approved:
+    /// a file written or changed by anything else (the agent, a checkout, a pull) waits
+    /// for this. Refuses to run under an agent.
+    Approve {
+        /// The directory whose repository's policy to approve [default: the current directory].
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+    },
     /// Parse the policy that applies to a directory and say what it sets, or what is wrong.
     Check {
         /// The directory whose policy to check [default: the current directory].
@@ -609,6 +617,9 @@ fn dispatch(command: Command) -> ExitCode {
         Command::Install(args) => commands::install::run(&args, false, &env, out),
         Command::Uninstall(args) => commands::install::run(&args.into(), true, &env, out),
         Command::Policy(PolicyCommand::Check { cwd }) => commands::policy::check(cwd, &env, out),
+        Command::Policy(PolicyCommand::Approve { cwd }) => {
+            commands::policy::approve(cwd, &env, out)
+        }
         Command::Policy(PolicyCommand::Init { cwd, strict }) => {
             commands::policy::init(cwd, strict, &env, out)
         }

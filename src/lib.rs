@@ -8,6 +8,7 @@
 /// recognise as their own program in a command.
 pub const BINARY_NAME: &str = "did-it-actually";
 
+pub mod approval;
 pub mod argv;
 pub mod audit;
 pub mod cli;

@@ -30,6 +30,9 @@ pub const MAX_PATTERN_BYTES: usize = 256;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy {
     pub source: Source,
+    /// A policy file that differs from what the user approved, and so is not in force
+    /// (see [`crate::approval`]).
+    pub pending: Option<crate::approval::Pending>,
     pub store: StorePolicy,
     pub branches: BranchPolicy,
     pub scope: ScopePolicy,
@@ -44,6 +47,16 @@ pub enum Source {
         looked_for: PathBuf,
     },
     File(PathBuf),
+    /// The approved copy of this file: the file itself has changed since, and is not in
+    /// force until the user approves it.
+    Approved {
+        file: PathBuf,
+    },
+    /// Built-in defaults: the file at this path was never approved (or the defaults
+    /// were, before it appeared).
+    DefaultsUnapproved {
+        file: PathBuf,
+    },
 }
 
 impl Source {
@@ -51,7 +64,9 @@ impl Source {
     pub fn path(&self) -> &Path {
         match self {
             Source::Defaults { looked_for } => looked_for,
-            Source::File(path) => path,
+            Source::File(path)
+            | Source::Approved { file: path }
+            | Source::DefaultsUnapproved { file: path } => path,
         }
     }
 }
@@ -63,6 +78,14 @@ impl std::fmt::Display for Source {
                 write!(f, "built-in defaults (no {})", looked_for.display())
             }
             Source::File(path) => write!(f, "{}", path.display()),
+            Source::Approved { file } => write!(
+                f,
+                "the approved copy of {} (the file changed since and is not in force)",
+                file.display()
+            ),
+            Source::DefaultsUnapproved { file } => {
+                write!(f, "built-in defaults ({} is not approved)", file.display())
+            }
         }
     }
 }
@@ -892,6 +915,7 @@ impl Policy {
     pub fn defaults(looked_for: PathBuf) -> Policy {
         Policy {
             source: Source::Defaults { looked_for },
+            pending: None,
             store: StorePolicy::default(),
             branches: BranchPolicy::default(),
             scope: ScopePolicy::default(),
@@ -899,8 +923,19 @@ impl Policy {
         }
     }
 
-    /// Loads the policy that applies to `cwd`. A file named by `$DID_IT_ACTUALLY_POLICY`
-    /// must exist: naming a missing file is a mistake, not a request for defaults.
+    /// The policy in force for `cwd`: what the user approved (see [`crate::approval`]).
+    /// Every guard, static or run-time, reads this one.
+    pub fn in_force(
+        cwd: &Path,
+        env: impl Fn(&str) -> Option<OsString>,
+    ) -> Result<Policy, PolicyError> {
+        crate::approval::in_force(cwd, env)
+    }
+
+    /// Reads the policy file that applies to `cwd` as it is on disk, approved or not
+    /// (for the user's own commands: `policy check`, `policy approve`, `install`). A file
+    /// named by `$DID_IT_ACTUALLY_POLICY` must exist: naming a missing file is a
+    /// mistake, not a request for defaults.
     pub fn discover(
         cwd: &Path,
         env: impl Fn(&str) -> Option<OsString>,
@@ -955,6 +990,7 @@ impl Policy {
         let _ = file.version;
         Ok(Policy {
             source: Source::File(path.to_owned()),
+            pending: None,
             store: file.store,
             branches: file.branches,
             scope: file.scope,

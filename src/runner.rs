@@ -98,7 +98,7 @@ fn run_parsed(
     check_cwd(&input.common.cwd)?;
     let session = SessionId::parse(&input.common.session_id).map_err(|e| e.to_string())?;
     let mut notices = Vec::new();
-    let policy = match Policy::discover(&input.common.cwd, env) {
+    let policy = match Policy::in_force(&input.common.cwd, env) {
         Ok(p) => p,
         // verify-write and audit-turn must not stop working (or, for a stop hook, keep the
         // agent from stopping) over a broken policy: they use the defaults and say so.
@@ -112,6 +112,9 @@ fn run_parsed(
         }
         Err(e) => return Err(e.to_string()),
     };
+    if let Some(notice) = pending_notice(&policy, &session, env) {
+        notices.push(format!("{}: {notice}", hook.name()));
+    }
     let now = SystemTime::now();
     let state = Disk::new(env, session);
     let ctx = Context {
@@ -143,6 +146,32 @@ fn run_parsed(
     }
     response.notices.extend(notices);
     Ok(response)
+}
+
+/// What to say, once per session and per change, when the policy file is not the one in
+/// force (see [`crate::approval`]): a marker in the session's directory remembers that it
+/// was said.
+fn pending_notice(policy: &Policy, session: &SessionId, env: Env) -> Option<String> {
+    let pending = policy.pending.as_ref()?;
+    let hash = crate::fsutil::read_regular(&pending.file, crate::policy::MAX_POLICY_BYTES)
+        .ok()
+        .map(|b| crate::fsutil::sha256_hex(&b));
+    let root = crate::store::state_root(env).ok()?;
+    let dir = crate::store::SessionStore::new(&root, session)
+        .dir()
+        .to_owned();
+    let marker = dir.join(format!("policy-pending-{}", pending.key(hash.as_deref())));
+    let _ = std::fs::create_dir_all(&dir);
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&marker)
+    {
+        Ok(_) => Some(pending.sentence(&policy.source)),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => None,
+        // Not remembered: said every time rather than never.
+        Err(_) => Some(pending.sentence(&policy.source)),
+    }
 }
 
 /// Every path in the input is judged relative to `cwd`, and the policy is found from it:

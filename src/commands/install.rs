@@ -345,6 +345,9 @@ fn run_one(
     for line in lines {
         writeln!(out, "did-it-actually: {line}")?;
     }
+    if !uninstall && !args.user {
+        approve_follow_up(args, env, out)?;
+    }
     if uninstall {
         // A directory install made for its files goes with them (only when empty).
         if !args.user {
@@ -357,6 +360,41 @@ fn run_one(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A project install approves the policy it finds (the user ran install: what they see
+/// is what is in force), unless install itself runs under an agent, which may have
+/// written that file.
+fn approve_follow_up(
+    args: &InstallArgs,
+    env: &Env,
+    out: &mut dyn Write,
+) -> Result<(), CommandError> {
+    let project = project_arg(env, args.project.clone()).map_err(CommandError::new)?;
+    if let Some(why) = crate::approval::under_agent(env.as_fn()) {
+        let in_force = Policy::in_force(&project, env.as_fn());
+        if in_force.is_ok_and(|p| p.pending.is_some()) {
+            writeln!(
+                out,
+                "did-it-actually: the policy file was not approved ({why}): approving is the user's, at a terminal outside the agent: did-it-actually policy approve"
+            )?;
+        }
+        return Ok(());
+    }
+    match crate::approval::approve(&project, env.as_fn(), "install") {
+        Ok(a) if a.previous.as_ref().is_some_and(|p| p.sha256 == a.record.sha256 && p.file == a.record.file) => {}
+        Ok(a) => writeln!(
+            out,
+            "did-it-actually: approved {}: the guards apply {} (a later change to it is not in force until you run `did-it-actually policy approve`).",
+            a.record.file.display(),
+            if a.record.text.is_some() { "this file" } else { "the built-in defaults, as no such file exists" },
+        )?,
+        Err(e) => writeln!(
+            out,
+            "did-it-actually: the policy was not approved: {e}"
+        )?,
+    }
+    Ok(())
 }
 
 /// What uninstall leaves on purpose: the ledger, with how to remove it.
@@ -498,7 +536,11 @@ fn runtime_follow_up(
     let mut vars = Vec::new();
     if branches {
         layout
-            .write(binary, activation::system_config(env.as_fn()).as_deref())
+            .write(
+                binary,
+                activation::system_config(env.as_fn()).as_deref(),
+                project,
+            )
             .map_err(CommandError::new)?;
         vars.extend(layout.env_vars(project));
     } else if let Some(p) = policy.filter(|_| for_branches) {
@@ -510,7 +552,7 @@ fn runtime_follow_up(
     }
     if writes.is_ok() {
         layout
-            .write_confine_link(binary)
+            .write_confine_link(binary, project)
             .map_err(CommandError::new)?;
         vars.push((
             activation::SHELL_PREFIX_ENV,

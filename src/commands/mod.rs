@@ -112,7 +112,7 @@ pub(crate) fn cwd_and_policy(
     consequence: &str,
 ) -> Result<(PathBuf, Policy), String> {
     let cwd = env.working_dir(cwd)?;
-    let policy = Policy::discover(&cwd, env.as_fn()).map_err(|e| format!("{e}{consequence}"))?;
+    let policy = Policy::in_force(&cwd, env.as_fn()).map_err(|e| format!("{e}{consequence}"))?;
     Ok((cwd, policy))
 }
 

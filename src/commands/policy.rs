@@ -1,6 +1,40 @@
-//! `did-it-actually policy init` and `policy check`.
+//! `did-it-actually policy init`, `policy approve` and `policy check`.
 
 use super::*;
+
+pub fn approve(
+    cwd: Option<PathBuf>,
+    env: &Env,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CommandError> {
+    let cwd = env.working_dir(cwd).map_err(CommandError::new)?;
+    if let Some(why) = crate::approval::under_agent(env.as_fn()) {
+        return Err(CommandError::new(format!(
+            "the policy was not approved: this runs under an agent ({why}). Only the user approves the policy, at a terminal outside the agent; what was in force stays in force"
+        )));
+    }
+    let approved =
+        crate::approval::approve(&cwd, env.as_fn(), "policy approve").map_err(CommandError::new)?;
+    let record = &approved.record;
+    let what = match &record.sha256 {
+        Some(sha) => format!("{} (sha256 {})", record.file.display(), &sha[..12]),
+        None => format!(
+            "the built-in defaults (there is no {})",
+            record.file.display()
+        ),
+    };
+    let change = match &approved.previous {
+        Some(p) if p.sha256 == record.sha256 && p.file == record.file => "it was already in force",
+        Some(_) => "it replaces what was approved before",
+        None => "nothing was approved before",
+    };
+    writeln!(
+        out,
+        "did-it-actually: approved {what}; {change}. Every guard applies it from the next tool call (recorded in {}).",
+        approved.record_path.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
 
 pub fn init(
     cwd: Option<PathBuf>,
@@ -60,9 +94,22 @@ pub fn check(
         Ok(c) => c,
         Err(e) => return Err(CommandError::new(e)),
     };
+    // What the file says, and whether it is what the guards apply.
+    let in_force = Policy::in_force(&cwd, env.as_fn());
     match Policy::discover(&cwd, env.as_fn()) {
         Ok(p) => {
             writeln!(out, "policy: {}", p.source)?;
+            match &in_force {
+                Ok(f) => match &f.pending {
+                    Some(pending) => writeln!(
+                        out,
+                        "in force: no: {}. The keys below are the file's.",
+                        pending.sentence(&f.source)
+                    )?,
+                    None => writeln!(out, "in force: yes (approved)")?,
+                },
+                Err(e) => writeln!(out, "in force: the approved policy cannot be read: {e}")?,
+            }
             writeln!(out, "store.prune_after_days: {}", p.store.prune_after_days)?;
             let b = &p.branches;
             writeln!(out, "branches.protected: {}", b.describe_protected())?;

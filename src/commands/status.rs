@@ -81,9 +81,12 @@ pub fn run(
             project.display()
         )?;
     }
-    match Policy::discover(&project, env.as_fn()) {
+    match Policy::in_force(&project, env.as_fn()) {
         Ok(p) => {
             writeln!(out, "policy: {}", p.source)?;
+            if let Some(pending) = &p.pending {
+                writeln!(out, "  pending: {}", pending.sentence(&p.source))?;
+            }
             writeln!(out, "  protects: {}", p.branches.describe_protected())?;
             let agent = crate::runtime::activation::agent_env(&project, env.as_fn());
             let layers = crate::hooks::block_wrong_branch::Layers::of(&p, &agent);

@@ -575,7 +575,21 @@ fn claude_version_check(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Che
 }
 
 fn policy_check(project: &Path, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Check {
-    match Policy::discover(project, env) {
+    match Policy::in_force(project, env) {
+        Ok(p) if p.pending.is_some() => {
+            let pending = p.pending.as_ref().expect("matched");
+            // The file as it is: what approving it would do, or why it cannot be.
+            let on_disk = match Policy::discover(project, env) {
+                Err(e) => format!(" It cannot be approved as it is: {e}."),
+                Ok(_) => String::new(),
+            };
+            check(
+                Mark::Warn,
+                "policy",
+                format!("{}.{on_disk}", pending.sentence(&p.source)),
+                Some("review the file, then run `did-it-actually policy approve` at your terminal (not through the agent)".into()),
+            )
+        }
         Ok(p) => {
             let scope = crate::scope::Scope::new(&p, project, env);
             check(
@@ -604,7 +618,7 @@ fn policy_check(project: &Path, env: &dyn Fn(&str) -> Option<std::ffi::OsString>
 /// environment).
 fn runtime_check(project: &Path, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Check {
     let agent = crate::runtime::activation::agent_env(project, env);
-    let Ok(policy) = Policy::discover(project, &agent) else {
+    let Ok(policy) = Policy::in_force(project, &agent) else {
         return check(
             Mark::Warn,
             "run-time layer",
@@ -638,7 +652,7 @@ fn write_layer_check(project: &Path, env: &dyn Fn(&str) -> Option<std::ffi::OsSt
     use crate::runtime::activation::{CONFINE_LINK, PROJECT_ENV, SHELL_PREFIX_ENV};
     const NAME: &str = "run-time layer for writes";
     let agent = crate::runtime::activation::agent_env(project, env);
-    let Ok(policy) = Policy::discover(project, &agent) else {
+    let Ok(policy) = Policy::in_force(project, &agent) else {
         return check(
             Mark::Warn,
             NAME,

@@ -84,6 +84,40 @@ pub(super) fn runs_files(key: &str) -> Option<&'static str> {
     }
 }
 
+/// Why a key in a repository's own configuration file plants code that the user's own git
+/// runs later (a program, hooks from a directory, configuration from a file), or moves
+/// git's checks; `None` for everyday keys (`user.email`, `branch.*.remote`, `remote.*.url`).
+pub fn plants_code(key: &str, value: &str) -> Option<&'static str> {
+    let k = config_key(key);
+    let parts: Vec<&str> = k.split('.').collect();
+    if let Some(what) = runs_files(&k) {
+        return Some(what);
+    }
+    if runs_command(&k) {
+        return Some("a program git runs");
+    }
+    const MORE: &[&str] = &[
+        "core.gitproxy",
+        "interactive.difffilter",
+        "web.browser",
+        "protocol.ext.allow",
+        "protocol.allow",
+    ];
+    let bang = value.trim_start().starts_with('!');
+    match (parts.first(), parts.last()) {
+        _ if MORE.contains(&k.as_str()) => Some("a program git runs"),
+        (Some(&"alias"), _) if bang => Some("a shell command run as a git alias"),
+        (Some(&"submodule"), Some(&"update")) if bang => {
+            Some("a shell command run by git submodule update")
+        }
+        (Some(&"credential"), Some(&"helper")) => Some("a credential helper program"),
+        (Some(&"gpg"), Some(&"program")) => Some("a signing program"),
+        (Some(&("mergetool" | "difftool" | "browser")), Some(&"cmd")) => Some("a program git runs"),
+        (Some(&"core"), Some(&"worktree")) => Some("where git works (moves every check)"),
+        _ => None,
+    }
+}
+
 /// Environment variables whose value is a command git (or ssh, or a pager) runs.
 pub(super) const COMMAND_VARIABLES: &[&str] = &[
     "GIT_EDITOR",

@@ -4,7 +4,7 @@
 //! `push.default`), without running git.
 
 mod branches;
-mod config;
+pub mod config;
 mod effect;
 pub mod grammar;
 pub mod partial;

@@ -153,7 +153,48 @@ impl Layout {
 
     /// Writes the hooks directory (one script per hook, running `binary`) and the
     /// system-scope configuration that includes `system_config`. Idempotent.
-    pub fn write(&self, binary: &str, system_config: Option<&Path>) -> Result<(), String> {
+    /// The lines every script of ours starts with: the state directory and the project
+    /// this install guards, fixed here and not read from the environment, which a command
+    /// of the agent can change for the programs it starts (`DID_IT_ACTUALLY_STATE_DIR=/tmp/x
+    /// git push`); and `$DID_IT_ACTUALLY_POLICY` taken away (the guards apply the approved
+    /// policy only, see [`crate::approval`]).
+    pub fn pins(&self, project: Option<&Path>) -> String {
+        let quote = |p: &Path| {
+            shlex::try_quote(&p.to_string_lossy())
+                .map(|q| q.into_owned())
+                .unwrap_or_else(|_| "''".into())
+        };
+        // `<state>/git/<key>`: the state root is two levels up.
+        let state = self
+            .root
+            .parent()
+            .and_then(Path::parent)
+            .unwrap_or(Path::new("/"));
+        let mut out = format!(
+            "DID_IT_ACTUALLY_STATE_DIR={}
+export DID_IT_ACTUALLY_STATE_DIR
+unset {}
+",
+            quote(state),
+            crate::policy::POLICY_ENV
+        );
+        if let Some(p) = project {
+            out.push_str(&format!(
+                "{PROJECT_ENV}={}
+export {PROJECT_ENV}
+",
+                quote(p)
+            ));
+        }
+        out
+    }
+
+    pub fn write(
+        &self,
+        binary: &str,
+        system_config: Option<&Path>,
+        project: Option<&Path>,
+    ) -> Result<(), String> {
         let dir = self.hooks_dir();
         std::fs::create_dir_all(&dir).map_err(|e| {
             format!(
@@ -164,7 +205,10 @@ impl Layout {
         })?;
         for name in HOOK_NAMES {
             let path = dir.join(name);
-            write_executable(&path, &script(binary, name, system_config))?;
+            write_executable(
+                &path,
+                &script(binary, name, system_config, &self.pins(project)),
+            )?;
         }
         let config = config_text(&dir, system_config);
         crate::fsutil::write_atomically(&self.config_file(), config.as_bytes()).map_err(|e| {
@@ -185,8 +229,11 @@ impl Layout {
     /// Writes [`Layout::confine_link`]: a script that runs `binary confine`, or, where the
     /// binary is gone, refuses the command and says what to install (a host runs a shell
     /// prefix as one program, without arguments of its own). Idempotent.
-    pub fn write_confine_link(&self, binary: &str) -> Result<(), String> {
-        write_executable(&self.confine_link(), &confine_script(binary))
+    pub fn write_confine_link(&self, binary: &str, project: Option<&Path>) -> Result<(), String> {
+        write_executable(
+            &self.confine_link(),
+            &confine_script(binary, &self.pins(project)),
+        )
     }
 
     /// The binary the confine script runs, if it is ours.
@@ -354,7 +401,7 @@ pub fn is_ours(text: &str) -> bool {
 /// then starts our binary once, for the branch it moves. Everything else goes to the
 /// binary ([`crate::runtime::hook`]); where the binary is gone, the script refuses and
 /// says what to install (git stops before the change, or the push).
-pub fn script(binary: &str, name: &str, system_config: Option<&Path>) -> String {
+pub fn script(binary: &str, name: &str, system_config: Option<&Path>, pins: &str) -> String {
     let quote = |s: &str| {
         shlex::try_quote(s)
             .map(|q| q.into_owned())
@@ -408,13 +455,13 @@ if [ -x "$bin" ]; then printf '%s' "$input" | "$bin" git-hook {name} "$@"; exit 
         _ => format!("{own}\n{hand_over}\n{to_binary}\n{missing}"),
     };
     format!(
-        "#!/bin/sh\n{MARKER}: git's {name} hook for the agent's commands (written by `did-it-actually install`).\nbin={bin}\n{body}\n"
+        "#!/bin/sh\n{MARKER}: git's {name} hook for the agent's commands (written by `did-it-actually install`).\nbin={bin}\n{pins}{body}\n"
     )
 }
 
 /// The shell prefix of the agent's shell tool: `binary confine COMMAND`, failing closed
 /// with what to install where the binary is gone.
-pub fn confine_script(binary: &str) -> String {
+pub fn confine_script(binary: &str, pins: &str) -> String {
     let bin = shlex::try_quote(binary)
         .map(|q| q.into_owned())
         .unwrap_or_else(|_| "''".into());
@@ -422,7 +469,7 @@ pub fn confine_script(binary: &str) -> String {
         r#"#!/bin/sh
 {MARKER}: the shell prefix every command of the agent's shell tool runs through (written by `did-it-actually install`).
 bin={bin}
-if [ -x "$bin" ]; then exec "$bin" confine "$@"; fi
+{pins}if [ -x "$bin" ]; then exec "$bin" confine "$@"; fi
 echo "did-it-actually: this command did not run: the agent's commands run through $bin, which is missing (the run-time layer for writes fails closed). Install did-it-actually again (install/install.sh), then run: did-it-actually doctor" >&2
 exit 126
 "#
@@ -572,7 +619,7 @@ mod tests {
     #[test]
     fn the_scripts_name_their_hook_and_refuse_without_the_binary() {
         for name in HOOK_NAMES {
-            let s = script("/opt/dia bin/did-it-actually", name, None);
+            let s = script("/opt/dia bin/did-it-actually", name, None, "");
             assert!(is_ours(&s), "{s}");
             assert!(s.contains("bin='/opt/dia bin/did-it-actually'"), "{s}");
             assert!(s.contains(&format!("git-hook {name} \"$@\"")), "{s}");
@@ -608,7 +655,7 @@ mod tests {
         let vars = l.env_vars(None);
         let env = |n: &str| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| v.into());
         assert!(!activation(&env).is_active(), "no scripts yet");
-        l.write("/bin/true", None).unwrap();
+        l.write("/bin/true", None, None).unwrap();
         assert_eq!(
             activation(&env),
             Activation::Active {

@@ -134,6 +134,20 @@ fn local_remotes(repo: &git2::Repository, root: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The git directories of the repository's remotes that are on this machine.
+pub fn local_remote_git_dirs(repo: &git2::Repository, root: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for remote in local_remotes(repo, root) {
+        for dir in push_targets(&remote) {
+            let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+            if !out.contains(&dir) {
+                out.push(dir);
+            }
+        }
+    }
+    out
+}
+
 /// What a push to a repository on this machine writes: its git directory (the bare
 /// repository, or the `.git` of one with a work tree, never that work tree). Not
 /// narrower: deleting a branch there takes a lock file at the directory's top
@@ -228,7 +242,7 @@ fn cwd_file(command: &str) -> Option<PathBuf> {
 /// host's shell prefix is called), or `--` and a program with its arguments.
 pub fn main(args: &[OsString]) -> ExitCode {
     let env = |n: &str| std::env::var_os(n);
-    let mut cmd = match args {
+    let cmd = match args {
         [command] => {
             let mut c = Command::new(shell(&env));
             c.arg("-c").arg(command);
@@ -253,12 +267,51 @@ pub fn main(args: &[OsString]) -> ExitCode {
         [command] => command.to_string_lossy().into_owned(),
         _ => String::new(),
     };
-    if !is_own_hook(&text) {
-        if let Err(refusal) = confine(&text, &env) {
+    if is_own_hook(&text) {
+        return exec(cmd);
+    }
+    let prepared = match prepare(&text, &env) {
+        Ok(p) => p,
+        Err(refusal) => {
             eprintln!("{refusal}");
             return ExitCode::from(126);
         }
+    };
+    let Some(watch) = prepared.watch else {
+        if let Err(refusal) = prepared.confinement.enter() {
+            eprintln!("{refusal}");
+            return ExitCode::from(126);
+        }
+        return exec(cmd);
+    };
+    // The command runs as a child, so that this process can look again when it ends.
+    // SAFETY: this process has one thread; the child only enters the confinement
+    // (system calls and small allocations) and execs.
+    let child = unsafe { libc::fork() };
+    if child < 0 {
+        eprintln!(
+            "did-it-actually: the command did not run: the guard cannot start it ({})",
+            crate::fsutil::describe_io(&std::io::Error::last_os_error())
+        );
+        return ExitCode::from(126);
     }
+    if child == 0 {
+        if let Err(refusal) = prepared.confinement.enter() {
+            eprintln!("{refusal}");
+            // SAFETY: leave the child without running the parent's exit handlers.
+            unsafe { libc::_exit(126) };
+        }
+        let _ = exec(cmd);
+        unsafe { libc::_exit(127) };
+    }
+    let status = wait_forwarding_signals(child);
+    let findings = watch.after();
+    report(&findings, &env);
+    exit_like(status)
+}
+
+/// Runs `cmd` in place of this process; returns only when it cannot.
+fn exec(mut cmd: Command) -> ExitCode {
     let e = cmd.exec();
     eprintln!(
         "did-it-actually confine: cannot run {}: {}",
@@ -277,25 +330,173 @@ fn standard_files() -> Vec<PathBuf> {
         .collect()
 }
 
-/// Confines this process (and so what it runs) as the project's policy says; a notice on
-/// stderr where the kernel has no Landlock. `Err`: the command must not run (the policy
-/// is broken, or the kernel has Landlock and refused the ruleset).
-fn confine(command: &str, env: Lookup) -> Result<(), String> {
+/// What `confine` does around one command: the confinement its process enters, and what
+/// it watches from outside (see [`super::sentinel`]).
+struct Prepared {
+    confinement: Confinement,
+    watch: Option<super::sentinel::Watch>,
+}
+
+/// The confinement, made before the command starts.
+#[derive(Default)]
+struct Confinement {
+    /// The read-only view and the Landlock rules; `None`: writes are not confined.
+    plan: Option<(Option<protect::Plan>, Writable)>,
+    /// Said before the command runs (the kernel has no Landlock).
+    notice: Option<String>,
+}
+
+impl Confinement {
+    /// Enters the confinement in this process (and so what it runs). `Err`: the command
+    /// must not run (the kernel has Landlock and refused the ruleset).
+    fn enter(self) -> Result<(), String> {
+        if let Some(notice) = self.notice {
+            eprintln!("{notice}");
+        }
+        let Some((plan, allowed)) = self.plan else {
+            return Ok(());
+        };
+        // Where the kernel refuses the view, the static layer never left a run-time name
+        // to this layer (its probe failed the same way) and `doctor` says so: nothing to
+        // tell the agent on every command.
+        if let Some(plan) = plan {
+            let _ = plan.apply();
+        }
+        landlock::restrict(&allowed).map_err(|why| {
+            format!("did-it-actually: the command did not run: its writes could not be confined ({why}). Run `did-it-actually doctor`; scope.run_time false in the policy turns the run-time layer for writes off.")
+        })
+    }
+}
+
+/// Waits for the command, passing on the signals this process gets (a host may signal
+/// the process it started, not its group); its wait status.
+fn wait_forwarding_signals(child: libc::pid_t) -> libc::c_int {
+    static CHILD: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+    CHILD.store(child, std::sync::atomic::Ordering::SeqCst);
+    extern "C" fn forward(sig: libc::c_int) {
+        let pid = CHILD.load(std::sync::atomic::Ordering::SeqCst);
+        if pid > 0 {
+            // SAFETY: kill is async-signal-safe.
+            unsafe { libc::kill(pid, sig) };
+        }
+    }
+    for sig in [
+        libc::SIGINT,
+        libc::SIGTERM,
+        libc::SIGHUP,
+        libc::SIGQUIT,
+        libc::SIGUSR1,
+        libc::SIGUSR2,
+    ] {
+        // SAFETY: installing a handler that only calls kill.
+        unsafe {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = forward as *const () as usize;
+            sa.sa_flags = libc::SA_RESTART;
+            libc::sigaction(sig, &sa, std::ptr::null_mut());
+        }
+    }
+    let mut status: libc::c_int = 0;
+    loop {
+        // SAFETY: waiting for our own child.
+        let r = unsafe { libc::waitpid(child, &mut status, 0) };
+        if r == child {
+            return status;
+        }
+        if r < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            return 127 << 8;
+        }
+    }
+}
+
+/// Ends this process as the command ended: its exit code, or the signal that ended it.
+fn exit_like(status: libc::c_int) -> ExitCode {
+    if libc::WIFSIGNALED(status) {
+        let sig = libc::WTERMSIG(status);
+        // SAFETY: back to the default action, then the same signal to ourselves.
+        unsafe {
+            libc::signal(sig, libc::SIG_DFL);
+            libc::kill(libc::getpid(), sig);
+        }
+        return ExitCode::from(128 + sig as u8);
+    }
+    ExitCode::from(libc::WEXITSTATUS(status) as u8)
+}
+
+/// Says what the check after the command found, on the command's stderr (the agent reads
+/// it with the output), and records it in the session's ledger.
+fn report(findings: &[super::sentinel::Finding], env: Lookup) {
+    if findings.is_empty() {
+        return;
+    }
+    for f in findings {
+        eprintln!("{}{}", super::sentinel::REPORT_START, f.message);
+    }
+    let session = ["DID_IT_ACTUALLY_SESSION", "CLAUDE_CODE_SESSION_ID"]
+        .iter()
+        .find_map(|n| env(n).filter(|v| !v.is_empty()))
+        .and_then(|v| crate::store::SessionId::parse(&v.to_string_lossy()).ok());
+    let (Some(session), Ok(root)) = (session, crate::store::state_root(env)) else {
+        return;
+    };
+    let store = crate::store::SessionStore::new(&root, &session);
+    let now = std::time::SystemTime::now();
+    let records: Vec<crate::store::Record> = findings
+        .iter()
+        .map(|f| {
+            crate::store::DenialRecord {
+                event: "run-time:after-command".into(),
+                hook: "run-time layer".into(),
+                tool: "Bash".into(),
+                targets: vec![f.target.clone()],
+                rule: Some(f.rule.clone()),
+                ..super::refs::denial_record(
+                    "after-command",
+                    session.as_str().to_owned(),
+                    format!("{}{}", super::sentinel::REPORT_START, f.message),
+                    now,
+                )
+            }
+            .into()
+        })
+        .collect();
+    if let Err(e) = store.append(&records) {
+        eprintln!(
+            "did-it-actually: what the check after the command found could not be recorded ({e})."
+        );
+    }
+}
+
+/// Makes what `confine` needs around one command. `Err`: the command must not run (the
+/// policy is broken).
+fn prepare(command: &str, env: Lookup) -> Result<Prepared, String> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     let project = env(PROJECT_ENV)
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())
         .unwrap_or(cwd.clone());
-    let policy = Policy::discover(&project, env).map_err(|e| {
+    let policy = Policy::in_force(&project, env).map_err(|e| {
         format!("did-it-actually: the command did not run: the policy cannot be read: {e}. Fix it (did-it-actually policy check), then run the command again.")
     })?;
-    if !policy.scope.run_time {
-        return Ok(());
-    }
     let scope = crate::scope::Scope::new(&policy, &project, env);
     let mut allowed = writable(&policy, &scope.root, env);
-    if allowed.everywhere.is_some() {
-        return Ok(());
+    let dirs: Vec<PathBuf> = allowed
+        .dirs
+        .iter()
+        .map(|(d, _)| std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()))
+        .collect();
+    let state = crate::store::state_root(env).ok();
+    let watch = Some(super::sentinel::Watch::before(
+        &policy,
+        &scope,
+        &dirs,
+        state.as_deref(),
+    ));
+    if !policy.scope.run_time || allowed.everywhere.is_some() {
+        return Ok(Prepared {
+            confinement: Confinement::default(),
+            watch,
+        });
     }
     if let Some(f) = cwd_file(command) {
         // The shell creates it (`>|`); a rule needs it to exist. Empty, where the host
@@ -312,23 +513,23 @@ fn confine(command: &str, env: Lookup) -> Result<(), String> {
     // off): the command runs, judged by the static reading, with a notice. A kernel that
     // has it and then refuses the ruleset is a guard that cannot decide: it refuses.
     if let Err(why) = available() {
-        eprintln!("did-it-actually: this command's writes are not confined at run time ({why}); the static reading (scope-guard) alone judged it. `did-it-actually doctor` says more; scope.run_time false in the policy turns this notice off.");
-        return Ok(());
+        return Ok(Prepared {
+            confinement: Confinement {
+                plan: None,
+                notice: Some(format!("did-it-actually: this command's writes are not confined at run time ({why}); the static reading (scope-guard) alone judged it. `did-it-actually doctor` says more; scope.run_time false in the policy turns this notice off.")),
+            },
+            watch,
+        });
     }
     // The guard's files inside the places it may write, read-only in the command's own
-    // view (before Landlock, which forbids mounting). Where the kernel refuses the view,
-    // the static layer never left a run-time name to this layer (its probe failed the
-    // same way) and `doctor` says so: nothing to tell the agent on every command.
-    let dirs: Vec<PathBuf> = allowed
-        .dirs
-        .iter()
-        .map(|(d, _)| std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()))
-        .collect();
-    if let Some(plan) = protect::Plan::new(&protect::protected(&policy, &scope, &dirs)) {
-        let _ = plan.apply();
-    }
-    landlock::restrict(&allowed).map_err(|why| {
-        format!("did-it-actually: the command did not run: its writes could not be confined ({why}). Run `did-it-actually doctor`; scope.run_time false in the policy turns the run-time layer for writes off.")
+    // view (before Landlock, which forbids mounting).
+    let plan = protect::Plan::new(&protect::protected(&policy, &scope, &dirs));
+    Ok(Prepared {
+        confinement: Confinement {
+            plan: Some((plan, allowed)),
+            notice: None,
+        },
+        watch,
     })
 }
 

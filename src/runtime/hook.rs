@@ -169,7 +169,7 @@ fn load_policy(env: Lookup, cwd: &Path) -> Result<Policy, String> {
         .filter(|p| !p.is_empty())
         .map(PathBuf::from)
         .unwrap_or_else(|| cwd.to_owned());
-    Policy::discover(&base, env).map_err(|e| e.to_string())
+    Policy::in_force(&base, env).map_err(|e| e.to_string())
 }
 
 /// The repository git runs the hook for: `GIT_DIR` when git set it (a clone, the far side

@@ -15,9 +15,13 @@
 //!   policy lets the agent write.
 //! - [`protect`]: inside those places, the guard's own files read-only in the view of
 //!   the file system the agent's commands get.
+//! - [`sentinel`]: what no kernel rule can keep (a guarded path created where none was,
+//!   a protected branch moved without git's hooks, a key that plants code for the user's
+//!   own git), looked at before and after each command, put back and reported.
 
 pub mod activation;
 pub mod confine;
 pub mod hook;
 pub mod protect;
 pub mod refs;
+pub mod sentinel;

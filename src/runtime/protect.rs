@@ -54,6 +54,32 @@ pub fn protected(policy: &Policy, scope: &Scope, writable: &[PathBuf]) -> Protec
         .into_iter()
         .map(|d| std::fs::canonicalize(&d).unwrap_or(d))
         .collect();
+    // What the user's own git runs from the git directories the command may write: their
+    // hooks, and the attributes that choose filter and diff programs. Git writes neither
+    // in everyday work (a hook the user's own tool installs, the user installs).
+    let mut git_code: Vec<(PathBuf, String)> = Vec::new();
+    if let Ok(repo) = git2::Repository::open(&scope.root) {
+        let common = repo.commondir().to_owned();
+        git_code.push((common.join("hooks"), "the repository's git hooks".into()));
+        git_code.push((
+            common.join("info").join("attributes"),
+            "the repository's own attributes".into(),
+        ));
+        for remote in super::confine::local_remote_git_dirs(&repo, &scope.root) {
+            git_code.push((
+                remote.join("hooks"),
+                format!("the git hooks of the local remote {}", remote.display()),
+            ));
+        }
+    }
+    for (path, what) in git_code {
+        let Ok(real) = std::fs::canonicalize(&path) else {
+            continue; // not there: the check after the command covers it
+        };
+        if beneath(&real) && !out.read_only.iter().any(|(p, _)| *p == real) {
+            out.read_only.push((real, what));
+        }
+    }
     for pattern in &policy.scope.deny {
         let Some(literal) = literal_denied(pattern) else {
             continue;
@@ -77,7 +103,7 @@ pub fn protected(policy: &Policy, scope: &Scope, writable: &[PathBuf]) -> Protec
 /// The path a `scope.deny` pattern protects whole: the pattern itself when it has no
 /// wildcard (`.env`), the directory of `dir/**`. Other patterns name files by shape, not
 /// by place, and are the static reading's alone.
-fn literal_denied(pattern: &str) -> Option<&str> {
+pub(crate) fn literal_denied(pattern: &str) -> Option<&str> {
     let wild = |s: &str| s.contains(['*', '?', '[', '{', '\\']);
     let path = pattern.strip_suffix("/**").unwrap_or(pattern);
     (!wild(path) && !path.is_empty() && !path.starts_with('/')).then_some(path)

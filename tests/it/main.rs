@@ -47,6 +47,7 @@ mod runtime_corpus;
 mod runtime_git;
 mod scope_corpus;
 mod settings_merge;
+mod tamper_corpus;
 mod transcript;
 mod turn_corpus;
 mod words;

@@ -493,7 +493,7 @@ fn the_write_layer_fails_closed_with_the_reason() {
     let script = w.work().join("prefix");
     std::fs::write(
         &script,
-        did_it_actually::runtime::activation::confine_script("/nonexistent/did-it-actually"),
+        did_it_actually::runtime::activation::confine_script("/nonexistent/did-it-actually", ""),
     )
     .unwrap();
     let out = Command::new("sh")

@@ -90,6 +90,21 @@ fn substitute(text: &str, root: &Path) -> String {
     out
 }
 
+/// `did-it-actually policy approve` in `root`, as the user runs it; whether it approved.
+pub fn approve_policy(root: &Path, state: &Path) -> bool {
+    Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+        .args(["policy", "approve", "--cwd"])
+        .arg(root)
+        .env("DID_IT_ACTUALLY_STATE_DIR", state)
+        .env_remove("DID_IT_ACTUALLY_POLICY")
+        .env_remove("XDG_STATE_HOME")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap()
+        .success()
+}
+
 /// Runs `args` of the binary with the fixture at `json` as stdin.
 pub fn run_fixture(json: &Path, args: &[&str]) -> Run {
     let name = json.file_stem().unwrap().to_str().unwrap();
@@ -107,6 +122,9 @@ pub fn run_fixture(json: &Path, args: &[&str]) -> Run {
             .status()
             .unwrap();
         assert!(status.success(), "setup of {name} failed");
+        // The user approves the policy their setup wrote, as after editing it; a file
+        // that cannot be approved (a broken one) stays pending, not in force.
+        approve_policy(&root, &state);
     }
     // A fixture may hold bytes that are not UTF-8 (to test that refusal); only text gets
     // its placeholders replaced.
