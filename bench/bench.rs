@@ -293,7 +293,7 @@ const CASES: &[Case] = &[
         name: "scope-guard: Write, policy with 200 globs",
         args: &["scope-guard"],
         dir: Dir::Project,
-        setup: |f| make_glob_project(&f.glob_project()),
+        setup: |f| make_glob_project(&f.glob_project(), &f.state),
         stdin: |f| pre_tool_use_write(&f.glob_project(), &f.glob_project().join("src/mod99/x.rs")),
         expect: Expect::Silent { records: 0 },
     },
@@ -1317,12 +1317,21 @@ fn pre_tool_use_write(cwd: &Path, path: &Path) -> Vec<u8> {
 
 /// A project whose policy has 100 allow and 100 deny globs; the benchmarked path is
 /// matched by one of the last allow globs.
-fn make_glob_project(dir: &Path) -> io::Result<()> {
+fn make_glob_project(dir: &Path, state: &Path) -> io::Result<()> {
     fs::create_dir_all(dir.join(".git"))?;
     let allow: Vec<String> = (0..100).map(|i| format!("src/mod{i}/**")).collect();
     let deny: Vec<String> = (0..100).map(|i| format!("**/secret{i}/*.key")).collect();
     let policy = json!({"version": 1, "scope": {"allow": allow, "deny": deny}});
-    fs::write(dir.join(".did-it-actually.json"), policy.to_string())
+    fs::write(dir.join(".did-it-actually.json"), policy.to_string())?;
+    // In force only once approved, as the user does after writing it.
+    let state = state.as_os_str().to_owned();
+    did_it_actually::approval::approve(
+        dir,
+        |k| (k == "DID_IT_ACTUALLY_STATE_DIR").then(|| state.clone()),
+        "bench",
+    )
+    .map(|_| ())
+    .map_err(io::Error::other)
 }
 
 fn pre_tool_use_bash(f: &Fixture, command: &str) -> Vec<u8> {

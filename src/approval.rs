@@ -159,7 +159,11 @@ pub fn read_record(state_root: &Path, project: &Path) -> Result<Option<Record>, 
 /// force).
 pub fn in_force(cwd: &Path, env: impl Fn(&str) -> Option<OsString>) -> Result<Policy, PolicyError> {
     let project = project_of(cwd);
-    let default_file = project.join(POLICY_FILE);
+    // The file the user names (their `$DID_IT_ACTUALLY_POLICY` as the host passes it to
+    // its hooks; the run-time layer's scripts take it away), else the one at the root:
+    // only compared with what was approved, never applied as it is.
+    let explicit = env(crate::policy::POLICY_ENV).is_some_and(|v| !v.is_empty());
+    let default_file = crate::policy::policy_path(&project, &env);
     let read_error = |message: String, path: PathBuf| PolicyError::Read { message, path };
     let state = crate::store::state_root(&env).map_err(|e| {
         read_error(
@@ -171,7 +175,7 @@ pub fn in_force(cwd: &Path, env: impl Fn(&str) -> Option<OsString>) -> Result<Po
         read_record(&state, &project).map_err(|e| read_error(e, record_path(&state, &project)))?;
     let Some(record) = record else {
         let mut policy = Policy::defaults(default_file.clone());
-        if exists(&default_file) {
+        if explicit || exists(&default_file) {
             policy.source = Source::DefaultsUnapproved {
                 file: default_file.clone(),
             };
@@ -182,7 +186,7 @@ pub fn in_force(cwd: &Path, env: impl Fn(&str) -> Option<OsString>) -> Result<Po
         }
         return Ok(policy);
     };
-    let on_disk = match crate::fsutil::read_regular(&record.file, MAX_POLICY_BYTES) {
+    let on_disk = match crate::fsutil::read_regular(&default_file, MAX_POLICY_BYTES) {
         Ok(bytes) => Some(crate::fsutil::sha256_hex(&bytes)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         // Unreadable (a directory, a FIFO, too large): it is not what was approved.
@@ -193,7 +197,8 @@ pub fn in_force(cwd: &Path, env: impl Fn(&str) -> Option<OsString>) -> Result<Po
         None => Policy::defaults(record.file.clone()),
     };
     let change = match (&record.sha256, &on_disk) {
-        (a, b) if a == b => None,
+        (a, b) if a == b && default_file == record.file => None,
+        (_, Some(_)) if default_file != record.file => Some(Change::Changed),
         (None, Some(_)) => Some(Change::New),
         (Some(_), None) => Some(Change::Removed),
         _ => Some(Change::Changed),
@@ -208,7 +213,7 @@ pub fn in_force(cwd: &Path, env: impl Fn(&str) -> Option<OsString>) -> Result<Po
             },
         };
         policy.pending = Some(Pending {
-            file: record.file,
+            file: default_file,
             change,
         });
     }
@@ -518,7 +523,7 @@ mod tests {
             ("DID_IT_ACTUALLY_POLICY", &other),
         ]);
         let p = in_force(&w.project, &redirected).unwrap();
-        assert_eq!(p.pending, None);
+        assert_eq!(p.pending.as_ref().unwrap().file, other);
         assert!(p.branches.describe_protected().contains("release/*"));
     }
 

@@ -106,7 +106,13 @@ pub fn check(
                         "in force: no: {}. The keys below are the file's.",
                         pending.sentence(&f.source)
                     )?,
-                    None => writeln!(out, "in force: yes (approved)")?,
+                    None => match f.source {
+                        crate::policy::Source::Defaults { .. } => writeln!(
+                            out,
+                            "in force: yes (the built-in defaults: no file to approve)"
+                        )?,
+                        _ => writeln!(out, "in force: yes (approved)")?,
+                    },
                 },
                 Err(e) => writeln!(out, "in force: the approved policy cannot be read: {e}")?,
             }

@@ -1110,18 +1110,19 @@ fn status_shows_registrations_policy_and_recent_refusals() {
         .join("\n");
     insta::assert_snapshot!("status", shown);
 
-    // A broken policy refuses every guarded call: status says so and exits 1.
+    // A policy file changed since it was approved is not in force: status says which
+    // policy is, and how to approve the file.
     std::fs::write(
         project.join(".did-it-actually.json"),
         "{\"version\": 1,\n  \"scope\": [}\n",
     )
     .unwrap();
     let out = cmd(&["status"], "");
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(
-        said.contains("policy: BROKEN: ")
-            && said.contains("every guarded call is refused until it is fixed"),
+        said.contains("pending: the policy file")
+            && said.contains("did-it-actually policy approve"),
         "{said}"
     );
 }

@@ -205,6 +205,9 @@ fn a_name_only_known_at_run_time_is_left_to_the_kernel_where_it_decides_and_refu
         r#"{"version": 1, "scope": {"allow": ["src/**"]}}"#,
     )
     .unwrap();
+    assert!(crate::support::fixture::approve_policy(
+        &w.project, &w.state
+    ));
     let narrowed = w.scope_guard(dynamic);
     assert_eq!(
         narrowed["hookSpecificOutput"]["permissionDecision"], "deny",

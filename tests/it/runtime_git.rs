@@ -303,6 +303,7 @@ fn git_outside_the_agent_and_a_policy_without_the_layer_are_unchanged() {
         r#"{"version": 1, "branches": {"run_time": false}}"#,
     )
     .unwrap();
+    assert!(crate::support::fixture::approve_policy(&w.work(), &w.state));
     let before = w.main();
     let out = w.agent("git commit -q --allow-empty -m off");
     assert!(out.status.success(), "{}", text(&out));
@@ -469,27 +470,28 @@ fn the_write_layer_fails_closed_with_the_reason() {
     }
     let w = World::new("rt-confine-closed");
     let marker = w.work().join("ran.txt");
-    std::fs::write(
-        w.work().join(".did-it-actually.json"),
-        "{\"version\": 1, \"scope\": {\"alow\": []}}",
-    )
-    .unwrap();
+    // The approved policy cannot be read (its record is not one the guard wrote): the
+    // guard cannot tell what is in force, so the command does not run.
+    let record = did_it_actually::approval::record_path(&w.state, &w.work());
+    std::fs::create_dir_all(record.parent().unwrap()).unwrap();
+    std::fs::write(&record, "{\"version\": 1, \"scope\"").unwrap();
     let out = Command::new(BIN)
         .args(["confine", "echo ran > ran.txt"])
         .current_dir(w.work())
         .env("DID_IT_ACTUALLY_PROJECT", w.work())
+        .env("DID_IT_ACTUALLY_STATE_DIR", &w.state)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(126), "{}", text(&out));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("did-it-actually: the command did not run: the policy cannot be read:")
-            && err.contains("unknown field `alow`"),
+            && err.contains("approval record"),
         "{err}"
     );
     assert!(!marker.exists());
+    std::fs::remove_file(&record).unwrap();
 
-    std::fs::remove_file(w.work().join(".did-it-actually.json")).unwrap();
     let script = w.work().join("prefix");
     std::fs::write(
         &script,
