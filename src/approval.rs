@@ -18,7 +18,7 @@
 //! it: a command of the agent can set that variable for the programs it starts, so only
 //! the user's own commands (`policy approve`, `install`, `policy check`) read it.
 
-use crate::policy::{Policy, PolicyError, Source, MAX_POLICY_BYTES, POLICY_FILE};
+use crate::policy::{Policy, PolicyError, Source, MAX_POLICY_BYTES};
 use serde::{Deserialize, Serialize};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -412,6 +412,7 @@ fn agent_in(argv: &[String]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::POLICY_FILE;
 
     fn env_of(pairs: &[(&str, &Path)]) -> impl Fn(&str) -> Option<OsString> {
         let owned: Vec<(String, OsString)> = pairs

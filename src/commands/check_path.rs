@@ -23,7 +23,15 @@ pub fn run(
     // The run-time layer as the agent's commands get it (the settings env on top).
     let agent = crate::runtime::activation::agent_env(&cwd, vars);
     let run_time = crate::runtime::confine::would_allow(&policy, &scope.root, &j.resolved, &agent);
+    let state = crate::store::state_root(vars).ok();
+    let surface = crate::runtime::surfaces::of_path(
+        &crate::fsutil::canonical(&j.resolved),
+        &crate::fsutil::canonical(&scope.root),
+        state.as_deref().map(crate::fsutil::canonical).as_deref(),
+    );
     let run_time_line = match &run_time {
+        // A surface of the guard's own: the table says how it is held.
+        Ok(_) if surface.is_some() => surface.map(|s| s.layers.to_owned()).unwrap_or_default(),
         Ok((true, why)) => format!("a program the agent's shell starts may write it ({why})"),
         Ok((false, why)) => {
             format!("the kernel refuses a write by any program the agent's shell starts: {why}")
@@ -42,6 +50,7 @@ pub fn run(
                 "verdict": if j.allowed { "allow" } else { "deny" },
                 "advice": (!j.allowed).then(|| scope.advice(&j)),
                 "run_time": run_time_line,
+                "surface": surface.map(|s| serde_json::json!({"name": s.name, "why": s.why, "change": s.change})),
             }),
         )?;
         return if j.allowed {
@@ -56,6 +65,13 @@ pub fn run(
     writeln!(out, "policy: {}", policy.source)?;
     writeln!(out, "rule: {}", j.rule)?;
     writeln!(out, "run-time layer: {run_time_line}")?;
+    if let Some(s) = surface {
+        writeln!(
+            out,
+            "protected surface: {} ({}); to change it: {}",
+            s.name, s.why, s.change
+        )?;
+    }
     if j.allowed {
         writeln!(out, "verdict: allow")?;
         Ok(ExitCode::SUCCESS)

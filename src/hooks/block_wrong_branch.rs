@@ -522,7 +522,7 @@ pub fn decide(
         let instead = if b.only_pre_push {
             "Run the push without `--no-verify`".to_owned()
         } else {
-            "Leave git's hooks path alone: to have git run a directory of hooks, set it in the repository (`git config core.hooksPath <dir>`), and the run-time check runs first and then hands over to them".to_owned()
+            "Leave git's hooks path alone: a directory of hooks is the user's to set, at their terminal (`git config core.hooksPath <dir>`; set by the agent's command it is taken out again after the command), and the run-time check then runs first and hands over to them".to_owned()
         };
         Decision::Deny(format!(
             "{HOOK}: {cmd} would run git without its run-time branch check: {}, and this git command has parts only that check can judge. {instead} (the check only refuses changes to protected branches: {}); to work on a protected branch, ask the user.",

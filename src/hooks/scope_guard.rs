@@ -239,6 +239,12 @@ impl Visitor for Writes<'_> {
             }
         }
         if let Runs::Program(inv) = runs {
+            if let Some(why) = crate::shell::nested::unguarded_agent(inv, &state.exported) {
+                self.denials.push(format!(
+                    "{HOOK}: {} is not allowed: {why}. An agent started from the agent's shell must run guarded: start it plainly (its project settings register the guards), and ask the user for anything that needs the hooks off.",
+                    site.cited
+                ));
+            }
             if let Some(why) = crate::shell::writes::unmodelled(inv, cmd) {
                 match self.scope.unmodelled {
                     Unmodelled::Deny => self.denials.push(format!(

@@ -18,6 +18,8 @@
 //! - [`sentinel`]: what no kernel rule can keep (a guarded path created where none was,
 //!   a protected branch moved without git's hooks, a key that plants code for the user's
 //!   own git), looked at before and after each command, put back and reported.
+//! - [`surfaces`]: the one table of what the guard protects of itself, why, by which
+//!   layer, and how the user changes it.
 
 pub mod activation;
 pub mod confine;
@@ -25,3 +27,4 @@ pub mod hook;
 pub mod protect;
 pub mod refs;
 pub mod sentinel;
+pub mod surfaces;

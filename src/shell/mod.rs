@@ -15,6 +15,7 @@
 mod embedded;
 pub mod exec;
 pub mod expand;
+pub mod nested;
 mod parse;
 pub mod walk;
 pub mod writes;

@@ -279,3 +279,112 @@ fn a_refusal_gits_hook_could_not_record_is_recorded_by_the_run_log() {
     assert_eq!(denials[0]["event"], "git:reference-transaction");
     assert_eq!(records.iter().filter(|r| r["kind"] == "run").count(), 2);
 }
+
+/// The table of protected surfaces says what really happens: for each path it names,
+/// `check-path` gives the table's words, and a command of the agent through the shell
+/// prefix meets exactly that (a read-only file stays as it was, a created one is moved
+/// away, a planted git key is taken out while an everyday one stays).
+#[test]
+fn the_protected_surfaces_table_matches_what_a_confined_command_meets() {
+    if crate::support::confine_unavailable() {
+        return;
+    }
+    use did_it_actually::runtime::surfaces::{Hold, SURFACES};
+    let w = World::new("surfaces");
+    let prefix = w
+        .agent_env
+        .iter()
+        .find(|(k, _)| k == "CLAUDE_CODE_SHELL_PREFIX")
+        .map(|(_, v)| v.clone())
+        .unwrap();
+    let confined = |command: &str| {
+        Command::new(&prefix)
+            .arg(command)
+            .current_dir(&w.project)
+            .env("HOME", &w.home)
+            .env("DID_IT_ACTUALLY_STATE_DIR", &w.state)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .envs(w.agent_env.iter().map(|(k, v)| (k, v)))
+            .output()
+            .unwrap()
+    };
+    std::fs::write(
+        w.project.join(".did-it-actually.json"),
+        "{\"version\": 1}\n",
+    )
+    .unwrap();
+    assert!(crate::support::fixture::approve_policy(
+        &w.project, &w.state
+    ));
+    // Paths that exist (bound read-only) and paths that do not (moved away after).
+    let existing = [
+        ".did-it-actually.json",
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        ".claude/did-it-actually",
+        ".env",
+    ];
+    for rel in existing {
+        let said = text(&w.run(&["check-path", rel], None));
+        let surface = SURFACES
+            .iter()
+            .find(|s| s.name == rel || (rel == ".env" && s.name.starts_with(".env")))
+            .unwrap();
+        assert!(said.contains(surface.layers), "{rel}: {said}");
+        let before = std::fs::read(w.project.join(rel)).unwrap();
+        let out = confined(&format!("f={rel}; printf x >> \"$f\""));
+        assert_ne!(out.status.code(), Some(0), "{rel}: {}", text(&out));
+        assert_eq!(std::fs::read(w.project.join(rel)).unwrap(), before, "{rel}");
+        assert!(matches!(surface.hold, Hold::ReadOnly | Hold::Approved));
+    }
+    // Created where none was: moved away when the command ends.
+    std::fs::remove_file(w.project.join(".env")).unwrap();
+    let out = confined("f=.env; printf SECRET=2 > \"$f\"; mkdir -p .git/info; printf '* diff=x\\n' > .git/info/attributes");
+    assert!(
+        text(&out).contains("moved out of the way"),
+        "{}",
+        text(&out)
+    );
+    assert!(!w.project.join(".env").exists());
+    assert!(!w.project.join(".git/info/attributes").exists());
+    // The hooks directory is read-only; git's configuration keeps everyday keys.
+    let said = text(&w.run(&["check-path", ".git/hooks/pre-commit"], None));
+    assert!(
+        said.contains("protected surface: `.git/hooks`")
+            || said.contains("protected surface: .git/hooks"),
+        "{said}"
+    );
+    let out = confined("printf '#!/bin/sh\\n' > .git/hooks/pre-commit");
+    assert!(
+        !w.project.join(".git/hooks/pre-commit").exists(),
+        "{}",
+        text(&out)
+    );
+    let out = confined(
+        "git config user.email me@example.com && git config core.fsmonitor 'touch /tmp/x'",
+    );
+    assert!(text(&out).contains("core.fsmonitor"), "{}", text(&out));
+    let get = |key: &str| {
+        let o = Command::new("git")
+            .args(["config", "--get", key])
+            .current_dir(&w.project)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", &w.home)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stdout).trim().to_owned()
+    };
+    assert_eq!(get("user.email"), "me@example.com");
+    assert_eq!(get("core.fsmonitor"), "");
+}
+
+/// docs/run-time-layers.md shows the table as the code holds it.
+#[test]
+fn the_docs_show_the_protected_surfaces_table() {
+    let page = include_str!("../../docs/run-time-layers.md");
+    let table = did_it_actually::runtime::surfaces::markdown();
+    assert!(
+        page.contains(&table),
+        "docs/run-time-layers.md lacks the surfaces table; paste:\n{table}"
+    );
+}

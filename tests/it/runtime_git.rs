@@ -429,7 +429,7 @@ fn the_static_layer_leaves_run_time_values_to_git_when_the_layer_is_on() {
         .as_str()
         .unwrap_or_default();
     assert!(
-        reason.contains("set it in the repository (`git config core.hooksPath <dir>`)"),
+        reason.contains("the user's to set, at their terminal (`git config core.hooksPath <dir>`"),
         "{replaced}"
     );
 }
