@@ -530,12 +530,6 @@ impl SessionStore {
         }
         let created = self.ensure_dir()?;
         let path = self.write_log_path();
-        let mut buf = Vec::with_capacity(512 * records.len());
-        for record in records {
-            // Serializing a plain struct of strings and numbers cannot fail.
-            serde_json::to_writer(&mut buf, record).expect("a record serializes");
-            buf.push(b'\n');
-        }
         // Read too: the last byte says whether the log ends on a line.
         let mut file = crate::fsutil::open_checked(
             &path,
@@ -543,6 +537,16 @@ impl SessionStore {
         )
         .map_err(io_err(&path, "open the write log"))?;
         file.lock().map_err(io_err(&path, "lock the write log"))?;
+        // Each record carries the link of the chain (see [`chain`]), from the last record
+        // that has one: read under the lock, so no other writer comes between.
+        let mut prev = chain::last(&path);
+        let mut buf = Vec::with_capacity(600 * records.len());
+        for record in records {
+            // Serializing a plain struct of strings and numbers cannot fail.
+            let body = serde_json::to_vec(record).expect("a record serializes");
+            prev = chain::push_linked(&mut buf, &prev, &body);
+            buf.push(b'\n');
+        }
         append_lines(&mut file, buf, |f, b| f.write_all(b))
             .map_err(io_err(&path, "append to the write log"))?;
         Ok(created)
@@ -709,6 +713,141 @@ impl SessionStore {
 /// on a fresh line, so the fragment stays a torn line of its own instead of swallowing the
 /// first record; when the write fails part-way (a full disk), the log is cut back to its
 /// length before.
+/// The ledger as evidence: each record ends with `"chain": H`, where `H` is the SHA-256
+/// of the previous record's `H` and this record without it. An edited, inserted or
+/// removed record breaks the chain from there, which `doctor` and `receipt` say. The
+/// records of a ledger from before the chain (no link) are read as they are, and said to
+/// be unchained; an unlinked record after a linked one is an edit.
+pub mod chain {
+    use std::io;
+    use std::path::Path;
+
+    const KEY: &[u8] = b",\"chain\":\"";
+    /// `,"chain":"` + 64 hex digits + `"}`.
+    const SUFFIX_LEN: usize = KEY.len() + 64 + 2;
+
+    /// The link a record line ends with, and the line without it (as the record was
+    /// serialized), if it has one.
+    pub fn split(line: &[u8]) -> Option<(&str, Vec<u8>)> {
+        let n = line.len();
+        if n < SUFFIX_LEN + 2 || !line.ends_with(b"\"}") {
+            return None;
+        }
+        let start = n - SUFFIX_LEN;
+        if &line[start..start + KEY.len()] != KEY {
+            return None;
+        }
+        let hex = std::str::from_utf8(&line[start + KEY.len()..n - 2]).ok()?;
+        if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let mut body = line[..start].to_vec();
+        body.push(b'}');
+        Some((hex, body))
+    }
+
+    pub fn link(prev: &str, body: &[u8]) -> String {
+        let mut seed = Vec::with_capacity(prev.len() + 1 + body.len());
+        seed.extend_from_slice(prev.as_bytes());
+        seed.push(b'\n');
+        seed.extend_from_slice(body);
+        crate::fsutil::sha256_hex(&seed)
+    }
+
+    /// Writes `body` (a serialized record, `{…}`) with its link after `prev`; the link.
+    pub fn push_linked(buf: &mut Vec<u8>, prev: &str, body: &[u8]) -> String {
+        let h = link(prev, body);
+        buf.extend_from_slice(&body[..body.len() - 1]);
+        buf.extend_from_slice(KEY);
+        buf.extend_from_slice(h.as_bytes());
+        buf.extend_from_slice(b"\"}");
+        h
+    }
+
+    /// The link of the last linked record (a torn line after it is skipped); empty for a
+    /// log with none.
+    pub fn last(path: &Path) -> String {
+        let mut found = String::new();
+        let mut seen = 0;
+        let _ = crate::fsutil::lines_backward(path, |line| {
+            seen += 1;
+            if let Some((h, _)) = split(line) {
+                found = h.to_owned();
+                return false;
+            }
+            seen < 64
+        });
+        found
+    }
+
+    /// What reading a ledger's chain found.
+    #[derive(Debug, Default, PartialEq, Eq)]
+    pub struct Check {
+        pub records: usize,
+        /// Records from before the chain (no link, before the first linked one).
+        pub unchained: usize,
+        /// Lines that are not records (a crashed writer's torn line).
+        pub torn: usize,
+        /// The first line (1-based) where the chain does not hold, and why.
+        pub broken: Option<(usize, &'static str)>,
+    }
+
+    impl Check {
+        /// One sentence for `doctor` and `receipt`.
+        pub fn describe(&self) -> String {
+            match self.broken {
+                Some((line, why)) => {
+                    format!("EDITED: line {line} {why}; what it records from there is not evidence")
+                }
+                None if self.unchained > 0 => format!(
+                    "{} records, the first {} from before the hash chain, the rest intact",
+                    self.records, self.unchained
+                ),
+                None => format!("{} records, hash chain intact", self.records),
+            }
+        }
+    }
+
+    /// Reads the ledger at `path` and checks every link.
+    pub fn verify(path: &Path) -> io::Result<Check> {
+        use std::io::BufRead;
+        let file = std::fs::File::open(path)?;
+        let mut out = Check::default();
+        let mut prev: Option<String> = None;
+        for (i, line) in io::BufReader::new(file).split(b'\n').enumerate() {
+            let line = line?;
+            if line.is_empty() {
+                continue;
+            }
+            if serde_json::from_slice::<serde_json::Value>(&line).is_err() {
+                out.torn += 1;
+                continue;
+            }
+            out.records += 1;
+            match (split(&line), &prev) {
+                (None, None) => out.unchained += 1,
+                (None, Some(_)) => {
+                    out.broken.get_or_insert((
+                        i + 1,
+                        "is a record without its link, after linked ones (inserted or rewritten)",
+                    ));
+                }
+                (Some((h, body)), _) => {
+                    let expected = link(prev.as_deref().unwrap_or(""), &body);
+                    if expected != h {
+                        out.broken.get_or_insert((
+                            i + 1,
+                            "does not follow from the record before it (edited, or one before it removed)",
+                        ));
+                    }
+                    prev = Some(h.to_owned());
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
 fn append_lines(
     file: &mut File,
     mut lines: Vec<u8>,
@@ -854,6 +993,62 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("dia-store-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         dir
+    }
+
+    #[test]
+    fn the_ledger_is_a_hash_chain_that_shows_an_edit() {
+        let root = temp_root("chain");
+        let session = SessionId::parse("chain").unwrap();
+        let store = SessionStore::new(&root, &session);
+        let path = store.write_log_path();
+        // A ledger from before the chain: read as it is, said to be unchained.
+        fs::create_dir_all(store.dir()).unwrap();
+        fs::write(
+            &path,
+            format!(
+                "{}\n",
+                serde_json::to_string(&Record::from(record(0))).unwrap()
+            ),
+        )
+        .unwrap();
+        for n in 1..=3 {
+            store
+                .append(&[record(n).into(), denial("p").into()])
+                .unwrap();
+        }
+        let check = chain::verify(&path).unwrap();
+        assert_eq!((check.records, check.unchained, check.broken), (7, 1, None));
+        assert_eq!(store.read_write_log().unwrap().records.len(), 4);
+        let lines: Vec<String> = fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        let write = |l: &[String]| fs::write(&path, l.join("\n") + "\n").unwrap();
+        // An edited record.
+        let mut edited = lines.clone();
+        edited[3] = edited[3].replace("\"tool\":\"Write\"", "\"tool\":\"Edit\"");
+        assert_ne!(edited[3], lines[3]);
+        write(&edited);
+        assert_eq!(chain::verify(&path).unwrap().broken.map(|b| b.0), Some(4));
+        // A record removed.
+        let mut removed = lines.clone();
+        removed.remove(2);
+        write(&removed);
+        assert_eq!(chain::verify(&path).unwrap().broken.map(|b| b.0), Some(3));
+        // A record inserted without its link.
+        let mut inserted = lines.clone();
+        inserted.insert(4, serde_json::to_string(&Record::from(record(9))).unwrap());
+        write(&inserted);
+        assert_eq!(chain::verify(&path).unwrap().broken.map(|b| b.0), Some(5));
+        // A torn line from a crashed writer is not an edit, and the chain goes on after it.
+        let mut torn = lines.clone();
+        torn.push("{\"v\":1,\"ti".into());
+        write(&torn);
+        store.append(&[record(5).into()]).unwrap();
+        let check = chain::verify(&path).unwrap();
+        assert_eq!((check.torn, check.broken), (1, None), "{check:?}");
+        let _ = fs::remove_dir_all(&root);
     }
 
     #[test]

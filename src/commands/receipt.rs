@@ -31,6 +31,10 @@ pub fn run(args: Args, env: &Env, out: &mut dyn Write) -> Result<ExitCode, Comma
         .read_write_log()
         .map_err(|e| CommandError::new(e.to_string()))?;
     let turn = last_turn(log, &store.turn_ends());
+    // The ledger is the evidence: say whether it was edited since it was written.
+    let ledger = crate::store::chain::verify(&store.write_log_path())
+        .map(|c| c.describe())
+        .unwrap_or_else(|e| format!("cannot be checked ({e})"));
     let (cwd, policy) = cwd_and_policy(env, args.cwd, "").map_err(CommandError::new)?;
     // Claude Code's transcript, read once: the final message, and the turn's evidence.
     let read = match &args.transcript {
@@ -57,6 +61,7 @@ pub fn run(args: Args, env: &Env, out: &mut dyn Write) -> Result<ExitCode, Comma
         policy: &policy,
         claims: claims.as_ref(),
         judged_at: recorded.map(|a| a.time.clone()),
+        ledger,
     };
     if args.json {
         print_json(out, &receipt.json())?;
@@ -194,6 +199,8 @@ struct Receipt<'a> {
     claims: Option<&'a Vec<(String, Result<String, String>)>>,
     /// When the claims are audit-turn's own, from the ledger: when it judged them.
     judged_at: Option<String>,
+    /// What the ledger's hash chain says.
+    ledger: String,
 }
 
 /// What a run was, by the policy's command lists, read as the audit reads them.
@@ -320,10 +327,11 @@ impl Receipt<'_> {
         let _ = writeln!(s, "## What the turn did\n");
         let _ = writeln!(
             s,
-            "Session `{}` ({}), {}. From did-it-actually's ledger: what the guards saw, not what the agent said.\n",
+            "Session `{}` ({}), {}. From did-it-actually's ledger: what the guards saw, not what the agent said (ledger: {}).\n",
             self.session,
             self.host(),
-            self.span()
+            self.span(),
+            self.ledger
         );
         let _ = writeln!(s, "### Files written ({})\n", t.records.len());
         if t.records.is_empty() {
@@ -423,6 +431,7 @@ impl Receipt<'_> {
             "git": t.runs.iter().flat_map(git_lines).collect::<Vec<_>>(),
             "refusals": t.denials.iter().map(|d| json!({"hook": d.hook, "reason": d.reason})).collect::<Vec<_>>(),
             "claims_judged_at": self.judged_at,
+            "ledger": self.ledger,
             "claims": self.claims.map(|c| c.iter().map(|(sentence, v)| match v {
                 Ok(e) => json!({"sentence": sentence, "backed": true, "evidence": e}),
                 Err(w) => json!({"sentence": sentence, "backed": false, "why": w}),

@@ -71,6 +71,7 @@ pub fn run(scope: &Subject, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) ->
     out.push(runtime_check(&scope.project, env));
     out.push(write_layer_check(&scope.project, env));
     out.push(state_check(env));
+    out.push(ledger_check(env));
     let launcher = launcher_check(&registered);
     // A launcher that finds no binary is one failure, not one per self-test.
     let launcher_failed = launcher.as_ref().is_some_and(|c| c.mark == Mark::Fail);
@@ -855,6 +856,57 @@ fn state_check(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Check {
             Some("fix its permissions or set DID_IT_ACTUALLY_STATE_DIR".into()),
         ),
     }
+}
+
+/// Whether any session's ledger was edited: each is a hash chain (see
+/// [`crate::store::chain`]).
+fn ledger_check(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Check {
+    const NAME: &str = "ledger";
+    let Ok(root) = crate::store::state_root(env) else {
+        return check(
+            Mark::Warn,
+            NAME,
+            "not checked: no state directory (see above)",
+            None,
+        );
+    };
+    let (mut sessions, mut records, mut edited) = (0, 0, Vec::new());
+    for entry in std::fs::read_dir(root.join("sessions"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let log = entry.path().join(crate::store::WRITE_LOG);
+        let Ok(c) = crate::store::chain::verify(&log) else {
+            continue;
+        };
+        sessions += 1;
+        records += c.records;
+        if c.broken.is_some() {
+            edited.push(format!(
+                "{} ({})",
+                entry.file_name().to_string_lossy(),
+                c.describe()
+            ));
+        }
+    }
+    if sessions == 0 {
+        return check(Mark::Pass, NAME, "no session has a ledger yet", None);
+    }
+    if edited.is_empty() {
+        return check(
+            Mark::Pass,
+            NAME,
+            format!("{sessions} sessions, {records} records: no record was edited, removed or inserted (hash chain)"),
+            None,
+        );
+    }
+    check(
+        Mark::Warn,
+        NAME,
+        format!("edited after it was written: {}", edited.join("; ")),
+        Some("what these ledgers record past the edit is not evidence; `did-it-actually receipt --session S` shows where".into()),
+    )
 }
 
 fn dir_size(dir: &Path) -> (u64, u64) {

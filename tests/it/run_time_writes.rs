@@ -376,6 +376,25 @@ fn the_protected_surfaces_table_matches_what_a_confined_command_meets() {
     };
     assert_eq!(get("user.email"), "me@example.com");
     assert_eq!(get("core.fsmonitor"), "");
+
+    // The ledger is evidence: a command of the agent can neither write nor erase it.
+    w.scope_guard("echo x > ../outside.txt");
+    let ledger = w.state.join("sessions/s/writes.jsonl");
+    let before = std::fs::read(&ledger).unwrap();
+    assert!(!before.is_empty());
+    for attack in [
+        "printf '{\"v\":1}\\n' >> \"$DID_IT_ACTUALLY_STATE_DIR/sessions/s/writes.jsonl\"",
+        ": > \"$DID_IT_ACTUALLY_STATE_DIR/sessions/s/writes.jsonl\"",
+        "rm -rf \"$DID_IT_ACTUALLY_STATE_DIR/sessions\"",
+        "python3 -c \"import os;open(os.environ['DID_IT_ACTUALLY_STATE_DIR']+'/sessions/s/writes.jsonl','w').write('')\"",
+    ] {
+        let out = confined(attack);
+        assert_ne!(out.status.code(), Some(0), "{attack}: {}", text(&out));
+        assert_eq!(std::fs::read(&ledger).unwrap(), before, "{attack}");
+    }
+    let check = did_it_actually::store::chain::verify(&ledger).unwrap();
+    assert_eq!(check.broken, None, "{check:?}");
+    assert!(check.records > 0 && check.unchained == 0, "{check:?}");
 }
 
 /// docs/run-time-layers.md shows the table as the code holds it.
