@@ -6,6 +6,7 @@
 pub mod audit_turn;
 pub mod block_wrong_branch;
 pub mod scope_guard;
+pub mod settings_change;
 pub mod table;
 pub mod verify_write;
 
@@ -157,6 +158,24 @@ pub fn denial_record(
     rule: Option<String>,
     reason: &str,
 ) -> Option<DenialRecord> {
+    if let Payload::ConfigChange { source, file_path } = &input.payload {
+        return Some(DenialRecord {
+            v: RECORD_VERSION,
+            kind: DenialKind::Denial,
+            time: crate::time::rfc3339(now),
+            session: input.common.session_id.clone(),
+            prompt_id: input.common.prompt_id.clone(),
+            tool_use_id: None,
+            event: input.event.name().to_owned(),
+            hook: hook.name().to_owned(),
+            tool: format!("settings:{source}"),
+            targets: file_path.iter().map(|f| f.display().to_string()).collect(),
+            rule,
+            reason: reason.to_owned(),
+            host: input.common.host.record_name(),
+            by: None,
+        });
+    }
     let Payload::PreToolUse { call } = &input.payload else {
         return None;
     };

@@ -21,6 +21,19 @@ use std::path::{Path, PathBuf};
 const HOOK: &str = "scope-guard";
 
 pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
+    if let Payload::ConfigChange { source, file_path } = &input.payload {
+        let file = file_path.as_deref();
+        return match super::settings_change::refusal(source, file, ctx.env, &input.common.cwd) {
+            Some(why) => HookOutcome::deny(
+                Hook::ScopeGuard,
+                input,
+                ctx.now,
+                Some("the settings that register the guards".into()),
+                super::settings_change::reason(source, file, &why),
+            ),
+            None => HookOutcome::silent(),
+        };
+    }
     let Payload::PreToolUse { call } = &input.payload else {
         return HookOutcome::silent();
     };

@@ -137,10 +137,12 @@ pub const SCOPE_GUARD: HookSpec = HookSpec {
     hook: Hook::ScopeGuard,
     name: "scope-guard",
     summary: "Hook: deny writes outside the policy's scope, and to the guards' own files (PreToolUse on the write tools, Bash and PowerShell). Reads the event JSON on stdin",
-    events: &[Event::PreToolUse],
+    // ConfigChange (Claude Code): a settings change that takes a guard out is not loaded.
+    events: &[Event::PreToolUse, Event::ConfigChange],
     bindings: &[
         reg(Event::PreToolUse, Some(Matcher::WriteTools), 10, FailMode::Closed),
         reg(Event::PreToolUse, Some(Matcher::ShellTools), 10, FailMode::Closed),
+        reg(Event::ConfigChange, None, 10, FailMode::Closed),
     ],
     fallback_event: None,
     broken_policy: BrokenPolicy::FailClosed,

@@ -132,6 +132,10 @@ fn parse_event(event: Event, mut obj: Map<String, Value>) -> Result<HookInput, I
             };
             Payload::PostToolBatch { calls }
         }
+        Event::ConfigChange => Payload::ConfigChange {
+            source: optional_str(&obj, "source")?.unwrap_or_default().to_owned(),
+            file_path: optional_str(&obj, "file_path")?.map(PathBuf::from),
+        },
         Event::Stop | Event::SubagentStop => Payload::Stop(StopInput {
             subagent: event == Event::SubagentStop,
             stop_hook_active: optional_bool(&obj, "stop_hook_active")?.unwrap_or(false),
@@ -379,8 +383,9 @@ pub fn render(event: Event, response: &Response) -> Output {
             out.insert("decision".into(), json!("block"));
             out.insert("reason".into(), json!(cap(reason)));
         }
-        // Stop has no additionalContext: what the model should know goes to the user.
-        (Verdict::Context(text), Event::Stop | Event::SubagentStop) => {
+        // Stop and ConfigChange have no additionalContext: what the model should know
+        // goes to the user.
+        (Verdict::Context(text), Event::Stop | Event::SubagentStop | Event::ConfigChange) => {
             out.insert("systemMessage".into(), json!(cap(text)));
         }
     }
@@ -510,7 +515,7 @@ mod tests {
         assert_eq!(
             err(br#"{"hook_event_name":"Nope"}"#).error.to_string(),
             "unknown hook_event_name `Nope`; expected one of PreToolUse, PostToolUse, \
-             PostToolUseFailure, PostToolBatch, Stop, SubagentStop"
+             PostToolUseFailure, PostToolBatch, Stop, SubagentStop, ConfigChange"
         );
         let mut v = base("PostToolUse");
         v["tool_name"] = json!("Write");

@@ -32,16 +32,20 @@ pub enum Event {
     PostToolBatch,
     Stop,
     SubagentStop,
+    /// Claude Code: a settings file changed on disk (or a change is proposed), before it
+    /// is loaded; a block keeps the loaded version.
+    ConfigChange,
 }
 
 impl Event {
-    pub const ALL: [Event; 6] = [
+    pub const ALL: [Event; 7] = [
         Event::PreToolUse,
         Event::PostToolUse,
         Event::PostToolUseFailure,
         Event::PostToolBatch,
         Event::Stop,
         Event::SubagentStop,
+        Event::ConfigChange,
     ];
 
     /// The event's name on the wire (`hook_event_name`).
@@ -53,6 +57,7 @@ impl Event {
             Event::PostToolBatch => "PostToolBatch",
             Event::Stop => "Stop",
             Event::SubagentStop => "SubagentStop",
+            Event::ConfigChange => "ConfigChange",
         }
     }
 
@@ -132,6 +137,13 @@ pub enum Payload {
         calls: Vec<BatchCall>,
     },
     Stop(StopInput),
+    /// `source`: `user_settings`, `project_settings`, `local_settings`, `policy_settings`
+    /// (which cannot be blocked) or `skills`; `file_path`: the changed file, or the copy
+    /// holding the proposed content.
+    ConfigChange {
+        source: String,
+        file_path: Option<PathBuf>,
+    },
 }
 
 /// Stop and SubagentStop.

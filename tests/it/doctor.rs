@@ -147,7 +147,7 @@ fn a_missing_binary_fails_every_registration_and_exits_1() {
         .into_iter()
         .filter(|l| l.starts_with("[FAIL]"))
         .collect();
-    assert_eq!(fails.len(), 10, "one per registration:\n{report}");
+    assert_eq!(fails.len(), 11, "one per registration:\n{report}");
     assert!(
         fails
             .iter()
@@ -194,8 +194,8 @@ fn a_registration_without_on_failure_is_a_warning_with_the_fix() {
         .into_iter()
         .filter(|l| l.contains("no `onFailure: \"block\"`"))
         .collect();
-    // Six non-stop registrations; Stop and SubagentStop never take onFailure.
-    assert_eq!(warned.len(), 6, "{report}");
+    // Seven non-stop registrations; Stop and SubagentStop never take onFailure.
+    assert_eq!(warned.len(), 7, "{report}");
     assert!(warned.iter().all(|l| l.starts_with("[warn]")));
     assert!(report.contains("fix: run `did-it-actually install` without --no-fail-closed"));
 }
@@ -323,7 +323,7 @@ fn install_under_an_old_claude_code_warns_and_leaves_on_failure_out_unless_force
     let settings = std::fs::read_to_string(s.project.join(".claude/settings.json")).unwrap();
     assert_eq!(
         settings.matches("\"onFailure\": \"block\"").count(),
-        6,
+        7,
         "{settings}"
     );
 }

@@ -98,3 +98,115 @@ fn writes_outside_scope_are_denied_and_inside_are_verified(version: &str) {
         .unwrap()
         .ends_with("/src/ok.txt"));
 }
+
+per_claude_code_version!(a_settings_change_that_takes_a_guard_out_is_not_loaded);
+
+/// Claude Code's ConfigChange, with the real client: while the session runs, something
+/// outside the agent's confined commands (here the test, as any program of the user's
+/// could) adds `"disableAllHooks": true` to `.claude/settings.local.json`. Without the
+/// ConfigChange hook Claude Code loads it and the next Write outside the project lands
+/// (the Write tool runs inside Claude Code, guarded only by the hooks: see
+/// `without_the_configchange_hook_the_change_is_loaded`). With it, scope-guard refuses
+/// the change (a denial in the ledger, event ConfigChange), Claude Code keeps the
+/// settings it loaded, and the Write is refused.
+fn a_settings_change_that_takes_a_guard_out_is_not_loaded(version: &str) {
+    if let Some(landed) = settings_change_in_a_session(version, true) {
+        assert!(!landed);
+    }
+}
+
+/// `registered`: with the ConfigChange registration install makes; without it (taken out
+/// of the settings before the session), what Claude Code does with the change. Whether
+/// the Write outside landed.
+fn settings_change_in_a_session(version: &str, registered: bool) -> Option<bool> {
+    let mut session = Session::start_with(version)?;
+    let state = session.install(&[]);
+    if !registered {
+        let path = session.path(".claude/settings.json");
+        let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        v["hooks"].as_object_mut().unwrap().remove("ConfigChange");
+        std::fs::write(&path, v.to_string()).unwrap();
+    }
+    let outside = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "configchange-{}-{version}-{registered}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&outside);
+    std::fs::create_dir_all(&outside).unwrap();
+    let leak = outside.join("leak.txt");
+    let local = session.path(".claude/settings.local.json");
+    let api = MockApi::start(vec![
+        Step::tool(
+            "Bash",
+            json!({"command": "sleep 6; echo waited", "description": "wait"}),
+        ),
+        Step::tool("Write", json!({"file_path": leak, "content": "leaked\n"})),
+        Step::text("Done."),
+    ]);
+    let writer = {
+        let local = local.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs(3));
+            let mut v: Value =
+                serde_json::from_str(&std::fs::read_to_string(&local).unwrap()).unwrap();
+            v["disableAllHooks"] = Value::Bool(true);
+            std::fs::write(&local, v.to_string()).unwrap();
+        })
+    };
+    let out = session.run("Wait, then write", &api);
+    writer.join().unwrap();
+    assert!(out.status.success(), "{}", out.describe());
+    let requests = api.requests();
+    let second = tool_result(&requests[2], &tool_use_id(1, 0));
+    let landed = leak.exists();
+    let _ = std::fs::remove_dir_all(&outside);
+    if !registered {
+        eprintln!(
+            "Claude Code {version} without the ConfigChange hook: the Write outside {}: {second:?}",
+            if landed { "landed" } else { "did not land" }
+        );
+        return Some(landed);
+    }
+    assert!(
+        !landed,
+        "the Write outside landed: {second:?}\n{}",
+        out.describe()
+    );
+    let log: Vec<Value> = std::fs::read_dir(state.join("sessions"))
+        .unwrap()
+        .flatten()
+        .flat_map(|d| {
+            std::fs::read_to_string(d.path().join("writes.jsonl"))
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| serde_json::from_str(l).ok())
+                .collect::<Vec<Value>>()
+        })
+        .collect();
+    let refused = log
+        .iter()
+        .find(|r| r["event"] == "ConfigChange")
+        .unwrap_or_else(|| {
+            panic!(
+                "no ConfigChange denial in the ledger: {log:?}\n{}",
+                out.describe()
+            )
+        });
+    assert_eq!(refused["hook"], "scope-guard", "{refused}");
+    assert!(
+        refused["reason"]
+            .as_str()
+            .unwrap()
+            .contains("disableAllHooks"),
+        "{refused}"
+    );
+    Some(landed)
+}
+
+#[test]
+#[ignore = "a measurement of Claude Code without the hook: run by hand"]
+fn without_the_configchange_hook_the_change_is_loaded() {
+    for v in crate::support::claude::CLAUDE_CODE_VERSIONS {
+        eprintln!("{v}: {:?}", settings_change_in_a_session(v, false));
+    }
+}

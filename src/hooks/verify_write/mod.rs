@@ -59,7 +59,9 @@ pub fn run(input: &HookInput, ctx: &Context) -> HookOutcome {
         Payload::PostToolUseFailure { call, error } => failure(input, call, error, ctx),
         Payload::PostToolBatch { calls } => batch(input, calls, ctx),
         // The dispatcher only hands verify-write the events it registers for.
-        Payload::PreToolUse { .. } | Payload::Stop(_) => HookOutcome::silent(),
+        Payload::PreToolUse { .. } | Payload::Stop(_) | Payload::ConfigChange { .. } => {
+            HookOutcome::silent()
+        }
     }
 }
 
