@@ -196,9 +196,12 @@ pub fn in_force(cwd: &Path, env: impl Fn(&str) -> Option<OsString>) -> Result<Po
         Some(text) => Policy::parse(&record.file, text.as_bytes())?,
         None => Policy::defaults(record.file.clone()),
     };
+    // The same file reached another way (a symlinked project) is the same file.
+    let same_file = default_file == record.file
+        || crate::fsutil::canonical(&default_file) == crate::fsutil::canonical(&record.file);
     let change = match (&record.sha256, &on_disk) {
-        (a, b) if a == b && default_file == record.file => None,
-        (_, Some(_)) if default_file != record.file => Some(Change::Changed),
+        (a, b) if a == b && same_file => None,
+        (_, Some(_)) if !same_file => Some(Change::Changed),
         (None, Some(_)) => Some(Change::New),
         (Some(_), None) => Some(Change::Removed),
         _ => Some(Change::Changed),

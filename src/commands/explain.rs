@@ -53,6 +53,7 @@ pub fn run(
                     "writes": writes.notes,
                     "run_time": writes.run_time,
                     "left_to_run_time": writes.deferred,
+                    "surfaces": writes.surfaces,
                     "verdict": if scope_reason.is_some() { "deny" } else { "allow" },
                     "reason": scope_reason,
                 },
@@ -82,6 +83,9 @@ pub fn run(
         }
         for note in &writes.deferred {
             writeln!(out, "  left to run time: {note}")?;
+        }
+        for line in &writes.surfaces {
+            writeln!(out, "  {line}")?;
         }
         match scope_reason {
             None => writeln!(

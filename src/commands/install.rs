@@ -383,11 +383,15 @@ fn approve_follow_up(
     }
     match crate::approval::approve(&project, env.as_fn(), "install") {
         Ok(a) if a.previous.as_ref().is_some_and(|p| p.sha256 == a.record.sha256 && p.file == a.record.file) => {}
+        Ok(a) if a.record.text.is_some() => writeln!(
+            out,
+            "did-it-actually: approved {}: the guards apply it (a later change to it is not in force until you run `did-it-actually policy approve`).",
+            a.record.file.display(),
+        )?,
         Ok(a) => writeln!(
             out,
-            "did-it-actually: approved {}: the guards apply {} (a later change to it is not in force until you run `did-it-actually policy approve`).",
+            "did-it-actually: the policy in force is the built-in defaults (no {}; one written later is not in force until you run `did-it-actually policy approve`).",
             a.record.file.display(),
-            if a.record.text.is_some() { "this file" } else { "the built-in defaults, as no such file exists" },
         )?,
         Err(e) => writeln!(
             out,

@@ -127,6 +127,8 @@ pub struct ScopeExplanation {
     pub deferred: Vec<String>,
     /// Who decided the names only running shows, where there were any (for `explain`).
     pub run_time: Option<String>,
+    /// The guard's own surfaces the command writes, with how each is held.
+    pub surfaces: Vec<String>,
 }
 
 /// Whether the run-time layer decides the writes the static reading cannot name: the
@@ -178,6 +180,7 @@ pub fn explain_command(
             layer,
             env,
             deferred: Vec::new(),
+            surfaces: Vec::new(),
         },
         env,
     )
@@ -192,6 +195,7 @@ pub fn explain_command(
         denials: w.denials,
         deferred: w.deferred,
         run_time,
+        surfaces: w.surfaces,
     }
 }
 
@@ -215,6 +219,9 @@ struct Writes<'s> {
     layer: RunTime<'s>,
     env: &'s dyn Fn(&str) -> Option<std::ffi::OsString>,
     deferred: Vec<String>,
+    /// The guard's own surfaces the command writes, each with how it is held (from
+    /// [`crate::runtime::surfaces`]), for `explain`.
+    surfaces: Vec<String>,
 }
 
 impl Visitor for Writes<'_> {
@@ -480,6 +487,20 @@ impl Writes<'_> {
             } else {
                 how
             };
+            let state = crate::store::state_root(self.env).ok();
+            if let Some(s) = crate::runtime::surfaces::of_path(
+                &fsutil::canonical(&real),
+                &fsutil::canonical(&self.scope.root),
+                state.as_deref().map(fsutil::canonical).as_deref(),
+            ) {
+                let line = format!(
+                    "`{landed}` is a protected surface, {} ({}): {}; to change it: {}",
+                    s.name, s.why, s.layers, s.change
+                );
+                if !self.surfaces.contains(&line) {
+                    self.surfaces.push(line);
+                }
+            }
             let j = self.scope.judge_with(judged, &cwd, how);
             if !j.allowed {
                 // A name only known when it runs, landing in a directory that holds what

@@ -486,12 +486,9 @@ fn prepare(command: &str, env: Lookup) -> Result<Prepared, String> {
         .map(|(d, _)| std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()))
         .collect();
     let state = crate::store::state_root(env).ok();
-    let watch = Some(super::sentinel::Watch::before(
-        &policy,
-        &scope,
-        &dirs,
-        state.as_deref(),
-    ));
+    // The check after the command belongs to the run-time layers: off when both are.
+    let watch = (policy.branches.run_time || policy.scope.run_time)
+        .then(|| super::sentinel::Watch::before(&policy, &scope, &dirs, state.as_deref()));
     if !policy.scope.run_time || allowed.everywhere.is_some() {
         return Ok(Prepared {
             confinement: Confinement::default(),

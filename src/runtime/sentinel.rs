@@ -79,6 +79,9 @@ impl Watch {
     ) -> Watch {
         let mut repos = Vec::new();
         let mut defaults = Vec::new();
+        // Each half follows its layer's switch: the refs git's hooks guard
+        // (`branches.run_time`), the files the kernel guards (`scope.run_time`).
+        let (refs_on, files_on) = (policy.branches.run_time, policy.scope.run_time);
         if let Ok(repo) = git2::Repository::open(&scope.root) {
             defaults = crate::git::repo::Repo::open(&scope.root, None)
                 .ok()
@@ -91,9 +94,16 @@ impl Watch {
             if repo.path() != common {
                 configs.push(config_watch(repo.path().join("config.worktree")));
             }
+            if !files_on {
+                configs.clear();
+            }
             repos.push(RepoWatch {
-                refs: protected_refs(&repo, &policy.branches, &defaults),
-                hooks_absent: absent_dir(&common.join("hooks")),
+                refs: if refs_on {
+                    protected_refs(&repo, &policy.branches, &defaults)
+                } else {
+                    Vec::new()
+                },
+                hooks_absent: absent_dir(&common.join("hooks")).filter(|_| files_on),
                 configs,
                 dir: common,
                 what: "the project's repository".into(),
@@ -104,9 +114,17 @@ impl Watch {
                     continue;
                 };
                 repos.push(RepoWatch {
-                    refs: protected_refs(&r, &policy.branches, &defaults),
-                    hooks_absent: absent_dir(&remote.join("hooks")),
-                    configs: vec![config_watch(remote.join("config"))],
+                    refs: if refs_on {
+                        protected_refs(&r, &policy.branches, &defaults)
+                    } else {
+                        Vec::new()
+                    },
+                    hooks_absent: absent_dir(&remote.join("hooks")).filter(|_| files_on),
+                    configs: if files_on {
+                        vec![config_watch(remote.join("config"))]
+                    } else {
+                        Vec::new()
+                    },
                     what: format!("the local remote {}", remote.display()),
                     dir: remote,
                     remote: true,
@@ -115,7 +133,7 @@ impl Watch {
         }
         let beneath = |p: &Path| writable.iter().any(|w| p.starts_with(w));
         let mut absent = Vec::new();
-        for (path, what, only_said) in candidates(policy, scope) {
+        for (path, what, only_said) in candidates(policy, scope).into_iter().filter(|_| files_on) {
             if std::fs::symlink_metadata(&path).is_err() && beneath(&path) {
                 absent.push(Absent {
                     path,

@@ -331,6 +331,11 @@ fn the_protected_surfaces_table_matches_what_a_confined_command_meets() {
             .find(|s| s.name == rel || (rel == ".env" && s.name.starts_with(".env")))
             .unwrap();
         assert!(said.contains(surface.layers), "{rel}: {said}");
+        let explained = text(&w.run(&["explain", &format!("echo x >> {rel}")], None));
+        assert!(
+            explained.contains("is a protected surface") && explained.contains(surface.layers),
+            "{rel}: {explained}"
+        );
         let before = std::fs::read(w.project.join(rel)).unwrap();
         let out = confined(&format!("f={rel}; printf x >> \"$f\""));
         assert_ne!(out.status.code(), Some(0), "{rel}: {}", text(&out));

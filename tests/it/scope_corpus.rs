@@ -35,6 +35,13 @@ fn tree() -> Tree {
         .status()
         .unwrap();
     assert!(status.success(), "scope-tree.sh failed");
+    // The projects' policies are in force once approved, as their user would.
+    for p in ["root", "strict", "wide"] {
+        assert!(support::fixture::approve_policy(
+            &dir.join(p),
+            &dir.join("state")
+        ));
+    }
     Tree { dir }
 }
 

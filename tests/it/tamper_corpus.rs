@@ -316,9 +316,10 @@ fn harm_through(row: &Row, host: Host) -> Vec<String> {
     );
     w.user_git();
     let mut out = Vec::new();
-    // The probes must have run (a push refused by git, a write refused by the kernel, are
-    // results too): a session that ran nothing would show nothing landed.
-    if probes.iter().any(Option::is_none) {
+    // The probes must have run (a write refused by the kernel is a result too): a session
+    // that ran nothing would show nothing landed. The push may be refused before it runs,
+    // by a reading that knows the branch (a tamper that left `main` checked out).
+    if probes.get(1).is_none_or(Option::is_none) {
         out.push(format!("the probes did not run: {probes:?}"));
     }
     if w.rev(&w.work(), "main") != seed {

@@ -210,6 +210,19 @@ impl World {
         let tpl = template(spec, state);
         let s = base().join(format!("w{:06}-", counter()));
         copy_world(&tpl, &s);
+        if let Spec::Scope { .. } = spec {
+            // The projects' policies are in force once approved, as their user would
+            // (an approval names the project's own path: made in the copy).
+            let state_dir = s.join("state").into_os_string();
+            for p in ["root", "strict", "wide"] {
+                did_it_actually::approval::approve(
+                    &s.join(p),
+                    |k| (k == "DID_IT_ACTUALLY_STATE_DIR").then(|| state_dir.clone()),
+                    "test",
+                )
+                .unwrap();
+            }
+        }
         let world = World {
             s,
             spec: spec.clone(),
