@@ -84,6 +84,12 @@ impl Repo {
         }
     }
 
+    /// The libgit2 repository itself (for the run-time layer's look at refs and
+    /// configuration, which opens it once per command).
+    pub fn git2(&self) -> &Repository {
+        &self.repo
+    }
+
     /// The git directory (`.git`), canonical: the key for per-repository state.
     pub fn git_dir(&self) -> PathBuf {
         let p = self.repo.path();

@@ -82,12 +82,19 @@ impl Watch {
         // Each half follows its layer's switch: the refs git's hooks guard
         // (`branches.run_time`), the files the kernel guards (`scope.run_time`).
         let (refs_on, files_on) = (policy.branches.run_time, policy.scope.run_time);
-        if let Ok(repo) = git2::Repository::open(&scope.root) {
-            defaults = crate::git::repo::Repo::open(&scope.root, None)
-                .ok()
-                .flatten()
-                .map(|r| r.remote_default_branches())
-                .unwrap_or_default();
+        // One open of the repository for everything below (each open reads git's
+        // configuration files: it is most of this check's cost).
+        // At the root, not searched upward (a project that is no repository has none).
+        let opened = crate::git::repo::Repo::open(&scope.root, Some(&scope.root))
+            .ok()
+            .flatten();
+        let mut attributes = None;
+        if let Some(wrapped) = &opened {
+            let repo = wrapped.git2();
+            if refs_on {
+                defaults = wrapped.remote_default_branches();
+            }
+            attributes = Some(repo.commondir().join("info").join("attributes"));
             let common = repo.commondir().to_owned();
             let mut configs = vec![config_watch(common.join("config"))];
             configs.push(config_watch(common.join("config.worktree")));
@@ -99,7 +106,7 @@ impl Watch {
             }
             repos.push(RepoWatch {
                 refs: if refs_on {
-                    protected_refs(&repo, &policy.branches, &defaults)
+                    protected_refs(repo, &policy.branches, &defaults)
                 } else {
                     Vec::new()
                 },
@@ -109,7 +116,7 @@ impl Watch {
                 what: "the project's repository".into(),
                 remote: false,
             });
-            for remote in super::confine::local_remote_git_dirs(&repo, &scope.root) {
+            for remote in super::confine::local_remote_git_dirs(repo, &scope.root) {
                 let Ok(r) = git2::Repository::open_bare(&remote) else {
                     continue;
                 };
@@ -133,7 +140,10 @@ impl Watch {
         }
         let beneath = |p: &Path| writable.iter().any(|w| p.starts_with(w));
         let mut absent = Vec::new();
-        for (path, what, only_said) in candidates(policy, scope).into_iter().filter(|_| files_on) {
+        for (path, what, only_said) in candidates(policy, scope, attributes)
+            .into_iter()
+            .filter(|_| files_on)
+        {
             if std::fs::symlink_metadata(&path).is_err() && beneath(&path) {
                 absent.push(Absent {
                     path,
@@ -378,17 +388,30 @@ fn absent_dir(dir: &Path) -> Option<PathBuf> {
         .then(|| dir.to_owned())
 }
 
+/// The file's bytes only: it is parsed (before and after) only when the command changed
+/// it, which most commands do not.
 fn config_watch(path: PathBuf) -> ConfigWatch {
     let bytes = std::fs::read(&path).ok();
-    let planted = bytes
-        .as_ref()
-        .map(|_| planted_entries(&path))
-        .unwrap_or_default();
     ConfigWatch {
         path,
         bytes,
-        planted,
+        planted: Vec::new(),
     }
+}
+
+/// The planted entries of a configuration file as it was: its bytes parsed from a copy in
+/// the temp directory, removed at once (libgit2 reads configuration from files only).
+fn planted_before(w: &ConfigWatch) -> Vec<(String, String)> {
+    let Some(bytes) = &w.bytes else {
+        return Vec::new();
+    };
+    let copy = std::env::temp_dir().join(format!(".did-it-actually-config-{}", std::process::id()));
+    if std::fs::write(&copy, bytes).is_err() {
+        return Vec::new();
+    }
+    let out = planted_entries(&copy);
+    let _ = std::fs::remove_file(&copy);
+    out
 }
 
 /// The entries of one configuration file (not what it includes) that plant code.
@@ -417,9 +440,10 @@ fn config_after(w: &ConfigWatch, repo: &str) -> Vec<Finding> {
         return Vec::new();
     }
     let mut out = Vec::new();
+    let before = planted_before(w);
     let added: Vec<(String, String)> = planted_entries(&w.path)
         .into_iter()
-        .filter(|e| !w.planted.contains(e))
+        .filter(|e| !before.contains(e) && !w.planted.contains(e))
         .collect();
     if added.is_empty() {
         return out;
@@ -461,7 +485,11 @@ fn regex_escape(s: &str) -> String {
 /// Paths the guard protects by name whether or not they exist: in each `.claude` of the
 /// project, Claude Code's settings files and the launcher; the policy file; the literal
 /// paths of `scope.deny`; the repository's `info/attributes`.
-fn candidates(policy: &Policy, scope: &crate::scope::Scope) -> Vec<(PathBuf, String, bool)> {
+fn candidates(
+    policy: &Policy,
+    scope: &crate::scope::Scope,
+    attributes: Option<PathBuf>,
+) -> Vec<(PathBuf, String, bool)> {
     let mut out = vec![(
         policy.source.path().to_owned(),
         "the guard's policy file".to_owned(),
@@ -491,9 +519,9 @@ fn candidates(policy: &Policy, scope: &crate::scope::Scope) -> Vec<(PathBuf, Str
             }
         }
     }
-    if let Ok(repo) = git2::Repository::open(&scope.root) {
+    if let Some(path) = attributes {
         out.push((
-            repo.commondir().join("info").join("attributes"),
+            path,
             "the repository's own attributes, which choose the programs git runs on files".into(),
             false,
         ));

@@ -68,8 +68,11 @@ impl World {
     /// `work/` on `feat` (one commit past `main`, which `seed` names too), `origin.git`
     /// with both, `home/`, `tmp/`; installed when `guarded`.
     fn new(name: &str, guarded: bool) -> World {
+        // Unique in the process: the played and the live tests run at once.
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-            "tamper-{name}-{}-{}",
+            "tamper-{name}-{}-{n}-{}",
             std::process::id(),
             guarded
         ));
