@@ -49,6 +49,9 @@ pub struct Record {
 pub struct Pending {
     pub file: PathBuf,
     pub change: Change,
+    /// The file's SHA-256 as it was read (empty when it cannot be read; `None`: absent),
+    /// so the once-per-change notice needs no second read.
+    pub on_disk: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,12 +79,12 @@ impl Pending {
     }
 
     /// A digest of the pending state, so a notice is given once per change.
-    pub fn key(&self, bytes_hash: Option<&str>) -> String {
+    pub fn key(&self) -> String {
         let seed = format!(
             "{}|{:?}|{}",
             self.file.display(),
             self.change,
-            bytes_hash.unwrap_or("-")
+            self.on_disk.as_deref().unwrap_or("-")
         );
         crate::fsutil::sha256_hex(seed.as_bytes())[..16].to_owned()
     }
@@ -89,25 +92,8 @@ impl Pending {
 
 /// Where the approval record of `project` lives under the state root.
 pub fn record_path(state_root: &Path, project: &Path) -> PathBuf {
-    let canonical = crate::fsutil::canonical(project);
-    let name: String = canonical
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(40)
-        .collect();
-    let hash = crate::fsutil::sha256_hex(canonical.to_string_lossy().as_bytes());
-    state_root
-        .join("approved")
-        .join(format!("{name}-{}.json", &hash[..12]))
+    let key = crate::fsutil::path_key(&crate::fsutil::canonical(project));
+    state_root.join("approved").join(format!("{key}.json"))
 }
 
 /// The project a directory belongs to: its repository's root, else the directory.
@@ -173,24 +159,20 @@ pub fn in_force(cwd: &Path, env: impl Fn(&str) -> Option<OsString>) -> Result<Po
     })?;
     let record =
         read_record(&state, &project).map_err(|e| read_error(e, record_path(&state, &project)))?;
+    let on_disk = digest_of(&default_file);
     let Some(record) = record else {
         let mut policy = Policy::defaults(default_file.clone());
-        if explicit || exists(&default_file) {
+        if explicit || on_disk.is_some() {
             policy.source = Source::DefaultsUnapproved {
                 file: default_file.clone(),
             };
             policy.pending = Some(Pending {
                 file: default_file,
                 change: Change::New,
+                on_disk,
             });
         }
         return Ok(policy);
-    };
-    let on_disk = match crate::fsutil::read_regular(&default_file, MAX_POLICY_BYTES) {
-        Ok(bytes) => Some(crate::fsutil::sha256_hex(&bytes)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        // Unreadable (a directory, a FIFO, too large): it is not what was approved.
-        Err(_) => Some(String::new()),
     };
     let mut policy = match &record.text {
         Some(text) => Policy::parse(&record.file, text.as_bytes())?,
@@ -218,13 +200,20 @@ pub fn in_force(cwd: &Path, env: impl Fn(&str) -> Option<OsString>) -> Result<Po
         policy.pending = Some(Pending {
             file: default_file,
             change,
+            on_disk,
         });
     }
     Ok(policy)
 }
 
-fn exists(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).is_ok()
+/// The SHA-256 of the policy file at `path`: `None` when there is none, empty when it
+/// cannot be read (a directory, a FIFO, too large: never what was approved).
+fn digest_of(path: &Path) -> Option<String> {
+    match crate::fsutil::read_regular(path, MAX_POLICY_BYTES) {
+        Ok(bytes) => Some(crate::fsutil::sha256_hex(&bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(_) => Some(String::new()),
+    }
 }
 
 /// What [`approve`] did.

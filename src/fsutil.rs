@@ -145,6 +145,27 @@ pub struct FileDigest {
 }
 
 /// SHA-256 of bytes in memory, as lowercase hex.
+/// A file name for per-project state: the directory's name (safe characters, at most 40)
+/// and the first 12 hex digits of the SHA-256 of the whole path, `<name>-<hash>`.
+pub fn path_key(path: &Path) -> String {
+    let name: String = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect();
+    let hash = sha256_hex(path.to_string_lossy().as_bytes());
+    format!("{name}-{}", &hash[..12])
+}
+
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }

@@ -153,44 +153,44 @@ fn run_parsed(
 /// was said.
 fn pending_notice(hook: Hook, policy: &Policy, session: &SessionId, env: Env) -> Option<String> {
     let pending = policy.pending.as_ref()?;
-    let read = crate::fsutil::read_regular(&pending.file, crate::policy::MAX_POLICY_BYTES);
-    let hash = read.as_deref().ok().map(crate::fsutil::sha256_hex);
-    // A file that could not be approved as it is: its error, with line and column.
-    let error = match &read {
-        Ok(b) => Policy::parse(&pending.file, b)
-            .err()
-            .map(|e| format!(" It cannot be approved as it is: {e}."))
-            .unwrap_or_default(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => {
-            let mut why = crate::fsutil::describe_io(e);
-            if e.kind() == std::io::ErrorKind::InvalidData {
-                why.push_str(" (a policy file may be at most 1 MiB)");
-            }
-            format!(" It cannot be approved as it is: it cannot be read ({why}).")
-        }
-    };
     let root = crate::store::state_root(env).ok()?;
     let dir = crate::store::SessionStore::new(&root, session)
         .dir()
         .to_owned();
     // Once per hook: each says it in its own place (a denial, a stop, a write's check).
-    let marker = dir.join(format!(
-        "policy-pending-{}-{}",
-        hook.name(),
-        pending.key(hash.as_deref())
-    ));
+    let marker = dir.join(format!("policy-pending-{}-{}", hook.name(), pending.key()));
     let _ = std::fs::create_dir_all(&dir);
-    let sentence = format!("{}.{error}", pending.sentence(&policy.source));
     match std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(&marker)
     {
-        Ok(_) => Some(sentence),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => None,
-        // Not remembered: said every time rather than never.
-        Err(_) => Some(sentence),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return None,
+        // Created, or not remembered (said every time rather than never).
+        _ => {}
+    }
+    Some(format!(
+        "{}.{}",
+        pending.sentence(&policy.source),
+        why_not_approvable(&pending.file)
+    ))
+}
+
+/// Why the file cannot be approved as it is (its error, with line and column), if so.
+fn why_not_approvable(file: &std::path::Path) -> String {
+    match crate::fsutil::read_regular(file, crate::policy::MAX_POLICY_BYTES) {
+        Ok(b) => Policy::parse(file, &b)
+            .err()
+            .map(|e| format!(" It cannot be approved as it is: {e}."))
+            .unwrap_or_default(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => {
+            let mut why = crate::fsutil::describe_io(&e);
+            if e.kind() == std::io::ErrorKind::InvalidData {
+                why.push_str(" (a policy file may be at most 1 MiB)");
+            }
+            format!(" It cannot be approved as it is: it cannot be read ({why}).")
+        }
     }
 }
 

@@ -28,6 +28,7 @@ pub fn run(
     let writes =
         crate::hooks::scope_guard::explain_command(command, &cwd, &scope, vars, Some(&policy));
     let scope_reason = writes.denials.first();
+    let surfaces = writes.surfaces(&scope.root, vars);
     if json {
         let (verdict, reason) = match &e.decision {
             Decision::Allow => ("allow", None),
@@ -53,7 +54,7 @@ pub fn run(
                     "writes": writes.notes,
                     "run_time": writes.run_time,
                     "left_to_run_time": writes.deferred,
-                    "surfaces": writes.surfaces,
+                    "surfaces": surfaces,
                     "verdict": if scope_reason.is_some() { "deny" } else { "allow" },
                     "reason": scope_reason,
                 },
@@ -84,7 +85,7 @@ pub fn run(
         for note in &writes.deferred {
             writeln!(out, "  left to run time: {note}")?;
         }
-        for line in &writes.surfaces {
+        for line in &surfaces {
             writeln!(out, "  {line}")?;
         }
         match scope_reason {

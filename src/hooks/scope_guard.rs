@@ -127,8 +127,37 @@ pub struct ScopeExplanation {
     pub deferred: Vec<String>,
     /// Who decided the names only running shows, where there were any (for `explain`).
     pub run_time: Option<String>,
-    /// The guard's own surfaces the command writes, with how each is held.
-    pub surfaces: Vec<String>,
+    /// Each literal place a write lands: as written, and resolved.
+    pub landed: Vec<(String, PathBuf)>,
+}
+
+impl ScopeExplanation {
+    /// The guard's own surfaces among the places the command writes, each with how it is
+    /// held (from [`crate::runtime::surfaces`]).
+    pub fn surfaces(
+        &self,
+        root: &Path,
+        env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+    ) -> Vec<String> {
+        let root = fsutil::canonical(root);
+        let state = crate::store::state_root(env)
+            .ok()
+            .map(|s| fsutil::canonical(&s));
+        self.landed
+            .iter()
+            .filter_map(|(landed, real)| {
+                let s = crate::runtime::surfaces::of_path(
+                    &fsutil::canonical(real),
+                    &root,
+                    state.as_deref(),
+                )?;
+                Some(format!(
+                    "`{landed}` is a protected surface, {} ({}): {}; to change it: {}",
+                    s.name, s.why, s.layers, s.change
+                ))
+            })
+            .collect()
+    }
 }
 
 /// Whether the run-time layer decides the writes the static reading cannot name: the
@@ -180,7 +209,7 @@ pub fn explain_command(
             layer,
             env,
             deferred: Vec::new(),
-            surfaces: Vec::new(),
+            landed: Vec::new(),
         },
         env,
     )
@@ -195,7 +224,7 @@ pub fn explain_command(
         denials: w.denials,
         deferred: w.deferred,
         run_time,
-        surfaces: w.surfaces,
+        landed: w.landed,
     }
 }
 
@@ -219,9 +248,8 @@ struct Writes<'s> {
     layer: RunTime<'s>,
     env: &'s dyn Fn(&str) -> Option<std::ffi::OsString>,
     deferred: Vec<String>,
-    /// The guard's own surfaces the command writes, each with how it is held (from
-    /// [`crate::runtime::surfaces`]), for `explain`.
-    surfaces: Vec<String>,
+    /// Each literal place a write lands: as written, and resolved.
+    landed: Vec<(String, PathBuf)>,
 }
 
 impl Visitor for Writes<'_> {
@@ -487,19 +515,10 @@ impl Writes<'_> {
             } else {
                 how
             };
-            let state = crate::store::state_root(self.env).ok();
-            if let Some(s) = crate::runtime::surfaces::of_path(
-                &fsutil::canonical(&real),
-                &fsutil::canonical(&self.scope.root),
-                state.as_deref().map(fsutil::canonical).as_deref(),
-            ) {
-                let line = format!(
-                    "`{landed}` is a protected surface, {} ({}): {}; to change it: {}",
-                    s.name, s.why, s.layers, s.change
-                );
-                if !self.surfaces.contains(&line) {
-                    self.surfaces.push(line);
-                }
+            // Which of these are the guard's own surfaces is `explain`'s to say (off the
+            // hook's path): here only where each lands.
+            if !self.landed.iter().any(|(l, _)| l == landed) {
+                self.landed.push((landed.clone(), real.clone()));
             }
             let j = self.scope.judge_with(judged, &cwd, how);
             if !j.allowed {

@@ -48,8 +48,17 @@ pub fn refusal(source: &str, file: Option<&Path>, env: Lookup, cwd: &Path) -> Op
             ))
         }
     };
-    // Not JSON: Claude Code does not load it either.
-    let settings: serde_json::Value = serde_json::from_str(&text).ok()?;
+    // Not JSON: what Claude Code would make of it cannot be told (a file it ignores
+    // drops what it registered), so it is refused like any change that cannot be judged.
+    let settings: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => {
+            return Some(format!(
+                "{} is not valid JSON ({e}), so whether it takes a guard out cannot be told",
+                file.display()
+            ))
+        }
+    };
     if settings
         .get("disableAllHooks")
         .is_some_and(|v| v != &serde_json::Value::Bool(false))
@@ -201,6 +210,7 @@ mod tests {
             None
         );
         assert!(refusal("policy_settings", Some(&local), &env, &p).is_none());
+        assert!(judge("{\"env\": ").unwrap().contains("not valid JSON"));
         std::fs::remove_file(&local).unwrap();
         assert!(
             refusal("local_settings", Some(&local), &env, &p).is_some(),

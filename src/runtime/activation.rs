@@ -92,24 +92,7 @@ impl Layout {
         let state = crate::store::state_root(env).map_err(|e| e.to_string())?;
         let key = match project {
             None => "user".to_owned(),
-            Some(p) => {
-                let name: String = p
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default()
-                    .chars()
-                    .map(|c| {
-                        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                            c
-                        } else {
-                            '_'
-                        }
-                    })
-                    .take(40)
-                    .collect();
-                let hash = crate::fsutil::sha256_hex(p.to_string_lossy().as_bytes());
-                format!("{name}-{}", &hash[..12])
-            }
+            Some(p) => crate::fsutil::path_key(p),
         };
         Ok(Layout {
             root: state.join("git").join(key),

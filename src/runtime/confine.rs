@@ -432,10 +432,7 @@ fn report(findings: &[super::sentinel::Finding], env: Lookup) {
     for f in findings {
         eprintln!("{}{}", super::sentinel::REPORT_START, f.message);
     }
-    let session = ["DID_IT_ACTUALLY_SESSION", "CLAUDE_CODE_SESSION_ID"]
-        .iter()
-        .find_map(|n| env(n).filter(|v| !v.is_empty()))
-        .and_then(|v| crate::store::SessionId::parse(&v.to_string_lossy()).ok());
+    let session = super::hook::session_of(env);
     let (Some(session), Ok(root)) = (session, crate::store::state_root(env)) else {
         return;
     };

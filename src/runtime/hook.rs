@@ -298,7 +298,7 @@ fn expand(value: &str, env: Lookup, cwd: &Path) -> PathBuf {
 
 /// The session the agent's command belongs to: the host gives its commands its id
 /// (Claude Code: `CLAUDE_CODE_SESSION_ID`); `DID_IT_ACTUALLY_SESSION` overrides.
-fn session_of(env: Lookup) -> Option<crate::store::SessionId> {
+pub(crate) fn session_of(env: Lookup) -> Option<crate::store::SessionId> {
     ["DID_IT_ACTUALLY_SESSION", "CLAUDE_CODE_SESSION_ID"]
         .iter()
         .find_map(|n| env(n).filter(|v| !v.is_empty()))

@@ -48,24 +48,25 @@ pub fn protected(policy: &Policy, scope: &Scope, writable: &[PathBuf]) -> Protec
             out.pinned.push(dir);
         }
     }
-    let git_dirs: Vec<PathBuf> = git2::Repository::open(&scope.root)
-        .map(|r| vec![r.path().to_owned(), r.commondir().to_owned()])
-        .unwrap_or_default()
-        .into_iter()
+    // One open of the repository (each reads git's configuration files).
+    let repo = git2::Repository::open(&scope.root).ok();
+    let git_dirs: Vec<PathBuf> = repo
+        .iter()
+        .flat_map(|r| [r.path().to_owned(), r.commondir().to_owned()])
         .map(|d| std::fs::canonicalize(&d).unwrap_or(d))
         .collect();
     // What the user's own git runs from the git directories the command may write: their
     // hooks, and the attributes that choose filter and diff programs. Git writes neither
     // in everyday work (a hook the user's own tool installs, the user installs).
     let mut git_code: Vec<(PathBuf, String)> = Vec::new();
-    if let Ok(repo) = git2::Repository::open(&scope.root) {
+    if let Some(repo) = &repo {
         let common = repo.commondir().to_owned();
         git_code.push((common.join("hooks"), "the repository's git hooks".into()));
         git_code.push((
             common.join("info").join("attributes"),
             "the repository's own attributes".into(),
         ));
-        for remote in super::confine::local_remote_git_dirs(&repo, &scope.root) {
+        for remote in super::confine::local_remote_git_dirs(repo, &scope.root) {
             git_code.push((
                 remote.join("hooks"),
                 format!("the git hooks of the local remote {}", remote.display()),

@@ -46,7 +46,6 @@ struct RepoWatch {
 struct ConfigWatch {
     path: PathBuf,
     bytes: Option<Vec<u8>>,
-    planted: Vec<(String, String)>,
 }
 
 struct Absent {
@@ -392,11 +391,7 @@ fn absent_dir(dir: &Path) -> Option<PathBuf> {
 /// it, which most commands do not.
 fn config_watch(path: PathBuf) -> ConfigWatch {
     let bytes = std::fs::read(&path).ok();
-    ConfigWatch {
-        path,
-        bytes,
-        planted: Vec::new(),
-    }
+    ConfigWatch { path, bytes }
 }
 
 /// The planted entries of a configuration file as it was: its bytes parsed from a copy in
@@ -443,7 +438,7 @@ fn config_after(w: &ConfigWatch, repo: &str) -> Vec<Finding> {
     let before = planted_before(w);
     let added: Vec<(String, String)> = planted_entries(&w.path)
         .into_iter()
-        .filter(|e| !before.contains(e) && !w.planted.contains(e))
+        .filter(|e| !before.contains(e))
         .collect();
     if added.is_empty() {
         return out;

@@ -172,17 +172,7 @@ fn settings_change_in_a_session(version: &str, registered: bool) -> Option<bool>
         "the Write outside landed: {second:?}\n{}",
         out.describe()
     );
-    let log: Vec<Value> = std::fs::read_dir(state.join("sessions"))
-        .unwrap()
-        .flatten()
-        .flat_map(|d| {
-            std::fs::read_to_string(d.path().join("writes.jsonl"))
-                .unwrap_or_default()
-                .lines()
-                .filter_map(|l| serde_json::from_str(l).ok())
-                .collect::<Vec<Value>>()
-        })
-        .collect();
+    let log = support::ledger_records(&state);
     let refused = log
         .iter()
         .find(|r| r["event"] == "ConfigChange")

@@ -384,36 +384,46 @@ fn the_rows_hold_through_the_real_claude_code(version: &str) {
     let versions = crate::support::claude::CLAUDE_CODE_VERSIONS;
     let release = versions.iter().position(|v| *v == version).unwrap_or(0);
     let all = rows();
+    let sample: Vec<&Row> = selected(&all)
+        .into_iter()
+        .skip(release)
+        .step_by(versions.len())
+        .collect();
+    play_rows(
+        &format!("Claude Code {version}"),
+        &sample,
+        Host::Claude(&claude),
+    );
+}
+
+/// The rows `TAMPER_ONLY` selects (a family or a line number), else all.
+fn selected(rows: &[Row]) -> Vec<&Row> {
     let only = std::env::var("TAMPER_ONLY").ok();
-    let sample: Vec<&Row> = all
-        .iter()
+    rows.iter()
         .filter(|r| {
             only.as_deref()
                 .is_none_or(|o| r.family == o || r.line.to_string() == o)
         })
-        .skip(release)
-        .step_by(versions.len())
-        .collect();
+        .collect()
+}
+
+/// Runs `rows` through `host`, two at a time (each row is its own world), and fails with
+/// every attempt that weakened a layer and every legit neighbour that ran differently.
+fn play_rows(label: &str, rows: &[&Row], host: Host) {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let found = std::sync::Mutex::new((Vec::new(), Vec::new(), 0usize, 0usize));
     std::thread::scope(|scope| {
         for _ in 0..2 {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(row) = sample.get(i) else { break };
-                let host = Host::Claude(&claude);
-                let (legit, problems) = if row.legit {
-                    (
-                        true,
-                        legit_differs_through(row, host)
-                            .into_iter()
-                            .collect::<Vec<_>>(),
-                    )
+                let Some(row) = rows.get(i) else { break };
+                let problems = if row.legit {
+                    legit_differs_through(row, host).into_iter().collect()
                 } else {
-                    (false, harm_through(row, host))
+                    harm_through(row, host)
                 };
                 let mut f = found.lock().unwrap();
-                if legit {
+                if row.legit {
                     f.3 += 1
                 } else {
                     f.2 += 1
@@ -427,7 +437,7 @@ fn the_rows_hold_through_the_real_claude_code(version: &str) {
                     row.family,
                     problems.join("; ")
                 );
-                if legit {
+                if row.legit {
                     f.1.push(entry)
                 } else {
                     f.0.push(entry)
@@ -437,13 +447,13 @@ fn the_rows_hold_through_the_real_claude_code(version: &str) {
     });
     let (weakened, refused, tampers, legits) = found.into_inner().unwrap();
     eprintln!(
-        "Claude Code {version}: {} of {tampers} attempts weakened a layer; {} of {legits} legit neighbours did not run as unguarded",
+        "{label}: {} of {tampers} attempts weakened a layer; {} of {legits} legit neighbours did not run as unguarded",
         weakened.len(),
         refused.len()
     );
     assert!(
         weakened.is_empty() && refused.is_empty(),
-        "Claude Code {version}: weakened:\n  {}\nlegit neighbours refused or changed:\n  {}",
+        "{label}: weakened:\n  {}\nlegit neighbours refused or changed:\n  {}",
         weakened.join("\n  "),
         refused.join("\n  ")
     );
@@ -454,72 +464,6 @@ fn no_command_of_the_agent_weakens_a_layer_and_legit_neighbours_run() {
     if crate::support::confine_unavailable() {
         return;
     }
-    let rows = rows();
-    let only = std::env::var("TAMPER_ONLY").ok();
-    let mut weakened = Vec::new();
-    let mut refused = Vec::new();
-    let (mut tampers, mut legits) = (0, 0);
-    // Two threads: each row is its own world.
-    let (a, b): (Vec<&Row>, Vec<&Row>) = rows
-        .iter()
-        .filter(|r| {
-            only.as_deref()
-                .is_none_or(|o| r.family == o || r.line.to_string() == o)
-        })
-        .enumerate()
-        .fold((Vec::new(), Vec::new()), |(mut a, mut b), (i, r)| {
-            if i % 2 == 0 {
-                a.push(r)
-            } else {
-                b.push(r)
-            }
-            (a, b)
-        });
-    let run = |part: Vec<&Row>| {
-        part.into_iter()
-            .map(|r| {
-                let found = if r.legit {
-                    legit_differs_through(r, Host::Played)
-                        .into_iter()
-                        .collect::<Vec<_>>()
-                } else {
-                    harm_through(r, Host::Played)
-                };
-                (r.line, r.family.clone(), r.legit, found)
-            })
-            .collect::<Vec<_>>()
-    };
-    let results = std::thread::scope(|s| {
-        let h = s.spawn(|| run(b));
-        let mut out = run(a);
-        out.extend(h.join().unwrap());
-        out
-    });
-    for (line, family, legit, found) in results {
-        if legit {
-            legits += 1;
-        } else {
-            tampers += 1;
-        }
-        if found.is_empty() {
-            continue;
-        }
-        let entry = format!("tamper.tsv:{line} ({family}): {}", found.join("; "));
-        if legit {
-            refused.push(entry);
-        } else {
-            weakened.push(entry);
-        }
-    }
-    eprintln!(
-        "tamper corpus: {} of {tampers} attempts weakened a layer; {} of {legits} legit neighbours did not run as unguarded",
-        weakened.len(),
-        refused.len()
-    );
-    assert!(
-        weakened.is_empty() && refused.is_empty(),
-        "weakened:\n  {}\nlegit neighbours refused or changed:\n  {}",
-        weakened.join("\n  "),
-        refused.join("\n  ")
-    );
+    let all = rows();
+    play_rows("tamper corpus", &selected(&all), Host::Played);
 }
