@@ -225,6 +225,31 @@ pub struct Approved {
     pub previous: Option<Record>,
 }
 
+impl Approved {
+    /// Whether the same file with the same text was already what was in force.
+    pub fn unchanged(&self) -> bool {
+        self.previous
+            .as_ref()
+            .is_some_and(|p| p.sha256 == self.record.sha256 && p.file == self.record.file)
+    }
+}
+
+/// Why the policy file at `file` cannot be approved as it is (its error, with line and
+/// column, or why it cannot be read); `None` when it can, or when there is none.
+pub fn why_not_approvable(file: &Path) -> Option<String> {
+    match crate::fsutil::read_regular(file, MAX_POLICY_BYTES) {
+        Ok(b) => Policy::parse(file, &b).err().map(|e| e.to_string()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            let mut why = crate::fsutil::describe_io(&e);
+            if e.kind() == std::io::ErrorKind::InvalidData {
+                why.push_str(" (a policy file may be at most 1 MiB)");
+            }
+            Some(format!("it cannot be read ({why})"))
+        }
+    }
+}
+
 /// Approves the policy file that applies to `project` as the user names it (their
 /// `$DID_IT_ACTUALLY_POLICY`, else `.did-it-actually.json` at the root): parsed first (a
 /// file with an error is never approved), then recorded with its text. An absent file

@@ -169,29 +169,10 @@ fn pending_notice(hook: Hook, policy: &Policy, session: &SessionId, env: Env) ->
         // Created, or not remembered (said every time rather than never).
         _ => {}
     }
-    Some(format!(
-        "{}.{}",
-        pending.sentence(&policy.source),
-        why_not_approvable(&pending.file)
-    ))
-}
-
-/// Why the file cannot be approved as it is (its error, with line and column), if so.
-fn why_not_approvable(file: &std::path::Path) -> String {
-    match crate::fsutil::read_regular(file, crate::policy::MAX_POLICY_BYTES) {
-        Ok(b) => Policy::parse(file, &b)
-            .err()
-            .map(|e| format!(" It cannot be approved as it is: {e}."))
-            .unwrap_or_default(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => {
-            let mut why = crate::fsutil::describe_io(&e);
-            if e.kind() == std::io::ErrorKind::InvalidData {
-                why.push_str(" (a policy file may be at most 1 MiB)");
-            }
-            format!(" It cannot be approved as it is: it cannot be read ({why}).")
-        }
-    }
+    let error = crate::approval::why_not_approvable(&pending.file)
+        .map(|e| format!(" It cannot be approved as it is: {e}."))
+        .unwrap_or_default();
+    Some(format!("{}.{error}", pending.sentence(&policy.source)))
 }
 
 /// Every path in the input is judged relative to `cwd`, and the policy is found from it:

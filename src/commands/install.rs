@@ -382,7 +382,7 @@ fn approve_follow_up(
         return Ok(());
     }
     match crate::approval::approve(&project, env.as_fn(), "install") {
-        Ok(a) if a.previous.as_ref().is_some_and(|p| p.sha256 == a.record.sha256 && p.file == a.record.file) => {}
+        Ok(a) if a.unchanged() => {}
         Ok(a) if a.record.text.is_some() => writeln!(
             out,
             "did-it-actually: approved {}: the guards apply it (a later change to it is not in force until you run `did-it-actually policy approve`).",

@@ -24,7 +24,7 @@ pub fn approve(
         ),
     };
     let change = match &approved.previous {
-        Some(p) if p.sha256 == record.sha256 && p.file == record.file => "it was already in force",
+        _ if approved.unchanged() => "it was already in force",
         Some(_) => "it replaces what was approved before",
         None => "nothing was approved before",
     };

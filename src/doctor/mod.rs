@@ -579,11 +579,10 @@ fn policy_check(project: &Path, env: &dyn Fn(&str) -> Option<std::ffi::OsString>
     match Policy::in_force(project, env) {
         Ok(p) if p.pending.is_some() => {
             let pending = p.pending.as_ref().expect("matched");
-            // The file as it is: what approving it would do, or why it cannot be.
-            let on_disk = match Policy::discover(project, env) {
-                Err(e) => format!(" It cannot be approved as it is: {e}."),
-                Ok(_) => String::new(),
-            };
+            // The file as it is: why it cannot be approved, if it cannot.
+            let on_disk = crate::approval::why_not_approvable(&pending.file)
+                .map(|e| format!(" It cannot be approved as it is: {e}."))
+                .unwrap_or_default();
             check(
                 Mark::Warn,
                 "policy",
@@ -877,8 +876,18 @@ fn ledger_check(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Check {
         .flatten()
     {
         let log = entry.path().join(crate::store::WRITE_LOG);
-        let Ok(c) = crate::store::chain::verify(&log) else {
-            continue;
+        let c = match crate::store::chain::verify(&log) {
+            Ok(c) => c,
+            // A session directory without a ledger yet.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => {
+                edited.push(format!(
+                    "{} (cannot be read: {})",
+                    log.display(),
+                    crate::fsutil::describe_io(&e)
+                ));
+                continue;
+            }
         };
         sessions += 1;
         records += c.records;
@@ -890,7 +899,7 @@ fn ledger_check(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Check {
             ));
         }
     }
-    if sessions == 0 {
+    if sessions == 0 && edited.is_empty() {
         return check(Mark::Pass, NAME, "no session has a ledger yet", None);
     }
     if edited.is_empty() {
@@ -904,7 +913,10 @@ fn ledger_check(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Check {
     check(
         Mark::Warn,
         NAME,
-        format!("edited after it was written: {}", edited.join("; ")),
+        format!(
+            "not intact (edited after it was written, or unreadable): {}",
+            edited.join("; ")
+        ),
         Some("what these ledgers record past the edit is not evidence; `did-it-actually receipt --session S` shows where".into()),
     )
 }

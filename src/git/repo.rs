@@ -84,10 +84,10 @@ impl Repo {
         }
     }
 
-    /// The libgit2 repository itself (for the run-time layer's look at refs and
-    /// configuration, which opens it once per command).
-    pub fn git2(&self) -> &Repository {
-        &self.repo
+    /// The libgit2 repository itself (the run-time layer's look at the refs before and
+    /// after a command keeps it, rather than opening the repository twice).
+    pub fn into_git2(self) -> Repository {
+        self.repo
     }
 
     /// The git directory (`.git`), canonical: the key for per-repository state.

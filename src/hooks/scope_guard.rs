@@ -178,12 +178,8 @@ pub fn run_time_decides(
             policy.scope.allow.join(", ")
         ));
     }
-    let dirs: Vec<PathBuf> = confine::writable(policy, &scope.root, env)
-        .dirs
-        .into_iter()
-        .map(|(d, _)| std::fs::canonicalize(&d).unwrap_or(d))
-        .collect();
-    protect::probe(&protect::protected(policy, scope, &dirs))
+    let writable = confine::writable(policy, &scope.root, env);
+    protect::probe(&protect::protected(policy, scope, &writable))
 }
 
 pub fn explain_command(

@@ -35,6 +35,19 @@ pub struct Writable {
     /// `outside_root` patterns with no literal directory (`/**`): writes anywhere, so
     /// there is nothing to confine.
     pub everywhere: Option<String>,
+    /// The git directories of the repository's local remotes (among `dirs`), resolved:
+    /// the read-only view and the check after the command look at them too.
+    pub remotes: Vec<PathBuf>,
+}
+
+impl Writable {
+    /// The directories as the kernel resolves them.
+    pub fn real_dirs(&self) -> Vec<PathBuf> {
+        self.dirs
+            .iter()
+            .map(|(d, _)| std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()))
+            .collect()
+    }
 }
 
 /// The devices a shell writes as a matter of course.
@@ -79,6 +92,10 @@ pub fn writable(policy: &Policy, root: &Path, env: Lookup) -> Writable {
         }
         for remote in local_remotes(&repo, root) {
             for dir in push_targets(&remote) {
+                let real = std::fs::canonicalize(&dir).unwrap_or_else(|_| dir.clone());
+                if !out.remotes.contains(&real) {
+                    out.remotes.push(real);
+                }
                 out.dirs
                     .push((dir, "a local remote of the repository".into()));
             }
@@ -128,20 +145,6 @@ fn local_remotes(repo: &git2::Repository, root: &Path) -> Vec<PathBuf> {
         for url in [remote.url(), remote.pushurl()].into_iter().flatten() {
             if let Some(path) = local_path(url, root) {
                 out.push(path);
-            }
-        }
-    }
-    out
-}
-
-/// The git directories of the repository's remotes that are on this machine.
-pub fn local_remote_git_dirs(repo: &git2::Repository, root: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = Vec::new();
-    for remote in local_remotes(repo, root) {
-        for dir in push_targets(&remote) {
-            let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
-            if !out.contains(&dir) {
-                out.push(dir);
             }
         }
     }
@@ -477,15 +480,10 @@ fn prepare(command: &str, env: Lookup) -> Result<Prepared, String> {
     })?;
     let scope = crate::scope::Scope::new(&policy, &project, env);
     let mut allowed = writable(&policy, &scope.root, env);
-    let dirs: Vec<PathBuf> = allowed
-        .dirs
-        .iter()
-        .map(|(d, _)| std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()))
-        .collect();
     let state = crate::store::state_root(env).ok();
     // The check after the command belongs to the run-time layers: off when both are.
     let watch = (policy.branches.run_time || policy.scope.run_time)
-        .then(|| super::sentinel::Watch::before(&policy, &scope, &dirs, state.as_deref()));
+        .then(|| super::sentinel::Watch::before(&policy, &scope, &allowed, state.as_deref()));
     if !policy.scope.run_time || allowed.everywhere.is_some() {
         return Ok(Prepared {
             confinement: Confinement::default(),
@@ -517,7 +515,7 @@ fn prepare(command: &str, env: Lookup) -> Result<Prepared, String> {
     }
     // The guard's files inside the places it may write, read-only in the command's own
     // view (before Landlock, which forbids mounting).
-    let plan = protect::Plan::new(&protect::protected(&policy, &scope, &dirs));
+    let plan = protect::Plan::new(&protect::protected(&policy, &scope, &allowed));
     Ok(Prepared {
         confinement: Confinement {
             plan: Some((plan, allowed)),

@@ -34,8 +34,9 @@ pub struct Protected {
 /// The guard's files and the policy's literal denied paths that exist under `writable`
 /// (the directories the kernel lets the command write beneath; elsewhere Landlock
 /// already refuses), for the project `scope` judges.
-pub fn protected(policy: &Policy, scope: &Scope, writable: &[PathBuf]) -> Protected {
-    let beneath = |p: &Path| writable.iter().any(|w| p.starts_with(w));
+pub fn protected(policy: &Policy, scope: &Scope, writable: &super::confine::Writable) -> Protected {
+    let dirs = writable.real_dirs();
+    let beneath = |p: &Path| dirs.iter().any(|w| p.starts_with(w));
     let mut out = Protected::default();
     for (path, what) in scope.guarded_files() {
         let real = std::fs::canonicalize(&path).unwrap_or(path);
@@ -66,7 +67,7 @@ pub fn protected(policy: &Policy, scope: &Scope, writable: &[PathBuf]) -> Protec
             common.join("info").join("attributes"),
             "the repository's own attributes".into(),
         ));
-        for remote in super::confine::local_remote_git_dirs(repo, &scope.root) {
+        for remote in &writable.remotes {
             git_code.push((
                 remote.join("hooks"),
                 format!("the git hooks of the local remote {}", remote.display()),

@@ -32,8 +32,9 @@ pub struct Watch {
 }
 
 struct RepoWatch {
-    /// The git directory refs and configuration live in (a common directory).
-    dir: PathBuf,
+    /// Opened before the command, read again after it (refs are read from disk each
+    /// time: libgit2 keeps no copy of them).
+    repo: git2::Repository,
     /// "the project's repository", "the local remote /srv/x.git".
     what: String,
     remote: bool,
@@ -67,13 +68,13 @@ pub struct Finding {
 pub const REPORT_START: &str = "did-it-actually (run-time layer, after the command): ";
 
 impl Watch {
-    /// Looks at the places before the command runs. `repo_dirs`: the project's git
-    /// directories (common first) and its local remotes' git directories, as the write
-    /// layer opens them.
+    /// Looks at the places before the command runs: the project's repository and the
+    /// local remotes the write layer opens (`writable`), and the guarded paths under the
+    /// directories it lets the command write.
     pub fn before(
         policy: &Policy,
         scope: &crate::scope::Scope,
-        writable: &[PathBuf],
+        writable: &super::confine::Writable,
         state_root: Option<&Path>,
     ) -> Watch {
         let mut repos = Vec::new();
@@ -81,42 +82,40 @@ impl Watch {
         // Each half follows its layer's switch: the refs git's hooks guard
         // (`branches.run_time`), the files the kernel guards (`scope.run_time`).
         let (refs_on, files_on) = (policy.branches.run_time, policy.scope.run_time);
-        // One open of the repository for everything below (each open reads git's
-        // configuration files: it is most of this check's cost).
         // At the root, not searched upward (a project that is no repository has none).
         let opened = crate::git::repo::Repo::open(&scope.root, Some(&scope.root))
             .ok()
             .flatten();
         let mut attributes = None;
-        if let Some(wrapped) = &opened {
-            let repo = wrapped.git2();
+        if let Some(wrapped) = opened {
             if refs_on {
                 defaults = wrapped.remote_default_branches();
             }
-            attributes = Some(repo.commondir().join("info").join("attributes"));
+            let repo = wrapped.into_git2();
             let common = repo.commondir().to_owned();
-            let mut configs = vec![config_watch(common.join("config"))];
-            configs.push(config_watch(common.join("config.worktree")));
-            if repo.path() != common {
-                configs.push(config_watch(repo.path().join("config.worktree")));
-            }
-            if !files_on {
-                configs.clear();
+            attributes = Some(common.join("info").join("attributes"));
+            let mut configs = Vec::new();
+            if files_on {
+                configs.push(config_watch(common.join("config")));
+                configs.push(config_watch(common.join("config.worktree")));
+                if repo.path() != common {
+                    configs.push(config_watch(repo.path().join("config.worktree")));
+                }
             }
             repos.push(RepoWatch {
                 refs: if refs_on {
-                    protected_refs(repo, &policy.branches, &defaults)
+                    protected_refs(&repo, &policy.branches, &defaults)
                 } else {
                     Vec::new()
                 },
                 hooks_absent: absent_dir(&common.join("hooks")).filter(|_| files_on),
                 configs,
-                dir: common,
+                repo,
                 what: "the project's repository".into(),
                 remote: false,
             });
-            for remote in super::confine::local_remote_git_dirs(repo, &scope.root) {
-                let Ok(r) = git2::Repository::open_bare(&remote) else {
+            for remote in &writable.remotes {
+                let Ok(r) = git2::Repository::open_bare(remote) else {
                     continue;
                 };
                 repos.push(RepoWatch {
@@ -132,12 +131,13 @@ impl Watch {
                         Vec::new()
                     },
                     what: format!("the local remote {}", remote.display()),
-                    dir: remote,
+                    repo: r,
                     remote: true,
                 });
             }
         }
-        let beneath = |p: &Path| writable.iter().any(|w| p.starts_with(w));
+        let dirs = writable.real_dirs();
+        let beneath = |p: &Path| dirs.iter().any(|w| p.starts_with(w));
         let mut absent = Vec::new();
         for (path, what, only_said) in candidates(policy, scope, attributes)
             .into_iter()
@@ -194,9 +194,7 @@ impl Watch {
         if repo.refs.is_empty() {
             return out;
         }
-        let Ok(r) = git2::Repository::open_bare(&repo.dir) else {
-            return out;
-        };
+        let r = &repo.repo;
         // Also a protected name that appeared since: created, not moved (allowed).
         for (name, before) in &repo.refs {
             let now = r.refname_to_id(name).ok();
@@ -210,7 +208,7 @@ impl Watch {
             let Some(rule) = self.branches.protects(branch, &self.defaults) else {
                 continue;
             };
-            let kinds = plausible_kinds(&r, *old, now, repo.remote);
+            let kinds = plausible_kinds(r, *old, now, repo.remote);
             // Some way git could have made this change is allowed: the change may be
             // git's own, judged by its hooks.
             if kinds.iter().any(|k| !self.branches.deny.get(*k)) {
