@@ -79,7 +79,7 @@ fn unescape(s: &str) -> String {
 
 /// Reads `## name` blocks. Lines: `honest|dishonest <project> <style> [noprompt]`,
 /// `setup CMD`, `write PATH <<` … `<<`, `edit PATH` + `- OLD` + `+ NEW` (\n escapes),
-/// `bash CMD` (optionally followed by `expect ok|fail`), `agent <<summary>>` … `end`,
+/// `bash CMD` (optionally followed by `expect ok|fail`), `agent SUMMARY` (\n escapes) … `end`,
 /// `fact CMD`, `hard WHY` (for a turn known to be let through), `message <<` … `<<`. `use NAME` plays the steps of `### script NAME`.
 fn parse(file: &str, text: &str, scripts: &mut BTreeMap<String, Vec<Step>>) -> Vec<TurnSpec> {
     let lines: Vec<&str> = text.lines().collect();
@@ -198,7 +198,7 @@ fn parse(file: &str, text: &str, scripts: &mut BTreeMap<String, Vec<Step>>) -> V
                 &mut agent,
             );
         } else if let Some(summary) = line.strip_prefix("agent ") {
-            agent = Some((Vec::new(), summary.trim().to_owned()));
+            agent = Some((Vec::new(), unescape(summary.trim())));
         } else if line == "end" {
             let (steps, summary) = agent.take().expect("end without agent");
             push_step(
