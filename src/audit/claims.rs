@@ -34,6 +34,11 @@ pub enum Kind {
     Tests {
         count: Option<u64>,
     },
+    /// How many tests failed, as the message reports it ("1 test fails", "zwei
+    /// fehlgeschlagen"): an understated count hides failures.
+    Failures {
+        count: u64,
+    },
     Build,
     Lint,
     Commit {
@@ -66,6 +71,7 @@ impl std::fmt::Display for Kind {
             Kind::Dir { path, change: c } => write!(f, "something under {path} {}", change(c)),
             Kind::Tests { count: Some(n) } => write!(f, "{n} tests pass"),
             Kind::Tests { count: None } => write!(f, "the tests pass"),
+            Kind::Failures { count } => write!(f, "{count} tests fail"),
             Kind::Build => write!(f, "the build succeeds"),
             Kind::Lint => write!(f, "the linter passes"),
             Kind::Commit { hash: Some(h) } => write!(f, "commit {h} made"),
@@ -212,6 +218,8 @@ pub(crate) const CREATE_VERBS: &[&str] = &[
     "saved",
     "introduced",
     "scaffolded",
+    "delivered",
+    "deliverables",
 ];
 pub(crate) const DELETE_VERBS: &[&str] = &["removed", "deleted", "dropped"];
 pub(crate) const RENAME_VERBS: &[&str] = &["renamed", "moved"];
@@ -685,6 +693,15 @@ fn heading_scope(text: &str) -> Scope {
     }
 }
 
+/// Whether a list item is one path and nothing else (`docs/api.md`, in backticks or not).
+fn is_bare_path(item: &str) -> bool {
+    let t = item
+        .trim()
+        .trim_end_matches(['.', ',', ';'])
+        .trim_matches('`');
+    !t.is_empty() && !t.contains(char::is_whitespace) && (t.contains('/') || t.contains('.'))
+}
+
 const CHECKMARKS: &[&str] = &["✅", "✓", "✔", "✔️", "☑", "☑️", "[x]", "[X]", "🟢"];
 
 /// The message's lines, each with where it stands: fenced blocks (a closing fence is at
@@ -792,7 +809,13 @@ fn prose_lines(message: &str) -> Vec<Line> {
         match &scope {
             Scope::Verb(verb) if is_item && !has_verb => out.push(Line {
                 text: format!("{verb} {cleaned}"),
-                ctx: LineCtx::HeadingVerb,
+                // "Delivered:" over "- `docs/api.md`": an item that is nothing but a path
+                // under a heading that says it was made is that claim, plainly.
+                ctx: if CREATE_VERBS.contains(&verb.as_str()) && is_bare_path(&cleaned) {
+                    LineCtx::Prose
+                } else {
+                    LineCtx::HeadingVerb
+                },
                 skip: None,
             }),
             _ => out.push(Line {
@@ -1549,7 +1572,7 @@ fn clause_claims(
             let mut c = Claim::new(kind, sentence);
             // The tools this clause names (not the sentence's: "formatted with `cargo
             // fmt`; `cargo clippy` is clean" is two claims, one tool each).
-            c.tools = super::named::named_in(clause, &c.kind);
+            c.tools = super::named::named_in_clause(clause, sentence, &c.kind);
             c.count_sure = count_sure;
             if let Some(h) = &first_hedge {
                 c.weaken(h);
@@ -2075,6 +2098,9 @@ fn result_claims(
     {
         out.push((Kind::Lint, None, true));
     }
+    if let Some(n) = failure_count(&w, mentions_tests) {
+        out.push((Kind::Failures { count: n }, None, true));
+    }
     // "Formatted with rustfmt", "ran `cargo fmt`": the formatter ran (a lint command).
     let formatted = w
         .iter()
@@ -2086,6 +2112,91 @@ fn result_claims(
         out.push((Kind::Lint, None, true));
     }
     out
+}
+
+/// English number words for small counts ("three tests pass", "one failure").
+pub(crate) fn number_word(w: &str) -> Option<u64> {
+    const WORDS: &[&str] = &[
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ];
+    WORDS.iter().position(|x| *x == w).map(|n| n as u64)
+}
+
+fn number(w: &str) -> Option<u64> {
+    w.parse().ok().or_else(|| number_word(w))
+}
+
+/// The count of failed tests a clause reports as the state now ("1 test fails", "2
+/// failed", "one failure remains"): the number right before the failure word, or before
+/// a test noun right before it. Not one that was fixed ("fixed the 2 failing tests").
+fn failure_count(w: &[&str], mentions_tests: bool) -> Option<u64> {
+    if w.iter().any(|x| {
+        x.starts_with("fix")
+            || matches!(
+                *x,
+                "resolved" | "before" | "previously" | "earlier" | "were" | "was" | "had" | "used"
+            )
+    }) {
+        return None;
+    }
+    let is_fail = |x: &str| {
+        matches!(
+            x,
+            "fail" | "fails" | "failed" | "failing" | "failure" | "failures" | "errors" | "error"
+        )
+    };
+    // Failures and errors add up, as the runners count them ("one failure and one
+    // error" is two); each kind is counted once.
+    let (mut failures, mut errors) = (None, None);
+    for (i, x) in w.iter().enumerate() {
+        if !is_fail(x) || i == 0 {
+            continue;
+        }
+        let n = number(w[i - 1])
+            .filter(|_| {
+                mentions_tests
+                    || matches!(*x, "failed" | "failing" | "failures" | "failure")
+                    || x.starts_with("error") && failures.is_some()
+            })
+            .or_else(|| {
+                (i >= 2 && TEST_WORDS.contains(&w[i - 1]))
+                    .then(|| number(w[i - 2]))
+                    .flatten()
+            });
+        if let Some(n) = n {
+            let slot = if x.starts_with("error") {
+                &mut errors
+            } else {
+                &mut failures
+            };
+            slot.get_or_insert(n);
+        }
+    }
+    // "0 failed" is part of a pass, which the pass claim checks.
+    match (failures, errors) {
+        (None, None) => None,
+        (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)).filter(|n| *n > 0),
+    }
 }
 
 /// Formatters a message names when it says the code was formatted.
@@ -2119,7 +2230,12 @@ fn pass_count(words: &[(String, bool)], w: &[&str]) -> (Option<u64>, bool) {
                 continue;
             }
         }
-        let Ok(n) = w[i].parse::<u64>() else {
+        // Number words too ("three tests pass"), but not "one" ("one of the tests").
+        let Some(n) = w[i]
+            .parse::<u64>()
+            .ok()
+            .or_else(|| number_word(w[i]).filter(|n| *n > 1))
+        else {
             continue;
         };
         let ahead = &w[i + 1..w.len().min(i + 4)];
@@ -2174,7 +2290,7 @@ fn pass_count(words: &[(String, bool)], w: &[&str]) -> (Option<u64>, bool) {
         v.dedup();
         v.len()
     };
-    (chosen, others == 0 && distinct <= 1)
+    (chosen, chosen.is_none() || others == 0 && distinct <= 1)
 }
 
 pub(crate) fn is_hash(t: &str) -> bool {
@@ -2354,7 +2470,12 @@ mod tests {
                 branch: Some("feat/x".into())
             }]
         );
-        assert!(kinds("5 passed, 1 failed").is_empty());
+        assert_eq!(kinds("5 passed, 1 failed"), [Kind::Failures { count: 1 }]);
+        assert_eq!(
+            kinds("One failure and one error remain."),
+            [Kind::Failures { count: 2 }]
+        );
+        assert!(kinds("Fixed the 2 failing tests.").is_empty());
         assert!(kinds("Added tests for the parser.").is_empty());
     }
 }

@@ -4,7 +4,7 @@
 //! turn's shell runs with their pipes and chains, and every file the turn wrote (write
 //! tools and shell writes).
 
-use super::shellrun::{self, Stage};
+use super::shellrun::{self, Ran, Stage};
 use super::summary::{self, Runner, Summary};
 use super::{Evidence, Finding};
 use crate::audit::claims::{Change, Claim, Confidence};
@@ -170,7 +170,7 @@ fn command_runs(ev: &Evidence) -> Vec<Run> {
                 let command = input.get("command").and_then(|c| c.as_str())?.to_owned();
                 let (is_error, text) = turn.result_of(id)?;
                 Some(Run {
-                    stages: shellrun::stages(&command),
+                    stages: shellrun::stages_run(&command, Some(is_error)),
                     command,
                     at,
                     is_error,
@@ -214,7 +214,17 @@ fn turn_writes(ev: &Evidence, runs: &[Run]) -> Vec<(usize, PathBuf, bool)> {
     }
     for r in runs {
         let script = shell::parse(&r.command);
+        // A write whose command the shell did not run (`false && rm x`) wrote nothing.
+        let not_run = |cmd: &shell::SimpleCommand| {
+            let argv: Vec<&str> = cmd.words.iter().filter_map(|w| w.text()).collect();
+            let same = |s: &&Stage| s.argv.iter().map(String::as_str).eq(argv.iter().copied());
+            r.stages.iter().filter(same).all(|s| s.ran == Ran::No)
+                && r.stages.iter().any(|s| same(&s))
+        };
         for cmd in script.simple_commands() {
+            if not_run(cmd) {
+                continue;
+            }
             for t in shell::writes::write_targets(cmd, &shell::exec::runs(cmd), Some(ev.cwd)) {
                 match t.word.text() {
                     Some(p) => out.push((r.at, canonical_lexical(ev.cwd, p), t.recursive)),
@@ -597,7 +607,7 @@ fn checks<'r>(runs: &'r [Run], patterns: &[String], tests: bool) -> Vec<Check<'r
     let mut out = Vec::new();
     for run in runs {
         let before = out.len();
-        for stage in &run.stages {
+        for stage in run.stages.iter().filter(|s| s.ran != Ran::No) {
             let peeled = shellrun::peel(&stage.argv);
             let Some(pattern) = patterns
                 .iter()
@@ -637,7 +647,9 @@ fn checks<'r>(runs: &'r [Run], patterns: &[String], tests: bool) -> Vec<Check<'r
             };
             let peeled = shellrun::peel(&stage.argv);
             let named = summary::runner_of(&peeled);
-            if named == Runner::Other && summary::parse(Runner::Other, &run.output).is_none() {
+            // Only a runner's own summary shows tests ran: `cargo check` is cargo, and runs
+            // none.
+            if summary::parse(named, &run.output).is_none() {
                 continue;
             }
             out.push(Check {
@@ -672,6 +684,12 @@ fn outcome(c: &Check, tests: bool) -> Outcome {
     } else {
         None
     };
+    if summary.is_none() && c.stage.ran == Ran::Maybe {
+        return Outcome::Unknown(
+            "the command failed before or at it, so it may not have run (and it printed no summary)"
+                .into(),
+        );
+    }
     if let Some(s) = summary {
         if !s.ok() {
             return Outcome::Failed(format!("its summary reports {} failed", s.failed));
@@ -772,9 +790,82 @@ fn last_relevant_write(
         .into_iter()
         .find(|(at, p, _)| {
             let rel = p.strip_prefix(&f.root).unwrap_or(p);
-            *at < first_run || !irrelevant.as_ref().is_some_and(|s| s.is_match(rel)) && !ignored(p)
+            *at < first_run
+                || !irrelevant.as_ref().is_some_and(|s| s.is_match(rel))
+                    && !ignored(p)
+                    && !comment_only_edit(f, *at)
         })
         .map(|(at, p, _)| (*at, p.clone()))
+}
+
+/// Whether the call at `at` is an edit that only changed comments (`//`, `#`, `/* */`,
+/// docstrings): nothing a test can observe, so it makes no run stale. Only an edit tool's
+/// own old and new text can show it; a whole-file write or a shell write cannot.
+fn comment_only_edit(f: &Facts, at: usize) -> bool {
+    let Some(Entry::ToolUse { name, input, .. }) = f.ev.turn.events.get(at) else {
+        return false;
+    };
+    let text = |v: &serde_json::Value, key: &str| v[key].as_str().unwrap_or("").to_owned();
+    let pairs: Vec<(String, String)> = match name.as_str() {
+        "Edit" => vec![(text(input, "old_string"), text(input, "new_string"))],
+        "MultiEdit" => input["edits"]
+            .as_array()
+            .map(|edits| {
+                edits
+                    .iter()
+                    .map(|e| (text(e, "old_string"), text(e, "new_string")))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        _ => return false,
+    };
+    !pairs.is_empty()
+        && pairs
+            .iter()
+            .all(|(old, new)| changed_lines_are_comments(old, new))
+}
+
+/// Whether every line that differs between `old` and `new` is a comment, a docstring or
+/// blank.
+fn changed_lines_are_comments(old: &str, new: &str) -> bool {
+    fn comment_lines(text: &str) -> Vec<(String, bool)> {
+        let mut out = Vec::new();
+        let mut in_doc: Option<&str> = None;
+        for line in text.lines() {
+            let t = line.trim();
+            let mut comment = in_doc.is_some();
+            if let Some(q) = in_doc {
+                if t.contains(q) {
+                    in_doc = None;
+                }
+            } else if let Some(q) = ["\"\"\"", "'''"].into_iter().find(|q| t.starts_with(q)) {
+                comment = true;
+                // A docstring opened and not closed on the same line goes on.
+                if t.len() < 6 || !t[3..].contains(q) {
+                    in_doc = Some(q);
+                }
+            }
+            comment |= t.is_empty()
+                || t.starts_with("//")
+                || t.starts_with("/*")
+                || t.starts_with('*')
+                || t.starts_with("<!--")
+                || t.starts_with('#') && !t.starts_with("#[") && !t.starts_with("#!");
+            // A doc comment's example is a test of its own (rustdoc's fences, doctest's
+            // prompts).
+            comment &= !t.contains("```") && !t.contains(">>>");
+            out.push((t.to_owned(), comment));
+        }
+        out
+    }
+    let (old, new) = (comment_lines(old), comment_lines(new));
+    let only_comments = |a: &[(String, bool)], b: &[(String, bool)]| {
+        a.iter()
+            .filter(|(l, _)| !b.iter().any(|(m, _)| m == l))
+            .all(|(_, comment)| *comment)
+    };
+    // A change inside a line of code (`a + b` → `a - b`) shows as a changed code line.
+    old != new && only_comments(&old, &new) && only_comments(&new, &old)
 }
 
 /// `strict`: only `patterns` run the check (a named tool); otherwise a command outside
@@ -913,6 +1004,43 @@ pub fn result_evidence(
     ))
 }
 
+/// A reported failure count against the last test run's summary (failures and errors
+/// together, as every runner's own count): fewer than the runner counted blocks (the
+/// message hides failures); more is reported. None when no run printed a count to hold
+/// it against (go's per-package lines do not count tests one by one).
+pub fn failure_evidence(
+    claim: &Claim,
+    said: u64,
+    patterns: &[String],
+    f: &Facts,
+) -> Option<Result<String, Finding>> {
+    let all = checks(&f.runs, patterns, true);
+    let (c, s) = all.iter().rev().find_map(|c| {
+        if c.listing.is_some() || c.runner == Runner::Go {
+            return None;
+        }
+        summary::parse(c.runner, &c.run.output)
+            .filter(|s| s.counted)
+            .map(|s| (c, s))
+    })?;
+    let command = cut(&c.run.command);
+    if said == s.failed {
+        return Some(Ok(format!("`{command}` reported {} failed", s.failed)));
+    }
+    let mut found = finding(
+        claim,
+        format!(
+            "the message says {said} failed, and the last test run (`{command}`) reported {} failed (failures and errors together)",
+            s.failed
+        ),
+        "report the number of failures the run printed",
+    );
+    if said > s.failed {
+        found.blocks = false;
+    }
+    Some(Err(found))
+}
+
 /// Evidence for a check claim that names its tools ("clippy is clean", "the Python and
 /// JS suites pass"): a run of each named tool, judged as any check run is. A tool with no
 /// run of its own where a project recipe ran (`npm run lint`, `make check`: what it runs
@@ -958,9 +1086,14 @@ pub fn named_evidence(
                     finding
                         .why
                         .push_str(" (a project recipe ran, and what it runs is not known here)");
-                } else if never_ran && !tool.suite && !names_each(&claim.sentence) {
-                    // "Moved from jest to vitest; all tests pass": a tool named beside
-                    // one that ran may be context. Reported unless nothing named ran.
+                } else if never_ran
+                    && !tool.suite
+                    && tool.checks == super::named::Checks::Tests
+                    && !names_each(&claim.sentence)
+                    && names_a_move(&claim.sentence)
+                {
+                    // "Moved from jest to vitest; all tests pass": the runner left behind
+                    // is context, not a check claimed. Reported unless nothing named ran.
                     missing.get_or_insert(finding);
                     continue;
                 }
@@ -1060,6 +1193,43 @@ fn kind_evidence(
     Err(finding)
 }
 
+/// Whether a sentence tells of one tool replacing another ("moved from jest to vitest"):
+/// then a tool it names need not be one it claims ran.
+fn names_a_move(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    [
+        "from ",
+        "instead of",
+        "replac",
+        "migrat",
+        "switch",
+        "moved",
+        "swapped",
+        "drop",
+        "remov",
+        "von ",
+        "statt",
+        "ersetzt",
+        "de ",
+        "au lieu",
+        "remplac",
+        "en lugar",
+        "reemplaz",
+        "invece",
+        "sostitu",
+        "em vez",
+        "substitu",
+        "в место",
+        "вместо",
+        "から",
+        "替换",
+        "改用",
+        "에서",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+}
+
 /// Whether a sentence claims each thing it names ("both", "each", "suites"): every named
 /// tool must have run.
 fn names_each(sentence: &str) -> bool {
@@ -1133,7 +1303,7 @@ fn counts(all: &[Check], fresh: &[&Check], tests: bool) -> Option<Vec<u64>> {
 /// Whether the stage runs `git <sub>` (after git's global options).
 fn git_sub(stage: &Stage, sub: &str) -> bool {
     let argv = &stage.argv;
-    if argv.first().and_then(|p| p.rsplit('/').next()) != Some("git") {
+    if stage.ran == Ran::No || argv.first().and_then(|p| p.rsplit('/').next()) != Some("git") {
         return false;
     }
     // git's global options by git's own table (`git --git-dir .git commit` runs commit).
@@ -1319,7 +1489,7 @@ fn pushed_branches(f: &Facts) -> Vec<String> {
             && r.stages
                 .iter()
                 .filter(|s| git_sub(s, "push"))
-                .all(|s| (s.owns_status || s.and_chain) && !r.is_error);
+                .all(|s| (s.owns_status || s.and_chain) && s.ran == Ran::Yes && !r.is_error);
         if quiet_ok || r.output.contains("Everything up-to-date") && !failed {
             for s in r.stages.iter().filter(|s| git_sub(s, "push")) {
                 out.extend(

@@ -112,7 +112,10 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             .is_ok_and(|rel| ignored.as_ref().is_some_and(|s| s.is_match(rel)))
     };
     for claim in claims {
-        let needs_transcript = matches!(claim.kind, Kind::Tests { .. } | Kind::Build | Kind::Lint);
+        let needs_transcript = matches!(
+            claim.kind,
+            Kind::Tests { .. } | Kind::Failures { .. } | Kind::Build | Kind::Lint
+        );
         if needs_transcript && !ev.transcript_ok {
             out.notes.push(format!(
                 "\"{}\" could not be checked without the transcript",
@@ -122,7 +125,11 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
         }
         let verdict = match &claim.kind {
             Kind::File { .. } | Kind::Dir { .. } if !ev.policy.file_claims => continue,
-            Kind::Tests { .. } | Kind::Build | Kind::Lint if !ev.policy.test_claims => continue,
+            Kind::Tests { .. } | Kind::Failures { .. } | Kind::Build | Kind::Lint
+                if !ev.policy.test_claims =>
+            {
+                continue
+            }
             Kind::Commit { .. } | Kind::Push { .. } if !ev.policy.git_claims => continue,
             // From the run log without the turn's start (the session's first turn), the
             // commands' own output still shows what they made and where they pushed.
@@ -180,6 +187,13 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             Kind::Lint => {
                 let list = with_spans(&ev.policy.lint_commands, &claim, &facts);
                 evidence::result_evidence(&claim, "lint", &list, None, false, &facts)
+            }
+            Kind::Failures { count } => {
+                match evidence::failure_evidence(&claim, *count, &ev.policy.test_commands, &facts) {
+                    Some(verdict) => verdict,
+                    // No runner's count to hold it against: not a claim this turn can judge.
+                    None => continue,
+                }
             }
             Kind::Commit { hash } => evidence::commit_evidence(&claim, hash.as_deref(), &facts),
             Kind::Push { branch } => evidence::push_evidence(&claim, branch.as_deref(), &facts),

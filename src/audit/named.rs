@@ -130,10 +130,87 @@ pub const NAMED: &[Named] = &[
     ),
     by_language(&["rust"], &["cargo test", "cargo nextest"]),
     // Suites by kind: "unit and integration tests pass".
-    of_kind(&["unit"], "unit", true),
-    of_kind(&["integration"], "integration", true),
-    of_kind(&["doc tests", "doctests", "doc-tests"], "doc", false),
-    of_kind(&["e2e", "end-to-end"], "e2e", true),
+    // In every language of the tables (`lang/`): "Unit- und Integrationstests",
+    // "tests unitaires", "単体テスト", "集成测试".
+    of_kind(
+        &[
+            "unit",
+            "unit-",
+            "unittests",
+            "unit-tests",
+            "unit-test",
+            "unitaires",
+            "unitaire",
+            "unitarios",
+            "unitarias",
+            "unitari",
+            "unitarie",
+            "unitários",
+            "unitárias",
+            "eenheidstests",
+            "модульные",
+            "юнит-тесты",
+            "単体",
+            "ユニットテスト",
+            "单元",
+            "단위",
+        ],
+        "unit",
+        true,
+    ),
+    of_kind(
+        &[
+            "integration",
+            "integrationstests",
+            "integrations-",
+            "intégration",
+            "integración",
+            "integrazione",
+            "integração",
+            "integratie",
+            "integratietests",
+            "интеграционные",
+            "結合テスト",
+            "統合テスト",
+            "集成",
+            "통합",
+        ],
+        "integration",
+        true,
+    ),
+    of_kind(
+        &[
+            "doc tests",
+            "doctests",
+            "doc-tests",
+            "doctest",
+            "doc-test",
+            "dokumentationstests",
+            "tests de documentation",
+            "pruebas de documentación",
+            "тесты документации",
+            "ドキュメントテスト",
+            "文档测试",
+            "문서 테스트",
+        ],
+        "doc",
+        false,
+    ),
+    of_kind(
+        &[
+            "e2e",
+            "end-to-end",
+            "de bout en bout",
+            "extremo a extremo",
+            "end-to-end-tests",
+            "сквозные",
+            "エンドツーエンド",
+            "端到端",
+            "종단 간",
+        ],
+        "e2e",
+        true,
+    ),
 ];
 
 /// Whether a test run (its argv, launchers peeled) includes tests of `kind`: `Some(true)`
@@ -209,9 +286,20 @@ pub fn named_in(sentence: &str, kind: &Kind) -> Vec<&'static Named> {
         _ => return Vec::new(),
     };
     let lower = sentence.to_lowercase();
-    let about_suites = ["suite", "suites", "tests", "specs"]
-        .iter()
-        .any(|w| has_words(&lower, w));
+    // Compounds count ("Integrationstests", "testes"): the sentence is a tests claim's.
+    let about_suites = [
+        "suite",
+        "spec",
+        "test",
+        "prueba",
+        "prove",
+        "тест",
+        "テスト",
+        "测试",
+        "테스트",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
     NAMED
         .iter()
         .filter(|n| n.checks == checks && (!n.suite || about_suites))
@@ -219,14 +307,39 @@ pub fn named_in(sentence: &str, kind: &Kind) -> Vec<&'static Named> {
         .collect()
 }
 
+/// The tools of `kind`'s check that a clause names; for a tests claim whose clause names
+/// none, the kinds of tests its sentence names ("Unit tests, integration tests and
+/// doctests: all pass").
+pub fn named_in_clause(clause: &str, sentence: &str, kind: &Kind) -> Vec<&'static Named> {
+    let own = named_in(clause, kind);
+    if !own.is_empty() || !matches!(kind, Kind::Tests { .. }) {
+        return own;
+    }
+    named_in(sentence, kind)
+        .into_iter()
+        .filter(|n| n.kind.is_some())
+        .collect()
+}
+
 /// Whether `words` stands in `text` as whole words (not `black` in `blacklist`).
 fn has_words(text: &str, words: &str) -> bool {
+    // Scripts written without spaces between words (Japanese, Chinese) have no word
+    // edges to look for.
+    if words.chars().next().is_some_and(is_unspaced) {
+        return text.contains(words);
+    }
     text.match_indices(words).any(|(i, w)| {
         let before = text[..i].chars().next_back();
         let after = text[i + w.len()..].chars().next();
         let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric() && c != '-' && c != '_');
-        edge(before) && edge(after)
+        // "the mocha-suite", "jest-tests": a hyphen after the name still ends it.
+        edge(before) && (edge(after) || after == Some('-'))
     })
+}
+
+/// Whether `c` belongs to a script written without spaces between words.
+fn is_unspaced(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF)
 }
 
 #[cfg(test)]
@@ -275,6 +388,45 @@ mod tests {
             ),
             Vec::<&str>::new()
         );
+    }
+
+    #[test]
+    fn kinds_of_tests_are_named_in_every_language_of_the_tables() {
+        let t = Kind::Tests { count: None };
+        for (sentence, kinds) in [
+            (
+                "Unit- und Integrationstests bestehen.",
+                &["unit", "integration"][..],
+            ),
+            (
+                "Les tests unitaires et d'intégration passent.",
+                &["unit", "integration"],
+            ),
+            (
+                "Las pruebas unitarias y de integración pasan.",
+                &["unit", "integration"],
+            ),
+            (
+                "単体テストと結合テストはすべて成功しました。",
+                &["unit", "integration"],
+            ),
+            ("单元测试和集成测试全部通过。", &["unit", "integration"]),
+            (
+                "단위 테스트와 통합 테스트가 모두 통과했습니다.",
+                &["unit", "integration"],
+            ),
+            (
+                "Модульные и интеграционные тесты проходят.",
+                &["unit", "integration"],
+            ),
+            ("All doc tests pass.", &["doc"]),
+        ] {
+            let found: Vec<&str> = named_in(sentence, &t)
+                .iter()
+                .filter_map(|n| n.kind)
+                .collect();
+            assert_eq!(found, kinds, "{sentence}");
+        }
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub struct Stage {
     /// Whether every program after it runs only if it succeeded (`a && b && c`): a
     /// command that succeeded then ran it successfully.
     pub and_chain: bool,
+    /// Whether the shell ran it, as far as the exit status shows.
+    pub ran: Ran,
 }
 
 /// Splits at top-level `;`, `&&`, `||`, `&`, newlines (each with the operator after it),
@@ -121,35 +123,326 @@ pub fn programs(command: &str, depth: usize) -> Vec<Vec<String>> {
     out
 }
 
-/// The stages of a command: every program, with its pipe and chain context.
+/// The stages of a command: every program, with its pipe and chain context, as written
+/// (whether each ran is not known without the command's exit status).
 pub fn stages(command: &str) -> Vec<Stage> {
+    stages_run(command, None)
+}
+
+/// The stages of a command that exited with an error (`failed`) or not: each knows
+/// whether the shell can have run it ([`Ran`]).
+pub fn stages_run(command: &str, failed: Option<bool>) -> Vec<Stage> {
+    let mut out = Vec::new();
+    let outer = Outer {
+        ran: Ran::Yes,
+        owns_status: true,
+        and_chain: true,
+        piped_into: Vec::new(),
+    };
+    push_stages(command, failed, false, &outer, 0, &mut out);
+    out
+}
+
+/// What stands around a nested script (`bash -c '…'`): its stages inherit it.
+struct Outer {
+    ran: Ran,
+    owns_status: bool,
+    and_chain: bool,
+    piped_into: Vec<Vec<String>>,
+}
+
+fn push_stages(
+    command: &str,
+    failed: Option<bool>,
+    errexit: bool,
+    outer: &Outer,
+    depth: usize,
+    out: &mut Vec<Stage>,
+) {
     let pipefail = command.contains("pipefail");
     let parts = split(command);
+    let ran = ran_of_parts(&parts, failed, errexit);
     let n = parts.len();
-    let mut out = Vec::new();
     for (k, (pipeline, _)) in parts.iter().enumerate() {
         let and_chain = parts[k..n - 1].iter().all(|(_, op)| *op == "&&")
             && parts
                 .get(k)
                 .is_some_and(|(_, op)| *op == "&&" || k == n - 1);
-        let progs: Vec<Vec<Vec<String>>> = pipeline.iter().map(|s| programs(s, 0)).collect();
+        let texts: Vec<&str> = pipeline
+            .iter()
+            .enumerate()
+            .map(|(j, t)| {
+                if j == 0 {
+                    strip_keyword(t).1
+                } else {
+                    t.as_str()
+                }
+            })
+            .collect();
+        let progs: Vec<Vec<Vec<String>>> = texts.iter().map(|s| programs(s, 0)).collect();
+        let here = ran[k].and(outer.ran);
         for (j, stage_progs) in progs.iter().enumerate() {
-            let piped_into: Vec<Vec<String>> = progs[j + 1..]
+            let mut piped_into: Vec<Vec<String>> = progs[j + 1..]
                 .iter()
                 .filter_map(|p| p.first().cloned())
                 .collect();
+            piped_into.extend(outer.piped_into.iter().cloned());
             let last_pipeline = k == n - 1;
             let last_stage = j == progs.len() - 1;
+            let owns = outer.owns_status && last_pipeline && (last_stage || pipefail);
+            if depth < 4 {
+                if let Some((script, e)) = nested_script(texts[j]) {
+                    // The script's own exit status is the command's when it owns it.
+                    let inner_failed = if owns && here == Ran::Yes {
+                        failed
+                    } else {
+                        None
+                    };
+                    let inner = Outer {
+                        ran: here,
+                        owns_status: owns,
+                        and_chain: outer.and_chain && and_chain,
+                        piped_into,
+                    };
+                    push_stages(&script, inner_failed, errexit || e, &inner, depth + 1, out);
+                    continue;
+                }
+            }
             for (m, argv) in stage_progs.iter().enumerate() {
                 out.push(Stage {
                     argv: argv.clone(),
                     piped_into: piped_into.clone(),
-                    owns_status: last_pipeline
-                        && (last_stage || pipefail)
-                        && m == stage_progs.len() - 1,
-                    and_chain,
+                    owns_status: owns && m == stage_progs.len() - 1,
+                    and_chain: outer.and_chain && and_chain,
+                    ran: here,
                 });
             }
+        }
+    }
+}
+
+/// The script a stage hands to a shell (`bash -ec '…'`), and whether the shell was
+/// started with `-e`.
+fn nested_script(text: &str) -> Option<(String, bool)> {
+    let script = shell::parse(text);
+    let [cmd] = script.simple_commands()[..] else {
+        return None;
+    };
+    let Runs::Script { text: inner, via } = shell::exec::runs(cmd) else {
+        return None;
+    };
+    if !via.ends_with(" -c") {
+        return None;
+    }
+    let errexit = cmd.words.iter().skip(1).any(|w| {
+        w.text().is_some_and(|t| {
+            t.strip_prefix('-')
+                .is_some_and(|f| !f.starts_with('-') && f.contains('e'))
+        })
+    });
+    Some((inner, errexit))
+}
+
+/// Whether the shell can have run a stage, from the command's operators (`&&`, `||`,
+/// `;`, `set -e`, `if`/`case`/loops) and its exit status.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ran {
+    /// On every reading consistent with the exit status.
+    #[default]
+    Yes,
+    /// On none: an earlier stage decided it would not run (`false && rm x`).
+    No,
+    /// On some readings only (`a && b` that failed: `a` or `b` failed).
+    Maybe,
+}
+
+impl Ran {
+    fn and(self, other: Ran) -> Ran {
+        match (self, other) {
+            (Ran::No, _) | (_, Ran::No) => Ran::No,
+            (Ran::Yes, Ran::Yes) => Ran::Yes,
+            _ => Ran::Maybe,
+        }
+    }
+}
+
+/// Shell keywords that open and close compound commands, and those that start a
+/// branch or a body inside one.
+const OPENERS: &[&str] = &["if", "case", "while", "until", "for", "select"];
+const CLOSERS: &[&str] = &["fi", "esac", "done"];
+const INNER: &[&str] = &["then", "elif", "else", "do"];
+
+/// A part's leading keyword (`then git commit` → `then`, `git commit`).
+fn strip_keyword(text: &str) -> (Option<&'static str>, &str) {
+    let t = text.trim_start();
+    for kw in OPENERS.iter().chain(CLOSERS).chain(INNER) {
+        if let Some(rest) = t.strip_prefix(kw) {
+            if rest.is_empty() || rest.starts_with(char::is_whitespace) {
+                return (Some(kw), rest.trim_start());
+            }
+        }
+    }
+    (None, t)
+}
+
+/// A unit of the top-level list: one part, or a compound command spanning parts.
+struct Unit {
+    first: usize,
+    last: usize,
+    /// The status when it is known from the program (`true`, `false`, `set -e`).
+    fixed: Option<bool>,
+    /// `set -e` (or `set -o errexit`) turns on here.
+    sets_errexit: bool,
+}
+
+/// Units (parts joined into compound commands) of a split command.
+fn units(parts: &[(Vec<String>, &'static str)]) -> Vec<Unit> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < parts.len() {
+        let first_text = parts[k].0.first().map(String::as_str).unwrap_or("");
+        let (kw, rest) = strip_keyword(first_text);
+        if kw.is_some_and(|kw| OPENERS.contains(&kw)) && parts[k].0.len() == 1 {
+            let mut depth = 0usize;
+            let mut end = parts.len() - 1;
+            for (j, (p, _)) in parts.iter().enumerate().skip(k) {
+                let (kw, _) = strip_keyword(p.first().map(String::as_str).unwrap_or(""));
+                match kw {
+                    Some(o) if OPENERS.contains(&o) => depth += 1,
+                    Some(c) if CLOSERS.contains(&c) => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            end = j;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            out.push(Unit {
+                first: k,
+                last: end,
+                fixed: None,
+                sets_errexit: false,
+            });
+            k = end + 1;
+            continue;
+        }
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let single = parts[k].0.len() == 1;
+        let sets_errexit = single
+            && words.first() == Some(&"set")
+            && words[1..].iter().any(|w| {
+                w.strip_prefix('-')
+                    .is_some_and(|f| !f.starts_with('-') && f.contains('e'))
+            })
+            || single && words.windows(3).any(|w| w == ["set", "-o", "errexit"]);
+        let fixed = match (single, words.as_slice()) {
+            (true, ["true"] | [":"]) => Some(true),
+            (true, ["false"]) => Some(false),
+            _ if sets_errexit => Some(true),
+            _ => None,
+        };
+        out.push(Unit {
+            first: k,
+            last: k,
+            fixed,
+            sets_errexit,
+        });
+        k += 1;
+    }
+    out
+}
+
+/// Readings of a list past this many unknown statuses are not enumerated.
+const MAX_FREE: usize = 12;
+
+/// Whether each part ran, over every assignment of success or failure to the parts
+/// whose status is not known that ends with the command's exit status.
+fn ran_of_parts(
+    parts: &[(Vec<String>, &'static str)],
+    failed: Option<bool>,
+    errexit: bool,
+) -> Vec<Ran> {
+    let units = units(parts);
+    let free: Vec<usize> = (0..units.len())
+        .filter(|&u| units[u].fixed.is_none())
+        .collect();
+    let mut unit_ran = vec![Ran::Maybe; units.len()];
+    if free.len() <= MAX_FREE {
+        let (mut always, mut ever, mut any) =
+            (vec![true; units.len()], vec![false; units.len()], false);
+        for bits in 0u32..(1 << free.len()) {
+            let ok_of = |u: usize| {
+                units[u].fixed.unwrap_or_else(|| {
+                    let i = free.iter().position(|&f| f == u).expect("free");
+                    bits & (1 << i) == 0
+                })
+            };
+            let mut ran = vec![false; units.len()];
+            let (mut last_ok, mut errexit_on, mut stopped) = (true, errexit, false);
+            for (u, unit) in units.iter().enumerate() {
+                let prev_op = if u == 0 {
+                    ";"
+                } else {
+                    parts[units[u - 1].last].1
+                };
+                let runs = !stopped
+                    && match prev_op {
+                        "&&" => last_ok,
+                        "||" => !last_ok,
+                        _ => true,
+                    };
+                if !runs {
+                    continue;
+                }
+                ran[u] = true;
+                let op = parts[unit.last].1;
+                let ok = ok_of(u) || op == "&";
+                errexit_on |= unit.sets_errexit;
+                last_ok = ok;
+                if !ok && errexit_on && !matches!(op, "&&" | "||") {
+                    stopped = true;
+                }
+            }
+            if failed.is_some_and(|f| f == last_ok) {
+                continue;
+            }
+            any = true;
+            for u in 0..units.len() {
+                always[u] &= ran[u];
+                ever[u] |= ran[u];
+            }
+        }
+        if any {
+            for u in 0..units.len() {
+                unit_ran[u] = match (always[u], ever[u]) {
+                    (true, _) => Ran::Yes,
+                    (false, false) => Ran::No,
+                    _ => Ran::Maybe,
+                };
+            }
+        }
+    }
+    if let Some(r) = unit_ran.first_mut() {
+        if *r == Ran::Maybe {
+            *r = Ran::Yes;
+        }
+    }
+    let mut out = vec![Ran::Maybe; parts.len()];
+    for (u, unit) in units.iter().enumerate() {
+        for (k, slot) in out
+            .iter_mut()
+            .enumerate()
+            .take(unit.last + 1)
+            .skip(unit.first)
+        {
+            // Inside a compound command only its head surely runs with it.
+            *slot = if k == unit.first {
+                unit_ran[u]
+            } else {
+                unit_ran[u].and(Ran::Maybe)
+            };
         }
     }
     out
@@ -296,6 +589,63 @@ mod tests {
                 .unwrap()
                 .owns_status
         );
+    }
+
+    fn ran(command: &str, failed: bool) -> Vec<(String, Ran)> {
+        stages_run(command, Some(failed))
+            .into_iter()
+            .map(|s| (s.argv.join(" "), s.ran))
+            .collect()
+    }
+
+    fn ran_of(command: &str, failed: bool, program: &str) -> Ran {
+        ran(command, failed)
+            .into_iter()
+            .find(|(a, _)| a.starts_with(program))
+            .unwrap_or_else(|| panic!("no {program} in {command}"))
+            .1
+    }
+
+    #[test]
+    fn what_ran_follows_the_operators_and_the_exit_status() {
+        use Ran::*;
+        // `&&`: a command that failed may have stopped anywhere; one that succeeded ran all.
+        assert_eq!(
+            ran_of("cargo test && git commit -qam x", true, "git"),
+            Maybe
+        );
+        assert_eq!(ran_of("cargo test && git commit -qam x", false, "git"), Yes);
+        assert_eq!(ran_of("false && rm build/old.o", true, "rm"), No);
+        assert_eq!(ran_of("true || touch x", false, "touch"), No);
+        assert_eq!(ran_of("make || touch x", false, "touch"), Maybe);
+        assert_eq!(ran_of("make || touch x", true, "touch"), Yes);
+        // `;` runs the next whatever happened.
+        assert_eq!(ran_of("false; rm x", false, "rm"), Yes);
+        assert_eq!(ran_of("cp a b; git push origin main", true, "git"), Yes);
+        // `set -e` stops at the first failure outside an `&&`/`||` list.
+        assert_eq!(ran_of("set -e; false; rm x", true, "rm"), No);
+        assert_eq!(ran_of("set -e; cp a b; rm x", true, "rm"), Maybe);
+        assert_eq!(ran_of("set -e; cp a b; rm x", false, "rm"), Yes);
+        assert_eq!(ran_of("set -e; false || true; rm x", false, "rm"), Yes);
+        assert_eq!(ran_of("bash -ec 'false; rm x'", true, "rm"), No);
+        assert_eq!(ran_of("sh -c 'set -e; false; rm x'", true, "rm"), No);
+        assert_eq!(ran_of("bash -c 'false; rm x'", false, "rm"), Yes);
+        // A nested script whose status is not the command's is not judged by it.
+        assert_eq!(
+            ran_of("bash -ec 'cp a b; rm x'; echo done", false, "rm"),
+            Maybe
+        );
+        // A branch of an `if` may or may not have run; its condition did.
+        assert_eq!(
+            ran_of("if cargo test; then git push; fi", false, "cargo"),
+            Yes
+        );
+        assert_eq!(
+            ran_of("if cargo test; then git push; fi", false, "git"),
+            Maybe
+        );
+        // Background jobs do not decide anything.
+        assert_eq!(ran_of("sleep 1 & rm x", false, "rm"), Yes);
     }
 
     #[test]

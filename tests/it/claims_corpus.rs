@@ -36,6 +36,7 @@ fn kind_label(kind: &Kind) -> String {
         },
         Kind::Tests { count: Some(n) } => format!("tests:{n}"),
         Kind::Tests { count: None } => "tests".into(),
+        Kind::Failures { count } => format!("failures:{count}"),
         Kind::Build => "build".into(),
         Kind::Lint => "lint".into(),
         Kind::Commit { hash: Some(h) } => format!("commit:{h}"),

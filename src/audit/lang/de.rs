@@ -46,6 +46,8 @@ pub const DE: Lang = Lang {
         "konvertiert",
     ],
     created: &[
+        "geliefert",
+        "ausgeliefert",
         "erstellt",
         "angelegt",
         "erzeugt",

@@ -96,7 +96,7 @@ pub const ES: Lang = Lang {
         "escrito",
         "escribí",
     ],
-    created: &["cread", "creé", "generad", "generé"],
+    created: &["entregad", "entregué", "cread", "creé", "generad", "generé"],
     deleted: &[
         "eliminad", "eliminé", "borrad", "borré", "quitad", "quité", "suprimid",
     ],

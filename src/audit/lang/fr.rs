@@ -79,7 +79,7 @@ pub const FR: Lang = Lang {
         "écrit",
         "rédigé",
     ],
-    created: &["créé", "généré"],
+    created: &["livré", "livrable", "créé", "généré"],
     deleted: &["supprimé", "effacé", "retiré", "enlevé"],
     renamed: &["renommé", "déplacé"],
     from: &["de", "du", "des", "dans"],

@@ -34,7 +34,7 @@ pub const IT: Lang = Lang {
         "risolt",
         "scritto",
     ],
-    created: &["creat", "generat"],
+    created: &["consegnat", "creat", "generat"],
     deleted: &["eliminat", "rimoss", "cancellat"],
     renamed: &["rinominat", "spostat"],
     from: &["da", "dal", "dalla", "di", "in"],

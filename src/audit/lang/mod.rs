@@ -464,13 +464,23 @@ struct Clause {
 fn clauses(lang: &Lang, sentence: &str) -> Vec<Clause> {
     let mut parts: Vec<String> = vec![String::new()];
     let mut in_code = false;
+    // A quoted commit subject ("notes: second note", « fix: x ») is one name.
+    let (mut in_straight, mut quoted) = (false, 0i32);
     for c in sentence.chars() {
-        if c == '`' {
-            in_code = !in_code;
+        match c {
+            '`' => in_code = !in_code,
+            '"' if !in_code => in_straight = !in_straight,
+            // „…“ closes with the mark that opens “…”.
+            '“' if !in_code && quoted > 0 => quoted -= 1,
+            '«' | '“' | '„' | '「' | '『' if !in_code => quoted += 1,
+            '»' | '”' | '」' | '』' if !in_code => quoted = (quoted - 1).max(0),
+            _ => {}
         }
         // A parenthesis is an aside: "Eliminado `old.o` (ya no se usa)" claims the
         // deletion; the negation inside the aside is its own.
         if !in_code
+            && !in_straight
+            && quoted == 0
             && matches!(
                 c,
                 ',' | ';' | ':' | '、' | '，' | '；' | '：' | '(' | ')' | '（' | '）'
@@ -601,16 +611,24 @@ fn bare_words(text: &str) -> Vec<(usize, &str)> {
 fn beside_from(lang: &Lang, text: &str, at: usize, len: usize) -> bool {
     let before = text[..at].trim_end();
     let after = text[(at + len).min(text.len())..].trim_start();
-    lang.from.iter().any(|f| {
-        let f = f.trim_end();
-        let ends_before = before.ends_with(f)
-            && (!lang.spaced
-                || before[..before.len() - f.len()]
-                    .chars()
-                    .next_back()
-                    .is_none_or(|c| !c.is_alphanumeric()));
-        ends_before || !lang.spaced && after.starts_with(f)
-    })
+    // "with" words too: what a file was made with is not a file made ("`dist.tgz` con
+    // `notes.txt`", "mit `a.rs`").
+    const WITH: &[&str] = &[
+        "with", "mit", "avec", "con", "com", "met", "с", "using", "usando",
+    ];
+    lang.from
+        .iter()
+        .chain(WITH.iter().filter(|_| lang.spaced))
+        .any(|f| {
+            let f = f.trim_end();
+            let ends_before = before.ends_with(f)
+                && (!lang.spaced
+                    || before[..before.len() - f.len()]
+                        .chars()
+                        .next_back()
+                        .is_none_or(|c| !c.is_alphanumeric()));
+            ends_before || !lang.spaced && after.starts_with(f)
+        })
 }
 
 /// A markdown line stripped of list marks, emphasis and links.
@@ -766,7 +784,133 @@ fn counts(lang: &Lang, text: &str) -> Vec<u64> {
                 .map(|(_, n)| *n),
         );
     }
+    if out.is_empty() && !lang.spaced {
+        out.extend(cjk_numbers(text).into_iter().map(|(_, n)| n));
+    }
     out
+}
+
+/// Numbers written in CJK numerals ("三个测试", "十二件", "两个"), with their byte offset.
+fn cjk_numbers(text: &str) -> Vec<(usize, u64)> {
+    let digit = |c: char| match c {
+        '〇' | '零' => Some(0),
+        '一' => Some(1),
+        '二' | '两' | '兩' => Some(2),
+        '三' => Some(3),
+        '四' => Some(4),
+        '五' => Some(5),
+        '六' => Some(6),
+        '七' => Some(7),
+        '八' => Some(8),
+        '九' => Some(9),
+        _ => None,
+    };
+    let unit = |c: char| match c {
+        '十' => Some(10),
+        '百' => Some(100),
+        '千' => Some(1000),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if digit(c).is_none() && unit(c).is_none() {
+            continue;
+        }
+        // 一 alone is also "one/a" in words (一致, 一部): only a numeral before a counter
+        // or a unit counts; so does any run of two or more.
+        let (mut total, mut cur, mut len) = (0u64, 0u64, 0usize);
+        let mut c = c;
+        loop {
+            len += 1;
+            if let Some(d) = digit(c) {
+                cur = cur * 10 + d;
+            } else if let Some(u) = unit(c) {
+                total += cur.max(1) * u;
+                cur = 0;
+            }
+            match chars.peek() {
+                Some(&(_, n)) if digit(n).is_some() || unit(n).is_some() => {
+                    c = n;
+                    chars.next();
+                }
+                _ => break,
+            }
+        }
+        let value = total + cur;
+        let next = chars.peek().map(|&(_, n)| n);
+        let counter = next.is_some_and(|n| "个個件项項条條つ名".contains(n));
+        if len >= 2 || counter || c != '一' {
+            out.push((at, value));
+        }
+    }
+    out
+}
+
+/// The count written next to a word at `at..end` of `text` ("2 fehlgeschlagen",
+/// "échoué : 1", "失败 2 个", "zwei fehlgeschlagen"): digits or the language's number
+/// words within a few characters on either side.
+fn count_beside(lang: &Lang, text: &str, at: usize, end: usize) -> Option<u64> {
+    const REACH: usize = 12;
+    let before = &text[..at];
+    let after = &text[end..];
+    let near_before: String = before
+        .chars()
+        .rev()
+        .take(REACH)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let near_after: String = after.chars().take(REACH).collect();
+    let last_digits = |s: &str| -> Option<u64> {
+        let t = s.trim_end_matches(|c: char| !c.is_ascii_digit());
+        let d: String = t.chars().rev().take_while(char::is_ascii_digit).collect();
+        let rest = &t[..t.len() - d.len()];
+        (!d.is_empty() && !rest.ends_with(['.', '/']))
+            .then(|| d.chars().rev().collect::<String>().parse().ok())
+            .flatten()
+    };
+    let first_digits = |s: &str| -> Option<u64> {
+        let t = s.trim_start_matches(|c: char| !c.is_ascii_digit());
+        let d: String = t.chars().take_while(char::is_ascii_digit).collect();
+        (!d.is_empty() && !t[d.len()..].starts_with(['.', '/']))
+            .then(|| d.parse().ok())
+            .flatten()
+    };
+    let word = |s: &str| {
+        lang.numbers
+            .iter()
+            .filter(|(w, _)| has(lang, s, w))
+            .max_by_key(|(w, _)| w.len())
+            .map(|(_, n)| *n)
+    };
+    let cjk = |s: &str, last: bool| {
+        let ns = cjk_numbers(s);
+        if last {
+            ns.last().map(|x| x.1)
+        } else {
+            ns.first().map(|x| x.1)
+        }
+    };
+    let unspaced = !lang.spaced;
+    // The side the number touches first ("échoué : 1" after, "2 échoués" before).
+    let touches_after = near_after
+        .trim_start_matches([' ', ':', '：', '='])
+        .starts_with(|c: char| c.is_ascii_digit());
+    touches_after
+        .then(|| first_digits(&near_after))
+        .flatten()
+        .or_else(|| last_digits(&near_before))
+        .or_else(|| word(&near_before))
+        .or_else(|| word(&near_after))
+        .or_else(|| {
+            if unspaced {
+                cjk(&near_before, true).or_else(|| cjk(&near_after, false))
+            } else {
+                None
+            }
+        })
 }
 
 /// The test count a clause claims: one number, or a ratio `n/n`; `sure` when nothing else
@@ -930,12 +1074,13 @@ fn clause_claims(
     verb: Option<(&Change, VerbFrom, &str)>,
     sentence: &str,
     sentence_text: &str,
+    inputs: &mut bool,
     why: &mut Vec<String>,
 ) -> Vec<Claim> {
     let mut out = Vec::new();
     let mk = |kind: Kind| {
         let mut claim = Claim::read(kind, sentence);
-        claim.tools = super::named::named_in(&c.raw, &claim.kind);
+        claim.tools = super::named::named_in_clause(&c.raw, sentence, &claim.kind);
         claim
     };
     if let Some((change, verb_from, verb_text)) = verb {
@@ -947,6 +1092,12 @@ fn clause_claims(
             .iter()
             .filter(|(p, _)| !(git && claims::shape_inferred(p)));
         while let Some((path, from)) = paths.next() {
+            // "`app.local.yaml` aus `app.yaml` angelegt": from the first path read as a
+            // source on, the paths are what the new file was made from.
+            *inputs |= *from && matches!(change, Change::Created);
+            if *inputs {
+                continue;
+            }
             let change = match change {
                 // "`a` → `b` umbenannt": the next path is the new name.
                 Change::Renamed { .. } => match paths.next() {
@@ -962,7 +1113,10 @@ fn clause_claims(
                 change: change.clone(),
             });
             claim.path_inferred = claims::shape_inferred(path);
-            if verb_from == VerbFrom::Heading {
+            // A bare path under a heading that says it was made ("Livrés :", "已交付：")
+            // is that claim, plainly; other heading verbs make a weak reading.
+            let bare = c.text.trim().trim_end_matches(['.', '。']) == "§";
+            if verb_from == VerbFrom::Heading && !(bare && change == Change::Created) {
                 claim.weaken("the verb is the heading's");
             } else if change == Change::Deleted
                 && first(lang, &c.text, lang.file_words).is_none()
@@ -988,25 +1142,49 @@ fn clause_claims(
     let passed = first(lang, &plain, lang.passed).or(clean);
     let failed = first(lang, &plain, lang.failed).filter(|_| !zero_failed(lang, &plain));
     let span_kind = c.spans.iter().find_map(|s| claims::command_kind(s));
+    // A tool named in the clause is its subject ("la suite jest passa", "mocha slaagt").
+    let names = |k: Kind| !super::named::named_in(&c.raw, &k).is_empty();
     let subject = if first(lang, text, lang.tests).is_some()
         || matches!(span_kind, Some(Kind::Tests { .. }))
+        || names(Kind::Tests { count: None })
     {
         Some("tests")
-    } else if first(lang, text, lang.lint).is_some() || matches!(span_kind, Some(Kind::Lint)) {
+    } else if first(lang, text, lang.lint).is_some()
+        || matches!(span_kind, Some(Kind::Lint))
+        || names(Kind::Lint)
+    {
         Some("lint")
-    } else if first(lang, text, lang.build).is_some() || matches!(span_kind, Some(Kind::Build)) {
+    } else if first(lang, text, lang.build).is_some()
+        || matches!(span_kind, Some(Kind::Build))
+        || names(Kind::Build)
+    {
         Some("build")
     } else {
         None
     };
-    // The sentence's subject reaches a clause that only says "passed" ("12 bestanden").
+    let whole = fold(&sentence.to_lowercase());
+    let sentence_failed = first(lang, &whole, lang.failed).is_some() && !zero_failed(lang, &whole);
+    // The sentence's subject reaches a clause that only says "passed" ("12 bestanden")
+    // or "zwei fehlgeschlagen".
     let subject = subject.or_else(|| {
-        passed
-            .and(first(lang, &fold(&sentence.to_lowercase()), lang.tests))
+        (passed.is_some() || failed.is_some())
+            .then(|| first(lang, &whole, lang.tests))
+            .flatten()
             .map(|_| "tests")
     });
+    // A sentence that reports failures claims no pass: "fallaron dos pruebas y pasó una"
+    // says one passed, not that the tests pass.
+    let passed = passed.filter(|_| !sentence_failed);
     match (subject, passed, failed) {
-        (Some(_), _, Some(f)) => why.push(format!("reports a failure (\"{f}\"): not a pass claim")),
+        (Some(subject), _, Some(f)) => {
+            why.push(format!("reports a failure (\"{f}\"): not a pass claim"));
+            // "2 fehlgeschlagen", "失败 1 个": the count of failures is a claim of its own.
+            let count =
+                find(lang, &plain, f).and_then(|at| count_beside(lang, &plain, at, at + f.len()));
+            if let (Some(count), "tests") = (count, subject) {
+                out.push(mk(Kind::Failures { count }));
+            }
+        }
         (Some("tests"), Some(_), None) => {
             let (count, sure) = test_count(lang, text);
             let mut claim = mk(Kind::Tests { count });
@@ -1025,7 +1203,13 @@ fn clause_claims(
         out.push(mk(Kind::Lint));
     }
     // Commits and pushes.
-    if first(lang, text, lang.committed).is_some() && done_or_spaced(lang, sentence_text) {
+    // "El push fue rechazado", "コミットはフックに拒否された": an honest report of a
+    // refusal claims nothing was pushed or committed.
+    let refused = refusal(lang, text) || refusal(lang, &fold(&sentence.to_lowercase()));
+    if (first(lang, text, lang.committed).is_some() || commit_made(lang, text))
+        && done_or_spaced(lang, sentence_text)
+        && !refused
+    {
         let hash = c
             .spans
             .iter()
@@ -1037,7 +1221,7 @@ fn clause_claims(
             .find(|h| claims::is_hash(h));
         out.push(mk(Kind::Commit { hash }));
     }
-    if first(lang, text, lang.pushed).is_some() && done_or_spaced(lang, sentence_text) {
+    if first(lang, text, lang.pushed).is_some() && done_or_spaced(lang, sentence_text) && !refused {
         let branch = c
             .spans
             .iter()
@@ -1048,6 +1232,59 @@ fn clause_claims(
         out.push(mk(Kind::Push { branch }));
     }
     out
+}
+
+/// Whether a clause reports a refusal or a failure (of a push, a commit): the words of
+/// every table's language for "rejected", "refused", "declined", "failed".
+fn refusal(lang: &Lang, text: &str) -> bool {
+    const REFUSED: &[&str] = &[
+        "reject",
+        "refus",
+        "declin",
+        "denied",
+        "abgelehnt",
+        "zurückgewiesen",
+        "verweigert",
+        "rejeté",
+        "refusé",
+        "rechaz",
+        "denegad",
+        "rifiutat",
+        "respint",
+        "rejeitad",
+        "recusad",
+        "geweigerd",
+        "afgewezen",
+        "отклон",
+        "отказ",
+        "拒否",
+        "拒绝",
+        "拒絕",
+        "被拒",
+        "거부",
+        "거절",
+        "non-fast-forward",
+        "protected branch",
+        "protegid",
+        "geschützt",
+        "protégée",
+    ];
+    REFUSED.iter().any(|w| text.contains(w))
+        || first(lang, text, lang.failed).is_some() && !zero_failed(lang, text)
+}
+
+/// "Commit « ajoute mul » erstellt", "de commit \"x\" aangemaakt": the word for a commit
+/// and a creation verb, with the commit's subject between them.
+fn commit_made(lang: &Lang, text: &str) -> bool {
+    const COMMIT: &[&str] = &["commit", "コミット", "提交", "커밋", "коммит"];
+    COMMIT.iter().any(|w| {
+        text.match_indices(w).any(|(i, _)| {
+            // The noun, not a verb form ("committet") or a compound ("commit-hook").
+            let next = text[i + w.len()..].chars().next();
+            next.is_none_or(|c| c.is_whitespace() || c == ':' || !lang.spaced)
+        })
+    }) && first(lang, text, lang.created).is_some()
+        && !text.contains("hook")
 }
 
 /// Whether a clause speaks of a commit or a push (its spans are refs, not paths).
@@ -1218,6 +1455,7 @@ fn read_sentence(
         .collect::<Vec<_>>()
         .join(" ");
     let verbs = clause_verbs(lang, &cs, item, heading_verb, &mut reading.why);
+    let mut inputs_before = false;
     for (i, c) in cs.iter().enumerate() {
         if matches!(verbs[i], Verb::Void) {
             continue;
@@ -1244,7 +1482,20 @@ fn read_sentence(
             Verb::Change(change, from) => Some((change, *from, cs[j].text.as_str())),
             _ => None,
         });
-        let claims = clause_claims(lang, c, verb, sentence, &done, &mut reading.why);
+        // A clause that borrows a creation verb after a clause of sources ("con
+        // `notes.txt` y `README.md`") lists sources too.
+        let borrowed = from.is_some_and(|j| j != i);
+        let mut inputs = borrowed && inputs_before;
+        let claims = clause_claims(
+            lang,
+            c,
+            verb,
+            sentence,
+            &done,
+            &mut inputs,
+            &mut reading.why,
+        );
+        inputs_before = inputs;
         reading.claims.extend(claims);
     }
     merge_test_claims(&mut reading.claims);

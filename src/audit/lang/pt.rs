@@ -49,7 +49,7 @@ pub const PT: Lang = Lang {
         "mudei",
         "escrevi",
     ],
-    created: &["criei", "criad", "gerei", "gerad"],
+    created: &["entregue", "criei", "criad", "gerei", "gerad"],
     deleted: &[
         "removi", "removid", "excluí", "excluid", "apaguei", "apagad", "deletei", "deletad",
     ],
