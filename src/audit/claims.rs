@@ -438,6 +438,11 @@ const BARE_FILE_NAMES: &[&str] = &[
 
 /// Extensions a bare (unquoted) token must have to be taken for a file.
 const FILE_EXTENSIONS: &[&str] = &[
+    // Archives a turn packs ("Created `dist.tgz`").
+    "tgz",
+    "zip",
+    "gz",
+    "tar",
     "rs",
     "py",
     "js",
