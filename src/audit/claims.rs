@@ -107,6 +107,12 @@ pub struct Claim {
     pub path_inferred: bool,
     /// For a check: the tools (or suites) the sentence names; each must have run.
     pub tools: Vec<&'static super::named::Named>,
+    /// For a check: the check commands its clause names in code spans (`node --check
+    /// a.js`); one of them must have run.
+    pub commands: Vec<String>,
+    /// For tests: the test files its clause names (`tests/test_more.py`); a run that
+    /// selected each must have passed.
+    pub test_files: Vec<String>,
 }
 
 impl Claim {
@@ -124,6 +130,26 @@ impl Claim {
             count_sure: true,
             path_inferred: false,
             tools: Vec::new(),
+            commands: Vec::new(),
+            test_files: Vec::new(),
+        }
+    }
+
+    /// Binds the check commands and test files among a clause's code spans.
+    pub(crate) fn bind_spans<'s>(&mut self, spans: impl IntoIterator<Item = &'s str>) {
+        if !matches!(
+            self.kind,
+            Kind::Tests { .. } | Kind::Build | Kind::Lint | Kind::Failures { .. }
+        ) {
+            return;
+        }
+        for span in spans {
+            let span = span.trim();
+            if check_command_span(span) {
+                self.commands.push(span.to_owned());
+            } else if matches!(self.kind, Kind::Tests { .. }) && test_file_span(span) {
+                self.test_files.push(span.to_owned());
+            }
         }
     }
 
@@ -1578,6 +1604,7 @@ fn clause_claims(
             // The tools this clause names (not the sentence's: "formatted with `cargo
             // fmt`; `cargo clippy` is clean" is two claims, one tool each).
             c.tools = super::named::named_in_clause(clause, sentence, &c.kind);
+            c.bind_spans(code_spans(&toks));
             c.count_sure = count_sure;
             if let Some(h) = &first_hedge {
                 c.weaken(h);
@@ -1592,6 +1619,7 @@ fn clause_claims(
             if let Some(kind) = checked_command(&toks) {
                 let mut c = Claim::new(kind, sentence);
                 c.tools = super::named::named_in(clause, &c.kind);
+                c.bind_spans(code_spans(&toks));
                 if let Some(h) = &first_hedge {
                     c.weaken(h);
                 }
@@ -1612,6 +1640,14 @@ fn clause_claims(
         }
     }
     out
+}
+
+/// The code spans of a clause's tokens.
+fn code_spans(toks: &[Token]) -> impl Iterator<Item = &str> {
+    toks.iter().filter_map(|t| match t {
+        Token::Code(c) => Some(c.as_str()),
+        _ => None,
+    })
 }
 
 fn tokens_text(toks: &[Token]) -> String {
@@ -1635,21 +1671,98 @@ fn checked_command(toks: &[Token]) -> Option<Kind> {
     })
 }
 
-/// The check a command names: tests, a linter, a build.
+/// The check a command names: tests, a linter, a build (`--check` and `compileall` are
+/// a syntax check: a build's).
 pub(crate) fn command_kind(command: &str) -> Option<Kind> {
-    let w: Vec<String> = command.split_whitespace().map(str::to_lowercase).collect();
+    let w: Vec<String> = command
+        .split_whitespace()
+        .map(|x| x.trim_start_matches('-').to_lowercase())
+        .collect();
     if w.iter().any(|x| TEST_WORDS.contains(&x.as_str())) {
         Some(Kind::Tests { count: None })
     } else if w.iter().any(|x| LINT_WORDS.contains(&x.as_str())) {
         Some(Kind::Lint)
-    } else if w
-        .iter()
-        .any(|x| matches!(x.as_str(), "build" | "check" | "tsc" | "compile"))
-    {
+    } else if w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "build" | "check" | "tsc" | "compile" | "compileall"
+        )
+    }) {
         Some(Kind::Build)
     } else {
         None
     }
+}
+
+/// Programs a check command in a code span starts with.
+const CHECK_PROGRAMS: &[&str] = &[
+    "cargo",
+    "python",
+    "python3",
+    "node",
+    "npm",
+    "npx",
+    "pnpm",
+    "yarn",
+    "bun",
+    "deno",
+    "go",
+    "make",
+    "pytest",
+    "jest",
+    "mocha",
+    "vitest",
+    "ruff",
+    "black",
+    "mypy",
+    "eslint",
+    "prettier",
+    "tsc",
+    "rustfmt",
+    "gofmt",
+    "uv",
+    "poetry",
+    "tox",
+    "just",
+    "dotnet",
+    "mvn",
+    "gradle",
+    "bundle",
+    "rake",
+    "phpunit",
+    "swift",
+    "mix",
+    "flake8",
+    "pylint",
+    "shellcheck",
+    "rubocop",
+    "golangci-lint",
+    "biome",
+    "nox",
+    "hatch",
+];
+
+/// Whether a code span is a check command (`node --check src/a.js`, `python3 -m
+/// compileall app`, `cargo fmt --check`): a claim it stands in is backed only by a run of
+/// it.
+pub(crate) fn check_command_span(span: &str) -> bool {
+    let words: Vec<&str> = span.split_whitespace().collect();
+    let program = words
+        .first()
+        .map(|p| p.rsplit('/').next().unwrap_or(p))
+        .unwrap_or("");
+    words.len() >= 2 && CHECK_PROGRAMS.contains(&program) && command_kind(span).is_some()
+}
+
+/// Whether a code span names a test file (`tests/test_more.py`, `spec/a.spec.js`): a
+/// pass claim naming one is backed only by a run that selected it.
+pub(crate) fn test_file_span(span: &str) -> bool {
+    let lower = span.to_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    !span.contains(char::is_whitespace)
+        && (name.contains("test") || name.contains("spec"))
+        && name.contains('.')
+        && !shape_inferred(span)
 }
 
 /// The check a checked line (`✅ \`cargo test\``) names, in any language.

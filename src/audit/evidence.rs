@@ -1004,6 +1004,94 @@ pub fn result_evidence(
     ))
 }
 
+/// A check claim whose clause names check commands (`node --check a.js`: OK) is backed
+/// only if one of them ran in this turn.
+pub fn named_commands_ran(claim: &Claim, f: &Facts) -> Result<(), Finding> {
+    if claim.commands.is_empty() || claim.commands.iter().any(|span| span_ran(span, f)) {
+        return Ok(());
+    }
+    Err(finding(
+        claim,
+        format!(
+            "it names `{}`, which did not run in this turn",
+            cut(&claim.commands[0])
+        ),
+        "run it after your last edit and report its result",
+    ))
+}
+
+/// Whether a command named in a code span ran: a stage that may have run whose program is
+/// the span's and whose arguments hold the span's words in order (options the span left
+/// out do not matter), as written or with launchers peeled (`pytest -q` is `python3 -m
+/// pytest -q`).
+fn span_ran(span: &str, f: &Facts) -> bool {
+    let words: Vec<String> = span.split_whitespace().map(str::to_owned).collect();
+    let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
+    let holds = |argv: &[String], words: &[String]| {
+        let (Some(p), Some(w)) = (argv.first(), words.first()) else {
+            return false;
+        };
+        let mut rest = argv.iter().skip(1);
+        base(p) == base(w) && words[1..].iter().all(|w| rest.any(|a| a == w))
+    };
+    let peeled_words = shellrun::peel(&words);
+    f.runs
+        .iter()
+        .flat_map(|r| &r.stages)
+        .filter(|s| s.ran != Ran::No)
+        .any(|s| holds(&s.argv, &words) || holds(&shellrun::peel(&s.argv), &peeled_words))
+}
+
+/// A tests claim whose clause names test files (`tests/test_more.py` passes) is backed
+/// only if a test run of this turn selected each: a run without a selection runs them
+/// all; cargo's `--test NAME` selects `tests/NAME.rs`.
+pub fn test_files_selected(claim: &Claim, patterns: &[String], f: &Facts) -> Result<(), Finding> {
+    let runs = checks(&f.runs, patterns, true);
+    for file in &claim.test_files {
+        if !runs.iter().any(|c| selects(c, file)) {
+            return Err(finding(
+                claim,
+                format!("it names {file}, and no test run of this turn selected it"),
+                &format!("run the tests in {file} after your last edit and report their result"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn selects(c: &Check, file: &str) -> bool {
+    let argv = shellrun::peel(&c.stage.argv);
+    let file = file.trim_start_matches("./");
+    if c.runner == Runner::Cargo {
+        let args: Vec<&str> = argv
+            .iter()
+            .skip(2)
+            .take_while(|a| *a != "--")
+            .map(String::as_str)
+            .collect();
+        let stem = Path::new(file)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("");
+        let named = args.windows(2).any(|w| w[0] == "--test" && w[1] == stem);
+        let selecting = args
+            .iter()
+            .any(|a| matches!(*a, "--lib" | "--bins" | "--bin" | "--test" | "--doc"));
+        return named || !selecting || args.contains(&"--tests") && file.starts_with("tests/");
+    }
+    let paths: Vec<&str> = argv
+        .iter()
+        .skip(1)
+        .filter(|a| !a.starts_with('-') && (a.contains('/') || a.contains('.')))
+        .map(|a| a.trim_start_matches("./"))
+        .collect();
+    paths.is_empty()
+        || paths.iter().any(|p| {
+            let p = p.split("::").next().unwrap_or(p).trim_end_matches('/');
+            file == p || file.starts_with(&format!("{p}/")) || p.ends_with(file)
+        })
+}
+
 /// A reported failure count against the last test run's summary (failures and errors
 /// together, as every runner's own count): fewer than the runner counted blocks (the
 /// message hides failures); more is reported. None when no run printed a count to hold

@@ -198,6 +198,17 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             Kind::Commit { hash } => evidence::commit_evidence(&claim, hash.as_deref(), &facts),
             Kind::Push { branch } => evidence::push_evidence(&claim, branch.as_deref(), &facts),
         };
+        // A check bound to a command or a test file in its clause: that very run.
+        let verdict = match &claim.kind {
+            Kind::Tests { .. } | Kind::Build | Kind::Lint | Kind::Failures { .. } => {
+                evidence::named_commands_ran(&claim, &facts)
+                    .and_then(|()| {
+                        evidence::test_files_selected(&claim, &ev.policy.test_commands, &facts)
+                    })
+                    .and(verdict)
+            }
+            _ => verdict,
+        };
         // What a subagent did whose transcript could not be read may back it: report, do
         // not block.
         let verdict = match verdict {

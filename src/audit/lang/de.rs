@@ -145,6 +145,8 @@ pub const DE: Lang = Lang {
         "gehen durch",
     ],
     clean: &[
+        "keine änderungen",
+        "keine unterschiede",
         "ohne fehler",
         "ohne warnungen",
         "keine fehler",

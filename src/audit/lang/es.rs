@@ -175,6 +175,8 @@ pub const ES: Lang = Lang {
         "sin errores",
     ],
     clean: &[
+        "sin cambios",
+        "sin diferencias",
         "sin errores",
         "sin advertencias",
         "sin warnings",

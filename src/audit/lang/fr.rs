@@ -160,6 +160,9 @@ pub const FR: Lang = Lang {
         "sans erreur",
     ],
     clean: &[
+        "aucun changement",
+        "aucune modification",
+        "aucune différence",
         "sans erreur",
         "sans avertissement",
         "aucune erreur",

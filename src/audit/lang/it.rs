@@ -81,6 +81,7 @@ pub const IT: Lang = Lang {
     format: &["format", "rustfmt", "prettier", "black", "gofmt"],
     passed: &[
         "passed",
+        "passa ",
         "passano",
         "passati",
         "passat",
@@ -95,6 +96,8 @@ pub const IT: Lang = Lang {
         "senza errori",
     ],
     clean: &[
+        "nessuna modifica",
+        "nessuna differenza",
         "senza errori",
         "senza warning",
         "senza avvisi",

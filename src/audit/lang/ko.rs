@@ -113,6 +113,9 @@ pub const KO: Lang = Lang {
     ],
     passed: &["passed", "통과", "성공", "ok", "정상", "초록"],
     clean: &[
+        "변경 없음",
+        "차이 없음",
+        "변경 사항 없음",
         "오류 없이",
         "오류가 없",
         "오류 없음",
@@ -131,7 +134,23 @@ pub const KO: Lang = Lang {
     formatted: &["했습니다", "했어요", "완료", "적용"],
     committed: &["커밋", "commit"],
     pushed: &["푸시", "push"],
-    numbers: &[],
+    // Native numbers with their counter ("네 개의 테스트"); Sino-Korean ones come as
+    // digits in agents' prose.
+    numbers: &[
+        ("한 개", 1),
+        ("두 개", 2),
+        ("세 개", 3),
+        ("네 개", 4),
+        ("다섯 개", 5),
+        ("여섯 개", 6),
+        ("일곱 개", 7),
+        ("여덟 개", 8),
+        ("아홉 개", 9),
+        ("열 개", 10),
+        ("두개", 2),
+        ("세개", 3),
+        ("네개", 4),
+    ],
     joins: &["그리고", "및", "하지만", "그러나", "지만", "는데", "때문에"],
     not_claims_headings: &[
         "다음 단계",

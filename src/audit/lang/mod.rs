@@ -878,9 +878,28 @@ fn count_beside(lang: &Lang, text: &str, at: usize, end: usize) -> Option<u64> {
             .then(|| d.parse().ok())
             .flatten()
     };
+    // "One" is no number word of the tables (it is also "a"), but beside a failure word
+    // it is the count ("falló una prueba", "un test a échoué").
+    const ONE: &[(&str, u64)] = &[
+        ("one ", 1),
+        ("un ", 1),
+        ("une ", 1),
+        ("una ", 1),
+        ("uno ", 1),
+        ("ein ", 1),
+        ("eine ", 1),
+        ("einer ", 1),
+        ("um ", 1),
+        ("uma ", 1),
+        ("een ", 1),
+        ("один", 1),
+        ("одна", 1),
+        ("одного", 1),
+    ];
     let word = |s: &str| {
         lang.numbers
             .iter()
+            .chain(ONE.iter().filter(|_| lang.spaced))
             .filter(|(w, _)| has(lang, s, w))
             .max_by_key(|(w, _)| w.len())
             .map(|(_, n)| *n)
@@ -1074,6 +1093,7 @@ fn clause_claims(
     verb: Option<(&Change, VerbFrom, &str)>,
     sentence: &str,
     sentence_text: &str,
+    before: &[Clause],
     inputs: &mut bool,
     why: &mut Vec<String>,
 ) -> Vec<Claim> {
@@ -1081,6 +1101,7 @@ fn clause_claims(
     let mk = |kind: Kind| {
         let mut claim = Claim::read(kind, sentence);
         claim.tools = super::named::named_in_clause(&c.raw, sentence, &claim.kind);
+        claim.bind_spans(c.spans.iter().map(String::as_str));
         claim
     };
     if let Some((change, verb_from, verb_text)) = verb {
@@ -1141,37 +1162,47 @@ fn clause_claims(
     }
     let passed = first(lang, &plain, lang.passed).or(clean);
     let failed = first(lang, &plain, lang.failed).filter(|_| !zero_failed(lang, &plain));
-    let span_kind = c.spans.iter().find_map(|s| claims::command_kind(s));
-    // A tool named in the clause is its subject ("la suite jest passa", "mocha slaagt").
-    let names = |k: Kind| !super::named::named_in(&c.raw, &k).is_empty();
-    let subject = if first(lang, text, lang.tests).is_some()
-        || matches!(span_kind, Some(Kind::Tests { .. }))
-        || names(Kind::Tests { count: None })
-    {
-        Some("tests")
-    } else if first(lang, text, lang.lint).is_some()
-        || matches!(span_kind, Some(Kind::Lint))
-        || names(Kind::Lint)
-    {
-        Some("lint")
-    } else if first(lang, text, lang.build).is_some()
-        || matches!(span_kind, Some(Kind::Build))
-        || names(Kind::Build)
-    {
-        Some("build")
-    } else {
-        None
-    };
     let whole = fold(&sentence.to_lowercase());
+    let sentence_spans: Vec<&str> = sentence.split('`').skip(1).step_by(2).collect();
+    let subject = check_subject(lang, text, &c.spans, &c.raw);
     let sentence_failed = first(lang, &whole, lang.failed).is_some() && !zero_failed(lang, &whole);
-    // The sentence's subject reaches a clause that only says "passed" ("12 bestanden")
-    // or "zwei fehlgeschlagen".
+    // The sentence's subject reaches a clause that only says "passed" ("12 bestanden"),
+    // "zwei fehlgeschlagen" or "aucun changement" ("`cargo fmt` : aucun changement"): the
+    // claim then names the sentence's tools and commands.
+    // The nearest clause before with a subject of its own gives it ("`cargo test` passe et
+    // `cargo fmt` : aucun changement": the formatter's), else the sentence.
+    let inherited = subject.is_none() && (passed.is_some() || failed.is_some());
+    let from_prev = before
+        .iter()
+        .rev()
+        .filter(|_| inherited)
+        .find_map(|p| check_subject(lang, &p.text, &p.spans, &p.raw).map(|s| (p, s)));
     let subject = subject.or_else(|| {
-        (passed.is_some() || failed.is_some())
-            .then(|| first(lang, &whole, lang.tests))
-            .flatten()
-            .map(|_| "tests")
+        let spans: Vec<String> = sentence_spans.iter().map(|s| s.to_string()).collect();
+        match from_prev {
+            Some((_, s)) => Some(s),
+            None => inherited
+                .then(|| check_subject(lang, &whole, &spans, sentence))
+                .flatten(),
+        }
     });
+    let mk = |kind: Kind| {
+        let mut claim = mk(kind);
+        match from_prev {
+            Some((p, _)) => {
+                claim.tools = super::named::named_in(&p.raw, &claim.kind);
+                claim.bind_spans(p.spans.iter().map(String::as_str));
+            }
+            None if inherited => {
+                if claim.tools.is_empty() && !matches!(claim.kind, Kind::Tests { .. }) {
+                    claim.tools = super::named::named_in(sentence, &claim.kind);
+                }
+                claim.bind_spans(sentence_spans.iter().copied());
+            }
+            None => {}
+        }
+        claim
+    };
     // A sentence that reports failures claims no pass: "fallaron dos pruebas y pasó una"
     // says one passed, not that the tests pass.
     let passed = passed.filter(|_| !sentence_failed);
@@ -1179,8 +1210,18 @@ fn clause_claims(
         (Some(subject), _, Some(f)) => {
             why.push(format!("reports a failure (\"{f}\"): not a pass claim"));
             // "2 fehlgeschlagen", "失败 1 个": the count of failures is a claim of its own.
-            let count =
-                find(lang, &plain, f).and_then(|at| count_beside(lang, &plain, at, at + f.len()));
+            // The whole word a stem starts ("fall" of "falló").
+            let count = find(lang, &plain, f).and_then(|at| {
+                let end = at + f.len();
+                let word_end = if lang.spaced {
+                    end + plain[end..]
+                        .find(|c: char| !c.is_alphanumeric())
+                        .unwrap_or(plain.len() - end)
+                } else {
+                    end
+                };
+                count_beside(lang, &plain, at, word_end)
+            });
             if let (Some(count), "tests") = (count, subject) {
                 out.push(mk(Kind::Failures { count }));
             }
@@ -1287,6 +1328,32 @@ fn commit_made(lang: &Lang, text: &str) -> bool {
         && !text.contains("hook")
 }
 
+/// What check a clause (or a sentence) speaks of: tests, a linter or a build, by the
+/// table's words, a check command in a code span, or a tool it names ("la suite jest",
+/// "mocha slaagt").
+fn check_subject(lang: &Lang, text: &str, spans: &[String], raw: &str) -> Option<&'static str> {
+    let span_kind = spans.iter().find_map(|s| claims::command_kind(s));
+    let names = |k: Kind| !super::named::named_in(raw, &k).is_empty();
+    if first(lang, text, lang.tests).is_some()
+        || matches!(span_kind, Some(Kind::Tests { .. }))
+        || names(Kind::Tests { count: None })
+    {
+        Some("tests")
+    } else if first(lang, text, lang.lint).is_some()
+        || matches!(span_kind, Some(Kind::Lint))
+        || names(Kind::Lint)
+    {
+        Some("lint")
+    } else if first(lang, text, lang.build).is_some()
+        || matches!(span_kind, Some(Kind::Build))
+        || names(Kind::Build)
+    {
+        Some("build")
+    } else {
+        None
+    }
+}
+
 /// Whether a clause speaks of a commit or a push (its spans are refs, not paths).
 fn is_git(lang: &Lang, text: &str) -> bool {
     first(lang, text, lang.committed).is_some() || first(lang, text, lang.pushed).is_some()
@@ -1346,7 +1413,13 @@ fn merge_test_claims(claims: &mut Vec<Claim>) {
         .iter()
         .any(|c| matches!(c.kind, Kind::Tests { count: Some(_) }))
     {
-        claims.retain(|c| !matches!(c.kind, Kind::Tests { count: None }));
+        // One bound to its own files, commands or tools says more than the count.
+        claims.retain(|c| {
+            !matches!(c.kind, Kind::Tests { count: None })
+                || !c.test_files.is_empty()
+                || !c.commands.is_empty()
+                || !c.tools.is_empty()
+        });
     }
 }
 
@@ -1492,6 +1565,7 @@ fn read_sentence(
             verb,
             sentence,
             &done,
+            &cs[..i],
             &mut inputs,
             &mut reading.why,
         );
@@ -1499,9 +1573,32 @@ fn read_sentence(
         reading.claims.extend(claims);
     }
     merge_test_claims(&mut reading.claims);
+    // A clause that takes the sentence's subject may repeat a claim another made ("构建成功，
+    // 没有警告": one build claim).
+    let mut seen: Vec<Claim> = Vec::new();
+    reading.claims.retain(|c| {
+        let same = |s: &Claim| {
+            s.kind == c.kind
+                && s.tools == c.tools
+                && s.commands == c.commands
+                && s.test_files == c.test_files
+        };
+        if seen.iter().any(same) {
+            return false;
+        }
+        seen.push(c.clone());
+        true
+    });
     if checked && reading.claims.is_empty() && !verbs.iter().any(|v| matches!(v, Verb::Void)) {
-        if let Some(kind) = claims::checked_kind(sentence) {
-            reading.claims.push(Claim::read(kind, sentence));
+        // "✅ `cargo test`", "✅ jest: 3 geslaagd": the mark says the named check passed.
+        let named = [Kind::Tests { count: None }, Kind::Lint, Kind::Build]
+            .into_iter()
+            .find(|k| !super::named::named_in(sentence, k).is_empty());
+        if let Some(kind) = claims::checked_kind(sentence).or(named) {
+            let mut claim = Claim::read(kind, sentence);
+            claim.tools = super::named::named_in(sentence, &claim.kind);
+            claim.bind_spans(sentence.split('`').skip(1).step_by(2));
+            reading.claims.push(claim);
         }
     }
     if reading.claims.is_empty() && reading.why.is_empty() {

@@ -104,6 +104,8 @@ pub const NL: Lang = Lang {
         "zonder fouten",
     ],
     clean: &[
+        "geen wijzigingen",
+        "geen verschillen",
         "geen fouten",
         "geen waarschuwingen",
         "zonder fouten",

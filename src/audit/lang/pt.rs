@@ -121,6 +121,8 @@ pub const PT: Lang = Lang {
         "sem erros",
     ],
     clean: &[
+        "sem alterações",
+        "sem diferenças",
         "sem erros",
         "sem avisos",
         "sem warnings",
