@@ -9,6 +9,7 @@
 pub const BINARY_NAME: &str = "did-it-actually";
 
 pub mod approval;
+pub mod args;
 pub mod argv;
 pub mod audit;
 pub mod cli;

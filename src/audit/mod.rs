@@ -12,6 +12,7 @@ pub mod named;
 pub use evidence::{commit_lines, runs_any, runs_git};
 mod shellrun;
 pub mod summary;
+pub mod vocab;
 
 use crate::policy::AuditPolicy;
 use crate::store::{self, WriteRecord};
@@ -86,7 +87,7 @@ pub struct Evidence<'a> {
 /// Audits `message` against the evidence.
 pub fn audit(message: &str, ev: &Evidence) -> Audit {
     let mut audit = audit_claims(claims::extract(message), ev);
-    audit.notes.extend(lang::unread_note(message));
+    audit.notes.extend(claims::unread_note(message));
     audit
 }
 

@@ -3,33 +3,8 @@
 //! only by a run of that tool, and a claim about several suites ("the Python and JS
 //! suites pass") by a run of each.
 
-use super::claims::Kind;
-
-/// What a named tool checks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Checks {
-    Tests,
-    Build,
-    /// Linters and formatters (`audit.lint_commands` lists both).
-    Lint,
-}
-
-/// A tool a message can name.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Named {
-    /// How the tool is written in a message (lower case, whole words).
-    pub names: &'static [&'static str],
-    pub checks: Checks,
-    /// Commands that run it, matched as a check command is (leading words, wrappers such
-    /// as `npx`, `uv run`, `python -m` peeled).
-    pub runs: &'static [&'static str],
-    /// The name is a language's or a kind's ("Python", "integration"): it names a suite
-    /// only in a sentence about suites or tests ("the Python and JS suites pass").
-    pub suite: bool,
-    /// A kind of tests ("unit", "integration", "doc", "e2e"): backed by a passing test run
-    /// whose selection includes that kind ([`covers`]), whatever the runner.
-    pub kind: Option<&'static str>,
-}
+use super::vocab::Kind;
+pub use super::vocab::{Checks, Named};
 
 /// A tool, named by `names`, run by `runs`.
 const fn tool(

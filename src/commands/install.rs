@@ -2,7 +2,7 @@
 //! file, or remove exactly what was registered.
 
 use super::*;
-use crate::cli::HostChoice;
+use crate::args::HostChoice;
 use crate::install::Removed;
 use crate::protocol::host::Host;
 

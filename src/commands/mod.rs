@@ -1,6 +1,6 @@
 //! The CLI commands, one file each. Every command is a function from its arguments, the
 //! [`Env`] and an output writer to an exit status, or a [`CommandError`] that `main`
-//! prints. The argument types live in [`crate::cli`]; the hooks themselves run through
+//! prints. The argument types live in [`crate::args`]; the hooks themselves run through
 //! [`crate::runner`].
 
 pub mod audit;
@@ -14,7 +14,7 @@ pub mod policy;
 pub mod receipt;
 pub mod status;
 
-pub(crate) use crate::cli::{InstallArgs, LoopCommand};
+pub(crate) use crate::args::{InstallArgs, LoopCommand};
 pub(crate) use crate::hooks::Hook;
 pub(crate) use crate::install::Applied;
 pub(crate) use crate::policy::Policy;

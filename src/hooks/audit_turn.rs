@@ -269,7 +269,7 @@ fn stop_event(input: &HookInput, stop: &StopInput, ctx: &Context) -> Result<Hook
     // A message no language table reads: said once, never blocked.
     audit
         .notes
-        .extend(crate::audit::lang::unread_note(&message));
+        .extend(crate::audit::claims::unread_note(&message));
     if !from_run_log {
         audit.notes.extend(transcript.note);
     }
@@ -536,7 +536,7 @@ fn end_turn_batch(input: &HookInput, calls: &[BatchCall], ctx: &Context) -> Hook
     // A message no language table reads: said once, never blocked.
     audit
         .notes
-        .extend(crate::audit::lang::unread_note(&message));
+        .extend(crate::audit::claims::unread_note(&message));
     audit.notes.extend(transcript.note);
     let unbacked = audit.unbacked();
     let notes = match (notes_for_user(&audit.notes), reported_for_user(&audit)) {

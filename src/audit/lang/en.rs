@@ -3,7 +3,7 @@
 //! that tell an English message from the others.
 
 use super::Lang;
-use crate::audit::claims as c;
+use crate::audit::vocab as c;
 
 pub const EN: Lang = Lang {
     code: "en",

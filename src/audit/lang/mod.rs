@@ -28,7 +28,7 @@ mod pt;
 mod ru;
 mod zh;
 
-use super::claims::{self, Change, Claim, Kind, Reading};
+use super::vocab::{self, Change, Claim, Kind, Reading};
 
 /// What a language's agents write when they claim something, as data.
 pub struct Lang {
@@ -393,25 +393,6 @@ fn detect_uncached(message: &str) -> Detected {
     }
 }
 
-/// The notice for a message no table reads, once per message. A message in Latin script
-/// that no table recognises is still read as English (a terse English status line has
-/// few function words); it is unread only when that finds no claim.
-pub fn unread_note(message: &str) -> Option<String> {
-    match detect(message) {
-        // Terse English has few function words: unread only when English finds nothing.
-        Detected::Unknown("latin") if !claims::extract(message).is_empty() => None,
-        Detected::Unknown(script) => Some(format!(
-            "the final message is written in {} that did-it-actually has no claim table for, so its claims were not checked (read: {})",
-            match script {
-                "latin" => "a language".to_owned(),
-                other => format!("{other} script"),
-            },
-            LANGS.iter().map(|l| l.name).collect::<Vec<_>>().join(", ")
-        )),
-        _ => None,
-    }
-}
-
 /// Whether `form` occurs in `text`: at a word's start for a spaced language (a stem reaches
 /// its endings; a form with a space is a phrase), anywhere otherwise.
 fn has(lang: &Lang, text: &str, form: &str) -> bool {
@@ -553,7 +534,7 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
     let mut marks = text.match_indices('§').map(|(i, _)| i);
     for span in &spans {
         let at = marks.next().unwrap_or(0);
-        if let Some(p) = claims::path_of(span, true) {
+        if let Some(p) = vocab::path_of(span, true) {
             paths.push((p, beside_from(lang, &text, at, '§'.len_utf8())));
         }
     }
@@ -566,7 +547,7 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
         if w.is_empty() {
             continue;
         }
-        if let Some(p) = claims::path_of(w, false) {
+        if let Some(p) = vocab::path_of(w, false) {
             // Positions in the lower-cased text: the same where lower-casing keeps lengths.
             let lower = w.to_lowercase();
             let from = text
@@ -1086,17 +1067,27 @@ fn done_at(lang: &Lang, text: &str, start: usize, end: usize, tail: &str) -> boo
     near_after || near_before || continuative
 }
 
+/// The sentence around a clause: as written, its done text, and the clauses before it.
+struct Around<'a> {
+    sentence: &'a str,
+    sentence_text: &'a str,
+    before: &'a [Clause],
+}
+
 /// The claims of one clause.
 fn clause_claims(
     lang: &Lang,
     c: &Clause,
     verb: Option<(&Change, VerbFrom, &str)>,
-    sentence: &str,
-    sentence_text: &str,
-    before: &[Clause],
+    around: Around,
     inputs: &mut bool,
     why: &mut Vec<String>,
 ) -> Vec<Claim> {
+    let Around {
+        sentence,
+        sentence_text,
+        before,
+    } = around;
     let mut out = Vec::new();
     let mk = |kind: Kind| {
         let mut claim = Claim::read(kind, sentence);
@@ -1111,7 +1102,7 @@ fn clause_claims(
         let mut paths = c
             .paths
             .iter()
-            .filter(|(p, _)| !(git && claims::shape_inferred(p)));
+            .filter(|(p, _)| !(git && vocab::shape_inferred(p)));
         while let Some((path, from)) = paths.next() {
             // "`app.local.yaml` aus `app.yaml` angelegt": from the first path read as a
             // source on, the paths are what the new file was made from.
@@ -1133,7 +1124,7 @@ fn clause_claims(
                 path: path.clone(),
                 change: change.clone(),
             });
-            claim.path_inferred = claims::shape_inferred(path);
+            claim.path_inferred = vocab::shape_inferred(path);
             // A bare path under a heading that says it was made ("Livrés :", "已交付：")
             // is that claim, plainly; other heading verbs make a weak reading.
             let bare = c.text.trim().trim_end_matches(['.', '。']) == "§";
@@ -1259,7 +1250,7 @@ fn clause_claims(
                 w.trim_matches(|c: char| !c.is_ascii_alphanumeric())
                     .to_owned()
             }))
-            .find(|h| claims::is_hash(h));
+            .find(|h| vocab::is_hash(h));
         out.push(mk(Kind::Commit { hash }));
     }
     if first(lang, text, lang.pushed).is_some() && done_or_spaced(lang, sentence_text) && !refused {
@@ -1267,7 +1258,7 @@ fn clause_claims(
             .spans
             .iter()
             .map(|s| s.trim())
-            .filter(|s| !s.is_empty() && !s.contains(' ') && !claims::is_hash(s))
+            .filter(|s| !s.is_empty() && !s.contains(' ') && !vocab::is_hash(s))
             .map(|s| s.strip_prefix("origin/").unwrap_or(s).to_owned())
             .find(|s| s != "origin");
         out.push(mk(Kind::Push { branch }));
@@ -1332,7 +1323,7 @@ fn commit_made(lang: &Lang, text: &str) -> bool {
 /// table's words, a check command in a code span, or a tool it names ("la suite jest",
 /// "mocha slaagt").
 fn check_subject(lang: &Lang, text: &str, spans: &[String], raw: &str) -> Option<&'static str> {
-    let span_kind = spans.iter().find_map(|s| claims::command_kind(s));
+    let span_kind = spans.iter().find_map(|s| vocab::command_kind(s));
     let names = |k: Kind| !super::named::named_in(raw, &k).is_empty();
     if first(lang, text, lang.tests).is_some()
         || matches!(span_kind, Some(Kind::Tests { .. }))
@@ -1485,7 +1476,7 @@ pub fn read(message: &str, lang: &Lang) -> Vec<Reading> {
         let checked = ["✅", "✓", "✔", "☑", "[x]", "🟢"]
             .iter()
             .any(|m| text.contains(m));
-        for sentence in claims::split_sentences(&text) {
+        for sentence in vocab::split_sentences(&text) {
             out.push(read_sentence(lang, &sentence, item, heading_verb, checked));
         }
     }
@@ -1563,9 +1554,11 @@ fn read_sentence(
             lang,
             c,
             verb,
-            sentence,
-            &done,
-            &cs[..i],
+            Around {
+                sentence,
+                sentence_text: &done,
+                before: &cs[..i],
+            },
             &mut inputs,
             &mut reading.why,
         );
@@ -1594,7 +1587,7 @@ fn read_sentence(
         let named = [Kind::Tests { count: None }, Kind::Lint, Kind::Build]
             .into_iter()
             .find(|k| !super::named::named_in(sentence, k).is_empty());
-        if let Some(kind) = claims::checked_kind(sentence).or(named) {
+        if let Some(kind) = vocab::checked_kind(sentence).or(named) {
             let mut claim = Claim::read(kind, sentence);
             claim.tools = super::named::named_in(sentence, &claim.kind);
             claim.bind_spans(sentence.split('`').skip(1).step_by(2));

@@ -3,7 +3,7 @@
 //! language is also detected as itself.
 
 use super::*;
-use crate::audit::claims::{explain, Confidence};
+use crate::audit::claims::{explain, unread_note, Confidence};
 
 /// Each claim as `kind` (its Display), `~` marking a weak reading.
 fn read(message: &str) -> Vec<String> {

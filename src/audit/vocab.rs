@@ -1,0 +1,984 @@
+//! The vocabulary both readers of a final message share, below them: what a claim is
+//! ([`Claim`], [`Kind`], [`Reading`]), the English words the English reader and the `en`
+//! table use, the shapes of paths, hashes and check commands, and the tokens of a clause.
+//! The English reader (`claims`), the tables' reader (`lang`) and the table of named tools
+//! (`named`) import it; it imports none of them.
+
+/// What a named tool checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checks {
+    Tests,
+    Build,
+    /// Linters and formatters (`audit.lint_commands` lists both).
+    Lint,
+}
+
+/// A tool a message can name.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Named {
+    /// How the tool is written in a message (lower case, whole words).
+    pub names: &'static [&'static str],
+    pub checks: Checks,
+    /// Commands that run it, matched as a check command is (leading words, wrappers such
+    /// as `npx`, `uv run`, `python -m` peeled).
+    pub runs: &'static [&'static str],
+    /// The name is a language's or a kind's ("Python", "integration"): it names a suite
+    /// only in a sentence about suites or tests ("the Python and JS suites pass").
+    pub suite: bool,
+    /// A kind of tests ("unit", "integration", "doc", "e2e"): backed by a passing test run
+    /// whose selection includes that kind ([`covers`]), whatever the runner.
+    pub kind: Option<&'static str>,
+}
+
+/// What a claim says happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    File {
+        path: String,
+        change: Change,
+    },
+    /// Something under a directory changed ("removed the stale files under `build/`").
+    Dir {
+        path: String,
+        change: Change,
+    },
+    Tests {
+        count: Option<u64>,
+    },
+    /// How many tests failed, as the message reports it ("1 test fails", "zwei
+    /// fehlgeschlagen"): an understated count hides failures.
+    Failures {
+        count: u64,
+    },
+    Build,
+    Lint,
+    Commit {
+        hash: Option<String>,
+    },
+    Push {
+        branch: Option<String>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    Modified,
+    Created,
+    Deleted,
+    Renamed { to: String },
+}
+
+impl std::fmt::Display for Kind {
+    /// What the claim says happened, for people (`audit`, `audit --explain`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let change = |c: &Change| match c {
+            Change::Modified => "changed".to_owned(),
+            Change::Created => "created".to_owned(),
+            Change::Deleted => "deleted".to_owned(),
+            Change::Renamed { to } => format!("renamed to {to}"),
+        };
+        match self {
+            Kind::File { path, change: c } => write!(f, "file {path} {}", change(c)),
+            Kind::Dir { path, change: c } => write!(f, "something under {path} {}", change(c)),
+            Kind::Tests { count: Some(n) } => write!(f, "{n} tests pass"),
+            Kind::Tests { count: None } => write!(f, "the tests pass"),
+            Kind::Failures { count } => write!(f, "{count} tests fail"),
+            Kind::Build => write!(f, "the build succeeds"),
+            Kind::Lint => write!(f, "the linter passes"),
+            Kind::Commit { hash: Some(h) } => write!(f, "commit {h} made"),
+            Kind::Commit { hash: None } => write!(f, "a commit made"),
+            Kind::Push { branch: Some(b) } => write!(f, "pushed to {b}"),
+            Kind::Push { branch: None } => write!(f, "pushed"),
+        }
+    }
+}
+
+/// How sure the reading is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Confidence {
+    /// An explicit claim of the agent with a concrete object: unbacked, it blocks.
+    Strong,
+    /// A weaker reading: unbacked, it is reported to the user and never blocks.
+    Weak,
+}
+
+/// One claim and the sentence it was read from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    pub kind: Kind,
+    pub sentence: String,
+    pub confidence: Confidence,
+    /// Why the reading is weak, when it is.
+    pub hedge: Option<String>,
+    /// For a test count: false when the sentence holds another count, so the number may
+    /// not be the one that passed (a mismatch is then only reported).
+    pub count_sure: bool,
+    /// For a path: its shape is not a file's (`Type.method`, `src/utils`), so it is a
+    /// path only if the project knows it (it exists, existed, or was written).
+    pub path_inferred: bool,
+    /// For a check: the tools (or suites) the sentence names; each must have run.
+    pub tools: Vec<&'static Named>,
+    /// For a check: the check commands its clause names in code spans (`node --check
+    /// a.js`); one of them must have run.
+    pub commands: Vec<String>,
+    /// For tests: the test files its clause names (`tests/test_more.py`); a run that
+    /// selected each must have passed.
+    pub test_files: Vec<String>,
+}
+
+impl Claim {
+    /// A strong claim read from `sentence` (the language tables' reader makes them too).
+    pub(crate) fn read(kind: Kind, sentence: &str) -> Claim {
+        Claim::new(kind, sentence)
+    }
+
+    pub(crate) fn new(kind: Kind, sentence: &str) -> Claim {
+        Claim {
+            kind,
+            sentence: sentence.to_owned(),
+            confidence: Confidence::Strong,
+            hedge: None,
+            count_sure: true,
+            path_inferred: false,
+            tools: Vec::new(),
+            commands: Vec::new(),
+            test_files: Vec::new(),
+        }
+    }
+
+    /// Binds the check commands and test files among a clause's code spans.
+    pub(crate) fn bind_spans<'s>(&mut self, spans: impl IntoIterator<Item = &'s str>) {
+        if !matches!(
+            self.kind,
+            Kind::Tests { .. } | Kind::Build | Kind::Lint | Kind::Failures { .. }
+        ) {
+            return;
+        }
+        for span in spans {
+            let span = span.trim();
+            if check_command_span(span) {
+                self.commands.push(span.to_owned());
+            } else if matches!(self.kind, Kind::Tests { .. }) && test_file_span(span) {
+                self.test_files.push(span.to_owned());
+            }
+        }
+    }
+
+    pub(crate) fn weaken(&mut self, why: &str) {
+        if self.confidence == Confidence::Strong {
+            self.confidence = Confidence::Weak;
+            self.hedge = Some(why.to_owned());
+        }
+    }
+}
+
+/// The reading of one sentence (or one skipped line): its claims, and why the rest of it
+/// claims nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reading {
+    pub sentence: String,
+    pub claims: Vec<Claim>,
+    /// Why parts of the sentence (or all of it) are not claims.
+    pub why: Vec<String>,
+}
+
+/// Verbs that claim a file changed, by the change they claim.
+pub(crate) const MODIFY_VERBS: &[&str] = &[
+    "updated",
+    "modified",
+    "changed",
+    "edited",
+    "rewrote",
+    "rewritten",
+    "fixed",
+    "refactored",
+    "replaced",
+    "implemented",
+    "patched",
+    "adjusted",
+    "tweaked",
+    "extended",
+    "reworked",
+    "cleaned",
+    "reformatted",
+    "converted",
+    "migrated",
+    "documented",
+    "corrected",
+    "amended",
+    "touched",
+    "bumped",
+    "extracted",
+    "reverted",
+    "simplified",
+    "restructured",
+    "reorganized",
+    "reorganised",
+    "regenerated",
+    "upgraded",
+    "downgraded",
+    "pinned",
+    "inlined",
+    "applied",
+    "deduplicated",
+    "raised",
+    "lowered",
+    "increased",
+    "decreased",
+    "shortened",
+    "lengthened",
+    "switched",
+    "swapped",
+    "tightened",
+    "relaxed",
+    "trimmed",
+    "expanded",
+    "marked",
+    "appended",
+    "prepended",
+    "inserted",
+    "commented",
+    "uncommented",
+    "disabled",
+    "enabled",
+    "hardened",
+    "optimized",
+    "optimised",
+    "renumbered",
+    "sorted",
+];
+
+pub(crate) const CREATE_VERBS: &[&str] = &[
+    "created",
+    "added",
+    "wrote",
+    "written",
+    "generated",
+    "saved",
+    "introduced",
+    "scaffolded",
+    "delivered",
+    "deliverables",
+];
+
+pub(crate) const DELETE_VERBS: &[&str] = &["removed", "deleted", "dropped"];
+
+pub(crate) const RENAME_VERBS: &[&str] = &["renamed", "moved"];
+
+/// Verbs of looking, not changing: a path after one is read, not written.
+pub(crate) const READ_VERBS: &[&str] = &[
+    "read",
+    "reviewed",
+    "checked",
+    "inspected",
+    "opened",
+    "looked",
+    "examined",
+    "investigated",
+    "ran",
+    "viewed",
+    "searched",
+    "grepped",
+    "scanned",
+    "studied",
+    "consulted",
+    "found",
+    "saw",
+    "noticed",
+    "traced",
+];
+
+/// Words that make the part of a sentence they are in no claim, and the main parts after
+/// it: the future, suggestions, needs, plans.
+pub(crate) const MODAL: &[&str] = &[
+    "will",
+    "i'll",
+    "we'll",
+    "you'll",
+    "it'll",
+    "going",
+    "should",
+    "could",
+    "would",
+    "might",
+    "may",
+    "can",
+    "need",
+    "needs",
+    "want",
+    "plan",
+    "let",
+    "next",
+    "todo",
+    "please",
+    "consider",
+    "recommend",
+    "suggest",
+    "tbd",
+    "pending",
+    "remaining",
+    "must",
+];
+
+/// Actors other than the agent: a part that names one as its subject (or, for results,
+/// anywhere) is not the agent's claim.
+pub(crate) const OTHERS: &[&str] = &[
+    "you",
+    "your",
+    "you've",
+    "you're",
+    "user",
+    "user's",
+    "users",
+    "he",
+    "she",
+    "someone",
+    "somebody",
+    "ci",
+    "ci's",
+    "pipeline",
+    "workflow",
+    "workflows",
+    "job",
+    "jobs",
+    "github",
+    "gitlab",
+    "actions",
+    "reviewer",
+    "reviewers",
+    "maintainer",
+    "maintainers",
+    "author",
+    "upstream",
+    "team",
+    "colleague",
+    "dependabot",
+    "renovate",
+    "pr",
+    "pr's",
+    "pull",
+    "buildkite",
+    "jenkins",
+    "travis",
+    "circleci",
+];
+
+/// Words that negate the part of a sentence they are in.
+pub(crate) const NEGATIONS: &[&str] = &[
+    "not",
+    "never",
+    "nothing",
+    "unchanged",
+    "untouched",
+    "without",
+    "neither",
+    "nor",
+    "no",
+    "none",
+    "didn't",
+    "don't",
+    "doesn't",
+    "haven't",
+    "hasn't",
+    "wasn't",
+    "weren't",
+    "isn't",
+    "aren't",
+    "won't",
+    "can't",
+    "cannot",
+    "couldn't",
+    "shouldn't",
+    "alone",
+    "intact",
+];
+
+/// File names without an extension that are files all the same (when quoted).
+pub(crate) const BARE_FILE_NAMES: &[&str] = &[
+    "Makefile",
+    "Dockerfile",
+    "Justfile",
+    "Gemfile",
+    "Rakefile",
+    "Procfile",
+    "LICENSE",
+    "README",
+    "CHANGELOG",
+    "Containerfile",
+    "Vagrantfile",
+    "Jenkinsfile",
+    "CODEOWNERS",
+];
+
+/// Extensions a bare (unquoted) token must have to be taken for a file.
+pub(crate) const FILE_EXTENSIONS: &[&str] = &[
+    // Archives a turn packs ("Created `dist.tgz`").
+    "tgz",
+    "zip",
+    "gz",
+    "tar",
+    "rs",
+    "py",
+    "js",
+    "mjs",
+    "cjs",
+    "ts",
+    "tsx",
+    "jsx",
+    "md",
+    "txt",
+    "json",
+    "jsonl",
+    "toml",
+    "yaml",
+    "yml",
+    "go",
+    "java",
+    "kt",
+    "c",
+    "h",
+    "cc",
+    "cpp",
+    "hpp",
+    "rb",
+    "sh",
+    "bash",
+    "zsh",
+    "css",
+    "scss",
+    "html",
+    "sql",
+    "lock",
+    "cfg",
+    "ini",
+    "xml",
+    "csv",
+    "ipynb",
+    "swift",
+    "php",
+    "vue",
+    "svelte",
+    "env",
+    "conf",
+    "proto",
+    "gradle",
+    "tf",
+    "lua",
+    "ex",
+    "exs",
+    "erl",
+    "hs",
+    "ml",
+    "scala",
+    "cs",
+    "fs",
+    "r",
+    "pl",
+    "pm",
+    "rst",
+    "adoc",
+    "tex",
+    "svg",
+    "png",
+    "jpg",
+    "gif",
+    "pdf",
+    "log",
+    "bak",
+    "patch",
+    "diff",
+    "dockerfile",
+    "nix",
+    "zig",
+    "dart",
+];
+
+pub(crate) const HEADING_NOT: &[&str] = &[
+    "not",
+    "unchanged",
+    "untouched",
+    "without",
+    "no",
+    "nothing",
+    "never",
+    "looked",
+    "read",
+    "reviewed",
+    "inspected",
+    "examined",
+    "consulted",
+    "skimmed",
+    "next",
+    "todo",
+    "plan",
+    "planned",
+    "plans",
+    "remaining",
+    "follow-up",
+    "follow-ups",
+    "followups",
+    "later",
+    "pending",
+    "proposed",
+    "suggested",
+    "suggestions",
+    "recommendations",
+    "recommended",
+    "questions",
+    "question",
+    "your",
+    "user",
+    "user's",
+    "upstream",
+    "existing",
+    "previous",
+    "previously",
+    "before",
+    "original",
+    "history",
+    "historical",
+    "background",
+    "context",
+    "review",
+    "ci",
+    "pipeline",
+    "cause",
+    "analysis",
+    "findings",
+    "why",
+    "known",
+    "risks",
+    "options",
+    "alternatives",
+    "ideas",
+    "left",
+    "skipped",
+    "out-of-scope",
+    "blocked",
+];
+
+/// Sentences of a cleaned line, split at `.`/`!`/`?` followed by a space or the end (not
+/// after `e.g.` or `i.e.`) and at `。！？`, never inside a code span. The language tables'
+/// reader splits with it too.
+pub(crate) fn split_sentences(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut in_code = false;
+    let chars: Vec<char> = line.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        current.push(c);
+        if c == '`' {
+            in_code = !in_code;
+        }
+        let next = chars.get(i + 1);
+        // Only the last four characters matter (a whole-sentence lowercase per
+        // character made a long line quadratic).
+        let tail = &chars[i.saturating_sub(3)..=i];
+        let is = |abbr: &str| {
+            tail.len() == 4
+                && tail
+                    .iter()
+                    .zip(abbr.chars())
+                    .all(|(a, b)| a.to_ascii_lowercase() == b)
+        };
+        let abbreviation = is("e.g.") || is("i.e.");
+        let ends = matches!(c, '。' | '！' | '？')
+            || !abbreviation
+                && matches!(c, '.' | '!' | '?')
+                && next.is_none_or(|n| n.is_whitespace());
+        if !in_code && ends {
+            out.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.trim().is_empty() {
+        out.push(current);
+    }
+    out.into_iter()
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// A token of a clause: a word of prose, a code span, or a quotation.
+#[derive(Debug, Clone)]
+pub(crate) enum Token {
+    Word(String),
+    Code(String),
+    Quote(String),
+}
+
+pub(crate) fn tokens(clause: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut chars = clause.chars().peekable();
+    let flush = |word: &mut String, out: &mut Vec<Token>| {
+        let w = word.trim_matches(|c: char| {
+            matches!(c, ',' | ':' | '(' | ')' | '!' | '?' | '*' | '[' | ']')
+        });
+        let w = w
+            .trim_end_matches(['.', ',', ':', ';', ')'])
+            .trim_start_matches('(');
+        let comma = word.trim_end_matches(['.', ')', ']']).ends_with(',');
+        let colon = word.trim_end_matches(['*']).ends_with(':') && word.len() > 1;
+        // Parentheses are kept as tokens: a comma inside them splits nothing.
+        let open = word.starts_with('(');
+        let close = word.trim_end_matches(['.', ',', ':', ';']).ends_with(')')
+            && (!word.contains('(') || open);
+        if open {
+            out.push(Token::Word("(".into()));
+        }
+        if !w.is_empty() {
+            let w = match w {
+                "→" | "->" | "=>" => "to",
+                other => other,
+            };
+            out.push(Token::Word(w.to_owned()));
+        }
+        if close {
+            out.push(Token::Word(")".into()));
+        }
+        if comma {
+            out.push(Token::Word(",".into()));
+        } else if colon {
+            out.push(Token::Word(":".into()));
+        }
+        word.clear();
+    };
+    while let Some(c) = chars.next() {
+        let opens = match c {
+            '`' => Some('`'),
+            '"' => Some('"'),
+            '“' => Some('”'),
+            // A single quote opens only at a word's start (not in `didn't`).
+            '\'' if word.is_empty() => Some('\''),
+            _ => None,
+        };
+        match opens {
+            Some(close) => {
+                let mut q = String::new();
+                let mut closed = false;
+                let mut look = chars.clone();
+                while let Some(d) = look.next() {
+                    if d == close || (c == '"' && d == '”') {
+                        // A closing single quote is followed by a non-letter.
+                        if close == '\'' && look.peek().is_some_and(|n| n.is_alphanumeric()) {
+                            q.push(d);
+                            continue;
+                        }
+                        closed = true;
+                        break;
+                    }
+                    q.push(d);
+                }
+                if closed {
+                    flush(&mut word, &mut out);
+                    chars = look;
+                    out.push(if c == '`' {
+                        Token::Code(q)
+                    } else {
+                        Token::Quote(q)
+                    });
+                } else {
+                    word.push(c);
+                }
+            }
+            None if c.is_whitespace() => flush(&mut word, &mut out),
+            None => word.push(c),
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// `✅ \`cargo test\``: the command a checked item names, as the result it claims.
+pub(crate) fn checked_command(toks: &[Token]) -> Option<Kind> {
+    toks.iter().find_map(|t| match t {
+        Token::Code(c) => command_kind(c),
+        _ => None,
+    })
+}
+
+/// The check a command names: tests, a linter, a build (`--check` and `compileall` are
+/// a syntax check: a build's).
+pub(crate) fn command_kind(command: &str) -> Option<Kind> {
+    let w: Vec<String> = command
+        .split_whitespace()
+        .map(|x| x.trim_start_matches('-').to_lowercase())
+        .collect();
+    if w.iter().any(|x| TEST_WORDS.contains(&x.as_str())) {
+        Some(Kind::Tests { count: None })
+    } else if w.iter().any(|x| LINT_WORDS.contains(&x.as_str())) {
+        Some(Kind::Lint)
+    } else if w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "build" | "check" | "tsc" | "compile" | "compileall"
+        )
+    }) {
+        Some(Kind::Build)
+    } else {
+        None
+    }
+}
+
+/// Programs a check command in a code span starts with.
+pub(crate) const CHECK_PROGRAMS: &[&str] = &[
+    "cargo",
+    "python",
+    "python3",
+    "node",
+    "npm",
+    "npx",
+    "pnpm",
+    "yarn",
+    "bun",
+    "deno",
+    "go",
+    "make",
+    "pytest",
+    "jest",
+    "mocha",
+    "vitest",
+    "ruff",
+    "black",
+    "mypy",
+    "eslint",
+    "prettier",
+    "tsc",
+    "rustfmt",
+    "gofmt",
+    "uv",
+    "poetry",
+    "tox",
+    "just",
+    "dotnet",
+    "mvn",
+    "gradle",
+    "bundle",
+    "rake",
+    "phpunit",
+    "swift",
+    "mix",
+    "flake8",
+    "pylint",
+    "shellcheck",
+    "rubocop",
+    "golangci-lint",
+    "biome",
+    "nox",
+    "hatch",
+];
+
+/// Whether a code span is a check command (`node --check src/a.js`, `python3 -m
+/// compileall app`, `cargo fmt --check`): a claim it stands in is backed only by a run of
+/// it.
+pub(crate) fn check_command_span(span: &str) -> bool {
+    let words: Vec<&str> = span.split_whitespace().collect();
+    let program = words
+        .first()
+        .map(|p| p.rsplit('/').next().unwrap_or(p))
+        .unwrap_or("");
+    words.len() >= 2 && CHECK_PROGRAMS.contains(&program) && command_kind(span).is_some()
+}
+
+/// Whether a code span names a test file (`tests/test_more.py`, `spec/a.spec.js`): a
+/// pass claim naming one is backed only by a run that selected it.
+pub(crate) fn test_file_span(span: &str) -> bool {
+    let lower = span.to_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    !span.contains(char::is_whitespace)
+        && (name.contains("test") || name.contains("spec"))
+        && name.contains('.')
+        && !shape_inferred(span)
+}
+
+/// The check a checked line (`✅ \`cargo test\``) names, in any language.
+pub(crate) fn checked_kind(line: &str) -> Option<Kind> {
+    checked_command(&tokens(line))
+}
+
+/// `text` as a path, when it has a path's shape (`quoted`: it was a code span).
+pub(crate) fn path_of(text: &str, quoted: bool) -> Option<String> {
+    if quoted {
+        as_path(&Token::Code(text.to_owned()))
+    } else {
+        as_path(&Token::Word(text.to_owned()))
+    }
+}
+
+/// A token that names a file: a quoted path (with `/` or `.`, or a known bare name), or a
+/// bare word with `/` or a known extension. A `:line` suffix is dropped.
+pub(crate) fn as_path(t: &Token) -> Option<String> {
+    let (text, quoted) = match t {
+        Token::Code(q) | Token::Quote(q) => (q.trim(), true),
+        Token::Word(w) => (
+            w.trim_end_matches(['.', ',', ':', ';', ')', '\''])
+                .trim_start_matches(['(', '\'']),
+            false,
+        ),
+    };
+    let text = match text.rsplit_once(':') {
+        Some((p, line)) if !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()) => p
+            .rsplit_once(':')
+            .filter(|(_, l)| l.bytes().all(|b| b.is_ascii_digit()))
+            .map_or(p, |(q, _)| q),
+        _ => text,
+    };
+    let http_route = [
+        "GET ", "POST ", "PUT ", "DELETE ", "PATCH ", "HEAD ", "OPTIONS ",
+    ]
+    .iter()
+    .any(|m| text.starts_with(m))
+        || text.contains("/:");
+    if text.is_empty()
+        || http_route
+        || text.contains("://")
+        || text.starts_with('-')
+        || text.contains(['(', ')', '=', '<', '>', '{', '}'])
+        || text.contains("::")
+    {
+        return None;
+    }
+    if quoted && BARE_FILE_NAMES.contains(&text) {
+        return Some(text.to_owned());
+    }
+    if text.contains(char::is_whitespace)
+        && (!quoted || (!text.contains('/') && !text.contains('.')))
+    {
+        return None;
+    }
+    let name = text
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(text);
+    let ext = name
+        .rsplit_once('.')
+        .map(|(stem, e)| (stem, e.to_ascii_lowercase()));
+    let has_ext = |known: bool| match &ext {
+        Some((stem, e)) => {
+            !e.is_empty()
+                && e.chars().all(|c| c.is_ascii_alphanumeric())
+                && e.chars().any(|c| c.is_ascii_alphabetic())
+                && (!stem.is_empty() || name.starts_with('.'))
+                && (!known || FILE_EXTENSIONS.contains(&e.as_str()))
+        }
+        None => false,
+    };
+    let slash = text.contains('/') && text.chars().any(|c| c.is_alphanumeric());
+    // Unquoted, `feat/x` or `origin/main` is a branch as often as a path: a bare word
+    // needs an extension, or to start like a path does.
+    let path_like_start = ["/", "./", "../", "~/"].iter().any(|p| text.starts_with(p));
+    let ok = if quoted {
+        slash || has_ext(false) || name.starts_with('.') && name.len() > 1
+    } else {
+        has_ext(true) || (slash && path_like_start)
+    };
+    if !ok || text.ends_with("/.") {
+        return None;
+    }
+    if matches!(text.to_ascii_lowercase().as_str(), "e.g" | "i.e" | "etc")
+        || text.starts_with(|c: char| c.is_ascii_digit()) && !slash
+    {
+        return None;
+    }
+    Some(text.to_owned())
+}
+
+/// Whether a name taken for a path lacks a file's shape: it is not a known file name, and
+/// has neither a known extension nor a separator with an extension (`Type.method`,
+/// `src/utils`, `feat/login`): a path only if the project knows it.
+pub(crate) fn shape_inferred(path: &str) -> bool {
+    if path.ends_with('/') {
+        return false;
+    }
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if BARE_FILE_NAMES.contains(&name) || name.starts_with('.') && name.len() > 1 {
+        return false;
+    }
+    match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() && !ext.is_empty() => {
+            let known = FILE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str());
+            let any_ext = ext.chars().all(|c| c.is_ascii_alphanumeric())
+                && ext.chars().any(|c| c.is_ascii_alphabetic());
+            !(known || path.contains('/') && any_ext)
+        }
+        _ => true,
+    }
+}
+
+pub(crate) const TEST_WORDS: &[&str] = &[
+    "test", "tests", "suite", "suites", "specs", "spec", "pytest", "jest", "vitest", "nextest",
+    "ctest", "rspec", "unittest",
+];
+
+pub(crate) const PASS_WORDS: &[&str] = &[
+    "pass",
+    "passes",
+    "passed",
+    "passing",
+    "green",
+    "succeed",
+    "succeeds",
+    "succeeded",
+    "ok",
+];
+
+pub(crate) const BUILD_WORDS: &[&str] = &[
+    "build",
+    "builds",
+    "compiles",
+    "compile",
+    "compiled",
+    "compilation",
+];
+
+pub(crate) const BUILD_OK: &[&str] = &[
+    "succeeds",
+    "succeeded",
+    "passes",
+    "passed",
+    "green",
+    "clean",
+    "cleanly",
+    "successfully",
+    "works",
+    "fine",
+    "ok",
+];
+
+pub(crate) const LINT_WORDS: &[&str] = &[
+    "clippy",
+    "lint",
+    "linter",
+    "linting",
+    "eslint",
+    "ruff",
+    "flake8",
+    "pylint",
+    "rustfmt",
+    "prettier",
+    "fmt",
+    "golangci-lint",
+    "mypy",
+    "shellcheck",
+    "biome",
+];
+
+pub(crate) const LINT_OK: &[&str] = &[
+    "clean",
+    "passes",
+    "passed",
+    "green",
+    "happy",
+    "ok",
+    "succeeds",
+    "succeeded",
+];
+
+pub(crate) fn is_hash(t: &str) -> bool {
+    (6..=40).contains(&t.len())
+        && t.chars().all(|c| c.is_ascii_hexdigit())
+        && t.chars().any(|c| c.is_ascii_alphabetic())
+        && t.chars().any(|c| c.is_ascii_digit())
+}
