@@ -376,6 +376,14 @@ const CASES: &[Case] = &[
         expect: Expect::Silent { records: 1 },
     },
     Case {
+        name: "audit-turn: the same report, the work done by 2 subagents (their transcripts read)",
+        args: &["audit-turn"],
+        dir: Dir::Repo,
+        setup: |f| make_report_turn(f, Report::Subagents),
+        stdin: |f| report_stop(f, Report::Subagents),
+        expect: Expect::Silent { records: 1 },
+    },
+    Case {
         name: "audit-turn: the same report in German, 20 claims, all backed",
         args: &["audit-turn"],
         dir: Dir::Repo,
@@ -1154,6 +1162,8 @@ fn claims_stop(f: &Fixture) -> Vec<u8> {
 enum Report {
     English,
     German,
+    /// The English report, the writes and the test run done by two subagents.
+    Subagents,
 }
 
 const REPORT_FILES: usize = 16;
@@ -1162,13 +1172,13 @@ const REPORT_FILES: usize = 16;
 /// build and a commit, in the style of Claude Code's final summaries.
 fn report_message(lang: Report) -> String {
     let mut lines = vec![match lang {
-        Report::English => "## Summary".to_owned(),
+        Report::English | Report::Subagents => "## Summary".to_owned(),
         Report::German => "## Zusammenfassung".to_owned(),
     }];
     lines.push(String::new());
     for i in 0..REPORT_FILES {
         lines.push(match lang {
-            Report::English => format!(
+            Report::English | Report::Subagents => format!(
                 "- Updated `bench-report/m{i}.rs` to return a typed error instead of panicking"
             ),
             Report::German => format!(
@@ -1179,7 +1189,7 @@ fn report_message(lang: Report) -> String {
     lines.push(String::new());
     lines.extend(
         match lang {
-            Report::English => [
+            Report::English | Report::Subagents => [
                 "### Checks",
                 "- All 16 tests pass (`cargo test`)",
                 "- `cargo clippy` is clean",
@@ -1197,7 +1207,7 @@ fn report_message(lang: Report) -> String {
         .map(str::to_owned),
     );
     lines.push(match lang {
-        Report::English => "The public API is unchanged.".to_owned(),
+        Report::English | Report::Subagents => "The public API is unchanged.".to_owned(),
         Report::German => "Die öffentliche API ist unverändert.".to_owned(),
     });
     lines.join("\n")
@@ -1207,6 +1217,7 @@ fn report_transcript(f: &Fixture, lang: Report) -> PathBuf {
     f.root.join(match lang {
         Report::English => "transcript-report-en.jsonl",
         Report::German => "transcript-report-de.jsonl",
+        Report::Subagents => "transcript-report-sub.jsonl",
     })
 }
 
@@ -1252,6 +1263,50 @@ fn make_report_turn(f: &Fixture, lang: Report) -> io::Result<()> {
         json!({"command": "git add -A && git commit -m 'typed errors'"}),
         format!("[feat/x 1a2b3c4] typed errors\n {REPORT_FILES} files changed"),
     ));
+    if let Report::Subagents = lang {
+        // Two subagents: the first makes the writes, the second runs the tests; the
+        // parent lints, builds and commits.
+        let sub_dir = report_transcript(f, lang).with_extension("");
+        let sub_dir = sub_dir.join("subagents");
+        fs::create_dir_all(&sub_dir)?;
+        let (writes, rest) = calls.split_at(REPORT_FILES);
+        let (tests, parent) = rest.split_at(1);
+        for (k, part) in [writes, tests].into_iter().enumerate() {
+            let agent = format!("a{k:016x}");
+            let mut sub = io::BufWriter::new(fs::File::create(
+                sub_dir.join(format!("agent-{agent}.jsonl")),
+            )?);
+            writeln!(
+                sub,
+                "{}",
+                json!({"type": "user", "isSidechain": true, "agentId": agent, "message": {"role": "user", "content": "Do the delegated part."}})
+            )?;
+            for (i, (name, input, output)) in part.iter().enumerate() {
+                writeln!(
+                    sub,
+                    "{}",
+                    json!({"type": "assistant", "isSidechain": true, "message": {"role": "assistant", "content": [{"type": "tool_use", "id": format!("toolu_s{k}_{i}"), "name": name, "input": input}]}})
+                )?;
+                writeln!(
+                    sub,
+                    "{}",
+                    json!({"type": "user", "isSidechain": true, "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": format!("toolu_s{k}_{i}"), "content": output}]}})
+                )?;
+            }
+            sub.flush()?;
+            writeln!(
+                t,
+                "{}",
+                json!({"type": "assistant", "message": {"role": "assistant", "content": [{"type": "tool_use", "id": format!("toolu_a{k}"), "name": "Agent", "input": {"description": "delegate", "prompt": "Do the delegated part.", "subagent_type": "general-purpose"}}]}})
+            )?;
+            writeln!(
+                t,
+                "{}",
+                json!({"type": "user", "promptId": AUDIT_PROMPT, "toolUseResult": {"agentId": agent, "status": "completed"}, "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": format!("toolu_a{k}"), "content": "Done."}]}})
+            )?;
+        }
+        calls = parent.to_vec();
+    }
     for (i, (name, input, output)) in calls.iter().enumerate() {
         writeln!(
             t,

@@ -334,8 +334,12 @@ fn prose_lines(message: &str) -> Vec<Line> {
                 continue;
             }
         }
+        // A mark opens the line ("✅ `cargo test`"), or follows each check of a short
+        // status line ("jest ✔ · node:test ✔ · mocha ✔").
         let check = CHECKMARKS.iter().any(|m| {
-            cleaned.starts_with(m) || t.trim_start_matches(['-', '*', ' ']).starts_with(m)
+            cleaned.starts_with(m)
+                || t.trim_start_matches(['-', '*', ' ']).starts_with(m)
+                || cleaned.chars().count() <= 80 && cleaned.contains(&format!(" {m}"))
         });
         let has_verb = cleaned
             .split_whitespace()
@@ -783,10 +787,24 @@ fn actor(toks: &[Token], words: &[String]) -> Actor {
         return Actor::PathStatus;
     }
     let said: Vec<&str> = subject.iter().map(|&i| bare(&words[i])).collect();
+    // "The subagent added `x`", "a sub-agent ran the suite": the parent relays work of its
+    // own turn, and what it relays is its claim, backed only by what a transcript of the
+    // turn shows (the subagent's is read with it).
+    if said.iter().any(|w| is_subagent(w)) {
+        return Actor::FirstPerson;
+    }
     Actor::Other(format!(
         "the subject is \"{}\", not the agent",
         said.join(" ")
     ))
+}
+
+/// A word naming a subagent of the turn ("subagent", "sub-agent", "subagents").
+fn is_subagent(w: &str) -> bool {
+    matches!(
+        w,
+        "subagent" | "subagents" | "sub-agent" | "sub-agents" | "subagent's" | "sub-agent's"
+    )
 }
 
 fn clause_claims(
@@ -986,7 +1004,10 @@ fn clause_claims(
         }
         // "✅ `cargo test`": the mark says the command passed.
         if none_yet && ctx == LineCtx::Checkmark {
-            if let Some(kind) = checked_command(&toks) {
+            let named = [Kind::Tests { count: None }, Kind::Lint, Kind::Build]
+                .into_iter()
+                .find(|k| !super::named::named_in(clause, k).is_empty());
+            if let Some(kind) = checked_command(&toks).or(named) {
                 let mut c = Claim::new(kind, sentence);
                 c.tools = super::named::named_in(clause, &c.kind);
                 c.bind_spans(code_spans(&toks));
@@ -1070,6 +1091,36 @@ fn file_claims(toks: &[Token], words: &[String]) -> Vec<(usize, Kind, bool)> {
         || words
             .iter()
             .any(|w| matches!(bare(w), "shows" | "showed" | "lists" | "listed"))
+    {
+        return out;
+    }
+    // "Set `log: debug` in your `config/app.yaml` to see the requests" is an instruction:
+    // "set" is also the imperative, which says whose file, why or when.
+    let bares: Vec<&str> = words.iter().map(|w| bare(w)).collect();
+    if verbs.iter().all(|(i, _)| bare(&words[*i]) == "set")
+        && (bares
+            .iter()
+            .any(|w| matches!(*w, "your" | "you" | "if" | "when" | "want" | "need"))
+            || bares.windows(2).any(|p| {
+                p[0] == "to"
+                    && matches!(
+                        p[1],
+                        "see"
+                            | "get"
+                            | "enable"
+                            | "disable"
+                            | "make"
+                            | "turn"
+                            | "use"
+                            | "allow"
+                            | "avoid"
+                            | "show"
+                            | "print"
+                            | "trace"
+                            | "debug"
+                            | "reproduce"
+                    )
+            }))
     {
         return out;
     }

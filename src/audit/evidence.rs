@@ -1252,6 +1252,24 @@ fn kind_evidence(
     f: &Facts,
 ) -> Result<String, Finding> {
     let patterns = &f.ev.policy.test_commands;
+    // The runs whose selection included the kind are the ones the claim is about: a later
+    // run of other kinds (`cargo test --test it` after `cargo test --lib`) neither backs
+    // nor refutes "the unit tests pass".
+    let covering: Vec<String> = f
+        .runs
+        .iter()
+        .flat_map(|r| &r.stages)
+        .filter(|s| s.ran != Ran::No)
+        .filter(|s| {
+            let peeled = shellrun::peel(&s.argv);
+            patterns.iter().any(|p| matches_either(&s.argv, &peeled, p))
+                && super::named::covers(kind, &peeled) == Some(true)
+        })
+        .map(|s| s.argv.join(" "))
+        .collect();
+    if !covering.is_empty() {
+        return result_evidence(claim, "tests", &covering, count, true, f);
+    }
     let passed = result_evidence(claim, "tests", patterns, count, false, f)?;
     let selections: Vec<Option<bool>> = f
         .runs

@@ -205,8 +205,10 @@ pub fn covers(kind: &str, argv: &[String]) -> Option<bool> {
             .map(String::as_str)
             .collect();
         let has = |flags: &[&str]| args.iter().any(|a| flags.contains(a));
-        let unit = has(&["--lib", "--bins", "--bin"]);
-        let integration = has(&["--test", "--tests"]);
+        // `--all-targets` is lib, bins, tests, examples and benches: no doc tests.
+        let all_targets = has(&["--all-targets"]);
+        let unit = has(&["--lib", "--bins", "--bin"]) || all_targets;
+        let integration = has(&["--test", "--tests"]) || all_targets;
         let doc = has(&["--doc"]);
         if !(unit || integration || doc) {
             return Some(true);
@@ -413,6 +415,14 @@ mod tests {
             Some(false)
         );
         assert_eq!(covers("unit", &argv("cargo test --lib")), Some(true));
+        assert_eq!(
+            covers("doc", &argv("cargo test --all-targets")),
+            Some(false)
+        );
+        assert_eq!(
+            covers("integration", &argv("cargo test --all-targets")),
+            Some(true)
+        );
         assert_eq!(covers("unit", &argv("cargo test --test cli")), Some(false));
         assert_eq!(
             covers("integration", &argv("cargo test --test cli -- --nocapture")),

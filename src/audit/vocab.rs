@@ -246,6 +246,9 @@ pub(crate) const MODIFY_VERBS: &[&str] = &[
     "optimised",
     "renumbered",
     "sorted",
+    // "- Set `log: debug` in `config/app.yaml`.": a status line's verb (an instruction to
+    // the user says why or when: "to see more", "if you want").
+    "set",
 ];
 
 pub(crate) const CREATE_VERBS: &[&str] = &[
@@ -843,8 +846,9 @@ pub(crate) fn as_path(t: &Token) -> Option<String> {
         return Some(text.to_owned());
     }
     if text.contains(char::is_whitespace)
-        && (!quoted || (!text.contains('/') && !text.contains('.')))
+        && (!quoted || (!text.contains('/') && !text.contains('.')) || check_command_span(text))
     {
+        // `node --check src/a.js` is a command, not a path with spaces.
         return None;
     }
     let name = text

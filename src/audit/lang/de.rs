@@ -63,7 +63,7 @@ pub const DE: Lang = Lang {
     nominal: &[],
     file_words: &["datei"],
     negations: &[
-        "nicht", "kein", "keine", "keinen", "keiner", "keinem", "nie ", "niemals",
+        "nichts", "nicht", "kein", "keine", "keinen", "keiner", "keinem", "nie ", "niemals",
     ],
     modal: &[
         "werde",

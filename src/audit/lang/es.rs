@@ -107,7 +107,9 @@ pub const ES: Lang = Lang {
     continuative: &[],
     nominal: &[],
     file_words: &["archivo"],
-    negations: &["no ", "ningún", "ninguna", "ninguno", "nunca", "tampoco"],
+    negations: &[
+        "nada ", "no ", "ningún", "ninguna", "ninguno", "nunca", "tampoco",
+    ],
     modal: &[
         "deberían",
         "voy a",
@@ -188,7 +190,7 @@ pub const ES: Lang = Lang {
         "no hay advertencias",
         "sin fallos",
     ],
-    failed: &["fall", "con errores", "roto", "rotas", "failed"],
+    failed: &["failing", "fall", "con errores", "roto", "rotas", "failed"],
     formatted: &[
         "formatead",
         "formateé",

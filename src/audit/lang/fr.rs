@@ -174,7 +174,15 @@ pub const FR: Lang = Lang {
         "pas d'erreur",
         "pas d'avertissement",
     ],
-    failed: &["échou", "échec", "cassé", "en erreur", "plantent", "failed"],
+    failed: &[
+        "failing",
+        "échou",
+        "échec",
+        "cassé",
+        "en erreur",
+        "plantent",
+        "failed",
+    ],
     formatted: &["formaté", "formatté", "mis en forme", "reformaté"],
     committed: &[
         "commité",

@@ -34,7 +34,7 @@ pub const IT: Lang = Lang {
         "risolt",
         "scritto",
     ],
-    created: &["consegnat", "creat", "generat"],
+    created: &["consegnati", "consegnat", "creat", "generat"],
     deleted: &["eliminat", "rimoss", "cancellat"],
     renamed: &["rinominat", "spostat"],
     from: &["da", "dal", "dalla", "di", "in"],
@@ -43,7 +43,7 @@ pub const IT: Lang = Lang {
     continuative: &[],
     nominal: &[],
     file_words: &["file"],
-    negations: &["non ", "nessun", "nessuna", "mai "],
+    negations: &["niente", "nulla ", "non ", "nessun", "nessuna", "mai "],
     modal: &[
         "dovrebb",
         "farò",
@@ -108,6 +108,7 @@ pub const IT: Lang = Lang {
         "nessun problema",
     ],
     failed: &[
+        "failing",
         "fallit",
         "falliscono",
         "fallisce",

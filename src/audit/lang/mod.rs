@@ -828,6 +828,37 @@ fn cjk_numbers(text: &str) -> Vec<(usize, u64)> {
     out
 }
 
+/// Words for an error (a test that errored rather than failed), in every table's
+/// language.
+const ERRORS: &[&str] = &[
+    "error",
+    "erreur",
+    "fehler",
+    "errore",
+    "erro ",
+    "erros",
+    "fout",
+    "ошибк",
+    "エラー",
+    "错误",
+    "錯誤",
+    "오류",
+    "에러",
+];
+
+/// The count of errors a clause reports beside its failures ("1 échec et 1 erreur"): 0
+/// when it names none, or the failure form is itself the error word.
+fn error_count(lang: &Lang, text: &str, failed_form: &str) -> u64 {
+    ERRORS
+        .iter()
+        .filter(|e| !failed_form.contains(e.trim()) && !e.trim().contains(failed_form))
+        .find_map(|e| {
+            let at = find(lang, text, e.trim())?;
+            count_beside(lang, text, at, at + e.trim().len())
+        })
+        .unwrap_or(0)
+}
+
 /// The count written next to a word at `at..end` of `text` ("2 fehlgeschlagen",
 /// "échoué : 1", "失败 2 个", "zwei fehlgeschlagen"): digits or the language's number
 /// words within a few characters on either side.
@@ -1213,6 +1244,8 @@ fn clause_claims(
                 };
                 count_beside(lang, &plain, at, word_end)
             });
+            // "1 échec et 1 erreur": errors count with failures, as the runners count.
+            let count = count.map(|n| n + error_count(lang, &whole, f));
             if let (Some(count), "tests") = (count, subject) {
                 out.push(mk(Kind::Failures { count }));
             }

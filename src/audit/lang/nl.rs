@@ -53,7 +53,7 @@ pub const NL: Lang = Lang {
     continuative: &[],
     nominal: &[],
     file_words: &["bestand"],
-    negations: &["niet", "geen", "nooit"],
+    negations: &["niets", "niet", "geen", "nooit"],
     modal: &[
         "zouden",
         "zal",
@@ -104,6 +104,7 @@ pub const NL: Lang = Lang {
         "zonder fouten",
     ],
     clean: &[
+        "schoon",
         "geen wijzigingen",
         "geen verschillen",
         "geen fouten",
@@ -114,7 +115,9 @@ pub const NL: Lang = Lang {
         "geen problemen",
         "geen meldingen",
     ],
-    failed: &["falen", "faalt", "gefaald", "mislukt", "kapot", "failed"],
+    failed: &[
+        "failing", "falen", "faalt", "gefaald", "mislukt", "kapot", "failed",
+    ],
     formatted: &["geformatteerd"],
     committed: &[
         "gecommit",

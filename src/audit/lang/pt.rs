@@ -60,7 +60,7 @@ pub const PT: Lang = Lang {
     continuative: &[],
     nominal: &[],
     file_words: &["arquivo"],
-    negations: &["não", "nenhum", "nenhuma", "nunca", "nem "],
+    negations: &["nada ", "não", "nenhum", "nenhuma", "nunca", "nem "],
     modal: &[
         "deveriam",
         "vou ",
@@ -133,7 +133,7 @@ pub const PT: Lang = Lang {
         "nenhum problema",
         "sem falhas",
     ],
-    failed: &["falh", "quebr", "com erro", "failed"],
+    failed: &["failing", "falh", "quebr", "com erro", "failed"],
     formatted: &["formatei", "formatad"],
     committed: &[
         "commitei",

@@ -65,6 +65,8 @@ pub const RU: Lang = Lang {
         "внесла изменения",
     ],
     created: &[
+        "подготовил",
+        "подготовлен",
         "передан",
         "сдан",
         "создал",
@@ -98,7 +100,7 @@ pub const RU: Lang = Lang {
     continuative: &[],
     nominal: &[],
     file_words: &["файл"],
-    negations: &["не ", "нет", "ни ", "никак"],
+    negations: &["ничего", "не ", "нет", "ни ", "никак"],
     modal: &[
         "должн",
         "могу",
@@ -168,6 +170,7 @@ pub const RU: Lang = Lang {
         "замечаний нет",
     ],
     failed: &[
+        "failing",
         "упал",
         "падают",
         "падает",
