@@ -227,12 +227,16 @@ fn heading_scope(text: &str) -> Scope {
     }
 }
 
-/// Whether a list item is one path and nothing else (`docs/api.md`, in backticks or not).
+/// Whether a list item is a path and nothing else, or a path and a dash's description
+/// (`docs/api.md`, "`docs/api.md` — the endpoints").
 fn is_bare_path(item: &str) -> bool {
-    let t = item
-        .trim()
-        .trim_end_matches(['.', ',', ';'])
-        .trim_matches('`');
+    let t = item.trim();
+    let t = ["—", "–", " - ", ": "]
+        .iter()
+        .filter_map(|d| t.split_once(d).map(|(head, _)| head))
+        .min_by_key(|head| head.len())
+        .unwrap_or(t);
+    let t = t.trim().trim_end_matches(['.', ',', ';']).trim_matches('`');
     !t.is_empty() && !t.contains(char::is_whitespace) && (t.contains('/') || t.contains('.'))
 }
 
@@ -1570,7 +1574,18 @@ fn git_claims(toks: &[Token], words: &[(String, bool)]) -> Vec<Kind> {
     let aider = w.first() == Some(&"commit")
         && w.get(1).is_some_and(|h| is_hash(h))
         && !w.get(2).is_some_and(|x| x.ends_with("ed"));
+    // Codex's "Ran `git commit` — 1a2b3c4 feat: min", "Ran `git push` — main updated": a
+    // run line whose outcome after the dash is not a refusal or a failure.
+    let ran_line = |sub: &str| {
+        w.first() == Some(&"ran")
+            && w.windows(2).any(|p| p == ["git", sub])
+            && raw
+                .iter()
+                .any(|x| matches!(x.as_str(), "—" | "–" | "->" | "→" | "-"))
+            && !refused(&raw.join(" ").to_lowercase())
+    };
     let committed = aider
+        || ran_line("commit")
         || w.contains(&"committed")
         || w.windows(3).any(|p| {
             matches!(p[0], "created" | "made")
@@ -1591,7 +1606,20 @@ fn git_claims(toks: &[Token], words: &[(String, bool)]) -> Vec<Kind> {
             "origin" | "the" | "remote" | "github" | "upstream" | "gitlab"
         )
     };
-    if let Some(i) = w.iter().position(|x| x.ends_with("pushed")) {
+    if ran_line("push") {
+        // The branch is the span's own (`git push origin feat/x`), never the prose's.
+        let branch = toks.iter().find_map(|t| match t {
+            Token::Code(q) if q.contains("git push") => q
+                .split_whitespace()
+                .skip_while(|x| *x != "push")
+                .skip(1)
+                .filter(|x| !x.starts_with('-'))
+                .nth(1)
+                .map(|b| b.rsplit(':').next().unwrap_or(b).to_owned()),
+            _ => None,
+        });
+        out.push(Kind::Push { branch });
+    } else if let Some(i) = w.iter().position(|x| x.ends_with("pushed")) {
         let to = w[i + 1..]
             .iter()
             .position(|x| *x == "to")

@@ -1178,7 +1178,7 @@ pub fn named_evidence(
                     && !tool.suite
                     && tool.checks == super::named::Checks::Tests
                     && !names_each(&claim.sentence)
-                    && names_a_move(&claim.sentence)
+                    && names_a_move(&claim.sentence, tool.names)
                 {
                     // "Moved from jest to vitest; all tests pass": the runner left behind
                     // is context, not a check claimed. Reported unless nothing named ran.
@@ -1299,13 +1299,14 @@ fn kind_evidence(
     Err(finding)
 }
 
-/// Whether a sentence tells of one tool replacing another ("moved from jest to vitest"):
-/// then a tool it names need not be one it claims ran.
-fn names_a_move(sentence: &str) -> bool {
-    let lower = sentence.to_lowercase();
-    [
-        "from ",
-        "instead of",
+/// Whether a sentence tells of the tool `names` being replaced ("moved from jest to
+/// vitest", "replaced mocha with jest", "jest → vitest"): then it need not be a tool the
+/// sentence claims ran. The move word stands within a few words before the name, or an
+/// arrow right after it.
+fn names_a_move(sentence: &str, names: &[&str]) -> bool {
+    const MOVES: &[&str] = &[
+        "from",
+        "instead",
         "replac",
         "migrat",
         "switch",
@@ -1313,10 +1314,10 @@ fn names_a_move(sentence: &str) -> bool {
         "swapped",
         "drop",
         "remov",
-        "von ",
+        "von",
         "statt",
         "ersetzt",
-        "de ",
+        "de",
         "au lieu",
         "remplac",
         "en lugar",
@@ -1325,15 +1326,29 @@ fn names_a_move(sentence: &str) -> bool {
         "sostitu",
         "em vez",
         "substitu",
-        "в место",
         "вместо",
         "から",
         "替换",
         "改用",
         "에서",
-    ]
-    .iter()
-    .any(|w| lower.contains(w))
+    ];
+    let lower = sentence.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || matches!(c, '`' | ',' | ';' | '(' | ')'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    names.iter().any(|name| {
+        let first = name.split_whitespace().next().unwrap_or(name);
+        words.iter().enumerate().any(|(i, w)| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-') == first
+                && (words[i.saturating_sub(4)..i]
+                    .iter()
+                    .any(|m| MOVES.iter().any(|mv| m.starts_with(mv)))
+                    || words
+                        .get(i + 1)
+                        .is_some_and(|n| matches!(*n, "→" | "->" | "=>")))
+        })
+    }) || !lower.is_ascii() && MOVES.iter().any(|m| !m.is_ascii() && lower.contains(m))
 }
 
 /// Whether a sentence claims each thing it names ("both", "each", "suites"): every named

@@ -986,3 +986,49 @@ pub(crate) fn is_hash(t: &str) -> bool {
         && t.chars().any(|c| c.is_ascii_alphabetic())
         && t.chars().any(|c| c.is_ascii_digit())
 }
+
+/// Whether text reports a refusal or a failure (of a push, a commit), in any language of
+/// the tables.
+pub(crate) fn refused(text: &str) -> bool {
+    const REFUSED: &[&str] = &[
+        "reject",
+        "refus",
+        "declin",
+        "denied",
+        "fail",
+        "error",
+        "fatal",
+        "abgelehnt",
+        "zurückgewiesen",
+        "verweigert",
+        "rejeté",
+        "échou",
+        "rechaz",
+        "denegad",
+        "fall",
+        "rifiutat",
+        "respint",
+        "fallit",
+        "rejeitad",
+        "recusad",
+        "falhou",
+        "geweigerd",
+        "afgewezen",
+        "mislukt",
+        "отклон",
+        "отказ",
+        "ошибк",
+        "拒否",
+        "失敗",
+        "拒绝",
+        "拒絕",
+        "失败",
+        "被拒",
+        "거부",
+        "거절",
+        "실패",
+        "non-fast-forward",
+        "protected",
+    ];
+    REFUSED.iter().any(|w| text.contains(w))
+}

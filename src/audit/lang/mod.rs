@@ -1158,7 +1158,12 @@ fn clause_claims(
             claim.path_inferred = vocab::shape_inferred(path);
             // A bare path under a heading that says it was made ("Livrés :", "已交付：")
             // is that claim, plainly; other heading verbs make a weak reading.
-            let bare = c.text.trim().trim_end_matches(['.', '。']) == "§";
+            // Bare: the path alone, or the path and a dash's description ("`a.py` —
+            // deux tests").
+            let bare = c.text.trim().strip_prefix('§').is_some_and(|rest| {
+                let rest = rest.trim().trim_end_matches(['.', '。']);
+                rest.is_empty() || rest.starts_with(['—', '–', '-', ':', '：'])
+            });
             if verb_from == VerbFrom::Heading && !(bare && change == Change::Created) {
                 claim.weaken("the verb is the heading's");
             } else if change == Change::Deleted
@@ -1302,40 +1307,7 @@ fn clause_claims(
 /// Whether a clause reports a refusal or a failure (of a push, a commit): the words of
 /// every table's language for "rejected", "refused", "declined", "failed".
 fn refusal(lang: &Lang, text: &str) -> bool {
-    const REFUSED: &[&str] = &[
-        "reject",
-        "refus",
-        "declin",
-        "denied",
-        "abgelehnt",
-        "zurückgewiesen",
-        "verweigert",
-        "rejeté",
-        "refusé",
-        "rechaz",
-        "denegad",
-        "rifiutat",
-        "respint",
-        "rejeitad",
-        "recusad",
-        "geweigerd",
-        "afgewezen",
-        "отклон",
-        "отказ",
-        "拒否",
-        "拒绝",
-        "拒絕",
-        "被拒",
-        "거부",
-        "거절",
-        "non-fast-forward",
-        "protected branch",
-        "protegid",
-        "geschützt",
-        "protégée",
-    ];
-    REFUSED.iter().any(|w| text.contains(w))
-        || first(lang, text, lang.failed).is_some() && !zero_failed(lang, text)
+    vocab::refused(text) || first(lang, text, lang.failed).is_some() && !zero_failed(lang, text)
 }
 
 /// "Commit « ajoute mul » erstellt", "de commit \"x\" aangemaakt": the word for a commit
