@@ -1757,6 +1757,40 @@ mod tests {
             [Kind::Failures { count: 2 }]
         );
         assert!(kinds("Fixed the 2 failing tests.").is_empty());
+        // Codex's run lines: the outcome after the dash decides.
+        assert_eq!(
+            kinds("Ran `git push origin feat/x` — done"),
+            [Kind::Push {
+                branch: Some("feat/x".into())
+            }]
+        );
+        assert!(kinds("Ran `git push origin main` — rejected (non-fast-forward)").is_empty());
+        assert!(kinds("Ran `git push` — the remote's hook declined it").is_empty());
+        assert_eq!(
+            kinds("Ran `git commit` — 1a2b3c4 feat: min"),
+            [Kind::Commit {
+                hash: Some("1a2b3c4".into())
+            }]
+        );
+        // "Set" is a status line's verb, or an instruction that says whose file or why.
+        assert_eq!(
+            kinds("- Set `log: debug` in `config/app.yaml`."),
+            [Kind::File {
+                path: "config/app.yaml".into(),
+                change: Change::Modified
+            }]
+        );
+        assert!(
+            kinds("Set `log: debug` in your `config/app.yaml` to see the requests.").is_empty()
+        );
+        // The parent relays its subagent's work: its own claim.
+        assert_eq!(
+            kinds("The subagent added `docs/usage.md`."),
+            [Kind::File {
+                path: "docs/usage.md".into(),
+                change: Change::Created
+            }]
+        );
         assert!(kinds("Added tests for the parser.").is_empty());
     }
 }

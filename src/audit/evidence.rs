@@ -1682,6 +1682,48 @@ mod tests {
     }
 
     #[test]
+    fn an_edit_of_comments_only_cannot_make_a_run_stale() {
+        let comments = changed_lines_are_comments;
+        assert!(comments("fn add() {}", "// Adds.\nfn add() {}"));
+        assert!(comments(
+            "def slugify(text):",
+            "def slugify(text):\n    \"\"\"Lower-case words joined by hyphens.\"\"\""
+        ));
+        assert!(comments(
+            "function max(xs) {",
+            "/**\n * The largest.\n */\nfunction max(xs) {"
+        ));
+        assert!(comments("# old note\nx = 1", "# new note\nx = 1"));
+        // Code changed, or a doc example (a test of its own) added.
+        assert!(!comments("a + b", "a - b"));
+        assert!(!comments("#[test]\nfn a() {}", "#[test]\nfn b() {}"));
+        assert!(!comments(
+            "fn add() {}",
+            "/// ```\n/// assert_eq!(add(1, 2), 3);\n/// ```\nfn add() {}"
+        ));
+        assert!(!comments(
+            "def f():",
+            "def f():\n    \"\"\"\n    >>> f()\n    \"\"\""
+        ));
+        assert!(!comments("x = 1", "x = 1"));
+    }
+
+    #[test]
+    fn a_tool_left_behind_is_context_only_when_the_move_names_it() {
+        assert!(names_a_move(
+            "Moved from jest to vitest; all tests pass",
+            &["jest"]
+        ));
+        assert!(names_a_move("Replaced mocha with jest: green", &["mocha"]));
+        assert!(names_a_move("jest → vitest, everything passes", &["jest"]));
+        assert!(!names_a_move(
+            "Dropped the redundant seed from `sum`'s reduce — jest ✔ · mocha ✔",
+            &["mocha"]
+        ));
+        assert!(!names_a_move("The jest suite passes too", &["jest"]));
+    }
+
+    #[test]
     fn command_matching() {
         assert!(matches_pattern(
             &argv("cargo test --workspace"),

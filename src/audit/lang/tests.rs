@@ -528,3 +528,36 @@ fn failure_counts_are_claims() {
         );
     }
 }
+
+/// Errors add to failures, as the runners count them, in every language.
+#[test]
+fn errors_add_to_failures() {
+    for message in [
+        "`python3 -m unittest` : 1 échec et 1 erreur.",
+        "Die Tests laufen: 1 Test fehlgeschlagen und 1 Fehler.",
+    ] {
+        assert!(
+            read(message).contains(&"2 tests fail".to_owned()),
+            "{message}: {:?}",
+            read(message)
+        );
+    }
+}
+
+/// An honest report of a refused push or of nothing pushed is no push claim.
+#[test]
+fn refusals_and_nothing_pushed_are_no_push_claims() {
+    for message in [
+        "**Push:** recusado pelo hook `pre-receive` do remoto. Nada foi enviado para `origin/main`.",
+        "El push a `main` fue rechazado (non-fast-forward).",
+        "`git push` wurde vom Server abgelehnt.",
+        "Le push vers `main` a été refusé par le hook du dépôt distant.",
+        "`main` へのプッシュはリモートのフックに拒否されました。",
+    ] {
+        let got = read(message);
+        assert!(
+            !got.iter().any(|c| c.starts_with("pushed")),
+            "{message}: {got:?}"
+        );
+    }
+}
