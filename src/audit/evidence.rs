@@ -1063,12 +1063,7 @@ fn selects(c: &Check, file: &str) -> bool {
     let argv = shellrun::peel(&c.stage.argv);
     let file = file.trim_start_matches("./");
     if c.runner == Runner::Cargo {
-        let args: Vec<&str> = argv
-            .iter()
-            .skip(2)
-            .take_while(|a| *a != "--")
-            .map(String::as_str)
-            .collect();
+        let args = super::named::cargo_args(&argv);
         let stem = Path::new(file)
             .file_stem()
             .and_then(|s| s.to_str())

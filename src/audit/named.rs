@@ -198,12 +198,7 @@ pub fn covers(kind: &str, argv: &[String]) -> Option<bool> {
         .map(|p| p.rsplit('/').next().unwrap_or(p))
         .unwrap_or("");
     if program == "cargo" {
-        let args: Vec<&str> = argv
-            .iter()
-            .skip(2)
-            .take_while(|a| *a != "--")
-            .map(String::as_str)
-            .collect();
+        let args = cargo_args(argv);
         let has = |flags: &[&str]| args.iter().any(|a| flags.contains(a));
         // `--all-targets` is lib, bins, tests, examples and benches: no doc tests.
         let all_targets = has(&["--all-targets"]);
@@ -233,6 +228,15 @@ pub fn covers(kind: &str, argv: &[String]) -> Option<bool> {
         return Some(true);
     }
     None
+}
+
+/// The arguments of a `cargo <sub>` run that are cargo's own (before `--`).
+pub(crate) fn cargo_args(argv: &[String]) -> Vec<&str> {
+    argv.iter()
+        .skip(2)
+        .take_while(|a| *a != "--")
+        .map(String::as_str)
+        .collect()
 }
 
 /// Commands that run a project's own recipe: what tools it runs is not known, so a tool
