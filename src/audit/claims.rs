@@ -124,7 +124,27 @@ pub fn unread_note(message: &str) -> Option<String> {
 /// in the message's language.
 pub fn explain(message: &str) -> Vec<Reading> {
     match super::lang::detect(message) {
-        super::lang::Detected::Known(lang) => super::lang::read(message, lang),
+        super::lang::Detected::Known(lang) => {
+            let mut readings = super::lang::read(message, lang);
+            // Agents mix English run lines into another language's report ("Ran `mocha`
+            // — 2 passing" under Russian prose): a sentence the table reads nothing in, and
+            // that is English by itself, is read by the English reader.
+            for r in &mut readings {
+                let unread = r.claims.is_empty() && r.why.iter().all(|w| w.starts_with("no claim"));
+                if unread
+                    && r.sentence.split_whitespace().count() >= 2
+                    && super::lang::detect(&r.sentence) == super::lang::Detected::English
+                {
+                    let english = explain_english(&r.sentence);
+                    let claims: Vec<Claim> = english.into_iter().flat_map(|e| e.claims).collect();
+                    if !claims.is_empty() {
+                        r.claims = claims;
+                        r.why.clear();
+                    }
+                }
+            }
+            readings
+        }
         super::lang::Detected::Unknown("latin") | super::lang::Detected::English => {
             explain_english(message)
         }
@@ -1288,8 +1308,9 @@ fn result_claims(
         .enumerate()
         .any(|(i, x)| matches!(*x, "passed" | "passing" | "pass" | "passes") && prose(i))
         && count.is_some();
-    let test_claim =
-        (near(TEST_WORDS, PASS_WORDS, 6) || pronoun_pass || counted_pass) && !has_failure;
+    let test_claim = (near(TEST_WORDS, PASS_WORDS, 6) || pronoun_pass || counted_pass)
+        && !has_failure
+        && !w.contains(&"only");
     let added_tests = w
         .iter()
         .any(|x| matches!(*x, "added" | "wrote" | "created"))
@@ -1351,7 +1372,7 @@ fn result_claims(
     let clean_result = w.iter().enumerate().any(|(i, x)| {
         matches!(*x, "no" | "zero" | "0")
             && w[i + 1..w.len().min(i + 3)].iter().any(|n| {
-                ["warning", "error", "issue", "problem"]
+                ["warning", "error", "issue", "problem", "lint", "finding", "diagnostic"]
                     .iter()
                     .any(|r| n.starts_with(r))
             })
@@ -1584,7 +1605,25 @@ fn git_claims(toks: &[Token], words: &[(String, bool)]) -> Vec<Kind> {
                 .any(|x| matches!(x.as_str(), "—" | "–" | "->" | "→" | "-"))
             && !refused(&raw.join(" ").to_lowercase())
     };
+    // Gemini's labels: "**Commit:** 1a2b3c4", "**Push:** succeeded to `origin/main`".
+    let label = |name: &str| {
+        w.first() == Some(&name)
+            && (raw.get(1).is_some_and(|r| r == ":") || raw.first().is_some_and(|r| r.ends_with(':')))
+    };
+    let success = w.iter().any(|x| {
+        matches!(
+            *x,
+            "succeeded" | "successful" | "successfully" | "done" | "ok" | "complete" | "completed"
+                | "✅" | "✓" | "✔"
+        )
+    });
+    let labelled = |name: &str| {
+        label(name)
+            && !refused(&raw.join(" ").to_lowercase())
+            && (success || name == "commit" && raw.iter().any(|x| is_hash(clean(x))))
+    };
     let committed = aider
+        || labelled("commit")
         || ran_line("commit")
         || w.contains(&"committed")
         || w.windows(3).any(|p| {
@@ -1606,7 +1645,7 @@ fn git_claims(toks: &[Token], words: &[(String, bool)]) -> Vec<Kind> {
             "origin" | "the" | "remote" | "github" | "upstream" | "gitlab"
         )
     };
-    if ran_line("push") {
+    if ran_line("push") || labelled("push") {
         // The branch is the span's own (`git push origin feat/x`), never the prose's.
         let branch = toks.iter().find_map(|t| match t {
             Token::Code(q) if q.contains("git push") => q
@@ -1617,6 +1656,15 @@ fn git_claims(toks: &[Token], words: &[(String, bool)]) -> Vec<Kind> {
                 .nth(1)
                 .map(|b| b.rsplit(':').next().unwrap_or(b).to_owned()),
             _ => None,
+        });
+        // A label's value names the ref: "**Push:** succeeded to `origin/main`".
+        let branch = branch.or_else(|| {
+            toks.iter().find_map(|t| match t {
+                Token::Code(q) if !q.contains(char::is_whitespace) && !is_hash(q) => {
+                    Some(q.strip_prefix("origin/").unwrap_or(q).to_owned())
+                }
+                _ => None,
+            })
         });
         out.push(Kind::Push { branch });
     } else if let Some(i) = w.iter().position(|x| x.ends_with("pushed")) {

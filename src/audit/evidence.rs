@@ -1257,8 +1257,11 @@ fn kind_evidence(
         .filter(|s| s.ran != Ran::No)
         .filter(|s| {
             let peeled = shellrun::peel(&s.argv);
-            patterns.iter().any(|p| matches_either(&s.argv, &peeled, p))
-                && super::named::covers(kind, &peeled) == Some(true)
+            // `python -m doctest a.py` is a doc test run whatever the runner list says.
+            let doctest = kind == "doc" && peeled.first().is_some_and(|p| p == "doctest");
+            doctest
+                || patterns.iter().any(|p| matches_either(&s.argv, &peeled, p))
+                    && super::named::covers(kind, &peeled) == Some(true)
         })
         .map(|s| s.argv.join(" "))
         .collect();

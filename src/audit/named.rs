@@ -75,6 +75,11 @@ pub const NAMED: &[Named] = &[
     tool(&["vitest"], Checks::Tests, &["vitest"]),
     tool(&["mocha"], Checks::Tests, &["mocha"]),
     tool(
+        &["node:test", "node --test", "node test runner"],
+        Checks::Tests,
+        &["node --test"],
+    ),
+    tool(
         &["cargo test", "nextest"],
         Checks::Tests,
         &["cargo test", "cargo nextest"],
@@ -215,6 +220,11 @@ pub fn covers(kind: &str, argv: &[String]) -> Option<bool> {
             _ => true,
         });
     }
+    // Outside cargo, doc tests run only when asked (`pytest --doctest-modules`, `python
+    // -m doctest`).
+    if kind == "doc" {
+        return Some(argv.iter().any(|a| a.contains("doctest")));
+    }
     let paths: Vec<&str> = argv
         .iter()
         .skip(1)
@@ -281,10 +291,29 @@ pub fn named_in(sentence: &str, kind: &Kind) -> Vec<&'static Named> {
     ]
     .iter()
     .any(|w| lower.contains(w));
-    NAMED
+    let found: Vec<&'static Named> = NAMED
         .iter()
         .filter(|n| n.checks == checks && (!n.suite || about_suites))
         .filter(|n| n.names.iter().any(|w| has_words(&lower, w)))
+        .collect();
+    // "node:test" names the node test runner, not the JS suites ("node" inside it).
+    let tool_names: Vec<&str> = found
+        .iter()
+        .filter(|n| !n.suite && n.kind.is_none())
+        .flat_map(|n| n.names.iter().copied())
+        .filter(|w| has_words(&lower, w))
+        .collect();
+    found
+        .into_iter()
+        .filter(|n| {
+            !n.suite
+                || n.kind.is_some()
+                || !n
+                    .names
+                    .iter()
+                    .filter(|w| has_words(&lower, w))
+                    .all(|w| tool_names.iter().any(|t| t.contains(w)))
+        })
         .collect()
 }
 

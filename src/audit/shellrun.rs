@@ -201,19 +201,22 @@ fn push_stages(
                     let inner = Outer {
                         ran: here,
                         owns_status: owns,
-                        and_chain: outer.and_chain && and_chain,
+                        and_chain: outer.and_chain && and_chain && (last_stage || pipefail),
                         piped_into,
                     };
                     push_stages(&script, inner_failed, errexit || e, &inner, depth + 1, out);
                     continue;
                 }
             }
+            // Only the pipeline's status decides what runs next: a stage piped into
+            // another (`git push | tail`) without pipefail is in no chain.
+            let chained = outer.and_chain && and_chain && (last_stage || pipefail);
             for (m, argv) in stage_progs.iter().enumerate() {
                 out.push(Stage {
                     argv: argv.clone(),
                     piped_into: piped_into.clone(),
                     owns_status: owns && m == stage_progs.len() - 1,
-                    and_chain: outer.and_chain && and_chain,
+                    and_chain: chained,
                     ran: here,
                 });
             }
@@ -646,6 +649,10 @@ mod tests {
         );
         // Background jobs do not decide anything.
         assert_eq!(ran_of("sleep 1 & rm x", false, "rm"), Yes);
+        // A stage piped into another is in no `&&` chain: its status is hidden.
+        let s = stages_run("a && git push origin main 2>&1 | tail -n 4", Some(false));
+        let push = s.iter().find(|s| s.argv[0] == "git").unwrap();
+        assert!(!push.and_chain && !push.owns_status);
     }
 
     #[test]

@@ -1032,3 +1032,15 @@ pub(crate) fn refused(text: &str) -> bool {
     ];
     REFUSED.iter().any(|w| text.contains(w))
 }
+
+/// Whether a clause limits a result to some ("only `test_a` passes", "проходит только",
+/// "nur zwei"): some passed is no claim that the tests pass.
+pub(crate) fn says_only(text: &str) -> bool {
+    const ONLY: &[&str] = &[
+        "only ", "только", "nur ", "seulement", "uniquement", "solo ", "sólo", "solamente",
+        "apenas", "somente", "alleen", "soltanto", "solamente", "だけ", "のみ", "只有", "仅", "僅",
+        "만 통과",
+    ];
+    let lower = text.to_lowercase();
+    ONLY.iter().any(|w| lower.contains(w))
+}

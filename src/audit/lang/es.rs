@@ -197,7 +197,7 @@ pub const ES: Lang = Lang {
         "aplicado el formato",
         "apliqué el formato",
     ],
-    committed: &[
+    committed: &["hice el commit", "hice commit", "confirmé el commit", "commit hecho", 
         "commit realizado",
         "hice commit",
         "hice un commit",

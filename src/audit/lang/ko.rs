@@ -145,7 +145,7 @@ pub const KO: Lang = Lang {
         "fail",
     ],
     formatted: &["했습니다", "했어요", "완료", "적용"],
-    committed: &["커밋", "commit"],
+    committed: &["커밋해", "커밋 완료", "커밋", "commit"],
     pushed: &["푸시", "push"],
     // Native numbers with their counter ("네 개의 테스트"); Sino-Korean ones come as
     // digits in agents' prose.

@@ -1232,7 +1232,8 @@ fn clause_claims(
     };
     // A sentence that reports failures claims no pass: "fallaron dos pruebas y pasó una"
     // says one passed, not that the tests pass.
-    let passed = passed.filter(|_| !sentence_failed);
+    // "Проходит только `test_slugify`", "nur 2 bestanden": only some passed is no pass.
+    let passed = passed.filter(|_| !sentence_failed && !vocab::says_only(&plain));
     match (subject, passed, failed) {
         (Some(subject), _, Some(f)) => {
             why.push(format!("reports a failure (\"{f}\"): not a pass claim"));
@@ -1276,8 +1277,22 @@ fn clause_claims(
     // "El push fue rechazado", "コミットはフックに拒否された": an honest report of a
     // refusal claims nothing was pushed or committed.
     let refused = refusal(lang, text) || refusal(lang, &fold(&sentence.to_lowercase()));
-    if (first(lang, text, lang.committed).is_some() || commit_made(lang, text))
-        && done_or_spaced(lang, sentence_text)
+    // A label and its value ("**Push:** erfolgreich nach `origin/main`", "**커밋:**
+    // 1a2b3c4"): the label is the clause before.
+    let label = before
+        .last()
+        .map(|p| p.text.trim().trim_matches(['*', '_', ' ']).to_owned())
+        .unwrap_or_default();
+    let value_done = first(lang, text, lang.passed).is_some()
+        || first(lang, text, lang.done).is_some()
+        || ["✅", "✓", "✔"].iter().any(|m| text.contains(m));
+    let has_hash = c.spans.iter().any(|s| claims_hash(s))
+        || text.split_whitespace().any(|w| claims_hash(w.trim_matches(|c: char| !c.is_ascii_alphanumeric())));
+    let push_label = PUSH_LABELS.contains(&label.as_str()) && value_done && !refused;
+    let commit_label =
+        COMMIT_LABELS.contains(&label.as_str()) && (value_done || has_hash) && !refused;
+    if (first(lang, text, lang.committed).is_some() || commit_made(lang, text) || commit_label)
+        && (done_or_spaced(lang, sentence_text) || commit_label)
         && !refused
     {
         let hash = c
@@ -1291,7 +1306,9 @@ fn clause_claims(
             .find(|h| vocab::is_hash(h));
         out.push(mk(Kind::Commit { hash }));
     }
-    if first(lang, text, lang.pushed).is_some() && done_or_spaced(lang, sentence_text) && !refused {
+    if (first(lang, text, lang.pushed).is_some() && done_or_spaced(lang, sentence_text) || push_label)
+        && !refused
+    {
         let branch = c
             .spans
             .iter()
@@ -1302,6 +1319,14 @@ fn clause_claims(
         out.push(mk(Kind::Push { branch }));
     }
     out
+}
+
+/// Labels of a push or a commit line ("**Push:** …", "**コミット**: …").
+const PUSH_LABELS: &[&str] = &["push", "pushed", "プッシュ", "推送", "푸시", "пуш", "push to"];
+const COMMIT_LABELS: &[&str] = &["commit", "コミット", "提交", "커밋", "коммит"];
+
+fn claims_hash(s: &str) -> bool {
+    vocab::is_hash(s.trim())
 }
 
 /// Whether a clause reports a refusal or a failure (of a push, a commit): the words of
