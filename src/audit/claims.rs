@@ -1372,9 +1372,17 @@ fn result_claims(
     let clean_result = w.iter().enumerate().any(|(i, x)| {
         matches!(*x, "no" | "zero" | "0")
             && w[i + 1..w.len().min(i + 3)].iter().any(|n| {
-                ["warning", "error", "issue", "problem", "lint", "finding", "diagnostic"]
-                    .iter()
-                    .any(|r| n.starts_with(r))
+                [
+                    "warning",
+                    "error",
+                    "issue",
+                    "problem",
+                    "lint",
+                    "finding",
+                    "diagnostic",
+                ]
+                .iter()
+                .any(|r| n.starts_with(r))
             })
     });
     if (near(LINT_WORDS, LINT_OK, 6)
@@ -1608,13 +1616,22 @@ fn git_claims(toks: &[Token], words: &[(String, bool)]) -> Vec<Kind> {
     // Gemini's labels: "**Commit:** 1a2b3c4", "**Push:** succeeded to `origin/main`".
     let label = |name: &str| {
         w.first() == Some(&name)
-            && (raw.get(1).is_some_and(|r| r == ":") || raw.first().is_some_and(|r| r.ends_with(':')))
+            && (raw.get(1).is_some_and(|r| r == ":")
+                || raw.first().is_some_and(|r| r.ends_with(':')))
     };
     let success = w.iter().any(|x| {
         matches!(
             *x,
-            "succeeded" | "successful" | "successfully" | "done" | "ok" | "complete" | "completed"
-                | "✅" | "✓" | "✔"
+            "succeeded"
+                | "successful"
+                | "successfully"
+                | "done"
+                | "ok"
+                | "complete"
+                | "completed"
+                | "✅"
+                | "✓"
+                | "✔"
         )
     });
     let labelled = |name: &str| {

@@ -1037,8 +1037,24 @@ pub(crate) fn refused(text: &str) -> bool {
 /// "nur zwei"): some passed is no claim that the tests pass.
 pub(crate) fn says_only(text: &str) -> bool {
     const ONLY: &[&str] = &[
-        "only ", "только", "nur ", "seulement", "uniquement", "solo ", "sólo", "solamente",
-        "apenas", "somente", "alleen", "soltanto", "solamente", "だけ", "のみ", "只有", "仅", "僅",
+        "only ",
+        "только",
+        "nur ",
+        "seulement",
+        "uniquement",
+        "solo ",
+        "sólo",
+        "solamente",
+        "apenas",
+        "somente",
+        "alleen",
+        "soltanto",
+        "solamente",
+        "だけ",
+        "のみ",
+        "只有",
+        "仅",
+        "僅",
         "만 통과",
     ];
     let lower = text.to_lowercase();

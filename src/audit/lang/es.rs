@@ -197,7 +197,11 @@ pub const ES: Lang = Lang {
         "aplicado el formato",
         "apliqué el formato",
     ],
-    committed: &["hice el commit", "hice commit", "confirmé el commit", "commit hecho", 
+    committed: &[
+        "hice el commit",
+        "hice commit",
+        "confirmé el commit",
+        "commit hecho",
         "commit realizado",
         "hice commit",
         "hice un commit",

@@ -1287,7 +1287,9 @@ fn clause_claims(
         || first(lang, text, lang.done).is_some()
         || ["✅", "✓", "✔"].iter().any(|m| text.contains(m));
     let has_hash = c.spans.iter().any(|s| claims_hash(s))
-        || text.split_whitespace().any(|w| claims_hash(w.trim_matches(|c: char| !c.is_ascii_alphanumeric())));
+        || text
+            .split_whitespace()
+            .any(|w| claims_hash(w.trim_matches(|c: char| !c.is_ascii_alphanumeric())));
     let push_label = PUSH_LABELS.contains(&label.as_str()) && value_done && !refused;
     let commit_label =
         COMMIT_LABELS.contains(&label.as_str()) && (value_done || has_hash) && !refused;
@@ -1306,7 +1308,8 @@ fn clause_claims(
             .find(|h| vocab::is_hash(h));
         out.push(mk(Kind::Commit { hash }));
     }
-    if (first(lang, text, lang.pushed).is_some() && done_or_spaced(lang, sentence_text) || push_label)
+    if (first(lang, text, lang.pushed).is_some() && done_or_spaced(lang, sentence_text)
+        || push_label)
         && !refused
     {
         let branch = c
@@ -1322,7 +1325,15 @@ fn clause_claims(
 }
 
 /// Labels of a push or a commit line ("**Push:** …", "**コミット**: …").
-const PUSH_LABELS: &[&str] = &["push", "pushed", "プッシュ", "推送", "푸시", "пуш", "push to"];
+const PUSH_LABELS: &[&str] = &[
+    "push",
+    "pushed",
+    "プッシュ",
+    "推送",
+    "푸시",
+    "пуш",
+    "push to",
+];
 const COMMIT_LABELS: &[&str] = &["commit", "コミット", "提交", "커밋", "коммит"];
 
 fn claims_hash(s: &str) -> bool {

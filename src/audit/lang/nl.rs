@@ -125,7 +125,13 @@ pub const NL: Lang = Lang {
         "commit aangemaakt",
         "committed",
     ],
-    pushed: &["gepusht naar", "gepusht", "gepushed", "push gedaan", "pushed"],
+    pushed: &[
+        "gepusht naar",
+        "gepusht",
+        "gepushed",
+        "push gedaan",
+        "pushed",
+    ],
     numbers: &[
         ("twee", 2),
         ("drie", 3),
