@@ -1308,9 +1308,13 @@ fn result_claims(
         .enumerate()
         .any(|(i, x)| matches!(*x, "passed" | "passing" | "pass" | "passes") && prose(i))
         && count.is_some();
-    let test_claim = (near(TEST_WORDS, PASS_WORDS, 6) || pronoun_pass || counted_pass)
-        && !has_failure
-        && !w.contains(&"only");
+    // "Only `test_a` passes", "the other 4 pass", "2 of 3 pass": some passed, not all.
+    let some = w
+        .iter()
+        .any(|x| matches!(*x, "only" | "other" | "others" | "rest" | "remaining"))
+        || says_only(&w.join(" "));
+    let test_claim =
+        (near(TEST_WORDS, PASS_WORDS, 6) || pronoun_pass || counted_pass) && !has_failure && !some;
     let added_tests = w
         .iter()
         .any(|x| matches!(*x, "added" | "wrote" | "created"))

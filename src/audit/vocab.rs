@@ -1036,6 +1036,52 @@ pub(crate) fn refused(text: &str) -> bool {
 /// Whether a clause limits a result to some ("only `test_a` passes", "проходит только",
 /// "nur zwei"): some passed is no claim that the tests pass.
 pub(crate) fn says_only(text: &str) -> bool {
+    some_of_all(text) || says_only_words(text)
+}
+
+/// "2 von 3", "2 of 3", "3 件中 2 件", "2/3": fewer than all.
+fn some_of_all(text: &str) -> bool {
+    let nums: Vec<(usize, u64)> = {
+        let mut out = Vec::new();
+        let mut cur = String::new();
+        let mut at = 0;
+        for (i, c) in text.char_indices() {
+            if c.is_ascii_digit() {
+                if cur.is_empty() {
+                    at = i;
+                }
+                cur.push(c);
+            } else if !cur.is_empty() {
+                out.push((at, cur.parse().unwrap_or(0)));
+                cur.clear();
+            }
+        }
+        if !cur.is_empty() {
+            out.push((at, cur.parse().unwrap_or(0)));
+        }
+        out
+    };
+    const OF: &[&str] = &[
+        " of ", " von ", " sur ", " de ", " di ", " из ", " van ", " em ", "/", "件中", "个中",
+        "個中", "개 중", " out of ",
+    ];
+    nums.windows(2).any(|w| {
+        let ((a, n), (b, m)) = (w[0], w[1]);
+        let between = &text[a..b];
+        let between = between.trim_start_matches(|c: char| c.is_ascii_digit());
+        OF.iter()
+            .any(|o| between.trim() == o.trim() || between == *o)
+            && n < m
+    }) || {
+        // "3 件中 2 件": the total comes first.
+        nums.windows(2).any(|w| {
+            let between = &text[w[0].0..w[1].0];
+            between.contains('中') && w[1].1 < w[0].1
+        })
+    }
+}
+
+fn says_only_words(text: &str) -> bool {
     const ONLY: &[&str] = &[
         "only ",
         "только",

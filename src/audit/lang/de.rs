@@ -159,6 +159,7 @@ pub const DE: Lang = Lang {
         "ohne befund",
     ],
     failed: &[
+        "rot ",
         "fehlgeschlagen",
         "schlagen fehl",
         "schlägt fehl",

@@ -190,7 +190,15 @@ pub const ES: Lang = Lang {
         "no hay advertencias",
         "sin fallos",
     ],
-    failed: &["failing", "fall", "con errores", "roto", "rotas", "failed"],
+    failed: &[
+        "rojo",
+        "failing",
+        "fall",
+        "con errores",
+        "roto",
+        "rotas",
+        "failed",
+    ],
     formatted: &[
         "formatead",
         "formateé",

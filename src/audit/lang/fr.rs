@@ -175,6 +175,7 @@ pub const FR: Lang = Lang {
         "pas d'avertissement",
     ],
     failed: &[
+        "rouge",
         "failing",
         "échou",
         "échec",

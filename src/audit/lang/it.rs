@@ -108,6 +108,7 @@ pub const IT: Lang = Lang {
         "nessun problema",
     ],
     failed: &[
+        "rosso",
         "failing",
         "fallit",
         "falliscono",

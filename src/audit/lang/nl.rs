@@ -116,7 +116,7 @@ pub const NL: Lang = Lang {
         "geen meldingen",
     ],
     failed: &[
-        "failing", "falen", "faalt", "gefaald", "mislukt", "kapot", "failed",
+        "rood", "failing", "falen", "faalt", "gefaald", "mislukt", "kapot", "failed",
     ],
     formatted: &["geformatteerd"],
     committed: &[

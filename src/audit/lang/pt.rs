@@ -133,7 +133,7 @@ pub const PT: Lang = Lang {
         "nenhum problema",
         "sem falhas",
     ],
-    failed: &["failing", "falh", "quebr", "com erro", "failed"],
+    failed: &["vermelho", "failing", "falh", "quebr", "com erro", "failed"],
     formatted: &["formatei", "formatad"],
     committed: &[
         "commitei",
