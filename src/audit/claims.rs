@@ -1826,6 +1826,14 @@ mod tests {
             [Kind::Failures { count: 2 }]
         );
         assert!(kinds("Fixed the 2 failing tests.").is_empty());
+        // Some passed is no claim that the tests pass.
+        assert!(kinds("The other 4 tests pass.").is_empty());
+        assert!(kinds("2 of 3 tests pass.").is_empty());
+        assert!(kinds("Only `test_slugify` passes.").is_empty());
+        assert_eq!(
+            kinds("3 of 3 tests pass."),
+            [Kind::Tests { count: Some(3) }]
+        );
         // Codex's run lines: the outcome after the dash decides.
         assert_eq!(
             kinds("Ran `git push origin feat/x` — done"),

@@ -561,3 +561,20 @@ fn refusals_and_nothing_pushed_are_no_push_claims() {
         );
     }
 }
+
+/// Some passed ("2 von 3 grün", "проходит только …", "3 件中 2 件成功") is no pass claim.
+#[test]
+fn some_passed_is_no_pass_claim() {
+    for message in [
+        "**jest:** 2 von 3 grün, `mean of nothing` rot.",
+        "Проходит только `test_slugify`.",
+        "テストは 3 件中 2 件成功しました。",
+        "Seulement 2 tests sur 3 passent.",
+    ] {
+        let got = read(message);
+        assert!(
+            !got.iter().any(|c| c.contains("tests pass")),
+            "{message}: {got:?}"
+        );
+    }
+}
