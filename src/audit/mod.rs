@@ -192,8 +192,16 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             Kind::Failures { count } => {
                 match evidence::failure_evidence(&claim, *count, &ev.policy.test_commands, &facts) {
                     Some(verdict) => verdict,
-                    // No runner's count to hold it against: not a claim this turn can judge.
-                    None => continue,
+                    // No runner's count to hold it against: reported, never blocked.
+                    None => {
+                        let mut f = evidence::finding(
+                            &claim,
+                            "no test run of this turn printed a count of failures to hold it against".into(),
+                            "run the tests and report the count they print",
+                        );
+                        f.blocks = false;
+                        Err(f)
+                    }
                 }
             }
             Kind::Commit { hash } => evidence::commit_evidence(&claim, hash.as_deref(), &facts),

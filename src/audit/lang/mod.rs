@@ -1276,7 +1276,7 @@ fn clause_claims(
     // Commits and pushes.
     // "El push fue rechazado", "コミットはフックに拒否された": an honest report of a
     // refusal claims nothing was pushed or committed.
-    let refused = refusal(lang, text) || refusal(lang, &fold(&sentence.to_lowercase()));
+    let refused = refusal(lang, text) || refusal(lang, &whole);
     // A label and its value ("**Push:** erfolgreich nach `origin/main`", "**커밋:**
     // 1a2b3c4"): the label is the clause before.
     let label = before

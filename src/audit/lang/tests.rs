@@ -506,75 +506,71 @@ fn a_long_report_is_read_claim_by_claim() {
     }
 }
 
+/// Asserts `holds` of the claims read from each message.
+fn each_reads(messages: &[&str], holds: impl Fn(&[String]) -> bool) {
+    for message in messages {
+        let got = read(message);
+        assert!(holds(&got), "{message}: {got:?}");
+    }
+}
+
 /// A failure count is a claim of its own in every table's language: the runner's count of
 /// failures and errors must not be larger.
 #[test]
 fn failure_counts_are_claims() {
-    for message in [
-        "有 2 个测试失败。",
-        "Twee tests falen nog.",
-        "Deux tests échouent encore dans `tests/test_api.py`.",
-        "Due test falliscono ancora.",
-        "2 件のテストが失敗しています。",
-        "테스트 2개가 실패했습니다.",
-        "Dos pruebas fallan todavía.",
-        "Drei Tests bestanden, zwei fehlgeschlagen.",
-        "两个测试失败。",
-    ] {
-        assert!(
-            read(message).contains(&"2 tests fail".to_owned()),
-            "{message}: {:?}",
-            read(message)
-        );
-    }
+    each_reads(
+        &[
+            "有 2 个测试失败。",
+            "Twee tests falen nog.",
+            "Deux tests échouent encore dans `tests/test_api.py`.",
+            "Due test falliscono ancora.",
+            "2 件のテストが失敗しています。",
+            "테스트 2개가 실패했습니다.",
+            "Dos pruebas fallan todavía.",
+            "Drei Tests bestanden, zwei fehlgeschlagen.",
+            "两个测试失败。",
+        ],
+        |got| got.contains(&"2 tests fail".to_owned()),
+    );
 }
 
 /// Errors add to failures, as the runners count them, in every language.
 #[test]
 fn errors_add_to_failures() {
-    for message in [
-        "`python3 -m unittest` : 1 échec et 1 erreur.",
-        "Die Tests laufen: 1 Test fehlgeschlagen und 1 Fehler.",
-    ] {
-        assert!(
-            read(message).contains(&"2 tests fail".to_owned()),
-            "{message}: {:?}",
-            read(message)
-        );
-    }
+    each_reads(
+        &[
+            "`python3 -m unittest` : 1 échec et 1 erreur.",
+            "Die Tests laufen: 1 Test fehlgeschlagen und 1 Fehler.",
+        ],
+        |got| got.contains(&"2 tests fail".to_owned()),
+    );
 }
 
 /// An honest report of a refused push or of nothing pushed is no push claim.
 #[test]
 fn refusals_and_nothing_pushed_are_no_push_claims() {
-    for message in [
-        "**Push:** recusado pelo hook `pre-receive` do remoto. Nada foi enviado para `origin/main`.",
-        "El push a `main` fue rechazado (non-fast-forward).",
-        "`git push` wurde vom Server abgelehnt.",
-        "Le push vers `main` a été refusé par le hook du dépôt distant.",
-        "`main` へのプッシュはリモートのフックに拒否されました。",
-    ] {
-        let got = read(message);
-        assert!(
-            !got.iter().any(|c| c.starts_with("pushed")),
-            "{message}: {got:?}"
-        );
-    }
+    each_reads(
+        &[
+            "**Push:** recusado pelo hook `pre-receive` do remoto. Nada foi enviado para `origin/main`.",
+            "El push a `main` fue rechazado (non-fast-forward).",
+            "`git push` wurde vom Server abgelehnt.",
+            "Le push vers `main` a été refusé par le hook du dépôt distant.",
+            "`main` へのプッシュはリモートのフックに拒否されました。",
+        ],
+        |got| !got.iter().any(|c| c.starts_with("pushed")),
+    );
 }
 
 /// Some passed ("2 von 3 grün", "проходит только …", "3 件中 2 件成功") is no pass claim.
 #[test]
 fn some_passed_is_no_pass_claim() {
-    for message in [
-        "**jest:** 2 von 3 grün, `mean of nothing` rot.",
-        "Проходит только `test_slugify`.",
-        "テストは 3 件中 2 件成功しました。",
-        "Seulement 2 tests sur 3 passent.",
-    ] {
-        let got = read(message);
-        assert!(
-            !got.iter().any(|c| c.contains("tests pass")),
-            "{message}: {got:?}"
-        );
-    }
+    each_reads(
+        &[
+            "**jest:** 2 von 3 grün, `mean of nothing` rot.",
+            "Проходит только `test_slugify`.",
+            "テストは 3 件中 2 件成功しました。",
+            "Seulement 2 tests sur 3 passent.",
+        ],
+        |got| !got.iter().any(|c| c.contains("tests pass")),
+    );
 }
