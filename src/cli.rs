@@ -183,6 +183,44 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<std::ffi::OsString>,
     },
+    /// Start an agent (any agent, with hooks or without) inside both run-time layers: every
+    /// git it starts, from any script, meets the branch check, and the kernel confines the
+    /// writes of the agent and of everything it starts to the project, the temp
+    /// directories, the caches of the policy and the agent's own state, where every
+    /// host's configuration stays read-only. A layer that cannot be set up stops the
+    /// start, with why. The agent replaces this process: same terminal, signals and exit
+    /// code.
+    #[command(
+        after_help = "Examples:\n  did-it-actually run -- aider --yes\n  did-it-actually run -- codex\n  did-it-actually run --dry-run -- gemini"
+    )]
+    Run {
+        /// The project whose policy applies [default: the git repository of the current
+        /// directory, else the directory].
+        #[arg(long, value_name = "DIR")]
+        project: Option<PathBuf>,
+        /// The agent's name, for where it keeps its state [default: from the program's
+        /// name: claude, codex, gemini, qwen, copilot, droid, opencode, aider, pi, …].
+        #[arg(long, value_name = "NAME")]
+        agent: Option<String>,
+        /// Another directory the agent may write. Repeatable.
+        #[arg(long, value_name = "DIR")]
+        writable: Vec<PathBuf>,
+        /// Start without a layer: `git` or `writes`. Repeatable.
+        #[arg(long, value_name = "LAYER", value_enum)]
+        without: Vec<crate::runtime::run::Layer>,
+        /// Print what would be set up (layers, writable places, read-only files, the
+        /// variables) and start nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// The agent's program and its arguments, after `--`.
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            required = true,
+            value_name = "AGENT"
+        )]
+        command: Vec<std::ffi::OsString>,
+    },
     /// Run a command with its writes, and those of every program it starts, confined by
     /// the kernel to where the policy lets the agent write (Landlock, Linux): the shell
     /// prefix the agent's shell tool runs every command through once install has set it
@@ -513,6 +551,25 @@ fn dispatch(command: Command) -> ExitCode {
             Ok(crate::runtime::hook::main(&all))
         }
         Command::Confine { command } => Ok(crate::runtime::confine::main(&command)),
+        Command::Run {
+            project,
+            agent,
+            writable,
+            without,
+            dry_run,
+            mut command,
+        } => {
+            let program = command.remove(0);
+            let req = crate::runtime::run::Request {
+                program,
+                args: command,
+                project,
+                agent,
+                writable,
+                without,
+            };
+            commands::run::run(req, dry_run, &env, out)
+        }
     };
     match result {
         Ok(code) => code,

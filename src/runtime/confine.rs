@@ -58,6 +58,9 @@ const DEVICES: &[&str] = &[
     "/dev/tty",
     "/dev/random",
     "/dev/urandom",
+    // A new pseudo-terminal (`script`, `expect`, `unbuffer`, an agent's own terminal):
+    // opening the multiplexer for writing is how one is made.
+    "/dev/ptmx",
 ];
 
 /// What the policy lets the agent's commands write, found from the project at `root`.
@@ -116,6 +119,51 @@ pub fn writable(policy: &Policy, root: &Path, env: Lookup) -> Writable {
     out.files.extend(DEVICES.iter().map(PathBuf::from));
     out.dirs.push(("/dev/pts".into(), "terminals".into()));
     out
+}
+
+/// The program that owns a cache of [`crate::policy::RUN_TIME_WRITABLE`] (by the
+/// directory it lives in), where one does: its cache is made when the program is there.
+const CACHE_OWNERS: &[(&str, &str)] = &[
+    ("~/.npm/", "npm"),
+    ("~/.cargo/", "cargo"),
+    ("~/go/", "go"),
+    ("~/.m2/", "mvn"),
+    ("~/.gradle/", "gradle"),
+    ("~/.yarn/", "yarn"),
+    ("~/.bun/", "bun"),
+    ("~/.local/share/pnpm/", "pnpm"),
+];
+
+/// Makes the caches of `scope.run_time_writable` under HOME that do not exist yet: a
+/// cache is writable only if it exists when the command starts (the kernel rules name
+/// directories), and a program that makes its cache on first use (`npm init` in a fresh
+/// home makes `~/.npm/_logs`) would be refused. A cache whose program is not on PATH is
+/// left unmade (nothing would write it); one the user listed is always made.
+pub fn make_missing_caches(policy: &Policy, env: Lookup) {
+    let Some(home) = env("HOME").map(PathBuf::from).filter(|h| h.is_dir()) else {
+        return;
+    };
+    let on_path = |program: &str| {
+        env("PATH")
+            .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+    };
+    for entry in &policy.scope.run_time_writable {
+        let Some(rest) = entry.strip_prefix("~/") else {
+            continue;
+        };
+        let dir = home.join(rest);
+        if std::fs::symlink_metadata(&dir).is_ok() {
+            continue;
+        }
+        let owner = CACHE_OWNERS
+            .iter()
+            .find(|(prefix, _)| entry.starts_with(prefix))
+            .map(|(_, program)| *program);
+        if owner.is_none_or(&on_path) {
+            // Unmade (a read-only home): the command meets the kernel's refusal, as before.
+            let _ = std::fs::create_dir_all(&dir);
+        }
+    }
 }
 
 /// The directories a pattern names before its first wildcard (`/data/*.log` ->
@@ -326,7 +374,7 @@ fn exec(mut cmd: Command) -> ExitCode {
 
 /// The files (not pipes or terminals) this process's standard input, output and error
 /// are open on: a command may reopen them by name (`/dev/stdout`, `/proc/self/fd/1`).
-fn standard_files() -> Vec<PathBuf> {
+pub(crate) fn standard_files() -> Vec<PathBuf> {
     (0..=2)
         .filter_map(|fd| std::fs::read_link(format!("/proc/self/fd/{fd}")).ok())
         .filter(|p| p.is_absolute() && std::fs::metadata(p).is_ok_and(|m| m.is_file()))
@@ -369,6 +417,24 @@ impl Confinement {
             format!("did-it-actually: the command did not run: its writes could not be confined ({why}). Run `did-it-actually doctor`; scope.run_time false in the policy turns the run-time layer for writes off.")
         })
     }
+}
+
+/// Confines this process, and everything it will start, for good: the read-only view of
+/// `protected` (where there is something to protect), then the kernel's rules. Unlike a
+/// single command's, a view that cannot be made is an error: `run` has no static reading
+/// behind it to fall back on. Only system calls: nothing of this process's state changes
+/// but its confinement.
+pub fn confine_for_good(protected: &protect::Protected, allowed: &Writable) -> Result<(), String> {
+    if let Some(plan) = protect::Plan::new(protected) {
+        plan.apply().map_err(|e| {
+            format!(
+                "the guard's files cannot be made read-only in a private view of the file system ({})",
+                crate::fsutil::describe_io(&e)
+            )
+        })?;
+    }
+    landlock::restrict(allowed)
+        .map_err(|why| format!("the kernel did not confine the writes ({why})"))
 }
 
 /// Waits for the command, passing on the signals this process gets (a host may signal
@@ -479,6 +545,9 @@ fn prepare(command: &str, env: Lookup) -> Result<Prepared, String> {
         format!("did-it-actually: the command did not run: the policy cannot be read: {e}. Fix it (did-it-actually policy check), then run the command again.")
     })?;
     let scope = crate::scope::Scope::new(&policy, &project, env);
+    if policy.scope.run_time {
+        make_missing_caches(&policy, env);
+    }
     let mut allowed = writable(&policy, &scope.root, env);
     let state = crate::store::state_root(env).ok();
     // The check after the command belongs to the run-time layers: off when both are.

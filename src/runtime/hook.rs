@@ -299,10 +299,29 @@ fn expand(value: &str, env: Lookup, cwd: &Path) -> PathBuf {
 /// The session the agent's command belongs to: the host gives its commands its id
 /// (Claude Code: `CLAUDE_CODE_SESSION_ID`); `DID_IT_ACTUALLY_SESSION` overrides.
 pub(crate) fn session_of(env: Lookup) -> Option<crate::store::SessionId> {
-    ["DID_IT_ACTUALLY_SESSION", "CLAUDE_CODE_SESSION_ID"]
+    // `run`'s own session last: a host that gives its commands a session of its own
+    // (Claude Code) keeps its refusals with the rest of that session.
+    [
+        "DID_IT_ACTUALLY_SESSION",
+        "CLAUDE_CODE_SESSION_ID",
+        super::run::SESSION_ENV,
+    ]
+    .iter()
+    .find_map(|n| env(n).filter(|v| !v.is_empty()))
+    .and_then(|v| crate::store::SessionId::parse(&v.to_string_lossy()).ok())
+}
+
+/// The agent `run` started, where the refusal is recorded in `run`'s own session (no
+/// host session): the record's host.
+fn run_agent(env: Lookup) -> Option<String> {
+    let hosts_own = ["DID_IT_ACTUALLY_SESSION", "CLAUDE_CODE_SESSION_ID"]
         .iter()
-        .find_map(|n| env(n).filter(|v| !v.is_empty()))
-        .and_then(|v| crate::store::SessionId::parse(&v.to_string_lossy()).ok())
+        .any(|n| env(n).is_some_and(|v| !v.is_empty()));
+    (!hosts_own)
+        .then(|| env(super::run::AGENT_ENV))
+        .flatten()
+        .map(|v| v.to_string_lossy().into_owned())
+        .filter(|v| !v.is_empty())
 }
 
 /// The refusal as a denial record in the session's ledger (`by: run-time`).
@@ -319,6 +338,7 @@ fn record(refused: &Refused, hook: &str, env: Lookup) -> Result<(), String> {
             .map(|r| format!("{}{}", r.branch, r.place))
             .collect(),
         rule: Some(refused.rule.clone()),
+        host: run_agent(env),
         ..crate::runtime::refs::denial_record(
             hook,
             session.as_str().to_owned(),

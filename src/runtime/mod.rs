@@ -15,6 +15,8 @@
 //!   policy lets the agent write.
 //! - [`protect`]: inside those places, the guard's own files read-only in the view of
 //!   the file system the agent's commands get.
+//! - [`run`]: both layers around an agent's whole process tree (`did-it-actually run --
+//!   AGENT`), for agents whose host carries neither.
 //! - [`sentinel`]: what no kernel rule can keep (a guarded path created where none was,
 //!   a protected branch moved without git's hooks, a key that plants code for the user's
 //!   own git), looked at before and after each command, put back and reported.
@@ -26,5 +28,6 @@ pub mod confine;
 pub mod hook;
 pub mod protect;
 pub mod refs;
+pub mod run;
 pub mod sentinel;
 pub mod surfaces;

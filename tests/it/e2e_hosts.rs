@@ -9,29 +9,6 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// One `#[test]` per host for each scenario: `per_host!(a_scenario)` makes
-/// `a_scenario::codex`, `a_scenario::gemini`, … (run one host with `cargo test --test it
-/// e2e_hosts:: codex`).
-macro_rules! per_host {
-    ($($scenario:ident),+ $(,)?) => {$(
-        mod $scenario {
-            use crate::support::hosts::HostKind;
-            #[test]
-            fn codex() { super::$scenario(HostKind::Codex) }
-            #[test]
-            fn gemini() { super::$scenario(HostKind::Gemini) }
-            #[test]
-            fn copilot() { super::$scenario(HostKind::Copilot) }
-            #[test]
-            fn qwen() { super::$scenario(HostKind::Qwen) }
-            #[test]
-            fn droid() { super::$scenario(HostKind::Droid) }
-            #[test]
-            fn opencode() { super::$scenario(HostKind::Opencode) }
-        }
-    )+};
-}
-
 per_host!(
     a_push_to_main_is_denied,
     a_wrapped_push_is_denied,
@@ -47,7 +24,7 @@ per_host!(
 
 /// A bed with the guards installed from `binary` (default: the built one), and an
 /// unpushed commit on `main` so a push would change the remote.
-fn guarded(host: HostKind, binary: Option<&Path>) -> Option<Bed> {
+pub(crate) fn guarded(host: HostKind, binary: Option<&Path>) -> Option<Bed> {
     let bed = Bed::new(host)?;
     let work = bed.work.clone();
     git(&work, &["commit", "-q", "--allow-empty", "-m", "unpushed"]);
@@ -77,7 +54,7 @@ fn origin_main(bed: &Bed) -> Option<String> {
     bed.repo.origin_ref("main")
 }
 
-fn explain(run: &Run) -> String {
+pub(crate) fn explain(run: &Run) -> String {
     format!(
         "status {:?}\n--- told\n{}\n--- stdout\n{}\n--- stderr\n{}",
         run.status,

@@ -25,6 +25,7 @@ mod e2e_hosts;
 mod e2e_install;
 mod e2e_npm;
 mod e2e_plugin;
+mod e2e_run;
 mod e2e_runtime;
 mod e2e_scope_guard;
 mod e2e_sdk;

@@ -4,6 +4,7 @@
 #[macro_use]
 pub mod claude;
 pub mod fixture;
+#[macro_use]
 pub mod hosts;
 pub mod install_sh;
 pub mod mock_api;

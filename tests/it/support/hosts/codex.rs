@@ -240,6 +240,7 @@ pub fn bed() -> Option<Bed> {
         work,
         binary,
         repo,
+        wrap: Vec::new(),
     })
 }
 
@@ -269,7 +270,7 @@ pub fn env(bed: &Bed) -> Vec<(OsString, OsString)> {
 pub fn run(bed: &Bed, prompt: &str, script: Vec<Step>) -> Run {
     let ids = scripted_tool_ids(&script);
     let mock = MockResponses::start(script);
-    let mut cmd = Command::new(&bed.binary);
+    let mut cmd = bed.command(&bed.binary);
     cmd.env_clear()
         .envs(env(bed))
         .args(["exec", "--skip-git-repo-check", "--color", "never", "-c"])
@@ -364,7 +365,8 @@ struct AppServer {
 
 impl AppServer {
     fn start(bed: &Bed) -> Result<AppServer, String> {
-        let mut child = Command::new(&bed.binary)
+        let mut child = bed
+            .command(&bed.binary)
             .env_clear()
             .envs(env(bed))
             .arg("app-server")

@@ -157,7 +157,7 @@ pub fn env(bed: &Bed) -> Vec<(OsString, OsString)> {
 pub fn run(bed: &Bed, prompt: &str, script: Vec<Step>) -> Run {
     let ids = anthropic_tool_ids(&script);
     let api = MockApi::start(script);
-    let mut cmd = Command::new(&bed.binary);
+    let mut cmd = bed.command(&bed.binary);
     cmd.args(["--allow-all", "--disable-client-telemetry", "-p", prompt])
         .env_clear()
         .envs(env(bed))
@@ -227,6 +227,7 @@ pub(super) fn new_bed(host: HostKind, name: &str, binary: PathBuf) -> Bed {
         work,
         binary,
         repo,
+        wrap: Vec::new(),
     }
 }
 

@@ -233,6 +233,7 @@ pub fn bed() -> Option<Bed> {
         work,
         binary,
         repo,
+        wrap: Vec::new(),
     })
 }
 
@@ -266,7 +267,7 @@ pub fn env(bed: &Bed) -> Vec<(OsString, OsString)> {
 pub fn run(bed: &Bed, prompt: &str, script: Vec<Step>) -> Run {
     let ids = scripted_tool_ids(&script);
     let mock = MockGemini::start(script);
-    let mut cmd = Command::new(&bed.binary);
+    let mut cmd = bed.command(&bed.binary);
     cmd.env_clear()
         .envs(env(bed))
         .env("GOOGLE_GEMINI_BASE_URL", mock.base_url())

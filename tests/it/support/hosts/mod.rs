@@ -17,10 +17,34 @@ pub mod qwen;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::process::ExitStatus;
+use std::process::{Command, ExitStatus};
 
 pub use super::mock_api::{Block, Step};
 use serde_json::Value;
+
+/// One `#[test]` per host for each scenario: `per_host!(a_scenario)` makes
+/// `a_scenario::codex`, `a_scenario::gemini`, … (run one host with `cargo test --test it
+/// e2e_hosts:: codex`).
+#[macro_export]
+macro_rules! per_host {
+    ($($scenario:ident),+ $(,)?) => {$(
+        mod $scenario {
+            use $crate::support::hosts::HostKind;
+            #[test]
+            fn codex() { super::$scenario(HostKind::Codex) }
+            #[test]
+            fn gemini() { super::$scenario(HostKind::Gemini) }
+            #[test]
+            fn copilot() { super::$scenario(HostKind::Copilot) }
+            #[test]
+            fn qwen() { super::$scenario(HostKind::Qwen) }
+            #[test]
+            fn droid() { super::$scenario(HostKind::Droid) }
+            #[test]
+            fn opencode() { super::$scenario(HostKind::Opencode) }
+        }
+    )+};
+}
 
 /// The hosts the tests run for real.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,9 +150,24 @@ pub struct Bed {
     /// The scratch world: `origin.git/`, `work/`, `outside/` (not a repository) and
     /// `home/` (the scratch HOME); removed on drop unless `KEEP_SCRATCH=1`.
     pub repo: super::repo::ScratchRepo,
+    /// A program (and its arguments) the host's command starts through: `did-it-actually
+    /// run --` for the beds that run the host inside the run-time layers; empty: none.
+    pub wrap: Vec<OsString>,
 }
 
 impl Bed {
+    /// The command that starts `program` in this bed: through [`Bed::wrap`] if any.
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        match self.wrap.split_first() {
+            None => Command::new(program),
+            Some((first, rest)) => {
+                let mut c = Command::new(first);
+                c.args(rest).arg(program);
+                c
+            }
+        }
+    }
+
     /// A fresh world for `host`, with its binary installed (cached) and its model
     /// provider configured to reach the mock. `None` when the binary cannot be had and
     /// `DID_IT_ACTUALLY_E2E_OPTIONAL=1` (the reason on stderr); otherwise that panics.

@@ -15,7 +15,6 @@
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
@@ -98,7 +97,7 @@ pub fn run(bed: &Bed, prompt: &str, script: Vec<Step>) -> Run {
     let ids = anthropic_tool_ids(&script);
     let api = MockApi::start(script);
     set_base_url(bed, &api.base_url());
-    let mut cmd = Command::new(&bed.binary);
+    let mut cmd = bed.command(&bed.binary);
     cmd.args(["run", "--auto", prompt])
         .env_clear()
         .envs(env(bed));

@@ -58,7 +58,6 @@
 use std::ffi::OsString;
 use std::fs;
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
@@ -189,7 +188,7 @@ pub fn run(bed: &Bed, prompt: &str, mut script: Vec<Step>) -> Run {
         })
         .collect();
     let api = MockChat::start_with(script, Box::new(is_agent_loop));
-    let mut cmd = Command::new("node");
+    let mut cmd = bed.command("node");
     cmd.arg("--expose-gc")
         .arg(&bed.binary)
         .args(["--auth-type", "openai", "--yolo", "-p", prompt])
