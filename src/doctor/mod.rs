@@ -4,6 +4,7 @@
 //! before 2.1.295 ignores `onFailure`: each of these is a line here.
 
 mod hosts;
+mod run_probe;
 
 use crate::hooks::Hook;
 use crate::install::{self, Registration};
@@ -70,6 +71,7 @@ pub fn run(scope: &Subject, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) ->
     out.push(policy_check(&scope.project, env));
     out.push(runtime_check(&scope.project, env));
     out.push(write_layer_check(&scope.project, env));
+    out.push(run_probe::check_run(&scope.binary, env));
     out.push(state_check(env));
     out.push(ledger_check(env));
     let launcher = launcher_check(&registered);

@@ -433,6 +433,7 @@ pub fn setup(req: &Request, make: bool, env: Lookup) -> Result<Setup, String> {
     let policy = Policy::in_force(&project, env).map_err(|e| {
         format!("the policy cannot be read: {e}. Fix it (did-it-actually policy check)")
     })?;
+    let pending = policy.pending.as_ref().map(|p| p.sentence(&policy.source));
     let agent = req
         .agent
         .clone()
@@ -458,6 +459,7 @@ pub fn setup(req: &Request, make: bool, env: Lookup) -> Result<Setup, String> {
             .trim_end_matches('Z'),
         std::process::id()
     );
+    out.notices.extend(pending);
     out.env.push((SESSION_ENV.into(), session.into()));
     out.env.push((AGENT_ENV.into(), agent.clone().into()));
 

@@ -43,6 +43,7 @@ mod paths;
 mod property;
 mod receipt;
 
+mod run_cmd;
 mod run_time_writes;
 mod runtime_corpus;
 mod runtime_git;
