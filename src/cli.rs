@@ -183,8 +183,9 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<std::ffi::OsString>,
     },
-    /// Start an agent (any agent, with hooks or without) inside both run-time layers: every
-    /// git it starts, from any script, meets the branch check, and the kernel confines the
+    /// Start any agent inside both run-time layers, with hooks or without.
+    ///
+    /// Every git it starts, from any script, meets the branch check, and the kernel confines the
     /// writes of the agent and of everything it starts to the project, the temp
     /// directories, the caches of the policy and the agent's own state, where every
     /// host's configuration stays read-only. A layer that cannot be set up stops the

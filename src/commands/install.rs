@@ -650,6 +650,21 @@ fn host_follow_up(
         )?,
         _ => {}
     }
+    run_advice(host, out)
+}
+
+/// The run-time layers reach another host's commands through `run` (its settings carry
+/// no variable that reaches every command, as Claude Code's `env` does).
+fn run_advice(host: Host, out: &mut dyn Write) -> Result<(), CommandError> {
+    if let Some(command) = crate::install::hosts::commands(host)
+        .first()
+        .filter(|_| host != Host::Claude)
+    {
+        writeln!(
+            out,
+            "did-it-actually: these hooks read each command before it runs; for the run-time layers too (git refuses a protected branch whatever program moves it, the kernel confines every write), start it as `did-it-actually run -- {command}`."
+        )?;
+    }
     Ok(())
 }
 
@@ -766,6 +781,9 @@ fn opencode(
                 out,
                 "did-it-actually: opencode cannot refuse the end of a turn: audit-turn reports unbacked claims to you (standard error in `opencode run`, a toast in the TUI) and does not send the agent back."
                 )?;
+            }
+            if !uninstall {
+                run_advice(Host::Opencode, out)?;
             }
         }
     }

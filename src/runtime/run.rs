@@ -34,7 +34,7 @@ pub const AGENT_ENV: &str = "DID_IT_ACTUALLY_RUN_AGENT";
 /// A run-time layer the user starts the agent without.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Layer {
-    /// git's own hooks: the branch check in every git the agent starts.
+    /// Git's own hooks: the branch check in every git the agent starts.
     Git,
     /// The kernel's confinement of writes.
     Writes,
