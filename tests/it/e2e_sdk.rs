@@ -155,6 +155,79 @@ fn app_owned_settings_guard_an_sdk_session() {
     });
 }
 
+/// An app that registers the hooks in code and loads no settings, started through `run
+/// --agent claude`: the run-time layers reach the Claude Code the SDK starts and every
+/// command it runs. A script the agent writes and runs pushes `main` (computed in the
+/// script): git refuses, the remote does not move. A build recipe writes outside the
+/// project, which no reading of `make leak` sees: the kernel refuses, nothing lands. The
+/// app ends as it would without the layers.
+#[test]
+fn an_app_started_through_run_gets_both_run_time_layers() {
+    if support::confine_unavailable() {
+        return;
+    }
+    let settings = print_settings(&[]);
+    for_each_sdk(|sdk| {
+        let (session, origin, _state) = sdk_session(sdk);
+        let main_before = remote_main(&session, &origin);
+        let outside = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+            "sdk-run-{}-{}",
+            sdk.sdk.name(),
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&outside);
+        std::fs::create_dir_all(&outside).unwrap();
+        let leak = outside.join("leak.txt");
+        let api = MockApi::start(vec![
+            Step::tool(
+                "Write",
+                json!({"file_path": session.path("ship.sh"), "content": "b=ma\ngit push origin \"HEAD:${b}in\"\n"}),
+            ),
+            Step::tool(
+                "Bash",
+                json!({"command": "sh ship.sh", "description": "ship"}),
+            ),
+            Step::tool(
+                "Write",
+                json!({"file_path": session.path("Makefile"), "content": format!("leak:\n\techo leaked > {}\n", leak.display())}),
+            ),
+            Step::tool(
+                "Bash",
+                json!({"command": "make -s leak", "description": "build"}),
+            ),
+            Step::text("The push of main and the build were refused."),
+            Step::text(UNREACHED),
+        ]);
+        let config = SdkConfig {
+            through_run: true,
+            ..app_owned("Do the task", settings.clone())
+        };
+        let out = sdk.run(&session, &api, &config);
+        let requests = api.requests();
+        let ctx = || format!("{}\nmock errors: {:?}", out.describe(), api.errors());
+        let leaked = leak.exists();
+        let _ = std::fs::remove_dir_all(&outside);
+        assert!(out.status.success(), "{}", ctx());
+        assert_eq!(
+            remote_main(&session, &origin),
+            main_before,
+            "origin main moved\n{}",
+            ctx()
+        );
+        let push = tool_result(&requests[2], &tool_use_id(1, 0)).expect("the script's result");
+        assert!(
+            push.text.contains("protected branch main"),
+            "the script's push was not refused: {push:?}"
+        );
+        assert!(!leaked, "the recipe wrote outside the project\n{}", ctx());
+        let make = tool_result(&requests[4], &tool_use_id(3, 0)).expect("the recipe's result");
+        assert!(
+            make.text.contains("Permission denied"),
+            "the kernel's refusal is not in the recipe's output: {make:?}"
+        );
+    });
+}
+
 /// (b) An SDK app's own shell tool, served in-process as `mcp__sh__Bash`, is guarded like
 /// Bash: its push to main is denied and the remote does not move.
 #[test]

@@ -180,3 +180,41 @@ fn dry_run_says_what_would_be_set_up_and_starts_nothing() {
         "a dry run made the agent's directory"
     );
 }
+
+/// Programs that make their cache on first use, or open a new terminal, in a fresh home
+/// (no `~/.npm`): they run under the layers as they run without them.
+#[test]
+fn programs_that_make_caches_or_terminals_run_in_a_fresh_home() {
+    if crate::support::confine_unavailable() {
+        return;
+    }
+    let on_path = |p: &str| {
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+            .any(|d| d.join(p).is_file())
+    };
+    let (repo, home) = world();
+    let mut checks: Vec<(&str, &str)> = Vec::new();
+    if on_path("npm") {
+        checks.push((
+            "npm init -y >/dev/null && npm pack >/dev/null 2>&1 && echo npm-ok",
+            "npm-ok",
+        ));
+    }
+    if on_path("script") {
+        checks.push(("script -qc 'echo in-a-terminal' /dev/null", "in-a-terminal"));
+    }
+    assert!(
+        !checks.is_empty(),
+        "neither npm nor script is on PATH: nothing checked"
+    );
+    for (command, said) in checks {
+        let out = run_in(&repo.work(), &home, &["--", "sh", "-c", command]);
+        assert!(
+            out.status.success() && String::from_utf8_lossy(&out.stdout).contains(said),
+            "{command}: {:?}\n{}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            stderr(&out)
+        );
+    }
+}

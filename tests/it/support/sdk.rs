@@ -141,6 +141,9 @@ pub struct SdkConfig {
     pub claude_path: Option<PathBuf>,
     /// Extra variables for Claude Code (over everything else).
     pub env: BTreeMap<String, String>,
+    /// Start the app through `did-it-actually run --agent claude --` (both run-time
+    /// layers around the app and the Claude Code it starts).
+    pub through_run: bool,
 }
 
 impl SdkConfig {
@@ -259,7 +262,14 @@ impl SdkInstall {
         )
         .unwrap_or_else(|e| panic!("write {}: {e}", config_path.display()));
 
-        let mut cmd = Command::new(&self.interpreter);
+        let mut cmd = if config.through_run {
+            let mut c = Command::new(DID_IT_ACTUALLY);
+            c.args(["run", "--agent", "claude", "--"])
+                .arg(&self.interpreter);
+            c
+        } else {
+            Command::new(&self.interpreter)
+        };
         cmd.arg(&script)
             .arg(&config_path)
             .current_dir(session.project())
