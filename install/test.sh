@@ -57,11 +57,13 @@ want "$hosts/droid-0.225.2" "droid (245 MB)"
 want "$hosts/gemini-0.61.0" "Gemini CLI (100 MB)"
 want "$hosts/opencode-1.18.33" "opencode (355 MB)"
 want "$hosts/qwen-0.24.4" "Qwen Code (145 MB)"
+want "$hosts/aider-0.86.2" "aider (690 MB, a venv)"
+want "$hosts/pi-0.73.1" "pi (205 MB)"
 want "$target/agent-sdk-ts" "the TypeScript Agent SDK (455 MB)"
 want "$target/agent-sdk-py" "the Python Agent SDK (455 MB)"
 want "$target/turn-corpus" "pytest, uv, jest and mocha (110 MB)"
 if [ "${#missing[@]}" -gt 0 ] && [ "${DID_IT_ACTUALLY_E2E_OPTIONAL:-}" != 1 ]; then
-  echo "test.sh: the end-to-end tests install, once, into $target/ from npm and PyPI (sizes on disk, about 3.4 GB when none is there yet):" >&2
+  echo "test.sh: the end-to-end tests install, once, into $target/ from npm and PyPI (sizes on disk, about 4.3 GB when none is there yet):" >&2
   printf '  %s\n' "${missing[@]}" >&2
   echo "test.sh: the suite then takes 15 to 25 minutes on 2 cores; later runs reuse them (DID_IT_ACTUALLY_E2E_OPTIONAL=1 skips what cannot be had)." >&2
 fi

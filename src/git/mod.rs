@@ -171,12 +171,7 @@ impl<'e> Analyzer<'e> {
         }
         // A word known only at run time stops the options (it is no option): it is the
         // subcommand, or an option's value.
-        if let Some(dynamic) = args.get(globals.rest_at).filter(|a| is_dynamic(a)) {
-            return vec![Effect::Unresolvable(format!(
-                "the git option or subcommand `{}` is only known when it runs",
-                &dynamic[1..]
-            ))];
-        }
+        let dynamic_sub = args.get(globals.rest_at).filter(|a| is_dynamic(a)).cloned();
         let dynamic_value = globals.opts.iter().find(|(name, v)| {
             v.as_deref().is_some_and(is_dynamic)
                 && !matches!(name.as_str(), "attr-source" | "namespace")
@@ -215,6 +210,24 @@ impl<'e> Analyzer<'e> {
                 },
                 _ => {}
             }
+        }
+        if let Some(dynamic) = dynamic_sub {
+            // Whatever it runs may switch branches (`git "${args[@]}"` with `switch -c x`):
+            // what follows in the command is judged against no known branch.
+            if let Some(dir) = &cwd {
+                let gd = match &git_dir {
+                    Some(Some(gd)) => Some(crate::fsutil::lexical(&dir.join(gd))),
+                    _ => None,
+                };
+                if let Ok(Some((_, key))) = self.locate(dir, gd.as_deref()) {
+                    self.key = key;
+                    self.set_head(Head::Unknown);
+                }
+            }
+            return vec![Effect::Unresolvable(format!(
+                "the git option or subcommand `{}` is only known when it runs",
+                &dynamic[1..]
+            ))];
         }
         for (key, value) in &ov.pairs {
             effects.extend(command_setting(key, value, cwd.clone()));
@@ -265,6 +278,13 @@ impl<'e> Analyzer<'e> {
             }
         }
         if verb_kind(sub) == VerbKind::ReadOnly {
+            // It moves no branch, but may check one out: what follows is on that one.
+            if let Some(head) = head_after_read_only(sub, &rest) {
+                if let Ok(Some((_, key))) = self.locate(&cwd, git_dir_path.as_deref()) {
+                    self.key = key;
+                    self.set_head(head);
+                }
+            }
             return effects;
         }
         if git_dir_path.is_none() && self.created.iter().any(|d| cwd.starts_with(d)) {
@@ -728,7 +748,12 @@ impl<'e> Analyzer<'e> {
                 };
                 if is_dynamic(r) {
                     effects.push(dynamic_args("update-ref", &p.positionals));
-                } else if r == "HEAD" && !p.on("no-deref") {
+                } else if r == "HEAD" && p.on("no-deref") {
+                    // HEAD itself is set to a commit: detached, no branch moves.
+                    if action == Action::UpdateRef {
+                        self.set_head(Head::Detached);
+                    }
+                } else if r == "HEAD" {
                     if !matches!(&head, Head::Branch(b) if to_itself(b)) {
                         on_current(action, effects);
                     }
@@ -788,6 +813,21 @@ impl<'e> Analyzer<'e> {
             _ => {}
         }
     }
+}
+
+/// Where a command that moves no branch leaves HEAD, when it checks a branch out: `git
+/// stash branch <name> [<stash>]` creates `<name>` at the stash's base and switches to it
+/// (verified with git 2.47: a commit after it lands on `<name>`).
+fn head_after_read_only(sub: &str, rest: &[String]) -> Option<Head> {
+    if sub != "stash" || rest.first().map(String::as_str) != Some("branch") {
+        return None;
+    }
+    let name = rest[1..].iter().find(|a| !a.starts_with('-'))?;
+    Some(if is_dynamic(name) {
+        Head::Named(name[1..].to_owned())
+    } else {
+        Head::Branch(name.clone())
+    })
 }
 
 #[cfg(test)]

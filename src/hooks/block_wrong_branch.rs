@@ -378,6 +378,7 @@ fn runtime_bypass(args: &[String], env: &[(String, Option<String>)]) -> Option<B
         Some(Bypass {
             how,
             only_pre_push: false,
+            instead: None,
         })
     };
     let hooks_path = |kv: &str| {
@@ -406,6 +407,7 @@ fn runtime_bypass(args: &[String], env: &[(String, Option<String>)]) -> Option<B
         return Some(Bypass {
             how: "`git push --no-verify` skips the pre-push check".into(),
             only_pre_push: true,
+            instead: None,
         });
     }
     // Each channel alone keeps the layer on (a command that sets GIT_CONFIG_COUNT or
@@ -426,6 +428,23 @@ fn runtime_bypass(args: &[String], env: &[(String, Option<String>)]) -> Option<B
             ));
         }
     }
+    // git keeps GIT_CONFIG_SYSTEM (and GIT_CONFIG_NOSYSTEM) for the programs it starts on
+    // the far side of a local transport, where the command-scope channels are cleared:
+    // set by the command, a far-side program (`--upload-pack`, `--receive-pack`) updates
+    // the local remote's refs without the check.
+    const TRANSPORT: [&str; 6] = ["push", "fetch", "pull", "clone", "ls-remote", "archive"];
+    if args.iter().any(|a| TRANSPORT.contains(&a.as_str())) {
+        if let Some(name) = ["GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_SYSTEM"]
+            .into_iter()
+            .find(|n| set(n))
+        {
+            return Some(Bypass {
+                how: format!("it sets {name}, which takes git's check away from the programs a push or fetch to a repository on this machine starts on its far side"),
+                only_pre_push: false,
+                instead: Some(format!("Run it without setting {name}")),
+            });
+        }
+    }
     if set("GIT_CONFIG_PARAMETERS") && set("GIT_CONFIG_COUNT") {
         return replaced(
             "it replaces both GIT_CONFIG_PARAMETERS and GIT_CONFIG_COUNT, which carry the run-time layer into git"
@@ -444,6 +463,9 @@ pub struct Bypass {
     /// every git command they start, still run the run-time check. Otherwise the hooks
     /// path is replaced for the invocation and everything it starts.
     pub only_pre_push: bool,
+    /// What to do instead, where it is not the default advice (leave the hooks path,
+    /// push without `--no-verify`).
+    pub instead: Option<String>,
 }
 
 impl Bypass {
@@ -492,6 +514,13 @@ pub fn decide(
         if !runtime {
             return decision;
         }
+        // A command's own unknowns, and those of what it starts (`` `x` (which runs `y`) ``):
+        // the layer taken out of a git command is out of everything it starts.
+        let started_by = |c: &str, cmd: &str| {
+            c == cmd
+                || c.strip_prefix(cmd)
+                    .is_some_and(|rest| rest.starts_with(" (which runs "))
+        };
         let unknowns_of = |cmd: &str| {
             let protected = |words: &[String]| {
                 words
@@ -501,13 +530,13 @@ pub fn decide(
             analysis
                 .unresolved
                 .iter()
-                .filter(|(_, c)| c == cmd)
+                .filter(|(_, c)| started_by(c, cmd))
                 .map(|(r, _)| r.as_str())
                 .chain(
                     analysis
                         .unnamed
                         .iter()
-                        .filter(|(_, words, c)| c == cmd && protected(words))
+                        .filter(|(_, words, c)| started_by(c, cmd) && protected(words))
                         .map(|(r, _, _)| r.as_str()),
                 )
                 .collect::<Vec<_>>()
@@ -519,7 +548,9 @@ pub fn decide(
         else {
             return decision;
         };
-        let instead = if b.only_pre_push {
+        let instead = if let Some(instead) = &b.instead {
+            instead.clone()
+        } else if b.only_pre_push {
             "Run the push without `--no-verify`".to_owned()
         } else {
             "Leave git's hooks path alone: a directory of hooks is the user's to set, at their terminal (`git config core.hooksPath <dir>`; set by the agent's command it is taken out again after the command), and the run-time check then runs first and hands over to them".to_owned()
@@ -757,6 +788,10 @@ mod tests {
         .is_none());
         assert!(with(&[("GIT_CONFIG_PARAMETERS", Some("'user.name'='x'"))]).is_none());
         assert!(with(&[("GIT_CONFIG_KEY_1", Some("core.hooksPath"))]).is_some());
+        let far = |a: &str, pairs: &[(&str, Option<&str>)]| runtime_bypass(&args(a), &env(pairs));
+        assert!(far("fetch origin", &[("GIT_CONFIG_NOSYSTEM", Some("1"))]).is_some());
+        assert!(far("push origin x", &[("GIT_CONFIG_SYSTEM", Some("/dev/null"))]).is_some());
+        assert!(far("commit -m x", &[("GIT_CONFIG_NOSYSTEM", Some("1"))]).is_none());
         assert!(
             with(&[("GIT_CONFIG_PARAMETERS", None)]).is_some(),
             "a value only known when it runs"

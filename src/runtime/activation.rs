@@ -109,6 +109,13 @@ impl Layout {
         self.root.join("config")
     }
 
+    /// The same configuration without the machine's system configuration: for an agent
+    /// whose user runs git with `GIT_CONFIG_NOSYSTEM` (which would also take this file,
+    /// the far side's channel, away): `run` gives it this file and `GIT_CONFIG_NOSYSTEM=0`.
+    pub fn config_file_without_system(&self) -> PathBuf {
+        self.root.join("config-nosystem")
+    }
+
     /// The variables that switch the layer on, for the host's environment settings.
     /// `project`: the project whose policy applies; `None` for a user-wide install, where
     /// each repository's own policy applies.
@@ -193,14 +200,20 @@ export {PROJECT_ENV}
                 &script(binary, name, system_config, &self.pins(project)),
             )?;
         }
-        let config = config_text(&dir, system_config);
-        crate::fsutil::write_atomically(&self.config_file(), config.as_bytes()).map_err(|e| {
-            format!(
-                "cannot write {}: {}",
-                self.config_file().display(),
-                crate::fsutil::describe_io(&e)
-            )
-        })
+        for (file, system) in [
+            (self.config_file(), system_config),
+            (self.config_file_without_system(), None),
+        ] {
+            let config = config_text(&dir, system);
+            crate::fsutil::write_atomically(&file, config.as_bytes()).map_err(|e| {
+                format!(
+                    "cannot write {}: {}",
+                    file.display(),
+                    crate::fsutil::describe_io(&e)
+                )
+            })?;
+        }
+        Ok(())
     }
 
     /// Removes what [`Layout::write`] wrote (only scripts of ours).
@@ -248,9 +261,11 @@ export {PROJECT_ENV}
             }
         }
         let _ = std::fs::remove_dir(&dir);
-        if std::fs::read_to_string(self.config_file()).is_ok_and(|t| t.contains(MARKER)) {
-            let _ = std::fs::remove_file(self.config_file());
-            removed = true;
+        for file in [self.config_file(), self.config_file_without_system()] {
+            if std::fs::read_to_string(&file).is_ok_and(|t| t.contains(MARKER)) {
+                let _ = std::fs::remove_file(&file);
+                removed = true;
+            }
         }
         let _ = std::fs::remove_dir(&self.root);
         Ok(removed)

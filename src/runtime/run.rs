@@ -473,7 +473,8 @@ pub fn setup(req: &Request, make: bool, env: Lookup) -> Result<Setup, String> {
         ));
     } else {
         let layout = Layout::new(env, Some(&project))?;
-        if make && layout.intact().is_err() {
+        let without_system = layout.config_file_without_system();
+        if make && (layout.intact().is_err() || !without_system.is_file()) {
             let binary = std::env::current_exe()
                 .map_err(|e| format!("this binary's path cannot be found ({e})"))?;
             layout.write(
@@ -484,6 +485,17 @@ pub fn setup(req: &Request, make: bool, env: Lookup) -> Result<Setup, String> {
         }
         for (k, v) in layout.env_vars(Some(&project)) {
             out.env.push((k.to_owned(), v.into()));
+        }
+        // `GIT_CONFIG_NOSYSTEM` would take GIT_CONFIG_SYSTEM away, which is what carries
+        // the check to the far side of a local push or fetch: the same configuration
+        // without the machine's system file, read.
+        if env("GIT_CONFIG_NOSYSTEM").is_some_and(|v| is_true(&v.to_string_lossy())) {
+            for (k, v) in out.env.iter_mut() {
+                if k == "GIT_CONFIG_SYSTEM" {
+                    *v = without_system.clone().into();
+                }
+            }
+            out.env.push(("GIT_CONFIG_NOSYSTEM".into(), "0".into()));
         }
         out.git_hooks = Some(layout.hooks_dir());
     }
@@ -594,6 +606,14 @@ fn protected(
         }
     }
     p
+}
+
+/// git's reading of a boolean variable: anything but empty, `0`, `false`, `no`, `off`.
+fn is_true(v: &str) -> bool {
+    !matches!(
+        v.trim().to_ascii_lowercase().as_str(),
+        "" | "0" | "false" | "no" | "off"
+    )
 }
 
 /// Enters the confinement and becomes the agent. Returns only when it cannot: the

@@ -26,6 +26,7 @@ mod e2e_install;
 mod e2e_npm;
 mod e2e_plugin;
 mod e2e_run;
+mod e2e_run_unhooked;
 mod e2e_runtime;
 mod e2e_scope_guard;
 mod e2e_sdk;
@@ -43,6 +44,7 @@ mod paths;
 mod property;
 mod receipt;
 
+mod probe_env;
 mod run_cmd;
 mod run_time_writes;
 mod runtime_corpus;

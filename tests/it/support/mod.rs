@@ -2,6 +2,8 @@
 #![allow(dead_code)]
 
 #[macro_use]
+pub mod agents;
+#[macro_use]
 pub mod claude;
 pub mod fixture;
 #[macro_use]
