@@ -192,6 +192,8 @@ pub const HOST_CONFIG: &[&str] = &[
     "~/.aider.conf.yml",
     "./.aider.conf.yml",
     "~/.pi/agent/settings.json",
+    // Its `"!command"` values run when pi reads a key.
+    "~/.pi/agent/models.json",
     "~/.pi/agent/extensions",
     "./.pi/settings.json",
     "./.pi/extensions",

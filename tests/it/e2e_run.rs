@@ -7,7 +7,7 @@
 use crate::e2e_hosts::{explain, guarded};
 use crate::support::hosts::{Bed, HostKind, Run, Step};
 use crate::support::repo::git;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 const BIN: &str = env!("CARGO_BIN_EXE_did-it-actually");
 
@@ -38,17 +38,9 @@ fn bare(host: HostKind) -> Option<Bed> {
     Some(wrapped(bed))
 }
 
-/// Outside every place the policy opens (not the temp directories, not /dev/shm where
-/// the scratch worlds live): under target/.
+/// Outside every place the policy opens (see [`crate::support::outside_dir`]).
 fn outside(host: HostKind, name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "run-{name}-{}-{}",
-        host.name(),
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::support::outside_dir(&format!("run-{name}-{}", host.name()))
 }
 
 /// Every record of every session in the bed's ledger.

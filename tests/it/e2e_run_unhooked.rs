@@ -33,17 +33,9 @@ fn bare(agent: AgentKind) -> Option<World> {
     Some(world)
 }
 
-/// Outside every place the policy opens (not the temp directories, not /dev/shm where the
-/// scratch worlds live): under target/.
+/// Outside every place the policy opens (see [`crate::support::outside_dir`]).
 fn outside(agent: AgentKind, name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "run-unhooked-{name}-{}-{}",
-        agent.name(),
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::support::outside_dir(&format!("run-unhooked-{name}-{}", agent.name()))
 }
 
 /// The ledger's denial records, every session.

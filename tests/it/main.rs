@@ -44,7 +44,6 @@ mod paths;
 mod property;
 mod receipt;
 
-mod probe_env;
 mod run_cmd;
 mod run_time_writes;
 mod runtime_corpus;

@@ -206,3 +206,14 @@ pub fn corpus_rows(file: &str, text: &str, fields: usize) -> Vec<(usize, Vec<Str
         })
         .collect()
 }
+
+/// A fresh directory outside every place the default policy lets the agent write (not the
+/// temp directories, not /dev/shm where the scratch worlds live): under target/, named
+/// by `tag` and this process.
+pub fn outside_dir(tag: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
