@@ -58,6 +58,14 @@ pub enum Change {
     /// A turn ended (its stop went through), on a host whose own session file is not
     /// read: the next turn's evidence is what the ledger holds after this.
     TurnEnded(SystemTime),
+    /// The run-time layer's hooks directory brought up to date with the hooks the
+    /// repository has now, before the agent's command runs (see
+    /// [`crate::runtime::activation::Layout::sync`]).
+    SyncGitHooks {
+        hooks: PathBuf,
+        /// The command may add a hook as it runs: every name, for it.
+        every_name: bool,
+    },
 }
 
 /// Why a change could not be made.
@@ -146,6 +154,12 @@ impl Disk {
                 .store()?
                 .mark_turn_ended(*at)
                 .map_err(|e| e.to_string()),
+            Change::SyncGitHooks { hooks, every_name } => crate::runtime::activation::Layout {
+                root: hooks.parent().unwrap_or(hooks).to_owned(),
+            }
+            .sync(*every_name, &|n: &str| std::env::var_os(n))
+            .map(|_| ())
+            .map_err(|e| format!("the repository's own git hooks added since the last command may not run: the run-time layer's hooks could not be brought up to date ({e})")),
         }
     }
 
@@ -217,6 +231,8 @@ impl Memory {
                     self.loops.borrow_mut().insert(state.project.clone(), state);
                 }
                 Change::TurnEnded(at) => *self.turn_ended.borrow_mut() = Some(at),
+                // Nothing of git's in memory.
+                Change::SyncGitHooks { .. } => {}
                 Change::StopBlocks {
                     prompt_id,
                     agent,

@@ -544,6 +544,14 @@ fn runtime_follow_up(
                 binary,
                 activation::system_config(env.as_fn()).as_deref(),
                 project,
+                // A project's: the hooks its repository has (kept up to date before each
+                // command by the agent's own hooks); user-wide: every name.
+                if project.is_some() {
+                    activation::HookSet::Needed
+                } else {
+                    activation::HookSet::All
+                },
+                env.as_fn(),
             )
             .map_err(CommandError::new)?;
         vars.extend(layout.env_vars(project));

@@ -118,7 +118,7 @@ fn probe(
         }
     }
     forget_probe_session(env);
-    let _ = crate::runtime::activation::Layout::new(env, Some(&work)).map(|l| l.remove());
+    let _ = crate::runtime::activation::Layout::for_run(env, &work).map(|l| l.remove());
     let out = match ran {
         Ok(o) => format!(
             "{}{}",

@@ -36,7 +36,7 @@ pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
     let mut session = Analyzer::new(ctx.env);
     let analysis = analyze(command, &input.common.cwd, &mut session, ctx.env);
     let layers = Layers::of(ctx.policy, ctx.env);
-    match decide(
+    let outcome = match decide(
         &analysis,
         ctx.policy,
         &mut session,
@@ -48,6 +48,16 @@ pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
             crate::protocol::Verdict::Context(note),
         )),
         Decision::Deny(reason) => deny(reason),
+    };
+    // The command about to run meets the hooks the repository has now (a hook manager
+    // installed by the last command): the run-time layer's directory holds only those,
+    // or every name when the command may add one as it runs.
+    match layers.run_time {
+        Activation::Active { hooks } => outcome.and(crate::state::Change::SyncGitHooks {
+            hooks,
+            every_name: analysis.may_change_hooks(),
+        }),
+        Activation::Inactive(_) => outcome,
     }
 }
 
@@ -108,6 +118,18 @@ pub struct Analysis {
     /// Programs it runs that start programs of their own, which the static reading does
     /// not follow (said by `explain`, decided by the run-time layer where it is on).
     pub unread: Vec<String>,
+    /// It writes a git hook (git's own or one of its programs' config files counts too).
+    pub writes_hook: bool,
+}
+
+impl Analysis {
+    /// Whether the repository may gain a hook while the command runs, for all the reading
+    /// knows: it writes one or sets a hooks path, runs a program it does not follow (a
+    /// package manager's install may set up a hook manager), or has a part it could not
+    /// read. The run-time layer's directory then holds every hook name for it.
+    pub fn may_change_hooks(&self) -> bool {
+        self.writes_hook || !self.unread.is_empty() || !self.unresolved.is_empty()
+    }
 }
 
 /// Analyzes `command` as run in `cwd`.
@@ -143,11 +165,15 @@ impl Visitor for Guard<'_, '_> {
     ) -> Vec<Spawn> {
         match writes_what_git_runs(cmd, runs, state.cwd.as_deref()) {
             Some((target, GitFile::Config)) => {
+                self.out.writes_hook = true;
                 self.out.trace.push(format!("command: {}", site.text));
                 self.unresolved(site, format!("it writes git's configuration directly ({target}), which can change where later git commands push"));
             }
             // Writing a hook is harmless until a git command runs it.
-            Some((target, GitFile::Hook)) => self.hook_written = Some(target),
+            Some((target, GitFile::Hook)) => {
+                self.out.writes_hook = true;
+                self.hook_written = Some(target);
+            }
             None => {}
         }
         match runs {

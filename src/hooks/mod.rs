@@ -130,6 +130,12 @@ impl HookOutcome {
         }
     }
 
+    /// The same answer, with one more change.
+    pub fn and(mut self, change: Change) -> Self {
+        self.changes.push(change);
+        self
+    }
+
     /// A guard's refusal of the call in `input`, recorded in the ledger so that the other
     /// hooks know the call never ran (verify-write must not read it as a lost write).
     pub fn deny(

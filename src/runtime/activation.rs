@@ -20,7 +20,13 @@
 //!
 //! The hooks directory holds one script per git hook: ours decide, every other one (and
 //! ours after deciding) hands over to the repository's own hook, found where git would
-//! have found it without us.
+//! have found it without us. Each script present is a process per event (about a
+//! millisecond of git's time whatever it does), so a project's directory holds only ours
+//! and the names the repository and its local remotes have hooks of their own for
+//! ([`HookSet::Needed`]), brought up to date as the repository gains or loses hooks
+//! ([`Layout::sync`]: before each command of an agent whose host runs our hooks, and at
+//! each install); `run` and user-wide installs, which nothing brings up to date, keep
+//! every name ([`HookSet::All`]).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -61,6 +67,53 @@ pub const HOOK_NAMES: [&str; 25] = [
     "post-index-change",
 ];
 
+/// Which hook names a layout's directory holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HookSet {
+    /// Every name of [`HOOK_NAMES`]: whatever hook a repository gains, it runs.
+    All,
+    /// Ours and the names the project's repository and its local remotes have hooks of
+    /// their own for, as [`Layout::sync`] last saw them.
+    Needed,
+}
+
+/// The names of [`HOOK_NAMES`] the repository at `project`, or one of its local remotes,
+/// has an executable hook of its own for, where git would find it without us: with ours
+/// ([`GUARDED`]), the names a [`HookSet::Needed`] directory holds. `ours`: the layout's
+/// hooks directory, never the repository's own.
+pub fn own_hook_names(
+    project: &Path,
+    ours: &Path,
+    env: &dyn Fn(&str) -> Option<OsString>,
+) -> Vec<&'static str> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    dirs.extend(super::hook::own_hooks_dir(project, ours, env));
+    for remote in super::confine::local_remote_git_dirs(project) {
+        dirs.extend(super::hook::own_hooks_dir(&remote, ours, env));
+    }
+    HOOK_NAMES
+        .iter()
+        .copied()
+        .filter(|n| dirs.iter().any(|d| is_executable(&d.join(n))))
+        .collect()
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// What [`Layout::write`] was given, kept beside the scripts so that [`Layout::sync`]
+/// writes the same ones.
+#[derive(Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct Inputs {
+    binary: String,
+    system_config: Option<PathBuf>,
+    project: Option<PathBuf>,
+    hooks: HookSet,
+}
+
 /// The second line of every hook script of ours, by which it is recognised.
 pub const MARKER: &str = "# did-it-actually run-time layer";
 
@@ -96,6 +149,19 @@ impl Layout {
         };
         Ok(Layout {
             root: state.join("git").join(key),
+        })
+    }
+
+    /// `did-it-actually run`'s own, for `project`: `<state root>/git/run-<project>-<hash>/`.
+    pub fn for_run(
+        env: impl Fn(&str) -> Option<OsString>,
+        project: &Path,
+    ) -> Result<Layout, String> {
+        let state = crate::store::state_root(env).map_err(|e| e.to_string())?;
+        Ok(Layout {
+            root: state
+                .join("git")
+                .join(format!("run-{}", crate::fsutil::path_key(project))),
         })
     }
 
@@ -184,6 +250,8 @@ export {PROJECT_ENV}
         binary: &str,
         system_config: Option<&Path>,
         project: Option<&Path>,
+        hooks: HookSet,
+        env: &dyn Fn(&str) -> Option<OsString>,
     ) -> Result<(), String> {
         let dir = self.hooks_dir();
         std::fs::create_dir_all(&dir).map_err(|e| {
@@ -193,13 +261,21 @@ export {PROJECT_ENV}
                 crate::fsutil::describe_io(&e)
             )
         })?;
-        for name in HOOK_NAMES {
-            let path = dir.join(name);
-            write_executable(
-                &path,
-                &script(binary, name, system_config, &self.pins(project)),
-            )?;
-        }
+        let inputs = Inputs {
+            binary: binary.to_owned(),
+            system_config: system_config.map(Path::to_path_buf),
+            project: project.map(Path::to_path_buf),
+            hooks,
+        };
+        self.write_scripts(&inputs, env)?;
+        let text = serde_json::to_string(&inputs).unwrap_or_default();
+        crate::fsutil::write_atomically(&self.inputs_file(), text.as_bytes()).map_err(|e| {
+            format!(
+                "cannot write {}: {}",
+                self.inputs_file().display(),
+                crate::fsutil::describe_io(&e)
+            )
+        })?;
         for (file, system) in [
             (self.config_file(), system_config),
             (self.config_file_without_system(), None),
@@ -216,6 +292,87 @@ export {PROJECT_ENV}
         Ok(())
     }
 
+    fn inputs_file(&self) -> PathBuf {
+        self.root.join("inputs.json")
+    }
+
+    /// The names `inputs` wants, each written; a script of ours for any other name
+    /// removed. Whether anything changed.
+    fn write_scripts(
+        &self,
+        inputs: &Inputs,
+        env: &dyn Fn(&str) -> Option<OsString>,
+    ) -> Result<bool, String> {
+        let dir = self.hooks_dir();
+        // Which names, and which of them a repository has a hook of its own for (ours
+        // hand over to it; where there is none, they end without looking for one).
+        let (names, own): (Vec<&str>, Vec<&str>) = match (inputs.hooks, &inputs.project) {
+            (HookSet::Needed, Some(project)) => {
+                let own = own_hook_names(project, &dir, env);
+                let names = HOOK_NAMES
+                    .iter()
+                    .copied()
+                    .filter(|n| GUARDED.contains(n) || own.contains(n))
+                    .collect();
+                (names, own)
+            }
+            _ => (HOOK_NAMES.to_vec(), HOOK_NAMES.to_vec()),
+        };
+        let pins = self.pins(inputs.project.as_deref());
+        let mut changed = false;
+        for name in HOOK_NAMES {
+            let path = dir.join(name);
+            if names.contains(&name) {
+                let text = script(
+                    &inputs.binary,
+                    name,
+                    inputs.system_config.as_deref(),
+                    &pins,
+                    own.contains(&name),
+                );
+                changed |= write_executable(&path, &text)?;
+            } else if std::fs::read_to_string(&path).is_ok_and(|t| is_ours(&t)) {
+                std::fs::remove_file(&path).map_err(|e| {
+                    format!(
+                        "cannot remove {}: {}",
+                        path.display(),
+                        crate::fsutil::describe_io(&e)
+                    )
+                })?;
+                changed = true;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Brings a [`HookSet::Needed`] directory up to date with the hooks the repository
+    /// and its local remotes have now (a hook manager installed since, a hook removed),
+    /// or, with `every_name` (the next command may add a hook as it runs), gives it every
+    /// name until the next sync. Whether anything changed; nothing to do for the other
+    /// layouts.
+    pub fn sync(
+        &self,
+        every_name: bool,
+        env: &dyn Fn(&str) -> Option<OsString>,
+    ) -> Result<bool, String> {
+        let Ok(text) = std::fs::read_to_string(self.inputs_file()) else {
+            return Ok(false);
+        };
+        let inputs: Inputs = serde_json::from_str(&text)
+            .map_err(|e| format!("{} cannot be read: {e}", self.inputs_file().display()))?;
+        if inputs.hooks != HookSet::Needed {
+            return Ok(false);
+        }
+        if every_name {
+            let all = Inputs {
+                hooks: HookSet::All,
+                ..inputs
+            };
+            return self.write_scripts(&all, env);
+        }
+        self.write_scripts(&inputs, env)
+    }
+
     /// Removes what [`Layout::write`] wrote (only scripts of ours).
     /// The script the agent's shell tool runs each command through.
     pub fn confine_link(&self) -> PathBuf {
@@ -230,6 +387,7 @@ export {PROJECT_ENV}
             &self.confine_link(),
             &confine_script(binary, &self.pins(project)),
         )
+        .map(|_| ())
     }
 
     /// The binary the confine script runs, if it is ours.
@@ -261,6 +419,7 @@ export {PROJECT_ENV}
             }
         }
         let _ = std::fs::remove_dir(&dir);
+        let _ = std::fs::remove_file(self.inputs_file());
         for file in [self.config_file(), self.config_file_without_system()] {
             if std::fs::read_to_string(&file).is_ok_and(|t| t.contains(MARKER)) {
                 let _ = std::fs::remove_file(&file);
@@ -279,6 +438,9 @@ export {PROJECT_ENV}
             match std::fs::read_to_string(&path) {
                 Ok(t) if is_ours(&t) => {}
                 Ok(_) => return Err(format!("{} is not a did-it-actually hook", path.display())),
+                // Only ours must be there (a project's directory holds the names its
+                // repository has hooks for).
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && !GUARDED.contains(&name) => {}
                 Err(e) => {
                     return Err(format!(
                         "{} cannot be read ({})",
@@ -292,13 +454,15 @@ export {PROJECT_ENV}
     }
 }
 
-fn write_executable(path: &Path, text: &str) -> Result<(), String> {
+/// Writes `text` as an executable at `path`; whether it was not already so.
+fn write_executable(path: &Path, text: &str) -> Result<bool, String> {
     use std::os::unix::fs::PermissionsExt;
     if std::fs::read_to_string(path).is_ok_and(|t| t == text) {
-        return Ok(());
+        return Ok(false);
     }
     crate::fsutil::write_atomically(path, text.as_bytes())
         .and_then(|()| std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)))
+        .map(|()| true)
         .map_err(|e| {
             format!(
                 "cannot write {}: {}",
@@ -399,7 +563,18 @@ pub fn is_ours(text: &str) -> bool {
 /// then starts our binary once, for the branch it moves. Everything else goes to the
 /// binary ([`crate::runtime::hook`]); where the binary is gone, the script refuses and
 /// says what to install (git stops before the change, or the push).
-pub fn script(binary: &str, name: &str, system_config: Option<&Path>, pins: &str) -> String {
+///
+/// `has_own` false: no repository this layout serves has a hook of its own by this
+/// name (a [`HookSet::Needed`] directory, brought up to date before each command), so
+/// `reference-transaction` ends at once where it decides nothing, without looking for one
+/// (four of a commit's five runs).
+pub fn script(
+    binary: &str,
+    name: &str,
+    system_config: Option<&Path>,
+    pins: &str,
+    has_own: bool,
+) -> String {
     let quote = |s: &str| {
         shlex::try_quote(s)
             .map(|q| q.into_owned())
@@ -430,6 +605,18 @@ fi"#;
     let to_binary = format!(r#"if [ -x "$bin" ]; then exec "$bin" git-hook {name} "$@"; fi"#);
     let body = match name {
         "pre-push" => format!("{to_binary}\n{missing}"),
+        "reference-transaction" if !has_own => format!(
+            r#"[ "${{1-}}" = prepared ] || exit 0
+input= branch=
+while IFS= read -r l; do
+  input="$input$l
+"
+  case $l in *" refs/heads/"*) branch=1 ;; esac
+done
+[ -n "$branch" ] || exit 0
+if [ -x "$bin" ]; then printf '%s' "$input" | "$bin" git-hook --no-own {name} "$@"; exit $?; fi
+{missing}"#
+        ),
         "reference-transaction" => format!(
             r#"{own}
 if [ "${{1-}}" != prepared ]; then
@@ -617,11 +804,18 @@ mod tests {
     #[test]
     fn the_scripts_name_their_hook_and_refuse_without_the_binary() {
         for name in HOOK_NAMES {
-            let s = script("/opt/dia bin/did-it-actually", name, None, "");
-            assert!(is_ours(&s), "{s}");
-            assert!(s.contains("bin='/opt/dia bin/did-it-actually'"), "{s}");
-            assert!(s.contains(&format!("git-hook {name} \"$@\"")), "{s}");
-            assert!(s.ends_with("exit 1\n"), "{s}");
+            for hand_over in [true, false] {
+                let s = script("/opt/dia bin/did-it-actually", name, None, "", hand_over);
+                assert!(is_ours(&s), "{s}");
+                assert!(s.contains("bin='/opt/dia bin/did-it-actually'"), "{s}");
+                let call = if hand_over || name != "reference-transaction" {
+                    format!("git-hook {name} \"$@\"")
+                } else {
+                    format!("git-hook --no-own {name} \"$@\"")
+                };
+                assert!(s.contains(&call), "{s}");
+                assert!(s.ends_with("exit 1\n"), "{s}");
+            }
         }
     }
 
@@ -653,7 +847,8 @@ mod tests {
         let vars = l.env_vars(None);
         let env = |n: &str| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| v.into());
         assert!(!activation(&env).is_active(), "no scripts yet");
-        l.write("/bin/true", None, None).unwrap();
+        l.write("/bin/true", None, None, HookSet::All, &|_: &str| None)
+            .unwrap();
         assert_eq!(
             activation(&env),
             Activation::Active {

@@ -180,6 +180,17 @@ fn literal_directory(pattern: &str) -> PathBuf {
     out
 }
 
+/// The git directories of the repository at `root`'s remotes on this machine.
+pub fn local_remote_git_dirs(root: &Path) -> Vec<PathBuf> {
+    let Ok(repo) = git2::Repository::open(root) else {
+        return Vec::new();
+    };
+    local_remotes(&repo, root)
+        .iter()
+        .flat_map(|r| push_targets(r))
+        .collect()
+}
+
 /// The local paths the repository's remotes fetch from or push to.
 fn local_remotes(repo: &git2::Repository, root: &Path) -> Vec<PathBuf> {
     let Ok(names) = repo.remotes() else {

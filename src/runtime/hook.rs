@@ -23,6 +23,12 @@ type Lookup<'a> = &'a dyn Fn(&str) -> Option<OsString>;
 
 /// The process: `args` are what follows `git-hook`.
 pub fn main(args: &[OsString]) -> ExitCode {
+    // `--no-own`: the script knows no repository it serves has a hook of its own by
+    // this name (a directory brought up to date before each command): none is looked for.
+    let (no_own, args) = match args.split_first() {
+        Some((flag, rest)) if flag == "--no-own" => (true, rest),
+        _ => (false, args),
+    };
     let Some(name) = args.first().and_then(|a| a.to_str()) else {
         eprintln!("did-it-actually git-hook: expected the name of a git hook (this command is what git runs through the run-time layer's hook scripts)");
         return ExitCode::from(2);
@@ -50,6 +56,7 @@ pub fn main(args: &[OsString]) -> ExitCode {
         return ExitCode::FAILURE;
     }
     match decide(name, rest, &input, &env, &cwd) {
+        Ok(None) if no_own => ExitCode::SUCCESS,
         Ok(None) => hand_over(name, rest, Some(input.as_bytes()), &env, &cwd),
         Ok(Some(refused)) if name == "pre-push" && parent_is_dry_run() => {
             eprint!("{}", refused.dry_run_message);
@@ -271,9 +278,32 @@ fn hand_over(
 pub fn own_hook(name: &str, env: Lookup, cwd: &Path) -> Option<PathBuf> {
     let ours = env(HOOKS_ENV).map(PathBuf::from);
     let mut repo = open_repo(env, cwd).ok()?;
+    let dir = hooks_dir_without(&mut repo, ours.as_deref(), env, cwd)?;
+    let hook = dir.join(name);
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::metadata(&hook).ok()?;
+    (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then_some(hook)
+}
+
+/// The directory git would take the hooks of the repository at `dir` from without the
+/// run-time layer (whose hooks directory is `ours`), for the layout's hook names. Not
+/// the caller's `GIT_DIR`: `dir` names the repository.
+pub fn own_hooks_dir(dir: &Path, ours: &Path, env: Lookup) -> Option<PathBuf> {
+    let no_git_dir = |n: &str| if n == "GIT_DIR" { None } else { env(n) };
+    let mut repo = open_repo(&no_git_dir, dir).ok()?;
+    hooks_dir_without(&mut repo, Some(ours), env, dir)
+}
+
+/// The highest-scope `core.hooksPath` of `repo` that is not `ours`, else its common git
+/// directory's `hooks`; `None` where that is ours.
+fn hooks_dir_without(
+    repo: &mut Repo,
+    ours: Option<&Path>,
+    env: Lookup,
+    cwd: &Path,
+) -> Option<PathBuf> {
     let is_ours = |p: &Path| {
-        ours.as_deref()
-            .is_some_and(|o| p == o || crate::fsutil::canonical(p) == crate::fsutil::canonical(o))
+        ours.is_some_and(|o| p == o || crate::fsutil::canonical(p) == crate::fsutil::canonical(o))
     };
     let configured = repo
         .config_values_by_scope("core.hookspath")
@@ -281,10 +311,7 @@ pub fn own_hook(name: &str, env: Lookup, cwd: &Path) -> Option<PathBuf> {
         .map(|(_, v)| expand(&v, env, cwd))
         .rfind(|p| !is_ours(p));
     let dir = configured.unwrap_or_else(|| repo.common_dir().join("hooks"));
-    let hook = dir.join(name);
-    use std::os::unix::fs::PermissionsExt;
-    let meta = std::fs::metadata(&hook).ok()?;
-    (meta.is_file() && meta.permissions().mode() & 0o111 != 0 && !is_ours(&dir)).then_some(hook)
+    (!is_ours(&dir)).then_some(dir)
 }
 
 fn expand(value: &str, env: Lookup, cwd: &Path) -> PathBuf {

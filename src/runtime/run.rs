@@ -474,7 +474,10 @@ pub fn setup(req: &Request, make: bool, env: Lookup) -> Result<Setup, String> {
             policy.source
         ));
     } else {
-        let layout = Layout::new(env, Some(&project))?;
+        // A layout of its own, with every hook name: nothing brings it up to date while
+        // the agent runs (an agent without hooks), so a hook the repository gains then
+        // (a hook manager installed) still runs.
+        let layout = Layout::for_run(env, &project)?;
         let without_system = layout.config_file_without_system();
         if make && (layout.intact().is_err() || !without_system.is_file()) {
             let binary = std::env::current_exe()
@@ -483,6 +486,8 @@ pub fn setup(req: &Request, make: bool, env: Lookup) -> Result<Setup, String> {
                 &binary.to_string_lossy(),
                 super::activation::system_config(env).as_deref(),
                 Some(&project),
+                super::activation::HookSet::All,
+                env,
             )?;
         }
         for (k, v) in layout.env_vars(Some(&project)) {

@@ -68,6 +68,55 @@ impl World {
         c.output().unwrap()
     }
 
+    /// A shell command as Claude Code runs it: the PreToolUse hook first (which brings the
+    /// run-time layer's hooks up to date with the repository's), then the command.
+    fn agent_after_hook(&self, script: &str) -> Output {
+        let event = serde_json::json!({
+            "session_id": "runtime-session", "transcript_path": "/dev/null", "cwd": self.work(),
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": script},
+        });
+        let mut c = Command::new(BIN);
+        c.arg("block-wrong-branch")
+            .current_dir(self.work())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap())
+            .env("HOME", &self.home)
+            .env("DID_IT_ACTUALLY_STATE_DIR", &self.state)
+            .env("CLAUDE_PROJECT_DIR", self.work())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped());
+        for (k, v) in &self.agent_env {
+            c.env(k, v);
+        }
+        let mut child = c.spawn().unwrap();
+        std::io::Write::write_all(
+            &mut child.stdin.take().unwrap(),
+            event.to_string().as_bytes(),
+        )
+        .unwrap();
+        let answer = child.wait_with_output().unwrap();
+        assert!(answer.status.success(), "{}", text(&answer));
+        self.agent(script)
+    }
+
+    /// The hook names in the run-time layer's directory.
+    fn layer_hooks(&self) -> Vec<String> {
+        let dir = self
+            .agent_env
+            .iter()
+            .find(|(k, _)| k == "DID_IT_ACTUALLY_GIT_HOOKS")
+            .map(|(_, v)| PathBuf::from(v))
+            .unwrap();
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
     fn main(&self) -> String {
         git(&self.work(), &["rev-parse", "refs/heads/main"])
     }
@@ -235,10 +284,11 @@ fn the_repositorys_own_hooks_still_run_in_order_with_their_exit_codes() {
         "reference-transaction",
         "while read o n r; do echo \"$1 $r\" >> \"$(git rev-parse --git-dir)/ran\"; done",
     );
-    let out = w.agent("git switch -q -c topic/c && git commit -q --allow-empty -m 'wip'");
+    let out =
+        w.agent_after_hook("git switch -q -c topic/c && git commit -q --allow-empty -m 'wip'");
     assert!(!out.status.success(), "commit-msg refuses: {}", text(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("commit-msg: use feat: messages"));
-    let out = w.agent("git commit -q --allow-empty -m 'feat: c'");
+    let out = w.agent_after_hook("git commit -q --allow-empty -m 'feat: c'");
     assert!(out.status.success(), "{}", text(&out));
     let ran = std::fs::read_to_string(work.join(".git/ran")).unwrap();
     assert!(ran.contains("pre-commit"), "{ran}");
@@ -253,7 +303,7 @@ fn the_repositorys_own_hooks_still_run_in_order_with_their_exit_codes() {
         "pre-push",
         "echo husky-pre-push >&2; exit 1",
     );
-    let out = w.agent("git commit -q --allow-empty -m 'wip again'");
+    let out = w.agent_after_hook("git commit -q --allow-empty -m 'wip again'");
     assert!(out.status.success(), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("husky"),
@@ -261,7 +311,7 @@ fn the_repositorys_own_hooks_still_run_in_order_with_their_exit_codes() {
         text(&out)
     );
     // Our pre-push allows a feature push; the repository's refuses it, and that counts.
-    let out = w.agent("git push -q origin HEAD:topic/c");
+    let out = w.agent_after_hook("git push -q origin HEAD:topic/c");
     assert!(!out.status.success(), "{}", text(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("husky-pre-push"));
     assert_eq!(w.repo.origin_ref("topic/c"), None);
@@ -513,4 +563,56 @@ fn the_write_layer_fails_closed_with_the_reason() {
         text(&out)
     );
     assert!(!marker.exists());
+}
+
+/// The run-time layer's directory holds only its own hooks and the names the repository
+/// has hooks for (each name present is a process per git event): a hook the repository
+/// gains (a hook manager installed) is there from the agent's next command on, and runs.
+#[test]
+fn the_layer_holds_only_the_hooks_the_repository_has_and_follows_new_ones() {
+    let w = World::new("rt-sync");
+    // ScratchRepo's git init leaves only `.sample` hooks: none of them runs.
+    assert_eq!(w.layer_hooks(), ["pre-push", "reference-transaction"]);
+    let hooks = w.work().join(".git/hooks");
+    let hook = hooks.join("pre-commit");
+    std::fs::write(&hook, "#!/bin/sh\necho repo-pre-commit >&2\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = w.agent_after_hook("git switch -q -c topic/s && git commit -q --allow-empty -m s");
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("repo-pre-commit"),
+        "the repository's new hook did not run: {}",
+        text(&out)
+    );
+    assert_eq!(
+        w.layer_hooks(),
+        ["pre-commit", "pre-push", "reference-transaction"]
+    );
+    std::fs::remove_file(&hook).unwrap();
+    let out = w.agent_after_hook("git commit -q --allow-empty -m t");
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(w.layer_hooks(), ["pre-push", "reference-transaction"]);
+    // A program the reading does not follow may install a hook as the command runs (a
+    // package manager's install setting up a hook manager): every name, for that command,
+    // so the hook it installs runs at once; the next command has only what is there.
+    std::fs::write(
+        w.work().join("setup-hooks.sh"),
+        "printf '#!/bin/sh\\necho installed-pre-commit >&2\\n' > .git/hooks/pre-commit\nchmod +x .git/hooks/pre-commit\n",
+    )
+    .unwrap();
+    let out = w.agent_after_hook("sh setup-hooks.sh && git commit -q --allow-empty -m u");
+    assert!(
+        out.status.success()
+            && String::from_utf8_lossy(&out.stderr).contains("installed-pre-commit"),
+        "the hook installed by the command did not run: {}",
+        text(&out)
+    );
+    assert_eq!(w.layer_hooks().len(), 25);
+    let out = w.agent_after_hook("git status --short");
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        w.layer_hooks(),
+        ["pre-commit", "pre-push", "reference-transaction"]
+    );
 }
