@@ -9,6 +9,40 @@
 # stopped.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+usage() {
+  cat <<'USAGE'
+install/test.sh: every test of did-it-actually (cargo test, with what the tests need).
+
+Usage: install/test.sh [--fast] [CARGO TEST ARGUMENTS...]
+
+  (no option)  Everything: unit tests, fixture snapshots, the corpora labelled by running
+               each command, the execution oracle, a property test, concurrency, the CLI
+               and install script, doctor, and end to end with the real clients: Claude
+               Code (two releases), Codex, Gemini, Copilot, Qwen Code, droid, opencode,
+               aider, pi and both Agent SDKs, run offline against scripted models.
+               The first run downloads them from npm and PyPI into target/ (about 4.3 GB
+               on disk) and takes 15 to 25 minutes on 2 cores; later runs reuse them.
+  --fast       The same without any real client (no test named e2e_*, no Claude Code
+               sample of a corpus, no host or agent bed): a few minutes, and only the
+               whole-turn corpus's test runners (pytest, uv, jest, mocha: 110 MB) to get.
+  -h, --help   This text.
+
+Anything else is passed to `cargo test` (e.g. `install/test.sh --fast -- scope_corpus`).
+
+Environment:
+  DID_IT_ACTUALLY_E2E_OPTIONAL=1  skip, with a reason, what cannot be installed here
+  DID_IT_ACTUALLY_TEST_LIMIT=N    stop the run after N seconds (default 4500), printing what ran
+  CARGO_TARGET_DIR                where the build and the downloaded clients go (default target/)
+  TURNS_ONLY=NAME                 play only the whole turns whose file or name contains NAME
+More: docs/testing.md.
+USAGE
+}
+fast=
+case "${1:-}" in
+  -h|--help) usage; exit 0 ;;
+  --fast) fast=1; shift ;;
+esac
 command -v cargo >/dev/null 2>&1 || { echo "test.sh: cargo is not on PATH: install the Rust toolchain" >&2; exit 1; }
 limit="${DID_IT_ACTUALLY_TEST_LIMIT:-4500}"
 case "$limit" in
@@ -62,14 +96,32 @@ want "$hosts/pi-0.73.1" "pi (205 MB)"
 want "$target/agent-sdk-ts" "the TypeScript Agent SDK (455 MB)"
 want "$target/agent-sdk-py" "the Python Agent SDK (455 MB)"
 want "$target/turn-corpus" "pytest, uv, jest and mocha (110 MB)"
-if [ "${#missing[@]}" -gt 0 ] && [ "${DID_IT_ACTUALLY_E2E_OPTIONAL:-}" != 1 ]; then
+if [ -n "$fast" ]; then
+  missing=()
+  want "$target/turn-corpus" "pytest, uv, jest and mocha (110 MB)"
+fi
+if [ "${#missing[@]}" -gt 0 ] && [ "${DID_IT_ACTUALLY_E2E_OPTIONAL:-}" != 1 ] && [ -z "$fast" ]; then
   echo "test.sh: the end-to-end tests install, once, into $target/ from npm and PyPI (sizes on disk, about 4.3 GB when none is there yet):" >&2
   printf '  %s\n' "${missing[@]}" >&2
   echo "test.sh: the suite then takes 15 to 25 minutes on 2 cores; later runs reuse them (DID_IT_ACTUALLY_E2E_OPTIONAL=1 skips what cannot be had)." >&2
 fi
 
+if [ -n "$fast" ] && [ "${#missing[@]}" -gt 0 ]; then
+  echo "test.sh --fast: the whole-turn corpus installs its test runners, once, into $target/: ${missing[*]}" >&2
+fi
+
+args=("$@")
+if [ -n "$fast" ]; then
+  # Every test that starts a real client: the e2e_ modules, the corpora's samples through
+  # Claude Code, the host and agent beds' own checks.
+  skips=(--skip e2e_ --skip claude_code_2_1_ --skip support::hosts:: --skip support::agents::)
+  has_dashdash=
+  for a in "${args[@]+"${args[@]}"}"; do [ "$a" = -- ] && has_dashdash=1; done
+  if [ -n "$has_dashdash" ]; then args+=("${skips[@]}"); else args+=(-- "${skips[@]}"); fi
+fi
+
 status=0
-timeout --kill-after=30 "$((limit + 5))" cargo test --locked "$@" || status=$?
+timeout --kill-after=30 "$((limit + 5))" cargo test --locked "${args[@]+"${args[@]}"}" || status=$?
 if [ "$status" = 124 ]; then
   echo "test.sh: stopped the tests after ${limit}s (the process tree above shows what hung)" >&2
 fi

@@ -368,7 +368,7 @@ fn test_sh_announces_its_downloads_and_finds_the_sandbox_tools() {
         stderr.contains("the end-to-end tests install, once, into")
             && stderr.contains("Claude Code 2.1.328 (360 MB)")
             && stderr.contains("opencode (355 MB)")
-            && stderr.contains("about 3.4 GB"),
+            && stderr.contains("about 4.3 GB"),
         "{stderr}"
     );
     let given = std::fs::read_to_string(&seen).unwrap();
@@ -380,4 +380,41 @@ fn test_sh_announces_its_downloads_and_finds_the_sandbox_tools() {
         }
     }
     assert_eq!(lines.next(), Some("test --locked --no-run"));
+
+    // `--fast`: no real client, so nothing of theirs announced, and cargo told to skip
+    // every test that starts one.
+    let out = Command::new(support::install_sh::which("bash"))
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("install/test.sh"))
+        .args(["--fast", "--no-run"])
+        .env("PATH", &path)
+        .env("CARGO_TARGET_DIR", dir.join("empty-target"))
+        .env_remove("DID_IT_ACTUALLY_HOST_CACHE")
+        .env_remove("DID_IT_ACTUALLY_E2E_OPTIONAL")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("Claude Code 2.1.328"), "{stderr}");
+    assert!(stderr.contains("pytest, uv, jest and mocha"), "{stderr}");
+    let given = std::fs::read_to_string(&seen).unwrap();
+    assert_eq!(
+        given.lines().nth(1),
+        Some("test --locked --no-run -- --skip e2e_ --skip claude_code_2_1_ --skip support::hosts:: --skip support::agents::")
+    );
+
+    // `--help`: what it runs, what it costs, and the fast part, without running cargo.
+    std::fs::remove_file(&seen).unwrap();
+    let out = Command::new(support::install_sh::which("bash"))
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("install/test.sh"))
+        .arg("--help")
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(
+        help.contains("--fast") && help.contains("4.3 GB") && help.contains("15 to 25 minutes"),
+        "{help}"
+    );
+    assert!(!seen.exists(), "--help ran cargo");
 }
