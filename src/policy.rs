@@ -33,6 +33,9 @@ pub struct Policy {
     /// A policy file that differs from what the user approved, and so is not in force
     /// (see [`crate::approval`]).
     pub pending: Option<crate::approval::Pending>,
+    /// The keys the file sets, dotted (`branches.protected`): every other key is the
+    /// built-in default, and a rule says so ([`Policy::source_of`]).
+    pub set: Vec<String>,
     pub store: StorePolicy,
     pub branches: BranchPolicy,
     pub scope: ScopePolicy,
@@ -916,6 +919,7 @@ impl Policy {
         Policy {
             source: Source::Defaults { looked_for },
             pending: None,
+            set: Vec::new(),
             store: StorePolicy::default(),
             branches: BranchPolicy::default(),
             scope: ScopePolicy::default(),
@@ -991,11 +995,54 @@ impl Policy {
         Ok(Policy {
             source: Source::File(path.to_owned()),
             pending: None,
+            set: keys_set(text),
             store: file.store,
             branches: file.branches,
             scope: file.scope,
             audit: file.audit,
         })
+    }
+}
+
+/// The dotted keys a policy file's text sets, to the second level (`scope.allow`); the
+/// text is known to parse.
+fn keys_set(text: &str) -> Vec<String> {
+    let Ok(serde_json::Value::Object(top)) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (section, value) in top {
+        out.push(section.clone());
+        if let serde_json::Value::Object(keys) = value {
+            out.extend(keys.keys().map(|k| format!("{section}.{k}")));
+        }
+    }
+    out
+}
+
+impl Policy {
+    /// [`Policy::source_of`] the key a rule, as the guards word it, starts with
+    /// (`branches.protected pattern "main"`, `branches.protect_remote_default (…)`).
+    pub fn source_of_rule(&self, rule: &str) -> String {
+        let key = rule
+            .split(|c: char| c.is_whitespace() || c == '(')
+            .next()
+            .unwrap_or(rule);
+        self.source_of(key)
+    }
+
+    /// Where the rule at `key` (dotted, `branches.protected`) comes from, for a reason:
+    /// the policy's source when it sets the key (or is the defaults), else the built-in
+    /// defaults, named with the file that leaves the key unset.
+    pub fn source_of(&self, key: &str) -> String {
+        let from_file = matches!(self.source, Source::File(_) | Source::Approved { .. });
+        if !from_file || self.set.iter().any(|k| k == key) {
+            return self.source.to_string();
+        }
+        format!(
+            "built-in defaults ({} does not set {key})",
+            self.source.path().display()
+        )
     }
 }
 
@@ -1211,5 +1258,23 @@ mod tests {
         );
         assert!(e.ends_with("(named by DID_IT_ACTUALLY_POLICY)"), "{e}");
         std::fs::remove_dir_all(&root).unwrap();
+    }
+    #[test]
+    fn a_rule_the_file_does_not_set_is_attributed_to_the_defaults() {
+        let p = Policy::parse(
+            Path::new("/r/.did-it-actually.json"),
+            br#"{"version": 1, "scope": {"allow": ["**"]}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            p.source_of_rule("branches.protected pattern \"main\""),
+            "built-in defaults (/r/.did-it-actually.json does not set branches.protected)"
+        );
+        assert_eq!(p.source_of("scope.allow"), "/r/.did-it-actually.json");
+        let d = Policy::defaults(PathBuf::from("/r/.did-it-actually.json"));
+        assert_eq!(
+            d.source_of("branches.protected"),
+            "built-in defaults (no /r/.did-it-actually.json)"
+        );
     }
 }

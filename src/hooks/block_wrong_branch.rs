@@ -616,6 +616,9 @@ pub fn decide(
         here.extend(u.remote_defaults.iter().cloned());
         if let Some(rule) = rules.protects(&u.branch, &here) {
             if rules.deny.get(key) {
+                // Where the rule's own key comes from: the file, or the built-in defaults
+                // where the file does not set it.
+                let source = policy.source_of_rule(&rule);
                 return Decision::Deny(format!(
                     "{HOOK}: {cmd} would {} the protected branch {}{}. Rule: {rule} (branches.deny.{key}) in {source}. {}",
                     u.action.verb(),

@@ -156,7 +156,12 @@ pub fn decide(
     if refusals.is_empty() {
         return Ok(None);
     }
-    let source = policy.source.to_string();
+    // Where the first refusal's rule comes from: the file, or the built-in defaults
+    // where the file does not set its key.
+    let source = refusals.first().map_or_else(
+        || policy.source.to_string(),
+        |r| policy.source_of_rule(&r.rule),
+    );
     Ok(Some(Refused {
         message: refs::message(name, &refusals, &source),
         dry_run_message: refs::dry_run_message(&refusals, &source),
