@@ -59,8 +59,16 @@ impl Analyzer<'_> {
         let mut configured: Vec<String> = self.opened[idx].config_all(&key);
         configured.extend(self.config_set.iter().filter(same).map(|(_, v)| v.clone()));
         configured.extend(ov.pairs.iter().filter(same).map(|(_, v)| v.clone()));
-        effects.push(Effect::Note(format!("push remote: {remote}")));
         let repo = &self.opened[idx];
+        // A name that is no configured remote is a path or URL to git: said as such (in a
+        // repository with no remotes, `origin` is a directory named origin, or nothing).
+        let configured_remote =
+            remote == "." || remote.contains(['/', ':']) || repo.remote_names().contains(&remote);
+        effects.push(Effect::Note(if configured_remote {
+            format!("push remote: {remote}")
+        } else {
+            format!("push remote: {remote} (no remote of this repository has that name: git takes it as a path or URL, and fails where there is no repository there)")
+        }));
         // A remote given as a URL or path, not a configured name, has no remote-tracking
         // refs: a lease that expects the tracking ref's value fails as "stale info" for
         // every ref it covers, and git pushes none of them (verified with git 2.47).

@@ -93,7 +93,7 @@ impl Layers {
                 hooks.display()
             ),
             Activation::Inactive(why) => format!(
-                "layers: static reading alone (run-time layer off: {why}); what it cannot read it denies"
+                "layers: static reading alone (run-time layer off: {why}): a git command it cannot read is denied, but what a script, a recipe or an interpreter it runs starts is not read, and nothing checks it"
             ),
         }
     }

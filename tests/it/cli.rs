@@ -865,8 +865,9 @@ fn documents() -> Vec<(String, String)> {
 
 /// Every example in the README and the docs (a ```console block whose first line runs
 /// `did-it-actually`) is the binary's output: run in a project like the one it names
-/// (`/home/you/project` or `/home/u/proj`, a repository on `main` with a `src/` and an
-/// empty `transcript.jsonl` (a turn in which nothing ran), inside a `/home/u`), every
+/// (`/home/you/project` or `/home/u/proj`, a repository on `main` with an `origin`, a
+/// `src/` and an empty `transcript.jsonl` (a turn in which nothing ran), inside a
+/// `/home/u`), every
 /// line it shows must be a line of what the binary prints.
 #[test]
 fn every_readme_example_is_what_the_binary_prints() {
@@ -901,6 +902,13 @@ fn every_readme_example_is_what_the_binary_prints() {
             };
             git(&["init", "-q", "-b", "main"]);
             git(&["commit", "-q", "--allow-empty", "-m", "x"]);
+            // A project pushes somewhere: an origin (never reached).
+            git(&[
+                "remote",
+                "add",
+                "origin",
+                "https://example.invalid/you/project.git",
+            ]);
             let p = project.to_str().unwrap();
             let args: Vec<String> = args.iter().map(|a| a.replace(placeholder, p)).collect();
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
