@@ -443,7 +443,12 @@ fn run_hook(hook: Hook, args: &HookArgs) -> ExitCode {
     let env = |name: &str| std::env::var_os(name);
     let output = runner::run_hook(hook, args, std::io::stdin().lock(), &env);
     // A closed stdout or stderr cannot be reported anywhere; the exit code still stands.
-    let _ = std::io::stdout().write_all(output.stdout.as_bytes());
+    // One line, as a shell or a log expects it (every host's JSON reader takes it).
+    let mut stdout = output.stdout;
+    if !stdout.is_empty() && !stdout.ends_with('\n') {
+        stdout.push('\n');
+    }
+    let _ = std::io::stdout().write_all(stdout.as_bytes());
     let _ = std::io::stderr().write_all(output.stderr.as_bytes());
     ExitCode::from(output.exit_code)
 }

@@ -690,7 +690,8 @@ fn audit_turn_ends_the_loop_on_the_named_end_turn_tool() {
     let out = answer(&flag, batch("mcp__ctl__end_turn", "Reviewed the parser."));
     assert_eq!(
         out,
-        r#"{"continue":false,"stopReason":"mcp__ctl__end_turn called"}"#
+        "{\"continue\":false,\"stopReason\":\"mcp__ctl__end_turn called\"}\n",
+        "one JSON line, ended by a newline"
     );
     let out = answer(
         &flag,
