@@ -689,8 +689,7 @@ fn audit_turn_ends_the_loop_on_the_named_end_turn_tool() {
     let flag = ["audit-turn", "--end-turn-tool", "end_turn"];
     let out = answer(&flag, batch("mcp__ctl__end_turn", "Reviewed the parser."));
     assert_eq!(
-        out,
-        "{\"continue\":false,\"stopReason\":\"mcp__ctl__end_turn called\"}\n",
+        out, "{\"continue\":false,\"stopReason\":\"mcp__ctl__end_turn called\"}\n",
         "one JSON line, ended by a newline"
     );
     let out = answer(
@@ -1171,5 +1170,57 @@ fn verdicts_are_coloured_on_a_terminal_unless_no_color() {
     assert!(
         plain.contains("verdict: deny") && !plain.contains('\x1b'),
         "{plain:?}"
+    );
+}
+
+/// docs/policy.md's table of keys names every key `policy init` writes (every key of the
+/// policy, with its default): the table cannot fall behind the policy's own types.
+#[test]
+fn the_policy_docs_name_every_key() {
+    let dir = scratch("policy-keys");
+    let out = support::repo::git_command(&dir)
+        .args(["init", "-q"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let out = run(&["policy", "init"], &dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(dir.join(".did-it-actually.json")).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut keys = Vec::new();
+    for (section, v) in value.as_object().unwrap() {
+        match v.as_object() {
+            Some(inner) => keys.extend(
+                inner
+                    .keys()
+                    .filter(|k| *k != "//")
+                    .map(|k| format!("{section}.{k}")),
+            ),
+            None if section != "//" => keys.push(section.clone()),
+            None => {}
+        }
+    }
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/policy.md"))
+        .unwrap();
+    let table: Vec<&str> = doc.lines().filter(|l| l.starts_with("| `")).collect();
+    let missing: Vec<&String> = keys
+        .iter()
+        .filter(|k| {
+            // `branches.deny` is documented as `branches.deny.<kind>`.
+            let shown = if *k == "branches.deny" {
+                "branches.deny.<kind>"
+            } else {
+                k
+            };
+            !table.iter().any(|l| l.contains(&format!("`{shown}`")))
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/policy.md's key table lacks {missing:?}"
     );
 }

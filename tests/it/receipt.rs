@@ -126,7 +126,7 @@ fn a_receipt_shows_the_last_turn_and_each_claims_evidence() {
     );
     t.ran(
         "git commit -qam 'plan'",
-        "[main 1a2b3c4] plan\n 1 file changed, 1 insertion(+)\n",
+        "[topic/x 1a2b3c4] plan\n 1 file changed, 1 insertion(+)\n",
     );
     let denied = t.hook(
         "block-wrong-branch",
