@@ -345,6 +345,9 @@ fn run_one(
     for line in lines {
         writeln!(out, "did-it-actually: {line}")?;
     }
+    if shared && !args.dry_run {
+        exclude_follow_up(&path, uninstall && selected.len() == Hook::ALL.len(), out)?;
+    }
     if !uninstall && !args.user {
         approve_follow_up(args, env, out)?;
     }
@@ -360,6 +363,31 @@ fn run_one(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The project's machine files (`settings.local.json`, the backups) listed in the
+/// repository's `.git/info/exclude` on install, and taken out on a whole uninstall.
+fn exclude_follow_up(
+    settings: &Path,
+    uninstall: bool,
+    out: &mut dyn Write,
+) -> Result<(), CommandError> {
+    let project = settings
+        .parent()
+        .and_then(Path::parent)
+        .unwrap_or(Path::new("."));
+    let result = if uninstall {
+        crate::install::exclude::remove(project)
+    } else {
+        crate::install::exclude::add(project)
+    };
+    match result {
+        Ok(true) if uninstall => writeln!(out, "did-it-actually: removed its lines from the repository's .git/info/exclude.")?,
+        Ok(true) => writeln!(out, "did-it-actually: listed .claude/settings.local.json (this machine's paths) and the *.did-it-actually.bak backups in the repository's .git/info/exclude, so `git add` leaves them out.")?,
+        Ok(false) => {}
+        Err(e) => eprintln!("did-it-actually: WARNING: .claude/settings.local.json holds this machine's paths and could not be listed in .git/info/exclude ({e}); do not commit it."),
+    }
+    Ok(())
 }
 
 /// A project install approves the policy it finds (the user ran install: what they see
@@ -583,8 +611,19 @@ fn runtime_follow_up(
         }
         return Ok(());
     }
-    crate::install::apply(&env_file, |s| activation::merge_env(s, &vars))
+    let applied = crate::install::apply(&env_file, |s| activation::merge_env(s, &vars))
         .map_err(CommandError::new)?;
+    if let Applied::Written {
+        backup: Some(backup),
+    } = applied
+    {
+        writeln!(
+            out,
+            "did-it-actually: {} as it was before is saved as {} (uninstall puts it back).",
+            env_file.display(),
+            backup.display()
+        )?;
+    }
     if branches {
         writeln!(
             out,

@@ -13,6 +13,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 pub mod codex_trust;
+pub mod exclude;
 pub mod hosts;
 pub mod launcher;
 pub mod opencode;

@@ -1224,3 +1224,63 @@ fn the_policy_docs_name_every_key() {
         "docs/policy.md's key table lacks {missing:?}"
     );
 }
+
+/// install lists the files that hold this machine's paths (and its backups) in the
+/// repository's own `.git/info/exclude`, so `git add .claude` leaves them out; a whole
+/// uninstall takes exactly those lines away.
+#[test]
+fn machine_files_are_excluded_from_git_and_uninstall_takes_the_lines_back() {
+    let dir = scratch("exclude");
+    let project = dir.join("root");
+    std::fs::create_dir_all(&project).unwrap();
+    let git = |args: &[&str]| {
+        support::repo::git_command(&project)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    assert!(git(&["init", "-q"]).status.success());
+    let exclude = project.join(".git/info/exclude");
+    let before = std::fs::read_to_string(&exclude).unwrap_or_default();
+    let home = dir.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let with_home = |args: &[&str]| {
+        Command::new(BIN)
+            .args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env("DID_IT_ACTUALLY_STATE_DIR", dir.join("state"))
+            .env_remove("DID_IT_ACTUALLY_POLICY")
+            .output()
+            .unwrap()
+    };
+    let out = with_home(&["install", "--project", project.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(".git/info/exclude"),
+        "{}",
+        text(&out)
+    );
+    std::fs::write(
+        project.join(".claude/settings.json.did-it-actually.bak"),
+        "{}",
+    )
+    .unwrap();
+    assert!(git(&["add", ".claude"]).status.success());
+    let staged =
+        String::from_utf8_lossy(&git(&["diff", "--cached", "--name-only"]).stdout).into_owned();
+    assert!(
+        staged.contains(".claude/settings.json")
+            && !staged.contains("settings.local.json")
+            && !staged.contains(".bak"),
+        "staged: {staged}"
+    );
+    assert!(git(&["reset", "-q"]).status.success());
+    std::fs::remove_file(project.join(".claude/settings.json.did-it-actually.bak")).unwrap();
+    let out = with_home(&["uninstall", "--project", project.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        std::fs::read_to_string(&exclude).unwrap_or_default(),
+        before
+    );
+}
