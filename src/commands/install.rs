@@ -253,6 +253,12 @@ fn run_one(
         _ => crate::install::merge(settings, &regs, &command, fail_closed),
     };
     if args.dry_run {
+        if uninstall {
+            // Everything else the real uninstall would take away, said first.
+            for line in uninstall_also(&path, launcher.as_deref(), shared, &selected, env) {
+                eprintln!("did-it-actually: dry run: {line}");
+            }
+        }
         // The file on stdout (so it can be redirected), the diff on stderr for the reader.
         // Read and checked exactly as the real run would: what fails there fails here.
         let (plan, text) = if uninstall {
@@ -363,6 +369,81 @@ fn run_one(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What an uninstall takes away besides the entries of `settings` (for `--dry-run`):
+/// the launcher, the run-time layers' files and variables, the exclude lines, and what it
+/// keeps.
+fn uninstall_also(
+    settings: &Path,
+    launcher: Option<&Path>,
+    shared: bool,
+    selected: &[Hook],
+    env: &Env,
+) -> Vec<String> {
+    use crate::runtime::activation::{Layout, ENV_NAMES};
+    let mut out = Vec::new();
+    if let Some(l) = launcher
+        .filter(|l| std::fs::read_to_string(l).is_ok_and(|t| crate::install::launcher::is_ours(&t)))
+    {
+        out.push(format!("{} would be removed (the launcher).", l.display()));
+    }
+    let whole = selected.len() == Hook::ALL.len();
+    if !shared {
+        return out;
+    }
+    let claude_dir = settings.parent().unwrap_or(Path::new("."));
+    let project = claude_dir.parent().unwrap_or(Path::new("."));
+    let local = claude_dir.join("settings.local.json");
+    let vars: Vec<&str> = std::fs::read_to_string(&local)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| v.get("env").and_then(|e| e.as_object()).cloned())
+        .map(|e| {
+            ENV_NAMES
+                .iter()
+                .copied()
+                .filter(|k| e.contains_key(*k))
+                .collect()
+        })
+        .unwrap_or_default();
+    if !vars.is_empty()
+        && (selected.contains(&Hook::BlockWrongBranch) || selected.contains(&Hook::ScopeGuard))
+    {
+        out.push(format!(
+            "the run-time layers' variables ({}) would be removed from {}.",
+            vars.join(", "),
+            local.display()
+        ));
+    }
+    if let Ok(layout) = Layout::new(env.as_fn(), Some(project)) {
+        if whole && layout.root.exists() {
+            out.push(format!(
+                "the run-time layer's git hooks and confine script ({}) would be removed.",
+                layout.root.display()
+            ));
+        }
+    }
+    let exclude = git2::Repository::discover(project)
+        .ok()
+        .map(|r| r.commondir().join("info/exclude"));
+    if whole
+        && exclude
+            .as_ref()
+            .and_then(|f| std::fs::read_to_string(f).ok())
+            .is_some_and(|t| t.contains("# did-it-actually: this machine's files"))
+    {
+        out.push("its lines would be removed from the repository's .git/info/exclude.".into());
+    }
+    if whole {
+        if let Ok(state) = crate::store::state_root(env.as_fn()) {
+            out.push(format!(
+                "{} (the ledger of past sessions, shared by every project) would be kept.",
+                state.display()
+            ));
+        }
+    }
+    out
 }
 
 /// The project's machine files (`settings.local.json`, the backups) listed in the

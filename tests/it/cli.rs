@@ -1284,3 +1284,81 @@ fn machine_files_are_excluded_from_git_and_uninstall_takes_the_lines_back() {
         before
     );
 }
+
+/// `uninstall --dry-run` names everything the real uninstall takes away (the launcher, the
+/// run-time layers' variables and files, the exclude lines) and changes nothing.
+#[test]
+fn uninstall_dry_run_names_all_it_would_remove_and_changes_nothing() {
+    let dir = scratch("uninstall-dry");
+    let project = dir.join("root");
+    std::fs::create_dir_all(&project).unwrap();
+    assert!(support::repo::git_command(&project)
+        .args(["init", "-q"])
+        .output()
+        .unwrap()
+        .status
+        .success());
+    let home = dir.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let with_home = |args: &[&str]| {
+        Command::new(BIN)
+            .args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env("DID_IT_ACTUALLY_STATE_DIR", dir.join("state"))
+            .env_remove("DID_IT_ACTUALLY_POLICY")
+            .output()
+            .unwrap()
+    };
+    let p = project.to_str().unwrap();
+    assert!(with_home(&["install", "--project", p]).status.success());
+    let snapshot = |d: &Path| {
+        let mut files: Vec<(String, Vec<u8>)> = walk(d)
+            .into_iter()
+            .map(|f| {
+                (
+                    f.display().to_string(),
+                    std::fs::read(&f).unwrap_or_default(),
+                )
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let before = (snapshot(&project), snapshot(&dir.join("state")));
+    let out = with_home(&["uninstall", "--project", p, "--dry-run"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let said = String::from_utf8_lossy(&out.stderr);
+    for what in [
+        "did-it-actually would be removed (the launcher)",
+        "variables",
+        "settings.local.json",
+        "git hooks and confine script",
+        ".git/info/exclude",
+        "would be kept",
+    ] {
+        assert!(
+            said.contains(what),
+            "the dry run does not say {what:?}:\n{said}"
+        );
+    }
+    assert_eq!(
+        (snapshot(&project), snapshot(&dir.join("state"))),
+        before,
+        "the dry run changed something"
+    );
+}
+
+/// Every file under `dir`, recursively.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
