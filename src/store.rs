@@ -239,6 +239,10 @@ pub struct DenialRecord {
     /// layer (a hook before the tool ran).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by: Option<String>,
+    /// The directory the refused call ran in (which project it belongs to, for
+    /// `status`); absent in records written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
 }
 
 /// [`DenialRecord::by`] of a refusal made inside git, at run time.
@@ -973,6 +977,7 @@ mod tests {
             reason: "scope-guard: no".into(),
             host: None,
             by: None,
+            cwd: None,
         }
     }
 

@@ -121,7 +121,7 @@ pub fn run(
             )?;
         }
     }
-    recent(env, out)?;
+    recent(&project, env, out)?;
     // A broken policy refuses the agent's every call: not a state to exit 0 on.
     Ok(if any && !broken {
         ExitCode::SUCCESS
@@ -158,8 +158,11 @@ fn claude_hooks(settings: &serde_json::Map<String, serde_json::Value>) -> Vec<&'
     out
 }
 
-/// The newest session's last refusals and unlanded writes.
-fn recent(env: &Env, out: &mut dyn Write) -> Result<(), CommandError> {
+/// How many sessions, newest first, `status` looks through for one of the project's.
+const SESSIONS_LOOKED_AT: usize = 50;
+
+/// The project's newest session's last refusals and unlanded writes.
+fn recent(project: &Path, env: &Env, out: &mut dyn Write) -> Result<(), CommandError> {
     let root = match crate::store::state_root(env.as_fn()) {
         Ok(r) => r,
         Err(e) => {
@@ -167,22 +170,39 @@ fn recent(env: &Env, out: &mut dyn Write) -> Result<(), CommandError> {
             return Ok(());
         }
     };
-    let newest = crate::store::newest_session(&root);
-    let Some(session) = newest else {
+    let sessions = crate::store::sessions_newest_first(&root);
+    if sessions.is_empty() {
         writeln!(out, "recent: nothing recorded yet")?;
         return Ok(());
+    }
+    let project = crate::fsutil::canonical(project);
+    let read = |session: &str| {
+        crate::store::SessionId::parse(session)
+            .and_then(|id| crate::store::SessionStore::new(&root, &id).read_write_log())
     };
-    let log = crate::store::SessionId::parse(&session)
-        .and_then(|id| crate::store::SessionStore::new(&root, &id).read_write_log());
-    let log = match log {
-        Ok(log) => log,
-        Err(e) => {
-            writeln!(
-                out,
-                "recent: the write log of session {session} could not be read ({e})"
-            )?;
-            return Ok(());
-        }
+    // The newest session that wrote in the project, or ran or was refused a call there.
+    let mine = sessions.iter().take(SESSIONS_LOOKED_AT).find_map(|s| {
+        let log = read(s).ok()?;
+        let here = |p: &str| {
+            Path::new(p).starts_with(&project)
+                || crate::fsutil::canonical(Path::new(p)).starts_with(&project)
+        };
+        let ours = log.records.iter().any(|r| here(&r.path))
+            || log.runs.iter().any(|r| here(&r.cwd))
+            || log
+                .denials
+                .iter()
+                .any(|d| d.cwd.as_deref().is_some_and(here));
+        ours.then(|| (s.clone(), log))
+    });
+    let Some((session, log)) = mine else {
+        writeln!(
+            out,
+            "recent: no session has written or run a command in this project yet (the newest of {} is {}, elsewhere)",
+            crate::words::count(sessions.len(), "session", "sessions"),
+            sessions[0]
+        )?;
+        return Ok(());
     };
     let mut lines: Vec<(String, String)> = log
         .denials

@@ -180,6 +180,7 @@ pub fn denial_record(
             reason: reason.to_owned(),
             host: input.common.host.record_name(),
             by: None,
+            cwd: Some(input.common.cwd.display().to_string()),
         });
     }
     let Payload::PreToolUse { call } = &input.payload else {
@@ -211,5 +212,6 @@ pub fn denial_record(
         reason: reason.to_owned(),
         host: input.common.host.record_name(),
         by: None,
+        cwd: Some(input.common.cwd.display().to_string()),
     })
 }

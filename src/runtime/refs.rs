@@ -284,6 +284,9 @@ pub fn denial_record(
         reason,
         host: None,
         by: Some(crate::store::BY_RUN_TIME.into()),
+        cwd: std::env::current_dir()
+            .ok()
+            .map(|d| d.display().to_string()),
     }
 }
 

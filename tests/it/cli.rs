@@ -1133,6 +1133,23 @@ fn status_shows_registrations_policy_and_recent_refusals() {
             && said.contains("did-it-actually policy approve"),
         "{said}"
     );
+
+    // Another project's status shows none of this project's sessions.
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    assert!(support::repo::git_command(&other)
+        .args(["init", "-q", "-b", "main"])
+        .output()
+        .unwrap()
+        .status
+        .success());
+    let out = cmd(&["status", "--project", other.to_str().unwrap()], "");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("recent: no session has written or run a command in this project yet")
+            && !said.contains("refused by scope-guard"),
+        "{said}"
+    );
 }
 
 /// On a terminal the verdicts are coloured; with NO_COLOR, or through a pipe (every

@@ -61,6 +61,7 @@ fn unrecorded_refusals(
                 prompt_id: input.common.prompt_id.clone(),
                 tool_use_id: call.tool_use_id.clone(),
                 host: input.common.host.record_name(),
+                cwd: Some(input.common.cwd.display().to_string()),
                 ..crate::runtime::refs::denial_record(
                     hook,
                     input.common.session_id.clone(),
