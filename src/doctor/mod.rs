@@ -74,6 +74,7 @@ pub fn run(scope: &Subject, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) ->
     out.push(run_probe::check_run(&scope.binary, env));
     out.push(state_check(env));
     out.push(ledger_check(env));
+    out.extend(duplicate_checks(&registered));
     let launcher = launcher_check(&registered);
     // A launcher that finds no binary is one failure, not one per self-test.
     let launcher_failed = launcher.as_ref().is_some_and(|c| c.mark == Mark::Fail);
@@ -148,6 +149,51 @@ impl Registered {
 }
 
 /// The launcher a project install commits: which binary it runs on this machine.
+/// A hook registered on one event in two settings files that both load (the project's
+/// and the user's, say): Claude Code runs it twice per call, and every record is written
+/// twice.
+fn duplicate_checks(registered: &[Registered]) -> Vec<Check> {
+    let mut twice: Vec<String> = Vec::new();
+    let mut in_files: Vec<&Path> = Vec::new();
+    let mut seen: Vec<(Hook, Event, Option<&str>)> = Vec::new();
+    for r in registered {
+        let key = (r.hook, r.event, r.matcher.as_deref());
+        if seen.contains(&key) {
+            continue;
+        }
+        seen.push(key);
+        let mut files: Vec<&Path> = registered
+            .iter()
+            .filter(|o| o.hook == r.hook && o.event == r.event && o.matcher == r.matcher)
+            .map(|o| o.file.as_path())
+            .collect();
+        files.sort();
+        files.dedup();
+        if files.len() > 1 {
+            let name = format!("{} on {}", r.hook.name(), r.event.name());
+            if !twice.contains(&name) {
+                twice.push(name);
+            }
+            in_files.extend(files);
+        }
+    }
+    if twice.is_empty() {
+        return Vec::new();
+    }
+    in_files.sort();
+    in_files.dedup();
+    vec![check(
+        Mark::Warn,
+        "registered twice",
+        format!(
+            "{} registered in more than one settings file that loads ({}): Claude Code runs each once per file, so every call is checked and recorded twice",
+            twice.join(", "),
+            in_files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
+        ),
+        Some("keep one: `did-it-actually uninstall --user` takes the user-wide registration away (the project's stays), `did-it-actually uninstall --local` the personal one".into()),
+    )]
+}
+
 fn launcher_check(registered: &[Registered]) -> Option<Check> {
     let launcher = registered
         .iter()

@@ -14,7 +14,7 @@ pub const LAUNCHER: &str = ".claude/did-it-actually";
 pub const LAUNCHER_COMMAND: &str = "${CLAUDE_PROJECT_DIR}/.claude/did-it-actually";
 
 /// What a launcher says where no binary is found.
-pub const MISSING: &str = "did-it-actually is not installed on this machine, so this project's guards cannot run. Install it (git clone the did-it-actually repository, then install/install.sh --user; or put did-it-actually on PATH), then run: did-it-actually doctor";
+pub const MISSING: &str = "did-it-actually is not installed on this machine, so this project's guards cannot run. Install it for this project (git clone the did-it-actually repository, then run install/install.sh --project ${CLAUDE_PROJECT_DIR:-<this project>} from it: the hooks are registered here already, so that adds the binary and this machine's files and registers nothing twice; or put did-it-actually on PATH), then run: did-it-actually doctor";
 
 /// The first line after the shebang, by which a launcher of ours is recognised.
 pub const MARKER: &str = "# did-it-actually launcher";

@@ -1029,7 +1029,7 @@ fn a_committed_registration_tells_a_teammate_without_the_binary_what_to_install(
     let said = String::from_utf8_lossy(&pre.stderr);
     assert!(
         said.contains("did-it-actually is not installed on this machine")
-            && said.contains("install/install.sh --user"),
+            && said.contains("install/install.sh --project"),
         "{said}"
     );
     let stop = teammate("audit-turn");

@@ -133,6 +133,41 @@ fn a_healthy_install_passes_every_check_and_the_self_tests() {
     insta::assert_snapshot!("doctor_healthy", report);
 }
 
+/// The project's registration and a user-wide one both load: every hook runs twice per
+/// call. doctor says so once, with the files and how to keep one.
+#[test]
+fn a_hook_registered_in_two_files_that_load_is_a_warning() {
+    let s = Setup::new("doctor-twice", Some("2.1.328"));
+    s.install(&[]);
+    let out = s.cmd(&["install", "--user"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (_, report) = s.doctor();
+    let twice: Vec<&str> = marks(&report)
+        .into_iter()
+        .filter(|l| l.contains("registered twice"))
+        .collect();
+    assert_eq!(twice.len(), 1, "{report}");
+    assert!(
+        twice[0].starts_with("[warn]")
+            && twice[0].contains("block-wrong-branch on PreToolUse")
+            && twice[0].contains("[SCRATCH]/home/.claude/settings.json")
+            && twice[0].contains("[SCRATCH]/root/.claude/settings.json"),
+        "{report}"
+    );
+    assert!(
+        report.contains("did-it-actually uninstall --user"),
+        "{report}"
+    );
+    let out = s.cmd(&["uninstall", "--user"]).output().unwrap();
+    assert!(out.status.success());
+    let (_, report) = s.doctor();
+    assert!(!report.contains("registered twice"), "{report}");
+}
+
 #[test]
 fn a_missing_binary_fails_every_registration_and_exits_1() {
     let s = Setup::new("doctor-missing", Some("2.1.328"));
@@ -178,7 +213,7 @@ fn a_launcher_that_finds_no_binary_fails_once_with_what_to_install() {
     assert_eq!(fails.len(), 1, "{report}");
     assert!(
         fails[0].starts_with("[FAIL] launcher: [SCRATCH]/root/.claude/did-it-actually finds no did-it-actually binary on this machine")
-            && fails[0].contains("install/install.sh --user"),
+            && fails[0].contains("install/install.sh --project"),
         "{report}"
     );
 }
