@@ -48,14 +48,30 @@ fi
 project="$(cd "$project" && pwd)"
 
 if [ "$mode" = uninstall ]; then
+  # Each step runs whatever the one before did; what could not be done is said at the end.
+  left=()
   if [ -x "$binary" ]; then
-    "$binary" uninstall --project "$project" ${scope[@]+"${scope[@]}"}
-    for hook in $("$binary" hook-names); do rm -f "$bin_dir/$hook"; done
+    "$binary" uninstall --project "$project" ${scope[@]+"${scope[@]}"} ||
+      left+=("the registration in $project (run: $binary uninstall --project \"$project\"${scope[@]+ ${scope[*]}})")
+    for hook in $("$binary" hook-names); do
+      rm -f "$bin_dir/$hook" || left+=("the link $bin_dir/$hook")
+    done
   else
     echo "install.sh: $binary is not installed; nothing to unregister with it" >&2
   fi
-  if command -v cargo >/dev/null 2>&1 && [ -x "$binary" ]; then
-    cargo uninstall --root "$prefix" did-it-actually
+  if [ -e "$binary" ]; then
+    if command -v cargo >/dev/null 2>&1 && cargo uninstall --root "$prefix" did-it-actually; then
+      :
+    else
+      # Not cargo's to remove (installed another way, or cargo failed): the file itself.
+      echo "install.sh: cargo did not uninstall it; removing $binary itself" >&2
+      rm -f "$binary" || left+=("$binary")
+    fi
+  fi
+  if [ "${#left[@]}" -gt 0 ]; then
+    echo "install.sh: uninstalled what it could from $prefix; left:" >&2
+    printf '  %s\n' "${left[@]}" >&2
+    exit 1
   fi
   echo "did-it-actually is uninstalled from $prefix."
   exit 0

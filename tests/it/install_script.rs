@@ -418,3 +418,55 @@ fn test_sh_announces_its_downloads_and_finds_the_sandbox_tools() {
     );
     assert!(!seen.exists(), "--help ran cargo");
 }
+
+/// `install.sh --uninstall` finishes what it can when `cargo uninstall` fails (a binary
+/// cargo did not install, a broken toolchain): the registration and the links go, the
+/// binary is removed by hand, and it says so; nothing is left half-done in silence.
+#[test]
+fn install_sh_uninstall_finishes_when_cargo_cannot() {
+    let dir = support::fixture::scratch("install-sh-uninstall");
+    let home = dir.join("home");
+    let project = dir.join("root");
+    let bin_dir = home.join(".local/bin");
+    let tools = dir.join("tools");
+    for d in [&home, &project, &bin_dir, &tools] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    assert!(Command::new("git")
+        .args(["init", "-q", "-b", "main"])
+        .current_dir(&project)
+        .status()
+        .unwrap()
+        .success());
+    // The binary put there by hand (not by cargo), registered in the project.
+    let binary = bin_dir.join("did-it-actually");
+    crate::support::copy_executable(Path::new(env!("CARGO_BIN_EXE_did-it-actually")), &binary);
+    std::os::unix::fs::symlink("did-it-actually", bin_dir.join("verify-write")).unwrap();
+    let out = Command::new(&binary)
+        .args(["install", "--project", project.to_str().unwrap()])
+        .env("HOME", &home)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", show(&out));
+    // A cargo whose uninstall fails.
+    let cargo = tools.join("cargo");
+    std::fs::write(
+        &cargo,
+        "#!/bin/sh\necho 'error: package did-it-actually is not installed' >&2\nexit 101\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&cargo, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}:/usr/bin:/bin", tools.display(), bin_dir.display());
+    let out = script(&["--uninstall"], &home, &path, &project);
+    assert!(out.status.success(), "{}", show(&out));
+    assert!(!binary.exists(), "the binary was left\n{}", show(&out));
+    assert!(!bin_dir.join("verify-write").exists());
+    assert!(!project.join(".claude").exists(), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("cargo did not uninstall it; removing"),
+        "{}",
+        show(&out)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
