@@ -419,8 +419,8 @@ fn uninstall_also(
     if let Ok(layout) = Layout::new(env.as_fn(), Some(project)) {
         if whole && layout.root.exists() {
             out.push(format!(
-                "the run-time layer's git hooks and confine script ({}) would be removed.",
-                layout.root.display()
+                "the run-time layer's git hooks ({}) and confine script would be removed.",
+                layout.hooks_dir().display()
             ));
         }
     }

@@ -121,31 +121,47 @@ pub fn writable(policy: &Policy, root: &Path, env: Lookup) -> Writable {
     out
 }
 
-/// The program that owns a cache of [`crate::policy::RUN_TIME_WRITABLE`] (by the
-/// directory it lives in), where one does: its cache is made when the program is there.
-const CACHE_OWNERS: &[(&str, &str)] = &[
-    ("~/.npm/", "npm"),
-    ("~/.cargo/", "cargo"),
-    ("~/go/", "go"),
-    ("~/.m2/", "mvn"),
-    ("~/.gradle/", "gradle"),
-    ("~/.yarn/", "yarn"),
-    ("~/.bun/", "bun"),
-    ("~/.local/share/pnpm/", "pnpm"),
+/// The programs that own a cache of [`crate::policy::RUN_TIME_WRITABLE`] (by the
+/// directory it lives in): the cache is made for them.
+const CACHE_OWNERS: &[(&str, &[&str])] = &[
+    ("~/.npm/", &["npm", "npx"]),
+    ("~/.cargo/", &["cargo"]),
+    ("~/go/", &["go"]),
+    ("~/.m2/", &["mvn", "mvnw"]),
+    ("~/.gradle/", &["gradle", "gradlew"]),
+    ("~/.yarn/", &["yarn"]),
+    ("~/.bun/", &["bun", "bunx"]),
+    ("~/.local/share/pnpm/", &["pnpm", "pnpx"]),
 ];
+
+/// For whom [`make_missing_caches`] makes caches.
+pub enum CachesFor<'a> {
+    /// One command (the shell prefix): the caches of the programs its text names. Made
+    /// on demand, so that the agent's commands leave nothing in HOME they did not need.
+    Command(&'a str),
+    /// An agent's whole session (`run`): the caches of the programs on PATH, and those
+    /// the policy lists without a known program.
+    Session,
+}
 
 /// Makes the caches of `scope.run_time_writable` under HOME that do not exist yet: a
 /// cache is writable only if it exists when the command starts (the kernel rules name
 /// directories), and a program that makes its cache on first use (`npm init` in a fresh
-/// home makes `~/.npm/_logs`) would be refused. A cache whose program is not on PATH is
-/// left unmade (nothing would write it); one the user listed is always made.
-pub fn make_missing_caches(policy: &Policy, env: Lookup) {
+/// home makes `~/.npm/_logs`) would be refused. A program started by a script the command
+/// runs is not seen for one command: its cache is made when a command names it.
+pub fn make_missing_caches(policy: &Policy, env: Lookup, wanted: CachesFor) {
     let Some(home) = env("HOME").map(PathBuf::from).filter(|h| h.is_dir()) else {
         return;
     };
-    let on_path = |program: &str| {
+    let on_path = |program: &&str| {
         env("PATH")
             .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+    };
+    let named = |program: &&str| match &wanted {
+        CachesFor::Command(text) => text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.'))
+            .any(|word| word == *program || word.rsplit('/').next() == Some(program)),
+        CachesFor::Session => on_path(program),
     };
     for entry in &policy.scope.run_time_writable {
         let Some(rest) = entry.strip_prefix("~/") else {
@@ -155,11 +171,15 @@ pub fn make_missing_caches(policy: &Policy, env: Lookup) {
         if std::fs::symlink_metadata(&dir).is_ok() {
             continue;
         }
-        let owner = CACHE_OWNERS
+        let owners = CACHE_OWNERS
             .iter()
             .find(|(prefix, _)| entry.starts_with(prefix))
-            .map(|(_, program)| *program);
-        if owner.is_none_or(&on_path) {
+            .map(|(_, programs)| *programs);
+        let make = match owners {
+            Some(programs) => programs.iter().any(named),
+            None => matches!(wanted, CachesFor::Session),
+        };
+        if make {
             // Unmade (a read-only home): the command meets the kernel's refusal, as before.
             let _ = std::fs::create_dir_all(&dir);
         }
@@ -557,7 +577,7 @@ fn prepare(command: &str, env: Lookup) -> Result<Prepared, String> {
     })?;
     let scope = crate::scope::Scope::new(&policy, &project, env);
     if policy.scope.run_time {
-        make_missing_caches(&policy, env);
+        make_missing_caches(&policy, env, CachesFor::Command(command));
     }
     let mut allowed = writable(&policy, &scope.root, env);
     let state = crate::store::state_root(env).ok();

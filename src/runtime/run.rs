@@ -523,7 +523,7 @@ pub fn setup(req: &Request, make: bool, env: Lookup) -> Result<Setup, String> {
         format!("its writes cannot be confined here: {why}. `--without writes` starts it with the git layer alone")
     })?;
     if make {
-        confine::make_missing_caches(&policy, env);
+        confine::make_missing_caches(&policy, env, confine::CachesFor::Session);
     }
     let scope = crate::scope::Scope::new(&policy, &project, env);
     let mut allowed = confine::writable(&policy, &scope.root, env);

@@ -1350,7 +1350,7 @@ fn uninstall_dry_run_names_all_it_would_remove_and_changes_nothing() {
         "did-it-actually would be removed (the launcher)",
         "variables",
         "settings.local.json",
-        "git hooks and confine script",
+        "and confine script would be removed",
         ".git/info/exclude",
         "would be kept",
     ] {

@@ -214,6 +214,14 @@ impl World {
         let inside_skip = |p: &Path| p == self.work.join(".git");
         let (mut outside, mut inside) = (BTreeMap::new(), BTreeMap::new());
         snapshot(&self.s, &outside_skip, &mut outside);
+        // A cache's parent directory in HOME (`~/.npm` for `~/.npm/_logs`), which the
+        // guard makes with the cache before a command that names its program: not the
+        // command's (what lands in it beside the cache still counts).
+        outside.retain(|p, _| {
+            !(p.starts_with(&self.home)
+                && p != &self.home
+                && self.allowed.iter().any(|a| a.starts_with(p) && a != p))
+        });
         snapshot(&self.work, &inside_skip, &mut inside);
         (outside, inside)
     }

@@ -218,3 +218,55 @@ fn programs_that_make_caches_or_terminals_run_in_a_fresh_home() {
         );
     }
 }
+
+/// Through the shell prefix, one command at a time, a cache is made only for a program
+/// the command names: `npm init` in a fresh home gets `~/.npm`, `true` leaves HOME as it
+/// was (the confinement corpus counts anything new in HOME as a landing).
+#[test]
+fn the_shell_prefix_makes_only_the_caches_of_the_programs_a_command_names() {
+    if crate::support::confine_unavailable() {
+        return;
+    }
+    let (repo, home) = world();
+    let confine = |command: &str| {
+        Command::new(BIN)
+            .args(["confine", command])
+            .current_dir(repo.work())
+            .env_clear()
+            .env("HOME", &home)
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .unwrap()
+    };
+    let listing = || {
+        let mut names: Vec<String> = std::fs::read_dir(&home)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = listing();
+    let out = confine("true");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        listing(),
+        before,
+        "a command that names no program made a cache"
+    );
+    let npm_on_path = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .any(|d| d.join("npm").is_file());
+    if !npm_on_path {
+        return;
+    }
+    let out = confine("npm init -y >/dev/null && echo npm-ok");
+    assert!(
+        out.status.success() && String::from_utf8_lossy(&out.stdout).contains("npm-ok"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(home.join(".npm/_logs").is_dir());
+    assert!(!home.join(".cargo").exists() && !home.join(".m2").exists());
+}
