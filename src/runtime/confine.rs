@@ -177,6 +177,8 @@ pub fn make_missing_caches(policy: &Policy, env: Lookup, wanted: CachesFor) {
             .map(|(_, programs)| *programs);
         let make = match owners {
             Some(programs) => programs.iter().any(named),
+            // The XDG cache directory, which most programs share: always.
+            None if entry == "~/.cache" => true,
             None => matches!(wanted, CachesFor::Session),
         };
         if make {
