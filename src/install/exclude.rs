@@ -70,16 +70,8 @@ fn without_block(text: &str) -> Option<String> {
     Some(out)
 }
 
+/// (`write_atomically` makes the `info` directory where there is none.)
 fn write(file: &Path, text: &str) -> Result<(), String> {
-    if let Some(dir) = file.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            format!(
-                "cannot create {}: {}",
-                dir.display(),
-                crate::fsutil::describe_io(&e)
-            )
-        })?;
-    }
     crate::fsutil::write_atomically(file, text.as_bytes()).map_err(|e| {
         format!(
             "cannot write {}: {}",

@@ -87,10 +87,16 @@ pub fn own_hook_names(
     ours: &Path,
     env: &dyn Fn(&str) -> Option<OsString>,
 ) -> Vec<&'static str> {
-    let mut dirs: Vec<PathBuf> = Vec::new();
-    dirs.extend(super::hook::own_hooks_dir(project, ours, env));
+    // A repository that cannot be read may have any hook: every name, so none is skipped.
+    let Some(own) = super::hook::own_hooks_dir(project, ours, env) else {
+        return HOOK_NAMES.to_vec();
+    };
+    let mut dirs: Vec<PathBuf> = vec![own];
     for remote in super::confine::local_remote_git_dirs(project) {
-        dirs.extend(super::hook::own_hooks_dir(&remote, ours, env));
+        match super::hook::own_hooks_dir(&remote, ours, env) {
+            Some(d) => dirs.push(d),
+            None => return HOOK_NAMES.to_vec(),
+        }
     }
     HOOK_NAMES
         .iter()
@@ -331,15 +337,8 @@ export {PROJECT_ENV}
                     own.contains(&name),
                 );
                 changed |= write_executable(&path, &text)?;
-            } else if std::fs::read_to_string(&path).is_ok_and(|t| is_ours(&t)) {
-                std::fs::remove_file(&path).map_err(|e| {
-                    format!(
-                        "cannot remove {}: {}",
-                        path.display(),
-                        crate::fsutil::describe_io(&e)
-                    )
-                })?;
-                changed = true;
+            } else {
+                changed |= remove_if_ours(&path)?;
             }
         }
         Ok(changed)
@@ -406,17 +405,7 @@ export {PROJECT_ENV}
             removed = true;
         }
         for name in HOOK_NAMES {
-            let path = dir.join(name);
-            if std::fs::read_to_string(&path).is_ok_and(|t| is_ours(&t)) {
-                std::fs::remove_file(&path).map_err(|e| {
-                    format!(
-                        "cannot remove {}: {}",
-                        path.display(),
-                        crate::fsutil::describe_io(&e)
-                    )
-                })?;
-                removed = true;
-            }
+            removed |= remove_if_ours(&dir.join(name))?;
         }
         let _ = std::fs::remove_dir(&dir);
         let _ = std::fs::remove_file(self.inputs_file());
@@ -452,6 +441,21 @@ export {PROJECT_ENV}
         }
         Ok(())
     }
+}
+
+/// Removes the hook script at `path` if it is one of ours (never a file of anyone else's);
+/// whether it did.
+fn remove_if_ours(path: &Path) -> Result<bool, String> {
+    if !std::fs::read_to_string(path).is_ok_and(|t| is_ours(&t)) {
+        return Ok(false);
+    }
+    std::fs::remove_file(path).map(|()| true).map_err(|e| {
+        format!(
+            "cannot remove {}: {}",
+            path.display(),
+            crate::fsutil::describe_io(&e)
+        )
+    })
 }
 
 /// Writes `text` as an executable at `path`; whether it was not already so.
