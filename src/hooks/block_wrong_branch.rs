@@ -52,12 +52,17 @@ pub fn run(input: &crate::protocol::HookInput, ctx: &Context) -> HookOutcome {
     // The command about to run meets the hooks the repository has now (a hook manager
     // installed by the last command): the run-time layer's directory holds only those,
     // or every name when the command may add one as it runs.
+    // A command that runs no git (as far as anything it starts can be known) meets no
+    // hook: nothing to bring up to date for it (`ls`, `cat`), the next git command will.
+    let meets_hooks = analysis.runs_git || analysis.may_change_hooks();
     match layers.run_time {
-        Activation::Active { hooks } => outcome.and(crate::state::Change::SyncGitHooks {
-            hooks,
-            every_name: analysis.may_change_hooks(),
-        }),
-        Activation::Inactive(_) => outcome,
+        Activation::Active { hooks } if meets_hooks => {
+            outcome.and(crate::state::Change::SyncGitHooks {
+                hooks,
+                every_name: analysis.may_change_hooks(),
+            })
+        }
+        _ => outcome,
     }
 }
 
@@ -120,6 +125,8 @@ pub struct Analysis {
     pub unread: Vec<String>,
     /// It writes a git hook (git's own or one of its programs' config files counts too).
     pub writes_hook: bool,
+    /// It runs git itself (where the reading sees it).
+    pub runs_git: bool,
 }
 
 impl Analysis {
@@ -195,6 +202,7 @@ impl Visitor for Guard<'_, '_> {
                 Vec::new()
             }
             Runs::Program(inv) if inv.name() == "git" => {
+                self.out.runs_git = true;
                 if let Some(hook) = &self.hook_written {
                     let reason = format!("{} ({hook}) runs with this git command, and the guard cannot read what it does", crate::git::HOOK_WRITTEN_REASON);
                     self.out.trace.push(format!("command: {}", site.text));
