@@ -20,11 +20,11 @@ use std::ffi::OsString;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 
-use super::claude::{self, Drain};
+use super::claude;
 use super::repo::ScratchRepo;
 
 /// One `#[test]` per agent for each scenario: `per_agent!(a_scenario)` makes
@@ -241,27 +241,11 @@ fn mkdir(dir: &Path) {
 /// default answer), bounded by [`TIMEOUT`]; a hang panics with its output and
 /// `diagnose()` (the mock's view).
 fn run_agent(
-    mut cmd: Command,
+    cmd: Command,
     what: &str,
     diagnose: &dyn Fn() -> String,
 ) -> (ExitStatus, String, String) {
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let started = Instant::now();
-    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("spawn {what}: {e}"));
-    let stdout = Drain::start(child.stdout.take());
-    let stderr = Drain::start(child.stderr.take());
-    let status = claude::wait_with_timeout(&mut child, TIMEOUT);
-    let (stdout, stderr) = (stdout.finish(), stderr.finish());
-    let Some(status) = status else {
-        panic!(
-            "{what} timed out after {:?} (killed)\n{}\n--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}",
-            started.elapsed(),
-            diagnose()
-        );
-    };
-    (status, stdout, stderr)
+    super::hosts::copilot::run_bounded(cmd, what, TIMEOUT, diagnose)
 }
 
 /// `Some(program)`, or `None` (reason on stderr) when it cannot be had and

@@ -383,15 +383,26 @@ pub(super) fn run_host(
     what: &str,
     diagnose: &dyn Fn() -> String,
 ) -> (ExitStatus, String, String) {
-    cmd.current_dir(cwd)
-        .stdin(Stdio::null())
+    cmd.current_dir(cwd);
+    run_bounded(cmd, what, TIMEOUT, diagnose)
+}
+
+/// Runs `cmd` with stdin at end of file and its output drained, bounded by `limit`: a hang
+/// panics with its output and `diagnose()` (the mock's view).
+pub(crate) fn run_bounded(
+    mut cmd: Command,
+    what: &str,
+    limit: Duration,
+    diagnose: &dyn Fn() -> String,
+) -> (ExitStatus, String, String) {
+    cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let started = Instant::now();
     let mut child = cmd.spawn().unwrap_or_else(|e| panic!("spawn {what}: {e}"));
     let stdout = Drain::start(child.stdout.take());
     let stderr = Drain::start(child.stderr.take());
-    let status = claude::wait_with_timeout(&mut child, TIMEOUT);
+    let status = claude::wait_with_timeout(&mut child, limit);
     let (stdout, stderr) = (stdout.finish(), stderr.finish());
     let Some(status) = status else {
         panic!(
