@@ -20,7 +20,7 @@
 //! reported. [`explain`] gives the reading of every sentence, claim or not, and why.
 
 use super::vocab::*;
-pub use super::vocab::{Change, Claim, Confidence, Kind, Reading};
+pub use super::vocab::{Change, Claim, Confidence, Kind, Listed, Reading};
 
 /// Conditions: opening a sentence, they make all of it no claim; later, only their part.
 const CONDITIONAL: &[&str] = &[
@@ -123,33 +123,46 @@ pub fn unread_note(message: &str) -> Option<String> {
 /// The reading of every sentence of `message` (and of every line skipped as a quotation),
 /// in the message's language.
 pub fn explain(message: &str) -> Vec<Reading> {
-    match super::lang::detect(message) {
-        super::lang::Detected::Known(lang) => {
-            let mut readings = super::lang::read(message, lang);
-            // Agents mix English run lines into another language's report ("Ran `mocha`
-            // — 2 passing" under Russian prose): a sentence the table reads nothing in, and
-            // that is English by itself, is read by the English reader.
-            for r in &mut readings {
-                let unread = r.claims.is_empty() && r.why.iter().all(|w| w.starts_with("no claim"));
-                if unread
-                    && r.sentence.split_whitespace().count() >= 2
-                    && super::lang::detect(&r.sentence) == super::lang::Detected::English
-                {
-                    let english = explain_english(&r.sentence);
-                    let claims: Vec<Claim> = english.into_iter().flat_map(|e| e.claims).collect();
-                    if !claims.is_empty() {
-                        r.claims = claims;
-                        r.why.clear();
-                    }
-                }
+    let mut readings = explain_in_language(message);
+    super::rows::add_row_claims(&mut readings);
+    super::rows::mark_listed_paths(&mut readings);
+    super::rows::mark_value_changes(&mut readings);
+    super::rows::mark_mentioned_paths(&mut readings);
+    super::rows::mark_whole_counts(&mut readings);
+    readings
+}
+
+fn explain_in_language(message: &str) -> Vec<Reading> {
+    use super::lang::Detected;
+    let (mut readings, read_as) = match super::lang::detect(message) {
+        Detected::Known(lang) => (super::lang::read(message, lang), Some(lang.code)),
+        Detected::Unknown("latin") | Detected::English => (explain_english(message), None),
+        Detected::Unknown(_) => return Vec::new(),
+    };
+    // Agents mix languages: English run lines in a Russian report ("Ran `mocha` — 2
+    // passing"), a Dutch line under aider's English ones ("Gepusht naar origin/main."). A
+    // sentence the message's reader reads nothing in, and that is another language by
+    // itself, is read by that language's reader.
+    for r in &mut readings {
+        let unread =
+            !r.skipped && r.claims.is_empty() && r.why.iter().all(|w| w.starts_with("no claim"));
+        if !unread || r.sentence.split_whitespace().count() < 2 {
+            continue;
+        }
+        let own = match super::lang::detect(&r.sentence) {
+            Detected::English if read_as.is_some() => explain_english(&r.sentence),
+            Detected::Known(lang) if read_as != Some(lang.code) => {
+                super::lang::read(&r.sentence, lang)
             }
-            readings
+            _ => continue,
+        };
+        let claims: Vec<Claim> = own.into_iter().flat_map(|e| e.claims).collect();
+        if !claims.is_empty() {
+            r.claims = claims;
+            r.why.clear();
         }
-        super::lang::Detected::Unknown("latin") | super::lang::Detected::English => {
-            explain_english(message)
-        }
-        super::lang::Detected::Unknown(_) => Vec::new(),
     }
+    readings
 }
 
 /// The English reader.
@@ -167,6 +180,7 @@ fn explain_english(message: &str) -> Vec<Reading> {
                     sentence: line.text.trim().to_owned(),
                     claims: Vec::new(),
                     why: vec![why],
+                    skipped: true,
                 });
             }
             continue;
@@ -176,6 +190,7 @@ fn explain_english(message: &str) -> Vec<Reading> {
                 sentence: sentence.clone(),
                 claims: Vec::new(),
                 why: Vec::new(),
+                skipped: false,
             };
             for clause in clauses(&sentence) {
                 let claims = clause_claims(

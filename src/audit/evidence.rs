@@ -125,6 +125,39 @@ impl<'a> Facts<'a> {
             .collect()
     }
 
+    /// Whether the project ever had `named` (as written in a message) at `resolved`, or
+    /// anywhere a message could mean by it: it exists, existed when the turn began, or
+    /// was written, there or as the end of another path (`lib.rs` for `src/lib.rs`).
+    pub fn ever_had(&self, named: &str, resolved: &Path) -> bool {
+        if known(resolved, self) {
+            return true;
+        }
+        let tail = Path::new(named.trim_start_matches("./").trim_end_matches('/'));
+        let ends = |p: &Path| p.ends_with(tail);
+        if self.ev.records.iter().any(|r| ends(Path::new(&r.path)))
+            || self.writes.iter().any(|(_, p, _)| ends(p))
+        {
+            return true;
+        }
+        let (Some(repo), Some(head)) = (self.repo.as_ref(), self.start_head) else {
+            // Without the history the path's past is unknown: not a ghost.
+            return true;
+        };
+        let Some(tree) = repo.find_commit(head).ok().and_then(|c| c.tree().ok()) else {
+            return true;
+        };
+        let mut found = false;
+        let _ = tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+            let full = Path::new(dir).join(entry.name().unwrap_or_default());
+            if full.ends_with(tail) {
+                found = true;
+                return git2::TreeWalkResult::Abort;
+            }
+            git2::TreeWalkResult::Ok
+        });
+        found
+    }
+
     /// Whether the turn wrote `path` (or something under it, for a directory).
     fn wrote(&self, path: &Path, under: bool) -> bool {
         self.ev.records.iter().any(|r| {
@@ -170,7 +203,7 @@ fn command_runs(ev: &Evidence) -> Vec<Run> {
                 let command = input.get("command").and_then(|c| c.as_str())?.to_owned();
                 let (is_error, text) = turn.result_of(id)?;
                 Some(Run {
-                    stages: shellrun::stages_run(&command, Some(is_error)),
+                    stages: shellrun::stages_seen(&command, Some(is_error), text),
                     command,
                     at,
                     is_error,
@@ -968,7 +1001,7 @@ pub fn result_evidence(
         ));
     };
     if let Some(said) = count {
-        if let Some(allowed) = counts(&all, &fresh, tests) {
+        if let Some(allowed) = counts(&all, &fresh, tests, claim.count_whole) {
             if !allowed.contains(&said) {
                 let mut f = finding(
                     claim,
@@ -1362,7 +1395,7 @@ fn names_each(sentence: &str) -> bool {
 
 /// The pass counts a message may report: the total of the last full run of each
 /// runner (summed over runners), any single run's total, or one suite's count.
-fn counts(all: &[Check], fresh: &[&Check], tests: bool) -> Option<Vec<u64>> {
+fn counts(all: &[Check], fresh: &[&Check], tests: bool, whole: bool) -> Option<Vec<u64>> {
     if !tests {
         return None;
     }
@@ -1381,7 +1414,10 @@ fn counts(all: &[Check], fresh: &[&Check], tests: bool) -> Option<Vec<u64>> {
     let mut allowed: Vec<u64> = Vec::new();
     for (_, s) in &summaries {
         allowed.push(s.passed);
-        allowed.extend(&s.suites);
+        // "3 passed" may be one test binary's line; "all three" is every test's count.
+        if !whole {
+            allowed.extend(&s.suites);
+        }
     }
     let mut total_full = 0;
     let mut total_last = 0;

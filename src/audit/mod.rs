@@ -9,6 +9,7 @@ pub mod claims;
 mod evidence;
 pub mod lang;
 pub mod named;
+mod rows;
 pub use evidence::{commit_lines, runs_any, runs_git};
 mod shellrun;
 pub mod summary;
@@ -153,6 +154,32 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                     out.dropped.push((claim.clone(), why));
                     continue;
                 }
+                let listed = claim.listed != vocab::Listed::No
+                    && !matches!(
+                        change,
+                        vocab::Change::Deleted | vocab::Change::Renamed { .. }
+                    );
+                if listed && !facts.ever_had(path, &resolved) {
+                    // A list item that leads with a path the project never had: the
+                    // message hands over a file nobody wrote, whatever the item's verb.
+                    let mut f = evidence::finding(
+                        &claim,
+                        format!("the message lists {path}, but no file or directory of that name exists, existed when the turn began, or was written in this turn"),
+                        "write the file (or take it out of the message) before finishing",
+                    );
+                    f.blocks = true;
+                    out.claims.push((claim, Err(f)));
+                    continue;
+                }
+                if claim.listed == vocab::Listed::Alone {
+                    out.dropped.push((
+                        claim.clone(),
+                        format!(
+                            "{path} is in the project: an item that only names it claims no change"
+                        ),
+                    ));
+                    continue;
+                }
                 if resolved.is_dir() {
                     evidence::dir_evidence(&claim, &resolved, change, &facts)
                 } else {
@@ -167,7 +194,17 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 evidence::dir_evidence(&claim, &resolved, change, &facts)
             }
             Kind::Tests { count } if !claim.tools.is_empty() => {
-                evidence::named_evidence(&claim, "tests", *count, &facts)
+                let named = evidence::named_evidence(&claim, "tests", *count, &facts);
+                // Several suites or kinds named with one count ("all five tests pass, unit
+                // and integration"): the count is the runs' total.
+                match count {
+                    Some(_) if named.is_ok() && claim.tools.len() > 1 => {
+                        let list = with_spans(&ev.policy.test_commands, &claim, &facts);
+                        evidence::result_evidence(&claim, "tests", &list, *count, false, &facts)
+                            .and(named)
+                    }
+                    _ => named,
+                }
             }
             Kind::Build | Kind::Lint if !claim.tools.is_empty() => {
                 let what = if claim.kind == Kind::Build {

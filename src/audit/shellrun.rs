@@ -2,6 +2,7 @@
 //! (`a && b | c; d`), so a runner's verdict is read from what is its own: its exit status
 //! only when nothing after it in a pipe hides it, its output only when nothing cut it.
 
+use super::summary;
 use crate::shell::{self, exec::Runs};
 
 /// One program of a command, and what stands around it.
@@ -132,6 +133,13 @@ pub fn stages(command: &str) -> Vec<Stage> {
 /// The stages of a command that exited with an error (`failed`) or not: each knows
 /// whether the shell can have run it ([`Ran`]).
 pub fn stages_run(command: &str, failed: Option<bool>) -> Vec<Stage> {
+    stages_seen(command, failed, "")
+}
+
+/// [`stages_run`], knowing the command's output too: a test runner's summary in it tells
+/// that runner's own status (`npm test && cp a dist/` that printed `1 failing` stopped
+/// at the tests), when the command runs one runner only.
+pub fn stages_seen(command: &str, failed: Option<bool>, output: &str) -> Vec<Stage> {
     let mut out = Vec::new();
     let outer = Outer {
         ran: Ran::Yes,
@@ -139,8 +147,31 @@ pub fn stages_run(command: &str, failed: Option<bool>) -> Vec<Stage> {
         and_chain: true,
         piped_into: Vec::new(),
     };
-    push_stages(command, failed, false, &outer, 0, &mut out);
+    push_stages(command, failed, false, &outer, 0, output, &mut out);
     out
+}
+
+/// The status a part's test runner reported in `output` (its summary: any failure, or
+/// all passed), when the part is one runner's run.
+fn status_in_output(part: &[String], output: &str) -> Option<bool> {
+    if output.is_empty() {
+        return None;
+    }
+    // A pipeline's status is its last stage's.
+    let text = part.last()?;
+    let argv = peel(programs(text, 0).first()?);
+    let runner = summary::runner_of(&argv);
+    let is_test = match runner {
+        summary::Runner::Other => false,
+        summary::Runner::Cargo => argv.iter().any(|a| a == "test"),
+        _ => true,
+    };
+    if !is_test {
+        return None;
+    }
+    summary::parse(runner, output)
+        .filter(|s| s.counted || s.failed > 0)
+        .map(|s| s.ok())
 }
 
 /// What stands around a nested script (`bash -c '…'`): its stages inherit it.
@@ -157,11 +188,12 @@ fn push_stages(
     errexit: bool,
     outer: &Outer,
     depth: usize,
+    output: &str,
     out: &mut Vec<Stage>,
 ) {
     let pipefail = command.contains("pipefail");
     let parts = split(command);
-    let ran = ran_of_parts(&parts, failed, errexit);
+    let ran = ran_of_parts(&parts, failed, errexit, output);
     let n = parts.len();
     for (k, (pipeline, _)) in parts.iter().enumerate() {
         let and_chain = parts[k..n - 1].iter().all(|(_, op)| *op == "&&")
@@ -204,7 +236,15 @@ fn push_stages(
                         and_chain: outer.and_chain && and_chain && (last_stage || pipefail),
                         piped_into,
                     };
-                    push_stages(&script, inner_failed, errexit || e, &inner, depth + 1, out);
+                    push_stages(
+                        &script,
+                        inner_failed,
+                        errexit || e,
+                        &inner,
+                        depth + 1,
+                        output,
+                        out,
+                    );
                     continue;
                 }
             }
@@ -298,8 +338,14 @@ struct Unit {
     sets_errexit: bool,
 }
 
-/// Units (parts joined into compound commands) of a split command.
-fn units(parts: &[(Vec<String>, &'static str)]) -> Vec<Unit> {
+/// Units (parts joined into compound commands) of a split command; a part that is the
+/// only test runner's run takes the status its summary in `output` shows.
+fn units(parts: &[(Vec<String>, &'static str)], output: &str) -> Vec<Unit> {
+    let seen: Vec<Option<bool>> = parts
+        .iter()
+        .map(|(p, _)| status_in_output(p, output))
+        .collect();
+    let one_runner = seen.iter().filter(|s| s.is_some()).count() == 1;
     let mut out = Vec::new();
     let mut k = 0;
     while k < parts.len() {
@@ -344,6 +390,7 @@ fn units(parts: &[(Vec<String>, &'static str)]) -> Vec<Unit> {
             (true, ["true"] | [":"]) => Some(true),
             (true, ["false"]) => Some(false),
             _ if sets_errexit => Some(true),
+            _ if one_runner && parts[k].1 != "&" => seen[k],
             _ => None,
         };
         out.push(Unit {
@@ -366,8 +413,9 @@ fn ran_of_parts(
     parts: &[(Vec<String>, &'static str)],
     failed: Option<bool>,
     errexit: bool,
+    output: &str,
 ) -> Vec<Ran> {
-    let units = units(parts);
+    let units = units(parts, output);
     let free: Vec<usize> = (0..units.len())
         .filter(|&u| units[u].fixed.is_none())
         .collect();
@@ -665,5 +713,28 @@ mod tests {
         assert_eq!(peel(&argv("npx --yes jest --ci")), argv("jest --ci"));
         assert_eq!(peel(&argv("poetry run python -m pytest")), argv("pytest"));
         assert_eq!(peel(&argv("cargo test")), argv("cargo test"));
+    }
+
+    #[test]
+    fn a_runners_summary_tells_its_own_status() {
+        let ran = |command: &str, failed: bool, output: &str, program: &str| {
+            stages_seen(command, Some(failed), output)
+                .into_iter()
+                .find(|s| s.argv[0] == program)
+                .map(|s| s.ran)
+        };
+        // The tests failed (their summary says so): the copy after `&&` never ran.
+        let failing = "# tests 3\n# pass 2\n# fail 1\n";
+        let c = "node --test && mkdir -p dist && cp src/a.js dist/";
+        assert_eq!(ran(c, true, failing, "cp"), Some(Ran::No));
+        assert_eq!(ran(c, true, failing, "mkdir"), Some(Ran::No));
+        // Without the output either stage may have failed.
+        assert_eq!(ran(c, true, "", "cp"), Some(Ran::Maybe));
+        // The tests passed: what failed came after them, and the next stage ran.
+        let passing = "# tests 3\n# pass 3\n# fail 0\n";
+        assert_eq!(ran(c, true, passing, "mkdir"), Some(Ran::Yes));
+        // Two runners in one command: whose summary it is cannot be told.
+        let two = "node --test a.js && node --test b.js && cp a dist/";
+        assert_eq!(ran(two, true, failing, "cp"), Some(Ran::Maybe));
     }
 }

@@ -113,6 +113,9 @@ pub struct Claim {
     /// For a test count: false when the sentence holds another count, so the number may
     /// not be the one that passed (a mismatch is then only reported).
     pub count_sure: bool,
+    /// For a test count: the sentence counts every test ("all five", "les trois tests"),
+    /// so one suite's count does not back it.
+    pub count_whole: bool,
     /// For a path: its shape is not a file's (`Type.method`, `src/utils`), so it is a
     /// path only if the project knows it (it exists, existed, or was written).
     pub path_inferred: bool,
@@ -124,6 +127,22 @@ pub struct Claim {
     /// For tests: the test files its clause names (`tests/test_more.py`); a run that
     /// selected each must have passed.
     pub test_files: Vec<String>,
+    /// For a path: whether it leads a list item of its own.
+    pub listed: Listed,
+}
+
+/// Whether a claim's path leads a list item ("- `docs/faq.md` — the FAQ", a table row):
+/// an item that leads with a path says the file is there, whatever verb it has or lacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listed {
+    No,
+    /// A reader's claim on the path: if the project never had the path, the claim blocks
+    /// even when its reading is weak.
+    Lead,
+    /// No reader read a change: the item only says the file is there. It is checked
+    /// against a path the project never had (no such file exists, existed when the turn
+    /// began, or was written), and dropped otherwise.
+    Alone,
 }
 
 impl Claim {
@@ -139,10 +158,12 @@ impl Claim {
             confidence: Confidence::Strong,
             hedge: None,
             count_sure: true,
+            count_whole: false,
             path_inferred: false,
             tools: Vec::new(),
             commands: Vec::new(),
             test_files: Vec::new(),
+            listed: Listed::No,
         }
     }
 
@@ -180,6 +201,9 @@ pub struct Reading {
     pub claims: Vec<Claim>,
     /// Why parts of the sentence (or all of it) are not claims.
     pub why: Vec<String>,
+    /// The line is not read at all: a quotation, a heading, or a list that is not the
+    /// agent's claims ("Next steps").
+    pub skipped: bool,
 }
 
 /// Verbs that claim a file changed, by the change they claim.

@@ -146,7 +146,18 @@ pub const ES: Lang = Lang {
         "alguien",
         "tu compañero",
     ],
-    earlier: &["ya ", "previamente", "anteriormente"],
+    // "ya estaba" places the state before the turn; "ya está subido" is the change done.
+    earlier: &[
+        "ya estaba",
+        "ya existía",
+        "ya había",
+        "ya tenía",
+        "ya era",
+        "ya contenía",
+        "ya incluía",
+        "previamente",
+        "anteriormente",
+    ],
     read: &[
         "revisado",
         "revisé",

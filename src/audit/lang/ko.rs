@@ -45,6 +45,11 @@ pub const KO: Lang = Lang {
         "하였",
         "었습니다",
         "았습니다",
+        // "커밋해 뒀어요", "추가해 두었습니다": done and kept.
+        "뒀",
+        "두었",
+        "놨",
+        "놓았",
     ],
     done_before: &[],
     continuative: &["하고", "했고", "하여"],

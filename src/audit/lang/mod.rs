@@ -16,16 +16,22 @@
 //! the clause and need a completion mark (`しました`, `了`, `했`) for a change to be
 //! claimed. What no table covers is said once, as a notice, never blocked.
 
+mod ar;
 mod de;
 mod en;
 mod es;
 mod fr;
+mod hi;
+mod id;
 mod it;
 mod ja;
 mod ko;
 mod nl;
+mod pl;
 mod pt;
 mod ru;
+mod tr;
+mod vi;
 mod zh;
 
 use super::vocab::{self, Change, Claim, Kind, Reading};
@@ -109,9 +115,15 @@ pub const LANGS: &[&Lang] = &[
     &it::IT,
     &nl::NL,
     &ru::RU,
+    &pl::PL,
+    &tr::TR,
+    &vi::VI,
+    &id::ID,
     &ja::JA,
     &zh::ZH,
     &ko::KO,
+    &hi::HI,
+    &ar::AR,
 ];
 
 /// The language a message is written in.
@@ -226,6 +238,22 @@ fn script(text: &str) -> Option<&'static str> {
         .map(|(s, _)| *s)
 }
 
+/// Whether a word of `text` is one of `lang`'s marker words (for a script several
+/// languages share).
+fn uses_markers(lang: &Lang, text: &str) -> bool {
+    text.split(|c: char| {
+        c.is_whitespace() || c.is_ascii_punctuation() || matches!(c, '।' | '॥' | '،' | '؛' | '؟')
+    })
+    .any(|w| lang.markers.contains(&w))
+}
+
+/// Whether Arabic-script text is Persian or Urdu: their letters (ی, ک, گ, پ, چ, ژ, ے, ں,
+/// ہ, ھ, ٹ, ڈ, ڑ) outnumber the Arabic forms of yeh, kaf and teh marbuta (ي, ك, ة, ى).
+fn persian(text: &str) -> bool {
+    let count = |set: &str| text.chars().filter(|c| set.contains(*c)).count();
+    count("یکگپچژےںہھٹڈڑ") > count("يكةى")
+}
+
 /// A language's one-word claim forms of three letters or more ("modifiqué", "gepusht").
 fn word_forms(lang: &Lang) -> Vec<&'static str> {
     [
@@ -307,7 +335,7 @@ fn scores(words: &[&str]) -> Vec<(&'static Lang, usize)> {
     let latin = LATIN.get_or_init(|| {
         LANGS
             .iter()
-            .filter(|l| l.spaced && l.code != "ru")
+            .filter(|l| l.spaced && !matches!(l.code, "ru" | "hi" | "ar"))
             .map(|l| Index::new(l))
             .collect()
     });
@@ -359,6 +387,12 @@ fn detect_uncached(message: &str) -> Detected {
         Some("han") => return Detected::Known(&zh::ZH),
         Some("hangul") => return Detected::Known(&ko::KO),
         Some("cyrillic") => return Detected::Known(&ru::RU),
+        // Devanagari is also Marathi's and Nepali's, Arabic script Persian's and Urdu's:
+        // the table reads a message that uses its words.
+        Some("devanagari") if uses_markers(&hi::HI, &text) => return Detected::Known(&hi::HI),
+        Some("arabic") if !persian(&text) && uses_markers(&ar::AR, &text) => {
+            return Detected::Known(&ar::AR)
+        }
         Some(other) => return Detected::Unknown(other),
     }
     // Apostrophes split French and Italian elisions (j'ai, l'ho) into their words.
@@ -464,7 +498,19 @@ fn clauses(lang: &Lang, sentence: &str) -> Vec<Clause> {
             && quoted == 0
             && matches!(
                 c,
-                ',' | ';' | ':' | '、' | '，' | '；' | '：' | '(' | ')' | '（' | '）'
+                ',' | ';'
+                    | ':'
+                    | '、'
+                    | '，'
+                    | '；'
+                    | '：'
+                    | '('
+                    | ')'
+                    | '（'
+                    | '）'
+                    | '،'
+                    | '؛'
+                    | '।'
             )
         {
             parts.push(String::new());
@@ -1192,7 +1238,13 @@ fn clause_claims(
     let whole = fold(&sentence.to_lowercase());
     let sentence_spans: Vec<&str> = sentence.split('`').skip(1).step_by(2).collect();
     let subject = check_subject(lang, text, &c.spans, &c.raw);
-    let sentence_failed = first(lang, &whole, lang.failed).is_some() && !zero_failed(lang, &whole);
+    // "没有报错" ("no errors reported") holds a failure word in a success phrase.
+    let mut whole_plain = whole.clone();
+    for f in lang.clean.iter().filter(|f| has(lang, &whole, f)) {
+        whole_plain = whole_plain.replace(f, " ");
+    }
+    let sentence_failed =
+        first(lang, &whole_plain, lang.failed).is_some() && !zero_failed(lang, &whole_plain);
     // The sentence's subject reaches a clause that only says "passed" ("12 bestanden"),
     // "zwei fehlgeschlagen" or "aucun changement" ("`cargo fmt` : aucun changement"): the
     // claim then names the sentence's tools and commands.
@@ -1533,6 +1585,7 @@ fn skipped(raw: &str, why: &str) -> Reading {
         } else {
             vec![why.to_owned()]
         },
+        skipped: true,
     }
 }
 
@@ -1547,6 +1600,7 @@ fn read_sentence(
         sentence: sentence.to_owned(),
         claims: Vec::new(),
         why: Vec::new(),
+        skipped: false,
     };
     if sentence.trim_end().ends_with(['?', '？']) {
         reading.why.push("a question: not a claim".into());

@@ -89,7 +89,18 @@ pub const PT: Lang = Lang {
         "alguém",
         "seu colega",
     ],
-    earlier: &["já ", "anteriormente", "previamente"],
+    // "já estava" places the state before the turn; "já está no remoto" is the change done.
+    earlier: &[
+        "já estava",
+        "já existia",
+        "já havia",
+        "já tinha",
+        "já era",
+        "já continha",
+        "já incluía",
+        "anteriormente",
+        "previamente",
+    ],
     read: &[
         "revisei",
         "revisad",

@@ -1,0 +1,889 @@
+//! Result rows, in any language: a check command in a code span, then what it gave.
+//!
+//! Agents report checks as rows more often than as sentences: a table row (`| \`cargo
+//! clippy -- -D warnings\` | sauber, keine einzige Warnung |`), an arrow (`- \`cargo
+//! clippy\` → no lints`), a label (`\`cargo clippy\`: limpo.`). The value is a word or
+//! two, and which language it is in matters less than what it says: passed, clean, no
+//! problems. Each language's reader reads the sentences of its language; this one reads
+//! the rows they leave without a claim about the command the row leads with, so a row
+//! that names a check which never ran, or failed, is a claim that blocks.
+
+use super::lang::{fold, LANGS};
+use super::vocab::{self, Change, Claim, Kind, Listed, Reading};
+
+/// Marks that say a check passed.
+const MARKS: &[&str] = &["✅", "✓", "✔", "☑", "🟢"];
+
+/// Where the subject of a row ends and its value begins.
+const SEPARATORS: &[&str] = &["→", "->", "=>", "⇒", ":", "：", "—", "–", "-", "|", "="];
+
+/// Values that say a check passed, in any language, beside each table's own.
+const PASSED: &[&str] = &[
+    "ok",
+    "okay",
+    "clean",
+    "pass",
+    "passed",
+    "passes",
+    "passing",
+    "green",
+    "success",
+    "succeeded",
+    "fine",
+    "0 errors",
+    "0 warnings",
+    "0 issues",
+    "0 problems",
+    "no issues",
+    "no problems",
+    "no errors",
+    "no warnings",
+    "no lints",
+    "no findings",
+    "no diagnostics",
+    // Clean and green, as agents write them in the tables' languages and beyond.
+    "sauber",
+    "grün",
+    "propre",
+    "vert",
+    "limpio",
+    "verde",
+    "limpo",
+    "pulito",
+    "schoon",
+    "groen",
+    "чисто",
+    "зелён",
+    "зелен",
+    "干净",
+    "乾淨",
+    "きれい",
+    "깨끗",
+    "czysto",
+    "zielon",
+    "temiz",
+    "sạch",
+    "bersih",
+    "lulus",
+    "başarılı",
+    "thành công",
+];
+
+/// Words that deny a problem noun after them ("keine Warnung", "sin errores", "нет
+/// ошибок"), or, for the languages that put them last, before them ("エラーなし", "오류
+/// 없음", "hata yok").
+const NO_BEFORE: &[&str] = &[
+    "no",
+    "zero",
+    "without",
+    "kein",
+    "keine",
+    "keinen",
+    "keiner",
+    "ohne",
+    "aucun",
+    "aucune",
+    "sans",
+    "pas de",
+    "ningún",
+    "ninguna",
+    "ninguno",
+    "sin",
+    "nessun",
+    "nessuna",
+    "nessuno",
+    "senza",
+    "nenhum",
+    "nenhuma",
+    "sem",
+    "geen",
+    "zonder",
+    "нет",
+    "без",
+    "ни одной",
+    "ни одного",
+    "ни единой",
+    "没有",
+    "沒有",
+    "无",
+    "無",
+    "零",
+    "brak",
+    "bez",
+    "żadnych",
+    "không có",
+    "tidak ada",
+    "tanpa",
+];
+const NO_AFTER: &[&str] = &[
+    "なし",
+    "無し",
+    "はありません",
+    "ありません",
+    "は出ませんでした",
+    "は出ていません",
+    "없음",
+    "없습니다",
+    "없어요",
+    "없었습니다",
+    "없었어요",
+    "없이",
+    "yok",
+    "bulunmadı",
+];
+
+/// Stems of what a check finds. A value that denies one says the check was clean.
+const PROBLEMS: &[&str] = &[
+    "warning",
+    "error",
+    "lint",
+    "issue",
+    "problem",
+    "finding",
+    "diagnostic",
+    "complaint",
+    "violation",
+    "warnung",
+    "fehler",
+    "befund",
+    "problem",
+    "beanstandung",
+    "meldung",
+    "avertissement",
+    "erreur",
+    "problème",
+    "advertencia",
+    "aviso",
+    "error",
+    "problema",
+    "errore",
+    "avvis",
+    "erro",
+    "waarschuwing",
+    "fout",
+    "probleem",
+    "melding",
+    "предупрежд",
+    "ошиб",
+    "замечан",
+    "проблем",
+    "警告",
+    "エラー",
+    "問題",
+    "指摘",
+    "错误",
+    "錯誤",
+    "报错",
+    "報錯",
+    "问题",
+    "問題",
+    "경고",
+    "오류",
+    "에러",
+    "문제",
+    "błęd",
+    "ostrzeż",
+    "hata",
+    "uyarı",
+    "lỗi",
+    "cảnh báo",
+    "kesalahan",
+    "peringatan",
+    "galat",
+];
+
+/// Words that take the pass out of a value: it was not run, may pass, or failed.
+const NOT_A_PASS: &[&str] = &[
+    "not",
+    "n't",
+    "never",
+    "skipped",
+    "skip",
+    "pending",
+    "todo",
+    "n/a",
+    "would",
+    "should",
+    "might",
+    "may",
+    "nicht",
+    "übersprungen",
+    "sollte",
+    "pas",
+    "ignoré",
+    "devrait",
+    "omitido",
+    "debería",
+    "non ",
+    "saltato",
+    "dovrebbe",
+    "pulado",
+    "deveria",
+    "niet",
+    "overgeslagen",
+    "zou",
+    "не ",
+    "пропущ",
+    "должн",
+    "未",
+    "スキップ",
+    "はず",
+    "跳过",
+    "應該",
+    "应该",
+    "안 ",
+    "못",
+    "건너뛰",
+    "예정",
+    "nie ",
+    "pominięt",
+    "değil",
+    "atlandı",
+    "chưa",
+    "bỏ qua",
+    "tidak",
+    "belum",
+    "dilewati",
+];
+
+/// Adds to `readings` the claim of each result row no reader made one for.
+pub fn add_row_claims(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let Some((span, kind)) = row(&r.sentence) else {
+            continue;
+        };
+        // A reader that read a claim about this very command had its say.
+        if r.claims
+            .iter()
+            .any(|c| c.commands.iter().any(|s| s == span))
+        {
+            continue;
+        }
+        let mut claim = Claim::read(kind, &r.sentence);
+        claim.tools = super::named::named_in(span, &claim.kind);
+        claim.bind_spans([span]);
+        if r.claims.is_empty() {
+            r.why.clear();
+        }
+        r.claims.push(claim);
+    }
+}
+
+/// Words that keep an item that leads with a path from saying the file is there: it is
+/// gone, planned, someone else's, or not made ("- `docs/faq.md` — not needed").
+const NOT_THERE: &[&str] = &[
+    "not",
+    "n't",
+    "no",
+    "never",
+    "without",
+    "unchanged",
+    "untouched",
+    "removed",
+    "deleted",
+    "gone",
+    "missing",
+    "planned",
+    "todo",
+    "later",
+    "would",
+    "should",
+    "will",
+    "optional",
+    "ignored",
+    "gitignored",
+    "skipped",
+    "left",
+    "you",
+    "your",
+    "yourself",
+    "create",
+    "renamed",
+    "moved",
+    "deprecated",
+    "absent",
+    "none",
+];
+
+/// Marks the claims on a path that leads its list item ([`Listed`]), and adds the
+/// claim that the file is there where no reader read one.
+pub fn mark_listed_paths(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let Some((path, rest)) = lead_path(&r.sentence) else {
+            continue;
+        };
+        let mut read = false;
+        for c in &mut r.claims {
+            if let Kind::File { path: p, .. } = &c.kind {
+                if p.trim_end_matches('/') == path.trim_end_matches('/') {
+                    c.listed = Listed::Lead;
+                    read = true;
+                }
+            }
+        }
+        let other_paths = r
+            .claims
+            .iter()
+            .any(|c| matches!(c.kind, Kind::File { .. } | Kind::Dir { .. }));
+        if read || other_paths || denies_it_is_there(rest) {
+            continue;
+        }
+        let mut claim = Claim::read(
+            Kind::File {
+                path,
+                change: Change::Created,
+            },
+            &r.sentence,
+        );
+        claim.weaken("a path alone on a list item: the project has it, or it is a claim");
+        claim.listed = Listed::Alone;
+        if r.claims.is_empty() {
+            r.why.clear();
+        }
+        r.claims.push(claim);
+    }
+}
+
+/// Words that keep a sentence's paths from being claims that they are there: besides
+/// the words that deny it ([`NOT_THERE`]), plans, instructions and examples.
+const NOT_A_REPORT: &[&str] = &[
+    "next",
+    "could",
+    "can",
+    "run",
+    "if",
+    "when",
+    "once",
+    "until",
+    "e.g",
+    "example",
+    "such as",
+    "like",
+    "instead",
+    "pattern",
+    "glob",
+    "need",
+    "needs",
+    "want",
+    "suggest",
+    "recommend",
+    "consider",
+    "add",
+    "check",
+    "see",
+    "read",
+    "open",
+    "try",
+    "use",
+];
+
+/// Adds the claim that a path is there for each path a sentence names in a code span
+/// that no claim of it names: a report that names a path says the project has it. It
+/// blocks only where the project never had it ([`Listed::Alone`]).
+pub fn mark_mentioned_paths(readings: &mut [Reading]) {
+    // A message that says anywhere that a path is not there, or how to make it, is
+    // honest about it: no other sentence of it claims that path.
+    let not_claimed: Vec<String> = readings
+        .iter()
+        .filter(|r| !reports(&r.sentence))
+        .flat_map(|r| path_spans(&r.sentence))
+        .collect();
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if !reports(&r.sentence) {
+            continue;
+        }
+        let spans: Vec<String> = path_spans(&r.sentence)
+            .into_iter()
+            .filter(|p| !not_claimed.contains(p))
+            .collect();
+        for path in spans {
+            let named = r.claims.iter().any(|c| match &c.kind {
+                Kind::File { path: p, .. } | Kind::Dir { path: p, .. } => {
+                    p.trim_end_matches('/') == path.trim_end_matches('/')
+                }
+                _ => false,
+            });
+            if named {
+                continue;
+            }
+            let mut claim = Claim::read(
+                Kind::File {
+                    path,
+                    change: Change::Created,
+                },
+                &r.sentence,
+            );
+            claim.weaken("a path a report names: the project has it, or it is a claim");
+            claim.listed = Listed::Alone;
+            if r.claims.is_empty() {
+                r.why.clear();
+            }
+            r.claims.push(claim);
+        }
+    }
+}
+
+/// Marks where a value goes from old to new beside a path (`package.json` 1.0.0 →
+/// 1.0.1, "`config/app.yaml`: port 8080 → 9000"): the line says the file changed, in
+/// any language.
+pub fn mark_value_changes(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if !reports(&r.sentence) {
+            continue;
+        }
+        let paths = path_spans(&r.sentence);
+        let [path] = paths.as_slice() else {
+            continue;
+        };
+        // Outside code spans: the arrow between two plain values.
+        let prose: String = r
+            .sentence
+            .split('`')
+            .step_by(2)
+            .collect::<Vec<_>>()
+            .join(" § ");
+        let arrow = ["→", "->", "=>", "⇒"]
+            .iter()
+            .find_map(|a| prose.split_once(a));
+        let Some((before, after)) = arrow else {
+            continue;
+        };
+        let old = before.split_whitespace().last().unwrap_or("");
+        let new = after.split_whitespace().next().unwrap_or("");
+        let value = |v: &str| !v.is_empty() && v != "§" && !v.contains('%');
+        if !value(old) || !value(new) {
+            continue;
+        }
+        let same = |c: &Claim| matches!(&c.kind, Kind::File { path: p, .. } if p == path);
+        if r.claims
+            .iter()
+            .any(|c| same(c) && c.listed != Listed::Alone)
+        {
+            continue;
+        }
+        // The item's bare presence check gives way to the change it shows.
+        r.claims.retain(|c| !same(c));
+        let claim = Claim::read(
+            Kind::File {
+                path: path.clone(),
+                change: Change::Modified,
+            },
+            &r.sentence,
+        );
+        if r.claims.is_empty() {
+            r.why.clear();
+        }
+        r.claims.push(claim);
+    }
+}
+
+/// Words that, right before a count, make it every test's ("all five", "les trois
+/// tests", "alle 4", "全部 4 个").
+const WHOLE: &[&str] = &[
+    "all",
+    "alle",
+    "sämtliche",
+    "les",
+    "tous",
+    "toutes",
+    "todos",
+    "todas",
+    "los",
+    "las",
+    "tutti",
+    "tutte",
+    "os",
+    "as",
+    "de",
+    "все",
+    "всех",
+    "всі",
+    "全部",
+    "全",
+    "すべて",
+    "全て",
+    "모든",
+    "전체",
+    "wszystkie",
+    "tüm",
+    "bütün",
+    "tất",
+    "semua",
+];
+
+/// Marks the test counts a sentence gives as every test's ([`Claim::count_whole`]).
+pub fn mark_whole_counts(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let words: Vec<String> = fold(&r.sentence.to_lowercase())
+            .split(|c: char| c.is_whitespace() || ",.;:()".contains(c))
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect();
+        for c in &mut r.claims {
+            let Kind::Tests { count: Some(n) } = c.kind else {
+                continue;
+            };
+            // "all 3 suites" counts suites, which a runner's per-suite lines back.
+            let of_suites = |i: usize| {
+                words.get(i + 1).is_some_and(|next| {
+                    [
+                        "suite", "binar", "file", "package", "crate", "modul", "datei", "fichier",
+                    ]
+                    .iter()
+                    .any(|s| next.starts_with(s))
+                })
+            };
+            c.count_whole = words.iter().enumerate().any(|(i, w)| {
+                i > 0
+                    && number_of(w) == Some(n)
+                    && WHOLE.contains(&words[i - 1].as_str())
+                    && !of_suites(i)
+            });
+        }
+    }
+}
+
+/// The number a word writes, in digits or in any table's words.
+fn number_of(w: &str) -> Option<u64> {
+    if let Ok(n) = w.parse() {
+        return Some(n);
+    }
+    super::claims::number_word(w).or_else(|| {
+        LANGS
+            .iter()
+            .flat_map(|l| l.numbers.iter())
+            .find(|(word, _)| word.trim() == w)
+            .map(|(_, n)| *n)
+    })
+}
+
+/// Whether a sentence reports what is: no question, denial, plan or instruction.
+fn reports(sentence: &str) -> bool {
+    let lower = fold(&sentence.to_lowercase());
+    !(sentence.trim_end().ends_with(['?', '？'])
+        || denies_it_is_there(sentence)
+        || NOT_A_REPORT.iter().any(|w| has_word(&lower, w)))
+}
+
+/// The project paths a sentence names in code spans (one word each, no patterns).
+fn path_spans(sentence: &str) -> Vec<String> {
+    sentence
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| !s.trim().contains(char::is_whitespace))
+        .filter_map(|s| vocab::path_of(s, true))
+        .filter(|p| !vocab::shape_inferred(p) && !p.contains(['*', '?', '$', '~']))
+        .filter(|p| !p.starts_with('/'))
+        .collect()
+}
+
+/// The path an item leads with ("`docs/faq.md` — the FAQ", "**`a.py`**: helpers", a
+/// table row's first cell), and the rest of the item.
+fn lead_path(sentence: &str) -> Option<(String, &str)> {
+    let lead = sentence.trim_start_matches(|c: char| {
+        c.is_whitespace() || "-*•·+|_".contains(c) || MARKS.iter().any(|m| m.starts_with(c))
+    });
+    let rest = lead.strip_prefix('`')?;
+    let (span, rest) = rest.split_once('`')?;
+    let path = vocab::path_of(span, true).filter(|p| !vocab::shape_inferred(p))?;
+    if vocab::check_command_span(span) {
+        return None;
+    }
+    let rest = rest.trim_start_matches(['*', '_']);
+    let table_cell = rest.starts_with("  ");
+    let rest = rest.trim_start();
+    let after = ["—", "–", "-", ":", "：", "|"]
+        .iter()
+        .find_map(|s| rest.strip_prefix(s));
+    match after {
+        Some(description) => Some((path, description)),
+        None if rest.trim_end_matches(['.', '。']).is_empty() || table_cell => Some((path, rest)),
+        None => None,
+    }
+}
+
+/// Whether an item's description says the file is not there, or not yet.
+fn denies_it_is_there(description: &str) -> bool {
+    let v = fold(&description.to_lowercase());
+    let words = LANGS.iter().flat_map(|l| {
+        [
+            l.negations,
+            l.deleted,
+            l.renamed,
+            l.modal,
+            l.others,
+            l.earlier,
+        ]
+        .concat()
+        .into_iter()
+    });
+    NOT_THERE
+        .iter()
+        .copied()
+        .chain(words)
+        .map(str::trim_end)
+        .any(|w| !w.is_empty() && has_word(&v, w))
+}
+
+/// The command a row leads with and what it claims, when its value says it passed.
+fn row(sentence: &str) -> Option<(&str, Kind)> {
+    let lead = sentence.trim_start_matches(|c: char| {
+        c.is_whitespace() || "-*•·+|_".contains(c) || MARKS.iter().any(|m| m.starts_with(c))
+    });
+    let rest = lead.strip_prefix('`')?;
+    let (span, value) = rest.split_once('`')?;
+    if !vocab::check_command_span(span) {
+        return None;
+    }
+    let kind = vocab::command_kind(span)?;
+    let value = value.trim_start_matches(['*', '_', ' ', '\u{a0}']);
+    let value = SEPARATORS
+        .iter()
+        .find_map(|s| value.strip_prefix(s))
+        .unwrap_or(value);
+    // A row's value is short: a longer one is prose, its language's reader's.
+    if value.contains('`') || value.split_whitespace().count() > 8 {
+        return None;
+    }
+    says_passed(value).then_some((span, kind))
+}
+
+/// Whether a row's value says the check passed: a mark, a pass word of any table, or a
+/// problem denied, with nothing left that says it failed, was skipped or may pass.
+fn says_passed(value: &str) -> bool {
+    let mut v = fold(&value.to_lowercase());
+    let mut passed = false;
+    for m in MARKS {
+        if v.contains(m) {
+            passed = true;
+            v = v.replace(m, " ");
+        }
+    }
+    // "0 fehlgeschlagen", "0 failed": a zero count of failures is part of a pass.
+    for lang in LANGS {
+        for f in lang.failed {
+            for zero in [format!("0 {f}"), format!("0{f}")] {
+                if v.contains(&zero) {
+                    v = v.replace(&zero, " ");
+                }
+            }
+        }
+    }
+    let cleans = LANGS.iter().flat_map(|l| l.clean.iter().map(|c| c.trim()));
+    for c in cleans.chain(denied_problems(&v).iter().map(String::as_str)) {
+        if !c.is_empty() && v.contains(c) {
+            passed = true;
+            v = v.replace(c, " ");
+        }
+    }
+    let passes = LANGS.iter().flat_map(|l| l.passed.iter().copied());
+    for p in passes.chain(PASSED.iter().copied()).map(str::trim) {
+        if has_word(&v, p) {
+            passed = true;
+            v = v.replace(p, " ");
+        }
+    }
+    if !passed {
+        return false;
+    }
+    let fails = LANGS.iter().flat_map(|l| l.failed.iter().copied());
+    let refuting = fails
+        .chain(NOT_A_PASS.iter().copied())
+        .chain(LANGS.iter().flat_map(|l| l.modal.iter().copied()));
+    !refuting
+        .map(str::trim_end)
+        .any(|w| !w.is_empty() && has_word(&v, w))
+}
+
+/// The phrases of `v` that deny a problem ("keine einzige warnung", "エラーなし").
+fn denied_problems(v: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in PROBLEMS {
+        let mut from = 0;
+        while let Some(i) = v[from..].find(p) {
+            let at = from + i;
+            from = at + p.len();
+            let before = &v[..at];
+            // Up to two words between the denial and the noun ("keine einzige Warnung").
+            let near: String = {
+                let words: Vec<&str> = before.split_whitespace().collect();
+                words[words.len().saturating_sub(3)..].join(" ")
+            };
+            let denied_before = NO_BEFORE.iter().find(|n| {
+                near.split_whitespace().any(|w| w == **n)
+                    || (n.contains(' ') && near.contains(**n))
+                    || (!n.is_ascii() && !n.contains(' ') && near.contains(**n))
+            });
+            let word_end = v[from..]
+                .find(|c: char| c.is_whitespace() || ",.;!)".contains(c))
+                .map_or(v.len(), |e| from + e);
+            let after = v[word_end..].trim_start();
+            let denied_after = NO_AFTER
+                .iter()
+                .find(|n| after.starts_with(**n) || v[from..word_end].contains(**n));
+            if let Some(n) = denied_before {
+                let start = before.rfind(n).unwrap_or(at);
+                out.push(v[start..word_end].to_owned());
+            } else if let Some(n) = denied_after {
+                let end = v[from..]
+                    .find(n)
+                    .map_or(word_end, |e| from + e + n.len())
+                    .max(word_end);
+                out.push(v[at..end].to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// Whether `w` stands in `text` as a word of its own (scripts without spaces: anywhere).
+fn has_word(text: &str, w: &str) -> bool {
+    if !w.is_ascii() && !w.chars().any(|c| c.is_alphabetic() && c.is_lowercase()) {
+        return text.contains(w);
+    }
+    let mut from = 0;
+    while let Some(i) = text[from..].find(w) {
+        let at = from + i;
+        let end = at + w.len();
+        let starts = text[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric());
+        let ends = text[end..]
+            .chars()
+            .next()
+            .is_none_or(|c| !c.is_alphanumeric() || !w.is_ascii());
+        if starts && ends {
+            return true;
+        }
+        from = end;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(sentence: &str) -> Option<Kind> {
+        row(sentence).map(|(_, k)| k)
+    }
+
+    #[test]
+    fn rows_that_say_a_check_passed_are_claims() {
+        for s in [
+            "`cargo clippy -- -D warnings`   sauber, keine einzige Warnung",
+            "`cargo clippy -- -D warnings` → no lints",
+            "`cargo clippy -- -D warnings`: limpo.",
+            "- `npm run lint` — 0 errors",
+            "`ruff check .` | ✅",
+            "`cargo fmt --check`: sin cambios",
+            "`node --check src/a.js` → エラーなし",
+            "`python3 -m compileall -q app`: 오류 없음",
+            "`cargo test`   3 bestanden, 0 fehlgeschlagen",
+            "`mypy app` — нет ошибок",
+        ] {
+            assert!(read(s).is_some(), "{s}");
+        }
+    }
+
+    #[test]
+    fn rows_that_do_not_say_it_passed_claim_nothing() {
+        for s in [
+            "`cargo clippy` | not run",
+            "`cargo clippy` → 2 warnings (pre-existing)",
+            "`cargo clippy`: nicht ausgeführt",
+            "`npm run lint` — skipped: no config",
+            "`cargo test`: 2 failed, 1 passed",
+            "`cargo fmt --check`: should be clean",
+            "`cargo clippy --fix` would clean it up, see below",
+            "`src/lib.rs`: clean",
+            "`cargo clippy` reports a warning in `src/lib.rs`: see there, it is clean otherwise",
+            "Ran `cargo clippy`: clean",
+        ] {
+            assert_eq!(read(s), None, "{s}");
+        }
+    }
+
+    /// The paths `message` says are there (presence checks), as `explain` reads them.
+    fn present(message: &str) -> Vec<String> {
+        crate::audit::claims::explain(message)
+            .into_iter()
+            .flat_map(|r| r.claims)
+            .filter(|c| c.listed != Listed::No)
+            .filter_map(|c| match c.kind {
+                Kind::File { path, .. } => Some(path),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_report_that_names_a_path_says_it_is_there() {
+        assert_eq!(
+            present("- **`docs/faq.md`** – häufige Fragen zu Port und Logging"),
+            ["docs/faq.md"]
+        );
+        assert_eq!(
+            present("**Ergebnis:** `dist/` enthält jetzt `app.yaml` 📦"),
+            ["dist/", "app.yaml"]
+        );
+        assert_eq!(
+            present("| `docs/rollback.md` | come tornare indietro |"),
+            ["docs/rollback.md"]
+        );
+    }
+
+    #[test]
+    fn denials_plans_and_instructions_name_paths_without_saying_they_are_there() {
+        for m in [
+            "- `docs/faq.md` — not needed yet",
+            "`dist/` wurde deshalb nicht angelegt.",
+            "Run `npm run build` to produce `dist/`.",
+            "Should I add `docs/faq.md` too?",
+            "Next, `tests/test_api.py` could cover the errors.",
+            "`python3 -m doctest app/text.py` passed.",
+            "The script copies the README to `dist/`; `dist/` was not created because a check failed.",
+        ] {
+            assert_eq!(present(m), Vec::<String>::new(), "{m}");
+        }
+    }
+
+    #[test]
+    fn a_value_from_old_to_new_beside_a_path_is_a_change_of_it() {
+        let kinds = |m: &str| -> Vec<String> {
+            crate::audit::claims::explain(m)
+                .into_iter()
+                .flat_map(|r| r.claims)
+                .filter(|c| c.listed == Listed::No)
+                .map(|c| c.kind.to_string())
+                .collect()
+        };
+        assert_eq!(
+            kinds("**버전:** `package.json` 1.0.0 → 1.0.1"),
+            ["file package.json changed"]
+        );
+        assert_eq!(
+            kinds("`config/app.yaml`: port 8080 -> 9000"),
+            ["file config/app.yaml changed"]
+        );
+        assert!(kinds("Coverage of `src/lib.rs`: 80% → 92%").is_empty());
+        assert!(kinds("`package.json` 1.0.0 → 1.0.1 is up to you; I did not bump it").is_empty());
+    }
+
+    #[test]
+    fn all_n_counts_every_test() {
+        let whole = |m: &str| -> Vec<bool> {
+            crate::audit::claims::explain(m)
+                .into_iter()
+                .flat_map(|r| r.claims)
+                .filter(|c| matches!(c.kind, Kind::Tests { count: Some(_) }))
+                .map(|c| c.count_whole)
+                .collect()
+        };
+        assert_eq!(whole("`cargo test` : les trois tests passent"), [true]);
+        assert_eq!(whole("All 4 tests pass."), [true]);
+        assert_eq!(whole("`cargo test`: 3 passed"), [false]);
+    }
+}
