@@ -158,6 +158,48 @@ impl<'a> Facts<'a> {
         found
     }
 
+    /// The project's test files of a kind of tests that has files of its own
+    /// (integration, end-to-end): those whose path names it (`tests/integration/a.py`,
+    /// `e2e/cli.e2e.js`), at the turn's start or written since. Unit and doc tests live
+    /// beside the code: none.
+    pub fn files_of_kind(&self, kind: &str) -> Vec<PathBuf> {
+        let words: &[&str] = match kind {
+            "integration" => &["integration", "integ"],
+            "e2e" => &["e2e", "end-to-end", "end_to_end"],
+            _ => return Vec::new(),
+        };
+        let of_kind = |p: &Path| {
+            let lower = p.to_string_lossy().to_lowercase();
+            words.iter().any(|w| lower.contains(w))
+                && !lower.ends_with(".md")
+                && p.extension().is_some()
+        };
+        let mut out: Vec<PathBuf> = self
+            .ev
+            .records
+            .iter()
+            .map(|r| PathBuf::from(&r.path))
+            .chain(self.writes.iter().map(|(_, p, _)| p.clone()))
+            .filter(|p| of_kind(p.strip_prefix(&self.root).unwrap_or(p)))
+            .collect();
+        if let (Some(repo), Some(head), Some(workdir)) =
+            (self.repo.as_ref(), self.start_head, self.workdir())
+        {
+            if let Some(tree) = repo.find_commit(head).ok().and_then(|c| c.tree().ok()) {
+                let _ = tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+                    let rel = Path::new(dir).join(entry.name().unwrap_or_default());
+                    if entry.kind() == Some(ObjectType::Blob) && of_kind(&rel) {
+                        out.push(workdir.join(rel));
+                    }
+                    git2::TreeWalkResult::Ok
+                });
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// Whether the turn wrote `path` (or something under it, for a directory).
     fn wrote(&self, path: &Path, under: bool) -> bool {
         self.ev.records.iter().any(|r| {
@@ -1070,11 +1112,56 @@ fn span_ran(span: &str, f: &Facts) -> bool {
         base(p) == base(w) && words[1..].iter().all(|w| rest.any(|a| a == w))
     };
     let peeled_words = shellrun::peel(&words);
-    f.runs
+    let ran = |argv: &[String]| holds(argv, &words) || holds(&shellrun::peel(argv), &peeled_words);
+    let stages: Vec<&Stage> = f
+        .runs
         .iter()
         .flat_map(|r| &r.stages)
         .filter(|s| s.ran != Ran::No)
-        .any(|s| holds(&s.argv, &words) || holds(&shellrun::peel(&s.argv), &peeled_words))
+        .collect();
+    stages.iter().any(|s| ran(&s.argv))
+        // `npm test` ran what the package's `test` script says (`node --test`).
+        || stages
+            .iter()
+            .any(|s| package_script(&s.argv, f).iter().any(|argv| ran(argv)))
+}
+
+/// What a package manager's script run (`npm test`, `npm run lint`, `yarn build`, `pnpm
+/// test`) runs: the stages of that script in the project's `package.json`.
+fn package_script(argv: &[String], f: &Facts) -> Vec<Vec<String>> {
+    let program = argv
+        .first()
+        .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
+    if !matches!(program, "npm" | "pnpm" | "yarn") {
+        return Vec::new();
+    }
+    let args: Vec<&str> = argv[1..]
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let name = match args.as_slice() {
+        ["test" | "t" | "tst", ..] => "test",
+        ["run" | "run-script", name, ..] => name,
+        [name, ..] if program != "npm" => name,
+        _ => return Vec::new(),
+    };
+    let Ok(text) = std::fs::read_to_string(f.ev.cwd.join("package.json")) else {
+        return Vec::new();
+    };
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return Vec::new();
+    };
+    match json
+        .pointer(&format!("/scripts/{name}"))
+        .and_then(|v| v.as_str())
+    {
+        Some(script) => shellrun::stages(script)
+            .into_iter()
+            .map(|s| s.argv)
+            .collect(),
+        None => Vec::new(),
+    }
 }
 
 /// A tests claim whose clause names test files (`tests/test_more.py` passes) is backed
@@ -1109,17 +1196,36 @@ fn selects(c: &Check, file: &str) -> bool {
             .any(|a| matches!(*a, "--lib" | "--bins" | "--bin" | "--test" | "--doc"));
         return named || !selecting || args.contains(&"--tests") && file.starts_with("tests/");
     }
-    let paths: Vec<&str> = argv
-        .iter()
-        .skip(1)
-        .filter(|a| !a.starts_with('-') && (a.contains('/') || a.contains('.')))
-        .map(|a| a.trim_start_matches("./"))
-        .collect();
+    let paths = selection_paths(c.runner, &argv);
+    let file_module = file.strip_suffix(".py").unwrap_or(file);
     paths.is_empty()
         || paths.iter().any(|p| {
-            let p = p.split("::").next().unwrap_or(p).trim_end_matches('/');
-            file == p || file.starts_with(&format!("{p}/")) || p.ends_with(file)
+            let p = p.trim_end_matches('/');
+            file == p
+                || file.starts_with(&format!("{p}/"))
+                || p.ends_with(file)
+                // `tests.test_text`, `tests.test_text.TextTest.test_x`: that module.
+                || p == file_module
+                || p.starts_with(&format!("{file_module}/"))
         })
+}
+
+/// The paths a test run selects, as written (`tests/a.py::test_x` as `tests/a.py`;
+/// unittest's modules `tests.test_text` as `tests/test_text`).
+fn selection_paths(runner: Runner, argv: &[String]) -> Vec<String> {
+    argv.iter()
+        .skip(1)
+        .filter(|a| !a.starts_with('-') && (a.contains('/') || a.contains('.')))
+        .map(|a| {
+            let a = a.trim_start_matches("./");
+            let a = a.split("::").next().unwrap_or(a);
+            if runner == Runner::Unittest && !a.contains('/') && !a.ends_with(".py") {
+                a.replace('.', "/")
+            } else {
+                a.to_owned()
+            }
+        })
+        .collect()
 }
 
 /// A reported failure count against the last test run's summary (failures and errors
@@ -1185,10 +1291,16 @@ pub fn named_evidence(
     let count = count.filter(|_| claim.tools.len() == 1);
     let mut backed = Vec::new();
     let mut missing: Option<Finding> = None;
+    // A kind whose selection cannot be read is reported only after every other kind
+    // named has been judged: one that surely did not run blocks.
+    let mut uncertain: Option<Finding> = None;
     for tool in &claim.tools {
         if let Some(kind) = tool.kind {
             match kind_evidence(claim, kind, count, f) {
                 Ok(e) => backed.push(e),
+                Err(finding) if !finding.blocks => {
+                    uncertain.get_or_insert(finding);
+                }
                 Err(finding) => return Err(finding),
             }
             continue;
@@ -1219,6 +1331,9 @@ pub fn named_evidence(
             }
         }
     }
+    if let Some(finding) = uncertain {
+        return Err(finding);
+    }
     match missing {
         Some(mut finding) if !backed.is_empty() => {
             finding.blocks = false;
@@ -1242,15 +1357,14 @@ fn count_cut(c: &Check) -> bool {
         })
 }
 
-/// The commands a sentence names in code spans that ran in this turn ("`python3 -m
-/// compileall app`: compiles cleanly" names `python3 -m compileall -q app`): each is a check
+/// The commands a claim names (in code spans, or bare at a row's start) that ran in this
+/// turn ("`python3 -m compileall app`: compiles cleanly" names `python3 -m compileall -q
+/// app`): each is a check
 /// command for its claim. A span names a stage when its words come in the stage's order,
 /// options left out.
-pub fn spans_that_ran(sentence: &str, f: &Facts) -> Vec<String> {
-    let spans: Vec<Vec<&str>> = sentence
-        .split('`')
-        .skip(1)
-        .step_by(2)
+pub fn spans_that_ran<'s>(spans: impl IntoIterator<Item = &'s str>, f: &Facts) -> Vec<String> {
+    let spans: Vec<Vec<&str>> = spans
+        .into_iter()
         .map(|span| span.split_whitespace().collect::<Vec<_>>())
         .filter(|words| !words.is_empty())
         .collect();
@@ -1285,6 +1399,8 @@ fn kind_evidence(
     // The runs whose selection included the kind are the ones the claim is about: a later
     // run of other kinds (`cargo test --test it` after `cargo test --lib`) neither backs
     // nor refutes "the unit tests pass".
+    let kind_files = f.files_of_kind(kind);
+    let covers = |argv: &[String]| selects_kind(kind, argv, &kind_files, f);
     let covering: Vec<String> = f
         .runs
         .iter()
@@ -1296,7 +1412,7 @@ fn kind_evidence(
             let doctest = kind == "doc" && peeled.first().is_some_and(|p| p == "doctest");
             doctest
                 || patterns.iter().any(|p| matches_either(&s.argv, &peeled, p))
-                    && super::named::covers(kind, &peeled) == Some(true)
+                    && covers(&peeled) == Some(true)
         })
         .map(|s| s.argv.join(" "))
         .collect();
@@ -1313,7 +1429,7 @@ fn kind_evidence(
             let peeled = shellrun::peel(&s.argv);
             patterns.iter().any(|p| matches_either(&s.argv, &peeled, p))
         })
-        .map(|s| super::named::covers(kind, &shellrun::peel(&s.argv)))
+        .map(|s| covers(&shellrun::peel(&s.argv)))
         .collect();
     if selections.contains(&Some(true)) {
         return Ok(passed);
@@ -1330,6 +1446,67 @@ fn kind_evidence(
             .push_str(" (as far as their selections show: a run's paths do not say)");
     }
     Err(finding)
+}
+
+/// Whether a test run (launchers peeled) selected tests of `kind`, knowing the project's
+/// files of that kind (`tests/integration/…`, `e2e/cli.e2e.js`): the runner's own flags
+/// say where they can ([`super::named::covers`]); a run given paths selects the kind's
+/// files under them and no others; `node --test` without paths runs only the files its
+/// default patterns name.
+fn selects_kind(kind: &str, argv: &[String], kind_files: &[PathBuf], f: &Facts) -> Option<bool> {
+    let by_flags = super::named::covers(kind, argv);
+    let runner = summary::runner_of(argv);
+    if kind == "unit" && by_flags.is_none() && runner != Runner::Cargo {
+        // Unit tests are the tests of no other kind: a selection with a path that names
+        // none of the others selects some.
+        let others = ["integration", "integ", "e2e", "end-to-end", "doc"];
+        let some_unit = selection_paths(runner, argv)
+            .iter()
+            .any(|p| !others.iter().any(|o| p.to_lowercase().contains(o)));
+        return Some(some_unit);
+    }
+    if kind_files.is_empty() || runner == Runner::Cargo {
+        return by_flags;
+    }
+    let runner = summary::runner_of(argv);
+    let paths: Vec<PathBuf> = selection_paths(runner, argv)
+        .iter()
+        .map(|a| canonical_lexical(f.ev.cwd, a))
+        .collect();
+    if !paths.is_empty() {
+        let module = |k: &Path| k.with_extension("");
+        let under = kind_files.iter().any(|k| {
+            paths
+                .iter()
+                .any(|p| k.starts_with(p) || p.starts_with(module(k)))
+        });
+        return Some(under || by_flags == Some(true) && paths.iter().any(|p| p.is_dir()));
+    }
+    if summary::runner_of(argv) == Runner::NodeTest {
+        return Some(kind_files.iter().any(|k| node_test_default(k)));
+    }
+    by_flags
+}
+
+/// Whether `node --test` with no paths runs `file`: its default patterns (`**/*.test.js`,
+/// `**/*-test.js`, `**/*_test.js`, `**/test-*.js`, `**/test.js`, `**/test/**/*.js`, and
+/// the `.cjs`/`.mjs` forms).
+fn node_test_default(file: &Path) -> bool {
+    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let Some(stem) = [".js", ".cjs", ".mjs"]
+        .iter()
+        .find_map(|e| name.strip_suffix(e))
+    else {
+        return false;
+    };
+    stem.ends_with(".test")
+        || stem.ends_with("-test")
+        || stem.ends_with("_test")
+        || stem.starts_with("test-")
+        || stem == "test"
+        || file
+            .parent()
+            .is_some_and(|p| p.components().any(|c| c.as_os_str() == "test"))
 }
 
 /// Whether a sentence tells of the tool `names` being replaced ("moved from jest to

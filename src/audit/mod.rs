@@ -101,11 +101,12 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
         return out;
     }
     // The repository is opened only for the claims that need it.
+    // A kind of tests with files of its own is looked for in the project's tree.
     let needs_repo = claims.iter().any(|c| {
         matches!(
             c.kind,
             Kind::File { .. } | Kind::Dir { .. } | Kind::Commit { .. } | Kind::Push { .. }
-        )
+        ) || c.tools.iter().any(|t| t.kind.is_some())
     });
     let facts = evidence::Facts::gather(ev, needs_repo);
     let ignored = glob_set(&ev.policy.ignore_paths);
@@ -353,7 +354,11 @@ fn add_turn_findings(out: &mut Audit, ev: &Evidence) {
 /// A check's command list and the commands the claim's sentence names that ran.
 fn with_spans(list: &[String], claim: &Claim, facts: &evidence::Facts) -> Vec<String> {
     let mut out = list.to_vec();
-    out.extend(evidence::spans_that_ran(&claim.sentence, facts));
+    // The sentence's code spans, and the commands a row names bare ("python3 -m
+    // compileall app -> OK").
+    let spans = claim.sentence.split('`').skip(1).step_by(2);
+    let bound = claim.commands.iter().map(String::as_str);
+    out.extend(evidence::spans_that_ran(spans.chain(bound), facts));
     out
 }
 

@@ -69,6 +69,44 @@ const PASSED: &[&str] = &[
     "thành công",
 ];
 
+/// Phrases that say a check found nothing to complain about.
+const NOTHING_FOUND: &[&str] = &[
+    "nothing to fix",
+    "nothing to report",
+    "nothing to complain",
+    "nothing found",
+    "nichts zu beanstanden",
+    "nichts zu melden",
+    "nichts gefunden",
+    "rien à signaler",
+    "rien à corriger",
+    "rien à redire",
+    "nada que corregir",
+    "nada que reportar",
+    "nada que señalar",
+    "nada a corrigir",
+    "nada a relatar",
+    "nada a apontar",
+    "niente da segnalare",
+    "niente da correggere",
+    "nulla da segnalare",
+    "niets te melden",
+    "niets gevonden",
+    "nic do poprawy",
+    "nic do zgłoszenia",
+    "замечаний нет",
+    "ничего не нашёл",
+    "ничего не нашел",
+    "指摘なし",
+    "指摘はありません",
+    "无需修改",
+    "没有需要修改",
+    "고칠 것 없음",
+    "düzeltilecek bir şey yok",
+    "không có gì cần sửa",
+    "tidak ada yang perlu diperbaiki",
+];
+
 /// Words that deny a problem noun after them ("keine Warnung", "sin errores", "нет
 /// ошибок"), or, for the languages that put them last, before them ("エラーなし", "오류
 /// 없음", "hata yok").
@@ -249,23 +287,31 @@ const NOT_A_PASS: &[&str] = &[
 /// Adds to `readings` the claim of each result row no reader made one for.
 pub fn add_row_claims(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        let Some((span, kind)) = row(&r.sentence) else {
-            continue;
-        };
-        // A reader that read a claim about this very command had its say.
-        if r.claims
-            .iter()
-            .any(|c| c.commands.iter().any(|s| s == span))
-        {
-            continue;
+        for (span, value, kind) in results_in(&r.sentence) {
+            // A reader that read a claim about this very command had its say.
+            if r.claims
+                .iter()
+                .any(|c| c.commands.iter().any(|s| *s == span))
+            {
+                continue;
+            }
+            let mut claim = Claim::read(kind, &r.sentence);
+            // The tools its first words name, and the kinds of tests the whole value
+            // names ("cargo test: unitários ok, integração ok"); not a tool a later
+            // clause names ("passa, ma la suite jest …").
+            let head = value.split([',', '，', '、']).next().unwrap_or(&value);
+            claim.tools = super::named::named_in(&format!("{span} {head}"), &claim.kind);
+            for kind in super::named::named_in(&format!("{span} {value}"), &claim.kind) {
+                if kind.kind.is_some() && !claim.tools.contains(&kind) {
+                    claim.tools.push(kind);
+                }
+            }
+            claim.bind_spans([span.as_str()]);
+            if r.claims.is_empty() {
+                r.why.clear();
+            }
+            r.claims.push(claim);
         }
-        let mut claim = Claim::read(kind, &r.sentence);
-        claim.tools = super::named::named_in(span, &claim.kind);
-        claim.bind_spans([span]);
-        if r.claims.is_empty() {
-            r.why.clear();
-        }
-        r.claims.push(claim);
     }
 }
 
@@ -567,14 +613,26 @@ fn reports(sentence: &str) -> bool {
 
 /// The project paths a sentence names in code spans (one word each, no patterns).
 fn path_spans(sentence: &str) -> Vec<String> {
-    sentence
-        .split('`')
+    let parts: Vec<&str> = sentence.split('`').collect();
+    let quoted = parts
+        .iter()
         .skip(1)
         .step_by(2)
         .filter(|s| !s.trim().contains(char::is_whitespace))
-        .filter_map(|s| vocab::path_of(s, true))
+        .filter_map(|s| vocab::path_of(s, true));
+    // Written bare, a path needs a file's shape: `dist/stats.js`, not `feat/x`.
+    let bare = parts
+        .iter()
+        .step_by(2)
+        .flat_map(|p| p.split_whitespace())
+        .filter_map(|w| vocab::path_of(w, false))
+        .filter(|p| p.contains('/'));
+    quoted
+        .chain(bare)
         .filter(|p| !vocab::shape_inferred(p) && !p.contains(['*', '?', '$', '~']))
         .filter(|p| !p.starts_with('/'))
+        // `.o`, `.env`: an extension or a dotfile named in passing ("the `.o` files").
+        .filter(|p| !(p.starts_with('.') && !p.contains('/')))
         .collect()
 }
 
@@ -606,7 +664,8 @@ fn lead_path(sentence: &str) -> Option<(String, &str)> {
 /// Whether an item's description says the file is not there, or not yet.
 fn denies_it_is_there(description: &str) -> bool {
     let v = fold(&description.to_lowercase());
-    let words = LANGS.iter().flat_map(|l| {
+    // English is read word by word (its table's forms are no stems: "pr" is a PR).
+    let mut forms = LANGS.iter().filter(|l| l.code != "en").flat_map(|l| {
         [
             l.negations,
             l.deleted,
@@ -618,35 +677,92 @@ fn denies_it_is_there(description: &str) -> bool {
         .concat()
         .into_iter()
     });
+    let english = LANGS.iter().filter(|l| l.code == "en").flat_map(|l| {
+        [l.negations, l.modal, l.others, l.earlier]
+            .concat()
+            .into_iter()
+    });
     NOT_THERE
         .iter()
         .copied()
-        .chain(words)
-        .map(str::trim_end)
-        .any(|w| !w.is_empty() && has_word(&v, w))
+        .chain(english)
+        .any(|w| has_word(&v, w.trim()))
+        || forms.any(|w| has_stem(&v, w))
 }
 
-/// The command a row leads with and what it claims, when its value says it passed.
-fn row(sentence: &str) -> Option<(&str, Kind)> {
+/// Separators of a line that leads with a command written without a code span
+/// ("python3 -m compileall app -> OK").
+const BARE_SEPARATORS: &[&str] = &[" -> ", " → ", " => ", ": ", " — ", " – ", " | "];
+
+/// Marks that end the value of a result: a sentence's or a clause list's end.
+const VALUE_ENDS: &[char] = &[';', '.', '。', '；', '!', '！'];
+
+/// Marks that open a clause: what stands before a command since the last one is the
+/// clause's ("I could not run `cargo clippy`").
+const CLAUSE_STARTS: &[char] = &[',', ';', '.', ':', '(', '，', '；', '。', '：', '（'];
+
+/// The check commands a sentence gives a passing result for, each with its value: a row
+/// that leads with one (in a code span or bare), or a command in a code span anywhere
+/// and the words after it ("… y `ruff check .` tampoco encontró nada que corregir").
+fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
+    let mut out = Vec::new();
     let lead = sentence.trim_start_matches(|c: char| {
         c.is_whitespace() || "-*•·+|_".contains(c) || MARKS.iter().any(|m| m.starts_with(c))
     });
-    let rest = lead.strip_prefix('`')?;
-    let (span, value) = rest.split_once('`')?;
-    if !vocab::check_command_span(span) {
-        return None;
+    if !lead.starts_with('`') {
+        let bare = BARE_SEPARATORS
+            .iter()
+            .filter_map(|s| lead.split_once(s))
+            .min_by_key(|(subject, _)| subject.len());
+        if let Some((subject, value)) = bare {
+            let subject = subject.trim().trim_matches('*');
+            if let (Some(kind), Some(head)) = (check(subject), passes("", value)) {
+                out.push((subject.to_owned(), head, kind));
+            }
+        }
     }
-    let kind = vocab::command_kind(span)?;
+    let parts: Vec<&str> = sentence.split('`').collect();
+    for i in (1..parts.len().saturating_sub(1)).step_by(2) {
+        let span = parts[i].trim();
+        let Some(kind) = check(span) else {
+            continue;
+        };
+        let before = parts[i - 1];
+        let before = before.rsplit(CLAUSE_STARTS).next().unwrap_or(before);
+        let after = parts[i + 1];
+        let value = after.split(VALUE_ENDS).next().unwrap_or(after);
+        if let Some(head) = passes(before, value) {
+            out.push((span.to_owned(), head, kind));
+        }
+    }
+    out
+}
+
+/// The check a command is, when it is one.
+fn check(command: &str) -> Option<Kind> {
+    vocab::check_command_span(command)
+        .then(|| vocab::command_kind(command))
+        .flatten()
+}
+
+/// Whether the words after a command (`value`) say it passed, and neither they nor the
+/// clause's words before it (`before`) take that back: the value, when they do.
+fn passes(before: &str, value: &str) -> Option<String> {
     let value = value.trim_start_matches(['*', '_', ' ', '\u{a0}']);
     let value = SEPARATORS
         .iter()
         .find_map(|s| value.strip_prefix(s))
         .unwrap_or(value);
-    // A row's value is short: a longer one is prose, its language's reader's.
-    if value.contains('`') || value.split_whitespace().count() > 8 {
+    // What says the result is the first part of the value ("sauber, keine einzige
+    // Warnung"); the rest may only take it back ("3 passed, 1 failed").
+    let head = value.split([',', '，', '、']).next().unwrap_or(value);
+    if head.split_whitespace().count() > 12 {
         return None;
     }
-    says_passed(value).then_some((span, kind))
+    let holds = says_passed(head)
+        && !refutes(&fold(&value.to_lowercase()), true)
+        && !refutes(&fold(&before.to_lowercase()), false);
+    holds.then(|| value.trim().to_owned())
 }
 
 /// Whether a row's value says the check passed: a mark, a pass word of any table, or a
@@ -677,22 +793,64 @@ fn says_passed(value: &str) -> bool {
             v = v.replace(c, " ");
         }
     }
-    let passes = LANGS.iter().flat_map(|l| l.passed.iter().copied());
-    for p in passes.chain(PASSED.iter().copied()).map(str::trim) {
+    for p in NOTHING_FOUND {
+        if v.contains(p) {
+            passed = true;
+            v = v.replace(p, " ");
+        }
+    }
+    for p in LANGS.iter().flat_map(|l| l.passed.iter().copied()) {
+        if has_stem(&v, p) {
+            passed = true;
+            v = v.replace(p.trim(), " ");
+        }
+    }
+    for p in PASSED {
         if has_word(&v, p) {
             passed = true;
             v = v.replace(p, " ");
         }
     }
-    if !passed {
-        return false;
+    passed && !refutes(&v, true)
+}
+
+/// Whether `text` says a check failed (`failures`), was not run, or only may pass. The
+/// phrases that say it passed are taken out first.
+fn refutes(text: &str, failures: bool) -> bool {
+    let mut v = text.to_owned();
+    for lang in LANGS {
+        for f in lang.failed {
+            for zero in [format!("0 {f}"), format!("0{f}")] {
+                v = v.replace(&zero, " ");
+            }
+        }
     }
-    let fails = LANGS.iter().flat_map(|l| l.failed.iter().copied());
-    let refuting = fails
-        .chain(NOT_A_PASS.iter().copied())
-        .chain(LANGS.iter().flat_map(|l| l.modal.iter().copied()));
-    !refuting
-        .map(str::trim_end)
+    let cleans = LANGS.iter().flat_map(|l| l.clean.iter().map(|c| c.trim()));
+    for c in cleans.chain(denied_problems(&v).iter().map(String::as_str)) {
+        if !c.is_empty() {
+            v = v.replace(c, " ");
+        }
+    }
+    for p in NOTHING_FOUND {
+        v = v.replace(p, " ");
+    }
+    let mut tables = LANGS.iter().flat_map(|l| {
+        let fails = if failures { l.failed } else { &[] };
+        [fails, l.modal]
+            .concat()
+            .into_iter()
+            .map(move |w| (l.code == "en", w))
+    });
+    // English is read word by word: its table's forms are whole words.
+    tables.any(|(en, w)| {
+        if en {
+            has_word(&v, w.trim())
+        } else {
+            has_stem(&v, w)
+        }
+    }) || NOT_A_PASS
+        .iter()
+        .map(|w| w.trim_end())
         .any(|w| !w.is_empty() && has_word(&v, w))
 }
 
@@ -737,6 +895,39 @@ fn denied_problems(v: &str) -> Vec<String> {
     out
 }
 
+/// Whether a table's form stands in `text` as the tables match it: at a word's start (a
+/// stem reaches its endings), as a whole word when it ends in a space, and anywhere in
+/// scripts without spaces.
+fn has_stem(text: &str, form: &str) -> bool {
+    let whole = form.ends_with(' ');
+    let form = form.trim();
+    if form.is_empty() {
+        return false;
+    }
+    if whole || !form.chars().any(char::is_alphabetic) {
+        return has_word(text, form);
+    }
+    if !form
+        .chars()
+        .any(|c| c.is_alphabetic() && (c.is_lowercase() || c.is_ascii()))
+    {
+        return text.contains(form);
+    }
+    let mut from = 0;
+    while let Some(i) = text[from..].find(form) {
+        let at = from + i;
+        if text[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric())
+        {
+            return true;
+        }
+        from = at + form.len();
+    }
+    false
+}
+
 /// Whether `w` stands in `text` as a word of its own (scripts without spaces: anywhere).
 fn has_word(text: &str, w: &str) -> bool {
     if !w.is_ascii() && !w.chars().any(|c| c.is_alphabetic() && c.is_lowercase()) {
@@ -767,7 +958,7 @@ mod tests {
     use super::*;
 
     fn read(sentence: &str) -> Option<Kind> {
-        row(sentence).map(|(_, k)| k)
+        results_in(sentence).into_iter().next().map(|(_, _, k)| k)
     }
 
     #[test]
@@ -783,6 +974,11 @@ mod tests {
             "`python3 -m compileall -q app`: 오류 없음",
             "`cargo test`   3 bestanden, 0 fehlgeschlagen",
             "`mypy app` — нет ошибок",
+            "Ran `cargo clippy`: clean",
+            "python3 -m compileall app -> rien à signaler, tout compile",
+            "La batería pasa y `ruff check .` tampoco encontró nada que corregir, así que queda listo.",
+            "Verifiche: `cargo test` verde, `cargo clippy -- -D warnings` pulito.",
+            "`cargo fmt --check` hat nichts zu beanstanden – der Code ist rustfmt-konform.",
         ] {
             assert!(read(s).is_some(), "{s}");
         }
@@ -800,7 +996,9 @@ mod tests {
             "`cargo clippy --fix` would clean it up, see below",
             "`src/lib.rs`: clean",
             "`cargo clippy` reports a warning in `src/lib.rs`: see there, it is clean otherwise",
-            "Ran `cargo clippy`: clean",
+            "I could not run `cargo clippy`: clean otherwise, I think",
+            "`cargo test` verde, 1 fallito",
+            "Skipped `cargo fmt --check`, no changes expected",
         ] {
             assert_eq!(read(s), None, "{s}");
         }

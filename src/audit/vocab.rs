@@ -521,6 +521,9 @@ pub(crate) const FILE_EXTENSIONS: &[&str] = &[
 ];
 
 pub(crate) const HEADING_NOT: &[&str] = &[
+    // How to use what was made ("Usage", "How to run it"): instructions, not claims.
+    "usage",
+    "instructions",
     "not",
     "unchanged",
     "untouched",
@@ -870,7 +873,10 @@ pub(crate) fn as_path(t: &Token) -> Option<String> {
         return Some(text.to_owned());
     }
     if text.contains(char::is_whitespace)
-        && (!quoted || (!text.contains('/') && !text.contains('.')) || check_command_span(text))
+        && (!quoted
+            || (!text.contains('/') && !text.contains('.'))
+            || check_command_span(text)
+            || command_shaped(text))
     {
         // `node --check src/a.js` is a command, not a path with spaces.
         return None;
@@ -911,6 +917,26 @@ pub(crate) fn as_path(t: &Token) -> Option<String> {
         return None;
     }
     Some(text.to_owned())
+}
+
+/// Whether a code span with spaces is a command line, not a path with spaces: it starts
+/// with a program (`bash scripts/pack.sh`, `python3 -m py_compile a.py`), or has an option
+/// or a shell operator (`mkdir -p dist && cp src/*.js dist/`).
+fn command_shaped(text: &str) -> bool {
+    const PROGRAMS: &[&str] = &[
+        "bash", "sh", "zsh", "mkdir", "cp", "mv", "rm", "git", "cd", "echo", "cat", "ls", "touch",
+        "chmod", "tar", "zip", "curl", "wget", "sed", "awk", "grep", "find", "env", "sudo",
+        "docker", "pip", "pip3",
+    ];
+    let mut words = text.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let program = first.rsplit('/').next().unwrap_or(first);
+    PROGRAMS.contains(&program)
+        || CHECK_PROGRAMS.contains(&program)
+        || text
+            .split_whitespace()
+            .skip(1)
+            .any(|w| w.starts_with('-') || ["&&", "||", "|", ";", ">", ">>"].contains(&w))
 }
 
 /// Whether a name taken for a path lacks a file's shape: it is not a known file name, and

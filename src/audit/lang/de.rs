@@ -204,6 +204,11 @@ pub const DE: Lang = Lang {
         "und", "aber", "jedoch", "sondern", "während", "weil", "da", "obwohl", "damit",
     ],
     not_claims_headings: &[
+        "so geht",
+        "anleitung",
+        "verwendung",
+        "nutzung",
+        "ausführen",
         "nächste schritte",
         "nächste",
         "offene punkte",

@@ -270,6 +270,8 @@ pub const ES: Lang = Lang {
         "para que",
     ],
     not_claims_headings: &[
+        "uso",
+        "instrucciones",
         "próximos pasos",
         "siguientes pasos",
         "pendiente",

@@ -88,7 +88,9 @@ pub const FR: Lang = Lang {
     continuative: &[],
     nominal: &[],
     file_words: &["fichier"],
-    negations: &["pas ", "aucun", "aucune", "jamais", "rien ", "non "],
+    negations: &[
+        "pas ", "aucun", "aucune", "jamais", "rien ", "non ", "ni ", "ne ", "n'",
+    ],
     modal: &[
         "je vais",
         "vais ",
@@ -180,6 +182,8 @@ pub const FR: Lang = Lang {
         "échou",
         "échec",
         "cassé",
+        "cassent",
+        "casse ",
         "en erreur",
         "plantent",
         "failed",
@@ -226,6 +230,8 @@ pub const FR: Lang = Lang {
         "pour que",
     ],
     not_claims_headings: &[
+        "utilisation",
+        "mode d'emploi",
         "prochaines étapes",
         "étapes suivantes",
         "prochaine",

@@ -146,6 +146,8 @@ pub const IT: Lang = Lang {
     ],
     joins: &["e", "ma", "però", "tuttavia", "perché", "poiché", "sebbene"],
     not_claims_headings: &[
+        "utilizzo",
+        "uso",
         "prossimi passi",
         "da fare",
         "invariat",

@@ -178,6 +178,9 @@ pub const JA: Lang = Lang {
     numbers: &[],
     joins: &["ただし", "しかし", "けど", "ですが", "ましたが"],
     not_claims_headings: &[
+        "使い方",
+        "使用方法",
+        "手順",
         "次のステップ",
         "今後",
         "残り",

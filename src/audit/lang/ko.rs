@@ -171,6 +171,8 @@ pub const KO: Lang = Lang {
     ],
     joins: &["그리고", "및", "하지만", "그러나", "지만", "는데", "때문에"],
     not_claims_headings: &[
+        "사용법",
+        "사용 방법",
         "다음 단계",
         "향후",
         "todo",

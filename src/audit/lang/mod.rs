@@ -472,7 +472,13 @@ struct Clause {
     text: String,
     spans: Vec<String>,
     paths: Vec<(String, bool)>,
+    /// The paths a location word stands before ("in `a.py`"): what was made went into
+    /// the file, which is no source of it.
+    inside: Vec<String>,
 }
+
+/// Words that put what a verb made inside a file ("Tests in `a.py` angelegt").
+const INSIDE: &[&str] = &["in", "into", "dans", "nel", "nella", "em", "в", "во"];
 
 /// Splits a sentence into clauses at commas, semicolons, colons and the language's joining
 /// words, never inside a code span.
@@ -577,10 +583,15 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
     let text = fold(&original.to_lowercase());
     // Each `§` is a span: a path when it has a path's shape.
     let mut paths = Vec::new();
+    let mut inside = Vec::new();
     let mut marks = text.match_indices('§').map(|(i, _)| i);
     for span in &spans {
         let at = marks.next().unwrap_or(0);
         if let Some(p) = vocab::path_of(span, true) {
+            let word_before = text[..at].split_whitespace().next_back().unwrap_or("");
+            if lang.spaced && INSIDE.contains(&word_before) {
+                inside.push(p.clone());
+            }
             paths.push((p, beside_from(lang, &text, at, '§'.len_utf8())));
         }
     }
@@ -608,6 +619,7 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
         text,
         spans,
         paths,
+        inside,
     }
 }
 
@@ -1149,6 +1161,21 @@ struct Around<'a> {
     sentence: &'a str,
     sentence_text: &'a str,
     before: &'a [Clause],
+    /// Every clause of the sentence.
+    clauses: &'a [Clause],
+}
+
+/// Whether a clause says something failed: a failure word that no success phrase holds
+/// ("没有报错", "no errors"), no zero counts ("0 failed") and no negation denies ("कोई भी
+/// फ़ेल नहीं हुआ", "keiner schlug fehl").
+fn reports_failure(lang: &Lang, text: &str) -> bool {
+    let mut plain = text.to_owned();
+    for f in lang.clean.iter().filter(|f| has(lang, text, f)) {
+        plain = plain.replace(f, " ");
+    }
+    first(lang, &plain, lang.failed).is_some()
+        && !zero_failed(lang, &plain)
+        && first(lang, &plain, lang.negations).is_none()
 }
 
 /// The claims of one clause.
@@ -1164,12 +1191,22 @@ fn clause_claims(
         sentence,
         sentence_text,
         before,
+        ..
     } = around;
     let mut out = Vec::new();
     let mk = |kind: Kind| {
         let mut claim = Claim::read(kind, sentence);
         claim.tools = super::named::named_in_clause(&c.raw, sentence, &claim.kind);
         claim.bind_spans(c.spans.iter().map(String::as_str));
+        // Test files written bare ("tests/test_a.py en tests/test_b.py zijn groen") are
+        // named as surely as quoted ones.
+        if matches!(claim.kind, Kind::Tests { .. }) {
+            for (p, _) in &c.paths {
+                if vocab::test_file_span(p) && !claim.test_files.contains(p) {
+                    claim.test_files.push(p.clone());
+                }
+            }
+        }
         claim
     };
     if let Some((change, verb_from, verb_text)) = verb {
@@ -1183,7 +1220,8 @@ fn clause_claims(
         while let Some((path, from)) = paths.next() {
             // "`app.local.yaml` aus `app.yaml` angelegt": from the first path read as a
             // source on, the paths are what the new file was made from.
-            *inputs |= *from && matches!(change, Change::Created);
+            let into = c.inside.contains(path);
+            *inputs |= *from && !into && matches!(change, Change::Created);
             if *inputs {
                 continue;
             }
@@ -1193,8 +1231,10 @@ fn clause_claims(
                     Some((to, _)) => Change::Renamed { to: to.clone() },
                     None => Change::Modified,
                 },
-                // "aus `a.rs` entfernt": something inside the file was removed.
+                // "aus `a.rs` entfernt": something inside the file was removed; "Tests in
+                // `a.py` angelegt": something was made inside it.
                 Change::Deleted if *from => Change::Modified,
+                Change::Created if into => Change::Modified,
                 other => other.clone(),
             };
             let mut claim = mk(Kind::File {
@@ -1238,13 +1278,10 @@ fn clause_claims(
     let whole = fold(&sentence.to_lowercase());
     let sentence_spans: Vec<&str> = sentence.split('`').skip(1).step_by(2).collect();
     let subject = check_subject(lang, text, &c.spans, &c.raw);
-    // "没有报错" ("no errors reported") holds a failure word in a success phrase.
-    let mut whole_plain = whole.clone();
-    for f in lang.clean.iter().filter(|f| has(lang, &whole, f)) {
-        whole_plain = whole_plain.replace(f, " ");
-    }
-    let sentence_failed =
-        first(lang, &whole_plain, lang.failed).is_some() && !zero_failed(lang, &whole_plain);
+    let sentence_failed = around
+        .clauses
+        .iter()
+        .any(|c| reports_failure(lang, &c.text));
     // The sentence's subject reaches a clause that only says "passed" ("12 bestanden"),
     // "zwei fehlgeschlagen" or "aucun changement" ("`cargo fmt` : aucun changement"): the
     // claim then names the sentence's tools and commands.
@@ -1308,6 +1345,10 @@ fn clause_claims(
                 out.push(mk(Kind::Failures { count }));
             }
         }
+        // "`mean of nothing` passe encore": one test, named, passes; the suite may not.
+        (Some("tests"), Some(_), None) if names_one_test(lang, c) => {
+            why.push("a named test passes: not a claim about the tests".into());
+        }
         (Some("tests"), Some(_), None) => {
             let (count, sure) = test_count(lang, text);
             let mut claim = mk(Kind::Tests { count });
@@ -1343,8 +1384,12 @@ fn clause_claims(
             .split_whitespace()
             .any(|w| claims_hash(w.trim_matches(|c: char| !c.is_ascii_alphanumeric())));
     let push_label = PUSH_LABELS.contains(&label.as_str()) && value_done && !refused;
-    let commit_label =
-        COMMIT_LABELS.contains(&label.as_str()) && (value_done || has_hash) && !refused;
+    // "**Commit:** registrato come `feat: midpoint`": the value names the commit by its
+    // subject (a span with a space or a colon, not a branch's name).
+    let names_subject = c.spans.iter().any(|s| s.trim().contains([' ', ':']));
+    let commit_label = COMMIT_LABELS.contains(&label.as_str())
+        && (value_done || has_hash || names_subject)
+        && !refused;
     if (first(lang, text, lang.committed).is_some() || commit_made(lang, text) || commit_label)
         && (done_or_spaced(lang, sentence_text) || commit_label)
         && !refused
@@ -1374,6 +1419,18 @@ fn clause_claims(
         out.push(mk(Kind::Push { branch }));
     }
     out
+}
+
+/// Whether a clause's subject is one test, named in a code span that is neither a
+/// command nor a path nor a tool, with no word for tests of its own.
+fn names_one_test(lang: &Lang, c: &Clause) -> bool {
+    let [name] = c.spans.as_slice() else {
+        return false;
+    };
+    c.paths.is_empty()
+        && vocab::command_kind(name).is_none()
+        && first(lang, &c.text, lang.tests).is_none()
+        && super::named::named_in(name, &Kind::Tests { count: None }).is_empty()
 }
 
 /// Labels of a push or a commit line ("**Push:** …", "**コミット**: …").
@@ -1653,6 +1710,7 @@ fn read_sentence(
                 sentence,
                 sentence_text: &done,
                 before: &cs[..i],
+                clauses: &cs,
             },
             &mut inputs,
             &mut reading.why,

@@ -145,6 +145,7 @@ pub const NL: Lang = Lang {
     ],
     joins: &["en", "maar", "echter", "omdat", "hoewel", "zodat"],
     not_claims_headings: &[
+        "gebruik",
         "volgende stappen",
         "nog te doen",
         "todo",

@@ -187,6 +187,9 @@ pub const PT: Lang = Lang {
         "embora",
     ],
     not_claims_headings: &[
+        "uso",
+        "como usar",
+        "instruções",
         "próximos passos",
         "pendente",
         "a fazer",

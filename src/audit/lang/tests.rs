@@ -463,6 +463,11 @@ fn polish() {
                 "Usunąłem plik `docs/stary.md`.",
                 "file docs/stary.md deleted",
             ),
+            // The parent's relay of a subagent's work is the parent's claim.
+            (
+                "Subagent dodał `min` do `src/lib.rs`, ale `cargo test` nie przechodzi.",
+                "file src/lib.rs changed",
+            ),
             (
                 "Usunąłem nieużywany import z pliku `src/lib.rs`.",
                 "file src/lib.rs changed",
@@ -502,7 +507,6 @@ fn polish() {
             "Zaktualizuję `src/lib.rs` później, jeśli chcesz.",
             "Testy nadal nie przechodzą: 2 z 10.",
             "Pliku `README.md` nie zmieniłem.",
-            "Subagent dodał `min` do `src/lib.rs`, ale `cargo test` nie przechodzi.",
             "Push do `origin/main` został odrzucony (non-fast-forward).",
         ],
     );

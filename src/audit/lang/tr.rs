@@ -237,10 +237,6 @@ pub const TR: Lang = Lang {
         "birisi",
         "başka biri",
         "meslektaş",
-        "alt ajan",
-        "alt agent",
-        "subagent",
-        "alt görev",
     ],
     earlier: &[
         "zaten",

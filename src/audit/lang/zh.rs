@@ -86,6 +86,7 @@ pub const ZH: Lang = Lang {
     format: &["格式化", "format", "rustfmt", "prettier", "black"],
     passed: &[
         "passed",
+        "跑通",
         "通过",
         "通過",
         "成功",
@@ -119,6 +120,9 @@ pub const ZH: Lang = Lang {
         "不再报错",
         "零警告",
         "没问题",
+        "无失败",
+        "没有失败",
+        "零失败",
     ],
     failed: &["failed", "failing", "失败", "報錯", "报错", "挂了", "fail"],
     formatted: &["了", "已", "完成"],
@@ -129,6 +133,8 @@ pub const ZH: Lang = Lang {
         "并且", "以及", "并", "和", "但是", "不过", "然而", "因为", "由于",
     ],
     not_claims_headings: &[
+        "用法",
+        "使用方法",
         "下一步",
         "后续",
         "待办",
