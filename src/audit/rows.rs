@@ -289,10 +289,7 @@ pub fn add_row_claims(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
         for (span, value, kind) in results_in(&r.sentence) {
             // A reader that read a claim about this very command had its say.
-            if r.claims
-                .iter()
-                .any(|c| c.commands.iter().any(|s| *s == span))
-            {
+            if r.claims.iter().any(|c| c.commands.contains(&span)) {
                 continue;
             }
             let mut claim = Claim::read(kind, &r.sentence);
@@ -632,7 +629,7 @@ fn path_spans(sentence: &str) -> Vec<String> {
         .filter(|p| !vocab::shape_inferred(p) && !p.contains(['*', '?', '$', '~']))
         .filter(|p| !p.starts_with('/'))
         // `.o`, `.env`: an extension or a dotfile named in passing ("the `.o` files").
-        .filter(|p| !(p.starts_with('.') && !p.contains('/')))
+        .filter(|p| !p.starts_with('.') || p.contains('/'))
         .collect()
 }
 
@@ -690,6 +687,39 @@ fn denies_it_is_there(description: &str) -> bool {
         || forms.any(|w| has_stem(&v, w))
 }
 
+/// Words that make a sentence ask for a check rather than report one.
+const ASKED_FOR: &[&str] = &[
+    "run",
+    "rerun",
+    "re-run",
+    "try",
+    "please",
+    "next step",
+    "next steps",
+    "confirm",
+    "make sure",
+    "ensure",
+    "you can",
+    "you should",
+    "you may",
+    "on your end",
+    "führe",
+    "führen sie",
+    "lance",
+    "lancez",
+    "ejecuta",
+    "ejecute",
+    "esegui",
+    "rode",
+    "execute",
+    "voer",
+    "запусти",
+    "запустите",
+    "실행해",
+    "実行してください",
+    "请运行",
+];
+
 /// Separators of a line that leads with a command written without a code span
 /// ("python3 -m compileall app -> OK").
 const BARE_SEPARATORS: &[&str] = &[" -> ", " → ", " => ", ": ", " — ", " – ", " | "];
@@ -706,6 +736,14 @@ const CLAUSE_STARTS: &[char] = &[',', ';', '.', ':', '(', '，', '；', '。', '
 /// and the words after it ("… y `ruff check .` tampoco encontró nada que corregir").
 fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
     let mut out = Vec::new();
+    // "Does `cargo clippy` pass on your end?", "Next step: run `cargo test` and confirm
+    // everything passes.": asked or asked for, not reported.
+    let prose: String = sentence.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+    let lower = fold(&prose.to_lowercase());
+    if sentence.trim_end().ends_with(['?', '？']) || ASKED_FOR.iter().any(|w| has_word(&lower, w))
+    {
+        return out;
+    }
     let lead = sentence.trim_start_matches(|c: char| {
         c.is_whitespace() || "-*•·+|_".contains(c) || MARKS.iter().any(|m| m.starts_with(c))
     });
