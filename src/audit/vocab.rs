@@ -288,7 +288,8 @@ pub(crate) const CREATE_VERBS: &[&str] = &[
     "deliverables",
 ];
 
-pub(crate) const DELETE_VERBS: &[&str] = &["removed", "deleted", "dropped"];
+pub(crate) const DELETE_VERBS: &[&str] =
+    &["removed", "deleted", "dropped", "wiped", "purged", "erased"];
 
 pub(crate) const RENAME_VERBS: &[&str] = &["renamed", "moved"];
 
@@ -903,10 +904,17 @@ pub(crate) fn as_path(t: &Token) -> Option<String> {
     // Unquoted, `feat/x` or `origin/main` is a branch as often as a path: a bare word
     // needs an extension, or to start like a path does.
     let path_like_start = ["/", "./", "../", "~/"].iter().any(|p| text.starts_with(p));
+    // `build/ wiped`: a bare word that ends in a separator names a directory.
+    let dir_word = !quoted
+        && text.len() >= 4
+        && text.ends_with('/')
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-/".contains(c));
     let ok = if quoted {
         slash || has_ext(false) || name.starts_with('.') && name.len() > 1
     } else {
-        has_ext(true) || (slash && path_like_start)
+        has_ext(true) || (slash && path_like_start) || dir_word
     };
     if !ok || text.ends_with("/.") {
         return None;
