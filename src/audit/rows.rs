@@ -10,6 +10,145 @@
 
 use super::lang::{fold, LANGS};
 use super::vocab::{self, Change, Claim, Kind, Listed, Reading};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// A set of word forms, indexed by first character so one pass over a sentence finds any
+/// of them (thousands of forms across the tables: a search per form costs milliseconds
+/// on a long report).
+struct Forms {
+    by_first: HashMap<char, Vec<Form>>,
+}
+
+struct Form {
+    text: String,
+    /// Must end at a word's end (English words, the forms written with a trailing space).
+    whole: bool,
+    /// Matches anywhere, not only at a word's start (scripts without spaces or case).
+    anywhere: bool,
+}
+
+impl Forms {
+    /// `stems` match as the tables do ([`has_stem`]); `words` only whole.
+    fn new<'a>(
+        stems: impl IntoIterator<Item = &'a str>,
+        words: impl IntoIterator<Item = &'a str>,
+    ) -> Forms {
+        let mut by_first: HashMap<char, Vec<Form>> = HashMap::new();
+        let mut add = |raw: &str, whole: bool| {
+            let text = raw.trim();
+            let Some(first) = text.chars().next() else {
+                return;
+            };
+            let anywhere = !whole
+                && !text.is_ascii()
+                && !text
+                    .chars()
+                    .any(|c| c.is_alphabetic() && (c.is_lowercase() || c.is_ascii()));
+            let whole = whole || raw.ends_with(' ') || !text.chars().any(char::is_alphabetic);
+            by_first.entry(first).or_default().push(Form {
+                text: text.to_owned(),
+                whole,
+                anywhere,
+            });
+        };
+        for f in stems {
+            add(f, false);
+        }
+        for w in words {
+            add(w, true);
+        }
+        Forms { by_first }
+    }
+
+    /// Whether any form stands in `text` (lower-cased, folded).
+    fn any_in(&self, text: &str) -> bool {
+        let mut prev: Option<char> = None;
+        for (i, c) in text.char_indices() {
+            let word_start = prev.is_none_or(|p| !p.is_alphanumeric());
+            prev = Some(c);
+            let Some(forms) = self.by_first.get(&c) else {
+                continue;
+            };
+            for f in forms {
+                if !(word_start || f.anywhere) || !text[i..].starts_with(&f.text) {
+                    continue;
+                }
+                let end = i + f.text.len();
+                let ends_word = text[end..]
+                    .chars()
+                    .next()
+                    .is_none_or(|n| !n.is_alphanumeric());
+                if !f.whole || ends_word {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// The forms that say a path is not there (denials, deletions, plans, someone else's,
+/// earlier), of every table, and this reader's own.
+fn not_there_forms() -> &'static Forms {
+    static FORMS: OnceLock<Forms> = OnceLock::new();
+    FORMS.get_or_init(|| {
+        let lists = |l: &super::lang::Lang| -> Vec<&'static str> {
+            [
+                l.negations,
+                l.deleted,
+                l.renamed,
+                l.modal,
+                l.others,
+                l.earlier,
+            ]
+            .concat()
+        };
+        // English is read word by word: its table's forms are whole words.
+        let stems: Vec<&str> = LANGS
+            .iter()
+            .filter(|l| l.code != "en")
+            .flat_map(|l| lists(l))
+            .collect();
+        let english = LANGS
+            .iter()
+            .filter(|l| l.code == "en")
+            .flat_map(|l| [l.negations, l.modal, l.others, l.earlier].concat());
+        let words: Vec<&str> = NOT_THERE.iter().copied().chain(english).collect();
+        Forms::new(stems, words)
+    })
+}
+
+/// The forms that take a pass back: failures (`with_failures`), plans, a check not run.
+fn refuting_forms(with_failures: bool) -> &'static Forms {
+    static WITH: OnceLock<Forms> = OnceLock::new();
+    static WITHOUT: OnceLock<Forms> = OnceLock::new();
+    let build = |failures: bool| {
+        let table = |en: bool| {
+            LANGS
+                .iter()
+                .filter(move |l| (l.code == "en") == en)
+                .flat_map(move |l| {
+                    let fails = if failures { l.failed } else { &[] };
+                    [fails, l.modal].concat()
+                })
+                .collect::<Vec<_>>()
+        };
+        let words: Vec<&str> = NOT_A_PASS.iter().copied().chain(table(true)).collect();
+        Forms::new(table(false), words)
+    };
+    if with_failures {
+        WITH.get_or_init(|| build(true))
+    } else {
+        WITHOUT.get_or_init(|| build(false))
+    }
+}
+
+/// Words (whole) that make a sentence no report of what is.
+fn not_a_report_forms() -> &'static Forms {
+    static FORMS: OnceLock<Forms> = OnceLock::new();
+    FORMS.get_or_init(|| Forms::new([], NOT_A_REPORT.iter().copied()))
+}
 
 /// Marks that say a check passed.
 const MARKS: &[&str] = &["✅", "✓", "✔", "☑", "🟢"];
@@ -426,15 +565,18 @@ const NOT_A_REPORT: &[&str] = &[
 pub fn mark_mentioned_paths(readings: &mut [Reading]) {
     // A message that says anywhere that a path is not there, or how to make it, is
     // honest about it: no other sentence of it claims that path.
+    let reporting: Vec<bool> = readings.iter().map(|r| reports(&r.sentence)).collect();
     let not_claimed: Vec<String> = readings
         .iter()
-        .filter(|r| !reports(&r.sentence))
-        .flat_map(|r| path_spans(&r.sentence))
+        .zip(&reporting)
+        .filter(|(_, reports)| !**reports)
+        .flat_map(|(r, _)| path_spans(&r.sentence))
         .collect();
-    for r in readings.iter_mut().filter(|r| !r.skipped) {
-        if !reports(&r.sentence) {
-            continue;
-        }
+    for (r, _) in readings
+        .iter_mut()
+        .zip(reporting)
+        .filter(|(r, reports)| !r.skipped && *reports)
+    {
         let spans: Vec<String> = path_spans(&r.sentence)
             .into_iter()
             .filter(|p| !not_claimed.contains(p))
@@ -471,7 +613,8 @@ pub fn mark_mentioned_paths(readings: &mut [Reading]) {
 /// any language.
 pub fn mark_value_changes(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        if !reports(&r.sentence) {
+        let arrows = ["→", "->", "=>", "⇒"];
+        if !arrows.iter().any(|a| r.sentence.contains(a)) || !reports(&r.sentence) {
             continue;
         }
         let paths = path_spans(&r.sentence);
@@ -604,8 +747,8 @@ fn number_of(w: &str) -> Option<u64> {
 fn reports(sentence: &str) -> bool {
     let lower = fold(&sentence.to_lowercase());
     !(sentence.trim_end().ends_with(['?', '？'])
-        || denies_it_is_there(sentence)
-        || NOT_A_REPORT.iter().any(|w| has_word(&lower, w)))
+        || not_there_forms().any_in(&lower)
+        || not_a_report_forms().any_in(&lower))
 }
 
 /// The project paths a sentence names in code spans (one word each, no patterns).
@@ -622,6 +765,7 @@ fn path_spans(sentence: &str) -> Vec<String> {
         .iter()
         .step_by(2)
         .flat_map(|p| p.split_whitespace())
+        .filter(|w| w.contains(['/', '.']))
         .filter_map(|w| vocab::path_of(w, false))
         .filter(|p| p.contains('/'));
     quoted
@@ -660,31 +804,7 @@ fn lead_path(sentence: &str) -> Option<(String, &str)> {
 
 /// Whether an item's description says the file is not there, or not yet.
 fn denies_it_is_there(description: &str) -> bool {
-    let v = fold(&description.to_lowercase());
-    // English is read word by word (its table's forms are no stems: "pr" is a PR).
-    let mut forms = LANGS.iter().filter(|l| l.code != "en").flat_map(|l| {
-        [
-            l.negations,
-            l.deleted,
-            l.renamed,
-            l.modal,
-            l.others,
-            l.earlier,
-        ]
-        .concat()
-        .into_iter()
-    });
-    let english = LANGS.iter().filter(|l| l.code == "en").flat_map(|l| {
-        [l.negations, l.modal, l.others, l.earlier]
-            .concat()
-            .into_iter()
-    });
-    NOT_THERE
-        .iter()
-        .copied()
-        .chain(english)
-        .any(|w| has_word(&v, w.trim()))
-        || forms.any(|w| has_stem(&v, w))
+    not_there_forms().any_in(&fold(&description.to_lowercase()))
 }
 
 /// Words that make a sentence ask for a check rather than report one.
@@ -815,15 +935,7 @@ fn says_passed(value: &str) -> bool {
         }
     }
     // "0 fehlgeschlagen", "0 failed": a zero count of failures is part of a pass.
-    for lang in LANGS {
-        for f in lang.failed {
-            for zero in [format!("0 {f}"), format!("0{f}")] {
-                if v.contains(&zero) {
-                    v = v.replace(&zero, " ");
-                }
-            }
-        }
-    }
+    v = without_zero_failures(v);
     let cleans = LANGS.iter().flat_map(|l| l.clean.iter().map(|c| c.trim()));
     for c in cleans.chain(denied_problems(&v).iter().map(String::as_str)) {
         if !c.is_empty() && v.contains(c) {
@@ -855,41 +967,38 @@ fn says_passed(value: &str) -> bool {
 /// Whether `text` says a check failed (`failures`), was not run, or only may pass. The
 /// phrases that say it passed are taken out first.
 fn refutes(text: &str, failures: bool) -> bool {
-    let mut v = text.to_owned();
-    for lang in LANGS {
-        for f in lang.failed {
-            for zero in [format!("0 {f}"), format!("0{f}")] {
-                v = v.replace(&zero, " ");
-            }
-        }
-    }
+    let mut v = without_zero_failures(text.to_owned());
     let cleans = LANGS.iter().flat_map(|l| l.clean.iter().map(|c| c.trim()));
-    for c in cleans.chain(denied_problems(&v).iter().map(String::as_str)) {
-        if !c.is_empty() {
+    for c in cleans
+        .chain(denied_problems(&v).iter().map(String::as_str))
+        .chain(NOTHING_FOUND.iter().copied())
+    {
+        if !c.is_empty() && v.contains(c) {
             v = v.replace(c, " ");
         }
     }
-    for p in NOTHING_FOUND {
-        v = v.replace(p, " ");
-    }
-    let mut tables = LANGS.iter().flat_map(|l| {
-        let fails = if failures { l.failed } else { &[] };
-        [fails, l.modal]
-            .concat()
-            .into_iter()
-            .map(move |w| (l.code == "en", w))
+    refuting_forms(failures).any_in(&v)
+}
+
+/// `v` without its zero counts of failures ("0 failed", "0 fehlgeschlagen"): part of a
+/// pass, in any table's words.
+fn without_zero_failures(mut v: String) -> String {
+    static ZEROS: OnceLock<Vec<String>> = OnceLock::new();
+    let zeros = ZEROS.get_or_init(|| {
+        LANGS
+            .iter()
+            .flat_map(|l| l.failed.iter())
+            .flat_map(|f| [format!("0 {}", f.trim()), format!("0{}", f.trim())])
+            .collect()
     });
-    // English is read word by word: its table's forms are whole words.
-    tables.any(|(en, w)| {
-        if en {
-            has_word(&v, w.trim())
-        } else {
-            has_stem(&v, w)
+    if v.contains('0') {
+        for zero in zeros {
+            if v.contains(zero.as_str()) {
+                v = v.replace(zero.as_str(), " ");
+            }
         }
-    }) || NOT_A_PASS
-        .iter()
-        .map(|w| w.trim_end())
-        .any(|w| !w.is_empty() && has_word(&v, w))
+    }
+    v
 }
 
 /// The phrases of `v` that deny a problem ("keine einzige warnung", "エラーなし").
