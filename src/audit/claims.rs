@@ -1668,11 +1668,28 @@ fn git_claims(toks: &[Token], words: &[(String, bool)]) -> Vec<Kind> {
                     || matches!(p[1], "a" | "the" | "one") && p[2].starts_with("commit"))
         });
     if committed {
+        // "(beaadba), parent 9c4a24b": the commit's own hash, not its parent's; one in
+        // parentheses is a hash even when it happens to be all letters.
+        let not_its_own = ["parent", "base", "onto", "after", "from", "atop"];
         let hash = raw
             .iter()
-            .map(|x| clean(x))
-            .find(|x| is_hash(x))
-            .map(str::to_owned);
+            .enumerate()
+            .filter(|(i, _)| {
+                !i.checked_sub(1)
+                    .is_some_and(|j| not_its_own.contains(&clean(&raw[j]).to_lowercase().as_str()))
+            })
+            .map(|(i, x)| {
+                let parenthesised =
+                    x.starts_with('(') || i.checked_sub(1).is_some_and(|j| raw[j].ends_with('('));
+                (parenthesised, clean(x))
+            })
+            .find(|(parenthesised, c)| {
+                is_hash(c)
+                    || *parenthesised
+                        && (7..=40).contains(&c.len())
+                        && c.chars().all(|ch| ch.is_ascii_hexdigit())
+            })
+            .map(|(_, c)| c.to_owned());
         out.push(Kind::Commit { hash });
     }
     let is_remote = |b: &str| {

@@ -1,12 +1,21 @@
-//! Result rows, in any language: a check command in a code span, then what it gave.
+//! Readings in any language, after each language's reader has had its say: result rows,
+//! named paths, values from old to new, and whole counts.
 //!
 //! Agents report checks as rows more often than as sentences: a table row (`| \`cargo
 //! clippy -- -D warnings\` | sauber, keine einzige Warnung |`), an arrow (`- \`cargo
 //! clippy\` → no lints`), a label (`\`cargo clippy\`: limpo.`). The value is a word or
 //! two, and which language it is in matters less than what it says: passed, clean, no
-//! problems. Each language's reader reads the sentences of its language; this one reads
-//! the rows they leave without a claim about the command the row leads with, so a row
-//! that names a check which never ran, or failed, is a claim that blocks.
+//! problems. A row that names a check which never ran, or failed, is a claim that blocks
+//! ([`add_row_claims`]).
+//!
+//! A report that names a path says the project has it: a list item that leads with one,
+//! a path in a sentence that reports. That blocks only where the project never had the
+//! path ([`Listed`], [`mark_listed_paths`], [`mark_mentioned_paths`]). A value going from
+//! old to new beside a path says the file changed ([`mark_value_changes`]); "all five"
+//! counts every test ([`mark_whole_counts`]).
+//!
+//! Every table's words are looked up here at once (thousands of forms), so the sets are
+//! indexed by first character and built once per process ([`Forms`]).
 
 use super::lang::{fold, LANGS};
 use super::vocab::{self, Change, Claim, Kind, Listed, Reading};
@@ -443,12 +452,31 @@ pub fn add_row_claims(readings: &mut [Reading]) {
                 }
             }
             claim.bind_spans([span.as_str()]);
-            if r.claims.is_empty() {
-                r.why.clear();
-            }
-            r.claims.push(claim);
+            add(r, claim);
         }
     }
+}
+
+/// Adds a claim to a reading: a reading with claims says no more why it has none.
+fn add(r: &mut Reading, claim: Claim) {
+    if r.claims.is_empty() {
+        r.why.clear();
+    }
+    r.claims.push(claim);
+}
+
+/// The claim that `path` is there, checked only against a path the project never had.
+fn presence(path: String, sentence: &str, why: &str) -> Claim {
+    let mut claim = Claim::read(
+        Kind::File {
+            path,
+            change: Change::Created,
+        },
+        sentence,
+    );
+    claim.weaken(why);
+    claim.listed = Listed::Alone;
+    claim
 }
 
 /// Words that keep an item that leads with a path from saying the file is there: it is
@@ -510,19 +538,9 @@ pub fn mark_listed_paths(readings: &mut [Reading]) {
         if read || other_paths || denies_it_is_there(rest) {
             continue;
         }
-        let mut claim = Claim::read(
-            Kind::File {
-                path,
-                change: Change::Created,
-            },
-            &r.sentence,
-        );
-        claim.weaken("a path alone on a list item: the project has it, or it is a claim");
-        claim.listed = Listed::Alone;
-        if r.claims.is_empty() {
-            r.why.clear();
-        }
-        r.claims.push(claim);
+        let why = "a path alone on a list item: the project has it, or it is a claim";
+        let claim = presence(path, &r.sentence, why);
+        add(r, claim);
     }
 }
 
@@ -591,19 +609,9 @@ pub fn mark_mentioned_paths(readings: &mut [Reading]) {
             if named {
                 continue;
             }
-            let mut claim = Claim::read(
-                Kind::File {
-                    path,
-                    change: Change::Created,
-                },
-                &r.sentence,
-            );
-            claim.weaken("a path a report names: the project has it, or it is a claim");
-            claim.listed = Listed::Alone;
-            if r.claims.is_empty() {
-                r.why.clear();
-            }
-            r.claims.push(claim);
+            let why = "a path a report names: the project has it, or it is a claim";
+            let claim = presence(path, &r.sentence, why);
+            add(r, claim);
         }
     }
 }
@@ -656,10 +664,7 @@ pub fn mark_value_changes(readings: &mut [Reading]) {
             },
             &r.sentence,
         );
-        if r.claims.is_empty() {
-            r.why.clear();
-        }
-        r.claims.push(claim);
+        add(r, claim);
     }
 }
 
