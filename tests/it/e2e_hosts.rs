@@ -315,9 +315,13 @@ fn an_unbacked_test_claim_is_blocked_until_the_tests_run(host: HostKind) {
         .into_iter()
         .filter(|r| r["kind"] == "run")
         .collect();
+    // Qwen Code's shell tool once answered "Output: (empty)" for this command, which did
+    // print (one whole-suite run in two, 2026-12-05): the record keeps what the host gave.
+    let holds_output =
+        |o: &str| o.contains("3 passed") || host == HostKind::Qwen && o.contains("Output: (empty)");
     assert!(
         runs.iter().any(|r| r["command"] == "make -s test"
-            && r["output"].as_str().is_some_and(|o| o.contains("3 passed"))
+            && r["output"].as_str().is_some_and(holds_output)
             && r["host"] == host.name()),
         "{runs:?}"
     );
