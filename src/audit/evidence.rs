@@ -1196,7 +1196,7 @@ fn selects(c: &Check, file: &str) -> bool {
             .any(|a| matches!(*a, "--lib" | "--bins" | "--bin" | "--test" | "--doc"));
         return named || !selecting || args.contains(&"--tests") && file.starts_with("tests/");
     }
-    let paths = selection_paths(c.runner, &argv);
+    let paths = super::named::selection_paths(c.runner, &argv);
     let file_module = file.strip_suffix(".py").unwrap_or(file);
     paths.is_empty()
         || paths.iter().any(|p| {
@@ -1208,24 +1208,6 @@ fn selects(c: &Check, file: &str) -> bool {
                 || p == file_module
                 || p.starts_with(&format!("{file_module}/"))
         })
-}
-
-/// The paths a test run selects, as written (`tests/a.py::test_x` as `tests/a.py`;
-/// unittest's modules `tests.test_text` as `tests/test_text`).
-fn selection_paths(runner: Runner, argv: &[String]) -> Vec<String> {
-    argv.iter()
-        .skip(1)
-        .filter(|a| !a.starts_with('-') && (a.contains('/') || a.contains('.')))
-        .map(|a| {
-            let a = a.trim_start_matches("./");
-            let a = a.split("::").next().unwrap_or(a);
-            if runner == Runner::Unittest && !a.contains('/') && !a.ends_with(".py") {
-                a.replace('.', "/")
-            } else {
-                a.to_owned()
-            }
-        })
-        .collect()
 }
 
 /// A reported failure count against the last test run's summary (failures and errors
@@ -1460,7 +1442,7 @@ fn selects_kind(kind: &str, argv: &[String], kind_files: &[PathBuf], f: &Facts) 
         // Unit tests are the tests of no other kind: a selection with a path that names
         // none of the others selects some.
         let others = ["integration", "integ", "e2e", "end-to-end", "doc"];
-        let some_unit = selection_paths(runner, argv)
+        let some_unit = super::named::selection_paths(runner, argv)
             .iter()
             .any(|p| !others.iter().any(|o| p.to_lowercase().contains(o)));
         return Some(some_unit);
@@ -1469,7 +1451,7 @@ fn selects_kind(kind: &str, argv: &[String], kind_files: &[PathBuf], f: &Facts) 
         return by_flags;
     }
     let runner = summary::runner_of(argv);
-    let paths: Vec<PathBuf> = selection_paths(runner, argv)
+    let paths: Vec<PathBuf> = super::named::selection_paths(runner, argv)
         .iter()
         .map(|a| canonical_lexical(f.ev.cwd, a))
         .collect();

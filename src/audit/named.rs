@@ -243,12 +243,7 @@ pub fn covers(kind: &str, argv: &[String]) -> Option<bool> {
     if kind == "doc" {
         return Some(argv.iter().any(|a| a.contains("doctest")));
     }
-    let paths: Vec<&str> = argv
-        .iter()
-        .skip(1)
-        .filter(|a| !a.starts_with('-') && (a.contains('/') || a.contains('.')))
-        .map(String::as_str)
-        .collect();
+    let paths = selection_paths(super::summary::runner_of(argv), argv);
     if paths.is_empty() {
         return Some(true);
     }
@@ -256,6 +251,25 @@ pub fn covers(kind: &str, argv: &[String]) -> Option<bool> {
         return Some(true);
     }
     None
+}
+
+/// The paths a test run selects, as written (`tests/a.py::test_x` as `tests/a.py`;
+/// unittest's modules `tests.test_text` as `tests/test_text`).
+pub(crate) fn selection_paths(runner: super::summary::Runner, argv: &[String]) -> Vec<String> {
+    argv.iter()
+        .skip(1)
+        .filter(|a| !a.starts_with('-') && (a.contains('/') || a.contains('.')))
+        .map(|a| {
+            let a = a.trim_start_matches("./");
+            let a = a.split("::").next().unwrap_or(a);
+            if runner == super::summary::Runner::Unittest && !a.contains('/') && !a.ends_with(".py")
+            {
+                a.replace('.', "/")
+            } else {
+                a.to_owned()
+            }
+        })
+        .collect()
 }
 
 /// The arguments of a `cargo <sub>` run that are cargo's own (before `--`).
