@@ -66,6 +66,17 @@ pub struct InstallArgs {
     /// Only these hooks, comma-separated [default: all of them].
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_hook)]
     pub hooks: Vec<Hook>,
+    /// Register in the host's administrator settings (Claude Code:
+    /// /etc/claude-code/managed-settings.d/), which no user or project setting can switch
+    /// off. Needs root to write; otherwise the files are staged and the one command an
+    /// administrator runs is printed.
+    #[arg(long, conflicts_with_all = ["local", "user", "project", "print_settings"])]
+    pub managed: bool,
+    /// With --managed: also deploy this file as the organisation's policy
+    /// (/etc/did-it-actually/policy.json), which every repository's policy may tighten
+    /// and never loosen.
+    #[arg(long, value_name = "FILE", requires = "managed")]
+    pub policy: Option<PathBuf>,
 }
 
 /// What `uninstall` takes: where to remove from, and what.
@@ -91,6 +102,10 @@ pub struct UninstallArgs {
     /// Only these hooks, comma-separated [default: all of them].
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_hook)]
     pub hooks: Vec<Hook>,
+    /// Remove the managed install (the host's administrator settings file of ours, and
+    /// the binary it ran).
+    #[arg(long, conflicts_with_all = ["local", "user", "project"])]
+    pub managed: bool,
 }
 
 impl From<UninstallArgs> for InstallArgs {
@@ -107,6 +122,8 @@ impl From<UninstallArgs> for InstallArgs {
             force: false,
             binary: None,
             hooks: u.hooks,
+            managed: u.managed,
+            policy: None,
         }
     }
 }

@@ -25,6 +25,12 @@ pub struct Scope {
     /// pattern's literal directories are resolved too (macOS's `/tmp` is `/private/tmp`),
     /// once, on the first write outside the root.
     outside: OutsidePatterns,
+    /// The organisation's `scope.allow` and `scope.outside_root` when the repository sets
+    /// its own too: a path must match both levels' patterns.
+    also_allow: Option<Patterns>,
+    also_outside: Option<OutsidePatterns>,
+    /// Where each rule comes from, for messages ([`Policy::source_of`]).
+    sources: Sources,
     /// Files and directories no agent may write: (path, what it is).
     guarded: Vec<(PathBuf, &'static str)>,
     /// Directories whose `settings*.json` files are Claude Code's settings (where the
@@ -112,10 +118,20 @@ impl Scope {
                 "Claude Code's user settings",
             ));
         }
+        if let Some(org) = &policy.org {
+            guarded.push((resolve(org.path.clone()), "the organisation's policy file"));
+        }
         Scope {
             allow: Patterns::new(&policy.scope.allow),
             deny: Patterns::new(&policy.scope.deny),
             outside: OutsidePatterns::new(&policy.scope.outside_root, env),
+            also_allow: policy.scope.also_allow.as_deref().map(Patterns::new),
+            also_outside: policy
+                .scope
+                .also_outside_root
+                .as_deref()
+                .map(|o| OutsidePatterns::new(o, env)),
+            sources: Sources::of(policy),
             guarded,
             settings_dirs,
             source: policy.source.to_string(),
@@ -262,40 +278,55 @@ impl Scope {
             }
         }
         let Ok(rel) = r.strip_prefix(&root) else {
-            return match self.outside.first_match(&r) {
-                Some(g) => verdict(
-                    true,
-                    format!("outside the root, allowed by scope.outside_root pattern {g:?}"),
+            // Both levels' lists, when both set one: the organisation's is checked too.
+            let levels = [
+                (&self.outside, &self.sources.outside),
+                (
+                    self.also_outside.as_ref().unwrap_or(&self.outside),
+                    &self.sources.org_outside,
                 ),
-                None if self.outside.written.is_empty() => verdict(
-                    false,
-                    format!(
-                        "it is outside the project root {} (scope.outside_root is deny in {})",
-                        self.root.display(),
-                        self.source
-                    ),
-                ),
-                None => verdict(
-                    false,
-                    format!(
-                        "it is outside the project root {} (scope.outside_root allows only {}, in {})",
-                        self.root.display(),
-                        if policy::is_default_outside_root(&self.outside.written) {
-                            "the system temp directories".to_owned()
-                        } else {
-                            self.outside.written.join(", ")
-                        },
-                        self.source
-                    ),
-                ),
-            };
+            ];
+            let mut allowed_by = None;
+            for (outside, source) in levels {
+                match outside.first_match(&r) {
+                    Some(g) => allowed_by = allowed_by.or(Some(g)),
+                    None if outside.written.is_empty() => {
+                        return verdict(
+                            false,
+                            format!(
+                                "it is outside the project root {} (scope.outside_root is deny in {source})",
+                                self.root.display(),
+                            ),
+                        )
+                    }
+                    None => {
+                        return verdict(
+                            false,
+                            format!(
+                                "it is outside the project root {} (scope.outside_root allows only {}, in {source})",
+                                self.root.display(),
+                                if policy::is_default_outside_root(&outside.written) {
+                                    "the system temp directories".to_owned()
+                                } else {
+                                    outside.written.join(", ")
+                                },
+                            ),
+                        )
+                    }
+                }
+            }
+            let g = allowed_by.unwrap_or_default();
+            return verdict(
+                true,
+                format!("outside the root, allowed by scope.outside_root pattern {g:?}"),
+            );
         };
         if let Some(g) = self.deny.first_match(rel) {
             return verdict(
                 false,
                 format!(
                     "it matches the deny pattern {g:?} (scope.deny in {})",
-                    self.source
+                    self.sources.deny(g)
                 ),
             );
         }
@@ -312,22 +343,36 @@ impl Scope {
                 false,
                 format!(
                     "it is the directory the deny pattern {g:?} protects (scope.deny in {})",
-                    self.source
+                    self.sources.deny(g)
                 ),
             );
+        }
+        if rel.as_os_str().is_empty() {
+            return verdict(true, "it is the project root".into());
+        }
+        if let Some(org) = &self.also_allow {
+            if org.first_match(rel).is_none() {
+                return verdict(
+                    false,
+                    format!(
+                        "no scope.allow pattern ({}) matches it, in {}",
+                        org.list.join(", "),
+                        self.sources.org_allow
+                    ),
+                );
+            }
         }
         match self.allow.first_match(rel) {
             Some(g) => verdict(
                 true,
                 format!("inside the root, allowed by scope.allow pattern {g:?}"),
             ),
-            None if rel.as_os_str().is_empty() => verdict(true, "it is the project root".into()),
             None => verdict(
                 false,
                 format!(
                     "no scope.allow pattern ({}) matches it, in {}",
                     self.allow.list.join(", "),
-                    self.source
+                    self.sources.allow
                 ),
             ),
         }
@@ -362,7 +407,7 @@ impl Scope {
                 return Some(format!(
                     "it holds {}, which the deny pattern {pattern:?} protects (scope.deny in {})",
                     lit.display(),
-                    self.source
+                    self.sources.deny(pattern)
                 ));
             }
         }
@@ -384,7 +429,7 @@ impl Scope {
                         return Some(format!(
                             "it holds {}, which matches the deny pattern {g:?} (scope.deny in {})",
                             path.display(),
-                            self.source
+                            self.sources.deny(g)
                         ));
                     }
                 }
@@ -493,6 +538,46 @@ fn shared_hard_link(path: &Path) -> Option<String> {
             m.nlink()
         )
     })
+}
+
+/// Where each scope rule comes from, for messages: computed once per scope.
+struct Sources {
+    allow: String,
+    org_allow: String,
+    outside: String,
+    org_outside: String,
+    /// Each deny pattern with its level's name.
+    deny: Vec<(String, String)>,
+}
+
+impl Sources {
+    fn of(policy: &Policy) -> Sources {
+        let org = policy.org.as_ref().map(|o| o.label());
+        Sources {
+            allow: policy.source_of("scope.allow"),
+            org_allow: org.clone().unwrap_or_default(),
+            outside: policy.source_of("scope.outside_root"),
+            org_outside: org.unwrap_or_else(|| policy.source_of("scope.outside_root")),
+            deny: policy
+                .scope
+                .deny
+                .iter()
+                .map(|g| {
+                    (
+                        g.clone(),
+                        policy.source_of_rule(&format!("scope.deny {g:?}")),
+                    )
+                })
+                .collect(),
+        }
+    }
+
+    fn deny(&self, pattern: &str) -> &str {
+        self.deny
+            .iter()
+            .find(|(g, _)| g == pattern)
+            .map_or("the policy", |(_, s)| s.as_str())
+    }
 }
 
 /// `scope.outside_root` as the guard runs it.

@@ -61,6 +61,9 @@ pub fn run(
     env: &Env,
     out: &mut dyn Write,
 ) -> Result<ExitCode, CommandError> {
+    if args.managed {
+        return super::managed::run(args, uninstall, env, out);
+    }
     match args.host {
         HostChoice::One(host) => run_one(args, host, uninstall, env, out),
         HostChoice::All => run_all(args, uninstall, env, out),

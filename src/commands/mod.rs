@@ -10,6 +10,7 @@ pub mod explain;
 pub mod install;
 pub mod log;
 pub mod loops;
+pub mod managed;
 pub mod policy;
 pub mod receipt;
 pub mod run;

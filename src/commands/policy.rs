@@ -99,6 +99,9 @@ pub fn check(
     match Policy::discover(&cwd, env.as_fn()) {
         Ok(p) => {
             writeln!(out, "policy: {}", p.source)?;
+            if let Some(org) = &p.org {
+                org_lines(org, out)?;
+            }
             match &in_force {
                 Ok(f) => match &f.pending {
                     Some(pending) => writeln!(
@@ -140,7 +143,7 @@ pub fn check(
             )?;
             writeln!(out, "branches.allow_force_push: {}", b.allow_force_push)?;
             match &b.allowed {
-                Some(list) => writeln!(out, "branches.allowed: {}", list.join(", "))?,
+                Some(_) => writeln!(out, "branches.allowed: {}", b.describe_allowed())?,
                 None => writeln!(out, "branches.allowed: any branch")?,
             }
             writeln!(
@@ -155,6 +158,13 @@ pub fn check(
             let scope = crate::scope::Scope::new(&p, &cwd, env.as_fn());
             writeln!(out, "scope.root: {}", scope.root.display())?;
             writeln!(out, "scope.allow: {}", p.scope.allow.join(", "))?;
+            if let Some(org) = &p.scope.also_allow {
+                writeln!(
+                    out,
+                    "  and the organisation's scope.allow: {}",
+                    org.join(", ")
+                )?;
+            }
             writeln!(out, "scope.deny: {}", p.scope.deny.join(", "))?;
             if p.scope.outside_root.is_empty() {
                 writeln!(out, "scope.outside_root: deny")?;
@@ -185,6 +195,17 @@ pub fn check(
                     out,
                     "scope.outside_root: allow {}{notes}",
                     p.scope.outside_root.join(", ")
+                )?;
+            }
+            if let Some(org) = &p.scope.also_outside_root {
+                writeln!(
+                    out,
+                    "  and the organisation's scope.outside_root: {}",
+                    if org.is_empty() {
+                        "deny".to_owned()
+                    } else {
+                        format!("allow {}", org.join(", "))
+                    }
                 )?;
             }
             writeln!(
@@ -246,10 +267,86 @@ pub fn check(
             writeln!(out, "audit.lint_commands: {}", list(&a.lint_commands))?;
             writeln!(out, "audit.ignore_paths: {}", list(&a.ignore_paths))?;
             writeln!(out, "audit.end_turn_tools: {}", list(&a.end_turn_tools))?;
+            writeln!(
+                out,
+                "export.otlp: {}",
+                if p.export.otlp {
+                    "on (the ledger is sent to the OTLP endpoint of OTEL_EXPORTER_OTLP_*; `did-it-actually export status` shows where)"
+                } else {
+                    "off (nothing leaves this machine)"
+                }
+            )?;
+            writeln!(out, "export.redact: {}", list(&p.export.redact))?;
+            levels_lines(&p, out)?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => Err(CommandError::new(e)),
     }
+}
+
+/// The organisation's policy file: where it is, and whether it is out of this user's
+/// reach.
+fn org_lines(org: &crate::policy::OrgLayer, out: &mut dyn Write) -> std::io::Result<()> {
+    let moved = if org.moved {
+        format!(
+            " (named by {}, not the deployed {})",
+            crate::policy::org::ORG_POLICY_ENV,
+            crate::policy::org::ORG_POLICY_PATH
+        )
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "organisation policy: {}{moved}: binds this repository, whose policy may tighten it and never loosen it",
+        org.path.display()
+    )?;
+    if let Some(why) = &org.writable {
+        writeln!(
+            out,
+            "  WARNING: {why}: an agent running as this user could change it; deploy it root-owned (`did-it-actually install --managed` says how)"
+        )?;
+    }
+    Ok(())
+}
+
+/// Where each rule that a policy file sets comes from, and how the two levels combined.
+fn levels_lines(p: &Policy, out: &mut dyn Write) -> std::io::Result<()> {
+    use crate::policy::org::RULES;
+    let set: Vec<&(&str, crate::policy::org::Rule)> = RULES
+        .iter()
+        .filter(|(k, _)| p.set.iter().any(|s| s == k) || p.org.as_ref().is_some_and(|o| o.sets(k)))
+        .collect();
+    if set.is_empty() {
+        return writeln!(
+            out,
+            "where the rules come from: built-in defaults for every key"
+        );
+    }
+    writeln!(
+        out,
+        "where the rules come from (every other key: built-in defaults):"
+    )?;
+    for (key, rule) in set {
+        let source = p.source_of(key);
+        let both = p.org.as_ref().is_some_and(|o| o.sets(key)) && p.set.iter().any(|s| s == key);
+        let how = if both {
+            format!(": {}", rule.describe())
+        } else {
+            String::new()
+        };
+        let ignored = if p
+            .org
+            .as_ref()
+            .is_some_and(|o| o.overrode.iter().any(|k| k == key))
+        {
+            " (the repository's value is not used)"
+        } else {
+            ""
+        };
+        writeln!(out, "  {key}: {source}{how}{ignored}")?;
+    }
+    Ok(())
 }
 
 /// Which branch is each remote's default and how it was found, for `policy check` and

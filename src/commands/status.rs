@@ -19,6 +19,24 @@ pub fn run(
     writeln!(out, "registered:")?;
     let mut any = false;
     let mut broken = false;
+    if let Some(level) = crate::install::managed::managed_host(crate::protocol::host::Host::Claude)
+    {
+        for file in level.files() {
+            let Some(settings) = read(&file) else {
+                continue;
+            };
+            let hooks = claude_hooks(&settings);
+            if !hooks.is_empty() {
+                any = true;
+                writeln!(
+                    out,
+                    "  Claude Code, managed (no project or user setting can switch it off), {}: {}",
+                    file.display(),
+                    hooks.join(", ")
+                )?;
+            }
+        }
+    }
     let mut claude_files = vec![
         project.join(".claude/settings.json"),
         project.join(".claude/settings.local.json"),
@@ -84,6 +102,13 @@ pub fn run(
     match Policy::in_force(&project, env.as_fn()) {
         Ok(p) => {
             writeln!(out, "policy: {}", p.source)?;
+            if let Some(org) = &p.org {
+                writeln!(
+                    out,
+                    "  and {}, which this repository's policy may tighten and never loosen",
+                    org.label()
+                )?;
+            }
             if let Some(pending) = &p.pending {
                 writeln!(out, "  pending: {}", pending.sentence(&p.source))?;
             }

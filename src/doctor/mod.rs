@@ -256,16 +256,46 @@ pub(crate) fn enabled_plugin(settings: &serde_json::Map<String, Value>) -> Optio
 
 /// `other_hosts`: the other hosts registered in scope (their checks follow), by title.
 fn settings_checks(scope: &Subject, other_hosts: &[&str], out: &mut Vec<Check>) -> Vec<Registered> {
-    let mut files = vec![
+    // The managed level first: no user or project setting switches its hooks off.
+    let level = install::managed::managed_host(crate::protocol::host::Host::Claude);
+    let managed_files: Vec<PathBuf> = level.map(|l| l.files()).unwrap_or_default();
+    let managed_hooks: Vec<Hook> = managed_files
+        .iter()
+        .filter_map(|f| install::read_settings(f).ok()?.1.map(|t| (f, t)))
+        .filter_map(|(f, t)| install::parse_settings(f, &t).ok())
+        .flat_map(|s| install::managed::registered_hooks(&s))
+        .collect();
+    let managed_only = managed_files.iter().any(|f| {
+        install::read_settings(f)
+            .ok()
+            .and_then(|(_, t)| t)
+            .and_then(|t| install::parse_settings(f, &t).ok())
+            .is_some_and(|s| install::managed::truthy(s.get("allowManagedHooksOnly")))
+    });
+    if !managed_hooks.is_empty() {
+        out.push(check(
+            Mark::Pass,
+            "managed level",
+            format!(
+                "Claude Code's managed settings ({}) register {}: no user or project setting can switch them off",
+                level.map(|l| l.dir).unwrap_or_default(),
+                managed_hooks.iter().map(|h| h.name()).collect::<Vec<_>>().join(", ")
+            ),
+            None,
+        ));
+    }
+    let mut files = managed_files.clone();
+    files.extend([
         scope.project.join(".claude/settings.json"),
         scope.project.join(".claude/settings.local.json"),
-    ];
+    ]);
     if let Some(home) = &scope.home {
         files.push(home.join(".claude/settings.json"));
     }
     let mut registered = Vec::new();
     let mut plugins = Vec::new();
     for file in &files {
+        let is_managed = managed_files.contains(file);
         let text = match install::read_settings(file) {
             Ok((_, Some(text))) => text,
             Ok((_, None)) => continue,
@@ -301,13 +331,63 @@ fn settings_checks(scope: &Subject, other_hosts: &[&str], out: &mut Vec<Check>) 
         }
         // In any settings file, this leaves Claude Code running managed hooks only: ours
         // never run (allowManagedHooksOnly counts only in managed settings).
-        if settings.get("disableAllHooks") == Some(&Value::Bool(true)) {
+        if install::managed::truthy(settings.get("disableAllHooks")) {
+            if is_managed {
+                out.push(check(
+                    Mark::Fail,
+                    format!("settings {}", file.display()),
+                    "`disableAllHooks` in managed settings: Claude Code runs no hook at all, the managed ones included",
+                    Some(format!("an administrator removes `disableAllHooks` from {}", file.display())),
+                ));
+            } else if !managed_hooks.is_empty() {
+                out.push(check(
+                    Mark::Warn,
+                    format!("settings {}", file.display()),
+                    "`disableAllHooks` here tries to switch the guards off; the managed hooks still run (Claude Code lets only managed settings switch managed hooks off), but every hook of user and project settings is off",
+                    Some(format!("remove `disableAllHooks` from {}", file.display())),
+                ));
+            } else {
+                out.push(check(
+                    Mark::Fail,
+                    format!("settings {}", file.display()),
+                    "`disableAllHooks: true`: Claude Code runs no hook from user or project settings, so the guards do not run",
+                    Some(format!("remove `disableAllHooks` from {}", file.display())),
+                ));
+            }
+        }
+        if is_managed && install::managed::truthy(settings.get("allowManagedHooksOnly")) {
             out.push(check(
-                Mark::Fail,
+                Mark::Pass,
                 format!("settings {}", file.display()),
-                "`disableAllHooks: true`: Claude Code runs no hook from user or project settings, so the guards do not run",
-                Some(format!("remove `disableAllHooks` from {}", file.display())),
+                "`allowManagedHooksOnly`: only managed hooks run on this machine",
+                None,
             ));
+        }
+        if let Some(Value::Object(vars)) = settings.get("env").filter(|_| !is_managed) {
+            if vars.contains_key(crate::policy::org::ORG_POLICY_ENV) {
+                out.push(check(
+                    if managed_hooks.is_empty() {
+                        Mark::Fail
+                    } else {
+                        Mark::Warn
+                    },
+                    format!("settings {}", file.display()),
+                    format!(
+                        "its `env` sets {}, which moves the organisation's policy{}",
+                        crate::policy::org::ORG_POLICY_ENV,
+                        if managed_hooks.is_empty() {
+                            ": the guards read the file it names instead"
+                        } else {
+                            " (the managed settings pin it, and managed settings win)"
+                        }
+                    ),
+                    Some(format!(
+                        "remove {} from {}",
+                        crate::policy::org::ORG_POLICY_ENV,
+                        file.display()
+                    )),
+                ));
+            }
         }
         if let Some(plugin) = enabled_plugin(&settings) {
             plugins.push((plugin, file.clone()));
@@ -332,6 +412,15 @@ fn settings_checks(scope: &Subject, other_hosts: &[&str], out: &mut Vec<Check>) 
         }
         for (reg, handler, matcher) in &found {
             out.push(handler_check(reg, handler, matcher.as_deref()));
+        }
+        if managed_only && !is_managed && !found.is_empty() {
+            out.push(check(
+                Mark::Warn,
+                format!("settings {}", file.display()),
+                "these entries never run: the managed settings set `allowManagedHooksOnly`",
+                Some("rely on the managed install (`did-it-actually install --managed`), or ask the administrator".into()),
+            ));
+            continue;
         }
         registered.extend(found.into_iter().map(|(r, _, _)| r));
     }

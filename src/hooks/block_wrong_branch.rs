@@ -650,7 +650,7 @@ pub fn decide(
                 u.action.verb(),
                 u.branch,
                 place(&u.place),
-                rules.allowed.as_deref().unwrap_or_default().join(", ")
+                rules.describe_allowed()
             ));
         }
     }

@@ -16,6 +16,7 @@ pub mod codex_trust;
 pub mod exclude;
 pub mod hosts;
 pub mod launcher;
+pub mod managed;
 pub mod opencode;
 
 pub use crate::BINARY_NAME;

@@ -68,15 +68,42 @@ pub fn writable(policy: &Policy, root: &Path, env: Lookup) -> Writable {
     let mut out = Writable::default();
     out.dirs.push((root.to_owned(), "the project root".into()));
     let tmpdir = env("TMPDIR").map(PathBuf::from).filter(|d| d.is_absolute());
-    for pattern in &policy.scope.outside_root {
-        let expanded = match pattern.strip_prefix(crate::policy::TMPDIR_VAR) {
-            Some(rest) => match &tmpdir {
-                Some(dir) => format!("{}{rest}", dir.to_string_lossy().trim_end_matches('/')),
-                None => continue,
-            },
-            None => pattern.clone(),
-        };
-        let literal = literal_directory(&expanded);
+    let literals = |patterns: &[String]| -> Vec<(PathBuf, String)> {
+        patterns
+            .iter()
+            .filter_map(|pattern| {
+                let expanded = match pattern.strip_prefix(crate::policy::TMPDIR_VAR) {
+                    Some(rest) => format!(
+                        "{}{rest}",
+                        tmpdir.as_ref()?.to_string_lossy().trim_end_matches('/')
+                    ),
+                    None => pattern.clone(),
+                };
+                Some((literal_directory(&expanded), pattern.clone()))
+            })
+            .collect()
+    };
+    let mut outside = literals(&policy.scope.outside_root);
+    // Both levels set `outside_root`: a directory is open only where both open it (the
+    // deeper of two nested directories; nothing for two apart).
+    if let Some(org) = &policy.scope.also_outside_root {
+        let org = literals(org);
+        outside = outside
+            .iter()
+            .flat_map(|(mine, pattern)| {
+                org.iter().filter_map(move |(theirs, _)| {
+                    if mine.starts_with(theirs) {
+                        Some((mine.clone(), pattern.clone()))
+                    } else if theirs.starts_with(mine) {
+                        Some((theirs.clone(), pattern.clone()))
+                    } else {
+                        None
+                    }
+                })
+            })
+            .collect();
+    }
+    for (literal, pattern) in outside {
         if literal == Path::new("/") {
             out.everywhere = Some(pattern.clone());
         }

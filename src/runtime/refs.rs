@@ -180,7 +180,7 @@ pub fn judge_transaction(
                 verb: "land work on",
                 rule: format!(
                     "branches.allowed ({}) does not include it",
-                    rules.allowed.as_deref().unwrap_or_default().join(", ")
+                    rules.describe_allowed()
                 ),
                 advice: "Work on a branch that branches.allowed includes.".into(),
             });
@@ -240,7 +240,7 @@ pub fn judge_push(
                 verb,
                 rule: format!(
                     "branches.allowed ({}) does not include it",
-                    rules.allowed.as_deref().unwrap_or_default().join(", ")
+                    rules.describe_allowed()
                 ),
                 advice: "Push to a branch that branches.allowed includes.".into(),
             });

@@ -23,6 +23,7 @@ mod e2e_block_wrong_branch;
 mod e2e_confine;
 mod e2e_hosts;
 mod e2e_install;
+mod e2e_managed;
 mod e2e_npm;
 mod e2e_plugin;
 mod e2e_run;

@@ -253,6 +253,9 @@ pub struct Session {
     timeout: Duration,
     /// Arguments added to every run (`--plugin-dir DIR`).
     args: Vec<OsString>,
+    /// A program (and its arguments) that runs `claude` (`unshare -m sh -c SCRIPT sh`):
+    /// empty for most sessions.
+    prefix: Vec<OsString>,
 }
 
 /// What one `claude -p` run produced.
@@ -309,6 +312,7 @@ impl Session {
             env: BTreeMap::new(),
             timeout: DEFAULT_TIMEOUT,
             args: Vec::new(),
+            prefix: Vec::new(),
         };
         session.git_ok(&["init", "-q", "-b", "main"]);
         session.git_ok(&["config", "user.name", "did-it-actually e2e"]);
@@ -335,6 +339,7 @@ impl Session {
             env: BTreeMap::new(),
             timeout: DEFAULT_TIMEOUT,
             args: Vec::new(),
+            prefix: Vec::new(),
         }
     }
 
@@ -439,6 +444,12 @@ impl Session {
         self
     }
 
+    /// Runs `claude` through `prefix` (the program first) from now on.
+    pub fn prefix(&mut self, prefix: Vec<OsString>) -> &mut Self {
+        self.prefix = prefix;
+        self
+    }
+
     pub fn timeout(&mut self, timeout: Duration) -> &mut Self {
         self.timeout = timeout;
         self
@@ -470,7 +481,14 @@ impl Session {
     /// Runs `claude -p <prompt>` against `api` and waits for it. A run that outlives the
     /// timeout is killed and fails the test, showing what it printed so far.
     pub fn run(&self, prompt: &str, api: &MockApi) -> SessionOutput {
-        let mut cmd = Command::new(&self.claude);
+        let mut cmd = match self.prefix.split_first() {
+            Some((program, rest)) => {
+                let mut c = Command::new(program);
+                c.args(rest).arg(&self.claude);
+                c
+            }
+            None => Command::new(&self.claude),
+        };
         cmd.args([
             "-p",
             prompt,

@@ -11,6 +11,9 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+pub mod org;
+pub use org::OrgLayer;
+
 /// The policy file's name at the repository root.
 pub const POLICY_FILE: &str = ".did-it-actually.json";
 /// The environment variable that names a policy file explicitly.
@@ -40,6 +43,10 @@ pub struct Policy {
     pub branches: BranchPolicy,
     pub scope: ScopePolicy,
     pub audit: AuditPolicy,
+    pub export: ExportPolicy,
+    /// The organisation's policy, when one is deployed: combined into the sections above,
+    /// kept here for where each rule came from ([`Policy::source_of`]).
+    pub org: Option<Box<OrgLayer>>,
 }
 
 /// Where the policy came from: every deny names it.
@@ -152,6 +159,9 @@ pub struct BranchPolicy {
     /// When set, commits and pushes may only land on branches matching these globs.
     #[serde(default, deserialize_with = "optional_glob_list")]
     pub allowed: Option<Vec<String>>,
+    /// The organisation's `allowed`, when both levels set one: a branch must match both.
+    #[serde(skip)]
+    pub also_allowed: Option<Vec<String>>,
     /// Whether git itself refuses, inside every git process the agent starts, what these
     /// rules forbid (the run-time layer: `reference-transaction` and `pre-push` hooks,
     /// switched on by `install`). Off: the static layer alone decides, as before.
@@ -160,7 +170,15 @@ pub struct BranchPolicy {
     #[serde(rename = "//", default, skip_serializing)]
     _comment: Option<serde_json::Value>,
     #[serde(skip)]
-    compiled: Option<(globset::GlobSet, Option<globset::GlobSet>)>,
+    compiled: Option<Compiled>,
+}
+
+/// The branch patterns as sets: protected, allowed, and the organisation's allowed.
+#[derive(Clone, Debug)]
+struct Compiled {
+    protected: globset::GlobSet,
+    allowed: Option<globset::GlobSet>,
+    also_allowed: Option<globset::GlobSet>,
 }
 
 impl PartialEq for BranchPolicy {
@@ -171,6 +189,7 @@ impl PartialEq for BranchPolicy {
             &self.deny,
             self.allow_force_push,
             &self.allowed,
+            &self.also_allowed,
             self.run_time,
         ) == (
             &other.protected,
@@ -178,6 +197,7 @@ impl PartialEq for BranchPolicy {
             &other.deny,
             other.allow_force_push,
             &other.allowed,
+            &other.also_allowed,
             other.run_time,
         )
     }
@@ -191,6 +211,7 @@ impl Default for BranchPolicy {
             deny: DenySwitches::default(),
             allow_force_push: true,
             allowed: None,
+            also_allowed: None,
             run_time: true,
             _comment: None,
             compiled: None,
@@ -317,6 +338,28 @@ impl std::fmt::Display for DenyKind {
 }
 
 impl DenySwitches {
+    /// Denied where either `self` or `other` denies.
+    pub fn either(&self, other: &DenySwitches) -> DenySwitches {
+        DenySwitches {
+            commit: self.commit || other.commit,
+            merge: self.merge || other.merge,
+            rebase: self.rebase || other.rebase,
+            cherry_pick: self.cherry_pick || other.cherry_pick,
+            revert: self.revert || other.revert,
+            am: self.am || other.am,
+            pull: self.pull || other.pull,
+            reset: self.reset || other.reset,
+            branch: self.branch || other.branch,
+            update_ref: self.update_ref || other.update_ref,
+            fetch: self.fetch || other.fetch,
+            push: self.push || other.push,
+            force_push: self.force_push || other.force_push,
+            push_delete: self.push_delete || other.push_delete,
+            unresolvable: self.unresolvable || other.unresolvable,
+            _comment: None,
+        }
+    }
+
     /// Whether the policy denies this kind of change on a protected branch. One match, so
     /// every kind has its field and no key can select another's.
     pub fn get(&self, kind: DenyKind) -> bool {
@@ -405,18 +448,18 @@ fn optional_glob_list<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<Stri
 
 impl BranchPolicy {
     fn compiled(mut self) -> Result<Self, String> {
-        self.compiled = Some((
-            glob_set(&self.protected)?,
-            self.allowed.as_deref().map(glob_set).transpose()?,
-        ));
+        self.compiled = Some(Compiled {
+            protected: glob_set(&self.protected)?,
+            allowed: self.allowed.as_deref().map(glob_set).transpose()?,
+            also_allowed: self.also_allowed.as_deref().map(glob_set).transpose()?,
+        });
         Ok(self)
     }
 
     /// The rule that protects `branch`, if any: a pattern of `protected`, or the remote
     /// default branch.
     pub fn protects(&self, branch: &str, remote_defaults: &[String]) -> Option<String> {
-        let (protected, _) = self.compiled.as_ref()?;
-        let hits = protected.matches(branch);
+        let hits = self.compiled.as_ref()?.protected.matches(branch);
         if let Some(&i) = hits.first() {
             return Some(format!(
                 "branches.protected pattern {:?}",
@@ -429,9 +472,21 @@ impl BranchPolicy {
 
     /// Whether `branches.allowed` (when set) lets work land on `branch`.
     pub fn allows(&self, branch: &str) -> bool {
-        match self.compiled.as_ref().and_then(|(_, a)| a.as_ref()) {
-            Some(set) => set.is_match(branch),
-            None => true,
+        let Some(c) = self.compiled.as_ref() else {
+            return true;
+        };
+        [&c.allowed, &c.also_allowed]
+            .into_iter()
+            .flatten()
+            .all(|set| set.is_match(branch))
+    }
+
+    /// Every `allowed` pattern in force, for messages (the organisation's after a `;`).
+    pub fn describe_allowed(&self) -> String {
+        let mine = self.allowed.as_deref().unwrap_or_default().join(", ");
+        match &self.also_allowed {
+            Some(org) => format!("{mine}; and the organisation's {}", org.join(", ")),
+            None => mine,
         }
     }
 
@@ -480,6 +535,12 @@ pub struct ScopePolicy {
     /// directories that exist when a command starts are opened.
     #[serde(default = "default_run_time_writable")]
     pub run_time_writable: Vec<String>,
+    /// The organisation's `allow`, when both levels set one: a path must match both.
+    #[serde(skip)]
+    pub also_allow: Option<Vec<String>>,
+    /// The organisation's `outside_root`, when both levels set one: a path must match both.
+    #[serde(skip)]
+    pub also_outside_root: Option<Vec<String>>,
     #[serde(rename = "//", default, skip_serializing)]
     _comment: Option<serde_json::Value>,
 }
@@ -494,6 +555,8 @@ impl Default for ScopePolicy {
             unmodelled_programs: Unmodelled::default(),
             run_time: true,
             run_time_writable: default_run_time_writable(),
+            also_allow: None,
+            also_outside_root: None,
             _comment: None,
         }
     }
@@ -805,6 +868,43 @@ fn max_blocks<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     Ok(n)
 }
 
+/// The `export` section: whether the ledger leaves the machine as OpenTelemetry log
+/// records, and what of it is left out (docs/export.md).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ExportPolicy {
+    /// Send the ledger to the OTLP endpoint the standard `OTEL_EXPORTER_OTLP_*` variables
+    /// name. Off by default: nothing leaves the machine unless someone turned it on.
+    pub otlp: bool,
+    /// What is replaced by a digest before it is sent: `message` (the agent's final
+    /// messages and claim sentences), `paths`, `commands`, `output`.
+    #[serde(deserialize_with = "redactions")]
+    pub redact: Vec<String>,
+    #[serde(rename = "//", skip_serializing)]
+    _comment: Option<serde_json::Value>,
+}
+
+/// What `export.redact` may name.
+pub const REDACTABLE: &[&str] = &["message", "paths", "commands", "output"];
+
+impl ExportPolicy {
+    /// Whether `what` (one of [`REDACTABLE`]) is redacted.
+    pub fn redacts(&self, what: &str) -> bool {
+        self.redact.iter().any(|r| r == what)
+    }
+}
+
+fn redactions<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let list = Vec::<String>::deserialize(d)?;
+    if let Some(bad) = list.iter().find(|r| !REDACTABLE.contains(&r.as_str())) {
+        return Err(D::Error::custom(format!(
+            "export.redact: unknown item {bad:?}; expected any of {}",
+            REDACTABLE.join(", ")
+        )));
+    }
+    Ok(list)
+}
+
 /// The file's shape. `"//"` keys hold comments (JSON has none of its own).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -819,6 +919,8 @@ struct PolicyFile {
     scope: ScopePolicy,
     #[serde(default)]
     audit: AuditPolicy,
+    #[serde(default)]
+    export: ExportPolicy,
     #[serde(rename = "//", default)]
     _comment: Option<serde_json::Value>,
 }
@@ -924,6 +1026,8 @@ impl Policy {
             branches: BranchPolicy::default(),
             scope: ScopePolicy::default(),
             audit: AuditPolicy::default(),
+            export: ExportPolicy::default(),
+            org: None,
         }
     }
 
@@ -933,7 +1037,18 @@ impl Policy {
         cwd: &Path,
         env: impl Fn(&str) -> Option<OsString>,
     ) -> Result<Policy, PolicyError> {
-        crate::approval::in_force(cwd, env)
+        let repo = crate::approval::in_force(cwd, &env)?;
+        Policy::with_org(repo, &env)
+    }
+
+    /// `self` combined with the organisation's policy, when one is deployed
+    /// ([`org::combine`]): a broken organisation policy fails closed like a broken
+    /// repository one.
+    fn with_org(self, env: &dyn Fn(&str) -> Option<OsString>) -> Result<Policy, PolicyError> {
+        Ok(match org::read(env)? {
+            Some(layer) => org::combine(self, layer),
+            None => self,
+        })
     }
 
     /// Reads the policy file that applies to `cwd` as it is on disk, approved or not
@@ -945,13 +1060,13 @@ impl Policy {
         env: impl Fn(&str) -> Option<OsString>,
     ) -> Result<Policy, PolicyError> {
         let explicit = env(POLICY_ENV).is_some_and(|v| !v.is_empty());
-        let path = policy_path(cwd, env);
+        let path = policy_path(cwd, &env);
         // Looked at before it is opened (a FIFO would hang the hook in `open`) and refused
         // unread above the size limit.
         match crate::fsutil::read_regular(&path, MAX_POLICY_BYTES) {
-            Ok(bytes) => Policy::parse(&path, &bytes),
+            Ok(bytes) => Policy::parse(&path, &bytes)?.with_org(&env),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !explicit => {
-                Ok(Policy::defaults(path))
+                Policy::defaults(path).with_org(&env)
             }
             Err(e) => {
                 let mut message = e.to_string();
@@ -1000,6 +1115,8 @@ impl Policy {
             branches: file.branches,
             scope: file.scope,
             audit: file.audit,
+            export: file.export,
+            org: None,
         })
     }
 }
@@ -1028,13 +1145,39 @@ impl Policy {
             .split(|c: char| c.is_whitespace() || c == '(')
             .next()
             .unwrap_or(rule);
+        // A pattern of a list both levels add to: the level whose list holds it.
+        if let (Some(org), Some(pattern)) = (&self.org, quoted(rule)) {
+            if org.sets(key) && org_list(&org.own, key).is_some_and(|l| l.contains(&pattern)) {
+                return org.label();
+            }
+            if org_list(&org.own, key).is_some() {
+                return self.repo_source_of(key);
+            }
+        }
         self.source_of(key)
     }
 
     /// Where the rule at `key` (dotted, `branches.protected`) comes from, for a reason:
-    /// the policy's source when it sets the key (or is the defaults), else the built-in
-    /// defaults, named with the file that leaves the key unset.
+    /// the organisation's policy when it sets the key (with the repository's, when both
+    /// do: the stricter of the two is in force), else the repository's level
+    /// ([`Policy::repo_source_of`]).
     pub fn source_of(&self, key: &str) -> String {
+        let repo_sets = matches!(self.source, Source::File(_) | Source::Approved { .. })
+            && self.set.iter().any(|k| k == key);
+        match &self.org {
+            Some(org) if org.sets(key) && repo_sets => format!(
+                "{} and {} (the stricter of the two)",
+                org.label(),
+                self.source
+            ),
+            Some(org) if org.sets(key) => org.label(),
+            _ => self.repo_source_of(key),
+        }
+    }
+
+    /// The repository level's part: the policy's source when it sets the key (or is the
+    /// defaults), else the built-in defaults, named with the file that leaves the key unset.
+    fn repo_source_of(&self, key: &str) -> String {
         let from_file = matches!(self.source, Source::File(_) | Source::Approved { .. });
         if !from_file || self.set.iter().any(|k| k == key) {
             return self.source.to_string();
@@ -1043,6 +1186,24 @@ impl Policy {
             "built-in defaults ({} does not set {key})",
             self.source.path().display()
         )
+    }
+}
+
+/// The first `"…"` in a rule as the guards word it (`branches.protected pattern "main"`).
+fn quoted(rule: &str) -> Option<String> {
+    let start = rule.find('"')? + 1;
+    let len = rule[start..].find('"')?;
+    Some(rule[start..start + len].to_owned())
+}
+
+/// The pattern list at `key`, for the keys whose rules name one of their patterns.
+fn org_list<'a>(p: &'a Policy, key: &str) -> Option<&'a Vec<String>> {
+    match key {
+        "branches.protected" => Some(&p.branches.protected),
+        "scope.deny" => Some(&p.scope.deny),
+        "scope.allow" => Some(&p.scope.allow),
+        "scope.outside_root" => Some(&p.scope.outside_root),
+        _ => None,
     }
 }
 
@@ -1086,7 +1247,7 @@ mod tests {
     fn errors_carry_path_line_and_column() {
         assert_eq!(
             err("{\n  \"version\": 1,\n  \"stor\": {}\n}"),
-            "invalid policy file /r/.did-it-actually.json:3:8: unknown field `stor`, expected one of `version`, `store`, `branches`, `scope`, `audit`, `//`"
+            "invalid policy file /r/.did-it-actually.json:3:8: unknown field `stor`, expected one of `version`, `store`, `branches`, `scope`, `audit`, `export`, `//`"
         );
         assert_eq!(
             err("{\"version\": 1,\n \"store\": {\"prune_after_days\": \"7\"}}"),

@@ -1,0 +1,231 @@
+//! `did-it-actually install --managed` and `uninstall --managed`: the hooks in a host's
+//! administrator settings (see [`crate::install::managed`]), with the binary they run and
+//! the organisation's policy. As root it writes them; as anyone else it stages them and
+//! prints the one command an administrator runs.
+
+use super::*;
+use crate::args::HostChoice;
+use crate::install::managed::{self, Deployed, Deployment, ManagedHost};
+
+pub fn run(
+    args: &InstallArgs,
+    uninstall: bool,
+    env: &Env,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CommandError> {
+    let host = match args.host {
+        HostChoice::One(h) => h,
+        HostChoice::All => {
+            return Err(CommandError::new(
+                "--managed takes one host at a time (--host claude); each host's administrator level is its own file",
+            ))
+        }
+    };
+    let Some(level) = managed::managed_host(host) else {
+        return Err(CommandError::new(format!(
+            "{} has no administrator level that takes hooks (docs/managed.md lists the hosts that do); install it per user (--user) or per project instead",
+            host.spec().title
+        )));
+    };
+    if uninstall {
+        return remove(level, args, env, out);
+    }
+    let deployment = plan(level, args, env)?;
+    for note in &deployment.notes {
+        writeln!(out, "did-it-actually: note: {note}.")?;
+    }
+    if args.dry_run {
+        for f in &deployment.files {
+            writeln!(
+                out,
+                "did-it-actually: dry run: {} would be written ({}, mode {:o}, sha256 {}).",
+                f.path.display(),
+                f.what,
+                f.mode,
+                f.sha256()
+            )?;
+            if let Ok(text) = std::str::from_utf8(&f.bytes) {
+                write!(out, "{text}")?;
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if is_root() {
+        for f in &deployment.files {
+            deploy(f).map_err(CommandError::new)?;
+            writeln!(
+                out,
+                "did-it-actually: wrote {} ({}, root-owned, mode {:o}).",
+                f.path.display(),
+                f.what,
+                f.mode
+            )?;
+        }
+        writeln!(
+            out,
+            "did-it-actually: {} now runs the guards for every user and project of this machine; no project or user setting can switch them off. `did-it-actually doctor` in a project shows the level that guards it.",
+            host.spec().title
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let stage = stage_dir(env)?;
+    for f in &deployment.files {
+        let staged = managed::staged_path(&stage, &f.path);
+        crate::fsutil::write_atomically(&staged, &f.bytes)
+            .map_err(|e| CommandError::new(format!("cannot stage {}: {e}", staged.display())))?;
+    }
+    writeln!(
+        out,
+        "did-it-actually: writing {} needs root, and this command never escalates. The files are staged under {}; an administrator deploys them with this one command (it checks each file's SHA-256 first, since the staging directory is yours):",
+        level.dir,
+        stage.display()
+    )?;
+    writeln!(out, "{}", managed::admin_command(&stage, &deployment.files))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The files of a managed install, read and checked before anything is written.
+fn plan(level: &ManagedHost, args: &InstallArgs, env: &Env) -> Result<Deployment, CommandError> {
+    let mut d = Deployment::default();
+    let binary = match &args.binary {
+        Some(b) => std::path::absolute(b),
+        None => std::env::current_exe().and_then(|p| p.canonicalize()),
+    }
+    .map_err(|e| CommandError::new(format!("cannot find the binary to deploy: {e}")))?;
+    // An entry naming a binary this user can replace guards nothing: a root-owned copy.
+    let runs = if managed::root_owned_chain(&binary) {
+        binary.clone()
+    } else {
+        let bytes = std::fs::read(&binary)
+            .map_err(|e| CommandError::new(format!("cannot read {}: {e}", binary.display())))?;
+        d.files.push(Deployed {
+            path: PathBuf::from(managed::MANAGED_BINARY),
+            mode: 0o755,
+            bytes,
+            what: format!(
+                "the binary the entries run, copied from {} (which this user could replace)",
+                binary.display()
+            ),
+        });
+        PathBuf::from(managed::MANAGED_BINARY)
+    };
+    let hooks = if args.hooks.is_empty() {
+        Hook::ALL.to_vec()
+    } else {
+        args.hooks.clone()
+    };
+    let settings = managed::claude_settings(&runs.to_string_lossy(), &hooks, !args.no_fail_closed)
+        .map_err(CommandError::new)?;
+    d.files.push(Deployed {
+        path: level.path(),
+        mode: 0o644,
+        bytes: settings.into_bytes(),
+        what: format!("{}'s managed hooks", level.host.spec().title),
+    });
+    if let Some(policy) = &args.policy {
+        d.files.push(org_policy(policy, env)?);
+    }
+    d.notes = managed::claude_level_notes(level);
+    Ok(d)
+}
+
+/// The organisation's policy to deploy, checked as the guards will read it.
+fn org_policy(file: &Path, env: &Env) -> Result<Deployed, CommandError> {
+    let read =
+        |e: std::io::Error| CommandError::new(format!("cannot read {}: {e}", file.display()));
+    let bytes = crate::fsutil::read_regular(file, crate::policy::MAX_POLICY_BYTES).map_err(read)?;
+    // The very check the guards make, through the variable that names a staged file.
+    let path = file.to_owned();
+    let lookup = move |k: &str| {
+        (k == crate::policy::org::ORG_POLICY_ENV).then(|| path.clone().into_os_string())
+    };
+    crate::policy::org::read(&lookup).map_err(CommandError::new)?;
+    let _ = env;
+    Ok(Deployed {
+        path: PathBuf::from(crate::policy::org::ORG_POLICY_PATH),
+        mode: 0o644,
+        bytes,
+        what: format!("the organisation's policy, from {}", file.display()),
+    })
+}
+
+/// Removes what a managed install deployed for `level` (the organisation's policy stays:
+/// it binds every host, not this one).
+fn remove(
+    level: &ManagedHost,
+    args: &InstallArgs,
+    _env: &Env,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CommandError> {
+    let mut paths = vec![level.path()];
+    let binary = PathBuf::from(managed::MANAGED_BINARY);
+    // The binary goes with the last host's file that names it.
+    let others_use_it = managed::MANAGED_HOSTS
+        .iter()
+        .filter(|m| m.host != level.host)
+        .any(|m| {
+            std::fs::read_to_string(m.path()).is_ok_and(|t| t.contains(managed::MANAGED_BINARY))
+        });
+    if binary.exists() && !others_use_it {
+        paths.push(binary);
+    }
+    let present: Vec<PathBuf> = paths.into_iter().filter(|p| p.exists()).collect();
+    if present.is_empty() {
+        writeln!(
+            out,
+            "did-it-actually: {} holds no managed install of ours; nothing to remove.",
+            level.path().display()
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.dry_run {
+        for p in &present {
+            writeln!(
+                out,
+                "did-it-actually: dry run: {} would be removed.",
+                p.display()
+            )?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if is_root() {
+        for p in &present {
+            std::fs::remove_file(p)
+                .map_err(|e| CommandError::new(format!("cannot remove {}: {e}", p.display())))?;
+            writeln!(out, "did-it-actually: removed {}.", p.display())?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "did-it-actually: removing the managed install needs root; an administrator runs:"
+    )?;
+    writeln!(out, "{}", managed::admin_remove_command(&present))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes one file root-owned with its mode, atomically (a host reading it mid-write
+/// sees the old file or the new one).
+fn deploy(f: &Deployed) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    if let Some(dir) = f.path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    crate::fsutil::write_atomically(&f.path, &f.bytes)
+        .map_err(|e| format!("cannot write {}: {e}", f.path.display()))?;
+    std::fs::set_permissions(&f.path, std::fs::Permissions::from_mode(f.mode))
+        .map_err(|e| format!("cannot set the mode of {}: {e}", f.path.display()))
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Where a non-root managed install stages its files.
+fn stage_dir(env: &Env) -> Result<PathBuf, CommandError> {
+    crate::store::state_root(env.as_fn())
+        .map(|r| r.join("managed"))
+        .map_err(CommandError::new)
+}
