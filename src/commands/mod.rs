@@ -12,6 +12,7 @@ pub mod log;
 pub mod loops;
 pub mod policy;
 pub mod receipt;
+pub mod report;
 pub mod run;
 pub mod status;
 
