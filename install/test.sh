@@ -78,6 +78,24 @@ for dir in /usr/sbin /sbin; do
 done
 export PATH
 
+# The HTML report's test opens the page in a real browser (tests/it/report_cmd.rs):
+# Debian's chromium, installed once here when it is missing and apt-get can have it (as
+# root, or through sudo without a password). Where it cannot, that test fails unless
+# DID_IT_ACTUALLY_E2E_OPTIONAL=1, and then says it skipped.
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+  as_root=()
+  [ "$(id -u)" = 0 ] || as_root=(sudo -n)
+  if command -v apt-get >/dev/null 2>&1 && { [ "${#as_root[@]}" = 0 ] || command -v sudo >/dev/null 2>&1; }; then
+    echo "test.sh: installing chromium (apt-get) for the HTML report's browser test" >&2
+    apt() { "${as_root[@]+"${as_root[@]}"}" env DEBIAN_FRONTEND=noninteractive apt-get "$@" >&2; }
+    # Stale package lists cannot find it: read them again once.
+    apt install -y chromium || { apt update && apt install -y chromium; } ||
+      echo "test.sh: chromium could not be installed; the browser test fails unless DID_IT_ACTUALLY_E2E_OPTIONAL=1" >&2
+  else
+    echo "test.sh: no chromium, and no apt-get (as root) to install it: the browser test fails unless DID_IT_ACTUALLY_E2E_OPTIONAL=1" >&2
+  fi
+fi
+
 # What the end-to-end tests install into target/ on first use, said before they do it.
 target="${CARGO_TARGET_DIR:-target}"
 hosts="${DID_IT_ACTUALLY_HOST_CACHE:-$target/hosts}"

@@ -97,6 +97,29 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// A window of time (the last 7 days by default) across every session and project of
+    /// this machine's ledger: the guards' refusals by rule, host and layer; the unbacked
+    /// claims by class, blocked or only reported; the lost writes; the Claude Code
+    /// sessions the guards never saw; sessions and stops per project and host.
+    Report {
+        /// The window's start: a duration back from now (30m, 12h, 7d, 2w) or a date
+        /// (2026-05-01, or 2026-05-01T09:30:00Z in UTC) [default: 7d].
+        #[arg(long, value_name = "DURATION|DATE", value_parser = crate::commands::report::parse_since)]
+        since: Option<crate::commands::report::Since>,
+        /// The window's end, not included: a date (a day is included whole) or an RFC 3339
+        /// time in UTC [default: now].
+        #[arg(long, value_name = "DATE", value_parser = crate::commands::report::parse_until)]
+        until: Option<std::time::SystemTime>,
+        /// Only what happened in this directory or under it.
+        #[arg(long, value_name = "DIR")]
+        project: Option<PathBuf>,
+        /// Markdown to read, JSON for tools, or one HTML page with a chart.
+        #[arg(long, value_enum, default_value = "markdown")]
+        format: crate::commands::report::Format,
+        /// Write the report to this file instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Completion-promise loops: keep the agent working until it keeps a promise.
     #[command(subcommand)]
     Loop(LoopCommand),
@@ -460,7 +483,9 @@ fn dispatch(command: Command) -> ExitCode {
     let mut locked = stdout.lock();
     // On a terminal (and without NO_COLOR) verdicts are coloured; doctor colours its own
     // marks.
-    let paint = commands::color(&env) && !matches!(command, Command::Doctor { .. });
+    // A report may be JSON or HTML, which colour would break.
+    let paint = commands::color(&env)
+        && !matches!(command, Command::Doctor { .. } | Command::Report { .. });
     let mut painter;
     let out: &mut dyn Write = if paint {
         painter = commands::Painter::new(&mut locked);
@@ -538,6 +563,23 @@ fn dispatch(command: Command) -> ExitCode {
                 message,
                 cwd,
                 json,
+            },
+            &env,
+            out,
+        ),
+        Command::Report {
+            since,
+            until,
+            project,
+            format,
+            output,
+        } => commands::report::run(
+            commands::report::Args {
+                since,
+                until,
+                project,
+                format,
+                output,
             },
             &env,
             out,

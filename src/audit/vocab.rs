@@ -93,6 +93,141 @@ impl std::fmt::Display for Kind {
     }
 }
 
+/// The kind of a claim without its object (which file, which hash, how many tests): what
+/// `report` groups unbacked claims by. The ledger keeps a claim as its [`Kind`]'s text, so
+/// [`ClaimClass::of_text`] reads the class back from it; the two stay side by side here so
+/// that a change to one is seen beside the other (a test holds them together).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ClaimClass {
+    Tests,
+    Failures,
+    Build,
+    Lint,
+    FileChanged,
+    FileCreated,
+    FileDeleted,
+    FileRenamed,
+    Dir,
+    Commit,
+    Push,
+    /// A text no [`Kind`] writes: a ledger from another version.
+    Other,
+}
+
+impl ClaimClass {
+    pub const ALL: [ClaimClass; 12] = [
+        ClaimClass::Tests,
+        ClaimClass::Failures,
+        ClaimClass::Build,
+        ClaimClass::Lint,
+        ClaimClass::FileChanged,
+        ClaimClass::FileCreated,
+        ClaimClass::FileDeleted,
+        ClaimClass::FileRenamed,
+        ClaimClass::Dir,
+        ClaimClass::Commit,
+        ClaimClass::Push,
+        ClaimClass::Other,
+    ];
+
+    /// The class of a claim as the ledger keeps it (`Kind`'s text: "file a.rs changed").
+    pub fn of_text(text: &str) -> ClaimClass {
+        let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        if let Some(rest) = text.strip_prefix("file ") {
+            // The path comes first and may hold spaces: the change is read from the end.
+            return if rest.ends_with(" changed") {
+                ClaimClass::FileChanged
+            } else if rest.ends_with(" created") {
+                ClaimClass::FileCreated
+            } else if rest.ends_with(" deleted") {
+                ClaimClass::FileDeleted
+            } else if rest.contains(" renamed to ") {
+                ClaimClass::FileRenamed
+            } else {
+                ClaimClass::Other
+            };
+        }
+        if text.starts_with("something under ") {
+            return ClaimClass::Dir;
+        }
+        match text {
+            "the tests pass" => return ClaimClass::Tests,
+            "the build succeeds" => return ClaimClass::Build,
+            "the linter passes" => return ClaimClass::Lint,
+            "a commit made" => return ClaimClass::Commit,
+            "pushed" => return ClaimClass::Push,
+            _ => {}
+        }
+        if text.strip_suffix(" tests pass").is_some_and(number) {
+            ClaimClass::Tests
+        } else if text.strip_suffix(" tests fail").is_some_and(number) {
+            ClaimClass::Failures
+        } else if text.starts_with("commit ") && text.ends_with(" made") {
+            ClaimClass::Commit
+        } else if text.starts_with("pushed to ") {
+            ClaimClass::Push
+        } else {
+            ClaimClass::Other
+        }
+    }
+
+    /// A stable name, for JSON.
+    pub fn id(self) -> &'static str {
+        match self {
+            ClaimClass::Tests => "tests_pass",
+            ClaimClass::Failures => "failing_tests_count",
+            ClaimClass::Build => "build_succeeds",
+            ClaimClass::Lint => "lint_passes",
+            ClaimClass::FileChanged => "file_changed",
+            ClaimClass::FileCreated => "file_created",
+            ClaimClass::FileDeleted => "file_deleted",
+            ClaimClass::FileRenamed => "file_renamed",
+            ClaimClass::Dir => "directory_changed",
+            ClaimClass::Commit => "commit_made",
+            ClaimClass::Push => "pushed",
+            ClaimClass::Other => "other",
+        }
+    }
+
+    /// What the claims of the class say, for people.
+    pub fn title(self) -> &'static str {
+        match self {
+            ClaimClass::Tests => "the tests pass",
+            ClaimClass::Failures => "this many tests fail",
+            ClaimClass::Build => "the build succeeds",
+            ClaimClass::Lint => "the linter passes",
+            ClaimClass::FileChanged => "a file changed",
+            ClaimClass::FileCreated => "a file created",
+            ClaimClass::FileDeleted => "a file deleted",
+            ClaimClass::FileRenamed => "a file renamed",
+            ClaimClass::Dir => "something under a directory changed",
+            ClaimClass::Commit => "a commit made",
+            ClaimClass::Push => "pushed",
+            ClaimClass::Other => "another claim (a ledger of another version)",
+        }
+    }
+}
+
+impl Kind {
+    pub fn class(&self) -> ClaimClass {
+        match self {
+            Kind::File { change, .. } => match change {
+                Change::Modified => ClaimClass::FileChanged,
+                Change::Created => ClaimClass::FileCreated,
+                Change::Deleted => ClaimClass::FileDeleted,
+                Change::Renamed { .. } => ClaimClass::FileRenamed,
+            },
+            Kind::Dir { .. } => ClaimClass::Dir,
+            Kind::Tests { .. } => ClaimClass::Tests,
+            Kind::Failures { .. } => ClaimClass::Failures,
+            Kind::Build => ClaimClass::Build,
+            Kind::Lint => ClaimClass::Lint,
+            Kind::Commit { .. } => ClaimClass::Commit,
+            Kind::Push { .. } => ClaimClass::Push,
+        }
+    }
+}
+
 /// How sure the reading is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Confidence {
@@ -1163,4 +1298,69 @@ fn says_only_words(text: &str) -> bool {
     ];
     let lower = text.to_lowercase();
     ONLY.iter().any(|w| lower.contains(w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind's text reads back as its class, whatever its object holds (a path with
+    /// spaces, one that ends like another change).
+    #[test]
+    fn a_claims_text_reads_back_as_its_class() {
+        let file = |path: &str, change| Kind::File {
+            path: path.into(),
+            change,
+        };
+        let kinds = [
+            file("src/a.rs", Change::Modified),
+            file("my notes/a file created.md", Change::Modified),
+            file("a b.md", Change::Created),
+            file("old.md", Change::Deleted),
+            file(
+                "a.md",
+                Change::Renamed {
+                    to: "b c.md".into(),
+                },
+            ),
+            Kind::Dir {
+                path: "build/".into(),
+                change: Change::Deleted,
+            },
+            Kind::Tests { count: Some(12) },
+            Kind::Tests { count: None },
+            Kind::Failures { count: 1 },
+            Kind::Build,
+            Kind::Lint,
+            Kind::Commit {
+                hash: Some("1a2b3c4".into()),
+            },
+            Kind::Commit { hash: None },
+            Kind::Push {
+                branch: Some("feat/x".into()),
+            },
+            Kind::Push { branch: None },
+        ];
+        for kind in &kinds {
+            assert_eq!(
+                ClaimClass::of_text(&kind.to_string()),
+                kind.class(),
+                "{kind}"
+            );
+        }
+        // Every class but Other is some kind's.
+        for class in ClaimClass::ALL {
+            let made = kinds.iter().any(|k| k.class() == class);
+            assert_eq!(made, class != ClaimClass::Other, "{class:?}");
+        }
+        for text in [
+            "",
+            "file a.rs",
+            "the tests fail",
+            "x tests pass",
+            "something",
+        ] {
+            assert_eq!(ClaimClass::of_text(text), ClaimClass::Other, "{text}");
+        }
+    }
 }

@@ -13,6 +13,7 @@ pub mod loops;
 pub mod managed;
 pub mod policy;
 pub mod receipt;
+pub mod report;
 pub mod run;
 pub mod status;
 

@@ -44,7 +44,7 @@ mod oracle_relabel;
 mod paths;
 mod property;
 mod receipt;
-
+mod report_cmd;
 mod run_cmd;
 mod run_time_writes;
 mod runtime_corpus;
