@@ -174,3 +174,18 @@ pub enum LoopCommand {
         cwd: Option<PathBuf>,
     },
 }
+
+/// `did-it-actually export`: the ledger as OpenTelemetry logs.
+#[derive(Subcommand, Debug)]
+pub enum ExportCommand {
+    /// Send every unsent record of the sessions whose policy turned export on, now, to the
+    /// OTLP endpoint of OTEL_EXPORTER_OTLP_*. Exits 1 when a send failed (the records
+    /// stay queued in the ledger).
+    Flush {
+        /// Run as the detached flusher a hook starts: wait out the backoff, print nothing.
+        #[arg(long, hide = true)]
+        background: bool,
+    },
+    /// Where records go, how many wait, and the last error.
+    Status,
+}

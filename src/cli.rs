@@ -123,6 +123,10 @@ enum Command {
     /// Completion-promise loops: keep the agent working until it keeps a promise.
     #[command(subcommand)]
     Loop(LoopCommand),
+    /// The ledger as OpenTelemetry log records, to the team's collector (on when the
+    /// policy's export.otlp is): flush now, or see what waits.
+    #[command(subcommand)]
+    Export(crate::args::ExportCommand),
     /// Show how scope-guard judges a path: where it resolves, the rule that decides, and
     /// the verdict. Exits 0 when a write there would be allowed, 1 when denied.
     CheckPath {
@@ -527,6 +531,7 @@ fn dispatch(command: Command) -> ExitCode {
             out,
         ),
         Command::Loop(cmd) => commands::loops::run(cmd, &env, out),
+        Command::Export(cmd) => commands::export::run(cmd, &env, out),
         Command::CheckPath { path, cwd, json } => {
             commands::check_path::run(&path, cwd, json, &env, out)
         }

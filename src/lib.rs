@@ -16,6 +16,7 @@ pub mod cli;
 pub mod commands;
 pub mod diff;
 pub mod doctor;
+pub mod export;
 pub mod fsutil;
 pub mod git;
 pub mod hooks;

@@ -142,6 +142,13 @@ fn run_parsed(
         if let (Some(instead), false) = (if_unsaved, unsaved.is_empty()) {
             response = instead;
         }
+        // The ledger grew: with export on, it may be time to send (never waited for).
+        if let (Ok(root), true) = (crate::store::state_root(env), policy.export.otlp) {
+            let dir = crate::store::SessionStore::new(&root, state.session())
+                .dir()
+                .to_owned();
+            crate::export::kick(&policy, &root, &dir, env);
+        }
         notices.extend(unsaved_notices(hook, input.event, &unsaved));
     }
     response.notices.extend(notices);

@@ -94,6 +94,11 @@ impl Disk {
         }
     }
 
+    /// The session whose state this is.
+    pub fn session(&self) -> &SessionId {
+        &self.session
+    }
+
     fn root(&self) -> Result<&Path, StoreError> {
         self.root.as_deref().ok_or(StoreError::NoStateDir)
     }

@@ -703,6 +703,12 @@ impl SessionStore {
             if idle <= max_age {
                 continue;
             }
+            // Records the exporter has not yet handed over are kept until it has: the
+            // ledger is its queue.
+            if crate::export::unsent_bytes(&path).is_some_and(|b| b > 0) {
+                report.kept_for_export += 1;
+                continue;
+            }
             match fs::remove_dir_all(&path) {
                 Ok(()) => report.removed += 1,
                 Err(e) => report.errors.push(format!("{}: {e}", path.display())),
@@ -889,6 +895,8 @@ fn last_modified(dir: &Path) -> SystemTime {
 /// What pruning did.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct PruneReport {
+    /// Idle sessions kept because export has not sent all their records.
+    pub kept_for_export: usize,
     pub removed: usize,
     pub errors: Vec<String>,
 }

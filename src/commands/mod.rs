@@ -7,6 +7,7 @@ pub mod audit;
 pub mod check_path;
 pub mod doctor;
 pub mod explain;
+pub mod export;
 pub mod install;
 pub mod log;
 pub mod loops;

@@ -33,6 +33,7 @@ mod e2e_scope_guard;
 mod e2e_sdk;
 mod e2e_smoke;
 mod e2e_verify_write;
+mod export;
 mod fault_matrix;
 mod fixtures;
 mod host_fixtures;

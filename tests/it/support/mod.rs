@@ -14,6 +14,7 @@ pub mod mock_chat;
 pub mod mock_gemini;
 pub mod mock_responses;
 pub mod oracle;
+pub mod otlp;
 pub mod repo;
 pub mod sdk;
 
