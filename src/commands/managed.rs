@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::args::HostChoice;
-use crate::install::managed::{self, Deployed, Deployment, ManagedHost};
+use crate::install::managed::{self, Deployed, Deployment, Form, ManagedHost};
 
 pub fn run(
     args: &InstallArgs,
@@ -114,8 +114,26 @@ fn plan(level: &ManagedHost, args: &InstallArgs, env: &Env) -> Result<Deployment
     } else {
         args.hooks.clone()
     };
-    let settings = managed::claude_settings(&runs.to_string_lossy(), &hooks, !args.no_fail_closed)
-        .map_err(CommandError::new)?;
+    let binary_text = runs.to_string_lossy();
+    let settings = match level.form {
+        Form::ClaudeSettings => {
+            managed::claude_settings(&binary_text, &hooks, !args.no_fail_closed)
+        }
+        Form::HostSettings { .. } | Form::Codex => {
+            managed::host_settings(level, &hooks, &binary_text, !args.no_fail_closed)
+        }
+    }
+    .map_err(CommandError::new)?;
+    if let Form::Codex = level.form {
+        let path = PathBuf::from(managed::CODEX_REQUIREMENTS);
+        let now = std::fs::read_to_string(&path).unwrap_or_default();
+        d.files.push(Deployed {
+            path,
+            mode: 0o644,
+            bytes: managed::codex_requirements(&now).into_bytes(),
+            what: "Codex's requirements, with [features] hooks = true (no user or project setting can then switch hooks off)".into(),
+        });
+    }
     d.files.push(Deployed {
         path: level.path(),
         mode: 0o644,
@@ -125,7 +143,14 @@ fn plan(level: &ManagedHost, args: &InstallArgs, env: &Env) -> Result<Deployment
     if let Some(policy) = &args.policy {
         d.files.push(org_policy(policy, env)?);
     }
-    d.notes = managed::claude_level_notes(level);
+    d.notes = match level.form {
+        Form::ClaudeSettings => managed::claude_level_notes(level),
+        Form::HostSettings { .. } | Form::Codex => level
+            .cannot_lock
+            .iter()
+            .map(|c| format!("{} cannot prevent this: {c}", level.host.spec().title))
+            .collect(),
+    };
     Ok(d)
 }
 
@@ -154,9 +179,12 @@ fn org_policy(file: &Path, env: &Env) -> Result<Deployed, CommandError> {
 fn remove(
     level: &ManagedHost,
     args: &InstallArgs,
-    _env: &Env,
+    env: &Env,
     out: &mut dyn Write,
 ) -> Result<ExitCode, CommandError> {
+    if let Form::HostSettings { .. } | Form::Codex = level.form {
+        return remove_from_shared(level, args, env, out);
+    }
     let mut paths = vec![level.path()];
     let binary = PathBuf::from(managed::MANAGED_BINARY);
     // The binary goes with the last host's file that names it.
@@ -201,6 +229,90 @@ fn remove(
         "did-it-actually: removing the managed install needs root; an administrator runs:"
     )?;
     writeln!(out, "{}", managed::admin_remove_command(&present))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Takes our entries out of an administrator's file shared with other settings.
+fn remove_from_shared(
+    level: &ManagedHost,
+    args: &InstallArgs,
+    env: &Env,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CommandError> {
+    let path = level.path();
+    if !path.exists() {
+        writeln!(
+            out,
+            "did-it-actually: {} does not exist; nothing to remove.",
+            path.display()
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let after = managed::host_settings_without_ours(level).map_err(CommandError::new)?;
+    match (&after, args.dry_run, is_root()) {
+        (None, true, _) => writeln!(
+            out,
+            "did-it-actually: dry run: {} would be removed (nothing else is in it).",
+            path.display()
+        )?,
+        (Some(text), true, _) => {
+            writeln!(
+                out,
+                "did-it-actually: dry run: {} would become:",
+                path.display()
+            )?;
+            write!(out, "{text}")?;
+        }
+        (None, false, true) => {
+            std::fs::remove_file(&path)
+                .map_err(|e| CommandError::new(format!("cannot remove {}: {e}", path.display())))?;
+            writeln!(
+                out,
+                "did-it-actually: removed {} (nothing else was in it).",
+                path.display()
+            )?;
+        }
+        (Some(text), false, true) => {
+            let f = Deployed {
+                path: path.clone(),
+                mode: 0o644,
+                bytes: text.clone().into_bytes(),
+                what: String::new(),
+            };
+            deploy(&f).map_err(CommandError::new)?;
+            writeln!(
+                out,
+                "did-it-actually: removed our entries from {}; the rest of it is as it was.",
+                path.display()
+            )?;
+        }
+        (None, false, false) => {
+            writeln!(
+                out,
+                "did-it-actually: removing the managed install needs root; an administrator runs:"
+            )?;
+            writeln!(out, "{}", managed::admin_remove_command(&[path]))?;
+        }
+        (Some(text), false, false) => {
+            let f = Deployed {
+                path: path.clone(),
+                mode: 0o644,
+                bytes: text.clone().into_bytes(),
+                what: String::new(),
+            };
+            let stage = stage_dir(env)?;
+            let staged = managed::staged_path(&stage, &f.path);
+            crate::fsutil::write_atomically(&staged, &f.bytes).map_err(|e| {
+                CommandError::new(format!("cannot stage {}: {e}", staged.display()))
+            })?;
+            writeln!(
+                out,
+                "did-it-actually: removing our entries from {} needs root; an administrator runs:",
+                path.display()
+            )?;
+            writeln!(out, "{}", managed::admin_command(&stage, &[f]))?;
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

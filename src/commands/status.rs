@@ -65,6 +65,33 @@ pub fn run(
             )?;
         }
     }
+    for level in crate::install::managed::MANAGED_HOSTS
+        .iter()
+        .filter(|l| l.host != crate::protocol::host::Host::Claude)
+    {
+        let (Some(spec), Some(settings)) = (
+            crate::install::hosts::host_install(level.host),
+            read(&level.path()),
+        ) else {
+            continue;
+        };
+        let mut hooks: Vec<&str> = Vec::new();
+        for (_, h) in registered(&settings, spec) {
+            if !hooks.contains(&h.name()) {
+                hooks.push(h.name());
+            }
+        }
+        if !hooks.is_empty() {
+            any = true;
+            writeln!(
+                out,
+                "  {}, managed, {}: {}",
+                level.host.spec().title,
+                level.path().display(),
+                hooks.join(", ")
+            )?;
+        }
+    }
     for spec in HOST_INSTALLS {
         let mut places = vec![project.join(spec.project_file)];
         if let Some(h) = &home {

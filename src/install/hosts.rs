@@ -175,6 +175,24 @@ pub struct Entry {
 /// The entries of `regs` on `spec`'s host: those on events the host has, with the
 /// host's event names and tool matchers, commands in shell form naming the host.
 pub fn entries(spec: &HostInstall, regs: &[Registration], binary: Option<&str>) -> Vec<Entry> {
+    entries_with(spec, regs, Launch::Search(binary))
+}
+
+/// How an entry finds the binary it runs.
+#[derive(Clone, Copy, Debug)]
+pub enum Launch<'a> {
+    /// The binary install names (if any), then PATH and the user's bin directories.
+    Search(Option<&'a str>),
+    /// Only this binary: a managed install names a root-owned one, and must never fall
+    /// back to one the user (and so an agent) can put on PATH.
+    Only(&'a str),
+}
+
+/// What a managed entry answers when its binary is gone.
+const MANAGED_MISSING: &str = "the binary the administrator's managed install runs is missing, so the guards cannot run: ask the administrator to run `did-it-actually install --managed` again, then run: did-it-actually doctor";
+
+/// [`entries`], with how the binary is found.
+pub fn entries_with(spec: &HostInstall, regs: &[Registration], launch: Launch<'_>) -> Vec<Entry> {
     let events = host::Host::spec(spec.host).events;
     let mut out = Vec::new();
     for reg in regs {
@@ -196,9 +214,12 @@ pub fn entries(spec: &HostInstall, regs: &[Registration], binary: Option<&str>) 
             host::Dialect::of(spec.host),
             reg.hook.name(),
             Some(reg.event),
-            super::launcher::MISSING,
+            match launch {
+                Launch::Search(_) => super::launcher::MISSING,
+                Launch::Only(_) => MANAGED_MISSING,
+            },
         );
-        let command = launcher_command(binary, &args, &missing);
+        let command = launcher_command(launch, &args, &missing);
         let mut h = Map::new();
         h.insert("type".into(), json!("command"));
         h.insert(spec.command_key.into(), json!(command));
@@ -234,14 +255,17 @@ pub fn entries(spec: &HostInstall, regs: &[Registration], binary: Option<&str>) 
 /// bare path to a binary that is gone (another machine, an upgrade that moved it) would
 /// let every call through.
 fn launcher_command(
-    binary: Option<&str>,
+    launch: Launch<'_>,
     args: &[String],
     missing: &crate::protocol::Output,
 ) -> String {
     let q = sh_quote;
+    let candidates = match launch {
+        Launch::Search(binary) => super::launcher::candidates(binary.map(q).as_deref()),
+        Launch::Only(binary) => q(binary),
+    };
     let mut script = format!(
-        "for b in {}; do if [ -n \"$b\" ] && [ -x \"$b\" ]; then exec \"$b\" \"$@\"; fi; done; cat >/dev/null;",
-        super::launcher::candidates(binary.map(q).as_deref())
+        "for b in {candidates}; do if [ -n \"$b\" ] && [ -x \"$b\" ]; then exec \"$b\" \"$@\"; fi; done; cat >/dev/null;",
     );
     if !missing.stdout.is_empty() {
         script.push_str(&format!(" printf '%s' {};", q(&missing.stdout)));

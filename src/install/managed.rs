@@ -33,29 +33,161 @@ pub struct ManagedHost {
     pub others: &'static [&'static str],
     /// How the host's hooks and environment are written there.
     pub form: Form,
+    /// What a project or user can still do to switch this host's managed hooks off, which
+    /// no admin-level key prevents (said at install and by `doctor`).
+    pub cannot_lock: &'static [&'static str],
 }
 
 /// The shape of an admin-level file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Form {
     /// Claude Code's settings (`hooks`, `env`), as in its user and project files.
     ClaudeSettings,
-    /// A host whose system settings file takes the same hooks file as its user level
-    /// ([`crate::install::hosts::HOST_INSTALLS`]).
-    HostSettings,
+    /// The host's own hooks file, as at its user level
+    /// ([`crate::install::hosts::HOST_INSTALLS`]), merged into the administrator's file
+    /// (which may hold their own settings), with the keys that keep it on (`lock`).
+    HostSettings { lock: fn(&mut Map<String, Value>) },
+    /// Codex: the system layer's `hooks.json` (hooks there are managed: trusted without a
+    /// trust step, and no per-hook switch turns them off), plus `[features] hooks = true`
+    /// in `requirements.toml`, without which a user's `hooks = false` or `--disable hooks`
+    /// switches every hook off.
+    Codex,
+}
+
+/// Codex's requirements file, beside its system `hooks.json`.
+pub const CODEX_REQUIREMENTS: &str = "/etc/codex/requirements.toml";
+
+/// `text` (a requirements.toml, possibly empty) with `hooks = true` in its `[features]`
+/// table: the key replaced where the table has it, added under the table's header where
+/// it does not, the table added where there is none. Line-based: the rest of the file is
+/// left byte for byte.
+pub fn codex_requirements(text: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let header = |l: &str| l.trim().starts_with('[');
+    match lines.iter().position(|l| l.trim() == "[features]") {
+        Some(at) => {
+            let end = lines[at + 1..]
+                .iter()
+                .position(|l| header(l))
+                .map_or(lines.len(), |i| at + 1 + i);
+            let key = lines[at + 1..end].iter().position(|l| {
+                let t = l.trim_start();
+                t.starts_with("hooks") && t["hooks".len()..].trim_start().starts_with('=')
+            });
+            match key {
+                Some(i) => lines[at + 1 + i] = "hooks = true".to_owned(),
+                None => lines.insert(at + 1, "hooks = true".to_owned()),
+            }
+        }
+        None => {
+            if lines.last().is_some_and(|l| !l.trim().is_empty()) {
+                lines.push(String::new());
+            }
+            lines.push("[features]".to_owned());
+            lines.push("hooks = true".to_owned());
+        }
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
 }
 
 /// Every host with an administrator level that takes hooks, found in its own shipped
-/// code (docs/managed.md has the sources). Claude Code reads `managed-settings.json` and
-/// every `managed-settings.d/*.json` beside it, and trusts them only when this user
-/// cannot write them (root-owned).
-pub const MANAGED_HOSTS: &[ManagedHost] = &[ManagedHost {
-    host: Host::Claude,
-    dir: "/etc/claude-code",
-    file: "managed-settings.d/did-it-actually.json",
-    others: &["managed-settings.json", "managed-settings.d"],
-    form: Form::ClaudeSettings,
-}];
+/// code and each run for real (docs/managed.md: sources, and what each host still lets a
+/// project do). Claude Code reads `managed-settings.json` and every
+/// `managed-settings.d/*.json` beside it, so ours is a file of its own; the others read one
+/// file, which ours is merged into.
+pub const MANAGED_HOSTS: &[ManagedHost] = &[
+    ManagedHost {
+        host: Host::Claude,
+        dir: "/etc/claude-code",
+        file: "managed-settings.d/did-it-actually.json",
+        others: &["managed-settings.json", "managed-settings.d"],
+        form: Form::ClaudeSettings,
+        cannot_lock: &[],
+    },
+    ManagedHost {
+        host: Host::Gemini,
+        dir: "/etc/gemini-cli",
+        file: "settings.json",
+        others: &["settings.json"],
+        form: Form::HostSettings { lock: lock_gemini },
+        cannot_lock: &[
+            "a project or user `hooksConfig.disabled` list naming a hook switches it off (Gemini CLI unions those lists across levels)",
+            "Gemini CLI runs no hook at all in a folder it does not trust",
+        ],
+    },
+    ManagedHost {
+        host: Host::Qwen,
+        dir: "/etc/qwen-code",
+        file: "settings.json",
+        others: &["settings.json"],
+        form: Form::HostSettings { lock: lock_qwen },
+        cannot_lock: &[
+            "a project's `.qwen/.env` setting QWEN_CODE_SAFE_MODE=1, and `--safe-mode`/`--bare`, run Qwen Code without any hook",
+        ],
+    },
+    ManagedHost {
+        host: Host::Codex,
+        dir: "/etc/codex",
+        file: "hooks.json",
+        others: &["hooks.json", "requirements.toml", "config.toml"],
+        form: Form::Codex,
+        cannot_lock: &[],
+    },
+    ManagedHost {
+        host: Host::Droid,
+        dir: "/etc/factory",
+        file: "settings.json",
+        others: &["settings.json"],
+        form: Form::HostSettings { lock: lock_droid },
+        cannot_lock: &[],
+    },
+];
+
+/// Gemini CLI merges the system file last: `hooksConfig.enabled` there wins over a
+/// project's or user's `false`.
+fn lock_gemini(s: &mut Map<String, Value>) {
+    object(s, "hooksConfig").insert("enabled".into(), Value::Bool(true));
+}
+
+/// Qwen Code: the system file's `disableAllHooks: false` wins over a project's `true`; the
+/// safe-mode variables are kept from a project's `.env` and settings `env`; `$version`
+/// keeps Qwen from rewriting the file.
+fn lock_qwen(s: &mut Map<String, Value>) {
+    s.entry("$version").or_insert(json!(4));
+    s.insert("disableAllHooks".into(), Value::Bool(false));
+    let advanced = object(s, "advanced");
+    let excluded = advanced
+        .entry("excludedEnvVars")
+        .or_insert_with(|| json!([]));
+    if let Some(list) = excluded.as_array_mut() {
+        for v in ["QWEN_CODE_SAFE_MODE", "QWEN_CODE_SIMPLE"] {
+            if !list.iter().any(|x| x == v) {
+                list.push(json!(v));
+            }
+        }
+    }
+    let env = object(s, "env");
+    env.insert("QWEN_CODE_SAFE_MODE".into(), json!("0"));
+    env.insert("QWEN_CODE_SIMPLE".into(), json!("0"));
+}
+
+/// droid: the highest level that sets `hooks.hooksDisabled` decides, and the
+/// organisation's is the highest.
+fn lock_droid(s: &mut Map<String, Value>) {
+    object(s, "hooks").insert("hooksDisabled".into(), Value::Bool(false));
+}
+
+/// The object at `key`, made when missing (a non-object there is replaced: the
+/// administrator's file must hold the lock).
+fn object<'a>(s: &'a mut Map<String, Value>, key: &str) -> &'a mut Map<String, Value> {
+    let v = s.entry(key).or_insert_with(|| json!({}));
+    if !v.is_object() {
+        *v = json!({});
+    }
+    v.as_object_mut().expect("just made an object")
+}
 
 /// The admin level of `host`, if it has one that takes hooks.
 pub fn managed_host(host: Host) -> Option<&'static ManagedHost> {
@@ -130,6 +262,82 @@ pub fn claude_settings(binary: &str, hooks: &[Hook], fail_closed: bool) -> Resul
         json!({ crate::policy::org::ORG_POLICY_ENV: crate::policy::org::ORG_POLICY_PATH }),
     );
     Ok(crate::install::render_settings(&settings))
+}
+
+/// The administrator's file of a host whose level is one file (read as it is now, or
+/// empty), with our entries merged in, running `binary`, and the keys that keep them on.
+pub fn host_settings(
+    level: &ManagedHost,
+    hooks: &[Hook],
+    binary: &str,
+    fail_closed: bool,
+) -> Result<String, String> {
+    let lock: fn(&mut Map<String, Value>) = match level.form {
+        Form::HostSettings { lock } => lock,
+        Form::Codex => |_| {},
+        Form::ClaudeSettings => {
+            return Err(format!(
+                "{} has no shared admin file",
+                level.host.spec().title
+            ))
+        }
+    };
+    let spec = crate::install::hosts::host_install(level.host)
+        .ok_or_else(|| format!("{} takes no hooks file", level.host.spec().title))?;
+    let mut settings = current(level)?;
+    let mut regs = crate::install::registrations(hooks);
+    if !fail_closed {
+        regs.iter_mut().for_each(|r| r.fail_closed = false);
+    }
+    let entries = crate::install::hosts::entries_with(
+        spec,
+        &regs,
+        crate::install::hosts::Launch::Only(binary),
+    );
+    crate::install::hosts::merge(&mut settings, spec, &entries)?;
+    lock(&mut settings);
+    Ok(crate::install::render_settings(&settings))
+}
+
+/// The administrator's file without our entries (the keys that kept hooks on stay: they
+/// may hold others' hooks on too); `None` when nothing else is left in it.
+pub fn host_settings_without_ours(level: &ManagedHost) -> Result<Option<String>, String> {
+    let spec = crate::install::hosts::host_install(level.host)
+        .ok_or_else(|| format!("{} takes no hooks file", level.host.spec().title))?;
+    let mut settings = current(level)?;
+    crate::install::hosts::remove(&mut settings, spec, &Hook::ALL);
+    let hooks_left = settings
+        .get("hooks")
+        .and_then(Value::as_object)
+        .is_some_and(|h| {
+            h.iter()
+                .any(|(k, v)| k != "hooksDisabled" && v.as_array().is_some_and(|a| !a.is_empty()))
+        });
+    let only_locks = settings.keys().all(|k| {
+        matches!(
+            k.as_str(),
+            "hooks"
+                | "hooksConfig"
+                | "$version"
+                | "disableAllHooks"
+                | "advanced"
+                | "env"
+                | "version"
+        )
+    });
+    if !hooks_left && only_locks && !settings.contains_key("mcpServers") {
+        return Ok(None);
+    }
+    Ok(Some(crate::install::render_settings(&settings)))
+}
+
+/// The level's file as it is now (empty when there is none).
+fn current(level: &ManagedHost) -> Result<Map<String, Value>, String> {
+    let path = level.path();
+    match crate::install::read_settings(&path).map_err(|e| e.to_string())? {
+        (_, Some(text)) => crate::install::parse_settings(&path, &text).map_err(|e| e.to_string()),
+        (_, None) => Ok(Map::new()),
+    }
 }
 
 /// What the level's files (other than ours) do to hooks: `disableAllHooks` there switches
@@ -325,6 +533,23 @@ mod tests {
         assert!(check < install, "{cmd}");
         assert!(cmd.contains(&files[0].sha256()), "{cmd}");
         assert!(cmd.contains("-m 644"), "{cmd}");
+    }
+
+    #[test]
+    fn codex_requirements_gain_the_feature_and_keep_the_rest() {
+        assert_eq!(codex_requirements(""), "[features]\nhooks = true\n");
+        assert_eq!(
+            codex_requirements("allowed_approval_policies = [\"never\"]\n"),
+            "allowed_approval_policies = [\"never\"]\n\n[features]\nhooks = true\n"
+        );
+        assert_eq!(
+            codex_requirements("[features]\nweb_search = false\nhooks = false\n\n[x]\nhooks = 1\n"),
+            "[features]\nweb_search = false\nhooks = true\n\n[x]\nhooks = 1\n"
+        );
+        assert_eq!(
+            codex_requirements("[features]\nweb_search = false\n"),
+            "[features]\nhooks = true\nweb_search = false\n"
+        );
     }
 
     #[test]

@@ -313,3 +313,136 @@ fn without_root_the_files_are_staged_and_the_printed_command_checks_them() {
         "nothing of the deployment may land"
     );
 }
+
+/// The managed level of the other hosts that have one (Gemini CLI, Qwen Code, droid,
+/// Codex), in their real binaries: the user's settings switch hooks off the way each host
+/// allows (Gemini `hooksConfig.enabled: false`, Qwen `disableAllHooks: true`, droid
+/// `hooks.hooksDisabled: true`, Codex `[features] hooks = false`), and a push to main is
+/// still refused, because the
+/// administrator's file (written by `install --managed` in a private `/etc`) holds the
+/// hooks and the key that keeps them on.
+fn a_user_cannot_switch_off_the_hosts_managed_hooks(host: crate::support::hosts::HostKind) {
+    use crate::support::hosts::{Bed, Step};
+    let Some(mut bed) = Bed::new(host) else {
+        return;
+    };
+    let top = bed.repo.work().parent().unwrap().join("managed");
+    std::fs::create_dir_all(&top).unwrap();
+    if let Err(why) = namespaces_work(&top) {
+        if support::claude::optional() {
+            eprintln!("SKIPPED: {why}");
+            return;
+        }
+        panic!("{why} (set DID_IT_ACTUALLY_E2E_OPTIONAL=1 to skip)");
+    }
+    crate::support::repo::git(
+        &bed.work,
+        &["commit", "-q", "--allow-empty", "-m", "unpushed"],
+    );
+    // The user's own settings file, with the switch that turns this host's hooks off.
+    if host.name() == "codex" {
+        let config = bed.home.join(".codex/config.toml");
+        let mut text = std::fs::read_to_string(&config).unwrap_or_default();
+        assert!(!text.contains("[features]"), "{text}");
+        text.push_str("\n[features]\nhooks = false\n");
+        std::fs::write(&config, text).unwrap();
+    }
+    let (file, switch): (&str, Value) = match host.name() {
+        "codex" => (".codex/did-it-actually-unused.json", json!({})),
+        "gemini" => (
+            ".gemini/settings.json",
+            json!({"hooksConfig": {"enabled": false}}),
+        ),
+        "qwen" => (".qwen/settings.json", json!({"disableAllHooks": true})),
+        "droid" => (
+            ".factory/settings.json",
+            json!({"hooks": {"hooksDisabled": true}}),
+        ),
+        other => panic!("no switch known for {other}"),
+    };
+    let user = bed.home.join(file);
+    let mut settings: serde_json::Map<String, Value> = std::fs::read_to_string(&user)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    for (k, v) in switch.as_object().unwrap() {
+        match (settings.get_mut(k), v) {
+            (Some(Value::Object(have)), Value::Object(add)) => have.extend(add.clone()),
+            _ => {
+                settings.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+    std::fs::write(&user, serde_json::to_string_pretty(&settings).unwrap()).unwrap();
+
+    let script = r#"set -e
+top=$1; bin=$2; host=$3; shift 3
+mkdir -p "$top/upper" "$top/work"
+mount -t overlay overlay -o "lowerdir=/etc,upperdir=$top/upper,workdir=$top/work" /etc
+"$bin" install --managed --host "$host" >"$top/install.out" 2>&1
+# The beds point the hosts' system settings into their scratch HOME: here the host must
+# read the administrator's file, at its real path.
+unset QWEN_CODE_SYSTEM_SETTINGS_PATH QWEN_CODE_SYSTEM_DEFAULTS_PATH GEMINI_CLI_SYSTEM_SETTINGS_PATH GEMINI_CLI_SYSTEM_DEFAULTS_PATH FACTORY_ORG_MANAGED_SETTINGS_LOCAL_PATH
+exec "$@"
+"#;
+    bed.wrap = vec![
+        "unshare".into(),
+        "-m".into(),
+        "sh".into(),
+        "-c".into(),
+        script.into(),
+        "sh".into(),
+        top.clone().into(),
+        env!("CARGO_BIN_EXE_did-it-actually").into(),
+        host.name().into(),
+    ];
+    let before = bed.repo.origin_ref("main");
+    let run = bed.run(
+        "push it",
+        vec![
+            Step::new(vec![bed.shell("git push origin main")]),
+            Step::text("Pushed."),
+        ],
+    );
+    let install = std::fs::read_to_string(top.join("install.out")).unwrap_or_default();
+    assert!(
+        install.contains("wrote /etc/"),
+        "install --managed said: {install}"
+    );
+    assert_eq!(
+        bed.repo.origin_ref("main"),
+        before,
+        "the push went through although the hooks are managed\ninstall: {install}\n{}",
+        crate::e2e_hosts::explain(&run)
+    );
+    assert!(
+        run.told().contains("block-wrong-branch"),
+        "the agent is told why\n{}",
+        crate::e2e_hosts::explain(&run)
+    );
+}
+
+mod hosts_managed {
+    use crate::support::hosts::HostKind;
+
+    #[test]
+    fn gemini() {
+        super::a_user_cannot_switch_off_the_hosts_managed_hooks(HostKind::Gemini);
+    }
+
+    #[test]
+    fn qwen() {
+        super::a_user_cannot_switch_off_the_hosts_managed_hooks(HostKind::Qwen);
+    }
+
+    #[test]
+    fn droid() {
+        super::a_user_cannot_switch_off_the_hosts_managed_hooks(HostKind::Droid);
+    }
+
+    #[test]
+    fn codex() {
+        super::a_user_cannot_switch_off_the_hosts_managed_hooks(HostKind::Codex);
+    }
+}
