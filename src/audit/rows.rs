@@ -644,7 +644,13 @@ pub fn mark_value_changes(readings: &mut [Reading]) {
         };
         let old = before.split_whitespace().last().unwrap_or("");
         let new = after.split_whitespace().next().unwrap_or("");
-        let value = |v: &str| !v.is_empty() && v != "§" && !v.contains('%');
+        // The path itself before the arrow ("jest (spec/) → 통과 3/3") is the row's
+        // subject: the arrow gives its result, no value inside it.
+        let is_path = |v: &str| {
+            let v = v.trim_matches(|c: char| "()[]*_\"'".contains(c));
+            v.trim_end_matches('/') == path.trim_end_matches('/')
+        };
+        let value = |v: &str| !v.is_empty() && v != "§" && !v.contains('%') && !is_path(v);
         if !value(old) || !value(new) {
             continue;
         }
@@ -878,9 +884,9 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
             .filter_map(|s| lead.split_once(s))
             .min_by_key(|(subject, _)| subject.len());
         if let Some((subject, value)) = bare {
-            let subject = subject.trim().trim_matches('*');
-            if let (Some(kind), Some(head)) = (check(subject), passes("", value)) {
-                out.push((subject.to_owned(), head, kind));
+            let subject = without_asides(subject.trim().trim_matches('*'));
+            if let (Some(kind), Some(head)) = (check(&subject), passes("", value)) {
+                out.push((subject, head, kind));
             }
         }
     }
@@ -899,6 +905,23 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
         }
     }
     out
+}
+
+/// A row's subject without its asides: "npm test (node --test)", "jest (spec/)" name
+/// the command `npm test` and `jest`, and in brackets what it runs or where, which is no
+/// part of the command line.
+fn without_asides(subject: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for c in subject.chars() {
+        match c {
+            '(' | '（' => depth += 1,
+            ')' | '）' => depth = depth.saturating_sub(1),
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The check a command is, when it is one.
@@ -1156,6 +1179,17 @@ mod tests {
         }
     }
 
+    #[test]
+    fn an_aside_in_a_rows_subject_is_no_part_of_the_command() {
+        let spans = |s: &str| -> Vec<String> {
+            results_in(s).into_iter().map(|(span, _, _)| span).collect()
+        };
+        assert_eq!(spans("- npm test (node --test) → 통과 2/2"), ["npm test"]);
+        assert_eq!(spans("- cargo test (unit + doc) -> ok"), ["cargo test"]);
+        // A command left alone by its aside is no command line to hold a run against.
+        assert!(spans("- jest (spec/) → 통과 3/3").is_empty());
+    }
+
     /// The paths `message` says are there (presence checks), as `explain` reads them.
     fn present(message: &str) -> Vec<String> {
         crate::audit::claims::explain(message)
@@ -1182,6 +1216,11 @@ mod tests {
         assert_eq!(
             present("| `docs/rollback.md` | come tornare indietro |"),
             ["docs/rollback.md"]
+        );
+        // A placeholder (`YYYYMMDD` in any locale's letters) names a pattern, no path.
+        assert_eq!(
+            present("zkopíruje `build/` do `backup/RRRRMMDD/`"),
+            ["build/"]
         );
     }
 
@@ -1219,6 +1258,10 @@ mod tests {
             ["file config/app.yaml changed"]
         );
         assert!(kinds("Coverage of `src/lib.rs`: 80% → 92%").is_empty());
+        // The path is the row's subject, the arrow its result.
+        for m in ["- jest (spec/) → 통과 3/3", "- pytest tests/unit/ → passed"] {
+            assert!(!kinds(m).iter().any(|k| k.starts_with("file")), "{m}");
+        }
         assert!(kinds("`package.json` 1.0.0 → 1.0.1 is up to you; I did not bump it").is_empty());
     }
 

@@ -1002,6 +1002,7 @@ pub(crate) fn as_path(t: &Token) -> Option<String> {
         || text.starts_with('-')
         || text.contains(['(', ')', '=', '<', '>', '{', '}'])
         || text.contains("::")
+        || placeholder(text)
     {
         return None;
     }
@@ -1060,6 +1061,29 @@ pub(crate) fn as_path(t: &Token) -> Option<String> {
         return None;
     }
     Some(text.to_owned())
+}
+
+/// Whether a name holds a placeholder where a value goes, as `<name>` and `{date}` do: a
+/// word of one capital letter repeated in runs (`backup/YYYYMMDD/`, `logs/AAAA-MM-JJ.log`,
+/// `RRRRMMDD`, `ГГГГ`, `migrations/XXXX_init.sql`), the way a date's or a number's pattern
+/// is written in every locale. It names a pattern of files, not a file.
+pub(crate) fn placeholder(text: &str) -> bool {
+    text.split(|c: char| !c.is_alphanumeric()).any(|word| {
+        let chars: Vec<char> = word.chars().collect();
+        if chars.len() < 4 || !chars.iter().all(|c| c.is_uppercase()) {
+            return false;
+        }
+        // Runs of two or more of one letter, and nothing else (not `README`, `LLVM`).
+        let mut i = 0;
+        while i < chars.len() {
+            let run = chars[i..].iter().take_while(|c| **c == chars[i]).count();
+            if run < 2 {
+                return false;
+            }
+            i += run;
+        }
+        true
+    })
 }
 
 /// Whether a code span with spaces is a command line, not a path with spaces: it starts
@@ -1361,6 +1385,28 @@ mod tests {
             "something",
         ] {
             assert_eq!(ClaimClass::of_text(text), ClaimClass::Other, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_placeholder_in_a_name_makes_it_a_pattern_not_a_path() {
+        for p in [
+            "backup/YYYYMMDD/",
+            "backup/RRRRMMDD/",
+            "logs/AAAA-MM-JJ.log",
+            "out/ГГГГММДД.txt",
+            "migrations/XXXX_init.sql",
+        ] {
+            assert_eq!(path_of(p, true), None, "{p}");
+        }
+        for p in [
+            "README.md",
+            "docs/LICENSE",
+            "LLVM/CMakeLists.txt",
+            "backup/20260101/",
+            "TODO.md",
+        ] {
+            assert_eq!(path_of(p, true).as_deref(), Some(p), "{p}");
         }
     }
 }

@@ -133,6 +133,13 @@ pub const ES: Lang = Lang {
         "te gustaría",
         "le gustaría",
         "pendiente",
+        "será ",
+        "serán",
+        "va a ser",
+        "van a ser",
+        "paso siguiente",
+        "pasos siguientes",
+        "próxima",
     ],
     others: &[
         "por el usuario",
@@ -282,5 +289,6 @@ pub const ES: Lang = Lang {
         "preguntas",
         "riesgos",
         "causa",
+        "pasos siguientes",
     ],
 };

@@ -115,6 +115,13 @@ pub const FR: Lang = Lang {
         "recommande",
         "il reste à",
         "à faire",
+        "sera ",
+        "seront",
+        "serait",
+        "seraient",
+        "va être",
+        "vont être",
+        "étape suivante",
     ],
     others: &[
         "par l'utilisateur",

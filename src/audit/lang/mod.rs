@@ -655,19 +655,55 @@ fn beside_from(lang: &Lang, text: &str, at: usize, len: usize) -> bool {
     const WITH: &[&str] = &[
         "with", "mit", "avec", "con", "com", "met", "с", "using", "usando",
     ];
-    lang.from
+    let from = lang
+        .from
         .iter()
         .chain(WITH.iter().filter(|_| lang.spaced))
         .any(|f| {
             let f = f.trim_end();
+            // Japanese and Korean particles follow their noun ("`a` から `b` を作成"
+            // takes from `a`, not from `b`).
+            let postposition = f
+                .chars()
+                .all(|c| matches!(c as u32, 0x3040..=0x30FF | 0xAC00..=0xD7AF | 0x1100..=0x11FF));
             let ends_before = before.ends_with(f)
+                && (lang.spaced || !postposition)
                 && (!lang.spaced
                     || before[..before.len() - f.len()]
                         .chars()
                         .next_back()
                         .is_none_or(|c| !c.is_alphanumeric()));
             ends_before || !lang.spaced && after.starts_with(f)
-        })
+        });
+    // What a file was made with or on the basis of, in the languages without spaces:
+    // Chinese puts the word before the path ("用 `a` 生成了 `b`", "基于 `a`"), Japanese
+    // and Korean after it, behind the object's particle ("`a` をもとに", "`a`를 기반으로").
+    const WITH_BEFORE: &[&str] = &[
+        "用", "使用", "利用", "基于", "根据", "按照", "参照", "依据", "依照", "基於", "根據",
+    ];
+    const WITH_AFTER: &[&str] = &[
+        "もとに",
+        "元に",
+        "基に",
+        "ベースに",
+        "使って",
+        "使い",
+        "用いて",
+        "に基づ",
+        "参考に",
+        "기반으로",
+        "바탕으로",
+        "사용해",
+        "사용하여",
+        "이용해",
+        "이용하여",
+        "참고해",
+        "참고하여",
+    ];
+    let object = after.trim_start_matches(['を', '를', '을']).trim_start();
+    from || !lang.spaced
+        && (WITH_BEFORE.iter().any(|w| before.ends_with(w))
+            || WITH_AFTER.iter().any(|w| object.starts_with(w)))
 }
 
 /// A markdown line stripped of list marks, emphasis and links.
@@ -1178,6 +1214,95 @@ fn reports_failure(lang: &Lang, text: &str) -> bool {
         && first(lang, &plain, lang.negations).is_none()
 }
 
+/// Whether a clause says some did NOT pass: a pass form with a negation right beside it
+/// ("не прошли два", "no pasaron", "ne passent pas", "zwei bestehen nicht", "没有通过",
+/// "パスしませんでした", "통과하지 못했"). That is a failure reported, whatever the
+/// clause's other words: a pass in the same sentence is the rest's, not the suite's.
+fn denies_pass(lang: &Lang, text: &str) -> bool {
+    denied_pass(lang, text).is_some()
+}
+
+/// The pass form a negation denies in `text`: the text with its success phrases out, and
+/// where the form's word starts and ends in it.
+fn denied_pass(lang: &Lang, text: &str) -> Option<(String, usize, usize)> {
+    let mut plain = text.to_owned();
+    for f in lang.clean.iter().filter(|f| has(lang, text, f)) {
+        plain = plain.replace(f, " ");
+    }
+    let negated = |word: &str| first(lang, &format!("{word} "), lang.negations).is_some();
+    for p in lang.passed {
+        let mut from = 0;
+        while let Some(i) = find(lang, &plain[from..], p) {
+            let at = from + i;
+            // A form written with a trailing space matches without it.
+            let end = at + p.strip_suffix(' ').unwrap_or(p).len();
+            from = end;
+            // The whole word a stem starts ("прош" of "прошли").
+            let word_end = if lang.spaced {
+                end + plain[end..]
+                    .find(|c: char| !c.is_alphanumeric())
+                    .unwrap_or(plain.len() - end)
+            } else {
+                end
+            };
+            let denied = if lang.spaced {
+                // The word before or the word after ("passent pas", "bestehen nicht").
+                let before = plain[..at].split_whitespace().next_back().unwrap_or("");
+                let after = plain[word_end..].split_whitespace().next().unwrap_or("");
+                negated(before) || negated(after)
+            } else {
+                // A few characters before ("没通过", "未通过"), and, where the negation
+                // follows the verb (Japanese, Korean), after ("パスしません", "통과하지 못").
+                let before: String = {
+                    let chars: Vec<char> = plain[..at].chars().collect();
+                    chars[chars.len().saturating_sub(3)..].iter().collect()
+                };
+                let reach = if matches!(lang.code, "ja" | "ko") {
+                    6
+                } else {
+                    0
+                };
+                let after: String = plain[end..].chars().take(reach).collect();
+                first(lang, &format!("{before}{p}{after}"), lang.negations).is_some()
+            };
+            if denied {
+                return Some((plain, at, word_end));
+            }
+        }
+    }
+    None
+}
+
+/// The failures a negated clause counts: a pass denied beside a count, of the tests
+/// ("из шести не прошли два", "Nie przechodzi tylko jeden test", "2 件のテストはパスしません
+/// でした"). Not in a plan, another's words or the past before the turn.
+fn denied_pass_count(lang: &Lang, c: &Clause, sentence: &str) -> Option<Claim> {
+    if first(lang, &c.text, lang.modal).is_some()
+        || first(lang, &c.text, lang.others).is_some()
+        || first(lang, &c.text, lang.earlier).is_some()
+    {
+        return None;
+    }
+    let (plain, at, word_end) = denied_pass(lang, &c.text)?;
+    let count = count_beside(lang, &plain, at, word_end)?;
+    let whole = fold(&sentence.to_lowercase());
+    let spans: Vec<String> = sentence
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect();
+    let subject = check_subject(lang, &c.text, &c.spans, &c.raw)
+        .or_else(|| check_subject(lang, &whole, &spans, sentence));
+    if subject != Some("tests") {
+        return None;
+    }
+    let mut claim = Claim::read(Kind::Failures { count }, sentence);
+    claim.tools = super::named::named_in_clause(&c.raw, sentence, &claim.kind);
+    claim.bind_spans(c.spans.iter().map(String::as_str));
+    Some(claim)
+}
+
 /// The claims of one clause.
 fn clause_claims(
     lang: &Lang,
@@ -1221,8 +1346,17 @@ fn clause_claims(
             // "`app.local.yaml` aus `app.yaml` angelegt": from the first path read as a
             // source on, the paths are what the new file was made from.
             let into = c.inside.contains(path);
-            *inputs |= *from && !into && matches!(change, Change::Created);
-            if *inputs {
+            let source = *from && !into && matches!(change, Change::Created);
+            // Spaced languages name the new file before its sources ("`b` aus `a`
+            // angelegt"): from the first source on, every path is one. Chinese, Japanese
+            // and Korean name the source first ("从 `a` 生成了 `b`", "`a` から `b` を作成
+            // しました"): only the path marked is one, the next is what was made.
+            if lang.spaced {
+                *inputs |= source;
+                if *inputs {
+                    continue;
+                }
+            } else if source {
                 continue;
             }
             let change = match change {
@@ -1281,7 +1415,7 @@ fn clause_claims(
     let sentence_failed = around
         .clauses
         .iter()
-        .any(|c| reports_failure(lang, &c.text));
+        .any(|c| reports_failure(lang, &c.text) || denies_pass(lang, &c.text));
     // The sentence's subject reaches a clause that only says "passed" ("12 bestanden"),
     // "zwei fehlgeschlagen" or "aucun changement" ("`cargo fmt` : aucun changement"): the
     // claim then names the sentence's tools and commands.
@@ -1674,6 +1808,7 @@ fn read_sentence(
     let mut inputs_before = false;
     for (i, c) in cs.iter().enumerate() {
         if matches!(verbs[i], Verb::Void) {
+            reading.claims.extend(denied_pass_count(lang, c, sentence));
             continue;
         }
         // A clause of paths without a verb takes the verb of the clause before it

@@ -192,6 +192,8 @@ pub const PL: Lang = Lang {
         "daj znać",
         "czy ",
         "czy mam",
+        "zostanie",
+        "zostaną",
     ],
     others: &[
         "użytkownik",

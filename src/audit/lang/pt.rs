@@ -78,6 +78,14 @@ pub const PT: Lang = Lang {
         "recomendo",
         "gostaria",
         "pendente",
+        "será ",
+        "serão",
+        "vai ser",
+        "vão ser",
+        "próxima",
+        "passo seguinte",
+        "passos seguintes",
+        "etapa seguinte",
     ],
     others: &[
         "pelo usuário",
@@ -199,5 +207,7 @@ pub const PT: Lang = Lang {
         "perguntas",
         "riscos",
         "causa",
+        "próximas etapas",
+        "passos seguintes",
     ],
 };

@@ -988,3 +988,119 @@ fn some_passed_is_no_pass_claim() {
         |got| !got.iter().any(|c| c.contains("tests pass")),
     );
 }
+
+/// Some NOT passed ("из шести не прошли два", "no pasaron dos", "ne passent pas") is a
+/// failure reported: the pass of "the other four" in the same sentence is no claim that
+/// the tests pass.
+#[test]
+fn a_pass_denied_is_a_failure_and_the_rest_passing_no_pass_claim() {
+    each_reads(
+        &[
+            "unittest: из шести не прошли два — test_mega и test_plain, остальные четыре зелёные.",
+            "unittest: de seis, no pasaron dos (test_mega y test_plain), los otros cuatro en verde.",
+            "Deux tests ne passent pas, les quatre autres sont verts.",
+            "Zwei Tests bestehen nicht, die übrigen vier sind grün.",
+            "Due test non passano, gli altri quattro sono verdi.",
+            "Dois testes não passaram, os outros quatro estão verdes.",
+            "两个测试没有通过，其余四个测试全部通过。",
+            "2 件のテストはパスしませんでした、残りの 4 件のテストは成功しました。",
+        ],
+        |got| !got.iter().any(|c| c.contains("tests pass")),
+    );
+    // Beside a count, the pass denied is the count of failures.
+    for (message, want) in [
+        (
+            "unittest: из шести не прошли два — test_mega и test_plain, остальные четыре зелёные.",
+            "2 tests fail",
+        ),
+        (
+            "Nie przechodzi tylko jeden test (`test_initials`), cała reszta jest zielona.",
+            "1 tests fail",
+        ),
+        (
+            "Zwei Tests bestehen nicht, die übrigen vier sind grün.",
+            "2 tests fail",
+        ),
+        ("两个测试没有通过，其余四个测试全部通过。", "2 tests fail"),
+    ] {
+        assert_eq!(read(message), [want], "{message}");
+    }
+    // Not in a plan.
+    assert_eq!(
+        read("Se non passano due test, posso correggerli."),
+        Vec::<String>::new()
+    );
+    // A negation elsewhere in the clause does not deny the pass.
+    each_reads(
+        &[
+            "Все шесть тестов прошли, ошибок нет.",
+            "Los seis tests pasan y no hay avisos.",
+        ],
+        |got| got.iter().any(|c| c.contains("tests pass")),
+    );
+}
+
+/// What a file was made with or from, in the languages written without spaces, is its
+/// source: only what was made is claimed ("用 `a` 生成了 `b`", "`a` をもとに `b` を作成").
+#[test]
+fn a_source_named_first_is_no_file_made() {
+    for (message, want) in [
+        (
+            "已经用 `config/app.yaml` 复制生成了 `config/local.yaml`。",
+            "file config/local.yaml created",
+        ),
+        (
+            "已基于 `config/app.yaml` 生成了 `config/local.yaml`。",
+            "file config/local.yaml created",
+        ),
+        (
+            "已经从 `config/app.yaml` 复制生成了 `config/local.yaml`。",
+            "file config/local.yaml created",
+        ),
+        (
+            "`config/app.yaml` をもとに `config/local.yaml` を作成しました。",
+            "file config/local.yaml created",
+        ),
+        (
+            "`config/app.yaml` から `config/local.yaml` を作成しました。",
+            "file config/local.yaml created",
+        ),
+        (
+            "`config/app.yaml`를 기반으로 `config/local.yaml`을 생성했습니다.",
+            "file config/local.yaml created",
+        ),
+    ] {
+        assert_eq!(read(message), [want], "{message}");
+    }
+}
+
+/// A future passive ("verrà creato", "sera créé", "será criado", "zostanie utworzony")
+/// and a next step ("Passo successivo", "étape suivante") are plans, in every table.
+#[test]
+fn the_future_and_the_next_step_are_no_claims() {
+    for (code, message) in [
+        ("it", "Lanciando poi `npm run build` verrà creato `dist/median.min.js`."),
+        ("it", "Con `npm run build` sarà creato il file `dist/app.min.js`."),
+        ("it", "Passo successivo, non ancora fatto: aggiungere uno script `build` che esegua `esbuild src/median.js --bundle`."),
+        ("fr", "En lançant ensuite `npm run build`, le fichier `dist/median.min.js` sera créé."),
+        ("fr", "Étape suivante : le fichier `dist/app.js` sera généré par la build."),
+        ("es", "Al ejecutar `npm run build` el archivo `dist/median.min.js` será creado."),
+        ("pt", "Rodando depois `npm run build`, o arquivo `dist/median.min.js` será criado."),
+        ("pt", "Na próxima etapa o arquivo `dist/app.js` vai ser gerado."),
+        ("pl", "Po uruchomieniu `npm run build` zostanie utworzony plik `dist/median.min.js`."),
+    ] {
+        assert_eq!(read(message), Vec::<String>::new(), "{message}");
+        let mut bad = Vec::new();
+        detected_as(code, message, &mut bad);
+        assert!(bad.is_empty(), "{bad:?}");
+    }
+    // Italian "successivo" (next) is no success.
+    assert_eq!(
+        read("Il passo successivo è la build con `npm run build`."),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        read("La build è terminata con successo."),
+        ["the build succeeds"]
+    );
+}
