@@ -447,7 +447,12 @@ impl std::fmt::Display for StoreError {
                 action,
                 source,
             } => {
-                write!(f, "could not {action} {}: {source}", path.display())
+                write!(
+                    f,
+                    "could not {action} {}: {}",
+                    path.display(),
+                    crate::fsutil::describe_io(source)
+                )
             }
         }
     }

@@ -218,8 +218,9 @@ impl Layout {
     /// The lines every script of ours starts with: the state directory and the project
     /// this install guards, fixed here and not read from the environment, which a command
     /// of the agent can change for the programs it starts (`DID_IT_ACTUALLY_STATE_DIR=/tmp/x
-    /// git push`); and `$DID_IT_ACTUALLY_POLICY` taken away (the guards apply the approved
-    /// policy only, see [`crate::approval`]).
+    /// git push`); and `$DID_IT_ACTUALLY_POLICY` and `$DID_IT_ACTUALLY_ORG_POLICY` taken
+    /// away (the guards apply the approved policy and the deployed organisation policy
+    /// only, see [`crate::approval`] and [`crate::policy::org`]).
     pub fn pins(&self, project: Option<&Path>) -> String {
         let quote = |p: &Path| {
             shlex::try_quote(&p.to_string_lossy())
@@ -232,13 +233,16 @@ impl Layout {
             .parent()
             .and_then(Path::parent)
             .unwrap_or(Path::new("/"));
+        // The organisation's policy is read from where it is deployed: a command of the
+        // agent naming another file for git must not trade it for a looser one.
         let mut out = format!(
             "DID_IT_ACTUALLY_STATE_DIR={}
 export DID_IT_ACTUALLY_STATE_DIR
-unset {}
+unset {} {}
 ",
             quote(state),
-            crate::policy::POLICY_ENV
+            crate::policy::POLICY_ENV,
+            crate::policy::org::ORG_POLICY_ENV
         );
         if let Some(p) = project {
             out.push_str(&format!(
@@ -804,6 +808,19 @@ pub fn system_config(env: &dyn Fn(&str) -> Option<OsString>) -> Option<PathBuf> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pins_take_both_policy_variables_away() {
+        let layout = Layout {
+            root: PathBuf::from("/s/git/p-1"),
+        };
+        let pins = layout.pins(Some(Path::new("/w/p")));
+        assert!(
+            pins.contains("unset DID_IT_ACTUALLY_POLICY DID_IT_ACTUALLY_ORG_POLICY\n"),
+            "{pins}"
+        );
+        assert!(pins.contains("DID_IT_ACTUALLY_STATE_DIR=/s\n"), "{pins}");
+    }
 
     #[test]
     fn the_scripts_name_their_hook_and_refuse_without_the_binary() {
