@@ -38,6 +38,136 @@ const CURSOR_EVENTS: &[&str] = &[
     "afterTabFileEdit",
 ];
 
+/// The project's and user's settings that switch a host's managed hooks off (docs/managed.md):
+/// said as a failure where the host lets them win, as a warning where the administrator's
+/// file overrides them. Only for hosts with a managed install of ours.
+fn switch_off_checks(scope: &Subject) -> Vec<Check> {
+    let mut out = Vec::new();
+    let managed_here = |host: Host| {
+        crate::install::managed::managed_host(host)
+            .and_then(|l| std::fs::read_to_string(l.path()).ok())
+            .is_some_and(|t| t.contains(crate::BINARY_NAME))
+    };
+    let read_json = |p: &Path| -> Option<Map<String, Value>> {
+        serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok()
+    };
+    let mut levels = vec![(scope.project.clone(), "project")];
+    if let Some(home) = &scope.home {
+        levels.push((home.clone(), "user"));
+    }
+    for (dir, level) in &levels {
+        if managed_here(Host::Qwen) {
+            for env in [dir.join(".qwen/.env"), dir.join(".env")] {
+                let on = std::fs::read_to_string(&env).is_ok_and(|t| {
+                    t.lines().any(|l| {
+                        let l = l.trim().trim_start_matches("export ").replace(' ', "");
+                        l == "QWEN_CODE_SAFE_MODE=1" || l == "QWEN_CODE_SAFE_MODE=true"
+                    })
+                });
+                if on {
+                    out.push(check(
+                        Mark::Fail,
+                        "Qwen Code managed hooks",
+                        format!("{} sets QWEN_CODE_SAFE_MODE: Qwen Code runs without any hook, the managed ones too (no administrator setting prevents it)", env.display()),
+                        Some(format!("remove QWEN_CODE_SAFE_MODE from {}", env.display())),
+                    ));
+                }
+            }
+            let file = dir.join(".qwen/settings.json");
+            if read_json(&file)
+                .is_some_and(|s| s.get("disableAllHooks") == Some(&Value::Bool(true)))
+            {
+                out.push(check(
+                    Mark::Warn,
+                    "Qwen Code managed hooks",
+                    format!("the {level} settings {} set disableAllHooks; the managed file's false wins, so the guards still run", file.display()),
+                    Some(format!("remove disableAllHooks from {}", file.display())),
+                ));
+            }
+        }
+        if managed_here(Host::Gemini) {
+            let file = dir.join(".gemini/settings.json");
+            if let Some(s) = read_json(&file) {
+                let config = s.get("hooksConfig");
+                let disabled: Vec<&str> = config
+                    .and_then(|c| c.get("disabled"))
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .filter(|n| {
+                        n.contains(crate::BINARY_NAME)
+                            || crate::hooks::Hook::ALL.iter().any(|h| n.contains(h.name()))
+                    })
+                    .collect();
+                if !disabled.is_empty() {
+                    out.push(check(
+                        Mark::Fail,
+                        "Gemini CLI managed hooks",
+                        format!("the {level} settings {} list {} in hooksConfig.disabled: Gemini CLI switches those hooks off, the managed ones too (it unions the lists of every level)", file.display(), disabled.join(", ")),
+                        Some(format!("remove them from hooksConfig.disabled in {}", file.display())),
+                    ));
+                }
+                if config.and_then(|c| c.get("enabled")) == Some(&Value::Bool(false)) {
+                    out.push(check(
+                        Mark::Warn,
+                        "Gemini CLI managed hooks",
+                        format!("the {level} settings {} set hooksConfig.enabled false; the managed file's true wins, so the guards still run", file.display()),
+                        None,
+                    ));
+                }
+            }
+        }
+        if managed_here(Host::Droid) {
+            let file = dir.join(".factory/settings.json");
+            if read_json(&file).is_some_and(|s| {
+                s.get("hooks").and_then(|h| h.get("hooksDisabled")) == Some(&Value::Bool(true))
+            }) {
+                out.push(check(
+                    Mark::Warn,
+                    "droid managed hooks",
+                    format!("the {level} settings {} set hooks.hooksDisabled; the managed file's false wins, so the guards still run", file.display()),
+                    None,
+                ));
+            }
+        }
+        if managed_here(Host::Codex) {
+            let file = dir.join(".codex/config.toml");
+            let off = std::fs::read_to_string(&file).is_ok_and(|t| {
+                let mut in_features = false;
+                t.lines().any(|l| {
+                    let l = l.trim();
+                    if l.starts_with('[') {
+                        in_features = l == "[features]";
+                        return false;
+                    }
+                    in_features && l.replace(' ', "") == "hooks=false"
+                })
+            });
+            let locked = std::fs::read_to_string(crate::install::managed::CODEX_REQUIREMENTS)
+                .is_ok_and(|t| t == crate::install::managed::codex_requirements(&t));
+            if off {
+                out.push(if locked {
+                    check(
+                        Mark::Warn,
+                        "Codex managed hooks",
+                        format!("the {level} config {} sets [features] hooks = false; the administrator's requirements pin it on, so the guards still run", file.display()),
+                        None,
+                    )
+                } else {
+                    check(
+                        Mark::Fail,
+                        "Codex managed hooks",
+                        format!("the {level} config {} sets [features] hooks = false, which switches the managed hooks off: {} does not pin `hooks = true`", file.display(), crate::install::managed::CODEX_REQUIREMENTS),
+                        Some("`did-it-actually install --managed --host codex` again (as root)".into()),
+                    )
+                });
+            }
+        }
+    }
+    out
+}
+
 /// One hooks file of a host.
 struct Found {
     spec: &'static HostInstall,
@@ -59,6 +189,7 @@ pub fn checks(
         hosts.push(Host::Opencode.spec().title);
     }
     out.extend(opencode);
+    out.extend(switch_off_checks(scope));
     for found in find(scope, &mut out) {
         let title = found.spec.host.spec().title;
         let ours = registered(&found.settings, found.spec);
@@ -91,6 +222,11 @@ fn find(scope: &Subject, out: &mut Vec<Check>) -> Vec<Found> {
         let mut places = vec![(scope.project.join(spec.project_file), true)];
         if let Some(home) = &scope.home {
             places.push((home.join(spec.user_file), false));
+        }
+        // The administrator's file (`install --managed`), whose hooks no project or user
+        // setting switches off (the ones that still can are said by `switch_off_checks`).
+        if let Some(level) = crate::install::managed::managed_host(spec.host) {
+            places.push((level.path(), false));
         }
         for (path, project) in places {
             let Ok(text) = std::fs::read_to_string(&path) else {

@@ -381,6 +381,7 @@ top=$1; bin=$2; host=$3; shift 3
 mkdir -p "$top/upper" "$top/work"
 mount -t overlay overlay -o "lowerdir=/etc,upperdir=$top/upper,workdir=$top/work" /etc
 "$bin" install --managed --host "$host" >"$top/install.out" 2>&1
+"$bin" doctor >"$top/doctor.out" 2>&1 || true
 # The beds point the hosts' system settings into their scratch HOME: here the host must
 # read the administrator's file, at its real path.
 unset QWEN_CODE_SYSTEM_SETTINGS_PATH QWEN_CODE_SYSTEM_DEFAULTS_PATH GEMINI_CLI_SYSTEM_SETTINGS_PATH GEMINI_CLI_SYSTEM_DEFAULTS_PATH FACTORY_ORG_MANAGED_SETTINGS_LOCAL_PATH
@@ -421,6 +422,31 @@ exec "$@"
         "the agent is told why\n{}",
         crate::e2e_hosts::explain(&run)
     );
+    // doctor, in the same namespace, sees the managed file and the user's attempt.
+    let doctor = std::fs::read_to_string(top.join("doctor.out")).unwrap_or_default();
+    let (file, said) = match host.name() {
+        "gemini" => (
+            "/etc/gemini-cli/settings.json",
+            "the managed file's true wins",
+        ),
+        "qwen" => (
+            "/etc/qwen-code/settings.json",
+            "the managed file's false wins",
+        ),
+        "droid" => (
+            "/etc/factory/settings.json",
+            "the managed file's false wins",
+        ),
+        _ => (
+            "/etc/codex/hooks.json",
+            "the administrator's requirements pin it on",
+        ),
+    };
+    assert!(
+        doctor.contains("registrations") && doctor.contains(file),
+        "{doctor}"
+    );
+    assert!(doctor.contains(said), "{doctor}");
 }
 
 mod hosts_managed {
