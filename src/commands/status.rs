@@ -75,12 +75,7 @@ pub fn run(
         ) else {
             continue;
         };
-        let mut hooks: Vec<&str> = Vec::new();
-        for (_, h) in registered(&settings, spec) {
-            if !hooks.contains(&h.name()) {
-                hooks.push(h.name());
-            }
-        }
+        let hooks = host_hooks(&settings, spec);
         if !hooks.is_empty() {
             any = true;
             writeln!(
@@ -101,12 +96,7 @@ pub fn run(
             let Some(settings) = read(&file) else {
                 continue;
             };
-            let mut hooks: Vec<&str> = Vec::new();
-            for (_, h) in registered(&settings, spec) {
-                if !hooks.contains(&h.name()) {
-                    hooks.push(h.name());
-                }
-            }
+            let hooks = host_hooks(&settings, spec);
             if !hooks.is_empty() {
                 any = true;
                 writeln!(
@@ -180,6 +170,20 @@ pub fn run(
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The hooks of ours a host's settings register, each once.
+fn host_hooks(
+    settings: &serde_json::Map<String, serde_json::Value>,
+    spec: &crate::install::hosts::HostInstall,
+) -> Vec<&'static str> {
+    let mut hooks = Vec::new();
+    for (_, h) in registered(settings, spec) {
+        if !hooks.contains(&h.name()) {
+            hooks.push(h.name());
+        }
+    }
+    hooks
 }
 
 fn read(file: &Path) -> Option<serde_json::Map<String, serde_json::Value>> {
