@@ -122,6 +122,21 @@ fn plan(level: &ManagedHost, args: &InstallArgs, env: &Env) -> Result<Deployment
         Form::HostSettings { .. } | Form::Codex => {
             managed::host_settings(level, &hooks, &binary_text, !args.no_fail_closed)
         }
+        Form::Opencode => {
+            let regs = crate::install::registrations(&hooks);
+            d.files.push(Deployed {
+                path: PathBuf::from(managed::OPENCODE_PLUGIN),
+                mode: 0o644,
+                bytes: crate::install::opencode::managed_plugin(
+                    &regs,
+                    &binary_text,
+                    crate::install::hosts::MANAGED_MISSING,
+                )
+                .into_bytes(),
+                what: "opencode's plugin, running the managed binary only".into(),
+            });
+            managed::opencode_config(level)
+        }
     }
     .map_err(CommandError::new)?;
     if let Form::Codex = level.form {
@@ -145,7 +160,7 @@ fn plan(level: &ManagedHost, args: &InstallArgs, env: &Env) -> Result<Deployment
     }
     d.notes = match level.form {
         Form::ClaudeSettings => managed::claude_level_notes(level),
-        Form::HostSettings { .. } | Form::Codex => level
+        Form::HostSettings { .. } | Form::Codex | Form::Opencode => level
             .cannot_lock
             .iter()
             .map(|c| format!("{} cannot prevent this: {c}", level.host.spec().title))
@@ -184,6 +199,9 @@ fn remove(
 ) -> Result<ExitCode, CommandError> {
     if let Form::HostSettings { .. } | Form::Codex = level.form {
         return remove_from_shared(level, args, env, out);
+    }
+    if let Form::Opencode = level.form {
+        return remove_opencode(level, args, env, out);
     }
     let mut paths = vec![level.path()];
     let binary = PathBuf::from(managed::MANAGED_BINARY);
@@ -229,6 +247,87 @@ fn remove(
         "did-it-actually: removing the managed install needs root; an administrator runs:"
     )?;
     writeln!(out, "{}", managed::admin_remove_command(&present))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Takes our plugin out of opencode's administrator config, and removes the plugin.
+fn remove_opencode(
+    level: &ManagedHost,
+    args: &InstallArgs,
+    env: &Env,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CommandError> {
+    let plugin = PathBuf::from(managed::OPENCODE_PLUGIN);
+    let config = level.path();
+    let after = managed::opencode_config_without_ours(level).map_err(CommandError::new)?;
+    if args.dry_run {
+        writeln!(
+            out,
+            "did-it-actually: dry run: {} would be removed.",
+            plugin.display()
+        )?;
+        match &after {
+            Some(text) => {
+                writeln!(
+                    out,
+                    "did-it-actually: dry run: {} would become:",
+                    config.display()
+                )?;
+                write!(out, "{text}")?;
+            }
+            None => writeln!(
+                out,
+                "did-it-actually: dry run: {} would be removed (nothing else is in it).",
+                config.display()
+            )?,
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if is_root() {
+        let _ = std::fs::remove_file(&plugin);
+        match &after {
+            Some(text) => deploy(&Deployed {
+                path: config.clone(),
+                mode: 0o644,
+                bytes: text.clone().into_bytes(),
+                what: String::new(),
+            })
+            .map_err(CommandError::new)?,
+            None if config.exists() => std::fs::remove_file(&config).map_err(|e| {
+                CommandError::new(format!("cannot remove {}: {e}", config.display()))
+            })?,
+            None => {}
+        }
+        writeln!(
+            out,
+            "did-it-actually: removed {} and its entry in {}.",
+            plugin.display(),
+            config.display()
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "did-it-actually: removing the managed install needs root; an administrator runs:"
+    )?;
+    match after {
+        Some(text) => {
+            let f = Deployed {
+                path: config,
+                mode: 0o644,
+                bytes: text.into_bytes(),
+                what: String::new(),
+            };
+            let stage = stage_dir(env)?;
+            let staged = managed::staged_path(&stage, &f.path);
+            crate::fsutil::write_atomically(&staged, &f.bytes).map_err(|e| {
+                CommandError::new(format!("cannot stage {}: {e}", staged.display()))
+            })?;
+            writeln!(out, "{}", managed::admin_command(&stage, &[f]))?;
+            writeln!(out, "{}", managed::admin_remove_command(&[plugin]))?;
+        }
+        None => writeln!(out, "{}", managed::admin_remove_command(&[plugin, config]))?,
+    }
     Ok(ExitCode::SUCCESS)
 }
 

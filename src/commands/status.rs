@@ -87,6 +87,24 @@ pub fn run(
             )?;
         }
     }
+    let managed_plugin = Path::new(crate::install::managed::OPENCODE_PLUGIN);
+    if let Ok(text) = std::fs::read_to_string(managed_plugin) {
+        let mut hooks: Vec<&str> = Vec::new();
+        for (_, h) in crate::install::opencode::registered(&text) {
+            if !hooks.contains(&h.name()) {
+                hooks.push(h.name());
+            }
+        }
+        if crate::install::opencode::is_ours(&text) && !hooks.is_empty() {
+            any = true;
+            writeln!(
+                out,
+                "  opencode, managed, {}: {}",
+                managed_plugin.display(),
+                hooks.join(", ")
+            )?;
+        }
+    }
     for spec in HOST_INSTALLS {
         let mut places = vec![project.join(spec.project_file)];
         if let Some(h) = &home {

@@ -608,9 +608,11 @@ fn opencode_checks(
 ) -> Vec<Check> {
     use crate::install::opencode;
     let mut out = Vec::new();
+    let managed = PathBuf::from(crate::install::managed::OPENCODE_PLUGIN);
     let places = [
         Some(scope.project.join(opencode::PROJECT_FILE)),
         opencode::user_file(env),
+        Some(managed.clone()),
     ];
     for path in places.into_iter().flatten() {
         let Ok(text) = std::fs::read_to_string(&path) else {
@@ -638,7 +640,14 @@ fn opencode_checks(
         ));
         let named = opencode::named_binary(&text);
         let again = || Some("`did-it-actually install --host opencode` again".to_owned());
-        if text != opencode::plugin(&crate::install::registrations(&hooks), named.as_deref()) {
+        let regs = crate::install::registrations(&hooks);
+        let expected = match &named {
+            Some(binary) if path == managed => {
+                opencode::managed_plugin(&regs, binary, crate::install::hosts::MANAGED_MISSING)
+            }
+            _ => opencode::plugin(&regs, named.as_deref()),
+        };
+        if text != expected {
             out.push(check(
                 Mark::Warn,
                 "opencode plugin",

@@ -189,7 +189,7 @@ pub enum Launch<'a> {
 }
 
 /// What a managed entry answers when its binary is gone.
-const MANAGED_MISSING: &str = "the binary the administrator's managed install runs is missing, so the guards cannot run: ask the administrator to run `did-it-actually install --managed` again, then run: did-it-actually doctor";
+pub const MANAGED_MISSING: &str = "the binary the administrator's managed install runs is missing, so the guards cannot run: ask the administrator to run `did-it-actually install --managed` again, then run: did-it-actually doctor";
 
 /// [`entries`], with how the binary is found.
 pub fn entries_with(spec: &HostInstall, regs: &[Registration], launch: Launch<'_>) -> Vec<Entry> {

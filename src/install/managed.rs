@@ -52,6 +52,45 @@ pub enum Form {
     /// in `requirements.toml`, without which a user's `hooks = false` or `--disable hooks`
     /// switches every hook off.
     Codex,
+    /// opencode: no hooks file but a plugin. Ours is written beside the administrator's
+    /// config ([`OPENCODE_PLUGIN`]) and named in its `plugin` list, which a user's or
+    /// project's `"plugin": []` does not take away (opencode merges the lists).
+    Opencode,
+}
+
+/// The administrator's opencode config without our plugin; `None` when nothing else is
+/// left in it.
+pub fn opencode_config_without_ours(level: &ManagedHost) -> Result<Option<String>, String> {
+    let mut settings = current(level)?;
+    let url = json!(format!("file://{OPENCODE_PLUGIN}"));
+    if let Some(list) = settings.get_mut("plugin").and_then(Value::as_array_mut) {
+        list.retain(|v| v != &url);
+        if list.is_empty() {
+            settings.remove("plugin");
+        }
+    }
+    Ok((!settings.is_empty()).then(|| crate::install::render_settings(&settings)))
+}
+
+/// Where a managed install puts opencode's plugin.
+pub const OPENCODE_PLUGIN: &str = "/etc/opencode/did-it-actually.js";
+
+/// The administrator's opencode config (as it is now, or empty) naming our plugin.
+pub fn opencode_config(level: &ManagedHost) -> Result<String, String> {
+    let mut settings = current(level)?;
+    let url = format!("file://{OPENCODE_PLUGIN}");
+    let list = settings.entry("plugin").or_insert_with(|| json!([]));
+    if !list.is_array() {
+        return Err(format!(
+            "{}: `plugin` is not a list; fix it, then install again",
+            level.path().display()
+        ));
+    }
+    let items = list.as_array_mut().expect("checked");
+    if !items.iter().any(|v| v == &json!(url)) {
+        items.push(json!(url));
+    }
+    Ok(crate::install::render_settings(&settings))
 }
 
 /// Codex's requirements file, beside its system `hooks.json`.
@@ -134,6 +173,16 @@ pub const MANAGED_HOSTS: &[ManagedHost] = &[
         others: &["hooks.json", "requirements.toml", "config.toml"],
         form: Form::Codex,
         cannot_lock: &[],
+    },
+    ManagedHost {
+        host: Host::Opencode,
+        dir: "/etc/opencode",
+        file: "opencode.json",
+        others: &["opencode.json", "opencode.jsonc"],
+        form: Form::Opencode,
+        cannot_lock: &[
+            "`opencode --pure` (or OPENCODE_PURE=1 in the environment a user starts it with) runs without any plugin, ours too",
+        ],
     },
     ManagedHost {
         host: Host::Droid,
@@ -275,7 +324,7 @@ pub fn host_settings(
     let lock: fn(&mut Map<String, Value>) = match level.form {
         Form::HostSettings { lock } => lock,
         Form::Codex => |_| {},
-        Form::ClaudeSettings => {
+        Form::ClaudeSettings | Form::Opencode => {
             return Err(format!(
                 "{} has no shared admin file",
                 level.host.spec().title

@@ -37,6 +37,21 @@ pub fn user_file(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Option<Pat
 
 /// The plugin's text for `regs`, naming `binary` where the search would not find it.
 pub fn plugin(regs: &[Registration], binary: Option<&str>) -> String {
+    plugin_with(regs, binary, false, super::launcher::MISSING)
+}
+
+/// A managed install's plugin: it runs `binary` and nothing else, and where that is gone
+/// refuses with `missing`.
+pub fn managed_plugin(regs: &[Registration], binary: &str, missing: &str) -> String {
+    plugin_with(regs, Some(binary), true, missing)
+}
+
+fn plugin_with(
+    regs: &[Registration],
+    binary: Option<&str>,
+    only_named: bool,
+    missing: &str,
+) -> String {
     let spec = Host::Opencode.spec();
     let mut hooks = Vec::new();
     for reg in regs {
@@ -67,11 +82,8 @@ pub fn plugin(regs: &[Registration], binary: Option<&str>) -> String {
             &json!(super::launcher::HOME_BIN_DIRS).to_string(),
             1,
         )
-        .replacen(
-            "/*MISSING*/\"\"",
-            &json!(super::launcher::MISSING).to_string(),
-            1,
-        )
+        .replacen("/*ONLY_NAMED*/false", &json!(only_named).to_string(), 1)
+        .replacen("/*MISSING*/\"\"", &json!(missing).to_string(), 1)
         .replacen("/*HOOKS*/[]", &list(hooks), 1)
 }
 
@@ -128,6 +140,14 @@ mod tests {
         assert!(has("session.idle", Hook::AuditTurn));
         let unnamed = plugin(&super::super::registrations(&[Hook::AuditTurn]), None);
         assert_eq!(named_binary(&unnamed), None);
+        assert!(unnamed.contains("const ONLY_NAMED = false;"));
+        let managed = managed_plugin(
+            &super::super::registrations(&Hook::ALL),
+            "/usr/local/lib/x",
+            "gone",
+        );
+        assert!(managed.contains("const ONLY_NAMED = true;"), "{managed}");
+        assert!(!managed.contains("/*"), "every placeholder filled");
         assert_eq!(
             registered(&unnamed),
             vec![("session.idle".to_owned(), Hook::AuditTurn)]

@@ -17,6 +17,9 @@ const NAME = "did-it-actually";
 // The binary install named (null: the search below finds it), then PATH, then these
 // directories under HOME, as the other hosts' launchers look.
 const NAMED = /*NAMED*/null;
+// A managed install's plugin runs the administrator's binary only: never one found on
+// PATH or under HOME, which the agent could have put there.
+const ONLY_NAMED = /*ONLY_NAMED*/false;
 const HOME_BIN_DIRS = /*HOME_BIN_DIRS*/[];
 const MISSING = /*MISSING*/"";
 // Which hook runs on which of opencode's hooks, for which tools (null: every tool).
@@ -33,7 +36,7 @@ function isProgram(path) {
 
 function findBinary() {
   const home = process.env.HOME ?? "";
-  const candidates = [
+  const candidates = ONLY_NAMED ? [NAMED] : [
     NAMED,
     ...(process.env.PATH ?? "").split(delimiter).filter(Boolean).map((d) => join(d, NAME)),
     ...(home ? HOME_BIN_DIRS.map((d) => join(home, d, NAME)) : []),

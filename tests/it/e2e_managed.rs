@@ -315,10 +315,10 @@ fn without_root_the_files_are_staged_and_the_printed_command_checks_them() {
 }
 
 /// The managed level of the other hosts that have one (Gemini CLI, Qwen Code, droid,
-/// Codex), in their real binaries: the user's settings switch hooks off the way each host
-/// allows (Gemini `hooksConfig.enabled: false`, Qwen `disableAllHooks: true`, droid
-/// `hooks.hooksDisabled: true`, Codex `[features] hooks = false`), and a push to main is
-/// still refused, because the
+/// Codex, opencode), in their real binaries: the user's settings switch hooks off the way
+/// each host allows (Gemini `hooksConfig.enabled: false`, Qwen `disableAllHooks: true`,
+/// droid `hooks.hooksDisabled: true`, Codex `[features] hooks = false`, opencode
+/// `"plugin": []`), and a push to main is still refused, because the
 /// administrator's file (written by `install --managed` in a private `/etc`) holds the
 /// hooks and the key that keeps them on.
 fn a_user_cannot_switch_off_the_hosts_managed_hooks(host: crate::support::hosts::HostKind) {
@@ -358,6 +358,7 @@ fn a_user_cannot_switch_off_the_hosts_managed_hooks(host: crate::support::hosts:
             ".factory/settings.json",
             json!({"hooks": {"hooksDisabled": true}}),
         ),
+        "opencode" => (".config/opencode/opencode.json", json!({"plugin": []})),
         other => panic!("no switch known for {other}"),
     };
     let user = bed.home.join(file);
@@ -437,15 +438,13 @@ exec "$@"
             "/etc/factory/settings.json",
             "the managed file's false wins",
         ),
+        "opencode" => ("/etc/opencode/did-it-actually.js", "opencode plugin"),
         _ => (
             "/etc/codex/hooks.json",
             "the administrator's requirements pin it on",
         ),
     };
-    assert!(
-        doctor.contains("registrations") && doctor.contains(file),
-        "{doctor}"
-    );
+    assert!(doctor.contains(file), "{doctor}");
     assert!(doctor.contains(said), "{doctor}");
 }
 
@@ -465,6 +464,11 @@ mod hosts_managed {
     #[test]
     fn droid() {
         super::a_user_cannot_switch_off_the_hosts_managed_hooks(HostKind::Droid);
+    }
+
+    #[test]
+    fn opencode() {
+        super::a_user_cannot_switch_off_the_hosts_managed_hooks(HostKind::Opencode);
     }
 
     #[test]
