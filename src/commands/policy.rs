@@ -330,17 +330,17 @@ fn levels_lines(p: &Policy, out: &mut dyn Write) -> std::io::Result<()> {
     for (key, rule) in set {
         let source = p.source_of(key);
         let both = p.org.as_ref().is_some_and(|o| o.sets(key)) && p.set.iter().any(|s| s == key);
-        let how = if both {
+        let overrode = p
+            .org
+            .as_ref()
+            .is_some_and(|o| o.overrode.iter().any(|k| k == key));
+        let how = if both && !overrode {
             format!(": {}", rule.describe())
         } else {
             String::new()
         };
-        let ignored = if p
-            .org
-            .as_ref()
-            .is_some_and(|o| o.overrode.iter().any(|k| k == key))
-        {
-            " (the repository's value is not used)"
+        let ignored = if overrode {
+            " (the repository's value is not used: a repository cannot widen what counts as evidence)"
         } else {
             ""
         };

@@ -93,7 +93,12 @@ impl Client {
 
     fn connect(&self) -> Result<BufReader<TcpStream>, Failure> {
         let unreachable = |e: std::io::Error| {
-            Failure::Unreachable(format!("{}:{}: {e}", self.url.host, self.url.port))
+            Failure::Unreachable(format!(
+                "{}:{}: {}",
+                self.url.host,
+                self.url.port,
+                crate::fsutil::describe_io(&e)
+            ))
         };
         let addrs = (self.url.host.as_str(), self.url.port)
             .to_socket_addrs()
@@ -135,7 +140,7 @@ impl Client {
             Some(c) => c,
             None => self.connect()?,
         };
-        let io = |e: std::io::Error| Failure::Unreachable(format!("{e}"));
+        let io = |e: std::io::Error| Failure::Unreachable(crate::fsutil::describe_io(&e));
         let mut head = format!(
             "POST {} HTTP/1.1\r\nHost: {}:{}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nUser-Agent: did-it-actually/{}\r\n",
             self.url.path,

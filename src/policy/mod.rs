@@ -1164,8 +1164,9 @@ impl Policy {
     pub fn source_of(&self, key: &str) -> String {
         let repo_sets = matches!(self.source, Source::File(_) | Source::Approved { .. })
             && self.set.iter().any(|k| k == key);
+        let org_decides = org::rule_of(key) == Some(org::Rule::Organisation);
         match &self.org {
-            Some(org) if org.sets(key) && repo_sets => format!(
+            Some(org) if org.sets(key) && repo_sets && !org_decides => format!(
                 "{} and {} (the stricter of the two)",
                 org.label(),
                 self.source

@@ -53,6 +53,7 @@ mod runtime_git;
 mod scope_corpus;
 mod settings_merge;
 mod tamper_corpus;
+mod team;
 mod transcript;
 mod turn_corpus;
 mod words;

@@ -245,7 +245,7 @@ impl Run {
     }
 }
 
-fn is_root() -> bool {
+pub fn is_root() -> bool {
     std::fs::metadata("/proc/self")
         .map(|m| {
             use std::os::unix::fs::MetadataExt;
