@@ -147,7 +147,9 @@ fn run_parsed(
             let dir = crate::store::SessionStore::new(&root, state.session())
                 .dir()
                 .to_owned();
-            crate::export::kick(&policy, &root, &dir, env);
+            if let Some(problem) = crate::export::kick(&policy, &root, &dir, env) {
+                notices.push(format!("{}: {problem}.", hook.name()));
+            }
         }
         notices.extend(unsaved_notices(hook, input.event, &unsaved));
     }

@@ -59,9 +59,16 @@ fn dir(root: &Path) -> PathBuf {
 /// the session is marked for export, and starts a flusher when one is due. Costs one
 /// `stat` when nothing is due; never waits on the network; never fails the hook (what
 /// goes wrong is the flusher's to report, in `export status`).
-pub fn kick(policy: &crate::policy::Policy, root: &Path, session_dir: &Path, env: Lookup) {
+/// What went wrong is returned for the hook to report (a notice): the call itself is
+/// never refused over export.
+pub fn kick(
+    policy: &crate::policy::Policy,
+    root: &Path,
+    session_dir: &Path,
+    env: Lookup,
+) -> Option<String> {
     if !policy.export.otlp {
-        return;
+        return None;
     }
     let marker = session_dir.join(SESSION_FILE);
     if !marker.exists() {
@@ -70,10 +77,16 @@ pub fn kick(policy: &crate::policy::Policy, root: &Path, session_dir: &Path, env
             cursor: 0,
             redact: policy.export.redact.clone(),
         };
-        let _ = crate::fsutil::write_atomically(
+        if let Err(e) = crate::fsutil::write_atomically(
             &marker,
             &serde_json::to_vec(&first).unwrap_or_default(),
-        );
+        ) {
+            return Some(format!(
+                "export is on, but {} could not be written ({}): this session's records are not sent",
+                marker.display(),
+                crate::fsutil::describe_io(&e)
+            ));
+        }
     }
     let due = dir(root).join("due");
     let now = SystemTime::now();
@@ -81,10 +94,15 @@ pub fn kick(policy: &crate::policy::Policy, root: &Path, session_dir: &Path, env
         .and_then(|m| m.modified())
         .is_ok_and(|t| t > now)
     {
-        return;
+        return None;
     }
     set_due(root, now + KICK_INTERVAL);
-    spawn_flusher(env);
+    spawn_flusher(env).err().map(|e| {
+        format!(
+            "export is on, but its flusher could not be started ({}); the records wait in the ledger (`did-it-actually export flush` sends them)",
+            crate::fsutil::describe_io(&e)
+        )
+    })
 }
 
 /// Sets the time before which no hook starts a flusher (the `due` file's mtime).
@@ -103,11 +121,9 @@ fn set_due(root: &Path, at: SystemTime) {
 
 /// Starts `did-it-actually export flush --background`, detached: its own process group,
 /// no standard streams, not waited for.
-fn spawn_flusher(env: Lookup) {
+fn spawn_flusher(env: Lookup) -> std::io::Result<()> {
     use std::os::unix::process::CommandExt;
-    let Ok(exe) = std::env::current_exe() else {
-        return;
-    };
+    let exe = std::env::current_exe()?;
     let mut cmd = std::process::Command::new(exe);
     cmd.args(["export", "flush", "--background"])
         .stdin(std::process::Stdio::null())
@@ -118,7 +134,7 @@ fn spawn_flusher(env: Lookup) {
     if let Ok(root) = store::state_root(env) {
         cmd.env("DID_IT_ACTUALLY_STATE_DIR", root);
     }
-    let _ = cmd.spawn();
+    cmd.spawn().map(|_| ())
 }
 
 /// Where and how batches are sent, from the standard OpenTelemetry variables (the ones
