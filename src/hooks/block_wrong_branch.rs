@@ -638,6 +638,7 @@ pub fn decide(
             continue;
         }
         if matches!(u.action, Action::Push { force: true }) && !rules.allow_force_push {
+            let source = policy.source_of("branches.allow_force_push");
             return Decision::Deny(format!(
                 "{HOOK}: {cmd} would force-push to {}{}. Rule: branches.allow_force_push is false in {source}. Push without --force (rebase on the remote branch first), or ask the user.",
                 u.branch,
@@ -645,6 +646,7 @@ pub fn decide(
             ));
         }
         if u.action.lands_work() && !rules.allows(&u.branch) {
+            let source = policy.source_of("branches.allowed");
             return Decision::Deny(format!(
                 "{HOOK}: {cmd} would {} {}{}, which branches.allowed ({}) in {source} does not include. Work on a branch that matches it.",
                 u.action.verb(),
