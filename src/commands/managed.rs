@@ -61,9 +61,14 @@ pub fn run(
                 f.mode
             )?;
         }
+        let reach = if level.cannot_lock.is_empty() {
+            "no project or user setting can switch them off"
+        } else {
+            "no project or user setting can switch them off, except as the notes above say"
+        };
         writeln!(
             out,
-            "did-it-actually: {} now runs the guards for every user and project of this machine; no project or user setting can switch them off. `did-it-actually doctor` in a project shows the level that guards it.",
+            "did-it-actually: {} now runs the guards for every user and project of this machine; {reach}. `did-it-actually doctor` in a project shows the level that guards it.",
             host.spec().title
         )?;
         return Ok(ExitCode::SUCCESS);
