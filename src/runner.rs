@@ -143,7 +143,12 @@ fn run_parsed(
             response = instead;
         }
         // The ledger grew: with export on, it may be time to send (never waited for).
-        if let (Ok(root), true) = (crate::store::state_root(env), policy.export.otlp) {
+        let export_root = policy
+            .export
+            .otlp
+            .then(|| crate::store::state_root(env).ok())
+            .flatten();
+        if let Some(root) = export_root {
             let dir = crate::store::SessionStore::new(&root, state.session())
                 .dir()
                 .to_owned();

@@ -73,19 +73,14 @@ pub fn run(
         )?;
         return Ok(ExitCode::SUCCESS);
     }
-    let stage = stage_dir(env)?;
-    for f in &deployment.files {
-        let staged = managed::staged_path(&stage, &f.path);
-        crate::fsutil::write_atomically(&staged, &f.bytes)
-            .map_err(|e| CommandError::new(format!("cannot stage {}: {e}", staged.display())))?;
-    }
+    let command = stage(&deployment.files, env)?;
     writeln!(
         out,
         "did-it-actually: writing {} needs root, and this command never escalates. The files are staged under {}; an administrator deploys them with this one command (it checks each file's SHA-256 first, since the staging directory is yours):",
         level.dir,
-        stage.display()
+        stage_dir(env)?.display()
     )?;
-    writeln!(out, "{}", managed::admin_command(&stage, &deployment.files))?;
+    writeln!(out, "{command}")?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -323,12 +318,8 @@ fn remove_opencode(
                 bytes: text.into_bytes(),
                 what: String::new(),
             };
-            let stage = stage_dir(env)?;
-            let staged = managed::staged_path(&stage, &f.path);
-            crate::fsutil::write_atomically(&staged, &f.bytes).map_err(|e| {
-                CommandError::new(format!("cannot stage {}: {e}", staged.display()))
-            })?;
-            writeln!(out, "{}", managed::admin_command(&stage, &[f]))?;
+            let command = stage(std::slice::from_ref(&f), env)?;
+            writeln!(out, "{command}")?;
             writeln!(out, "{}", managed::admin_remove_command(&[plugin]))?;
         }
         None => writeln!(out, "{}", managed::admin_remove_command(&[plugin, config]))?,
@@ -404,17 +395,13 @@ fn remove_from_shared(
                 bytes: text.clone().into_bytes(),
                 what: String::new(),
             };
-            let stage = stage_dir(env)?;
-            let staged = managed::staged_path(&stage, &f.path);
-            crate::fsutil::write_atomically(&staged, &f.bytes).map_err(|e| {
-                CommandError::new(format!("cannot stage {}: {e}", staged.display()))
-            })?;
+            let command = stage(std::slice::from_ref(&f), env)?;
             writeln!(
                 out,
                 "did-it-actually: removing our entries from {} needs root; an administrator runs:",
                 path.display()
             )?;
-            writeln!(out, "{}", managed::admin_command(&stage, &[f]))?;
+            writeln!(out, "{command}")?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -437,6 +424,22 @@ fn deploy(f: &Deployed) -> Result<(), String> {
 fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions and cannot fail.
     unsafe { libc::geteuid() == 0 }
+}
+
+/// Stages `files` under the state directory; the one command that deploys them.
+fn stage(files: &[Deployed], env: &Env) -> Result<String, CommandError> {
+    let dir = stage_dir(env)?;
+    for f in files {
+        let staged = managed::staged_path(&dir, &f.path);
+        crate::fsutil::write_atomically(&staged, &f.bytes).map_err(|e| {
+            CommandError::new(format!(
+                "cannot stage {}: {}",
+                staged.display(),
+                crate::fsutil::describe_io(&e)
+            ))
+        })?;
+    }
+    Ok(managed::admin_command(&dir, files))
 }
 
 /// Where a non-root managed install stages its files.

@@ -89,12 +89,7 @@ pub fn run(
     }
     let managed_plugin = Path::new(crate::install::managed::OPENCODE_PLUGIN);
     if let Ok(text) = std::fs::read_to_string(managed_plugin) {
-        let mut hooks: Vec<&str> = Vec::new();
-        for (_, h) in crate::install::opencode::registered(&text) {
-            if !hooks.contains(&h.name()) {
-                hooks.push(h.name());
-            }
-        }
+        let hooks = distinct(crate::install::opencode::registered(&text));
         if crate::install::opencode::is_ours(&text) && !hooks.is_empty() {
             any = true;
             writeln!(
@@ -195,8 +190,13 @@ fn host_hooks(
     settings: &serde_json::Map<String, serde_json::Value>,
     spec: &crate::install::hosts::HostInstall,
 ) -> Vec<&'static str> {
+    distinct(registered(settings, spec))
+}
+
+/// The names of the hooks among `(event, hook)` registrations, each once, in order.
+fn distinct<E>(regs: impl IntoIterator<Item = (E, Hook)>) -> Vec<&'static str> {
     let mut hooks = Vec::new();
-    for (_, h) in registered(settings, spec) {
+    for (_, h) in regs {
         if !hooks.contains(&h.name()) {
             hooks.push(h.name());
         }

@@ -332,9 +332,20 @@ pub fn flush(root: &Path, env: Lookup, respect_backoff: bool) -> Flushed {
     let mut done = Flushed::default();
     let _ = fs::create_dir_all(dir(root));
     // A background flusher leaves when another runs; a person's flush waits for it.
-    let Some(_lock) = Lock::take(&dir(root).join("lock"), !respect_backoff) else {
-        done.busy = true;
-        return done;
+    let _lock = match Lock::take(&dir(root).join("lock"), !respect_backoff) {
+        Ok(Some(lock)) => lock,
+        Ok(None) => {
+            done.busy = true;
+            return done;
+        }
+        Err(e) => {
+            done.error = Some(format!(
+                "{}: {}",
+                dir(root).join("lock").display(),
+                crate::fsutil::describe_io(&e)
+            ));
+            return done;
+        }
     };
     let mut backoff = Backoff::read(root);
     let now = unix_now();
@@ -557,14 +568,14 @@ struct Lock {
 }
 
 impl Lock {
-    fn take(path: &Path, wait: bool) -> Option<Lock> {
+    /// `Ok(None)`: another holds it (and `wait` is false).
+    fn take(path: &Path, wait: bool) -> std::io::Result<Option<Lock>> {
         use std::os::unix::io::AsRawFd;
         let f = fs::OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
-            .open(path)
-            .ok()?;
+            .open(path)?;
         // SAFETY: flock on a descriptor we own.
         let how = if wait {
             libc::LOCK_EX
@@ -572,7 +583,7 @@ impl Lock {
             libc::LOCK_EX | libc::LOCK_NB
         };
         let r = unsafe { libc::flock(f.as_raw_fd(), how) };
-        (r == 0).then_some(Lock { _file: f })
+        Ok((r == 0).then_some(Lock { _file: f }))
     }
 }
 
