@@ -125,6 +125,10 @@ pub fn unread_note(message: &str) -> Option<String> {
 pub fn explain(message: &str) -> Vec<Reading> {
     let mut readings = explain_in_language(message);
     super::rows::add_row_claims(&mut readings);
+    super::rows::add_structured_rows(message, &mut readings);
+    super::rows::mark_git_refs(&mut readings);
+    super::rows::mark_named_commits(&mut readings);
+    super::rows::mark_no_warnings(&mut readings);
     super::rows::mark_listed_paths(&mut readings);
     super::rows::mark_value_changes(&mut readings);
     super::rows::mark_mentioned_paths(&mut readings);
@@ -648,12 +652,37 @@ fn segments(toks: Vec<Token>) -> Vec<Segment> {
 }
 
 /// Why a part of a sentence is not the agent's claim about this turn, if it is not.
+/// Which words stand inside brackets: "(", "[", or their full-width forms.
+fn in_brackets(words: &[String]) -> Vec<bool> {
+    let mut depth = 0usize;
+    words
+        .iter()
+        .map(|w| {
+            let opens = w.chars().filter(|c| matches!(c, '(' | '（' | '[')).count();
+            let closes = w.chars().filter(|c| matches!(c, ')' | '）' | ']')).count();
+            let inside = depth > 0 || opens > 0;
+            depth = (depth + opens).saturating_sub(closes);
+            // A word that only opens and closes its own brackets ("(2)") is no aside.
+            inside && !(opens > 0 && opens == closes && depth == 0 && w.len() < 4)
+        })
+        .collect()
+}
+
 fn segment_not_claim(words: &[String], sub: bool) -> Option<String> {
     let b: Vec<&str> = words.iter().map(|w| bare(w)).collect();
-    if let Some(i) = (0..words.len()).find(|&i| is_negation(words, i)) {
+    // "bumped the version in `package.json` (no git tag, as you asked)": an aside in
+    // brackets does not take back the clause around it.
+    let aside = in_brackets(words);
+    if let Some(i) = (0..words.len()).find(|&i| !aside[i] && is_negation(words, i)) {
         return Some(format!("negated (\"{}\")", b[i]));
     }
-    if let Some(w) = b.iter().find(|w| MODAL.contains(w)) {
+    if let Some(w) = b
+        .iter()
+        .zip(&aside)
+        .filter(|(_, a)| !**a)
+        .map(|(w, _)| w)
+        .find(|w| MODAL.contains(w))
+    {
         return Some(format!("the future, a need or a suggestion (\"{w}\")"));
     }
     if sub {

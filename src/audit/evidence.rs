@@ -296,12 +296,23 @@ fn turn_writes(ev: &Evidence, runs: &[Run]) -> Vec<(usize, PathBuf, bool)> {
             r.stages.iter().filter(same).all(|s| s.ran == Ran::No)
                 && r.stages.iter().any(|s| same(&s))
         };
+        // A write whose command only may have run (`test -f x || cp a x` that exited 0)
+        // did not run where the disk shows its target untouched since before the turn.
+        let maybe_run = |cmd: &shell::SimpleCommand| {
+            let argv: Vec<&str> = cmd.words.iter().filter_map(|w| w.text()).collect();
+            let same = |s: &&Stage| s.argv.iter().map(String::as_str).eq(argv.iter().copied());
+            r.stages.iter().any(|s| same(&s))
+                && r.stages.iter().filter(same).all(|s| s.ran != Ran::Yes)
+        };
         for cmd in script.simple_commands() {
             if not_run(cmd) {
                 continue;
             }
+            let unsure = maybe_run(cmd) && !keeps_mtime(cmd);
             for t in shell::writes::write_targets(cmd, &shell::exec::runs(cmd), Some(ev.cwd)) {
                 match t.word.text() {
+                    Some(p)
+                        if unsure && untouched_since_start(&canonical_lexical(ev.cwd, p), ev) => {}
                     Some(p) => out.push((r.at, canonical_lexical(ev.cwd, p), t.recursive)),
                     // Known only at run time: somewhere under its static prefix's
                     // directory (`/tmp/x-$$.sh` is under /tmp; `"$OUT"` anywhere here).
@@ -321,6 +332,35 @@ fn turn_writes(ev: &Evidence, runs: &[Run]) -> Vec<(usize, PathBuf, bool)> {
         }
     }
     out
+}
+
+/// Whether a command can leave its target with an older modification time than the
+/// write (`mv`, `cp -p`, `rsync -a`, `touch -d`, archives): the disk's time then shows
+/// nothing about whether it ran.
+fn keeps_mtime(cmd: &shell::SimpleCommand) -> bool {
+    let argv: Vec<&str> = cmd.words.iter().filter_map(|w| w.text()).collect();
+    let Some(program) = argv.first().map(|p| p.rsplit('/').next().unwrap_or(p)) else {
+        return true;
+    };
+    match program {
+        "cp" | "install" => argv[1..].iter().any(|a| {
+            a.starts_with("--preserve")
+                || *a == "--archive"
+                || a.starts_with('-')
+                    && !a.starts_with("--")
+                    && (a.contains('p') || a.contains('a'))
+        }),
+        "mv" | "rsync" | "touch" | "tar" | "unzip" | "ln" | "git" => true,
+        _ => false,
+    }
+}
+
+/// Whether `path` exists and was last modified before the turn began.
+fn untouched_since_start(path: &Path, ev: &Evidence) -> bool {
+    let (Some(start), Ok(meta)) = (ev.turn.started, path.symlink_metadata()) else {
+        return false;
+    };
+    meta.modified().is_ok_and(|m| m + MTIME_SLACK < start)
 }
 
 fn canonical_lexical(cwd: &Path, p: &str) -> PathBuf {
@@ -1042,6 +1082,25 @@ pub fn result_evidence(
             &fix,
         ));
     };
+    // "clippy: no warnings" of a run that printed some (and exited 0: warnings are not
+    // errors unless the run says so).
+    if claim.no_warnings && !tests {
+        if let Some((c, n)) = passed
+            .iter()
+            .map(|(c, _)| (c, warnings_in(&c.run.output)))
+            .find(|(_, n)| *n > 0)
+        {
+            return Err(finding(
+                claim,
+                format!(
+                    "the message says no warnings, and `{}` printed {}",
+                    cut(&c.run.command),
+                    crate::words::count(n as usize, "warning", "warnings")
+                ),
+                "report the warnings the run printed (or fix them and run it again)",
+            ));
+        }
+    }
     if let Some(said) = count {
         if let Some(allowed) = counts(&all, &fresh, tests, claim.count_whole) {
             if !allowed.contains(&said) {
@@ -1129,11 +1188,29 @@ fn span_ran(span: &str, f: &Facts) -> bool {
 /// What a package manager's script run (`npm test`, `npm run lint`, `yarn build`, `pnpm
 /// test`) runs: the stages of that script in the project's `package.json`.
 fn package_script(argv: &[String], f: &Facts) -> Vec<Vec<String>> {
+    let Some((name, scripts)) = script_of(argv, f.ev.cwd) else {
+        return Vec::new();
+    };
+    match scripts.get(&name).and_then(|v| v.as_str()) {
+        Some(script) => shellrun::stages(script)
+            .into_iter()
+            .map(|s| s.argv)
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+/// The script a package manager's run names (`npm test`: `test`; `npm run lint`, `yarn
+/// build`, `pnpm test`, `bun run x`), and the `scripts` of the project's package.json.
+fn script_of(
+    argv: &[String],
+    cwd: &Path,
+) -> Option<(String, serde_json::Map<String, serde_json::Value>)> {
     let program = argv
         .first()
         .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
-    if !matches!(program, "npm" | "pnpm" | "yarn") {
-        return Vec::new();
+    if !matches!(program, "npm" | "pnpm" | "yarn" | "bun") {
+        return None;
     }
     let args: Vec<&str> = argv[1..]
         .iter()
@@ -1141,27 +1218,15 @@ fn package_script(argv: &[String], f: &Facts) -> Vec<Vec<String>> {
         .filter(|a| !a.starts_with('-'))
         .collect();
     let name = match args.as_slice() {
-        ["test" | "t" | "tst", ..] => "test",
+        ["test" | "t" | "tst", ..] if program != "bun" => "test",
         ["run" | "run-script", name, ..] => name,
-        [name, ..] if program != "npm" => name,
-        _ => return Vec::new(),
+        [name, ..] if !matches!(program, "npm" | "bun") => name,
+        _ => return None,
     };
-    let Ok(text) = std::fs::read_to_string(f.ev.cwd.join("package.json")) else {
-        return Vec::new();
-    };
-    let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else {
-        return Vec::new();
-    };
-    match json
-        .pointer(&format!("/scripts/{name}"))
-        .and_then(|v| v.as_str())
-    {
-        Some(script) => shellrun::stages(script)
-            .into_iter()
-            .map(|s| s.argv)
-            .collect(),
-        None => Vec::new(),
-    }
+    let text = std::fs::read_to_string(cwd.join("package.json")).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let scripts = json.get("scripts")?.as_object()?.clone();
+    Some(((*name).to_owned(), scripts))
 }
 
 /// A tests claim whose clause names test files (`tests/test_more.py` passes) is backed
@@ -1261,14 +1326,23 @@ pub fn named_evidence(
         .iter()
         .map(|r| r.to_string())
         .collect();
-    let recipe_ran = f.runs.iter().any(|r| {
-        runs_any(&r.command, &recipes)
-            || r.stages.iter().any(|s| {
-                s.argv
-                    .first()
-                    .is_some_and(|p| p.starts_with("./") || p.ends_with(".sh"))
-            })
-    });
+    // A recipe that ran and may have run `runs`: one whose script is not known here, or
+    // whose script (package.json's) runs it.
+    let recipe_ran = |runs: &[String]| {
+        f.runs.iter().any(|r| {
+            r.stages
+                .iter()
+                .any(|s| match recipe_script(&s.argv, f.ev.cwd) {
+                    Some(script) => runs_any(&script, runs),
+                    None => {
+                        runs_any(&s.argv.join(" "), &recipes)
+                            || s.argv
+                                .first()
+                                .is_some_and(|p| p.starts_with("./") || p.ends_with(".sh"))
+                    }
+                })
+        })
+    };
     // A count is one tool's when one is named; several suites' total is not checked here.
     let count = count.filter(|_| claim.tools.len() == 1);
     let mut backed = Vec::new();
@@ -1287,13 +1361,16 @@ pub fn named_evidence(
             }
             continue;
         }
-        let runs: Vec<String> = tool.runs.iter().map(|r| r.to_string()).collect();
+        let mut runs: Vec<String> = tool.runs.iter().map(|r| r.to_string()).collect();
+        // `npm test` whose script is `node --test` runs the node test runner: its result
+        // is the tool's.
+        runs.extend(recipes_running(&runs, f));
         match result_evidence(claim, what, &runs, count, true, f) {
             Ok(e) => backed.push(e),
             Err(mut finding) => {
                 finding.why = format!("it names {}: {}", tool.names[0], finding.why);
                 let never_ran = !f.runs.iter().any(|r| runs_any(&r.command, &runs));
-                if never_ran && recipe_ran {
+                if never_ran && recipe_ran(&runs) {
                     finding.blocks = false;
                     finding
                         .why
@@ -1325,6 +1402,73 @@ pub fn named_evidence(
         Some(finding) => Err(finding),
         None => Ok(backed.join("; ")),
     }
+}
+
+/// How many warnings a check's output shows: lines that open with `warning:` or
+/// `warning[` (rustc, clippy, cargo doc, gcc), or a summary's count ("3 warnings", "✖ 2
+/// problems (0 errors, 2 warnings)"), the larger of the two.
+fn warnings_in(output: &str) -> u64 {
+    let mut lines = 0u64;
+    let mut summary = 0u64;
+    for line in output.lines() {
+        let l = line.trim_start().to_lowercase();
+        if (l.starts_with("warning:") || l.starts_with("warning[")) && !l.contains("generated") {
+            lines += 1;
+        }
+        let words: Vec<&str> = l
+            .split(|c: char| c.is_whitespace() || c == '(' || c == ',')
+            .collect();
+        for w in words.windows(2) {
+            if w[1].starts_with("warning") {
+                if let Ok(n) = w[0].parse::<u64>() {
+                    summary = summary.max(n);
+                }
+            }
+        }
+    }
+    lines.max(summary)
+}
+
+/// What a recipe stage runs when package.json says it through and through: its script
+/// with the `pre`/`post` scripts around it. `None` when the stage is no package script
+/// run, or the script runs other scripts or files (what they run is not known here).
+fn recipe_script(argv: &[String], cwd: &Path) -> Option<String> {
+    let (name, scripts) = script_of(argv, cwd)?;
+    let script = |n: &str| scripts.get(n).and_then(|v| v.as_str()).map(str::to_owned);
+    let mut out = script(&name)?;
+    for hook in ["pre", "post"] {
+        if let Some(s) = script(&format!("{hook}{name}")) {
+            out = format!("{out}; {s}");
+        }
+    }
+    let opaque = [
+        "npm ", "yarn ", "pnpm ", "bun ", "./", ".sh", "make ", "just ",
+    ];
+    (!opaque.iter().any(|w| out.contains(w))).then_some(out)
+}
+
+/// The recipes of this turn whose script runs one of `runs`, as patterns for their own
+/// invocation (`npm test`).
+fn recipes_running(runs: &[String], f: &Facts) -> Vec<String> {
+    let mut out = Vec::new();
+    for stage in f.runs.iter().flat_map(|r| &r.stages) {
+        if let Some(script) = recipe_script(&stage.argv, f.ev.cwd) {
+            if runs_any(&script, runs) {
+                let own: Vec<&str> = stage
+                    .argv
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|a| !a.starts_with('-'))
+                    .take(3)
+                    .collect();
+                let pattern = own.join(" ");
+                if !out.contains(&pattern) {
+                    out.push(pattern);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Whether a run's summary count may have been cut away: its output went through
@@ -1820,6 +1964,56 @@ fn pushed_branches(f: &Facts) -> Vec<String> {
         }
     }
     out
+}
+
+/// Evidence for a tag or a branch the message says is there: the repository has it (a
+/// branch: here or on a remote).
+pub fn ref_evidence(claim: &Claim, name: &str, tag: bool, f: &Facts) -> Result<String, Finding> {
+    let what = if tag { "tag" } else { "branch" };
+    let Some(repo) = f.repo.as_ref() else {
+        let mut found = finding(
+            claim,
+            format!("no git repository here to look for the {what} {name} in"),
+            "say where it is",
+        );
+        found.blocks = false;
+        return Err(found);
+    };
+    let has = |r: &str| repo.find_reference(r).is_ok();
+    let there = if tag {
+        has(&format!("refs/tags/{name}"))
+    } else {
+        has(&format!("refs/heads/{name}"))
+            || repo
+                .references_glob(&format!("refs/remotes/*/{name}"))
+                .is_ok_and(|mut refs| refs.next().is_some())
+            || repo.find_reference(&format!("refs/remotes/{name}")).is_ok()
+    };
+    if there {
+        return Ok(format!("the repository has the {what} {name}"));
+    }
+    let tried = f.runs.iter().any(|r| {
+        r.stages.iter().any(|s| {
+            (git_sub(s, "tag")
+                || git_sub(s, "branch")
+                || git_sub(s, "checkout")
+                || git_sub(s, "switch"))
+                && s.argv.iter().any(|a| a == name)
+        })
+    });
+    Err(finding(
+        claim,
+        if tried {
+            format!("a command of this turn named the {what} {name}, but the repository has no {what} of that name")
+        } else {
+            format!("the repository has no {what} {name}, and no command of this turn made one")
+        },
+        if tag {
+            "create the tag (and check it exists), or correct the message"
+        } else {
+            "create the branch, or correct the message"
+        },
+    ))
 }
 
 pub fn push_evidence(claim: &Claim, branch: Option<&str>, f: &Facts) -> Result<String, Finding> {

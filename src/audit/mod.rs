@@ -105,7 +105,11 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
     let needs_repo = claims.iter().any(|c| {
         matches!(
             c.kind,
-            Kind::File { .. } | Kind::Dir { .. } | Kind::Commit { .. } | Kind::Push { .. }
+            Kind::File { .. }
+                | Kind::Dir { .. }
+                | Kind::Commit { .. }
+                | Kind::Push { .. }
+                | Kind::Ref { .. }
         ) || c.tools.iter().any(|t| t.kind.is_some())
     });
     let facts = evidence::Facts::gather(ev, needs_repo);
@@ -133,7 +137,9 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             {
                 continue
             }
-            Kind::Commit { .. } | Kind::Push { .. } if !ev.policy.git_claims => continue,
+            Kind::Commit { .. } | Kind::Push { .. } | Kind::Ref { .. } if !ev.policy.git_claims => {
+                continue
+            }
             // From the run log without the turn's start (the session's first turn), the
             // commands' own output still shows what they made and where they pushed.
             Kind::Commit { .. } | Kind::Push { .. }
@@ -244,6 +250,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             }
             Kind::Commit { hash } => evidence::commit_evidence(&claim, hash.as_deref(), &facts),
             Kind::Push { branch } => evidence::push_evidence(&claim, branch.as_deref(), &facts),
+            Kind::Ref { name, tag } => evidence::ref_evidence(&claim, name, *tag, &facts),
         };
         // A check bound to a command or a test file in its clause: that very run.
         let verdict = match &claim.kind {

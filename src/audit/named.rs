@@ -69,6 +69,23 @@ pub const NAMED: &[Named] = &[
     tool(&["shellcheck"], Checks::Lint, &["shellcheck"]),
     tool(&["rubocop"], Checks::Lint, &["rubocop"]),
     tool(&["tsc"], Checks::Build, &["tsc"]),
+    // Syntax and document checks: each is its own check, backed only by its own run
+    // ("`bash -n`: no errors" is not backed by the tests).
+    tool(&["bash -n", "sh -n"], Checks::Build, &["bash -n", "sh -n"]),
+    tool(
+        &["node --check"],
+        Checks::Build,
+        &["node --check", "node -c"],
+    ),
+    tool(&["py_compile"], Checks::Build, &["py_compile"]),
+    tool(&["compileall"], Checks::Build, &["compileall"]),
+    tool(&["json.tool"], Checks::Build, &["json.tool"]),
+    tool(
+        &["cargo doc", "rustdoc"],
+        Checks::Build,
+        &["cargo doc", "rustdoc"],
+    ),
+    tool(&["git diff --check"], Checks::Lint, &["git diff --check"]),
     tool(&["pytest"], Checks::Tests, &["pytest", "py.test"]),
     tool(&["unittest"], Checks::Tests, &["unittest"]),
     tool(&["jest"], Checks::Tests, &["jest"]),
@@ -360,6 +377,18 @@ pub fn named_in_clause(clause: &str, sentence: &str, kind: &Kind) -> Vec<&'stati
     let own = named_in(clause, kind);
     if !own.is_empty() || !matches!(kind, Kind::Tests { .. }) {
         return own;
+    }
+    // "Obie suity zielone: `node --test` 2/2 i jest 3/3": what a colon opens after the
+    // claim names the suites it is about.
+    let after_colon = sentence
+        .find(clause.trim())
+        .map(|at| sentence[at + clause.trim().len()..].trim_start())
+        .and_then(|rest| rest.strip_prefix([':', '：']));
+    if let Some(rest) = after_colon {
+        let listed = named_in(rest, kind);
+        if !listed.is_empty() {
+            return listed;
+        }
     }
     named_in(sentence, kind)
         .into_iter()

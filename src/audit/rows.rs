@@ -215,6 +215,34 @@ const PASSED: &[&str] = &[
     "lulus",
     "başarılı",
     "thành công",
+    // Valid, correct, verified: a check's verdict in the words agents use for a syntax
+    // or schema check.
+    "valid",
+    "correct",
+    "correcte",
+    "correcta",
+    "correcto",
+    "corretto",
+    "corretta",
+    "correto",
+    "correta",
+    "korrekt",
+    "korrekte",
+    "válido",
+    "válida",
+    "valide",
+    "valido",
+    "geçerli",
+    "doğrulandı",
+    "verified",
+    "validated",
+    "geprüft",
+    "vérifié",
+    "verificado",
+    "verificato",
+    "godkänd",
+    "godkänt",
+    "v pořádku",
 ];
 
 /// Phrases that say a check found nothing to complain about.
@@ -300,6 +328,40 @@ const NO_BEFORE: &[&str] = &[
     "không có",
     "tidak ada",
     "tanpa",
+    // Beyond the tables: Swedish, Norwegian, Danish, Czech, Slovak, Ukrainian, Greek,
+    // Hebrew, Arabic, Finnish, Hungarian, Romanian.
+    "inga",
+    "ingen",
+    "inget",
+    "utan",
+    "ingen",
+    "ikke",
+    "uden",
+    "uten",
+    "žádné",
+    "žádná",
+    "žádný",
+    "žádnou",
+    "nijaké",
+    "žiadne",
+    "жодних",
+    "жодної",
+    "жодного",
+    "немає",
+    "χωρίς",
+    "κανένα",
+    "καμία",
+    "κανένας",
+    "ללא",
+    "אין",
+    "بدون",
+    "بلا",
+    "لا",
+    "ei",
+    "nincs",
+    "fără",
+    "niciun",
+    "nicio",
 ];
 const NO_AFTER: &[&str] = &[
     "なし",
@@ -432,29 +494,628 @@ const NOT_A_PASS: &[&str] = &[
     "dilewati",
 ];
 
+/// Stems of "warning", in the tables' languages and beyond.
+const WARNING_WORDS: &[&str] = &[
+    "warning",
+    "warnung",
+    "avertissement",
+    "advertencia",
+    "avvis",
+    "aviso",
+    "waarschuwing",
+    "предупрежд",
+    "попередж",
+    "ostrzeż",
+    "uyarı",
+    "cảnh báo",
+    "peringatan",
+    "varning",
+    "varovn",
+    "upozorn",
+    "προειδοπ",
+    "警告",
+    "경고",
+    "चेतावनी",
+    "تحذير",
+    "אזהר",
+    "advarsel",
+    "varoitu",
+    "figyelmeztet",
+    "avertisment",
+    "lint",
+];
+
+/// Marks the lint and build claims whose sentence says the check printed no warnings
+/// ("`cargo clippy`: inga varningar", "il ne remonte aucun avertissement", "경고 없음"):
+/// a run that printed warnings does not back them, even when it exited 0.
+pub fn mark_no_warnings(readings: &mut [Reading]) {
+    let count = |v: &str| {
+        WARNING_WORDS
+            .iter()
+            .map(|w| v.matches(w).count())
+            .sum::<usize>()
+    };
+    for r in readings.iter_mut() {
+        if !r
+            .claims
+            .iter()
+            .any(|c| matches!(c.kind, Kind::Lint | Kind::Build))
+        {
+            continue;
+        }
+        let v = fold(&r.sentence.to_lowercase());
+        let said = count(&v);
+        if said == 0 {
+            continue;
+        }
+        let (rest, denied) = without_denials(&v);
+        let zero = ["0 warning", "zero warning", "no warning"]
+            .iter()
+            .any(|z| v.contains(z));
+        if zero || denied && count(&rest) < said {
+            for c in r
+                .claims
+                .iter_mut()
+                .filter(|c| matches!(c.kind, Kind::Lint | Kind::Build))
+            {
+                c.no_warnings = true;
+            }
+        }
+    }
+}
+
+/// Words for a tag, in the tables' languages and beyond.
+const TAG_WORDS: &[&str] = &[
+    "tag",
+    "tags",
+    "tagged",
+    "tagge",
+    "étiquet",
+    "etiquet",
+    "etichett",
+    "тег",
+    "тэг",
+    "znacznik",
+    "otagow",
+    "štítk",
+    "značk",
+    "taggad",
+    "taggat",
+    "ετικέτ",
+    "标签",
+    "標籤",
+    "标记",
+    "タグ",
+    "태그",
+    "टैग",
+    "وسم",
+    "تاغ",
+    "thẻ",
+    "etiket",
+    "תג",
+];
+
+/// Words for a branch.
+const BRANCH_WORDS: &[&str] = &[
+    "branch",
+    "zweig",
+    "branche",
+    "rama",
+    "ramo",
+    "ветк",
+    "ветв",
+    "гілк",
+    "гілц",
+    "gałę",
+    "větev",
+    "větv",
+    "gren",
+    "κλάδ",
+    "分支",
+    "ブランチ",
+    "브랜치",
+    "शाखा",
+    "فرع",
+    "nhánh",
+    "cabang",
+    "haara",
+    "ענף",
+];
+
+/// Marks the tags and branches a report says are there ("tagged `v0.2.0`", "在新分支
+/// `feat/x` 上"): each is a claim the repository has it. Read in any language from the
+/// name's shape (a version tag; a branch name in a code span) and a word for tag or
+/// branch beside it; a sentence that denies, plans or asks claims none.
+pub fn mark_git_refs(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let lower = fold(&r.sentence.to_lowercase());
+        if !states_as_done(r) {
+            continue;
+        }
+        let has = |words: &[&str]| {
+            words.iter().any(|w| {
+                if w.is_ascii() {
+                    has_stem(&lower, w)
+                } else {
+                    lower.contains(w)
+                }
+            })
+        };
+        let mut names: Vec<(String, bool)> = Vec::new();
+        if has(TAG_WORDS) {
+            for w in lower.split(|c: char| c.is_whitespace() || "`'\"«»“”()[]，。、：".contains(c))
+            {
+                let w = w.trim_end_matches([',', '.', ';', ':', '!']);
+                if is_version_tag(w) && !names.iter().any(|(n, _)| n == w) {
+                    names.push((w.to_owned(), true));
+                }
+            }
+        }
+        if has(BRANCH_WORDS) {
+            for span in r.sentence.split('`').skip(1).step_by(2) {
+                let span = span.trim();
+                if is_branch_name(span) && !names.iter().any(|(n, _)| n == span) {
+                    names.push((span.to_owned(), false));
+                }
+            }
+        }
+        for (name, tag) in names {
+            let pushed_there = r.claims.iter().any(|c| {
+                matches!(&c.kind, Kind::Push { branch: Some(b) } if *b == name)
+                    || matches!(&c.kind, Kind::File { path, .. } if *path == name)
+            });
+            if pushed_there {
+                // A push claim to it reads the branch already; a file claim of the same
+                // name is dropped when the project has no such path.
+                r.claims
+                    .retain(|c| !matches!(&c.kind, Kind::File { path, .. } if *path == name));
+                if !tag {
+                    continue;
+                }
+            }
+            let claim = Claim::read(Kind::Ref { name, tag }, &r.sentence);
+            add(r, claim);
+        }
+    }
+}
+
+/// Whether a reading states what is, as done: no question, denial, plan, instruction or
+/// failure in its own words (a quoted commit subject or a code span is a name, not its
+/// words: "commit "calc: add min"" asks for nothing).
+fn states_as_done(r: &Reading) -> bool {
+    let own: String = unquoted(&r.sentence);
+    let lower = fold(&own.to_lowercase());
+    reports(&own)
+        && !refuting_forms(true).any_in(&lower)
+        && !REFUSED.iter().any(|w| lower.contains(w))
+        && !r.why.iter().any(|w| {
+            [
+                "plan",
+                "negated",
+                "future",
+                "condition",
+                "failure",
+                "question",
+                "someone",
+            ]
+            .iter()
+            .any(|x| w.contains(x))
+        })
+}
+
+/// A sentence without what it quotes: code spans and quoted strings.
+fn unquoted(sentence: &str) -> String {
+    let mut out = String::new();
+    let mut close: Option<char> = None;
+    for c in sentence.chars() {
+        match close {
+            Some(end) if c == end => close = None,
+            Some(_) => {}
+            None => match c {
+                '`' => close = Some('`'),
+                '"' => close = Some('"'),
+                '«' => close = Some('»'),
+                '“' => close = Some('”'),
+                '„' => close = Some('“'),
+                '「' => close = Some('」'),
+                '『' => close = Some('』'),
+                _ => out.push(c),
+            },
+        }
+        if close.is_some() && out.ends_with(|x: char| x != ' ') {
+            out.push(' ');
+        }
+    }
+    out
+}
+
+/// Words that say git (or a hook, or the remote) refused.
+const REFUSED: &[&str] = &[
+    "refused",
+    "rejected",
+    "declined",
+    "blocked",
+    "denied",
+    "abgelehnt",
+    "verweigert",
+    "refusé",
+    "rejeté",
+    "rechaz",
+    "rifiutat",
+    "respint",
+    "recusad",
+    "rejeitad",
+    "geweigerd",
+    "отклон",
+    "отказ",
+    "відхил",
+    "odrzuc",
+    "odmít",
+    "zamítn",
+    "reddedil",
+    "αποῤῥ",
+    "απορρ",
+    "拒绝",
+    "拒否",
+    "拒絶",
+    "거부",
+    "거절",
+    "अस्वीकार",
+    "ठुकरा",
+    "رفض",
+    "từ chối",
+    "ditolak",
+    "avvisad",
+    "נדח",
+    "ปฏิเสธ",
+];
+
+/// Words for a commit, in the tables' languages and beyond (the English word is the
+/// one most agents use in any language).
+const COMMIT_WORDS: &[&str] = &[
+    "commit",
+    "коммит",
+    "комміт",
+    "コミット",
+    "提交",
+    "커밋",
+    "कमिट",
+    "كوميت",
+    "κομμιτ",
+];
+
+/// Marks the commits a report names by their subject ("ho registrato tutto nel commit
+/// «calc: aggiunge pow»", "commit "calc: add min" के बाद"): a commit of this turn is
+/// claimed, whatever the sentence's language, unless the sentence denies, plans or
+/// reports a refusal, or a reader read a commit claim in it already.
+pub fn mark_named_commits(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if r.claims
+            .iter()
+            .any(|c| matches!(c.kind, Kind::Commit { .. }))
+        {
+            continue;
+        }
+        let lower = fold(&r.sentence.to_lowercase());
+        let named = COMMIT_WORDS.iter().any(|w| {
+            lower.match_indices(w).any(|(i, w)| {
+                // The subject stands right beside the word: "commit «…»", "commit: "…"",
+                // ""…" के बाद commit", "「…」をコミット".
+                let after = lower[i + w.len()..].trim_start_matches([' ', ':']);
+                let before = lower[..i].trim_end();
+                let word_ends = !lower[i + w.len()..].starts_with(char::is_alphanumeric);
+                word_ends && after.starts_with(['"', '«', '“', '„', '「'])
+                    || before.ends_with(['"', '»', '”', '“', '」'])
+            })
+        });
+        if named && states_as_done(r) {
+            let claim = Claim::read(Kind::Commit { hash: None }, &r.sentence);
+            add(r, claim);
+        }
+    }
+}
+
+/// A version tag's shape: `v1.2`, `v0.2.0`, `v1.0.0-rc.1`.
+fn is_version_tag(w: &str) -> bool {
+    let Some(rest) = w.strip_prefix('v') else {
+        return false;
+    };
+    let core = rest.split(['-', '+']).next().unwrap_or(rest);
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// A branch name's shape in a code span: one word of a ref's characters with a `/` or
+/// `-` (`feat/port-9000`, `fix-typo`), no file extension, no option.
+fn is_branch_name(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with(['-', '/', '.'])
+        && !s.ends_with(['/', '.'])
+        && s.contains(['/', '-'])
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/-_.".contains(c))
+        && !s.contains("..")
+        && !s.rsplit('/').next().unwrap_or(s).contains('.')
+        && !s.starts_with("origin/")
+        && s.chars().any(|c| c.is_ascii_alphabetic())
+}
+
 /// Adds to `readings` the claim of each result row no reader made one for.
 pub fn add_row_claims(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
         for (span, value, kind) in results_in(&r.sentence) {
-            // A reader that read a claim about this very command had its say.
-            if r.claims.iter().any(|c| c.commands.contains(&span)) {
+            // A reader that read a claim about this very command had its say; so did one
+            // that read this check's claim from a tool named bare ("Jest: 14 passed").
+            let claim = row_claim(&span, &value, kind, &r.sentence);
+            let kind_of = |c: &Claim| {
+                matches!(
+                    (&c.kind, &claim.kind),
+                    (
+                        Kind::Tests { .. } | Kind::Failures { .. },
+                        Kind::Tests { .. }
+                    ) | (Kind::Build | Kind::Lint, Kind::Build | Kind::Lint)
+                )
+            };
+            if r.claims
+                .iter()
+                .any(|c| c.commands.contains(&span) && kind_of(c))
+            {
                 continue;
             }
-            let mut claim = Claim::read(kind, &r.sentence);
-            // The tools its first words name, and the kinds of tests the whole value
-            // names ("cargo test: unitários ok, integração ok"); not a tool a later
-            // clause names ("passa, ma la suite jest …").
-            let head = value.split([',', '，', '、']).next().unwrap_or(&value);
-            claim.tools = super::named::named_in(&format!("{span} {head}"), &claim.kind);
-            for kind in super::named::named_in(&format!("{span} {value}"), &claim.kind) {
-                if kind.kind.is_some() && !claim.tools.contains(&kind) {
-                    claim.tools.push(kind);
-                }
+            let same_check = |c: &Claim| {
+                std::mem::discriminant(&c.kind) == std::mem::discriminant(&claim.kind)
+                    && (!vocab::check_command_span(&span)
+                        || c.tools.iter().any(|t| claim.tools.contains(t)))
+            };
+            if r.claims.iter().any(same_check) {
+                continue;
             }
-            claim.bind_spans([span.as_str()]);
             add(r, claim);
         }
     }
+}
+
+/// The claim of a row: the check its subject names passed.
+fn row_claim(span: &str, value: &str, kind: Kind, sentence: &str) -> Claim {
+    let mut claim = Claim::read(kind, sentence);
+    // The tools its first words name, and the kinds of tests the whole value names
+    // ("cargo test: unitários ok, integração ok"); not a tool a later clause names
+    // ("passa, ma la suite jest …").
+    let head = value.split([',', '，', '、']).next().unwrap_or(value);
+    claim.tools = super::named::named_in(&format!("{span} {head}"), &claim.kind);
+    for kind in super::named::named_in(&format!("{span} {value}"), &claim.kind) {
+        if kind.kind.is_some() && !claim.tools.contains(&kind) {
+            claim.tools.push(kind);
+        }
+    }
+    claim.bind_spans([span]);
+    claim
+}
+
+/// Adds the claims of rows whose subject and value do not stand in one sentence, read
+/// from the message's lines: a table whose header names the checks and whose rows give
+/// their results, a label naming a check with its value on the next line ("**Lint
+/// (`cargo clippy`):**" then "no warnings"), and a status line of items (`unittest OK
+/// (3) · py_compile app/a.py OK`, `cargo test 4개 통과 / clippy 경고 없음`). Each is read
+/// as the row it stands for (`` `cargo clippy`: no warnings ``).
+pub fn add_structured_rows(message: &str, readings: &mut Vec<Reading>) {
+    let lines = plain_lines(message);
+    let mut rows: Vec<(String, String)> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].starts_with('|') {
+            let start = i;
+            while i < lines.len() && lines[i].starts_with('|') {
+                i += 1;
+            }
+            table_columns(&lines[start..i], &mut rows);
+            continue;
+        }
+        if let Some(subject) = label_subject(lines[i]) {
+            let next = lines.get(i + 1).map(|l| value_line(l)).unwrap_or_default();
+            if let Some(value) = next {
+                rows.push((
+                    format!("{} {}", lines[i], lines[i + 1]),
+                    format!("`{subject}`: {value}"),
+                ));
+            }
+        }
+        status_items(lines[i], &mut rows);
+        i += 1;
+    }
+    for (shown, row) in rows {
+        for (span, value, kind) in results_in(&row) {
+            if already_read(readings, &span, &kind) {
+                continue;
+            }
+            let mut claim = row_claim(&span, &value, kind, &shown);
+            // A command the tables know by name (`bash -n a.sh`, `git diff --check`) is
+            // backed only by its own run, as a check command in a span is.
+            if claim.commands.is_empty() && span.split_whitespace().count() >= 2 {
+                if named_check(&span).is_some() {
+                    claim.commands.push(span.clone());
+                }
+            }
+            readings.push(Reading {
+                sentence: shown.clone(),
+                claims: vec![claim],
+                why: Vec::new(),
+                skipped: false,
+            });
+        }
+    }
+}
+
+/// The message's lines that are its own words: trimmed, without fenced blocks and
+/// quotations, without emphasis marks.
+fn plain_lines(message: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut fence: Option<&str> = None;
+    for line in message.lines() {
+        let t = line.trim();
+        if let Some(f) = fence {
+            if t.starts_with(f) {
+                fence = None;
+            }
+            continue;
+        }
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fence = Some(&t[..3]);
+            continue;
+        }
+        if t.is_empty() || t.starts_with('>') {
+            continue;
+        }
+        out.push(t);
+    }
+    out
+}
+
+/// A row's text without list marks and emphasis.
+fn row_text(line: &str) -> String {
+    let t = line.trim_start_matches(|c: char| c.is_whitespace() || "-*•+#".contains(c));
+    t.replace("**", "").replace("__", "").trim().to_owned()
+}
+
+/// The check a label line names when its value is on the next line: "Kontrola syntaxe
+/// (`bash -n`):", "**Formatering (`cargo fmt --check`):**", "`cargo clippy`:".
+fn label_subject(line: &str) -> Option<String> {
+    let t = row_text(line);
+    let label = t.strip_suffix(':').or_else(|| t.strip_suffix('：'))?;
+    let spans = label.split('`').skip(1).step_by(2);
+    spans
+        .map(str::trim)
+        .find(|s| check(s).is_some())
+        .map(str::to_owned)
+        .or_else(|| check(label.trim()).map(|_| label.trim().to_owned()))
+}
+
+/// The line under a label, when it is a value: short, and not a label, a heading or a
+/// table of its own.
+fn value_line(line: &str) -> Option<String> {
+    if line.starts_with(['|', '#']) || line.ends_with([':', '：']) {
+        return None;
+    }
+    let t = row_text(line);
+    (!t.is_empty() && t.split_whitespace().count() <= 12).then_some(t)
+}
+
+/// A table's cells, trimmed, without the edges' empty ones.
+fn cells(line: &str) -> Vec<String> {
+    let inner = line.trim().trim_start_matches('|').trim_end_matches('|');
+    inner
+        .split('|')
+        .map(|c| c.trim().replace("**", ""))
+        .collect()
+}
+
+/// Rows of a table whose header cells name checks: each row's cell under one is its
+/// result ("| cargo test | cargo clippy -- -D warnings |" over "| 4 件成功 | 警告 0 |").
+fn table_columns(table: &[&str], rows: &mut Vec<(String, String)>) {
+    let Some((header, body)) = table.split_first() else {
+        return;
+    };
+    let header = cells(header);
+    let subject = |c: &str| {
+        let c = c.trim().trim_matches('`').trim();
+        check(c).map(|_| c.to_owned())
+    };
+    let checks: Vec<(usize, String)> = header
+        .iter()
+        .enumerate()
+        .filter_map(|(j, c)| subject(c).map(|s| (j, s)))
+        .collect();
+    if checks.is_empty() {
+        return;
+    }
+    for line in body {
+        let row = cells(line);
+        if row
+            .iter()
+            .all(|c| c.trim_matches(['-', ':', ' ']).is_empty())
+            || row.len() != header.len()
+            || row.iter().any(|c| subject(c).is_some())
+        {
+            continue;
+        }
+        for (j, name) in &checks {
+            let value = row[*j].trim();
+            if !value.is_empty() {
+                rows.push((
+                    format!("{} | {}", header.join(" | "), row.join(" | ")),
+                    format!("`{name}`: {value}"),
+                ));
+            }
+        }
+    }
+}
+
+/// The items of a status line that lead with a check named bare, its value after it
+/// with no separator ("Status: unittest OK (3) · py_compile app/report.py OK", "cargo
+/// test 4개 통과 / clippy 경고 없음").
+fn status_items(line: &str, rows: &mut Vec<(String, String)>) {
+    if line.starts_with(['|', '#']) || line.contains('`') {
+        return;
+    }
+    let t = row_text(line);
+    let parts: Vec<&str> = [" · ", " / ", " | ", "; ", " • "]
+        .iter()
+        .find_map(|sep| {
+            let parts: Vec<&str> = t.split(sep).collect();
+            (parts.len() >= 2).then_some(parts)
+        })
+        .unwrap_or_else(|| vec![t.as_str()]);
+    let single = parts.len() == 1;
+    for part in parts {
+        let part = part.trim().trim_end_matches(['.', '。']);
+        // "Status: unittest OK": the label is no part of the item.
+        let item = match part.split_once([':', '：']) {
+            Some((label, rest)) if check(label.trim()).is_none() && !rest.trim().is_empty() => {
+                rest.trim()
+            }
+            _ => part,
+        };
+        let words: Vec<&str> = item.split_whitespace().collect();
+        if words.len() < 2 || single && words.len() > 8 {
+            continue;
+        }
+        // The longest run of leading words that names a check; the rest is its value.
+        let Some(k) = (1..words.len().min(7))
+            .rev()
+            .find(|&k| named_check(&words[..k].join(" ")).is_some())
+        else {
+            continue;
+        };
+        let value = words[k..].join(" ");
+        if value.starts_with([':', '：', '-', '–', '—', '→']) {
+            // A row with a separator of its own is read as one already.
+            continue;
+        }
+        rows.push((
+            line.to_owned(),
+            format!("`{}`: {value}", words[..k].join(" ")),
+        ));
+    }
+}
+
+/// Whether a reader already read a claim of this kind about this check.
+fn already_read(readings: &[Reading], span: &str, kind: &Kind) -> bool {
+    let flat = |s: &str| {
+        s.replace('`', "")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let span = flat(span);
+    readings.iter().any(|r| {
+        r.claims.iter().any(|c| {
+            std::mem::discriminant(&c.kind) == std::mem::discriminant(kind)
+                && (c.commands.iter().any(|x| flat(x) == span) || flat(&r.sentence).contains(&span))
+        })
+    })
 }
 
 /// Adds a claim to a reading: a reading with claims says no more why it has none.
@@ -878,14 +1539,24 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
     let lead = sentence.trim_start_matches(|c: char| {
         c.is_whitespace() || "-*•·+|_".contains(c) || MARKS.iter().any(|m| m.starts_with(c))
     });
+    // "✅ `python3 -m compileall -q app`: …": a checklist's mark is the row's verdict,
+    // whatever language the words after it are in.
+    let marked = MARKS.iter().any(|m| {
+        sentence
+            .trim_start_matches(|c: char| c.is_whitespace() || "-*•+".contains(c))
+            .starts_with(m)
+    });
     if !lead.starts_with('`') {
         let bare = BARE_SEPARATORS
             .iter()
             .filter_map(|s| lead.split_once(s))
             .min_by_key(|(subject, _)| subject.len());
+        // A command written bare is the row's whole subject: no clause of a sentence
+        // ("cargo test -q failed (…), so the `git commit` … — nothing committed").
+        let bare = bare.filter(|(subject, _)| !subject.contains([',', '`', ';']));
         if let Some((subject, value)) = bare {
             let subject = without_asides(subject.trim().trim_matches('*'));
-            if let (Some(kind), Some(head)) = (check(&subject), passes("", value)) {
+            if let (Some(kind), Some(head)) = (check(&subject), passes("", value, marked)) {
                 out.push((subject, head, kind));
             }
         }
@@ -900,7 +1571,8 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
         let before = before.rsplit(CLAUSE_STARTS).next().unwrap_or(before);
         let after = parts[i + 1];
         let value = after.split(VALUE_ENDS).next().unwrap_or(after);
-        if let Some(head) = passes(before, value) {
+        let leads = i == 1 && lead.starts_with('`');
+        if let Some(head) = passes(before, value, marked && leads) {
             out.push((span.to_owned(), head, kind));
         }
     }
@@ -924,16 +1596,67 @@ fn without_asides(subject: &str) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The check a command is, when it is one.
+/// The check a row's subject is, when it is one: a check command (`cargo fmt --check`),
+/// or a check tool named alone or by a command the tables know ("clippy", "unittest",
+/// "bash -n scripts/a.sh", "git diff --check", "py_compile app/a.py"): a row is about
+/// the check its subject names, whatever its value's language.
 fn check(command: &str) -> Option<Kind> {
-    vocab::check_command_span(command)
-        .then(|| vocab::command_kind(command))
-        .flatten()
+    if vocab::check_command_span(command) {
+        if let Some(kind) = vocab::command_kind(command) {
+            return Some(kind);
+        }
+    }
+    named_check(command).map(|(_, kind)| kind)
+}
+
+/// The tool a row's subject names: the whole subject is the tool's name, or a command
+/// that runs it (its name's words lead the subject, the rest are arguments: paths and
+/// options).
+fn named_check(subject: &str) -> Option<(&'static vocab::Named, Kind)> {
+    let subject = subject.trim().trim_matches(['`', '*', '_']).trim();
+    let lower = subject.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    if words.is_empty() || words.len() > 8 {
+        return None;
+    }
+    let peeled = super::shellrun::peel(&words.iter().map(|w| w.to_string()).collect::<Vec<_>>());
+    super::named::NAMED
+        .iter()
+        .filter(|n| !n.suite && n.kind.is_none())
+        .find(|n| {
+            n.names.iter().chain(n.runs).any(|name| {
+                let name: Vec<&str> = name.split_whitespace().collect();
+                let leads = |w: &[String]| {
+                    w.len() >= name.len() && w.iter().zip(&name).all(|(a, b)| a == b)
+                        // What follows the name is arguments, not words of a sentence.
+                        && w[name.len()..].iter().all(|a| is_argument(a))
+                };
+                let own: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+                leads(&own) || leads(&peeled)
+            })
+        })
+        .map(|n| {
+            let kind = match n.checks {
+                vocab::Checks::Tests => Kind::Tests { count: None },
+                vocab::Checks::Lint => Kind::Lint,
+                vocab::Checks::Build => Kind::Build,
+            };
+            (n, kind)
+        })
+}
+
+/// Whether a word after a command's name is one of its arguments: an option, a path, a
+/// target (`-q`, `app/a.py`, `.`, `--`, `tests::unit`).
+fn is_argument(word: &str) -> bool {
+    word.starts_with('-')
+        || word.contains(['/', '.', ':', '='])
+        || word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && word.chars().any(|c| c == '_' || c.is_ascii_digit())
 }
 
 /// Whether the words after a command (`value`) say it passed, and neither they nor the
 /// clause's words before it (`before`) take that back: the value, when they do.
-fn passes(before: &str, value: &str) -> Option<String> {
+fn passes(before: &str, value: &str, marked: bool) -> Option<String> {
     let value = value.trim_start_matches(['*', '_', ' ', '\u{a0}']);
     let value = SEPARATORS
         .iter()
@@ -945,7 +1668,7 @@ fn passes(before: &str, value: &str) -> Option<String> {
     if head.split_whitespace().count() > 12 {
         return None;
     }
-    let holds = says_passed(head)
+    let holds = (says_passed(head) || marked)
         && !refutes(&fold(&value.to_lowercase()), true)
         && !refutes(&fold(&before.to_lowercase()), false);
     holds.then(|| value.trim().to_owned())
@@ -964,6 +1687,11 @@ fn says_passed(value: &str) -> bool {
     }
     // "0 fehlgeschlagen", "0 failed": a zero count of failures is part of a pass.
     v = without_zero_failures(v);
+    let (rest, denied) = without_denials(&v);
+    if denied {
+        passed = true;
+        v = rest;
+    }
     let cleans = LANGS.iter().flat_map(|l| l.clean.iter().map(|c| c.trim()));
     for c in cleans.chain(denied_problems(&v).iter().map(String::as_str)) {
         if !c.is_empty() && v.contains(c) {
@@ -996,6 +1724,7 @@ fn says_passed(value: &str) -> bool {
 /// phrases that say it passed are taken out first.
 fn refutes(text: &str, failures: bool) -> bool {
     let mut v = without_zero_failures(text.to_owned());
+    v = without_denials(&v).0;
     let cleans = LANGS.iter().flat_map(|l| l.clean.iter().map(|c| c.trim()));
     for c in cleans
         .chain(denied_problems(&v).iter().map(String::as_str))
@@ -1028,6 +1757,239 @@ fn without_zero_failures(mut v: String) -> String {
     }
     v
 }
+
+/// `v` (lower-cased) without the problems it denies, and whether it denied one: a
+/// negation of any table, or a zero, beside words that are neither the check's run nor
+/// its pass ("nie ma uwag", "inga avvikelser", "कोई सिंटैक्स त्रुटि नहीं", "بدون أي
+/// تحذيرات", "警告 0", "差分なし"). What the negation stands before is what it denies;
+/// one that ends its clause ("… त्रुटि नहीं", "… hata yok") denies the words before it. A
+/// negation of a run or a pass ("not run", "nicht ausgeführt", "не прошли") is left for
+/// [`refutes`] to read: the value then says the check did not pass.
+fn without_denials(v: &str) -> (String, bool) {
+    static NEGATIONS: OnceLock<Vec<Vec<String>>> = OnceLock::new();
+    let negations = NEGATIONS.get_or_init(|| {
+        let mut out: Vec<Vec<String>> = LANGS
+            .iter()
+            .flat_map(|l| l.negations.iter())
+            .chain(NO_BEFORE)
+            .chain(NO_AFTER)
+            .chain(&["0", "zero", "零", "〇"])
+            .map(|n| n.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+            .filter(|n| !n.is_empty())
+            .collect();
+        // The longest first: "ни одной" before "ни".
+        out.sort_by_key(|n| std::cmp::Reverse(n.iter().map(String::len).sum::<usize>()));
+        out.dedup();
+        out
+    });
+    // What a code span holds is a name, not words of the value (`mean of nothing`).
+    let v: String = v
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| if i % 2 == 1 { "·" } else { part })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let words: Vec<&str> = v.split_whitespace().collect();
+    let mut gone = vec![false; words.len()];
+    let mut denied = false;
+    let bare = |w: &str| -> String { w.trim_matches(|c: char| !c.is_alphanumeric()).to_owned() };
+    let clause_ends = |w: &str| w.ends_with([',', ';', '.', ':', '，', '；', '。', '：', '、']);
+    let mut i = 0;
+    while i < words.len() {
+        // A negation of whole words, or one written inside a word of a script without
+        // spaces ("差分なし", "경고없음").
+        let whole = negations.iter().find(|n| {
+            n.len() <= words.len() - i
+                && n.iter()
+                    .zip(&words[i..])
+                    .all(|(a, b)| bare(b) == *a || (a.is_empty() && b.is_empty()))
+        });
+        let inside = whole.is_none()
+            && negations.iter().any(|n| {
+                n.len() == 1
+                    && !n[0].is_ascii()
+                    && !n[0].chars().any(|c| c.is_alphabetic() && c.is_lowercase())
+                    && n[0].chars().count() >= 2
+                    && words[i].contains(n[0].as_str())
+                    && bare(words[i]) != n[0]
+            });
+        let len = match (whole, inside) {
+            (Some(n), _) => n.len(),
+            (None, true) => 1,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        let end = i + len;
+        // The words it denies: those after it up to the clause's end (three at most), or,
+        // when it ends its clause, the two before it.
+        let last_of_clause = clause_ends(words[end - 1]) || end == words.len();
+        let span: Vec<usize> = if inside {
+            vec![i]
+        } else if !last_of_clause {
+            (end..words.len())
+                .take(3)
+                .scan(false, |stop, j| {
+                    if *stop {
+                        return None;
+                    }
+                    *stop = clause_ends(words[j]);
+                    Some(j)
+                })
+                .collect()
+        } else {
+            (i.saturating_sub(2)..i)
+                .filter(|&j| !clause_ends(words[j]) || j + 1 == i)
+                .collect()
+        };
+        let of_run_or_pass = span.iter().any(|&j| is_run_or_pass(&bare(words[j])))
+            || (inside && is_run_or_pass(words[i]));
+        if !span.is_empty() && !of_run_or_pass {
+            denied = true;
+            for j in (i..end).chain(span.iter().copied()) {
+                gone[j] = true;
+            }
+        }
+        i = end;
+    }
+    let rest = words
+        .iter()
+        .zip(&gone)
+        .filter(|(_, g)| !**g)
+        .map(|(w, _)| *w)
+        .collect::<Vec<_>>()
+        .join(" ");
+    (rest, denied)
+}
+
+/// Whether a word is a check's run or its pass: a negation of it says the check was not
+/// run or did not pass.
+fn is_run_or_pass(word: &str) -> bool {
+    if word.is_empty() {
+        return false;
+    }
+    RUN_OR_PASS
+        .iter()
+        .any(|s| word.starts_with(s) || (!s.is_ascii() && word.contains(s)))
+        || PASSED.iter().any(|p| !p.contains(' ') && word == *p)
+        || LANGS
+            .iter()
+            .flat_map(|l| l.passed.iter())
+            .map(|p| p.trim())
+            .any(|p| p.chars().count() >= 3 && !p.contains(' ') && word.starts_with(p))
+}
+
+/// Stems of a check's run, its pass or its being done, in the tables' languages and
+/// beyond: a negation before one denies the check, not a problem it found.
+const RUN_OR_PASS: &[&str] = &[
+    "run",
+    "ran",
+    "execut",
+    "launch",
+    "start",
+    "tried",
+    "tested",
+    "checked",
+    "verif",
+    "pass",
+    "succe",
+    "fix",
+    "resolv",
+    "done",
+    "finish",
+    "complet",
+    "yet",
+    "work",
+    "ausgeführt",
+    "ausführ",
+    "gelaufen",
+    "lauf",
+    "gestartet",
+    "geprüft",
+    "getestet",
+    "bestanden",
+    "behoben",
+    "fertig",
+    "lancé",
+    "exécut",
+    "vérifi",
+    "testé",
+    "réussi",
+    "corrig",
+    "ejecut",
+    "corrid",
+    "probad",
+    "verificad",
+    "pasad",
+    "pasa",
+    "arreglad",
+    "esegu",
+    "lanciat",
+    "verificat",
+    "superat",
+    "passat",
+    "corrett",
+    "rodad",
+    "rodou",
+    "testad",
+    "passou",
+    "passam",
+    "uitgevoerd",
+    "gedraaid",
+    "getest",
+    "geslaagd",
+    "запуск",
+    "запуст",
+    "выполн",
+    "провер",
+    "прогн",
+    "прош",
+    "исправ",
+    "uruchom",
+    "wykonan",
+    "sprawdz",
+    "przetestow",
+    "przesz",
+    "napraw",
+    "çalıştır",
+    "koş",
+    "geç",
+    "chạy",
+    "thực thi",
+    "jalan",
+    "dijalankan",
+    "lulus",
+    "実行",
+    "走",
+    "运行",
+    "執行",
+    "跑",
+    "通过",
+    "通過",
+    "실행",
+    "돌리",
+    "통과",
+    "चला",
+    "पास",
+    "تشغيل",
+    "شغّل",
+    "تنفيذ",
+    "نجح",
+    "körd",
+    "kört",
+    "körde",
+    "godkän",
+    "spušt",
+    "spust",
+    "prošl",
+    "έτρεξ",
+    "εκτελ",
+    "πέρασ",
+    "запущ",
+    "пройш",
+    "виконан",
+];
 
 /// The phrases of `v` that deny a problem ("keine einzige warnung", "エラーなし").
 fn denied_problems(v: &str) -> Vec<String> {
@@ -1186,8 +2148,8 @@ mod tests {
         };
         assert_eq!(spans("- npm test (node --test) → 통과 2/2"), ["npm test"]);
         assert_eq!(spans("- cargo test (unit + doc) -> ok"), ["cargo test"]);
-        // A command left alone by its aside is no command line to hold a run against.
-        assert!(spans("- jest (spec/) → 통과 3/3").is_empty());
+        // A tool named alone is the row's subject: its claim is backed by a run of it.
+        assert_eq!(spans("- jest (spec/) → 통과 3/3"), ["jest"]);
     }
 
     /// The paths `message` says are there (presence checks), as `explain` reads them.

@@ -108,6 +108,22 @@ pub fn programs(command: &str, depth: usize) -> Vec<Vec<String>> {
                 out.push(argv);
             }
             Runs::Script { text, .. } if depth < 4 => out.extend(programs(&text, depth + 1)),
+            // A shell given a file (`bash -n a.sh`, `sh ./build.sh`): what the file runs is
+            // not read here, but the command as written is a stage of its own, which a
+            // claim naming it can find.
+            Runs::Unknown(_) | Runs::Nothing => {
+                let argv: Vec<String> = cmd
+                    .words
+                    .iter()
+                    .map(|w| w.text().unwrap_or("").to_owned())
+                    .collect();
+                let program = argv
+                    .first()
+                    .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
+                if matches!(program, "sh" | "bash" | "zsh" | "dash" | "ksh") && argv.len() > 1 {
+                    out.push(argv);
+                }
+            }
             Runs::Commands(cmds) => {
                 for c in cmds {
                     out.extend(
@@ -640,6 +656,14 @@ mod tests {
                 .unwrap()
                 .owns_status
         );
+    }
+
+    #[test]
+    fn a_shell_given_a_file_is_a_stage_of_its_own() {
+        let s = stages("bash -n scripts/backup.sh 2>&1");
+        assert_eq!(s.len(), 1, "{s:?}");
+        assert_eq!(s[0].argv, argv("bash -n scripts/backup.sh"));
+        assert_eq!(stages("sh ./build.sh && cargo test").len(), 2);
     }
 
     fn ran(command: &str, failed: bool) -> Vec<(String, Ran)> {

@@ -58,6 +58,12 @@ pub enum Kind {
     Push {
         branch: Option<String>,
     },
+    /// A tag or a branch the message says is there ("tagged `v0.2.0`", "on the new
+    /// branch `feat/port`").
+    Ref {
+        name: String,
+        tag: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,6 +95,8 @@ impl std::fmt::Display for Kind {
             Kind::Commit { hash: None } => write!(f, "a commit made"),
             Kind::Push { branch: Some(b) } => write!(f, "pushed to {b}"),
             Kind::Push { branch: None } => write!(f, "pushed"),
+            Kind::Ref { name, tag: true } => write!(f, "tag {name} made"),
+            Kind::Ref { name, tag: false } => write!(f, "branch {name} made"),
         }
     }
 }
@@ -110,12 +118,13 @@ pub enum ClaimClass {
     Dir,
     Commit,
     Push,
+    Ref,
     /// A text no [`Kind`] writes: a ledger from another version.
     Other,
 }
 
 impl ClaimClass {
-    pub const ALL: [ClaimClass; 12] = [
+    pub const ALL: [ClaimClass; 13] = [
         ClaimClass::Tests,
         ClaimClass::Failures,
         ClaimClass::Build,
@@ -127,6 +136,7 @@ impl ClaimClass {
         ClaimClass::Dir,
         ClaimClass::Commit,
         ClaimClass::Push,
+        ClaimClass::Ref,
         ClaimClass::Other,
     ];
 
@@ -166,6 +176,10 @@ impl ClaimClass {
             ClaimClass::Commit
         } else if text.starts_with("pushed to ") {
             ClaimClass::Push
+        } else if (text.starts_with("tag ") || text.starts_with("branch "))
+            && text.ends_with(" made")
+        {
+            ClaimClass::Ref
         } else {
             ClaimClass::Other
         }
@@ -185,6 +199,7 @@ impl ClaimClass {
             ClaimClass::Dir => "directory_changed",
             ClaimClass::Commit => "commit_made",
             ClaimClass::Push => "pushed",
+            ClaimClass::Ref => "ref_made",
             ClaimClass::Other => "other",
         }
     }
@@ -203,6 +218,7 @@ impl ClaimClass {
             ClaimClass::Dir => "something under a directory changed",
             ClaimClass::Commit => "a commit made",
             ClaimClass::Push => "pushed",
+            ClaimClass::Ref => "a tag or branch made",
             ClaimClass::Other => "another claim (a ledger of another version)",
         }
     }
@@ -224,6 +240,7 @@ impl Kind {
             Kind::Lint => ClaimClass::Lint,
             Kind::Commit { .. } => ClaimClass::Commit,
             Kind::Push { .. } => ClaimClass::Push,
+            Kind::Ref { .. } => ClaimClass::Ref,
         }
     }
 }
@@ -264,6 +281,10 @@ pub struct Claim {
     pub test_files: Vec<String>,
     /// For a path: whether it leads a list item of its own.
     pub listed: Listed,
+    /// For a lint or a build: the sentence says the check printed no warnings ("clippy:
+    /// no warnings", "aucun avertissement"), so a run that printed some does not back it,
+    /// whatever its exit status.
+    pub no_warnings: bool,
 }
 
 /// Whether a claim's path leads a list item ("- `docs/faq.md` — the FAQ", a table row):
@@ -299,6 +320,7 @@ impl Claim {
             commands: Vec::new(),
             test_files: Vec::new(),
             listed: Listed::No,
+            no_warnings: false,
         }
     }
 
@@ -310,9 +332,16 @@ impl Claim {
         ) {
             return;
         }
+        // A check's own commands only: "the suite passes (`cargo test`), and `cargo
+        // clippy` …" binds `cargo test` to the tests claim, not `cargo clippy`.
+        let same_check = |span: &str| match (command_kind(span), &self.kind) {
+            (Some(Kind::Tests { .. }), Kind::Tests { .. } | Kind::Failures { .. }) => true,
+            (Some(Kind::Build | Kind::Lint), Kind::Build | Kind::Lint) => true,
+            _ => false,
+        };
         for span in spans {
             let span = span.trim();
-            if check_command_span(span) {
+            if check_command_span(span) && same_check(span) {
                 self.commands.push(span.to_owned());
             } else if matches!(self.kind, Kind::Tests { .. }) && test_file_span(span) {
                 self.test_files.push(span.to_owned());
@@ -1364,6 +1393,14 @@ mod tests {
                 branch: Some("feat/x".into()),
             },
             Kind::Push { branch: None },
+            Kind::Ref {
+                name: "v0.2.0".into(),
+                tag: true,
+            },
+            Kind::Ref {
+                name: "feat/x".into(),
+                tag: false,
+            },
         ];
         for kind in &kinds {
             assert_eq!(

@@ -43,6 +43,8 @@ fn kind_label(kind: &Kind) -> String {
         Kind::Commit { hash: None } => "commit".into(),
         Kind::Push { branch: Some(b) } => format!("push:{b}"),
         Kind::Push { branch: None } => "push".into(),
+        Kind::Ref { name, tag: true } => format!("tag:{name}"),
+        Kind::Ref { name, tag: false } => format!("branch:{name}"),
     }
 }
 
