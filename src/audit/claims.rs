@@ -109,7 +109,7 @@ pub fn unread_note(message: &str) -> Option<String> {
         // Terse English has few function words: unread only when English finds nothing.
         super::lang::Detected::Unknown("latin") if !extract(message).is_empty() => None,
         super::lang::Detected::Unknown(script) => Some(format!(
-            "the final message is written in {} that did-it-actually has no claim table for, so its claims were not checked (read: {})",
+            "the final message is written in {} that did-it-actually has no claim table for, so only its rows of check commands and their results were checked (read: {})",
             match script {
                 "latin" => "a language".to_owned(),
                 other => format!("{other} script"),
@@ -120,15 +120,48 @@ pub fn unread_note(message: &str) -> Option<String> {
     }
 }
 
+/// The lines of a message in a script no table reads, each a reading with no claim yet
+/// (fenced blocks and quotations skipped).
+fn unread_lines(message: &str) -> Vec<Reading> {
+    prose_lines(message)
+        .into_iter()
+        .filter(|l| !l.text.trim().is_empty())
+        .map(|l| Reading {
+            sentence: l.text.trim().to_owned(),
+            claims: Vec::new(),
+            why: vec![l.skip.clone().unwrap_or_else(|| {
+                "no claim table for its language: only rows of check commands are read".into()
+            })],
+            skipped: l.skip.is_some(),
+        })
+        .collect()
+}
+
 /// The reading of every sentence of `message` (and of every line skipped as a quotation),
 /// in the message's language.
 pub fn explain(message: &str) -> Vec<Reading> {
-    let mut readings = explain_in_language(message);
+    // In a script no table reads, only what needs no words is read: a check command
+    // beside a mark or a result (`✅ \`cargo fmt --check\``, a table of commands and
+    // their results). What says a path is there, or a ref, needs the language's words
+    // for "not" and "later".
+    let unread = matches!(
+        super::lang::detect(message),
+        super::lang::Detected::Unknown(script) if script != "latin"
+    );
+    let mut readings = if unread {
+        unread_lines(message)
+    } else {
+        explain_in_language(message)
+    };
     super::rows::add_row_claims(&mut readings);
     super::rows::add_structured_rows(message, &mut readings);
+    super::rows::mark_no_warnings(&mut readings);
+    if unread {
+        return readings;
+    }
     super::rows::mark_git_refs(&mut readings);
     super::rows::mark_named_commits(&mut readings);
-    super::rows::mark_no_warnings(&mut readings);
+    super::rows::mark_copies(&mut readings);
     super::rows::mark_listed_paths(&mut readings);
     super::rows::mark_value_changes(&mut readings);
     super::rows::mark_mentioned_paths(&mut readings);

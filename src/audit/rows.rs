@@ -564,6 +564,162 @@ pub fn mark_no_warnings(readings: &mut [Reading]) {
     }
 }
 
+/// Stems of "copied", in the tables' languages and beyond.
+const COPY_WORDS: &[&str] = &[
+    "copied",
+    "kopiert",
+    "copié",
+    "copiad",
+    "copiat",
+    "copiou",
+    "copie ",
+    "gekopieerd",
+    "скопир",
+    "копиров",
+    "скопіюв",
+    "копіюв",
+    "skopiow",
+    "zkopírov",
+    "kopierad",
+    "kopierat",
+    "kopierte",
+    "kopieret",
+    "kopyala",
+    "sao chép",
+    "menyalin",
+    "disalin",
+    "コピー",
+    "复制",
+    "複製",
+    "拷贝",
+    "복사",
+    "कॉपी",
+    "نسخت",
+    "نسخ ",
+    "αντέγραψ",
+    "αντιγράφ",
+    "העתק",
+    "คัดลอก",
+    "kopioi",
+];
+
+/// Marks the copies a report says it made ("copied `src/stats.js` into `dist/`",
+/// "`.env.example` şablonunu `.env` olarak kopyaladım", "已将 `a` 复制到 `b`"): the last
+/// path of the sentence is where the copy went, in every word order the tables read, and
+/// the claim is that it was written in this turn. A sentence that denies, plans, reports
+/// a failure or speaks of before claims none.
+pub fn mark_copies(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        // The clause that copies: "… kopyaladım; uygulama … açılacak" plans only after.
+        let Some(clause) = r
+            .sentence
+            .split([';', '；', '。'])
+            .find(|c| {
+                let lower = fold(&unquoted(c).to_lowercase());
+                COPY_WORDS.iter().any(|w| {
+                    if w.is_ascii() {
+                        has_stem(&lower, w)
+                    } else {
+                        lower.contains(w.trim())
+                    }
+                })
+            })
+            .map(str::to_owned)
+        else {
+            continue;
+        };
+        let own = without_paths(&unquoted(&clause));
+        let lower = fold(&own.to_lowercase());
+        if !reports(&own)
+            || refuting_forms(true).any_in(&lower)
+            || REFUSED.iter().any(|w| lower.contains(w))
+        {
+            continue;
+        }
+        // Where the copy went: the last path no "from" word marks as the source.
+        let paths = sentence_paths(&clause);
+        let Some(t) = paths.iter().rposition(|(_, from)| !from) else {
+            continue;
+        };
+        let target = &paths[t].0;
+        if paths.iter().filter(|(p, _)| p == target).count() > 1
+            || r.claims.iter().any(|c| {
+                matches!(&c.kind, Kind::File { path, .. } | Kind::Dir { path, .. } if path == target)
+            })
+        {
+            continue;
+        }
+        let kind = if target.ends_with('/') {
+            Kind::Dir {
+                path: target.trim_end_matches('/').to_owned(),
+                change: Change::Modified,
+            }
+        } else {
+            Kind::File {
+                path: target.clone(),
+                change: Change::Modified,
+            }
+        };
+        let claim = Claim::read(kind, &r.sentence);
+        add(r, claim);
+    }
+}
+
+/// The paths a sentence names, in order, each with whether a "from" word marks it as a
+/// source ("from `a`", "`a` から", "`a` 에서", "用 `a`"): code spans with a path's shape,
+/// and bare words with a file's (`dist/stats.js`).
+fn sentence_paths(sentence: &str) -> Vec<(String, bool)> {
+    let mut words: Vec<(String, bool)> = Vec::new();
+    for (i, part) in sentence.split('`').enumerate() {
+        if i % 2 == 1 {
+            words.push((part.trim().to_owned(), true));
+        } else {
+            words.extend(part.split_whitespace().map(|w| (w.to_owned(), false)));
+        }
+    }
+    let lower = |w: &str| w.to_lowercase();
+    let mut out = Vec::new();
+    for (i, (w, quoted)) in words.iter().enumerate() {
+        let path = if *quoted {
+            (!w.contains(char::is_whitespace))
+                .then(|| vocab::path_of(w, true))
+                .flatten()
+        } else {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric() && !"./_-".contains(c));
+            let w = w.trim_end_matches('.');
+            (w.contains(['/', '.']) && !w.contains(".."))
+                .then(|| vocab::path_of(w, false))
+                .flatten()
+        };
+        let Some(path) = path else {
+            continue;
+        };
+        let before = i
+            .checked_sub(1)
+            .map(|j| lower(&words[j].0))
+            .unwrap_or_default();
+        let after = words.get(i + 1).map(|(w, _)| lower(w)).unwrap_or_default();
+        let from = FROM_BEFORE
+            .iter()
+            .any(|f| before.trim_matches(|c: char| !c.is_alphanumeric()) == *f)
+            || FROM_AFTER.iter().any(|f| after.starts_with(f));
+        out.push((path, from));
+    }
+    out
+}
+
+/// Words before a path that make it a copy's source.
+const FROM_BEFORE: &[&str] = &[
+    "from", "von", "aus", "de", "desde", "da", "dal", "dalla", "van", "uit", "из", "с", "з", "із",
+    "zi", "ze", "z", "från", "fra", "από", "apo", "dari", "từ", "kaynak", "用", "从", "從", "से",
+    "من",
+];
+
+/// Words after a path that make it a copy's source.
+const FROM_AFTER: &[&str] = &[
+    "から", "에서", "से", "'dan", "'den", "dan", "den", "tan", "ten",
+];
+
 /// Words for a tag, in the tables' languages and beyond.
 const TAG_WORDS: &[&str] = &[
     "tag",
@@ -683,7 +839,7 @@ pub fn mark_git_refs(readings: &mut [Reading]) {
 /// failure in its own words (a quoted commit subject or a code span is a name, not its
 /// words: "commit "calc: add min"" asks for nothing).
 fn states_as_done(r: &Reading) -> bool {
-    let own: String = unquoted(&r.sentence);
+    let own: String = without_paths(&unquoted(&r.sentence));
     let lower = fold(&own.to_lowercase());
     reports(&own)
         && !refuting_forms(true).any_in(&lower)
@@ -701,6 +857,18 @@ fn states_as_done(r: &Reading) -> bool {
             .iter()
             .any(|x| w.contains(x))
         })
+}
+
+/// Text without the words that are paths (`.env.example`, `dist/a.js`): a name, not
+/// words that plan or deny.
+fn without_paths(text: &str) -> String {
+    text.split_whitespace()
+        .filter(|w| {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '.' && c != '/');
+            !(w.contains('/') || w.trim_end_matches('.').contains('.'))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A sentence without what it quotes: code spans and quoted strings.
@@ -984,7 +1152,14 @@ fn row_text(line: &str) -> String {
 /// (`bash -n`):", "**Formatering (`cargo fmt --check`):**", "`cargo clippy`:".
 fn label_subject(line: &str) -> Option<String> {
     let t = row_text(line);
-    let label = t.strip_suffix(':').or_else(|| t.strip_suffix('：'))?;
+    // A label ends with a colon; a heading ("### Clippy", "**`cargo fmt --check`**")
+    // labels what is under it as well.
+    let heading = line.starts_with('#')
+        || line.starts_with("**") && line.ends_with("**") && line.matches("**").count() == 2;
+    let label = t
+        .strip_suffix(':')
+        .or_else(|| t.strip_suffix('：'))
+        .or(heading.then_some(t.as_str()))?;
     let spans = label.split('`').skip(1).step_by(2);
     spans
         .map(str::trim)
@@ -1561,6 +1736,51 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
             }
         }
     }
+    // A tool named bare in prose, and the words after it ("rustfmt meldet keine
+    // Abweichungen"): read as a span's are.
+    let prose_parts: Vec<&str> = sentence.split('`').step_by(2).collect();
+    for part in prose_parts {
+        let lower = part.to_lowercase();
+        for n in super::named::NAMED
+            .iter()
+            .filter(|n| !n.suite && n.kind.is_none())
+        {
+            for name in n.names.iter().filter(|w| !w.contains(' ') && w.len() >= 4) {
+                let Some(at) = whole_word_at(&lower, name) else {
+                    continue;
+                };
+                if at == 0 && part.trim_start().len() == part.len() && lead.starts_with(name) {
+                    // A row that leads with the name was read above.
+                    continue;
+                }
+                // Names that are words too (Polish "jest" is "is"; "black", "mocha") count
+                // bare only written as a name: capitalised, inside the sentence.
+                if AMBIGUOUS_NAMES.contains(name)
+                    && !(part[at..].starts_with(char::is_uppercase)
+                        && !part[..at].trim_end().is_empty()
+                        && !part[..at].trim_end().ends_with(['.', '!', '?', ':']))
+                {
+                    continue;
+                }
+                let before = &part[..at];
+                let before = before.rsplit(CLAUSE_STARTS).next().unwrap_or(before);
+                let after = &part[at + name.len()..];
+                // A file or a key that holds the name (`jest.config.js`, `ruff_cache/`).
+                if after.starts_with(['_', '/', '.', ':']) && !after.starts_with(": ") {
+                    continue;
+                }
+                let value = after.split(VALUE_ENDS).next().unwrap_or(after);
+                if let (Some(kind), Some(head)) = (check(name), passes(before, value, false)) {
+                    if !out
+                        .iter()
+                        .any(|(s, _, _): &(String, String, Kind)| s == name)
+                    {
+                        out.push(((*name).to_owned(), head, kind));
+                    }
+                }
+            }
+        }
+    }
     let parts: Vec<&str> = sentence.split('`').collect();
     for i in (1..parts.len().saturating_sub(1)).step_by(2) {
         let span = parts[i].trim();
@@ -1577,6 +1797,19 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
         }
     }
     out
+}
+
+/// Tool names that are words of some language too.
+const AMBIGUOUS_NAMES: &[&str] = &["jest", "black", "mocha", "biome"];
+
+/// Where `word` stands in `text` as a whole word (not `black` in `blacklist`).
+fn whole_word_at(text: &str, word: &str) -> Option<usize> {
+    text.match_indices(word).map(|(i, _)| i).find(|&i| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        before.is_none_or(|c| !c.is_alphanumeric() && c != '-' && c != '_' && c != '/')
+            && after.is_none_or(|c| !c.is_alphanumeric() && c != '_')
+    })
 }
 
 /// A row's subject without its asides: "npm test (node --test)", "jest (spec/)" name
@@ -2240,5 +2473,68 @@ mod tests {
         assert_eq!(whole("`cargo test` : les trois tests passent"), [true]);
         assert_eq!(whole("All 4 tests pass."), [true]);
         assert_eq!(whole("`cargo test`: 3 passed"), [false]);
+    }
+
+    /// The claims `explain` reads in `message`, as text.
+    fn claims_of(message: &str) -> Vec<String> {
+        crate::audit::claims::explain(message)
+            .into_iter()
+            .flat_map(|r| r.claims)
+            .filter(|c| c.listed == Listed::No)
+            .map(|c| c.kind.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_count_before_the_tests_noun_counts_the_failures() {
+        assert_eq!(
+            claims_of("Con `cargo test --no-fail-fast` quedan dos pruebas en rojo; el resto pasa."),
+            ["2 tests fail"]
+        );
+        assert_eq!(
+            claims_of("Côté Jest, un seul test casse (`sum`), il faudra juste mettre à jour la valeur attendue."),
+            ["1 tests fail"]
+        );
+        // A clause that says some passed counts those.
+        assert_eq!(
+            claims_of("Von 5 Tests sind 3 bestanden und 2 fehlgeschlagen."),
+            ["2 tests fail"]
+        );
+    }
+
+    #[test]
+    fn a_negation_that_denies_a_problem_is_a_pass_one_that_denies_the_run_is_not() {
+        for (row, passes) in [
+            ("`cargo clippy`: inga varningar", true),
+            ("`cargo fmt --check`: czysto, rustfmt nie ma uwag", true),
+            ("`bash -n a.sh`: bez chyb", true),
+            ("`cargo doc --no-deps`: اكتمل بدون أي تحذيرات", true),
+            ("`cargo clippy`: not run", false),
+            ("`cargo clippy`: nicht ausgeführt", false),
+            ("`cargo clippy`: не запускал", false),
+            ("`cargo fmt --check`: not clean yet", false),
+            ("`cargo test`: 2 von 3 grün, 1 rot", false),
+        ] {
+            assert_eq!(!results_in(row).is_empty(), passes, "{row}");
+        }
+    }
+
+    #[test]
+    fn a_french_lint_sentence_that_denies_warnings_says_no_warnings() {
+        let readings = crate::audit::claims::explain(
+            "J'ai aussi fait tourner `cargo clippy` : il ne remonte aucun avertissement sur le nouveau code.",
+        );
+        let lint: Vec<&Claim> = readings
+            .iter()
+            .flat_map(|r| &r.claims)
+            .filter(|c| c.kind == Kind::Lint)
+            .collect();
+        assert!(!lint.is_empty() && lint.iter().all(|c| c.no_warnings));
+        // Warnings counted, not denied: no such promise.
+        let readings = crate::audit::claims::explain("`cargo clippy`: ok, 2 warnings left (style)");
+        assert!(readings
+            .iter()
+            .flat_map(|r| &r.claims)
+            .all(|c| !c.no_warnings));
     }
 }

@@ -1473,6 +1473,19 @@ fn clause_claims(
                 };
                 count_beside(lang, &plain, at, word_end)
             });
+            // "quedan dos pruebas en rojo", "un seul test casse": the count stands before
+            // the tests' noun, out of the failure word's reach. Only in a clause that
+            // says nothing passed, where a count before the noun is the failures'.
+            let count = count.or_else(|| {
+                if first(lang, &plain, lang.passed).is_some() {
+                    return None;
+                }
+                let noun = first(lang, &plain, lang.tests)?;
+                let at = find(lang, &plain, noun)?;
+                let fail_at = find(lang, &plain, f)?;
+                (at < fail_at).then_some(())?;
+                count_beside(lang, &plain, at, at + noun.len())
+            });
             // "1 échec et 1 erreur": errors count with failures, as the runners count.
             let count = count.map(|n| n + error_count(lang, &whole, f));
             if let (Some(count), "tests") = (count, subject) {

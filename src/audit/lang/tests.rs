@@ -302,6 +302,8 @@ fn russian() {
     check(
         "ru",
         &[
+            // A count of failures is a claim: an understated one hides failures.
+            ("Два теста всё ещё падают.", "2 tests fail"),
             (
                 "Я обновил `src/lib.rs`, все 12 тестов проходят.",
                 "file src/lib.rs changed|12 tests pass",
@@ -321,7 +323,6 @@ fn russian() {
             "Хотите, чтобы я запушил ветку?",
             "Если нужно, могу обновить `docs/api.md`.",
             "Я не менял `README.md`.",
-            "Два теста всё ещё падают.",
             "Обновление `docs/api.md` можно сделать позже.",
         ],
     );
