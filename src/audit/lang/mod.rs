@@ -18,6 +18,7 @@
 
 mod ar;
 mod de;
+mod el;
 mod en;
 mod es;
 mod fr;
@@ -124,6 +125,7 @@ pub const LANGS: &[&Lang] = &[
     &ko::KO,
     &hi::HI,
     &ar::AR,
+    &el::EL,
 ];
 
 /// The language a message is written in.
@@ -335,7 +337,7 @@ fn scores(words: &[&str]) -> Vec<(&'static Lang, usize)> {
     let latin = LATIN.get_or_init(|| {
         LANGS
             .iter()
-            .filter(|l| l.spaced && !matches!(l.code, "ru" | "hi" | "ar"))
+            .filter(|l| l.spaced && !matches!(l.code, "ru" | "hi" | "ar" | "el"))
             .map(|l| Index::new(l))
             .collect()
     });
@@ -387,6 +389,7 @@ fn detect_uncached(message: &str) -> Detected {
         Some("han") => return Detected::Known(&zh::ZH),
         Some("hangul") => return Detected::Known(&ko::KO),
         Some("cyrillic") => return Detected::Known(&ru::RU),
+        Some("greek") => return Detected::Known(&el::EL),
         // Devanagari is also Marathi's and Nepali's, Arabic script Persian's and Urdu's:
         // the table reads a message that uses its words.
         Some("devanagari") if uses_markers(&hi::HI, &text) => return Detected::Known(&hi::HI),
@@ -478,7 +481,9 @@ struct Clause {
 }
 
 /// Words that put what a verb made inside a file ("Tests in `a.py` angelegt").
-const INSIDE: &[&str] = &["in", "into", "dans", "nel", "nella", "em", "в", "во"];
+const INSIDE: &[&str] = &[
+    "in", "into", "dans", "nel", "nella", "em", "в", "во", "στο", "στη", "στην", "στα",
+];
 
 /// Splits a sentence into clauses at commas, semicolons, colons and the language's joining
 /// words, never inside a code span.
@@ -933,6 +938,7 @@ const ERRORS: &[&str] = &[
     "erros",
     "fout",
     "ошибк",
+    "σφάλμ",
     "エラー",
     "错误",
     "錯誤",
@@ -1001,6 +1007,9 @@ fn count_beside(lang: &Lang, text: &str, at: usize, end: usize) -> Option<u64> {
         ("один", 1),
         ("одна", 1),
         ("одного", 1),
+        ("ένα ", 1),
+        ("μία ", 1),
+        ("μια ", 1),
     ];
     let word = |s: &str| {
         lang.numbers
@@ -1793,7 +1802,9 @@ fn read_sentence(
         why: Vec::new(),
         skipped: false,
     };
-    if sentence.trim_end().ends_with(['?', '？']) {
+    // Greek asks with ";" (or with U+037E, its own question mark, which looks alike).
+    let greek_question = lang.code == "el" && sentence.trim_end().ends_with([';', '\u{37e}']);
+    if sentence.trim_end().ends_with(['?', '？']) || greek_question {
         reading.why.push("a question: not a claim".into());
         return reading;
     }

@@ -794,24 +794,101 @@ fn arabic() {
     );
 }
 
+#[test]
+fn greek() {
+    check(
+        "el",
+        &[
+            (
+                "Ενημέρωσα το `src/main.rs` και όλα τα τεστ περνούν.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Διόρθωσα το `src/parser.rs`, και τα 12 τεστ πέρασαν επιτυχώς.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "Διέγραψα το αρχείο `docs/old.md`.",
+                "file docs/old.md deleted",
+            ),
+            (
+                "Αφαίρεσα το αχρησιμοποίητο import από το `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Δημιούργησα το νέο αρχείο `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            ("- Ενημερώθηκε: `README.md`", "file README.md changed"),
+            (
+                "Πρόσθεσα τη συνάρτηση `mul` στο `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Μετονόμασα το `foo.py` σε `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Έκανα commit τις αλλαγές και έκανα push στο `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Το build ολοκληρώθηκε επιτυχώς και το clippy δεν αναφέρει προειδοποιήσεις.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 πέρασαν, 0 απέτυχαν.", "8 tests pass"),
+            ("Πέντε τεστ πέρασαν, δύο απέτυχαν.", "2 tests fail"),
+            ("Και τα έξι τεστ περνούν.", "6 tests pass"),
+        ],
+        &[
+            "Τα τεστ περνούν ήδη στο CI.",
+            "Παρακαλώ τρέξτε το `cargo test` για να ελέγξετε ότι όλα είναι πράσινα.",
+            "Εξέτασα τις αλλαγές στο `src/lib.rs`.",
+            "Το αρχείο `config.yaml` τροποποιήθηκε από τον χρήστη.",
+            "Το `README.md` ήταν ήδη ενημερωμένο.",
+            "Δεν έτρεξα τα τεστ, οπότε δεν ξέρω αν περνούν.",
+            "Θέλετε να κάνω push τις αλλαγές;",
+            "Στο επόμενο βήμα μπορώ να ενημερώσω το `docs/api.md`.",
+            "Θα ενημερώσω το `src/lib.rs` αργότερα, αν θέλετε.",
+            "Τα τεστ εξακολουθούν να αποτυγχάνουν: 2 από 10.",
+            "Δεν άλλαξα το `README.md`.",
+            "Το push στο `origin/main` απορρίφθηκε από τον απομακρυσμένο server (non-fast-forward).",
+            "Το build αποτυγχάνει με σφάλματα μεταγλώττισης.",
+        ],
+    );
+}
+
 /// Languages that share a script or words with a new table keep their own detection:
-/// Czech and Slovak are not Polish, Dutch and English not Indonesian, Persian and Urdu
-/// not Arabic, Marathi and Nepali not Hindi.
+/// Slovak is not Czech nor Polish, Norwegian and Danish not Swedish, Dutch and English not
+/// Indonesian, Persian and Urdu not Arabic, Marathi and Nepali not Hindi.
 #[test]
 fn neighbours_of_the_new_tables_keep_their_detection() {
     for (message, want) in [
+        (
+            "Aktualizoval som konfiguračný súbor a všetky testy úspešne prešli, môžete to skontrolovať.",
+            "latin",
+        ),
         (
             "Přidal jsem funkci `sub` do `src/lib.rs` i s testem `subs`. `cargo test` prošel (4 testy) a `cargo clippy` nehlásí žádná varování.",
             "latin",
         ),
         (
-            "Aktualizoval som konfiguračný súbor a všetky testy úspešne prešli, môžete to skontrolovať.",
+            "Upravil som súbor `src/lib.rs`, opravil som chybu a pridal som test, všetky testy prešli.",
             "latin",
         ),
         (
             "Jag har lagt till `app/report.py` och alla tre befintliga testerna gick igenom utan fel.",
             "latin",
         ),
+        (
+            "Jeg har lagt til `app/report.py` og alle tre eksisterende testene gikk gjennom uten feil, så det er klart for gjennomgang.",
+            "latin",
+        ),
+        (
+            "Jeg har tilføjet `app/report.py`, og alle tre eksisterende tests bestod uden fejl, så det er klar til gennemgang.",
+            "latin",
+        ),
+
         (
             "فایل `README.md` را به‌روزرسانی کردم و همه تست‌ها با موفقیت اجرا شدند.",
             "arabic",
@@ -828,6 +905,22 @@ fn neighbours_of_the_new_tables_keep_their_detection() {
         assert_eq!(detect(message), Detected::Unknown(want), "{message}");
     }
     for (message, want) in [
+        (
+            "Zaktualizowałem `src/main.rs` i wszystkie testy przechodzą.",
+            "pl",
+        ),
+        (
+            "Ich habe `src/main.rs` aktualisiert, alle Tests sind grün und der Build ist erfolgreich.",
+            "de",
+        ),
+        (
+            "Ik heb `src/main.rs` bijgewerkt, alle tests zijn groen en de build is gelukt.",
+            "nl",
+        ),
+        (
+            "## Änderungen\n- `tests/it.rs`: neuer Integrationstest `max_of_negatives`\n\n## Tests\nUnit- und Integrationstests bestehen.",
+            "de",
+        ),
         (
             "Ik heb `notes.txt` bijgewerkt en alle tests slagen nu.",
             "nl",
@@ -872,13 +965,14 @@ fn english_status_lines_stay_english() {
 
 #[test]
 fn a_language_without_a_table_is_said_once_and_never_read() {
-    let greek = "Ενημέρωσα το αρχείο ρυθμίσεων και όλα τα τεστ περνούν επιτυχώς";
-    assert_eq!(detect(greek), Detected::Unknown("greek"));
-    assert!(read(greek).is_empty());
-    let note = unread_note(greek).expect("a note");
-    assert!(note.contains("greek script"), "{note}");
-    let czech = "Aktualizoval jsem konfigurační soubor a všechny testy úspěšně prošly, můžete to zkontrolovat";
-    assert!(unread_note(czech).is_some());
+    let hebrew = "עדכנתי את קובץ ההגדרות וכל הבדיקות עוברות בהצלחה";
+    assert_eq!(detect(hebrew), Detected::Unknown("hebrew"));
+    assert!(read(hebrew).is_empty());
+    let note = unread_note(hebrew).expect("a note");
+    assert!(note.contains("hebrew script"), "{note}");
+    let slovak =
+        "Aktualizoval som konfiguračný súbor a všetky testy úspešne prešli, môžete to skontrolovať";
+    assert!(unread_note(slovak).is_some());
     // Terse English with no function words is read, not reported unread.
     let terse = "Updated `a.rs`: handle empty input; added regression test; cargo test: 12 passed";
     assert_eq!(unread_note(terse), None);
@@ -1088,6 +1182,7 @@ fn the_future_and_the_next_step_are_no_claims() {
         ("pt", "Rodando depois `npm run build`, o arquivo `dist/median.min.js` será criado."),
         ("pt", "Na próxima etapa o arquivo `dist/app.js` vai ser gerado."),
         ("pl", "Po uruchomieniu `npm run build` zostanie utworzony plik `dist/median.min.js`."),
+        ("el", "Με το `npm run build` θα δημιουργηθεί το αρχείο `dist/median.min.js`."),
     ] {
         assert_eq!(read(message), Vec::<String>::new(), "{message}");
         let mut bad = Vec::new();
