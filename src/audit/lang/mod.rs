@@ -31,6 +31,7 @@ mod nl;
 mod pl;
 mod pt;
 mod ru;
+mod sv;
 mod tr;
 mod vi;
 mod zh;
@@ -109,6 +110,9 @@ pub struct Lang {
 /// are read by the English reader).
 pub const LANGS: &[&Lang] = &[
     &en::EN,
+    // The tables added later stand before the older ones of their script: a message that
+    // scores alike in both is read as it was before them.
+    &sv::SV,
     &de::DE,
     &fr::FR,
     &es::ES,
@@ -329,6 +333,41 @@ impl Index {
     }
 }
 
+/// Letters and words that tell close languages apart where their claim forms do not: a
+/// table whose neighbours' letters and words outnumber its own letters in the prose is not
+/// the prose's language (Norwegian and Danish æ, ø, "jeg", "ikke" are not Swedish).
+const NEIGHBOURS: &[(&str, &str, &str, &[&str])] = &[(
+    "sv",
+    "åäö",
+    "æøüß",
+    &[
+        "jeg", "ikke", "og", "af", "fra", "til", "hva", "hvad", "meg", "deg", "nå", "bare", "uten",
+        "uden", "feil", "fejl", "ich", "und", "nicht", "ist", "sind", "die", "der", "das", "habe",
+        "wurde", "wurden", "mit", "auf", "auch", "ein", "eine", "neuer",
+    ],
+)];
+
+/// Whether the prose's letters and words are a neighbour's of `lang` rather than its own.
+fn foreign_letters(lang: &Lang, words: &[&str]) -> bool {
+    NEIGHBOURS
+        .iter()
+        .find(|(code, ..)| *code == lang.code)
+        .is_some_and(|(_, own, foreign, foreign_words)| {
+            let count = |set: &str| {
+                words
+                    .iter()
+                    .flat_map(|w| w.chars())
+                    .filter(|c| set.contains(*c))
+                    .count()
+            };
+            let neighbour_words = words
+                .iter()
+                .filter(|w| foreign_words.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())))
+                .count();
+            count(foreign) + neighbour_words > count(own)
+        })
+}
+
 /// How much of the prose is each language's: a claim form two points, a marker word one.
 /// A word that is a form in more than three languages ("test", "build") tells nothing.
 fn scores(words: &[&str]) -> Vec<(&'static Lang, usize)> {
@@ -352,6 +391,11 @@ fn scores(words: &[&str]) -> Vec<(&'static Lang, usize)> {
             } else {
                 usize::from(index.markers.contains(w))
             };
+        }
+    }
+    for (lang, n) in &mut out {
+        if foreign_letters(lang, words) {
+            *n = 0;
         }
     }
     out
@@ -939,6 +983,7 @@ const ERRORS: &[&str] = &[
     "fout",
     "ошибк",
     "σφάλμ",
+    "fel ",
     "エラー",
     "错误",
     "錯誤",
@@ -1010,6 +1055,7 @@ fn count_beside(lang: &Lang, text: &str, at: usize, end: usize) -> Option<u64> {
         ("ένα ", 1),
         ("μία ", 1),
         ("μια ", 1),
+        ("ett ", 1),
     ];
     let word = |s: &str| {
         lang.numbers
