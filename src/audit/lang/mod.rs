@@ -17,6 +17,7 @@
 //! claimed. What no table covers is said once, as a notice, never blocked.
 
 mod ar;
+mod cs;
 mod de;
 mod el;
 mod en;
@@ -113,6 +114,7 @@ pub const LANGS: &[&Lang] = &[
     // The tables added later stand before the older ones of their script: a message that
     // scores alike in both is read as it was before them.
     &sv::SV,
+    &cs::CS,
     &de::DE,
     &fr::FR,
     &es::ES,
@@ -335,17 +337,56 @@ impl Index {
 
 /// Letters and words that tell close languages apart where their claim forms do not: a
 /// table whose neighbours' letters and words outnumber its own letters in the prose is not
-/// the prose's language (Norwegian and Danish æ, ø, "jeg", "ikke" are not Swedish).
-const NEIGHBOURS: &[(&str, &str, &str, &[&str])] = &[(
-    "sv",
-    "åäö",
-    "æøüß",
-    &[
-        "jeg", "ikke", "og", "af", "fra", "til", "hva", "hvad", "meg", "deg", "nå", "bare", "uten",
-        "uden", "feil", "fejl", "ich", "und", "nicht", "ist", "sind", "die", "der", "das", "habe",
-        "wurde", "wurden", "mit", "auf", "auch", "ein", "eine", "neuer",
-    ],
-)];
+/// the prose's language (Slovak's ô, ä, ľ, "som", "súbor" are not Czech's ě, ř, ů;
+/// Norwegian and Danish æ, ø, "jeg", "ikke" are not Swedish).
+const NEIGHBOURS: &[(&str, &str, &str, &[&str])] = &[
+    (
+        "cs",
+        "ěřů",
+        "ôäľĺŕłąęśźżń",
+        &[
+            "som",
+            "sme",
+            "sú",
+            "sa",
+            "súbor",
+            "súboru",
+            "súbory",
+            "všetky",
+            "všetko",
+            "pre",
+            "bol",
+            "bola",
+            "bolo",
+            "boli",
+            "ktorý",
+            "ktorá",
+            "ktoré",
+            "alebo",
+            "tiež",
+            "ešte",
+            "iba",
+            "teraz",
+            "nie",
+            "się",
+            "jest",
+            "są",
+            "plik",
+            "pliku",
+            "wszystkie",
+        ],
+    ),
+    (
+        "sv",
+        "åäö",
+        "æøüß",
+        &[
+            "jeg", "ikke", "og", "af", "fra", "til", "hva", "hvad", "meg", "deg", "nå", "bare",
+            "uten", "uden", "feil", "fejl", "ich", "und", "nicht", "ist", "sind", "die", "der",
+            "das", "habe", "wurde", "wurden", "mit", "auf", "auch", "ein", "eine", "neuer",
+        ],
+    ),
+];
 
 /// Whether the prose's letters and words are a neighbour's of `lang` rather than its own.
 fn foreign_letters(lang: &Lang, words: &[&str]) -> bool {
@@ -526,7 +567,7 @@ struct Clause {
 
 /// Words that put what a verb made inside a file ("Tests in `a.py` angelegt").
 const INSIDE: &[&str] = &[
-    "in", "into", "dans", "nel", "nella", "em", "в", "во", "στο", "στη", "στην", "στα",
+    "in", "into", "dans", "nel", "nella", "em", "в", "во", "στο", "στη", "στην", "στα", "v", "ve",
 ];
 
 /// Splits a sentence into clauses at commas, semicolons, colons and the language's joining
@@ -983,6 +1024,7 @@ const ERRORS: &[&str] = &[
     "fout",
     "ошибк",
     "σφάλμ",
+    "chyb",
     "fel ",
     "エラー",
     "错误",
@@ -1056,6 +1098,9 @@ fn count_beside(lang: &Lang, text: &str, at: usize, end: usize) -> Option<u64> {
         ("μία ", 1),
         ("μια ", 1),
         ("ett ", 1),
+        ("jeden ", 1),
+        ("jedna ", 1),
+        ("jedno ", 1),
     ];
     let word = |s: &str| {
         lang.numbers
