@@ -34,6 +34,7 @@ mod pt;
 mod ru;
 mod sv;
 mod tr;
+mod uk;
 mod vi;
 mod zh;
 
@@ -122,6 +123,7 @@ pub const LANGS: &[&Lang] = &[
     &it::IT,
     &nl::NL,
     &ru::RU,
+    &uk::UK,
     &pl::PL,
     &tr::TR,
     &vi::VI,
@@ -262,6 +264,97 @@ fn persian(text: &str) -> bool {
     count("یکگپچژےںہھٹڈڑ") > count("يكةى")
 }
 
+/// Whether Cyrillic text is Ukrainian: its letters (і, ї, є, ґ), its words ("що", "та",
+/// "чи", "вони") and its past forms ("оновив", "запускав"; Russian "обновил", "запускал")
+/// outnumber Russian's (ы, э, ъ, ё; "что", "и", "они"). Belarusian (ў) is neither.
+fn ukrainian(text: &str) -> bool {
+    const UK_WORDS: &[&str] = &[
+        "що",
+        "та",
+        "й",
+        "як",
+        "вже",
+        "ще",
+        "усі",
+        "всі",
+        "з",
+        "зі",
+        "чи",
+        "вони",
+        "він",
+        "вона",
+        "тому",
+        "досі",
+        "також",
+        "лише",
+        "або",
+        "але",
+        "цей",
+        "ця",
+        "ці",
+        "який",
+        "яка",
+        "які",
+        "коли",
+        "тепер",
+        "зараз",
+        "щоб",
+        "бо",
+        "був",
+        "була",
+    ];
+    const RU_WORDS: &[&str] = &[
+        "и",
+        "что",
+        "как",
+        "уже",
+        "ещё",
+        "еще",
+        "все",
+        "с",
+        "из",
+        "это",
+        "или",
+        "но",
+        "они",
+        "он",
+        "она",
+        "когда",
+        "теперь",
+        "сейчас",
+        "чтобы",
+        "также",
+        "только",
+        "был",
+        "была",
+        "этот",
+        "эти",
+        "какой",
+        "поэтому",
+    ];
+    let letters = |set: &str| text.chars().filter(|c| set.contains(*c)).count();
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let listed = |set: &[&str]| words.iter().filter(|w| set.contains(w)).count();
+    // Past forms differ too: "оновив", "створив" are not "обновил", "создал"; and the
+    // masculine past ends in -в where Russian's ends in -л ("запускав", "запускал").
+    let forms = |lang: &'static Lang| {
+        let index = Index::new(lang);
+        words.iter().filter(|w| index.is_form(w)).count()
+    };
+    let past_v = words
+        .iter()
+        .filter(|w| {
+            w.chars().count() >= 5 && ["ав", "ив", "ув", "ів"].iter().any(|e| w.ends_with(e))
+        })
+        .count();
+    !text.contains('ў')
+        && letters("іїєґ") + listed(UK_WORDS) + forms(&uk::UK) + past_v
+            > letters("ыэъё") + listed(RU_WORDS) + forms(&ru::RU)
+}
+
 /// A language's one-word claim forms of three letters or more ("modifiqué", "gepusht").
 fn word_forms(lang: &Lang) -> Vec<&'static str> {
     [
@@ -338,7 +431,8 @@ impl Index {
 /// Letters and words that tell close languages apart where their claim forms do not: a
 /// table whose neighbours' letters and words outnumber its own letters in the prose is not
 /// the prose's language (Slovak's ô, ä, ľ, "som", "súbor" are not Czech's ě, ř, ů;
-/// Norwegian and Danish æ, ø, "jeg", "ikke" are not Swedish).
+/// Norwegian and Danish æ, ø, "jeg", "ikke" are not Swedish, nor Swedish ä, ö, "jag",
+/// "och" Norwegian or Danish).
 const NEIGHBOURS: &[(&str, &str, &str, &[&str])] = &[
     (
         "cs",
@@ -417,7 +511,7 @@ fn scores(words: &[&str]) -> Vec<(&'static Lang, usize)> {
     let latin = LATIN.get_or_init(|| {
         LANGS
             .iter()
-            .filter(|l| l.spaced && !matches!(l.code, "ru" | "hi" | "ar" | "el"))
+            .filter(|l| l.spaced && !matches!(l.code, "ru" | "uk" | "hi" | "ar" | "el"))
             .map(|l| Index::new(l))
             .collect()
     });
@@ -473,6 +567,7 @@ fn detect_uncached(message: &str) -> Detected {
         Some("kana") => return Detected::Known(&ja::JA),
         Some("han") => return Detected::Known(&zh::ZH),
         Some("hangul") => return Detected::Known(&ko::KO),
+        Some("cyrillic") if ukrainian(&text) => return Detected::Known(&uk::UK),
         Some("cyrillic") => return Detected::Known(&ru::RU),
         Some("greek") => return Detected::Known(&el::EL),
         // Devanagari is also Marathi's and Nepali's, Arabic script Persian's and Urdu's:
@@ -567,7 +662,8 @@ struct Clause {
 
 /// Words that put what a verb made inside a file ("Tests in `a.py` angelegt").
 const INSIDE: &[&str] = &[
-    "in", "into", "dans", "nel", "nella", "em", "в", "во", "στο", "στη", "στην", "στα", "v", "ve",
+    "in", "into", "dans", "nel", "nella", "em", "в", "во", "у", "στο", "στη", "στην", "στα", "v",
+    "ve",
 ];
 
 /// Splits a sentence into clauses at commas, semicolons, colons and the language's joining
@@ -1026,6 +1122,7 @@ const ERRORS: &[&str] = &[
     "σφάλμ",
     "chyb",
     "fel ",
+    "помилк",
     "エラー",
     "错误",
     "錯誤",
@@ -1677,7 +1774,7 @@ const PUSH_LABELS: &[&str] = &[
     "пуш",
     "push to",
 ];
-const COMMIT_LABELS: &[&str] = &["commit", "コミット", "提交", "커밋", "коммит"];
+const COMMIT_LABELS: &[&str] = &["commit", "コミット", "提交", "커밋", "коммит", "коміт"];
 
 fn claims_hash(s: &str) -> bool {
     vocab::is_hash(s.trim())
@@ -1692,7 +1789,7 @@ fn refusal(lang: &Lang, text: &str) -> bool {
 /// "Commit « ajoute mul » erstellt", "de commit \"x\" aangemaakt": the word for a commit
 /// and a creation verb, with the commit's subject between them.
 fn commit_made(lang: &Lang, text: &str) -> bool {
-    const COMMIT: &[&str] = &["commit", "コミット", "提交", "커밋", "коммит"];
+    const COMMIT: &[&str] = &["commit", "コミット", "提交", "커밋", "коммит", "коміт"];
     COMMIT.iter().any(|w| {
         text.match_indices(w).any(|(i, _)| {
             // The noun, not a verb form ("committet") or a compound ("commit-hook").

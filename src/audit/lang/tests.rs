@@ -994,6 +994,66 @@ fn czech() {
     );
 }
 
+#[test]
+fn ukrainian() {
+    check(
+        "uk",
+        &[
+            (
+                "Я оновив `src/main.rs`, і всі тести проходять.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Виправив `src/parser.rs`, усі 12 тестів пройшли успішно.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            ("Видалив файл `docs/old.md`.", "file docs/old.md deleted"),
+            (
+                "Прибрав невикористаний імпорт із `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Створив новий файл `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            ("- Оновлено: `README.md`", "file README.md changed"),
+            (
+                "Додав функцію `mul` у `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Перейменував `foo.py` на `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Закомітив зміни й запушив у `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Збірка пройшла успішно, а clippy не знайшов жодних попереджень.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 пройшли, 0 впали.", "8 tests pass"),
+            ("П'ять тестів пройшли, два впали.", "2 tests fail"),
+            ("Усі шість тестів пройшли.", "6 tests pass"),
+        ],
+        &[
+            "Тести вже проходять у CI.",
+            "Будь ласка, запустіть `cargo test`, щоб перевірити, чи все зелене.",
+            "Переглянув зміни в `src/lib.rs`.",
+            "Файл `config.yaml` було змінено користувачем.",
+            "`README.md` вже був оновлений.",
+            "Я ще не запускав тести, тому не знаю, чи вони проходять.",
+            "Чи запушити зміни зараз?",
+            "Наступним кроком можу оновити `docs/api.md`.",
+            "Оновлю `src/lib.rs` пізніше, якщо хочете.",
+            "Тести досі падають: 2 з 10.",
+            "Я не змінював `README.md`.",
+            "Push у `origin/main` відхилено віддаленим сервером (non-fast-forward).",
+        ],
+    );
+}
+
 /// Languages that share a script or words with a new table keep their own detection:
 /// Slovak is not Czech nor Polish, Norwegian and Danish not Swedish, Dutch and English not
 /// Indonesian, Persian and Urdu not Arabic, Marathi and Nepali not Hindi.
@@ -1078,6 +1138,19 @@ fn neighbours_of_the_new_tables_keep_their_detection() {
             Detected::Known(LANGS.iter().find(|l| l.code == want).unwrap()),
             "{message}"
         );
+    }
+    // Russian without Ukrainian letters stays Russian; Ukrainian with none of its letters is
+    // told by its words.
+    for (message, want) in [
+        ("Я обновил `src/lib.rs`, и все тесты проходят.", "ru"),
+        ("Закоммитил изменения и запушил в `feat/x`.", "ru"),
+        ("Я оновив `src/lib.rs`, і всі тести проходять.", "uk"),
+        ("Запушив зміни в `feat/x`, що й треба було.", "uk"),
+        ("Оновив `src/lib.rs` та додав тест.", "uk"),
+    ] {
+        let mut bad = Vec::new();
+        detected_as(want, message, &mut bad);
+        assert!(bad.is_empty(), "{bad:?}");
     }
     for message in [
         "I updated `src/lib.rs` and the tests pass; the build is green and the changes are pushed to `main`.",
@@ -1321,6 +1394,7 @@ fn the_future_and_the_next_step_are_no_claims() {
         ("cs", "Po spuštění `npm run build` bude vytvořen soubor `dist/median.min.js`."),
         ("sv", "När du kör `npm run build` kommer filen `dist/median.min.js` att skapas."),
         ("el", "Με το `npm run build` θα δημιουργηθεί το αρχείο `dist/median.min.js`."),
+        ("uk", "Після запуску `npm run build` буде створено файл `dist/median.min.js`."),
     ] {
         assert_eq!(read(message), Vec::<String>::new(), "{message}");
         let mut bad = Vec::new();
