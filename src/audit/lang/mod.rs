@@ -18,6 +18,7 @@
 
 mod ar;
 mod cs;
+mod da;
 mod de;
 mod el;
 mod en;
@@ -28,6 +29,7 @@ mod id;
 mod it;
 mod ja;
 mod ko;
+mod nb;
 mod nl;
 mod pl;
 mod pt;
@@ -113,8 +115,12 @@ pub struct Lang {
 pub const LANGS: &[&Lang] = &[
     &en::EN,
     // The tables added later stand before the older ones of their script: a message that
-    // scores alike in both is read as it was before them.
+    // scores alike in both is read as it was before them. Norwegian after Danish: a
+    // message both could be ("Jeg har slettet filen") is read as Norwegian; the tables
+    // read it alike.
     &sv::SV,
+    &da::DA,
+    &nb::NB,
     &cs::CS,
     &de::DE,
     &fr::FR,
@@ -478,6 +484,22 @@ const NEIGHBOURS: &[(&str, &str, &str, &[&str])] = &[
             "jeg", "ikke", "og", "af", "fra", "til", "hva", "hvad", "meg", "deg", "nå", "bare",
             "uten", "uden", "feil", "fejl", "ich", "und", "nicht", "ist", "sind", "die", "der",
             "das", "habe", "wurde", "wurden", "mit", "auf", "auch", "ein", "eine", "neuer",
+        ],
+    ),
+    (
+        "nb",
+        "æø",
+        "äöüß",
+        &[
+            "jag", "och", "inte", "från", "är", "ich", "und", "nicht", "ist",
+        ],
+    ),
+    (
+        "da",
+        "æø",
+        "äöüß",
+        &[
+            "jag", "och", "inte", "från", "är", "ich", "und", "nicht", "ist",
         ],
     ),
 ];
