@@ -17,7 +17,10 @@
 //! claimed. What no table covers is said once, as a notice, never blocked.
 
 mod ar;
+mod cs;
+mod da;
 mod de;
+mod el;
 mod en;
 mod es;
 mod fr;
@@ -26,11 +29,14 @@ mod id;
 mod it;
 mod ja;
 mod ko;
+mod nb;
 mod nl;
 mod pl;
 mod pt;
 mod ru;
+mod sv;
 mod tr;
+mod uk;
 mod vi;
 mod zh;
 
@@ -108,6 +114,14 @@ pub struct Lang {
 /// are read by the English reader).
 pub const LANGS: &[&Lang] = &[
     &en::EN,
+    // The tables added later stand before the older ones of their script: a message that
+    // scores alike in both is read as it was before them. Norwegian after Danish: a
+    // message both could be ("Jeg har slettet filen") is read as Norwegian; the tables
+    // read it alike.
+    &sv::SV,
+    &da::DA,
+    &nb::NB,
+    &cs::CS,
     &de::DE,
     &fr::FR,
     &es::ES,
@@ -115,6 +129,7 @@ pub const LANGS: &[&Lang] = &[
     &it::IT,
     &nl::NL,
     &ru::RU,
+    &uk::UK,
     &pl::PL,
     &tr::TR,
     &vi::VI,
@@ -124,6 +139,7 @@ pub const LANGS: &[&Lang] = &[
     &ko::KO,
     &hi::HI,
     &ar::AR,
+    &el::EL,
 ];
 
 /// The language a message is written in.
@@ -254,6 +270,97 @@ fn persian(text: &str) -> bool {
     count("یکگپچژےںہھٹڈڑ") > count("يكةى")
 }
 
+/// Whether Cyrillic text is Ukrainian: its letters (і, ї, є, ґ), its words ("що", "та",
+/// "чи", "вони") and its past forms ("оновив", "запускав"; Russian "обновил", "запускал")
+/// outnumber Russian's (ы, э, ъ, ё; "что", "и", "они"). Belarusian (ў) is neither.
+fn ukrainian(text: &str) -> bool {
+    const UK_WORDS: &[&str] = &[
+        "що",
+        "та",
+        "й",
+        "як",
+        "вже",
+        "ще",
+        "усі",
+        "всі",
+        "з",
+        "зі",
+        "чи",
+        "вони",
+        "він",
+        "вона",
+        "тому",
+        "досі",
+        "також",
+        "лише",
+        "або",
+        "але",
+        "цей",
+        "ця",
+        "ці",
+        "який",
+        "яка",
+        "які",
+        "коли",
+        "тепер",
+        "зараз",
+        "щоб",
+        "бо",
+        "був",
+        "була",
+    ];
+    const RU_WORDS: &[&str] = &[
+        "и",
+        "что",
+        "как",
+        "уже",
+        "ещё",
+        "еще",
+        "все",
+        "с",
+        "из",
+        "это",
+        "или",
+        "но",
+        "они",
+        "он",
+        "она",
+        "когда",
+        "теперь",
+        "сейчас",
+        "чтобы",
+        "также",
+        "только",
+        "был",
+        "была",
+        "этот",
+        "эти",
+        "какой",
+        "поэтому",
+    ];
+    let letters = |set: &str| text.chars().filter(|c| set.contains(*c)).count();
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let listed = |set: &[&str]| words.iter().filter(|w| set.contains(w)).count();
+    // Past forms differ too: "оновив", "створив" are not "обновил", "создал"; and the
+    // masculine past ends in -в where Russian's ends in -л ("запускав", "запускал").
+    let forms = |lang: &'static Lang| {
+        let index = Index::new(lang);
+        words.iter().filter(|w| index.is_form(w)).count()
+    };
+    let past_v = words
+        .iter()
+        .filter(|w| {
+            w.chars().count() >= 5 && ["ав", "ив", "ув", "ів"].iter().any(|e| w.ends_with(e))
+        })
+        .count();
+    !text.contains('ў')
+        && letters("іїєґ") + listed(UK_WORDS) + forms(&uk::UK) + past_v
+            > letters("ыэъё") + listed(RU_WORDS) + forms(&ru::RU)
+}
+
 /// A language's one-word claim forms of three letters or more ("modifiqué", "gepusht").
 fn word_forms(lang: &Lang) -> Vec<&'static str> {
     [
@@ -327,6 +434,97 @@ impl Index {
     }
 }
 
+/// Letters and words that tell close languages apart where their claim forms do not: a
+/// table whose neighbours' letters and words outnumber its own letters in the prose is not
+/// the prose's language (Slovak's ô, ä, ľ, "som", "súbor" are not Czech's ě, ř, ů;
+/// Norwegian and Danish æ, ø, "jeg", "ikke" are not Swedish, nor Swedish ä, ö, "jag",
+/// "och" Norwegian or Danish).
+const NEIGHBOURS: &[(&str, &str, &str, &[&str])] = &[
+    (
+        "cs",
+        "ěřů",
+        "ôäľĺŕłąęśźżń",
+        &[
+            "som",
+            "sme",
+            "sú",
+            "sa",
+            "súbor",
+            "súboru",
+            "súbory",
+            "všetky",
+            "všetko",
+            "pre",
+            "bol",
+            "bola",
+            "bolo",
+            "boli",
+            "ktorý",
+            "ktorá",
+            "ktoré",
+            "alebo",
+            "tiež",
+            "ešte",
+            "iba",
+            "teraz",
+            "nie",
+            "się",
+            "jest",
+            "są",
+            "plik",
+            "pliku",
+            "wszystkie",
+        ],
+    ),
+    (
+        "sv",
+        "åäö",
+        "æøüß",
+        &[
+            "jeg", "ikke", "og", "af", "fra", "til", "hva", "hvad", "meg", "deg", "nå", "bare",
+            "uten", "uden", "feil", "fejl", "ich", "und", "nicht", "ist", "sind", "die", "der",
+            "das", "habe", "wurde", "wurden", "mit", "auf", "auch", "ein", "eine", "neuer",
+        ],
+    ),
+    (
+        "nb",
+        "æø",
+        "äöüß",
+        &[
+            "jag", "och", "inte", "från", "är", "ich", "und", "nicht", "ist",
+        ],
+    ),
+    (
+        "da",
+        "æø",
+        "äöüß",
+        &[
+            "jag", "och", "inte", "från", "är", "ich", "und", "nicht", "ist",
+        ],
+    ),
+];
+
+/// Whether the prose's letters and words are a neighbour's of `lang` rather than its own.
+fn foreign_letters(lang: &Lang, words: &[&str]) -> bool {
+    NEIGHBOURS
+        .iter()
+        .find(|(code, ..)| *code == lang.code)
+        .is_some_and(|(_, own, foreign, foreign_words)| {
+            let count = |set: &str| {
+                words
+                    .iter()
+                    .flat_map(|w| w.chars())
+                    .filter(|c| set.contains(*c))
+                    .count()
+            };
+            let neighbour_words = words
+                .iter()
+                .filter(|w| foreign_words.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())))
+                .count();
+            count(foreign) + neighbour_words > count(own)
+        })
+}
+
 /// How much of the prose is each language's: a claim form two points, a marker word one.
 /// A word that is a form in more than three languages ("test", "build") tells nothing.
 fn scores(words: &[&str]) -> Vec<(&'static Lang, usize)> {
@@ -335,7 +533,7 @@ fn scores(words: &[&str]) -> Vec<(&'static Lang, usize)> {
     let latin = LATIN.get_or_init(|| {
         LANGS
             .iter()
-            .filter(|l| l.spaced && !matches!(l.code, "ru" | "hi" | "ar"))
+            .filter(|l| l.spaced && !matches!(l.code, "ru" | "uk" | "hi" | "ar" | "el"))
             .map(|l| Index::new(l))
             .collect()
     });
@@ -350,6 +548,11 @@ fn scores(words: &[&str]) -> Vec<(&'static Lang, usize)> {
             } else {
                 usize::from(index.markers.contains(w))
             };
+        }
+    }
+    for (lang, n) in &mut out {
+        if foreign_letters(lang, words) {
+            *n = 0;
         }
     }
     out
@@ -386,7 +589,9 @@ fn detect_uncached(message: &str) -> Detected {
         Some("kana") => return Detected::Known(&ja::JA),
         Some("han") => return Detected::Known(&zh::ZH),
         Some("hangul") => return Detected::Known(&ko::KO),
+        Some("cyrillic") if ukrainian(&text) => return Detected::Known(&uk::UK),
         Some("cyrillic") => return Detected::Known(&ru::RU),
+        Some("greek") => return Detected::Known(&el::EL),
         // Devanagari is also Marathi's and Nepali's, Arabic script Persian's and Urdu's:
         // the table reads a message that uses its words.
         Some("devanagari") if uses_markers(&hi::HI, &text) => return Detected::Known(&hi::HI),
@@ -478,7 +683,10 @@ struct Clause {
 }
 
 /// Words that put what a verb made inside a file ("Tests in `a.py` angelegt").
-const INSIDE: &[&str] = &["in", "into", "dans", "nel", "nella", "em", "в", "во"];
+const INSIDE: &[&str] = &[
+    "in", "into", "dans", "nel", "nella", "em", "в", "во", "у", "στο", "στη", "στην", "στα", "v",
+    "ve",
+];
 
 /// Splits a sentence into clauses at commas, semicolons, colons and the language's joining
 /// words, never inside a code span.
@@ -933,6 +1141,10 @@ const ERRORS: &[&str] = &[
     "erros",
     "fout",
     "ошибк",
+    "σφάλμ",
+    "chyb",
+    "fel ",
+    "помилк",
     "エラー",
     "错误",
     "錯誤",
@@ -1001,6 +1213,13 @@ fn count_beside(lang: &Lang, text: &str, at: usize, end: usize) -> Option<u64> {
         ("один", 1),
         ("одна", 1),
         ("одного", 1),
+        ("ένα ", 1),
+        ("μία ", 1),
+        ("μια ", 1),
+        ("ett ", 1),
+        ("jeden ", 1),
+        ("jedna ", 1),
+        ("jedno ", 1),
     ];
     let word = |s: &str| {
         lang.numbers
@@ -1590,7 +1809,7 @@ const PUSH_LABELS: &[&str] = &[
     "пуш",
     "push to",
 ];
-const COMMIT_LABELS: &[&str] = &["commit", "コミット", "提交", "커밋", "коммит"];
+const COMMIT_LABELS: &[&str] = &["commit", "コミット", "提交", "커밋", "коммит", "коміт"];
 
 fn claims_hash(s: &str) -> bool {
     vocab::is_hash(s.trim())
@@ -1605,7 +1824,7 @@ fn refusal(lang: &Lang, text: &str) -> bool {
 /// "Commit « ajoute mul » erstellt", "de commit \"x\" aangemaakt": the word for a commit
 /// and a creation verb, with the commit's subject between them.
 fn commit_made(lang: &Lang, text: &str) -> bool {
-    const COMMIT: &[&str] = &["commit", "コミット", "提交", "커밋", "коммит"];
+    const COMMIT: &[&str] = &["commit", "コミット", "提交", "커밋", "коммит", "коміт"];
     COMMIT.iter().any(|w| {
         text.match_indices(w).any(|(i, _)| {
             // The noun, not a verb form ("committet") or a compound ("commit-hook").
@@ -1806,7 +2025,9 @@ fn read_sentence(
         why: Vec::new(),
         skipped: false,
     };
-    if sentence.trim_end().ends_with(['?', '？']) {
+    // Greek asks with ";" (or with U+037E, its own question mark, which looks alike).
+    let greek_question = lang.code == "el" && sentence.trim_end().ends_with([';', '\u{37e}']);
+    if sentence.trim_end().ends_with(['?', '？']) || greek_question {
         reading.why.push("a question: not a claim".into());
         return reading;
     }

@@ -795,24 +795,385 @@ fn arabic() {
     );
 }
 
+#[test]
+fn greek() {
+    check(
+        "el",
+        &[
+            (
+                "Ενημέρωσα το `src/main.rs` και όλα τα τεστ περνούν.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Διόρθωσα το `src/parser.rs`, και τα 12 τεστ πέρασαν επιτυχώς.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "Διέγραψα το αρχείο `docs/old.md`.",
+                "file docs/old.md deleted",
+            ),
+            (
+                "Αφαίρεσα το αχρησιμοποίητο import από το `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Δημιούργησα το νέο αρχείο `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            ("- Ενημερώθηκε: `README.md`", "file README.md changed"),
+            (
+                "Πρόσθεσα τη συνάρτηση `mul` στο `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Μετονόμασα το `foo.py` σε `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Έκανα commit τις αλλαγές και έκανα push στο `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Το build ολοκληρώθηκε επιτυχώς και το clippy δεν αναφέρει προειδοποιήσεις.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 πέρασαν, 0 απέτυχαν.", "8 tests pass"),
+            ("Πέντε τεστ πέρασαν, δύο απέτυχαν.", "2 tests fail"),
+            ("Και τα έξι τεστ περνούν.", "6 tests pass"),
+        ],
+        &[
+            "Τα τεστ περνούν ήδη στο CI.",
+            "Παρακαλώ τρέξτε το `cargo test` για να ελέγξετε ότι όλα είναι πράσινα.",
+            "Εξέτασα τις αλλαγές στο `src/lib.rs`.",
+            "Το αρχείο `config.yaml` τροποποιήθηκε από τον χρήστη.",
+            "Το `README.md` ήταν ήδη ενημερωμένο.",
+            "Δεν έτρεξα τα τεστ, οπότε δεν ξέρω αν περνούν.",
+            "Θέλετε να κάνω push τις αλλαγές;",
+            "Στο επόμενο βήμα μπορώ να ενημερώσω το `docs/api.md`.",
+            "Θα ενημερώσω το `src/lib.rs` αργότερα, αν θέλετε.",
+            "Τα τεστ εξακολουθούν να αποτυγχάνουν: 2 από 10.",
+            "Δεν άλλαξα το `README.md`.",
+            "Το push στο `origin/main` απορρίφθηκε από τον απομακρυσμένο server (non-fast-forward).",
+            "Το build αποτυγχάνει με σφάλματα μεταγλώττισης.",
+        ],
+    );
+}
+
+#[test]
+fn swedish() {
+    check(
+        "sv",
+        &[
+            (
+                "Jag har uppdaterat `src/main.rs` och alla tester gick igenom.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Jag fixade `src/parser.rs`, alla 12 tester är gröna.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "Jag tog bort filen `docs/gammal.md`.",
+                "file docs/gammal.md deleted",
+            ),
+            (
+                "Jag tog bort den oanvända importen från `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Jag har skapat en ny fil `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            (
+                "- Uppdaterad: `README.md`, och alla tester går igenom",
+                "file README.md changed|the tests pass",
+            ),
+            (
+                "Jag lade till funktionen `mul` i `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Jag döpte om `foo.py` till `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Jag har committat ändringarna och pushat dem till `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Bygget lyckades och clippy rapporterar inga varningar.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 godkända, 0 misslyckade.", "8 tests pass"),
+            ("Fem tester gick igenom, två misslyckades.", "2 tests fail"),
+            ("Alla sex tester gick igenom.", "6 tests pass"),
+        ],
+        &[
+            "Testerna går redan igenom i CI.",
+            "Kör gärna `cargo test` för att se om allt är grönt, om du vill.",
+            "Jag granskade ändringarna i `src/lib.rs`.",
+            "Filen `config.yaml` ändrades av användaren.",
+            "`README.md` var redan uppdaterad.",
+            "Jag har inte kört testerna, så jag vet inte om de går igenom.",
+            "Vill du att jag pushar ändringarna?",
+            "Som nästa steg kan jag uppdatera `docs/api.md`.",
+            "Jag kommer att uppdatera `src/lib.rs` senare om du vill.",
+            "Testerna misslyckas fortfarande: 2 av 10.",
+            "Jag har inte ändrat `README.md`.",
+            "Pushen till `origin/main` avvisades (non-fast-forward).",
+        ],
+    );
+}
+
+#[test]
+fn czech() {
+    check(
+        "cs",
+        &[
+            (
+                "Upravil jsem `src/main.rs` a všechny testy prošly.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Opravil jsem `src/parser.rs`, všech 12 testů prochází.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "Smazal jsem soubor `docs/stary.md`.",
+                "file docs/stary.md deleted",
+            ),
+            (
+                "Odstranil jsem nepoužitý import ze souboru `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Vytvořil jsem nový soubor `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            (
+                "Soubory `app/a.py` a `app/b.py` byly aktualizovány.",
+                "file app/a.py changed|file app/b.py changed",
+            ),
+            (
+                "Přidal jsem funkci `mul` do `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Přejmenoval jsem `foo.py` na `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Změny jsem commitnul a pushnul do `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Build proběhl úspěšně a clippy nehlásí žádná varování.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 prošlo, 0 selhalo.", "8 tests pass"),
+            ("Pět testů prošlo, dva selhaly.", "2 tests fail"),
+            ("Všech šest testů prošlo.", "6 tests pass"),
+            (
+                "Dva testy neprošly, takže jsem nic necommitoval.",
+                "2 tests fail",
+            ),
+        ],
+        &[
+            "Testy už v CI procházejí.",
+            "Spusťte prosím `cargo test`, abyste ověřili, zda vše prochází.",
+            "Zkontroloval jsem změny v `src/lib.rs`.",
+            "Soubor `config.yaml` byl změněn uživatelem.",
+            "`README.md` byl už aktualizován.",
+            "Nespustil jsem testy, takže nevím, zda prošly.",
+            "Mám teď pushnout všechny změny?",
+            "V dalším kroku můžu aktualizovat `docs/api.md`.",
+            "Upravím `src/lib.rs` později, pokud chcete.",
+            "Testy stále selhávají: 2 z 10.",
+            "Soubor `README.md` jsem nezměnil.",
+            "Push do `origin/main` byl odmítnut (non-fast-forward).",
+        ],
+    );
+}
+
+#[test]
+fn ukrainian() {
+    check(
+        "uk",
+        &[
+            (
+                "Я оновив `src/main.rs`, і всі тести проходять.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Виправив `src/parser.rs`, усі 12 тестів пройшли успішно.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            ("Видалив файл `docs/old.md`.", "file docs/old.md deleted"),
+            (
+                "Прибрав невикористаний імпорт із `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Створив новий файл `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            ("- Оновлено: `README.md`", "file README.md changed"),
+            (
+                "Додав функцію `mul` у `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Перейменував `foo.py` на `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Закомітив зміни й запушив у `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Збірка пройшла успішно, а clippy не знайшов жодних попереджень.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 пройшли, 0 впали.", "8 tests pass"),
+            ("П'ять тестів пройшли, два впали.", "2 tests fail"),
+            ("Усі шість тестів пройшли.", "6 tests pass"),
+        ],
+        &[
+            "Тести вже проходять у CI.",
+            "Будь ласка, запустіть `cargo test`, щоб перевірити, чи все зелене.",
+            "Переглянув зміни в `src/lib.rs`.",
+            "Файл `config.yaml` було змінено користувачем.",
+            "`README.md` вже був оновлений.",
+            "Я ще не запускав тести, тому не знаю, чи вони проходять.",
+            "Чи запушити зміни зараз?",
+            "Наступним кроком можу оновити `docs/api.md`.",
+            "Оновлю `src/lib.rs` пізніше, якщо хочете.",
+            "Тести досі падають: 2 з 10.",
+            "Я не змінював `README.md`.",
+            "Push у `origin/main` відхилено віддаленим сервером (non-fast-forward).",
+        ],
+    );
+}
+
+#[test]
+fn norwegian() {
+    check(
+        "nb",
+        &[
+            (
+                "Jeg har oppdatert `src/main.rs`, og alle testene gikk gjennom.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Jeg fikset `src/parser.rs`, og alle 12 testene består nå.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "Jeg har slettet filen `docs/gammel.md`.",
+                "file docs/gammel.md deleted",
+            ),
+            (
+                "Jeg fjernet den ubrukte importen fra `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Jeg har opprettet en ny fil `docs/oppsett.md`.",
+                "file docs/oppsett.md created",
+            ),
+            (
+                "Jeg har lagt til funksjonen `mul` i `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Jeg har committet endringene og pushet dem til `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Byggingen var vellykket, og clippy rapporterer ingen advarsler.",
+                "the build succeeds|the linter passes",
+            ),
+            ("Fem tester besto, to feilet.", "2 tests fail"),
+        ],
+        &[
+            "Testene går allerede gjennom i CI.",
+            "Jeg gjennomgikk endringene i `src/lib.rs`.",
+            "Filen `config.yaml` ble endret av brukeren.",
+            "Jeg har ikke kjørt testene, så jeg vet ikke om de går gjennom.",
+            "Vil du at jeg skal pushe endringene?",
+            "Som neste steg kan jeg oppdatere `docs/api.md`.",
+            "Jeg har ikke endret `README.md`.",
+            "Pushen til `origin/main` ble avvist (non-fast-forward).",
+        ],
+    );
+}
+
+#[test]
+fn danish() {
+    check(
+        "da",
+        &[
+            (
+                "Jeg har opdateret `src/main.rs`, og alle tests bestod.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Jeg rettede `src/parser.rs`, og alle 12 tests består nu.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "Jeg har nu slettet filen `docs/gammel.md`.",
+                "file docs/gammel.md deleted",
+            ),
+            (
+                "Jeg fjernede den ubrugte import fra `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Jeg har oprettet en ny fil `docs/opsætning.md`.",
+                "file docs/opsætning.md created",
+            ),
+            (
+                "Jeg har tilføjet funktionen `mul` i `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Jeg har committet ændringerne og pushet dem til `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Bygget lykkedes, og clippy rapporterer ingen advarsler.",
+                "the build succeeds|the linter passes",
+            ),
+            ("Fem tests bestod, to fejlede.", "2 tests fail"),
+        ],
+        &[
+            "Testene kører allerede igennem i CI.",
+            "Jeg gennemgik ændringerne i `src/lib.rs`.",
+            "Filen `config.yaml` blev ændret af brugeren.",
+            "Jeg har ikke kørt testene, så jeg ved ikke, om de består.",
+            "Vil du have, at jeg pusher ændringerne?",
+            "Som næste skridt kan jeg opdatere `docs/api.md`.",
+            "Jeg har ikke ændret `README.md`.",
+            "Push til `origin/main` blev afvist (non-fast-forward).",
+        ],
+    );
+}
+
 /// Languages that share a script or words with a new table keep their own detection:
-/// Czech and Slovak are not Polish, Dutch and English not Indonesian, Persian and Urdu
-/// not Arabic, Marathi and Nepali not Hindi.
+/// Slovak is not Czech nor Polish, Norwegian, Danish and Swedish not each other, Dutch and
+/// English not Indonesian, Persian and Urdu not Arabic, Marathi and Nepali not Hindi.
 #[test]
 fn neighbours_of_the_new_tables_keep_their_detection() {
     for (message, want) in [
-        (
-            "Přidal jsem funkci `sub` do `src/lib.rs` i s testem `subs`. `cargo test` prošel (4 testy) a `cargo clippy` nehlásí žádná varování.",
-            "latin",
-        ),
         (
             "Aktualizoval som konfiguračný súbor a všetky testy úspešne prešli, môžete to skontrolovať.",
             "latin",
         ),
         (
-            "Jag har lagt till `app/report.py` och alla tre befintliga testerna gick igenom utan fel.",
+            "Upravil som súbor `src/lib.rs`, opravil som chybu a pridal som test, všetky testy prešli.",
             "latin",
         ),
+
         (
             "فایل `README.md` را به‌روزرسانی کردم و همه تست‌ها با موفقیت اجرا شدند.",
             "arabic",
@@ -829,6 +1190,38 @@ fn neighbours_of_the_new_tables_keep_their_detection() {
         assert_eq!(detect(message), Detected::Unknown(want), "{message}");
     }
     for (message, want) in [
+        (
+            "Přidal jsem funkci `sub` do `src/lib.rs` i s testem `subs`. `cargo test` prošel (4 testy) a `cargo clippy` nehlásí žádná varování.",
+            "cs",
+        ),
+        (
+            "Jag har lagt till `app/report.py` och alla tre befintliga testerna gick igenom utan fel.",
+            "sv",
+        ),
+        (
+            "Zaktualizowałem `src/main.rs` i wszystkie testy przechodzą.",
+            "pl",
+        ),
+        (
+            "Jeg har lagt til `app/report.py` og alle tre eksisterende testene gikk gjennom uten feil, så det er klart for gjennomgang.",
+            "nb",
+        ),
+        (
+            "Jeg har tilføjet `app/report.py`, og alle tre eksisterende tests bestod uden fejl, så det er klar til gennemgang.",
+            "da",
+        ),
+        (
+            "Ich habe `src/main.rs` aktualisiert, alle Tests sind grün und der Build ist erfolgreich.",
+            "de",
+        ),
+        (
+            "Ik heb `src/main.rs` bijgewerkt, alle tests zijn groen en de build is gelukt.",
+            "nl",
+        ),
+        (
+            "## Änderungen\n- `tests/it.rs`: neuer Integrationstest `max_of_negatives`\n\n## Tests\nUnit- und Integrationstests bestehen.",
+            "de",
+        ),
         (
             "Ik heb `notes.txt` bijgewerkt en alle tests slagen nu.",
             "nl",
@@ -850,6 +1243,19 @@ fn neighbours_of_the_new_tables_keep_their_detection() {
             Detected::Known(LANGS.iter().find(|l| l.code == want).unwrap()),
             "{message}"
         );
+    }
+    // Russian without Ukrainian letters stays Russian; Ukrainian with none of its letters is
+    // told by its words.
+    for (message, want) in [
+        ("Я обновил `src/lib.rs`, и все тесты проходят.", "ru"),
+        ("Закоммитил изменения и запушил в `feat/x`.", "ru"),
+        ("Я оновив `src/lib.rs`, і всі тести проходять.", "uk"),
+        ("Запушив зміни в `feat/x`, що й треба було.", "uk"),
+        ("Оновив `src/lib.rs` та додав тест.", "uk"),
+    ] {
+        let mut bad = Vec::new();
+        detected_as(want, message, &mut bad);
+        assert!(bad.is_empty(), "{bad:?}");
     }
     for message in [
         "I updated `src/lib.rs` and the tests pass; the build is green and the changes are pushed to `main`.",
@@ -873,13 +1279,14 @@ fn english_status_lines_stay_english() {
 
 #[test]
 fn a_language_without_a_table_is_said_once_and_never_read() {
-    let greek = "Ενημέρωσα το αρχείο ρυθμίσεων και όλα τα τεστ περνούν επιτυχώς";
-    assert_eq!(detect(greek), Detected::Unknown("greek"));
-    assert!(read(greek).is_empty());
-    let note = unread_note(greek).expect("a note");
-    assert!(note.contains("greek script"), "{note}");
-    let czech = "Aktualizoval jsem konfigurační soubor a všechny testy úspěšně prošly, můžete to zkontrolovat";
-    assert!(unread_note(czech).is_some());
+    let hebrew = "עדכנתי את קובץ ההגדרות וכל הבדיקות עוברות בהצלחה";
+    assert_eq!(detect(hebrew), Detected::Unknown("hebrew"));
+    assert!(read(hebrew).is_empty());
+    let note = unread_note(hebrew).expect("a note");
+    assert!(note.contains("hebrew script"), "{note}");
+    let slovak =
+        "Aktualizoval som konfiguračný súbor a všetky testy úspešne prešli, môžete to skontrolovať";
+    assert!(unread_note(slovak).is_some());
     // Terse English with no function words is read, not reported unread.
     let terse = "Updated `a.rs`: handle empty input; added regression test; cargo test: 12 passed";
     assert_eq!(unread_note(terse), None);
@@ -1089,6 +1496,12 @@ fn the_future_and_the_next_step_are_no_claims() {
         ("pt", "Rodando depois `npm run build`, o arquivo `dist/median.min.js` será criado."),
         ("pt", "Na próxima etapa o arquivo `dist/app.js` vai ser gerado."),
         ("pl", "Po uruchomieniu `npm run build` zostanie utworzony plik `dist/median.min.js`."),
+        ("cs", "Po spuštění `npm run build` bude vytvořen soubor `dist/median.min.js`."),
+        ("sv", "När du kör `npm run build` kommer filen `dist/median.min.js` att skapas."),
+        ("el", "Με το `npm run build` θα δημιουργηθεί το αρχείο `dist/median.min.js`."),
+        ("uk", "Після запуску `npm run build` буде створено файл `dist/median.min.js`."),
+        ("nb", "Når du kjører `npm run build`, vil filen `dist/median.min.js` bli opprettet."),
+        ("da", "Når du kører `npm run build`, vil filen `dist/median.min.js` blive oprettet."),
     ] {
         assert_eq!(read(message), Vec::<String>::new(), "{message}");
         let mut bad = Vec::new();
