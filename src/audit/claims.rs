@@ -1536,9 +1536,34 @@ fn failure_count(w: &[&str], mentions_tests: bool) -> Option<u64> {
     let is_fail = |x: &str| {
         matches!(
             x,
-            "fail" | "fails" | "failed" | "failing" | "failure" | "failures" | "errors" | "error"
+            "fail"
+                | "fails"
+                | "failed"
+                | "failing"
+                | "failure"
+                | "failures"
+                | "errors"
+                | "error"
+                | "red"
+                | "broken"
         )
     };
+    // "two tests still fail", "one test is still red": words between the tests and the
+    // failure that change nothing.
+    const BETWEEN: &[&str] = &[
+        "is",
+        "are",
+        "still",
+        "remain",
+        "remains",
+        "currently",
+        "now",
+        "keep",
+        "keeps",
+        "also",
+        "stay",
+        "stays",
+    ];
     // Failures and errors add up, as the runners count them ("one failure and one
     // error" is two); each kind is counted once.
     let (mut failures, mut errors) = (None, None);
@@ -1553,9 +1578,18 @@ fn failure_count(w: &[&str], mentions_tests: bool) -> Option<u64> {
                     || x.starts_with("error") && failures.is_some()
             })
             .or_else(|| {
-                (i >= 2 && TEST_WORDS.contains(&w[i - 1]))
-                    .then(|| number(w[i - 2]))
+                let mut j = i - 1;
+                while j > 0 && BETWEEN.contains(&w[j]) {
+                    j -= 1;
+                }
+                (j >= 1 && TEST_WORDS.contains(&w[j]))
+                    .then(|| number(w[j - 1]))
                     .flatten()
+                    .or_else(|| {
+                        (i >= 2 && TEST_WORDS.contains(&w[i - 1]))
+                            .then(|| number(w[i - 2]))
+                            .flatten()
+                    })
             });
         if let Some(n) = n {
             let slot = if x.starts_with("error") {

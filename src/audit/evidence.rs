@@ -7,7 +7,7 @@
 use super::shellrun::{self, Ran, Stage};
 use super::summary::{self, Runner, Summary};
 use super::{Evidence, Finding};
-use crate::audit::claims::{Change, Claim, Confidence};
+use crate::audit::claims::{Change, Claim, Confidence, Kind};
 use crate::shell;
 use crate::tools;
 use crate::transcript::Entry;
@@ -1964,6 +1964,27 @@ fn pushed_branches(f: &Facts) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether a copy command of this turn (`cp`, `rsync`, `install`, run or not) names the
+/// target of a copy claim: the claim is then about that command, which may not have run.
+pub fn copied_to(claim: &Claim, f: &Facts) -> bool {
+    let target = match &claim.kind {
+        Kind::File { path, .. } | Kind::Dir { path, .. } => path.trim_end_matches('/'),
+        _ => return false,
+    };
+    let target = target.trim_start_matches("./");
+    f.runs.iter().flat_map(|r| &r.stages).any(|s| {
+        let program = s
+            .argv
+            .first()
+            .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
+        matches!(program, "cp" | "rsync" | "install" | "ditto")
+            && s.argv[1..].iter().any(|a| {
+                let a = a.trim_start_matches("./").trim_end_matches('/');
+                a == target || a.starts_with(&format!("{target}/"))
+            })
+    })
 }
 
 /// Evidence for a tag or a branch the message says is there: the repository has it (a

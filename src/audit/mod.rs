@@ -118,7 +118,11 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
         p.strip_prefix(&facts.root)
             .is_ok_and(|rel| ignored.as_ref().is_some_and(|s| s.is_match(rel)))
     };
-    for claim in claims {
+    for mut claim in claims {
+        if claim.via_copy && evidence::copied_to(&claim, &facts) {
+            claim.confidence = vocab::Confidence::Strong;
+            claim.hedge = None;
+        }
         let needs_transcript = matches!(
             claim.kind,
             Kind::Tests { .. } | Kind::Failures { .. } | Kind::Build | Kind::Lint

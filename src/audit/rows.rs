@@ -492,6 +492,23 @@ const NOT_A_PASS: &[&str] = &[
     "tidak",
     "belum",
     "dilewati",
+    "pendiente",
+    "pendente",
+    "in sospeso",
+    "ausstehend",
+    "en attente",
+    "в ожидании",
+    "очікує",
+    "oczekuje",
+    "beklemede",
+    "待定",
+    "保留中",
+    "대기",
+    "लंबित",
+    "معلق",
+    "εκκρεμ",
+    "väntar",
+    "čeká",
 ];
 
 /// Stems of "warning", in the tables' languages and beyond.
@@ -660,7 +677,11 @@ pub fn mark_copies(readings: &mut [Reading]) {
                 change: Change::Modified,
             }
         };
-        let claim = Claim::read(kind, &r.sentence);
+        let mut claim = Claim::read(kind, &r.sentence);
+        claim.via_copy = true;
+        claim.weaken(
+            "a copy the message describes, and no copy command of this turn names where it went",
+        );
         add(r, claim);
     }
 }
@@ -2222,6 +2243,54 @@ const RUN_OR_PASS: &[&str] = &[
     "запущ",
     "пройш",
     "виконан",
+    // Installed, available, found: a check that is not is one that did not run.
+    "install",
+    "instal",
+    "disponib",
+    "available",
+    "verfügbar",
+    "vorhanden",
+    "установ",
+    "встанов",
+    "доступ",
+    "zainstal",
+    "nainstal",
+    "dostęp",
+    "kurulu",
+    "yüklü",
+    "cài",
+    "terpasang",
+    "tersedia",
+    "インストール",
+    "安装",
+    "安裝",
+    "설치",
+    "इंस्टॉल",
+    "उपलब्ध",
+    "مثبت",
+    "متاح",
+    "εγκατ",
+    "διαθέσιμ",
+    "installerad",
+    "asennet",
+    "found",
+    "gefunden",
+    "trouvé",
+    "encontr",
+    "trovat",
+    "найден",
+    "знайден",
+    "znalez",
+    "bulun",
+    "找到",
+    "見つか",
+    "찾",
+    "podido",
+    "pude",
+    "konnte",
+    "potuto",
+    "смог",
+    "zdołał",
 ];
 
 /// The phrases of `v` that deny a problem ("keine einzige warnung", "エラーなし").

@@ -285,6 +285,10 @@ pub struct Claim {
     /// no warnings", "aucun avertissement"), so a run that printed some does not back it,
     /// whatever its exit status.
     pub no_warnings: bool,
+    /// A copy the message describes ("copied `a` into `dist/`"): it blocks only where a
+    /// copy command of the turn names its target (one that may not have run); else it
+    /// is reported.
+    pub via_copy: bool,
 }
 
 /// Whether a claim's path leads a list item ("- `docs/faq.md` — the FAQ", a table row):
@@ -321,6 +325,7 @@ impl Claim {
             test_files: Vec::new(),
             listed: Listed::No,
             no_warnings: false,
+            via_copy: false,
         }
     }
 

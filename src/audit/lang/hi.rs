@@ -563,6 +563,10 @@ pub const HI: Lang = Lang {
         "फॉर्मेट हो गय",
     ],
     committed: &[
+        "कमिट भी कि",
+        "कमिट भी कर",
+        "commit भी कि",
+        "commit भी कर",
         "commit हो",
         "commit कर",
         "commit कि",
@@ -586,6 +590,13 @@ pub const HI: Lang = Lang {
         "commit बनाई",
     ],
     pushed: &[
+        // A particle between the noun and its verb ("पुश भी कर दिया", "पुश तो किया").
+        "पुश भी कि",
+        "पुश भी कर",
+        "पुश भी हो",
+        "पुश तो कि",
+        "push भी कि",
+        "push भी कर",
         "पुश कि",
         "पुश की",
         "पुश कर दि",
