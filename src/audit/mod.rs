@@ -231,7 +231,21 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             }
             Kind::Build => {
                 let list = with_spans(&ev.policy.build_commands, &claim, &facts);
-                evidence::result_evidence(&claim, "build", &list, None, false, &facts)
+                evidence::result_evidence(&claim, "build", &list, None, false, &facts).or_else(
+                    |found| {
+                        // "The example compiles": a passing test run of a runner that
+                        // compiles the code first (`cargo test` builds the crate and its
+                        // doc examples) built it, when the claim names no command.
+                        if !claim.commands.is_empty() {
+                            return Err(found);
+                        }
+                        let compiling: Vec<String> =
+                            COMPILING_TEST_RUNS.iter().map(|c| c.to_string()).collect();
+                        evidence::result_evidence(&claim, "tests", &compiling, None, false, &facts)
+                            .map(|e| format!("{e} (it compiles the code first)"))
+                            .map_err(|_| found)
+                    },
+                )
             }
             Kind::Lint => {
                 let list = with_spans(&ev.policy.lint_commands, &claim, &facts);
@@ -361,6 +375,17 @@ fn add_turn_findings(out: &mut Audit, ev: &Evidence) {
         ));
     }
 }
+
+/// Test runs that build the code they test: a pass of one is a build's.
+const COMPILING_TEST_RUNS: &[&str] = &[
+    "cargo test",
+    "cargo nextest",
+    "go test",
+    "dotnet test",
+    "swift test",
+    "mvn test",
+    "gradle test",
+];
 
 /// A check's command list and the commands the claim's sentence names that ran.
 fn with_spans(list: &[String], claim: &Claim, facts: &evidence::Facts) -> Vec<String> {

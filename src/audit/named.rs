@@ -78,6 +78,11 @@ pub const NAMED: &[Named] = &[
         &["node --check", "node -c"],
     ),
     tool(&["py_compile"], Checks::Build, &["py_compile"]),
+    tool(
+        &["doctest"],
+        Checks::Tests,
+        &["doctest", "pytest --doctest-modules"],
+    ),
     tool(&["compileall"], Checks::Build, &["compileall"]),
     tool(&["json.tool"], Checks::Build, &["json.tool"]),
     tool(
@@ -374,11 +379,20 @@ pub fn named_in(sentence: &str, kind: &Kind) -> Vec<&'static Named> {
     ]
     .iter()
     .any(|w| lower.contains(w));
-    let found: Vec<&'static Named> = NAMED
+    let mut found: Vec<&'static Named> = NAMED
         .iter()
         .filter(|n| n.checks == checks && (!n.suite || about_suites))
         .filter(|n| n.names.iter().any(|w| has_words(&lower, w)))
         .collect();
+    // "doc testleri", "doc-тести", "doc testit": doc tests in any language, the word
+    // "doc" before the language's word for tests.
+    if checks == Checks::Tests && doc_tests_named(&lower) {
+        if let Some(doc) = NAMED.iter().find(|n| n.kind == Some("doc")) {
+            if !found.contains(&doc) {
+                found.push(doc);
+            }
+        }
+    }
     // "node:test" names the node test runner, not the JS suites ("node" inside it).
     let tool_names: Vec<&str> = found
         .iter()
@@ -408,6 +422,22 @@ pub fn named_in_clause(clause: &str, sentence: &str, kind: &Kind) -> Vec<&'stati
     if !own.is_empty() || !matches!(kind, Kind::Tests { .. }) {
         return own;
     }
+    // "mocha-набір … я теж прогнав: обидва тести … зелені": the clause a colon closes
+    // before the claim names the suite it is about.
+    let before_colon = sentence
+        .find(clause.trim())
+        .map(|at| sentence[..at].trim_end())
+        .and_then(|before| before.strip_suffix([':', '：']))
+        .map(|before| before.rsplit(['.', ';', '。']).next().unwrap_or(before));
+    if let Some(before) = before_colon {
+        let listed: Vec<&'static Named> = named_in(before, kind)
+            .into_iter()
+            .filter(|n| n.kind.is_none())
+            .collect();
+        if !listed.is_empty() {
+            return listed;
+        }
+    }
     // "Obie suity zielone: `node --test` 2/2 i jest 3/3": what a colon opens after the
     // claim names the suites it is about.
     let after_colon = sentence
@@ -424,6 +454,37 @@ pub fn named_in_clause(clause: &str, sentence: &str, kind: &Kind) -> Vec<&'stati
         .into_iter()
         .filter(|n| n.kind.is_some())
         .collect()
+}
+
+/// Whether "doc" stands before a word for tests (`doc testleri`, `doc-тести`).
+fn doc_tests_named(lower: &str) -> bool {
+    const TESTS: &[&str] = &[
+        "test",
+        "тест",
+        "prueb",
+        "prov",
+        "teste",
+        "testy",
+        "testi",
+        "δοκιμ",
+        "テスト",
+        "测试",
+        "테스트",
+        "टेस्ट",
+        "اختبار",
+        "בדיק",
+    ];
+    lower.match_indices("doc").any(|(i, _)| {
+        let before_ok = lower[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric());
+        let rest = &lower[i + 3..];
+        let Some(rest) = rest.strip_prefix([' ', '-']) else {
+            return false;
+        };
+        before_ok && TESTS.iter().any(|t| rest.starts_with(t))
+    })
 }
 
 /// Whether `words` stands in `text` as whole words (not `black` in `blacklist`).

@@ -243,6 +243,31 @@ const PASSED: &[&str] = &[
     "godkänd",
     "godkänt",
     "v pořádku",
+    "hợp lệ",
+    "gültig",
+    "geldig",
+    "poprawny",
+    "poprawna",
+    "platný",
+    "platná",
+    "giltig",
+    "gyldig",
+    "geçerlidir",
+    "valida",
+    "válidos",
+    "有效",
+    "有効",
+    "유효",
+    "वैध",
+    "صالح",
+    "صحيح",
+    "έγκυρο",
+    "валідний",
+    "валидный",
+    "корректный",
+    "rent",
+    "ren",
+    "puhdas",
 ];
 
 /// Phrases that say a check found nothing to complain about.
@@ -835,6 +860,20 @@ pub fn mark_git_refs(readings: &mut [Reading]) {
                     names.push((span.to_owned(), false));
                 }
             }
+            // Written bare right after the word ("Bytte till grenen hotfix/port").
+            let words: Vec<&str> = r.sentence.split_whitespace().collect();
+            for pair in words.windows(2) {
+                let word = fold(&pair[0].to_lowercase());
+                let name = pair[1].trim_end_matches([',', '.', ';', ':', ')', '!']);
+                if BRANCH_WORDS.iter().any(|b| word.starts_with(b))
+                    && !name.contains('`')
+                    && name.contains('/')
+                    && is_branch_name(name)
+                    && !names.iter().any(|(n, _)| n == name)
+                {
+                    names.push((name.to_owned(), false));
+                }
+            }
         }
         for (name, tag) in names {
             let pushed_there = r.claims.iter().any(|c| {
@@ -1004,6 +1043,59 @@ pub fn mark_named_commits(readings: &mut [Reading]) {
     }
 }
 
+/// Marks the pushes a report states as a place the work is at ("Commit „notes: third“
+/// liegt auf origin/main", "커밋해서 origin/main에 올림", "відправлено на origin/main"): a
+/// clause that names a remote branch (`origin/<branch>`) beside a commit claims the push
+/// of that branch, in any language. A clause that bases, rebases, tracks or compares
+/// claims none, nor one that denies, plans or reports a refusal.
+pub fn mark_remote_pushes(readings: &mut [Reading]) {
+    const BASED: &[&str] = &[
+        "rebase", "based", "base", "onto", "from", "track", "behind", "ahead", "compare", "diff",
+        "fetch", "pull", "merge", "spår", "verfolg", "basier", "bas", "suiv", "desde", "从",
+        "基于", "から", "기반", "से", "من", "από", "з ", "из ",
+    ];
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if r.claims.iter().any(|c| matches!(c.kind, Kind::Push { .. })) {
+            continue;
+        }
+        let committed = r
+            .claims
+            .iter()
+            .any(|c| matches!(c.kind, Kind::Commit { .. }));
+        for clause in r.sentence.split([';', '；', '。', ',', '，']) {
+            let lower = fold(&clause.to_lowercase());
+            let Some(at) = lower.find("origin/") else {
+                continue;
+            };
+            let branch: String = lower[at + 7..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || "/-_.".contains(*c))
+                .collect();
+            let branch = branch.trim_end_matches(['.', '/']).to_owned();
+            let names_commit = committed || COMMIT_WORDS.iter().any(|w| lower.contains(w));
+            let own = without_paths(&unquoted(clause));
+            let own_lower = fold(&own.to_lowercase());
+            if branch.is_empty()
+                || !names_commit
+                || BASED.iter().any(|b| own_lower.contains(b))
+                || !reports(&own)
+                || refuting_forms(true).any_in(&own_lower)
+                || REFUSED.iter().any(|w| own_lower.contains(w))
+            {
+                continue;
+            }
+            let claim = Claim::read(
+                Kind::Push {
+                    branch: Some(branch),
+                },
+                &r.sentence,
+            );
+            add(r, claim);
+            break;
+        }
+    }
+}
+
 /// A version tag's shape: `v1.2`, `v0.2.0`, `v1.0.0-rc.1`.
 fn is_version_tag(w: &str) -> bool {
     let Some(rest) = w.strip_prefix('v') else {
@@ -1054,10 +1146,12 @@ pub fn add_row_claims(readings: &mut [Reading]) {
             {
                 continue;
             }
+            // A claim of the same check that names this tool, or names none while the row
+            // names none either, is the row's own.
             let same_check = |c: &Claim| {
                 std::mem::discriminant(&c.kind) == std::mem::discriminant(&claim.kind)
-                    && (!vocab::check_command_span(&span)
-                        || c.tools.iter().any(|t| claim.tools.contains(t)))
+                    && (c.tools.iter().any(|t| claim.tools.contains(t))
+                        || claim.tools.is_empty() && !vocab::check_command_span(&span))
             };
             if r.claims.iter().any(same_check) {
                 continue;
@@ -1225,6 +1319,28 @@ fn table_columns(table: &[&str], rows: &mut Vec<(String, String)>) {
         .filter_map(|(j, c)| subject(c).map(|s| (j, s)))
         .collect();
     if checks.is_empty() {
+        // Rows whose first cell names a check, and more than the check ("`cargo doc
+        // --no-deps` med advarsler som feil | rent"): the next cell is its value.
+        for line in body {
+            let row = cells(line);
+            let Some(first) = row.first() else { continue };
+            let Some(span) = first
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .map(str::trim)
+                .find(|s| check(s).is_some())
+            else {
+                continue;
+            };
+            if first.trim().trim_matches('`') == span {
+                // A cell that is the command alone is read as a row already.
+                continue;
+            }
+            if let Some(value) = row.get(1).filter(|v| !v.trim().is_empty()) {
+                rows.push((row.join(" | "), format!("`{span}`: {}", value.trim())));
+            }
+        }
         return;
     }
     for line in body {
@@ -1759,8 +1875,15 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
     }
     // A tool named bare in prose, and the words after it ("rustfmt meldet keine
     // Abweichungen"): read as a span's are.
-    let prose_parts: Vec<&str> = sentence.split('`').step_by(2).collect();
-    for part in prose_parts {
+    let mut offset = 0;
+    let mut prose_parts: Vec<(usize, &str)> = Vec::new();
+    for (i, part) in sentence.split('`').enumerate() {
+        if i % 2 == 0 {
+            prose_parts.push((offset, part));
+        }
+        offset += part.len() + 1;
+    }
+    for (offset, part) in prose_parts {
         let lower = part.to_lowercase();
         for n in super::named::NAMED
             .iter()
@@ -1770,28 +1893,44 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
                 let Some(at) = whole_word_at(&lower, name) else {
                     continue;
                 };
-                if at == 0 && part.trim_start().len() == part.len() && lead.starts_with(name) {
-                    // A row that leads with the name was read above.
-                    continue;
-                }
                 // Names that are words too (Polish "jest" is "is"; "black", "mocha") count
-                // bare only written as a name: capitalised, inside the sentence.
+                // bare only written as a name: capitalised inside the sentence, or in a
+                // compound ("mocha-набір").
                 if AMBIGUOUS_NAMES.contains(name)
                     && !(part[at..].starts_with(char::is_uppercase)
                         && !part[..at].trim_end().is_empty()
                         && !part[..at].trim_end().ends_with(['.', '!', '?', ':']))
+                    && !part[at + name.len()..].starts_with('-')
                 {
                     continue;
                 }
                 let before = &part[..at];
                 let before = before.rsplit(CLAUSE_STARTS).next().unwrap_or(before);
-                let after = &part[at + name.len()..];
+                let mut after = &sentence[offset + at + name.len()..];
                 // A file or a key that holds the name (`jest.config.js`, `ruff_cache/`).
                 if after.starts_with(['_', '/', '.', ':']) && !after.starts_with(": ") {
                     continue;
                 }
+                // Its options in brackets ("clippy (`-D warnings`) on puhdas") are no part
+                // of the value.
+                if let Some(rest) = after.trim_start().strip_prefix(['(', '（']) {
+                    if let Some(close) = rest.find([')', '）']) {
+                        after = &rest[close + 1..];
+                    }
+                }
                 let value = after.split(VALUE_ENDS).next().unwrap_or(after);
-                if let (Some(kind), Some(head)) = (check(name), passes(before, value, false)) {
+                // A code span in the value is a name, not a word of it.
+                let value: String = value.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+                let value = value.as_str();
+                // "mocha-набір … я теж прогнав: обидва тести …, зелені": the verdict may
+                // close the value, when no other tool stands in it.
+                let closing = value.split_whitespace().count() <= 20
+                    && named_check_in(value, name).is_none()
+                    && says_passed(value)
+                    && !refutes(&fold(&value.to_lowercase()), true);
+                let verdict = passes(before, value, false)
+                    .or_else(|| closing.then(|| value.trim().to_owned()));
+                if let (Some(kind), Some(head)) = (check(name), verdict) {
                     if !out
                         .iter()
                         .any(|(s, _, _): &(String, String, Kind)| s == name)
@@ -1818,6 +1957,16 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
         }
     }
     out
+}
+
+/// Another check tool named in `text` than `name`.
+fn named_check_in(text: &str, name: &str) -> Option<&'static str> {
+    let lower = text.to_lowercase();
+    super::named::NAMED
+        .iter()
+        .filter(|n| !n.suite && n.kind.is_none() && !n.names.contains(&name))
+        .flat_map(|n| n.names.iter().copied())
+        .find(|w| whole_word_at(&lower, w).is_some())
 }
 
 /// Tool names that are words of some language too.
@@ -1914,15 +2063,22 @@ fn passes(before: &str, value: &str, marked: bool) -> Option<String> {
     let value = value.trim_start_matches(['*', '_', ' ', '\u{a0}']);
     let value = SEPARATORS
         .iter()
+        .chain(&[",", "，"])
         .find_map(|s| value.strip_prefix(s))
         .unwrap_or(value);
     // What says the result is the first part of the value ("sauber, keine einzige
-    // Warnung"); the rest may only take it back ("3 passed, 1 failed").
-    let head = value.split([',', '，', '、']).next().unwrap_or(value);
+    // Warnung"); the rest may only take it back ("3 passed, 1 failed"), or deny a
+    // problem ("שתי הדוגמאות עוברות, אין כשלים").
+    let head = value
+        .split([',', '，', '、', '–', '—'])
+        .next()
+        .unwrap_or(value);
     if head.split_whitespace().count() > 12 {
         return None;
     }
-    let holds = (says_passed(head) || marked)
+    let denied_later =
+        value.split_whitespace().count() <= 16 && without_denials(&fold(&value.to_lowercase())).1;
+    let holds = (says_passed(head) || marked || denied_later)
         && !refutes(&fold(&value.to_lowercase()), true)
         && !refutes(&fold(&before.to_lowercase()), false);
     holds.then(|| value.trim().to_owned())
