@@ -1767,7 +1767,7 @@ fn git_claims(toks: &[Token], words: &[(String, bool)]) -> Vec<Kind> {
     if committed {
         // "(beaadba), parent 9c4a24b": the commit's own hash, not its parent's; one in
         // parentheses is a hash even when it happens to be all letters.
-        let not_its_own = ["parent", "base", "onto", "after", "from", "atop"];
+        let not_its_own = ["parent", "base", "onto", "after", "from", "atop", "of"];
         let hash = raw
             .iter()
             .enumerate()
@@ -1776,8 +1776,10 @@ fn git_claims(toks: &[Token], words: &[(String, bool)]) -> Vec<Kind> {
                     .is_some_and(|j| not_its_own.contains(&clean(&raw[j]).to_lowercase().as_str()))
             })
             .map(|(i, x)| {
-                let parenthesised =
-                    x.starts_with('(') || i.checked_sub(1).is_some_and(|j| raw[j].ends_with('('));
+                // A short hash may be all digits (`5508052`): in a code span or in
+                // brackets it is one.
+                let parenthesised = x.starts_with(['(', '`'])
+                    || i.checked_sub(1).is_some_and(|j| raw[j].ends_with('('));
                 (parenthesised, clean(x))
             })
             .find(|(parenthesised, c)| {

@@ -1580,6 +1580,23 @@ fn kind_evidence(
 /// files under them and no others; `node --test` without paths runs only the files its
 /// default patterns name.
 fn selects_kind(kind: &str, argv: &[String], kind_files: &[PathBuf], f: &Facts) -> Option<bool> {
+    // `npm test` selects what its script's runs select (`node --test`: its default
+    // patterns, not `e2e/cli.e2e.js`).
+    if let Some(script) = recipe_script(argv, f.ev.cwd) {
+        let verdicts: Vec<Option<bool>> = shellrun::stages(&script)
+            .iter()
+            .map(|s| shellrun::peel(&s.argv))
+            .filter(|a| summary::runner_of(a) != Runner::Other)
+            .map(|a| selects_kind(kind, &a, kind_files, f))
+            .collect();
+        if verdicts.contains(&Some(true)) {
+            return Some(true);
+        }
+        if !verdicts.is_empty() && verdicts.iter().all(|v| *v == Some(false)) {
+            return Some(false);
+        }
+        return None;
+    }
     let by_flags = super::named::covers(kind, argv);
     let runner = summary::runner_of(argv);
     if kind == "unit" && by_flags.is_none() && runner != Runner::Cargo {

@@ -78,11 +78,6 @@ pub const NAMED: &[Named] = &[
         &["node --check", "node -c"],
     ),
     tool(&["py_compile"], Checks::Build, &["py_compile"]),
-    tool(
-        &["doctest"],
-        Checks::Tests,
-        &["doctest", "pytest --doctest-modules"],
-    ),
     tool(&["compileall"], Checks::Build, &["compileall"]),
     tool(&["json.tool"], Checks::Build, &["json.tool"]),
     tool(

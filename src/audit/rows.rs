@@ -1786,9 +1786,41 @@ fn lead_path(sentence: &str) -> Option<(String, &str)> {
     }
 }
 
-/// Whether an item's description says the file is not there, or not yet.
+/// Whether an item's description says the file is not there, or not yet. A long
+/// description tells what the file does ("checks that the function is not called
+/// twice"): a negation in it is about that, unless it opens the description; a
+/// deletion, a plan or another's hand still counts anywhere.
 fn denies_it_is_there(description: &str) -> bool {
-    not_there_forms().any_in(&fold(&description.to_lowercase()))
+    let lower = fold(&description.to_lowercase());
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    if words.len() <= 6 {
+        return not_there_forms().any_in(&lower);
+    }
+    not_there_forms().any_in(&words[..3].join(" ")) || gone_forms().any_in(&lower)
+}
+
+/// The forms of [`not_there_forms`] without the negations: deletions, plans, another's
+/// hand, an earlier state.
+fn gone_forms() -> &'static Forms {
+    static FORMS: OnceLock<Forms> = OnceLock::new();
+    FORMS.get_or_init(|| {
+        let stems: Vec<&str> = LANGS
+            .iter()
+            .filter(|l| l.code != "en")
+            .flat_map(|l| [l.deleted, l.renamed, l.modal, l.others, l.earlier].concat())
+            .collect();
+        let english = LANGS
+            .iter()
+            .filter(|l| l.code == "en")
+            .flat_map(|l| [l.modal, l.others, l.earlier].concat());
+        let words: Vec<&str> = NOT_THERE
+            .iter()
+            .copied()
+            .filter(|w| !matches!(*w, "not" | "n't" | "no" | "never" | "without" | "none"))
+            .chain(english)
+            .collect();
+        Forms::new(stems, words)
+    })
 }
 
 /// Words that make a sentence ask for a check rather than report one.
@@ -2023,6 +2055,13 @@ fn named_check(subject: &str) -> Option<(&'static vocab::Named, Kind)> {
         return None;
     }
     let peeled = super::shellrun::peel(&words.iter().map(|w| w.to_string()).collect::<Vec<_>>());
+    // `python3 -m doctest a.py` runs the doc tests: the kind's, whatever the runner.
+    if peeled.first().is_some_and(|p| p == "doctest") {
+        return super::named::NAMED
+            .iter()
+            .find(|n| n.kind == Some("doc"))
+            .map(|n| (n, Kind::Tests { count: None }));
+    }
     super::named::NAMED
         .iter()
         .filter(|n| !n.suite && n.kind.is_none())
@@ -2134,7 +2173,11 @@ fn says_passed(value: &str) -> bool {
 /// phrases that say it passed are taken out first.
 fn refutes(text: &str, failures: bool) -> bool {
     let mut v = without_zero_failures(text.to_owned());
-    v = without_denials(&v).0;
+    let (rest, _, negated_pass) = denials(&v);
+    if negated_pass {
+        return true;
+    }
+    v = rest;
     let cleans = LANGS.iter().flat_map(|l| l.clean.iter().map(|c| c.trim()));
     for c in cleans
         .chain(denied_problems(&v).iter().map(String::as_str))
@@ -2176,6 +2219,13 @@ fn without_zero_failures(mut v: String) -> String {
 /// negation of a run or a pass ("not run", "nicht ausgeführt", "не прошли") is left for
 /// [`refutes`] to read: the value then says the check did not pass.
 fn without_denials(v: &str) -> (String, bool) {
+    let (rest, denied, _) = denials(v);
+    (rest, denied)
+}
+
+/// [`without_denials`], and whether a negation denied the check's run or its pass ("ei
+/// vielä ole puhdas", "not run"): the value then says it did not pass.
+fn denials(v: &str) -> (String, bool, bool) {
     static NEGATIONS: OnceLock<Vec<Vec<String>>> = OnceLock::new();
     let negations = NEGATIONS.get_or_init(|| {
         let mut out: Vec<Vec<String>> = LANGS
@@ -2202,6 +2252,7 @@ fn without_denials(v: &str) -> (String, bool) {
     let words: Vec<&str> = v.split_whitespace().collect();
     let mut gone = vec![false; words.len()];
     let mut denied = false;
+    let mut negated_pass = false;
     let bare = |w: &str| -> String { w.trim_matches(|c: char| !c.is_alphanumeric()).to_owned() };
     let clause_ends = |w: &str| w.ends_with([',', ';', '.', ':', '，', '；', '。', '：', '、']);
     let mut i = 0;
@@ -2214,14 +2265,16 @@ fn without_denials(v: &str) -> (String, bool) {
                     .zip(&words[i..])
                     .all(|(a, b)| bare(b) == *a || (a.is_empty() && b.is_empty()))
         });
+        // Inside a word only the forms that say "none" ("なし", "없음", "没有"): a verb's
+        // own negation ("入っていない") may deny anything.
         let inside = whole.is_none()
-            && negations.iter().any(|n| {
-                n.len() == 1
-                    && !n[0].is_ascii()
-                    && !n[0].chars().any(|c| c.is_alphabetic() && c.is_lowercase())
-                    && n[0].chars().count() >= 2
-                    && words[i].contains(n[0].as_str())
-                    && bare(words[i]) != n[0]
+            && NO_AFTER.iter().chain(NO_BEFORE).any(|n| {
+                !n.is_ascii()
+                    && !n.contains(' ')
+                    && !n.chars().any(|c| c.is_alphabetic() && c.is_lowercase())
+                    && n.chars().count() >= 2
+                    && words[i].contains(n)
+                    && bare(words[i]) != *n
             });
         let len = match (whole, inside) {
             (Some(n), _) => n.len(),
@@ -2255,6 +2308,7 @@ fn without_denials(v: &str) -> (String, bool) {
         };
         let of_run_or_pass = span.iter().any(|&j| is_run_or_pass(&bare(words[j])))
             || (inside && is_run_or_pass(words[i]));
+        negated_pass |= of_run_or_pass;
         if !span.is_empty() && !of_run_or_pass {
             denied = true;
             for j in (i..end).chain(span.iter().copied()) {
@@ -2270,7 +2324,7 @@ fn without_denials(v: &str) -> (String, bool) {
         .map(|(w, _)| *w)
         .collect::<Vec<_>>()
         .join(" ");
-    (rest, denied)
+    (rest, denied, negated_pass)
 }
 
 /// Whether a word is a check's run or its pass: a negation of it says the check was not
@@ -2429,18 +2483,6 @@ const RUN_OR_PASS: &[&str] = &[
     "διαθέσιμ",
     "installerad",
     "asennet",
-    "found",
-    "gefunden",
-    "trouvé",
-    "encontr",
-    "trovat",
-    "найден",
-    "знайден",
-    "znalez",
-    "bulun",
-    "找到",
-    "見つか",
-    "찾",
     "podido",
     "pude",
     "konnte",
