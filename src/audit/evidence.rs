@@ -1076,11 +1076,23 @@ pub fn result_evidence(
     }
     let Some((run, _)) = passed.first() else {
         let (c, why) = unknown.first().expect("some run");
-        return Err(finding(
+        let mut found = finding(
             claim,
             format!("`{}` backs nothing: {why}", cut(&c.run.command)),
             &fix,
-        ));
+        );
+        // A run whose status another command's hid, and whose output shows no failure
+        // (`if npm test >/dev/null; then …; fi; echo done` that exited 0): it may have
+        // passed. Reported, not blocked.
+        if !c.run.is_error
+            && c.listing.is_none()
+            && !c.stage.owns_status
+            && c.stage.ran != Ran::No
+            && !c.stage.and_chain
+        {
+            found.blocks = false;
+        }
+        return Err(found);
     };
     // "clippy: no warnings" of a run that printed some (and exited 0: warnings are not
     // errors unless the run says so).
@@ -1334,11 +1346,19 @@ pub fn named_evidence(
                 .iter()
                 .any(|s| match recipe_script(&s.argv, f.ev.cwd) {
                     Some(script) => runs_any(&script, runs),
+                    // A project script (`./build.sh`, `bash scripts/release.sh`): what it
+                    // runs is not read here.
                     None => {
                         runs_any(&s.argv.join(" "), &recipes)
                             || s.argv
                                 .first()
                                 .is_some_and(|p| p.starts_with("./") || p.ends_with(".sh"))
+                            || s.argv.first().is_some_and(|p| {
+                                matches!(
+                                    p.rsplit('/').next().unwrap_or(p),
+                                    "sh" | "bash" | "zsh" | "dash" | "ksh"
+                                )
+                            }) && s.argv[1..].iter().any(|a| !a.starts_with('-'))
                     }
                 })
         })

@@ -403,6 +403,11 @@ const NO_AFTER: &[&str] = &[
     "없이",
     "yok",
     "bulunmadı",
+    // Hungarian puts "there is none" after the noun too.
+    "sincs",
+    "nincs",
+    "nincsenek",
+    "nincsen",
 ];
 
 /// Stems of what a check finds. A value that denies one says the check was clean.
@@ -1276,11 +1281,15 @@ fn label_subject(line: &str) -> Option<String> {
         .or_else(|| t.strip_suffix('：'))
         .or(heading.then_some(t.as_str()))?;
     let spans = label.split('`').skip(1).step_by(2);
+    let bare = without_asides(label.trim());
     spans
         .map(str::trim)
         .find(|s| check(s).is_some())
         .map(str::to_owned)
         .or_else(|| check(label.trim()).map(|_| label.trim().to_owned()))
+        // "Clippy (`-D warnings`):": the tool, its options aside.
+        .or_else(|| check(&bare).map(|_| bare.clone()))
+        .or_else(|| bracketed_check(label.trim()))
 }
 
 /// The line under a label, when it is a value: short, and not a label, a heading or a
@@ -1899,7 +1908,9 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
         // ("cargo test -q failed (…), so the `git commit` … — nothing committed").
         let bare = bare.filter(|(subject, _)| !subject.contains([',', '`', ';']));
         if let Some((subject, value)) = bare {
-            let subject = without_asides(subject.trim().trim_matches('*'));
+            // "sintaxi (bash -n): OK": a label whose command stands in its brackets.
+            let subject = bracketed_check(subject.trim().trim_matches('*'))
+                .unwrap_or_else(|| without_asides(subject.trim().trim_matches('*')));
             if let (Some(kind), Some(head)) = (check(&subject), passes("", value, marked)) {
                 out.push((subject, head, kind));
             }
@@ -2012,6 +2023,18 @@ fn whole_word_at(text: &str, word: &str) -> Option<usize> {
         before.is_none_or(|c| !c.is_alphanumeric() && c != '-' && c != '_' && c != '/')
             && after.is_none_or(|c| !c.is_alphanumeric() && c != '_')
     })
+}
+
+/// The check a label names in brackets ("sintaxi (bash -n)"), when its words name none.
+fn bracketed_check(label: &str) -> Option<String> {
+    if check(&without_asides(label)).is_some() {
+        return None;
+    }
+    let open = label.find(['(', '（'])?;
+    let inner = &label[open + label[open..].chars().next()?.len_utf8()..];
+    let close = inner.find([')', '）'])?;
+    let inner = inner[..close].trim().trim_matches('`').trim();
+    check(inner).map(|_| inner.to_owned())
 }
 
 /// A row's subject without its asides: "npm test (node --test)", "jest (spec/)" name
