@@ -1089,6 +1089,7 @@ pub fn result_evidence(
             && !c.stage.owns_status
             && c.stage.ran != Ran::No
             && !c.stage.and_chain
+            && c.stage.piped_into.is_empty()
         {
             found.blocks = false;
         }
