@@ -836,9 +836,6 @@ const BRANCH_WORDS: &[&str] = &[
 pub fn mark_git_refs(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
         let lower = fold(&r.sentence.to_lowercase());
-        if !states_as_done(r) {
-            continue;
-        }
         let has = |words: &[&str]| {
             words.iter().any(|w| {
                 if w.is_ascii() {
@@ -879,6 +876,11 @@ pub fn mark_git_refs(readings: &mut [Reading]) {
                     names.push((name.to_owned(), false));
                 }
             }
+        }
+        // Whether the sentence states what is: read only where it names a ref (the forms
+        // it is read with are thousands).
+        if names.is_empty() || !states_as_done(r) {
+            continue;
         }
         for (name, tag) in names {
             let pushed_there = r.claims.iter().any(|c| {
@@ -1911,8 +1913,10 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
             // "sintaxi (bash -n): OK": a label whose command stands in its brackets.
             let subject = bracketed_check(subject.trim().trim_matches('*'))
                 .unwrap_or_else(|| without_asides(subject.trim().trim_matches('*')));
-            if let (Some(kind), Some(head)) = (check(&subject), passes("", value, marked)) {
-                out.push((subject, head, kind));
+            if let Some(kind) = check(&subject) {
+                if let Some(head) = passes("", value, marked) {
+                    out.push((subject, head, kind));
+                }
             }
         }
     }
@@ -2277,20 +2281,19 @@ fn denials(v: &str) -> (String, bool, bool) {
     let mut denied = false;
     let mut negated_pass = false;
     let bare = |w: &str| -> String { w.trim_matches(|c: char| !c.is_alphanumeric()).to_owned() };
+    let bare_words: Vec<String> = words.iter().map(|w| bare(w)).collect();
     let clause_ends = |w: &str| w.ends_with([',', ';', '.', ':', '，', '；', '。', '：', '、']);
     let mut i = 0;
     while i < words.len() {
         // A negation of whole words, or one written inside a word of a script without
         // spaces ("差分なし", "경고없음").
         let whole = negations.iter().find(|n| {
-            n.len() <= words.len() - i
-                && n.iter()
-                    .zip(&words[i..])
-                    .all(|(a, b)| bare(b) == *a || (a.is_empty() && b.is_empty()))
+            n.len() <= words.len() - i && n.iter().zip(&bare_words[i..]).all(|(a, b)| a == b)
         });
         // Inside a word only the forms that say "none" ("なし", "없음", "没有"): a verb's
         // own negation ("入っていない") may deny anything.
         let inside = whole.is_none()
+            && !words[i].is_ascii()
             && NO_AFTER.iter().chain(NO_BEFORE).any(|n| {
                 !n.is_ascii()
                     && !n.contains(' ')
@@ -2329,7 +2332,7 @@ fn denials(v: &str) -> (String, bool, bool) {
                 .filter(|&j| !clause_ends(words[j]) || j + 1 == i)
                 .collect()
         };
-        let of_run_or_pass = span.iter().any(|&j| is_run_or_pass(&bare(words[j])))
+        let of_run_or_pass = span.iter().any(|&j| is_run_or_pass(&bare_words[j]))
             || (inside && is_run_or_pass(words[i]));
         negated_pass |= of_run_or_pass;
         if !span.is_empty() && !of_run_or_pass {
