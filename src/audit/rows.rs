@@ -1182,7 +1182,26 @@ fn row_claim(span: &str, value: &str, kind: Kind, sentence: &str) -> Claim {
         }
     }
     claim.bind_spans([span]);
+    // "4 件成功", "OK (3)", "4개 통과": the count the value gives. A row's number may be
+    // something else than the tests that passed, so a mismatch is only reported.
+    if claim.kind == (Kind::Tests { count: None }) {
+        if let Some(n) = value_count(head) {
+            claim.kind = Kind::Tests { count: Some(n) };
+            claim.count_sure = false;
+        }
+    }
     claim
+}
+
+/// The first number of a row's value: a word that opens with digits ("4", "4개", "(3)"),
+/// the whole of a fraction ("2/2").
+fn value_count(head: &str) -> Option<u64> {
+    head.split_whitespace().find_map(|w| {
+        let w = w.trim_start_matches(['(', '（']);
+        let w = w.split_once('/').map_or(w, |(_, total)| total);
+        let digits: String = w.chars().take_while(char::is_ascii_digit).collect();
+        (!digits.is_empty()).then(|| digits.parse().ok()).flatten()
+    })
 }
 
 /// Adds the claims of rows whose subject and value do not stand in one sentence, read
@@ -1218,10 +1237,14 @@ pub fn add_structured_rows(message: &str, readings: &mut Vec<Reading>) {
     }
     for (shown, row) in rows {
         for (span, value, kind) in results_in(&row) {
+            let mut claim = row_claim(&span, &value, kind.clone(), &shown);
             if already_read(readings, &span, &kind) {
+                // The reader's claim takes the count the row gives, when it read none.
+                if let Kind::Tests { count: Some(n) } = claim.kind {
+                    add_count(readings, &span, n);
+                }
                 continue;
             }
-            let mut claim = row_claim(&span, &value, kind, &shown);
             // A command the tables know by name (`bash -n a.sh`, `git diff --check`) is
             // backed only by its own run, as a check command in a span is.
             if claim.commands.is_empty() && span.split_whitespace().count() >= 2 {
@@ -1421,6 +1444,30 @@ fn status_items(line: &str, rows: &mut Vec<(String, String)>) {
             line.to_owned(),
             format!("`{}`: {value}", words[..k].join(" ")),
         ));
+    }
+}
+
+/// Gives the count `n` to the reader's countless tests claim about `span` (unsure: a
+/// row's number may be another).
+fn add_count(readings: &mut [Reading], span: &str, n: u64) {
+    let flat = |s: &str| {
+        s.replace('`', "")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let span = flat(span);
+    for r in readings
+        .iter_mut()
+        .filter(|r| flat(&r.sentence).contains(&span))
+    {
+        for c in r.claims.iter_mut() {
+            if c.kind == (Kind::Tests { count: None }) {
+                c.kind = Kind::Tests { count: Some(n) };
+                c.count_sure = false;
+                return;
+            }
+        }
     }
 }
 
