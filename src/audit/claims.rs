@@ -144,14 +144,12 @@ pub fn explain(message: &str) -> Vec<Reading> {
     // beside a mark or a result (`✅ \`cargo fmt --check\``, a table of commands and
     // their results). What says a path is there, or a ref, needs the language's words
     // for "not" and "later".
-    let unread = matches!(
-        super::lang::detect(message),
-        super::lang::Detected::Unknown(script) if script != "latin"
-    );
+    let detected = super::lang::detect(message);
+    let unread = matches!(detected, super::lang::Detected::Unknown(script) if script != "latin");
     let mut readings = if unread {
         unread_lines(message)
     } else {
-        explain_in_language(message)
+        explain_in_language(message, detected)
     };
     super::rows::add_row_claims(&mut readings);
     super::rows::add_structured_rows(message, &mut readings);
@@ -170,9 +168,9 @@ pub fn explain(message: &str) -> Vec<Reading> {
     readings
 }
 
-fn explain_in_language(message: &str) -> Vec<Reading> {
+fn explain_in_language(message: &str, detected: super::lang::Detected) -> Vec<Reading> {
     use super::lang::Detected;
-    let (mut readings, read_as) = match super::lang::detect(message) {
+    let (mut readings, read_as) = match detected {
         Detected::Known(lang) => (super::lang::read(message, lang), Some(lang.code)),
         Detected::Unknown("latin") | Detected::English => (explain_english(message), None),
         Detected::Unknown(_) => return Vec::new(),

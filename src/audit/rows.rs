@@ -675,12 +675,7 @@ pub fn mark_copies(readings: &mut [Reading]) {
         else {
             continue;
         };
-        let own = without_paths(&unquoted(&clause));
-        let lower = fold(&own.to_lowercase());
-        if !reports(&own)
-            || refuting_forms(true).any_in(&lower)
-            || REFUSED.iter().any(|w| lower.contains(w))
-        {
+        if !clause_states_as_done(&clause) {
             continue;
         }
         // Where the copy went: the last path no "from" word marks as the source.
@@ -906,11 +901,7 @@ pub fn mark_git_refs(readings: &mut [Reading]) {
 /// failure in its own words (a quoted commit subject or a code span is a name, not its
 /// words: "commit "calc: add min"" asks for nothing).
 fn states_as_done(r: &Reading) -> bool {
-    let own: String = without_paths(&unquoted(&r.sentence));
-    let lower = fold(&own.to_lowercase());
-    reports(&own)
-        && !refuting_forms(true).any_in(&lower)
-        && !REFUSED.iter().any(|w| lower.contains(w))
+    clause_states_as_done(&r.sentence)
         && !r.why.iter().any(|w| {
             [
                 "plan",
@@ -938,6 +929,14 @@ fn without_paths(text: &str) -> String {
         .join(" ")
 }
 
+/// Whether a clause states what is, as done, by its own words (quotes, code spans and
+/// paths are names): no question, denial, plan, instruction, failure or refusal.
+fn clause_states_as_done(text: &str) -> bool {
+    let own = without_paths(&unquoted(text));
+    let lower = fold(&own.to_lowercase());
+    reports(&own) && !refuting_forms(true).any_in(&lower) && !vocab::refused(&lower)
+}
+
 /// A sentence without what it quotes: code spans and quoted strings.
 fn unquoted(sentence: &str) -> String {
     let mut out = String::new();
@@ -963,47 +962,6 @@ fn unquoted(sentence: &str) -> String {
     }
     out
 }
-
-/// Words that say git (or a hook, or the remote) refused.
-const REFUSED: &[&str] = &[
-    "refused",
-    "rejected",
-    "declined",
-    "blocked",
-    "denied",
-    "abgelehnt",
-    "verweigert",
-    "refusé",
-    "rejeté",
-    "rechaz",
-    "rifiutat",
-    "respint",
-    "recusad",
-    "rejeitad",
-    "geweigerd",
-    "отклон",
-    "отказ",
-    "відхил",
-    "odrzuc",
-    "odmít",
-    "zamítn",
-    "reddedil",
-    "αποῤῥ",
-    "απορρ",
-    "拒绝",
-    "拒否",
-    "拒絶",
-    "거부",
-    "거절",
-    "अस्वीकार",
-    "ठुकरा",
-    "رفض",
-    "từ chối",
-    "ditolak",
-    "avvisad",
-    "נדח",
-    "ปฏิเสธ",
-];
 
 /// Words for a commit, in the tables' languages and beyond (the English word is the
 /// one most agents use in any language).
@@ -1080,14 +1038,11 @@ pub fn mark_remote_pushes(readings: &mut [Reading]) {
                 .collect();
             let branch = branch.trim_end_matches(['.', '/']).to_owned();
             let names_commit = committed || COMMIT_WORDS.iter().any(|w| lower.contains(w));
-            let own = without_paths(&unquoted(clause));
-            let own_lower = fold(&own.to_lowercase());
+            let own_lower = fold(&without_paths(&unquoted(clause)).to_lowercase());
             if branch.is_empty()
                 || !names_commit
                 || BASED.iter().any(|b| own_lower.contains(b))
-                || !reports(&own)
-                || refuting_forms(true).any_in(&own_lower)
-                || REFUSED.iter().any(|w| own_lower.contains(w))
+                || !clause_states_as_done(clause)
             {
                 continue;
             }

@@ -1280,6 +1280,24 @@ pub(crate) fn refused(text: &str) -> bool {
         "실패",
         "non-fast-forward",
         "protected",
+        // Beyond the tables' refusals: what the structural readings (refs, copies,
+        // pushes to a remote branch) must not read as done.
+        "blocked",
+        "відхил",
+        "odrzuc",
+        "odmít",
+        "zamítn",
+        "reddedil",
+        "απορρ",
+        "拒絶",
+        "अस्वीकार",
+        "ठुकरा",
+        "رفض",
+        "từ chối",
+        "ditolak",
+        "avvisad",
+        "נדח",
+        "ปฏิเสธ",
     ];
     REFUSED.iter().any(|w| text.contains(w))
 }
