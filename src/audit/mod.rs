@@ -7,6 +7,7 @@
 
 pub mod claims;
 mod evidence;
+mod fast_hash;
 pub mod lang;
 pub mod named;
 mod rows;

@@ -40,6 +40,7 @@ mod uk;
 mod vi;
 mod zh;
 
+use super::fast_hash::{FastMap, FastSet};
 use super::vocab::{self, Change, Claim, Kind, Reading};
 
 /// What a language's agents write when they claim something, as data.
@@ -389,13 +390,13 @@ fn word_forms(lang: &Lang) -> Vec<&'static str> {
 /// letter, its marker words as a set.
 struct Index {
     lang: &'static Lang,
-    forms: std::collections::HashMap<char, Vec<&'static str>>,
-    markers: std::collections::HashSet<&'static str>,
+    forms: FastMap<char, Vec<&'static str>>,
+    markers: FastSet<&'static str>,
 }
 
 impl Index {
     fn new(lang: &'static Lang) -> Index {
-        let mut forms: std::collections::HashMap<char, Vec<&'static str>> = Default::default();
+        let mut forms: FastMap<char, Vec<&'static str>> = Default::default();
         for f in word_forms(lang) {
             if let Some(c) = f.chars().next() {
                 forms.entry(c).or_default().push(f);

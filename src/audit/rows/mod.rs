@@ -15,149 +15,14 @@
 //! counts every test ([`mark_whole_counts`]).
 //!
 //! Every table's words are looked up here at once (thousands of forms), so the sets are
-//! indexed by first character and built once per process ([`Forms`]).
+//! indexed by first character and built once per process ([`forms`]).
+
+mod forms;
 
 use super::lang::{fold, LANGS};
 use super::vocab::{self, Change, Claim, Kind, Listed, Reading};
-use std::collections::HashMap;
+use forms::{has_word, Sets};
 use std::sync::OnceLock;
-
-/// A set of word forms, indexed by first character so one pass over a sentence finds any
-/// of them (thousands of forms across the tables: a search per form costs milliseconds
-/// on a long report).
-struct Forms {
-    by_first: HashMap<char, Vec<Form>>,
-}
-
-struct Form {
-    text: String,
-    /// Must end at a word's end (English words, the forms written with a trailing space).
-    whole: bool,
-    /// Matches anywhere, not only at a word's start (scripts without spaces or case).
-    anywhere: bool,
-}
-
-impl Forms {
-    /// `stems` match as the tables do ([`has_stem`]); `words` only whole.
-    fn new<'a>(
-        stems: impl IntoIterator<Item = &'a str>,
-        words: impl IntoIterator<Item = &'a str>,
-    ) -> Forms {
-        let mut by_first: HashMap<char, Vec<Form>> = HashMap::new();
-        let mut add = |raw: &str, whole: bool| {
-            let text = raw.trim();
-            let Some(first) = text.chars().next() else {
-                return;
-            };
-            let anywhere = !whole
-                && !text.is_ascii()
-                && !text
-                    .chars()
-                    .any(|c| c.is_alphabetic() && (c.is_lowercase() || c.is_ascii()));
-            let whole = whole || raw.ends_with(' ') || !text.chars().any(char::is_alphabetic);
-            by_first.entry(first).or_default().push(Form {
-                text: text.to_owned(),
-                whole,
-                anywhere,
-            });
-        };
-        for f in stems {
-            add(f, false);
-        }
-        for w in words {
-            add(w, true);
-        }
-        Forms { by_first }
-    }
-
-    /// Whether any form stands in `text` (lower-cased, folded).
-    fn any_in(&self, text: &str) -> bool {
-        let mut prev: Option<char> = None;
-        for (i, c) in text.char_indices() {
-            let word_start = prev.is_none_or(|p| !p.is_alphanumeric());
-            prev = Some(c);
-            let Some(forms) = self.by_first.get(&c) else {
-                continue;
-            };
-            for f in forms {
-                if !(word_start || f.anywhere) || !text[i..].starts_with(&f.text) {
-                    continue;
-                }
-                let end = i + f.text.len();
-                let ends_word = text[end..]
-                    .chars()
-                    .next()
-                    .is_none_or(|n| !n.is_alphanumeric());
-                if !f.whole || ends_word {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-}
-
-/// The forms that say a path is not there (denials, deletions, plans, someone else's,
-/// earlier), of every table, and this reader's own.
-fn not_there_forms() -> &'static Forms {
-    static FORMS: OnceLock<Forms> = OnceLock::new();
-    FORMS.get_or_init(|| {
-        let lists = |l: &super::lang::Lang| -> Vec<&'static str> {
-            [
-                l.negations,
-                l.deleted,
-                l.renamed,
-                l.modal,
-                l.others,
-                l.earlier,
-            ]
-            .concat()
-        };
-        // English is read word by word: its table's forms are whole words.
-        let stems: Vec<&str> = LANGS
-            .iter()
-            .filter(|l| l.code != "en")
-            .flat_map(|l| lists(l))
-            .collect();
-        let english = LANGS
-            .iter()
-            .filter(|l| l.code == "en")
-            .flat_map(|l| [l.negations, l.modal, l.others, l.earlier].concat());
-        let words: Vec<&str> = NOT_THERE.iter().copied().chain(english).collect();
-        Forms::new(stems, words)
-    })
-}
-
-/// The forms that take a pass back: failures (`with_failures`), plans, a check not run.
-fn refuting_forms(with_failures: bool) -> &'static Forms {
-    static WITH: OnceLock<Forms> = OnceLock::new();
-    static WITHOUT: OnceLock<Forms> = OnceLock::new();
-    let build = |failures: bool| {
-        let table = |en: bool| {
-            LANGS
-                .iter()
-                .filter(move |l| (l.code == "en") == en)
-                .flat_map(move |l| {
-                    let fails = if failures { l.failed } else { &[] };
-                    [fails, l.modal].concat()
-                })
-                .collect::<Vec<_>>()
-        };
-        let words: Vec<&str> = NOT_A_PASS.iter().copied().chain(table(true)).collect();
-        Forms::new(table(false), words)
-    };
-    if with_failures {
-        WITH.get_or_init(|| build(true))
-    } else {
-        WITHOUT.get_or_init(|| build(false))
-    }
-}
-
-/// Words (whole) that make a sentence no report of what is.
-fn not_a_report_forms() -> &'static Forms {
-    static FORMS: OnceLock<Forms> = OnceLock::new();
-    FORMS.get_or_init(|| Forms::new([], NOT_A_REPORT.iter().copied()))
-}
 
 /// Marks that say a check passed.
 const MARKS: &[&str] = &["✅", "✓", "✔", "☑", "🟢"];
@@ -470,77 +335,6 @@ const PROBLEMS: &[&str] = &[
     "galat",
 ];
 
-/// Words that take the pass out of a value: it was not run, may pass, or failed.
-const NOT_A_PASS: &[&str] = &[
-    "not",
-    "n't",
-    "never",
-    "skipped",
-    "skip",
-    "pending",
-    "todo",
-    "n/a",
-    "would",
-    "should",
-    "might",
-    "may",
-    "nicht",
-    "übersprungen",
-    "sollte",
-    "pas",
-    "ignoré",
-    "devrait",
-    "omitido",
-    "debería",
-    "non ",
-    "saltato",
-    "dovrebbe",
-    "pulado",
-    "deveria",
-    "niet",
-    "overgeslagen",
-    "zou",
-    "не ",
-    "пропущ",
-    "должн",
-    "未",
-    "スキップ",
-    "はず",
-    "跳过",
-    "應該",
-    "应该",
-    "안 ",
-    "못",
-    "건너뛰",
-    "예정",
-    "nie ",
-    "pominięt",
-    "değil",
-    "atlandı",
-    "chưa",
-    "bỏ qua",
-    "tidak",
-    "belum",
-    "dilewati",
-    "pendiente",
-    "pendente",
-    "in sospeso",
-    "ausstehend",
-    "en attente",
-    "в ожидании",
-    "очікує",
-    "oczekuje",
-    "beklemede",
-    "待定",
-    "保留中",
-    "대기",
-    "लंबित",
-    "معلق",
-    "εκκρεμ",
-    "väntar",
-    "čeká",
-];
-
 /// Stems of "warning", in the tables' languages and beyond.
 const WARNING_WORDS: &[&str] = &[
     "warning",
@@ -831,7 +625,7 @@ const BRANCH_WORDS: &[&str] = &[
 pub fn mark_git_refs(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
         let lower = fold(&r.sentence.to_lowercase());
-        let has = |words: &[&str]| {
+        let has = |words: &[&'static str]| {
             words.iter().any(|w| {
                 if w.is_ascii() {
                     has_stem(&lower, w)
@@ -934,7 +728,9 @@ fn without_paths(text: &str) -> String {
 fn clause_states_as_done(text: &str) -> bool {
     let own = without_paths(&unquoted(text));
     let lower = fold(&own.to_lowercase());
-    reports(&own) && !refuting_forms(true).any_in(&lower) && !vocab::refused(&lower)
+    reports(&own)
+        && !forms::any_in(&lower, Sets::NOT_A_PASS | Sets::FAILED)
+        && !vocab::refused(&lower)
 }
 
 /// A sentence without what it quotes: code spans and quoted strings.
@@ -1465,42 +1261,6 @@ fn presence(path: String, sentence: &str, why: &str) -> Claim {
     claim
 }
 
-/// Words that keep an item that leads with a path from saying the file is there: it is
-/// gone, planned, someone else's, or not made ("- `docs/faq.md` — not needed").
-const NOT_THERE: &[&str] = &[
-    "not",
-    "n't",
-    "no",
-    "never",
-    "without",
-    "unchanged",
-    "untouched",
-    "removed",
-    "deleted",
-    "gone",
-    "missing",
-    "planned",
-    "todo",
-    "later",
-    "would",
-    "should",
-    "will",
-    "optional",
-    "ignored",
-    "gitignored",
-    "skipped",
-    "left",
-    "you",
-    "your",
-    "yourself",
-    "create",
-    "renamed",
-    "moved",
-    "deprecated",
-    "absent",
-    "none",
-];
-
 /// Marks the claims on a path that leads its list item ([`Listed`]), and adds the
 /// claim that the file is there where no reader read one.
 pub fn mark_listed_paths(readings: &mut [Reading]) {
@@ -1529,39 +1289,6 @@ pub fn mark_listed_paths(readings: &mut [Reading]) {
         add(r, claim);
     }
 }
-
-/// Words that keep a sentence's paths from being claims that they are there: besides
-/// the words that deny it ([`NOT_THERE`]), plans, instructions and examples.
-const NOT_A_REPORT: &[&str] = &[
-    "next",
-    "could",
-    "can",
-    "run",
-    "if",
-    "when",
-    "once",
-    "until",
-    "e.g",
-    "example",
-    "such as",
-    "like",
-    "instead",
-    "pattern",
-    "glob",
-    "need",
-    "needs",
-    "want",
-    "suggest",
-    "recommend",
-    "consider",
-    "add",
-    "check",
-    "see",
-    "read",
-    "open",
-    "try",
-    "use",
-];
 
 /// Adds the claim that a path is there for each path a sentence names in a code span
 /// that no claim of it names: a report that names a path says the project has it. It
@@ -1744,8 +1471,7 @@ fn number_of(w: &str) -> Option<u64> {
 fn reports(sentence: &str) -> bool {
     let lower = fold(&sentence.to_lowercase());
     !(sentence.trim_end().ends_with(['?', '？'])
-        || not_there_forms().any_in(&lower)
-        || not_a_report_forms().any_in(&lower))
+        || forms::any_in(&lower, Sets::NOT_THERE | Sets::NOT_A_REPORT))
 }
 
 /// The project paths a sentence names in code spans (one word each, no patterns).
@@ -1807,33 +1533,9 @@ fn denies_it_is_there(description: &str) -> bool {
     let lower = fold(&description.to_lowercase());
     let words: Vec<&str> = lower.split_whitespace().collect();
     if words.len() <= 6 {
-        return not_there_forms().any_in(&lower);
+        return forms::any_in(&lower, Sets::NOT_THERE);
     }
-    not_there_forms().any_in(&words[..3].join(" ")) || gone_forms().any_in(&lower)
-}
-
-/// The forms of [`not_there_forms`] without the negations: deletions, plans, another's
-/// hand, an earlier state.
-fn gone_forms() -> &'static Forms {
-    static FORMS: OnceLock<Forms> = OnceLock::new();
-    FORMS.get_or_init(|| {
-        let stems: Vec<&str> = LANGS
-            .iter()
-            .filter(|l| l.code != "en")
-            .flat_map(|l| [l.deleted, l.renamed, l.modal, l.others, l.earlier].concat())
-            .collect();
-        let english = LANGS
-            .iter()
-            .filter(|l| l.code == "en")
-            .flat_map(|l| [l.modal, l.others, l.earlier].concat());
-        let words: Vec<&str> = NOT_THERE
-            .iter()
-            .copied()
-            .filter(|w| !matches!(*w, "not" | "n't" | "no" | "never" | "without" | "none"))
-            .chain(english)
-            .collect();
-        Forms::new(stems, words)
-    })
+    forms::any_in(&words[..3].join(" "), Sets::NOT_THERE) || forms::any_in(&lower, Sets::GONE)
 }
 
 /// Words that make a sentence ask for a check rather than report one.
@@ -2172,21 +1874,21 @@ fn says_passed(value: &str) -> bool {
     }
     let cleans = LANGS.iter().flat_map(|l| l.clean.iter().map(|c| c.trim()));
     for c in cleans.chain(denied_problems(&v).iter().map(String::as_str)) {
-        if !c.is_empty() && v.contains(c) {
+        if forms::contains(&v, c) {
             passed = true;
             v = v.replace(c, " ");
         }
     }
     for p in NOTHING_FOUND {
-        if v.contains(p) {
+        if forms::contains(&v, p) {
             passed = true;
             v = v.replace(p, " ");
         }
     }
-    for p in LANGS.iter().flat_map(|l| l.passed.iter().copied()) {
-        if has_stem(&v, p) {
+    for p in forms::passed_stems() {
+        if p.is_in(&v) {
             passed = true;
-            v = v.replace(p.trim(), " ");
+            v = v.replace(p.text, " ");
         }
     }
     for p in PASSED {
@@ -2212,11 +1914,16 @@ fn refutes(text: &str, failures: bool) -> bool {
         .chain(denied_problems(&v).iter().map(String::as_str))
         .chain(NOTHING_FOUND.iter().copied())
     {
-        if !c.is_empty() && v.contains(c) {
+        if forms::contains(&v, c) {
             v = v.replace(c, " ");
         }
     }
-    refuting_forms(failures).any_in(&v)
+    let sets = if failures {
+        Sets::NOT_A_PASS | Sets::FAILED
+    } else {
+        Sets::NOT_A_PASS
+    };
+    forms::any_in(&v, sets)
 }
 
 /// `v` without its zero counts of failures ("0 failed", "0 fehlgeschlagen"): part of a
@@ -2560,62 +2267,9 @@ fn denied_problems(v: &str) -> Vec<String> {
     out
 }
 
-/// Whether a table's form stands in `text` as the tables match it: at a word's start (a
-/// stem reaches its endings), as a whole word when it ends in a space, and anywhere in
-/// scripts without spaces.
-fn has_stem(text: &str, form: &str) -> bool {
-    let whole = form.ends_with(' ');
-    let form = form.trim();
-    if form.is_empty() {
-        return false;
-    }
-    if whole || !form.chars().any(char::is_alphabetic) {
-        return has_word(text, form);
-    }
-    if !form
-        .chars()
-        .any(|c| c.is_alphabetic() && (c.is_lowercase() || c.is_ascii()))
-    {
-        return text.contains(form);
-    }
-    let mut from = 0;
-    while let Some(i) = text[from..].find(form) {
-        let at = from + i;
-        if text[..at]
-            .chars()
-            .next_back()
-            .is_none_or(|c| !c.is_alphanumeric())
-        {
-            return true;
-        }
-        from = at + form.len();
-    }
-    false
-}
-
-/// Whether `w` stands in `text` as a word of its own (scripts without spaces: anywhere).
-fn has_word(text: &str, w: &str) -> bool {
-    if !w.is_ascii() && !w.chars().any(|c| c.is_alphabetic() && c.is_lowercase()) {
-        return text.contains(w);
-    }
-    let mut from = 0;
-    while let Some(i) = text[from..].find(w) {
-        let at = from + i;
-        let end = at + w.len();
-        let starts = text[..at]
-            .chars()
-            .next_back()
-            .is_none_or(|c| !c.is_alphanumeric());
-        let ends = text[end..]
-            .chars()
-            .next()
-            .is_none_or(|c| !c.is_alphanumeric() || !w.is_ascii());
-        if starts && ends {
-            return true;
-        }
-        from = end;
-    }
-    false
+/// Whether `form` stands in `text` as the tables match ([`forms::Stem`]).
+fn has_stem(text: &str, form: &'static str) -> bool {
+    forms::Stem::new(form).is_some_and(|s| s.is_in(text))
 }
 
 #[cfg(test)]

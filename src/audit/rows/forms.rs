@@ -1,0 +1,433 @@
+//! The word sets the row readers look up in any language: every table's forms at once
+//! (thousands), indexed by first character so one pass over a sentence finds any of
+//! them. A hook is one process per call, so the index is built on every run that reads
+//! a row: it is built once for all the sets (each form tagged with the sets it is in),
+//! borrows the tables' `&'static str`s, and hashes a character with one multiplication
+//! ([`FastMap`]).
+
+use super::super::fast_hash::FastMap;
+use super::super::lang::{Lang, LANGS};
+use std::sync::OnceLock;
+
+/// Which sets a form is in (a bit each).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct Sets(u8);
+
+impl Sets {
+    /// Denials, deletions, plans, someone else's hand, an earlier state: a path named
+    /// beside one is not said to be there.
+    pub const NOT_THERE: Sets = Sets(1);
+    /// [`Sets::NOT_THERE`] without the negations.
+    pub const GONE: Sets = Sets(1 << 1);
+    /// Plans and checks not run: they take a pass back.
+    pub const NOT_A_PASS: Sets = Sets(1 << 2);
+    /// Failures: they take a pass back where the reader asks for them.
+    pub const FAILED: Sets = Sets(1 << 3);
+    /// Questions, instructions, examples: no report of what is.
+    pub const NOT_A_REPORT: Sets = Sets(1 << 4);
+
+    const fn or(self, other: Sets) -> Sets {
+        Sets(self.0 | other.0)
+    }
+}
+
+impl std::ops::BitOr for Sets {
+    type Output = Sets;
+    fn bitor(self, other: Sets) -> Sets {
+        self.or(other)
+    }
+}
+
+struct Form {
+    text: &'static str,
+    /// Must end at a word's end (English words, the forms written with a trailing space).
+    whole: bool,
+    /// Matches anywhere, not only at a word's start (scripts without spaces or case).
+    anywhere: bool,
+    sets: Sets,
+}
+
+/// Every form of every set, by first character: ASCII in an array, the rest hashed.
+struct Forms {
+    ascii: Vec<Vec<Form>>,
+    other: FastMap<char, Vec<Form>>,
+}
+
+impl Forms {
+    fn new() -> Forms {
+        Forms {
+            ascii: (0..128).map(|_| Vec::new()).collect(),
+            other: FastMap::default(),
+        }
+    }
+
+    /// Adds `raw` to `sets`: a stem (matches as the tables do: at a word's start, or
+    /// anywhere in a script without case) unless `whole`.
+    fn add(&mut self, raw: &'static str, whole: bool, sets: Sets) {
+        let text = raw.trim();
+        let Some(first) = text.chars().next() else {
+            return;
+        };
+        let whole = whole || raw.ends_with(' ') || !text.chars().any(char::is_alphabetic);
+        // A stem in a script with no lower case (CJK, Thai, Arabic ...) has no word
+        // boundary to wait for. (`is_lowercase` implies a letter, and is a cheaper
+        // lookup than `is_alphabetic` over every character of such a form.)
+        let anywhere = !whole
+            && !text.is_ascii()
+            && !text
+                .chars()
+                .any(|c| c.is_ascii_alphabetic() || c.is_lowercase());
+        let form = Form {
+            text,
+            whole,
+            anywhere,
+            sets,
+        };
+        match u8::try_from(first).ok().filter(u8::is_ascii) {
+            Some(b) => self.ascii[usize::from(b)].push(form),
+            None => self.other.entry(first).or_default().push(form),
+        }
+    }
+
+    fn add_all(&mut self, forms: &[&'static str], whole: bool, sets: Sets) {
+        for f in forms {
+            self.add(f, whole, sets);
+        }
+    }
+
+    fn starting_with(&self, c: char) -> &[Form] {
+        match u8::try_from(c).ok().filter(u8::is_ascii) {
+            Some(b) => &self.ascii[usize::from(b)],
+            None => self.other.get(&c).map_or(&[], Vec::as_slice),
+        }
+    }
+
+    /// Whether a form of any of `sets` stands in `text` (lower-cased, folded).
+    fn any_in(&self, text: &str, sets: Sets) -> bool {
+        let mut prev: Option<char> = None;
+        for (i, c) in text.char_indices() {
+            let word_start = prev.is_none_or(|p| !p.is_alphanumeric());
+            prev = Some(c);
+            for f in self.starting_with(c) {
+                if f.sets.0 & sets.0 == 0
+                    || !(word_start || f.anywhere)
+                    || !text[i..].starts_with(f.text)
+                {
+                    continue;
+                }
+                let end = i + f.text.len();
+                let ends_word = text[end..]
+                    .chars()
+                    .next()
+                    .is_none_or(|n| !n.is_alphanumeric());
+                if !f.whole || ends_word {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// The index of every set, built on first use.
+fn forms() -> &'static Forms {
+    static FORMS: OnceLock<Forms> = OnceLock::new();
+    FORMS.get_or_init(|| {
+        use Sets as S;
+        let mut forms = Forms::new();
+        let not_there = S::NOT_THERE | S::GONE;
+        let modal = not_there | S::NOT_A_PASS;
+        for l in LANGS.iter() {
+            // English is read word by word: its table's forms are whole words. Its
+            // deletions and renames are read by its own reader.
+            let en = l.code == "en";
+            let Lang {
+                negations,
+                modal: plans,
+                failed,
+                ..
+            } = *l;
+            forms.add_all(negations, en, S::NOT_THERE);
+            if !en {
+                forms.add_all(l.deleted, false, not_there);
+                forms.add_all(l.renamed, false, not_there);
+            }
+            forms.add_all(plans, en, modal);
+            forms.add_all(l.others, en, not_there);
+            forms.add_all(l.earlier, en, not_there);
+            forms.add_all(failed, en, S::FAILED);
+        }
+        for w in NOT_THERE {
+            let negation = matches!(*w, "not" | "n't" | "no" | "never" | "without" | "none");
+            forms.add(w, true, if negation { S::NOT_THERE } else { not_there });
+        }
+        forms.add_all(NOT_A_PASS, true, S::NOT_A_PASS);
+        forms.add_all(NOT_A_REPORT, true, S::NOT_A_REPORT);
+        forms
+    })
+}
+
+/// Whether `text` (lower-cased, folded) holds a form of any of `sets`.
+pub(super) fn any_in(text: &str, sets: Sets) -> bool {
+    forms().any_in(text, sets)
+}
+
+/// Words that take the pass out of a value: it was not run, may pass, or failed.
+const NOT_A_PASS: &[&str] = &[
+    "not",
+    "n't",
+    "never",
+    "skipped",
+    "skip",
+    "pending",
+    "todo",
+    "n/a",
+    "would",
+    "should",
+    "might",
+    "may",
+    "nicht",
+    "übersprungen",
+    "sollte",
+    "pas",
+    "ignoré",
+    "devrait",
+    "omitido",
+    "debería",
+    "non ",
+    "saltato",
+    "dovrebbe",
+    "pulado",
+    "deveria",
+    "niet",
+    "overgeslagen",
+    "zou",
+    "не ",
+    "пропущ",
+    "должн",
+    "未",
+    "スキップ",
+    "はず",
+    "跳过",
+    "應該",
+    "应该",
+    "안 ",
+    "못",
+    "건너뛰",
+    "예정",
+    "nie ",
+    "pominięt",
+    "değil",
+    "atlandı",
+    "chưa",
+    "bỏ qua",
+    "tidak",
+    "belum",
+    "dilewati",
+    "pendiente",
+    "pendente",
+    "in sospeso",
+    "ausstehend",
+    "en attente",
+    "в ожидании",
+    "очікує",
+    "oczekuje",
+    "beklemede",
+    "待定",
+    "保留中",
+    "대기",
+    "लंबित",
+    "معلق",
+    "εκκρεμ",
+    "väntar",
+    "čeká",
+];
+
+/// Words that keep an item that leads with a path from saying the file is there: it is
+/// gone, planned, someone else's, or not made ("- `docs/faq.md` — not needed").
+const NOT_THERE: &[&str] = &[
+    "not",
+    "n't",
+    "no",
+    "never",
+    "without",
+    "unchanged",
+    "untouched",
+    "removed",
+    "deleted",
+    "gone",
+    "missing",
+    "planned",
+    "todo",
+    "later",
+    "would",
+    "should",
+    "will",
+    "optional",
+    "ignored",
+    "gitignored",
+    "skipped",
+    "left",
+    "you",
+    "your",
+    "yourself",
+    "create",
+    "renamed",
+    "moved",
+    "deprecated",
+    "absent",
+    "none",
+];
+
+/// Words that keep a sentence's paths from being claims that they are there: besides
+/// the words that deny it ([`NOT_THERE`]), plans, instructions and examples.
+const NOT_A_REPORT: &[&str] = &[
+    "next",
+    "could",
+    "can",
+    "run",
+    "if",
+    "when",
+    "once",
+    "until",
+    "e.g",
+    "example",
+    "such as",
+    "like",
+    "instead",
+    "pattern",
+    "glob",
+    "need",
+    "needs",
+    "want",
+    "suggest",
+    "recommend",
+    "consider",
+    "add",
+    "check",
+    "see",
+    "read",
+    "open",
+    "try",
+    "use",
+];
+
+/// Where `form` first stands in `text`: a byte search from the form's first byte, which
+/// costs less than `str::find`'s searcher on the short values rows hold. A match of a
+/// whole UTF-8 form starts at a character boundary (its first byte is no continuation).
+pub(super) fn find(text: &str, form: &str) -> Option<usize> {
+    let (hay, needle) = (text.as_bytes(), form.as_bytes());
+    let (&first, rest) = needle.split_first()?;
+    let mut from = 0;
+    while let Some(i) = hay[from..].iter().position(|&b| b == first) {
+        let at = from + i;
+        if hay[at + 1..].starts_with(rest) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// Whether `form` stands in `text` ([`find`]).
+pub(super) fn contains(text: &str, form: &str) -> bool {
+    find(text, form).is_some()
+}
+
+/// How a table's form matches: as the tables do ([`Stem::is_in`]).
+#[derive(Clone, Copy)]
+enum Match {
+    /// A whole word (forms written with a trailing space, and forms with no letter).
+    Word,
+    /// Anywhere (a script without case or spaces).
+    Anywhere,
+    /// At a word's start.
+    WordStart,
+}
+
+/// A table's form, with how it matches worked out once.
+#[derive(Clone, Copy)]
+pub(super) struct Stem {
+    pub text: &'static str,
+    how: Match,
+}
+
+impl Stem {
+    pub fn new(raw: &'static str) -> Option<Stem> {
+        let text = raw.trim();
+        if text.is_empty() {
+            return None;
+        }
+        let how = if raw.ends_with(' ') || !text.chars().any(char::is_alphabetic) {
+            Match::Word
+        } else if !text
+            .chars()
+            .any(|c| c.is_ascii_alphabetic() || c.is_lowercase())
+        {
+            Match::Anywhere
+        } else {
+            Match::WordStart
+        };
+        Some(Stem { text, how })
+    }
+
+    /// Whether the form stands in `text` (lower-cased, folded).
+    pub fn is_in(&self, text: &str) -> bool {
+        match self.how {
+            Match::Word => has_word(text, self.text),
+            Match::Anywhere => contains(text, self.text),
+            Match::WordStart => {
+                let mut from = 0;
+                while let Some(i) = find(&text[from..], self.text) {
+                    let at = from + i;
+                    if text[..at]
+                        .chars()
+                        .next_back()
+                        .is_none_or(|c| !c.is_alphanumeric())
+                    {
+                        return true;
+                    }
+                    from = at + self.text.len();
+                }
+                false
+            }
+        }
+    }
+}
+
+/// Every table's words for a passed check, as [`Stem`]s.
+pub(super) fn passed_stems() -> &'static [Stem] {
+    static STEMS: OnceLock<Vec<Stem>> = OnceLock::new();
+    STEMS.get_or_init(|| {
+        LANGS
+            .iter()
+            .flat_map(|l| l.passed.iter().copied())
+            .filter_map(Stem::new)
+            .collect()
+    })
+}
+
+/// Whether `w` stands in `text` as a word of its own (scripts without spaces: anywhere).
+pub(super) fn has_word(text: &str, w: &str) -> bool {
+    if !w.is_ascii() && !w.chars().any(|c| c.is_alphabetic() && c.is_lowercase()) {
+        return contains(text, w);
+    }
+    let mut from = 0;
+    while let Some(i) = find(&text[from..], w) {
+        let at = from + i;
+        let end = at + w.len();
+        let starts = text[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric());
+        let ends = text[end..]
+            .chars()
+            .next()
+            .is_none_or(|c| !c.is_alphanumeric() || !w.is_ascii());
+        if starts && ends {
+            return true;
+        }
+        from = end;
+    }
+    false
+}
