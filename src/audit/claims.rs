@@ -145,6 +145,11 @@ pub fn explain(message: &str) -> Vec<Reading> {
     // their results). What says a path is there, or a ref, needs the language's words
     // for "not" and "later".
     let detected = super::lang::detect(message);
+    super::rows::read_as(match detected {
+        super::lang::Detected::Known(l) => Some(l.code),
+        super::lang::Detected::English => Some("en"),
+        super::lang::Detected::Unknown(_) => None,
+    });
     let unread = matches!(detected, super::lang::Detected::Unknown(script) if script != "latin");
     let mut readings = if unread {
         unread_lines(message)
@@ -1388,7 +1393,8 @@ fn result_claims(
     let some = w
         .iter()
         .any(|x| matches!(*x, "only" | "other" | "others" | "rest" | "remaining"))
-        || says_only(&w.join(" "));
+        || says_only(&w.join(" "))
+        || super::lang::some_of_all_words(&w.join(" "));
     let test_claim =
         (near(TEST_WORDS, PASS_WORDS, 6) || pronoun_pass || counted_pass) && !has_failure && !some;
     let added_tests = w
@@ -1485,34 +1491,6 @@ fn result_claims(
         out.push((Kind::Lint, None, true));
     }
     out
-}
-
-/// English number words for small counts ("three tests pass", "one failure").
-pub(crate) fn number_word(w: &str) -> Option<u64> {
-    const WORDS: &[&str] = &[
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-    ];
-    WORDS.iter().position(|x| *x == w).map(|n| n as u64)
 }
 
 fn number(w: &str) -> Option<u64> {
@@ -1647,6 +1625,10 @@ fn pass_count(words: &[(String, bool)], w: &[&str]) -> (Option<u64>, bool) {
         };
         let ahead = &w[i + 1..w.len().min(i + 4)];
         let before = if i > 0 { w[i - 1] } else { "" };
+        // "two of the three": the number after "of" is the whole, not the count passed.
+        if before == "of" || before == "the" && i > 1 && w[i - 2] == "of" {
+            continue;
+        }
         // jest's "Test Suites: 4 passed" counts suites, not tests.
         if w[i.saturating_sub(3)..i]
             .iter()

@@ -718,7 +718,7 @@ fn is_partial(runner: Runner, argv: &[String]) -> bool {
     }
 }
 
-fn checks<'r>(runs: &'r [Run], patterns: &[String], tests: bool) -> Vec<Check<'r>> {
+fn checks<'r>(runs: &'r [Run], patterns: &[String], tests: bool, cwd: &Path) -> Vec<Check<'r>> {
     let mut out = Vec::new();
     for run in runs {
         let before = out.len();
@@ -730,7 +730,21 @@ fn checks<'r>(runs: &'r [Run], patterns: &[String], tests: bool) -> Vec<Check<'r
             else {
                 continue;
             };
-            let runner = summary::runner_of(&peeled);
+            let runner = match summary::runner_of(&peeled) {
+                Runner::Other => script_runner(&peeled, cwd),
+                known => known,
+            };
+            let key = if runner == Runner::Other {
+                pattern.clone()
+            } else {
+                format!("{runner:?}")
+            };
+            // `npm test && jest && mocha` ran three runners, each with its own summary in
+            // the one output; a second run of the same runner in one command shows only
+            // one summary to tell them apart by.
+            if out[before..].iter().any(|c: &Check| c.key == key) {
+                continue;
+            }
             let listing = LISTING
                 .iter()
                 .find(|l| stage.argv.iter().any(|a| a == *l))
@@ -739,15 +753,10 @@ fn checks<'r>(runs: &'r [Run], patterns: &[String], tests: bool) -> Vec<Check<'r
                 run,
                 stage,
                 runner,
-                key: if runner == Runner::Other {
-                    pattern.clone()
-                } else {
-                    format!("{runner:?}")
-                },
+                key,
                 listing,
                 partial: is_partial(runner, &peeled),
             });
-            break;
         }
         // A command outside the list (`./scripts/test.sh`, `python tests/run.py`) whose
         // output holds a test runner's summary ran the tests all the same.
@@ -994,7 +1003,7 @@ pub fn result_evidence(
     f: &Facts,
 ) -> Result<String, Finding> {
     let fix = format!("run the {what} command after your last edit and report its result");
-    let all = checks(&f.runs, patterns, what == "tests" && !strict);
+    let all = checks(&f.runs, patterns, what == "tests" && !strict, f.ev.cwd);
     let tests = what == "tests";
     let pol = &f.ev.policy;
     let check_patterns: Vec<&String> = pol
@@ -1246,7 +1255,7 @@ fn script_of(
 /// only if a test run of this turn selected each: a run without a selection runs them
 /// all; cargo's `--test NAME` selects `tests/NAME.rs`.
 pub fn test_files_selected(claim: &Claim, patterns: &[String], f: &Facts) -> Result<(), Finding> {
-    let runs = checks(&f.runs, patterns, true);
+    let runs = checks(&f.runs, patterns, true, f.ev.cwd);
     for file in &claim.test_files {
         if !runs.iter().any(|c| selects(c, file)) {
             return Err(finding(
@@ -1298,7 +1307,7 @@ pub fn failure_evidence(
     patterns: &[String],
     f: &Facts,
 ) -> Option<Result<String, Finding>> {
-    let all = checks(&f.runs, patterns, true);
+    let all = checks(&f.runs, patterns, true, f.ev.cwd);
     let (c, s) = all.iter().rev().find_map(|c| {
         if c.listing.is_some() || c.runner == Runner::Go {
             return None;
@@ -1593,6 +1602,24 @@ fn kind_evidence(
             .push_str(" (as far as their selections show: a run's paths do not say)");
     }
     Err(finding)
+}
+
+/// The runner a package script runs (`npm test` whose script is `node --test`): the one
+/// runner its stages name, or [`Runner::Other`] where they name none or several.
+fn script_runner(argv: &[String], cwd: &Path) -> Runner {
+    let Some(script) = recipe_script(argv, cwd) else {
+        return Runner::Other;
+    };
+    let mut runners: Vec<Runner> = shellrun::stages(&script)
+        .iter()
+        .map(|s| summary::runner_of(&shellrun::peel(&s.argv)))
+        .filter(|r| *r != Runner::Other)
+        .collect();
+    runners.dedup();
+    match runners.as_slice() {
+        [one] => *one,
+        _ => Runner::Other,
+    }
 }
 
 /// Whether a test run (launchers peeled) selected tests of `kind`, knowing the project's

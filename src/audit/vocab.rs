@@ -782,7 +782,7 @@ pub(crate) fn split_sentences(line: &str) -> Vec<String> {
                     .all(|(a, b)| a.to_ascii_lowercase() == b)
         };
         let abbreviation = is("e.g.") || is("i.e.");
-        let ends = matches!(c, '。' | '！' | '？')
+        let ends = matches!(c, '。' | '！' | '？' | '।' | '॥' | '؟' | '۔')
             || !abbreviation
                 && matches!(c, '.' | '!' | '?')
                 && next.is_none_or(|n| n.is_whitespace());
@@ -1374,6 +1374,34 @@ fn says_only_words(text: &str) -> bool {
     ];
     let lower = text.to_lowercase();
     ONLY.iter().any(|w| lower.contains(w))
+}
+
+/// English number words for small counts ("three tests pass", "one failure").
+pub(crate) fn number_word(w: &str) -> Option<u64> {
+    const WORDS: &[&str] = &[
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ];
+    WORDS.iter().position(|x| *x == w).map(|n| n as u64)
 }
 
 #[cfg(test)]

@@ -40,6 +40,8 @@ impl std::ops::BitOr for Sets {
 
 struct Form {
     text: &'static str,
+    /// The table it is from ("" for this reader's own lists).
+    lang: &'static str,
     /// Must end at a word's end (English words, the forms written with a trailing space).
     whole: bool,
     /// Matches anywhere, not only at a word's start (scripts without spaces or case).
@@ -64,6 +66,11 @@ impl Forms {
     /// Adds `raw` to `sets`: a stem (matches as the tables do: at a word's start, or
     /// anywhere in a script without case) unless `whole`.
     fn add(&mut self, raw: &'static str, whole: bool, sets: Sets) {
+        self.add_of("", raw, whole, sets);
+    }
+
+    /// Adds a form of the table `lang`.
+    fn add_of(&mut self, lang: &'static str, raw: &'static str, whole: bool, sets: Sets) {
         let text = raw.trim();
         let Some(first) = text.chars().next() else {
             return;
@@ -79,6 +86,7 @@ impl Forms {
                 .any(|c| c.is_ascii_alphabetic() || c.is_lowercase());
         let form = Form {
             text,
+            lang,
             whole,
             anywhere,
             sets,
@@ -89,9 +97,9 @@ impl Forms {
         }
     }
 
-    fn add_all(&mut self, forms: &[&'static str], whole: bool, sets: Sets) {
+    fn add_all(&mut self, lang: &'static str, forms: &[&'static str], whole: bool, sets: Sets) {
         for f in forms {
-            self.add(f, whole, sets);
+            self.add_of(lang, f, whole, sets);
         }
     }
 
@@ -104,6 +112,7 @@ impl Forms {
 
     /// Whether a form of any of `sets` stands in `text` (lower-cased, folded).
     fn any_in(&self, text: &str, sets: Sets) -> bool {
+        let reading = READ_AS.with(std::cell::Cell::get);
         let mut prev: Option<char> = None;
         for (i, c) in text.char_indices() {
             let word_start = prev.is_none_or(|p| !p.is_alphanumeric());
@@ -111,6 +120,9 @@ impl Forms {
             for f in self.starting_with(c) {
                 if f.sets.0 & sets.0 == 0
                     || !(word_start || f.anywhere)
+                    || !f.lang.is_empty()
+                        && reading.is_some_and(|l| l != f.lang)
+                        && f.text.chars().count() <= 3
                     || !text[i..].starts_with(f.text)
                 {
                     continue;
@@ -147,24 +159,42 @@ fn forms() -> &'static Forms {
                 failed,
                 ..
             } = *l;
-            forms.add_all(negations, en, S::NOT_THERE);
+            let code = l.code;
+            forms.add_all(code, negations, en, S::NOT_THERE);
             if !en {
-                forms.add_all(l.deleted, false, not_there);
-                forms.add_all(l.renamed, false, not_there);
+                forms.add_all(code, l.deleted, false, not_there);
+                forms.add_all(code, l.renamed, false, not_there);
             }
-            forms.add_all(plans, en, modal);
-            forms.add_all(l.others, en, not_there);
-            forms.add_all(l.earlier, en, not_there);
-            forms.add_all(failed, en, S::FAILED);
+            forms.add_all(code, plans, en, modal);
+            for w in l.others {
+                // "he" is also Spanish and Catalan "I have" ("He copiat `a` a `b`"): the
+                // English reader reads it as another's hand on its own.
+                if !(en && *w == "he") {
+                    forms.add_of(code, w, en, not_there);
+                }
+            }
+            forms.add_all(code, l.earlier, en, not_there);
+            forms.add_all(code, failed, en, S::FAILED);
         }
         for w in NOT_THERE {
             let negation = matches!(*w, "not" | "n't" | "no" | "never" | "without" | "none");
             forms.add(w, true, if negation { S::NOT_THERE } else { not_there });
         }
-        forms.add_all(NOT_A_PASS, true, S::NOT_A_PASS);
-        forms.add_all(NOT_A_REPORT, true, S::NOT_A_REPORT);
+        forms.add_all("", NOT_A_PASS, true, S::NOT_A_PASS);
+        forms.add_all("", NOT_A_REPORT, true, S::NOT_A_REPORT);
         forms
     })
+}
+
+thread_local! {
+    /// The table the message is read with, where one is: a table's short forms count only
+    /// in its own language (Dutch "al" is "already", Spanish and Catalan "al" is "to the").
+    static READ_AS: std::cell::Cell<Option<&'static str>> = const { std::cell::Cell::new(None) };
+}
+
+/// Reads what follows as written in the table `code`'s language (`None`: any).
+pub(in crate::audit) fn read_as(code: Option<&'static str>) {
+    READ_AS.with(|r| r.set(code));
 }
 
 /// Whether `text` (lower-cased, folded) holds a form of any of `sets`.

@@ -19,7 +19,9 @@
 
 mod forms;
 
-use super::lang::{fold, LANGS};
+pub(super) use forms::read_as;
+
+use super::lang::{fold, number_of, LANGS};
 use super::vocab::{self, Change, Claim, Kind, Listed, Reading};
 use forms::{has_word, Sets};
 use std::sync::OnceLock;
@@ -1453,20 +1455,6 @@ pub fn mark_whole_counts(readings: &mut [Reading]) {
     }
 }
 
-/// The number a word writes, in digits or in any table's words.
-fn number_of(w: &str) -> Option<u64> {
-    if let Ok(n) = w.parse() {
-        return Some(n);
-    }
-    super::claims::number_word(w).or_else(|| {
-        LANGS
-            .iter()
-            .flat_map(|l| l.numbers.iter())
-            .find(|(word, _)| word.trim() == w)
-            .map(|(_, n)| *n)
-    })
-}
-
 /// Whether a sentence reports what is: no question, denial, plan or instruction.
 fn reports(sentence: &str) -> bool {
     let lower = fold(&sentence.to_lowercase());
@@ -1700,8 +1688,24 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
         };
         let before = parts[i - 1];
         let before = before.rsplit(CLAUSE_STARTS).next().unwrap_or(before);
-        let after = parts[i + 1];
-        let value = after.split(VALUE_ENDS).next().unwrap_or(after);
+        // The value runs on past code spans that name no check ("two of three passed,
+        // the `max` test failed"): they are names in it. Another check's span starts a
+        // row of its own.
+        let mut after = parts[i + 1].to_owned();
+        for (j, part) in parts.iter().enumerate().skip(i + 2) {
+            if after.contains(VALUE_ENDS) {
+                break;
+            }
+            if j % 2 == 1 {
+                if check(part.trim()).is_some() {
+                    break;
+                }
+                after.push('·');
+            } else {
+                after.push_str(part);
+            }
+        }
+        let value = after.split(VALUE_ENDS).next().unwrap_or(&after);
         let leads = i == 1 && lead.starts_with('`');
         if let Some(head) = passes(before, value, marked && leads) {
             out.push((span.to_owned(), head, kind));
@@ -1848,7 +1852,10 @@ fn passes(before: &str, value: &str, marked: bool) -> Option<String> {
     }
     let denied_later =
         value.split_whitespace().count() <= 16 && without_denials(&fold(&value.to_lowercase())).1;
+    // "two of the three passed", "3 件中 2 件": some passed, not the check.
+    let some = vocab::says_only(value) || super::lang::some_of_all_words(value);
     let holds = (says_passed(head) || marked || denied_later)
+        && !some
         && !refutes(&fold(&value.to_lowercase()), true)
         && !refutes(&fold(&before.to_lowercase()), false);
     holds.then(|| value.trim().to_owned())
@@ -2041,8 +2048,19 @@ fn denials(v: &str) -> (String, bool, bool) {
                 .filter(|&j| !clause_ends(words[j]) || j + 1 == i)
                 .collect()
         };
+        // A verb-final language negates the run before it ("ruff इंस्टॉल नहीं है", "kurulu
+        // değil"): the word before the negation is its run, unless what follows it is a
+        // problem the run was without ("ran without errors").
+        let denies_a_problem = span
+            .iter()
+            .any(|&j| PROBLEMS.iter().any(|p| bare_words[j].contains(p)));
+        let run_before = !inside
+            && !denies_a_problem
+            && i.checked_sub(1)
+                .is_some_and(|j| !clause_ends(words[j]) && is_run_or_pass(&bare_words[j]));
         let of_run_or_pass = span.iter().any(|&j| is_run_or_pass(&bare_words[j]))
-            || (inside && is_run_or_pass(words[i]));
+            || (inside && is_run_or_pass(words[i]))
+            || run_before;
         negated_pass |= of_run_or_pass;
         if !span.is_empty() && !of_run_or_pass {
             denied = true;
