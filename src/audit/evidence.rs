@@ -2075,6 +2075,36 @@ pub fn ref_evidence(claim: &Claim, name: &str, tag: bool, f: &Facts) -> Result<S
                 .is_ok_and(|mut refs| refs.next().is_some())
             || repo.find_reference(&format!("refs/remotes/{name}")).is_ok()
     };
+    // `git tag v0.1.0` of this turn that git refused ("tag 'v0.1.0' already exists"):
+    // the tag is there, and not the one this turn made.
+    let making: Vec<&Run> = f
+        .runs
+        .iter()
+        .filter(|r| {
+            r.stages.iter().any(|s| {
+                let makes = if tag {
+                    git_sub(s, "tag")
+                        && !s.argv.iter().any(|a| {
+                            matches!(a.as_str(), "-d" | "--delete" | "-l" | "--list" | "-v")
+                        })
+                } else {
+                    git_sub(s, "branch") || git_sub(s, "checkout") || git_sub(s, "switch")
+                };
+                makes && s.argv.iter().any(|a| a == name)
+            })
+        })
+        .collect();
+    let refused = format!("'{name}' already exists");
+    if there && !making.is_empty() && making.iter().all(|r| r.output.contains(&refused)) {
+        return Err(finding(
+            claim,
+            format!(
+                "git refused to make it in this turn (`{}`: {what} '{name}' already exists): the {what} is an older one",
+                cut(&making[0].command)
+            ),
+            "report the ref as it was (or move it on purpose, and say so)",
+        ));
+    }
     if there {
         return Ok(format!("the repository has the {what} {name}"));
     }

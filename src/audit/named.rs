@@ -86,6 +86,17 @@ pub const NAMED: &[Named] = &[
         &["cargo doc", "rustdoc"],
     ),
     tool(&["git diff --check"], Checks::Lint, &["git diff --check"]),
+    // Validators of configuration and documents: a file said to be valid YAML, JSON, XML
+    // or TOML is backed by its validator's own run.
+    tool(&["yamllint"], Checks::Lint, &["yamllint"]),
+    tool(&["js-yaml"], Checks::Build, &["js-yaml"]),
+    tool(&["jsonlint"], Checks::Build, &["jsonlint"]),
+    tool(&["xmllint"], Checks::Build, &["xmllint"]),
+    tool(&["taplo"], Checks::Lint, &["taplo"]),
+    tool(&["markdownlint"], Checks::Lint, &["markdownlint"]),
+    tool(&["hadolint"], Checks::Lint, &["hadolint"]),
+    tool(&["actionlint"], Checks::Lint, &["actionlint"]),
+    tool(&["stylelint"], Checks::Lint, &["stylelint"]),
     tool(&["pytest"], Checks::Tests, &["pytest", "py.test"]),
     tool(&["unittest"], Checks::Tests, &["unittest"]),
     tool(&["jest"], Checks::Tests, &["jest"]),

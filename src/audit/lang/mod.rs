@@ -1312,10 +1312,11 @@ fn count_beside(lang: &Lang, text: &str, at: usize, end: usize) -> Option<u64> {
 /// in the clause is a count.
 fn test_count(lang: &Lang, text: &str) -> (Option<u64>, bool) {
     let ns = counts(lang, text);
+    // One number read twice (a native numeral and its table word, "2/2") is one count.
+    let all_same = ns.windows(2).all(|w| w[0] == w[1]);
     match ns.as_slice() {
         [] => (None, true),
-        [n] => (Some(*n), true),
-        [a, b] if a == b && text.contains('/') => (Some(*a), true),
+        [n, ..] if all_same => (Some(*n), true),
         [a, ..] => (Some(*a), false),
     }
 }
@@ -1659,6 +1660,7 @@ fn clause_claims(
             } else if change == Change::Deleted
                 && first(lang, &c.text, lang.file_words).is_none()
                 && !only_the_verb(lang, verb_text)
+                && !deletes_the_path(lang, &c.text, path)
             {
                 // "`a.rs`: ungenutzten Import entfernt" deletes inside the file: only a
                 // clause that speaks of the file itself, or of nothing but the path,
@@ -1921,6 +1923,34 @@ fn is_git(lang: &Lang, text: &str) -> bool {
 /// Whether a clause holds nothing but its verb, its paths and small words ("Ich habe
 /// `old.rs` gelöscht", "Eliminado `old.o`", "已删除 `old.o`", "`a` を削除しました"): the
 /// path is the verb's object.
+/// Whether a deletion form stands before the path (`§`, or `path` written bare) as its
+/// object: "Slettede mspec/, som …",
+/// "deleted § because …" deletes the path itself, whatever the clause says after it.
+fn deletes_the_path(lang: &Lang, text: &str, path: &str) -> bool {
+    if !lang.spaced {
+        return false;
+    }
+    let lower = text.to_lowercase();
+    let bare = path.to_lowercase();
+    let is_path = |w: &str| w.starts_with('§') || w.starts_with(bare.as_str());
+    lang.deleted.iter().map(|f| f.trim()).any(|f| {
+        !f.is_empty()
+            && lower.match_indices(f).any(|(at, _)| {
+                let rest = lower[at + f.len()..].trim_start_matches(char::is_alphanumeric);
+                // Up to four words between ("rensat bort de gamla objektfilerna §"), none
+                // of them a word that puts the path around what was removed ("from", "in").
+                let words: Vec<&str> = rest.split_whitespace().take(5).collect();
+                let Some(k) = words.iter().position(|w| is_path(w)) else {
+                    return false;
+                };
+                !words[..k].iter().any(|w| {
+                    let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+                    w.is_empty() || lang.from.contains(&w) || INSIDE.contains(&w)
+                })
+            })
+    })
+}
+
 fn only_the_verb(lang: &Lang, text: &str) -> bool {
     let mut rest = text.to_owned();
     let mut forms: Vec<&str> = [lang.deleted, lang.done, lang.markers].concat();

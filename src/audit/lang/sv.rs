@@ -147,6 +147,10 @@ pub const SV: Lang = Lang {
         "borttagna",
         "raderad",
         "raderat",
+        "raderade",
+        "rensat bort",
+        "rensade bort",
+        "rensats bort",
     ],
     renamed: &[
         "döpte om",

@@ -335,6 +335,36 @@ const PROBLEMS: &[&str] = &[
     "kesalahan",
     "peringatan",
     "galat",
+    "כשל",
+    "שגיא",
+    "אזהר",
+    "خطأ",
+    "أخطاء",
+    "تحذير",
+    "مشكل",
+    "خطا",
+    "هشدار",
+    "त्रुटि",
+    "चेतावनी",
+    "समस्या",
+    "σφάλμ",
+    "προειδοποί",
+    "πρόβλημ",
+    "varning",
+    "chyb",
+    "varován",
+    "hiba",
+    "figyelmeztet",
+    "virhe",
+    "varoitu",
+    "помил",
+    "попередж",
+    "eroar",
+    "avertism",
+    "ข้อผิดพลาด",
+    "คำเตือน",
+    "ত্রুটি",
+    "সতর্ক",
 ];
 
 /// Stems of "warning", in the tables' languages and beyond.
@@ -801,6 +831,127 @@ pub fn mark_named_commits(readings: &mut [Reading]) {
         });
         if named && states_as_done(r) {
             let claim = Claim::read(Kind::Commit { hash: None }, &r.sentence);
+            add(r, claim);
+        }
+    }
+}
+
+/// Words that say a step is done, as a status row's whole value ("commit + push: kész").
+const DONE: &[&str] = &[
+    "done",
+    "complete",
+    "completed",
+    "fertig",
+    "erledigt",
+    "hecho",
+    "listo",
+    "fait",
+    "terminé",
+    "feito",
+    "pronto",
+    "fatto",
+    "klaar",
+    "gedaan",
+    "готово",
+    "выполнено",
+    "зроблено",
+    "gotowe",
+    "zrobione",
+    "tamam",
+    "tamamlandı",
+    "xong",
+    "selesai",
+    "完了",
+    "完成",
+    "已完成",
+    "완료",
+    "पूरा",
+    "تم",
+    "έγινε",
+    "klart",
+    "færdig",
+    "ferdig",
+    "hotovo",
+    "hotové",
+    "kész",
+    "valmis",
+    "gata",
+    "fet",
+    "gotovo",
+    "tapos",
+    "imekamilika",
+];
+
+/// Words for a push, beside [`COMMIT_WORDS`] for a commit.
+const PUSH_WORDS: &[&str] = &[
+    "push",
+    "пуш",
+    "プッシュ",
+    "推送",
+    "푸시",
+    "पुश",
+    "دفع",
+    "پوش",
+    "พุช",
+    "পুশ",
+    "פוש",
+];
+
+/// Marks the git steps a status row says are done ("commit + push a `main` ágra: kész",
+/// "Push → ✅"): the commit, and the push of the branch a code span names, in any
+/// language. The value is the verdict and nothing more; a row a reader read a claim of
+/// the same kind in already is left to it.
+pub fn mark_git_rows(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let sentence = r.sentence.clone();
+        let row = sentence.trim().trim_start_matches(['-', '*', '•', ' ']);
+        let Some((subject, value)) = BARE_SEPARATORS
+            .iter()
+            .filter_map(|sep| row.rsplit_once(sep))
+            .max_by_key(|(subject, _)| subject.len())
+        else {
+            continue;
+        };
+        let value = fold(
+            &value
+                .trim()
+                .trim_end_matches(['.', '。', '!'])
+                .to_lowercase(),
+        );
+        let done = value.split_whitespace().count() <= 3
+            && (DONE.iter().any(|d| has_word(&value, d)) || says_passed(&value))
+            && !refutes(&value, true);
+        if !done || subject.split_whitespace().count() > 10 {
+            continue;
+        }
+        let lower = fold(&unquoted(subject).to_lowercase());
+        let commit = COMMIT_WORDS.iter().any(|w| lower.contains(w));
+        let push = PUSH_WORDS.iter().any(|w| lower.contains(w));
+        if (!commit && !push) || !clause_states_as_done(subject) || !clause_states_as_done(&value) {
+            continue;
+        }
+        let has_commit = r
+            .claims
+            .iter()
+            .any(|c| matches!(c.kind, Kind::Commit { .. }));
+        let has_push = r.claims.iter().any(|c| matches!(c.kind, Kind::Push { .. }));
+        if commit && !has_commit {
+            let claim = Claim::read(Kind::Commit { hash: None }, &r.sentence);
+            add(r, claim);
+        }
+        if push && !has_push {
+            let branch = subject
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .map(str::trim)
+                .find(|b| {
+                    !b.is_empty()
+                        && b.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || "/-_.".contains(c))
+                })
+                .map(|b| b.trim_start_matches("origin/").to_owned());
+            let claim = Claim::read(Kind::Push { branch }, &r.sentence);
             add(r, claim);
         }
     }
@@ -1850,8 +2001,9 @@ fn passes(before: &str, value: &str, marked: bool) -> Option<String> {
     if head.split_whitespace().count() > 12 {
         return None;
     }
+    // "שתי הדוגמאות עוברות, אין כשלים": a problem denied by name after the verdict.
     let denied_later =
-        value.split_whitespace().count() <= 16 && without_denials(&fold(&value.to_lowercase())).1;
+        value.split_whitespace().count() <= 16 && denials(&fold(&value.to_lowercase())).problem;
     // "two of the three passed", "3 件中 2 件": some passed, not the check.
     let some = vocab::says_only(value) || super::lang::some_of_all_words(value);
     let holds = (says_passed(head) || marked || denied_later)
@@ -1911,11 +2063,11 @@ fn says_passed(value: &str) -> bool {
 /// phrases that say it passed are taken out first.
 fn refutes(text: &str, failures: bool) -> bool {
     let mut v = without_zero_failures(text.to_owned());
-    let (rest, _, negated_pass) = denials(&v);
-    if negated_pass {
+    let d = denials(&v);
+    if d.negated_pass {
         return true;
     }
-    v = rest;
+    v = d.rest;
     let cleans = LANGS.iter().flat_map(|l| l.clean.iter().map(|c| c.trim()));
     for c in cleans
         .chain(denied_problems(&v).iter().map(String::as_str))
@@ -1962,13 +2114,25 @@ fn without_zero_failures(mut v: String) -> String {
 /// negation of a run or a pass ("not run", "nicht ausgeführt", "не прошли") is left for
 /// [`refutes`] to read: the value then says the check did not pass.
 fn without_denials(v: &str) -> (String, bool) {
-    let (rest, denied, _) = denials(v);
-    (rest, denied)
+    let d = denials(v);
+    (d.rest, d.denied)
+}
+
+/// What the negations of a value deny.
+struct Denials {
+    /// The value without its negations and what they deny.
+    rest: String,
+    /// A negation denied something that is neither the check's run nor its pass.
+    denied: bool,
+    /// A negation denied the check's run or its pass ("not run").
+    negated_pass: bool,
+    /// A negation denied a problem by name ("keine Warnungen", "no failures", "エラーなし").
+    problem: bool,
 }
 
 /// [`without_denials`], and whether a negation denied the check's run or its pass ("ei
 /// vielä ole puhdas", "not run"): the value then says it did not pass.
-fn denials(v: &str) -> (String, bool, bool) {
+fn denials(v: &str) -> Denials {
     static NEGATIONS: OnceLock<Vec<Vec<String>>> = OnceLock::new();
     let negations = NEGATIONS.get_or_init(|| {
         let mut out: Vec<Vec<String>> = LANGS
@@ -1992,10 +2156,21 @@ fn denials(v: &str) -> (String, bool, bool) {
         .map(|(i, part)| if i % 2 == 1 { "·" } else { part })
         .collect::<Vec<_>>()
         .join(" ");
+    // A script without spaces writes a clause as one "word": its punctuation parts it, so
+    // a negation inside ("…报错），所以目前没有新的提交") denies only its own clause.
+    let v: String = v
+        .chars()
+        .flat_map(|c| {
+            let cut = "，、。（）：；！？「」『』【】".contains(c);
+            [cut.then_some(' '), Some(c), cut.then_some(' ')]
+        })
+        .flatten()
+        .collect();
     let words: Vec<&str> = v.split_whitespace().collect();
     let mut gone = vec![false; words.len()];
     let mut denied = false;
     let mut negated_pass = false;
+    let mut problem = false;
     let bare = |w: &str| -> String { w.trim_matches(|c: char| !c.is_alphanumeric()).to_owned() };
     let bare_words: Vec<String> = words.iter().map(|w| bare(w)).collect();
     let clause_ends = |w: &str| w.ends_with([',', ';', '.', ':', '，', '；', '。', '：', '、']);
@@ -2064,6 +2239,10 @@ fn denials(v: &str) -> (String, bool, bool) {
         negated_pass |= of_run_or_pass;
         if !span.is_empty() && !of_run_or_pass {
             denied = true;
+            problem |= denies_a_problem
+                || span
+                    .iter()
+                    .any(|&j| forms::any_in(&bare_words[j], Sets::FAILED));
             for j in (i..end).chain(span.iter().copied()) {
                 gone[j] = true;
             }
@@ -2077,7 +2256,12 @@ fn denials(v: &str) -> (String, bool, bool) {
         .map(|(w, _)| *w)
         .collect::<Vec<_>>()
         .join(" ");
-    (rest, denied, negated_pass)
+    Denials {
+        rest,
+        denied,
+        negated_pass,
+        problem,
+    }
 }
 
 /// Whether a word is a check's run or its pass: a negation of it says the check was not
@@ -2235,6 +2419,18 @@ const RUN_OR_PASS: &[&str] = &[
     "εγκατ",
     "διαθέσιμ",
     "installerad",
+    // Formatted: "není naformátovaný" says the format check does not pass.
+    "format",
+    "formát",
+    "sformatow",
+    "отформат",
+    "форматир",
+    "відформат",
+    "biçimlen",
+    "フォーマット",
+    "格式化",
+    "포맷",
+    "μορφοποι",
     "asennet",
     "podido",
     "pude",
