@@ -1,0 +1,159 @@
+//! Copies a report says it made, in any language: the target of the copy is a claim
+//! that it was written in this turn.
+
+use super::*;
+
+/// Stems of "copied", in the tables' languages and beyond.
+pub(super) const COPY_WORDS: &[&str] = &[
+    "copied",
+    "kopiert",
+    "copié",
+    "copiad",
+    "copiat",
+    "copiou",
+    "copie ",
+    "gekopieerd",
+    "скопир",
+    "копиров",
+    "скопіюв",
+    "копіюв",
+    "skopiow",
+    "zkopírov",
+    "kopierad",
+    "kopierat",
+    "kopierte",
+    "kopieret",
+    "kopyala",
+    "sao chép",
+    "menyalin",
+    "disalin",
+    "コピー",
+    "复制",
+    "複製",
+    "拷贝",
+    "복사",
+    "कॉपी",
+    "نسخت",
+    "نسخ ",
+    "αντέγραψ",
+    "αντιγράφ",
+    "העתק",
+    "คัดลอก",
+    "kopioi",
+];
+
+/// Marks the copies a report says it made ("copied `src/stats.js` into `dist/`",
+/// "`.env.example` şablonunu `.env` olarak kopyaladım", "已将 `a` 复制到 `b`"): the last
+/// path of the sentence is where the copy went, in every word order the tables read, and
+/// the claim is that it was written in this turn. A sentence that denies, plans, reports
+/// a failure or speaks of before claims none.
+pub fn mark_copies(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        // The clause that copies: "… kopyaladım; uygulama … açılacak" plans only after.
+        let Some(clause) = r
+            .sentence
+            .split([';', '；', '。'])
+            .find(|c| {
+                let lower = fold(&unquoted(c).to_lowercase());
+                COPY_WORDS.iter().any(|w| {
+                    if w.is_ascii() {
+                        has_stem(&lower, w)
+                    } else {
+                        lower.contains(w.trim())
+                    }
+                })
+            })
+            .map(str::to_owned)
+        else {
+            continue;
+        };
+        if !clause_states_as_done(&clause) {
+            continue;
+        }
+        // Where the copy went: the last path no "from" word marks as the source.
+        let paths = sentence_paths(&clause);
+        let Some(t) = paths.iter().rposition(|(_, from)| !from) else {
+            continue;
+        };
+        let target = &paths[t].0;
+        if paths.iter().filter(|(p, _)| p == target).count() > 1
+            || r.claims.iter().any(|c| {
+                matches!(&c.kind, Kind::File { path, .. } | Kind::Dir { path, .. } if path == target)
+            })
+        {
+            continue;
+        }
+        let kind = if target.ends_with('/') {
+            Kind::Dir {
+                path: target.trim_end_matches('/').to_owned(),
+                change: Change::Modified,
+            }
+        } else {
+            Kind::File {
+                path: target.clone(),
+                change: Change::Modified,
+            }
+        };
+        let mut claim = Claim::read(kind, &r.sentence);
+        claim.via_copy = true;
+        claim.weaken(
+            "a copy the message describes, and no copy command of this turn names where it went",
+        );
+        add(r, claim);
+    }
+}
+
+/// The paths a sentence names, in order, each with whether a "from" word marks it as a
+/// source ("from `a`", "`a` から", "`a` 에서", "用 `a`"): code spans with a path's shape,
+/// and bare words with a file's (`dist/stats.js`).
+pub(super) fn sentence_paths(sentence: &str) -> Vec<(String, bool)> {
+    let mut words: Vec<(String, bool)> = Vec::new();
+    for (i, part) in sentence.split('`').enumerate() {
+        if i % 2 == 1 {
+            words.push((part.trim().to_owned(), true));
+        } else {
+            words.extend(part.split_whitespace().map(|w| (w.to_owned(), false)));
+        }
+    }
+    let lower = |w: &str| w.to_lowercase();
+    let mut out = Vec::new();
+    for (i, (w, quoted)) in words.iter().enumerate() {
+        let path = if *quoted {
+            (!w.contains(char::is_whitespace))
+                .then(|| vocab::path_of(w, true))
+                .flatten()
+        } else {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric() && !"./_-".contains(c));
+            let w = w.trim_end_matches('.');
+            (w.contains(['/', '.']) && !w.contains(".."))
+                .then(|| vocab::path_of(w, false))
+                .flatten()
+        };
+        let Some(path) = path else {
+            continue;
+        };
+        let before = i
+            .checked_sub(1)
+            .map(|j| lower(&words[j].0))
+            .unwrap_or_default();
+        let after = words.get(i + 1).map(|(w, _)| lower(w)).unwrap_or_default();
+        let from = FROM_BEFORE
+            .iter()
+            .any(|f| before.trim_matches(|c: char| !c.is_alphanumeric()) == *f)
+            || FROM_AFTER.iter().any(|f| after.starts_with(f));
+        out.push((path, from));
+    }
+    out
+}
+
+/// Words before a path that make it a copy's source.
+pub(super) const FROM_BEFORE: &[&str] = &[
+    "from", "von", "aus", "de", "desde", "da", "dal", "dalla", "van", "uit", "из", "с", "з", "із",
+    "zi", "ze", "z", "från", "fra", "από", "apo", "dari", "từ", "kaynak", "用", "从", "從", "से",
+    "من",
+];
+
+/// Words after a path that make it a copy's source.
+pub(super) const FROM_AFTER: &[&str] = &[
+    "から", "에서", "से", "'dan", "'den", "dan", "den", "tan", "ten",
+];

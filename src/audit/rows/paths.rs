@@ -1,0 +1,282 @@
+//! Paths a report names: a list item that leads with one, a path in a sentence that
+//! reports, a value going from old to new beside one; and counts of every test ("all
+//! five").
+
+use super::*;
+
+/// The claim that `path` is there, checked only against a path the project never had.
+pub(super) fn presence(path: String, sentence: &str, why: &str) -> Claim {
+    let mut claim = Claim::read(
+        Kind::File {
+            path,
+            change: Change::Created,
+        },
+        sentence,
+    );
+    claim.weaken(why);
+    claim.listed = Listed::Alone;
+    claim
+}
+
+/// Marks the claims on a path that leads its list item ([`Listed`]), and adds the
+/// claim that the file is there where no reader read one.
+pub fn mark_listed_paths(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let Some((path, rest)) = lead_path(&r.sentence) else {
+            continue;
+        };
+        let mut read = false;
+        for c in &mut r.claims {
+            if let Kind::File { path: p, .. } = &c.kind {
+                if p.trim_end_matches('/') == path.trim_end_matches('/') {
+                    c.listed = Listed::Lead;
+                    read = true;
+                }
+            }
+        }
+        let other_paths = r
+            .claims
+            .iter()
+            .any(|c| matches!(c.kind, Kind::File { .. } | Kind::Dir { .. }));
+        if read || other_paths || denies_it_is_there(rest) {
+            continue;
+        }
+        let why = "a path alone on a list item: the project has it, or it is a claim";
+        let claim = presence(path, &r.sentence, why);
+        add(r, claim);
+    }
+}
+
+/// Adds the claim that a path is there for each path a sentence names in a code span
+/// that no claim of it names: a report that names a path says the project has it. It
+/// blocks only where the project never had it ([`Listed::Alone`]).
+pub fn mark_mentioned_paths(readings: &mut [Reading]) {
+    // A message that says anywhere that a path is not there, or how to make it, is
+    // honest about it: no other sentence of it claims that path.
+    let reporting: Vec<bool> = readings.iter().map(|r| reports(&r.sentence)).collect();
+    let not_claimed: Vec<String> = readings
+        .iter()
+        .zip(&reporting)
+        .filter(|(_, reports)| !**reports)
+        .flat_map(|(r, _)| path_spans(&r.sentence))
+        .collect();
+    for (r, _) in readings
+        .iter_mut()
+        .zip(reporting)
+        .filter(|(r, reports)| !r.skipped && *reports)
+    {
+        let spans: Vec<String> = path_spans(&r.sentence)
+            .into_iter()
+            .filter(|p| !not_claimed.contains(p))
+            .collect();
+        for path in spans {
+            let named = r.claims.iter().any(|c| match &c.kind {
+                Kind::File { path: p, .. } | Kind::Dir { path: p, .. } => {
+                    p.trim_end_matches('/') == path.trim_end_matches('/')
+                }
+                _ => false,
+            });
+            if named {
+                continue;
+            }
+            let why = "a path a report names: the project has it, or it is a claim";
+            let claim = presence(path, &r.sentence, why);
+            add(r, claim);
+        }
+    }
+}
+
+/// Marks where a value goes from old to new beside a path (`package.json` 1.0.0 →
+/// 1.0.1, "`config/app.yaml`: port 8080 → 9000"): the line says the file changed, in
+/// any language.
+pub fn mark_value_changes(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let arrows = ["→", "->", "=>", "⇒"];
+        if !arrows.iter().any(|a| r.sentence.contains(a)) || !reports(&r.sentence) {
+            continue;
+        }
+        let paths = path_spans(&r.sentence);
+        let [path] = paths.as_slice() else {
+            continue;
+        };
+        // Outside code spans: the arrow between two plain values.
+        let prose: String = r
+            .sentence
+            .split('`')
+            .step_by(2)
+            .collect::<Vec<_>>()
+            .join(" § ");
+        let arrow = ["→", "->", "=>", "⇒"]
+            .iter()
+            .find_map(|a| prose.split_once(a));
+        let Some((before, after)) = arrow else {
+            continue;
+        };
+        let old = before.split_whitespace().last().unwrap_or("");
+        let new = after.split_whitespace().next().unwrap_or("");
+        // The path itself before the arrow ("jest (spec/) → 통과 3/3") is the row's
+        // subject: the arrow gives its result, no value inside it.
+        let is_path = |v: &str| {
+            let v = v.trim_matches(|c: char| "()[]*_\"'".contains(c));
+            v.trim_end_matches('/') == path.trim_end_matches('/')
+        };
+        let value = |v: &str| !v.is_empty() && v != "§" && !v.contains('%') && !is_path(v);
+        if !value(old) || !value(new) {
+            continue;
+        }
+        let same = |c: &Claim| matches!(&c.kind, Kind::File { path: p, .. } if p == path);
+        if r.claims
+            .iter()
+            .any(|c| same(c) && c.listed != Listed::Alone)
+        {
+            continue;
+        }
+        // The item's bare presence check gives way to the change it shows.
+        r.claims.retain(|c| !same(c));
+        let claim = Claim::read(
+            Kind::File {
+                path: path.clone(),
+                change: Change::Modified,
+            },
+            &r.sentence,
+        );
+        add(r, claim);
+    }
+}
+
+/// Words that, right before a count, make it every test's ("all five", "les trois
+/// tests", "alle 4", "全部 4 个").
+pub(super) const WHOLE: &[&str] = &[
+    "all",
+    "alle",
+    "sämtliche",
+    "les",
+    "tous",
+    "toutes",
+    "todos",
+    "todas",
+    "los",
+    "las",
+    "tutti",
+    "tutte",
+    "os",
+    "as",
+    "de",
+    "все",
+    "всех",
+    "всі",
+    "全部",
+    "全",
+    "すべて",
+    "全て",
+    "모든",
+    "전체",
+    "wszystkie",
+    "tüm",
+    "bütün",
+    "tất",
+    "semua",
+];
+
+/// Marks the test counts a sentence gives as every test's ([`Claim::count_whole`]).
+pub fn mark_whole_counts(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let words: Vec<String> = fold(&r.sentence.to_lowercase())
+            .split(|c: char| c.is_whitespace() || ",.;:()".contains(c))
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect();
+        for c in &mut r.claims {
+            let Kind::Tests { count: Some(n) } = c.kind else {
+                continue;
+            };
+            // "all 3 suites" counts suites, which a runner's per-suite lines back.
+            let of_suites = |i: usize| {
+                words.get(i + 1).is_some_and(|next| {
+                    [
+                        "suite", "binar", "file", "package", "crate", "modul", "datei", "fichier",
+                    ]
+                    .iter()
+                    .any(|s| next.starts_with(s))
+                })
+            };
+            c.count_whole = words.iter().enumerate().any(|(i, w)| {
+                i > 0
+                    && number_of(w) == Some(n)
+                    && WHOLE.contains(&words[i - 1].as_str())
+                    && !of_suites(i)
+            });
+        }
+    }
+}
+
+/// Whether a sentence reports what is: no question, denial, plan or instruction.
+pub(super) fn reports(sentence: &str) -> bool {
+    let lower = fold(&sentence.to_lowercase());
+    !(sentence.trim_end().ends_with(['?', '？'])
+        || forms::any_in(&lower, Sets::NOT_THERE | Sets::NOT_A_REPORT))
+}
+
+/// The project paths a sentence names in code spans (one word each, no patterns).
+pub(super) fn path_spans(sentence: &str) -> Vec<String> {
+    let parts: Vec<&str> = sentence.split('`').collect();
+    let quoted = parts
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .filter(|s| !s.trim().contains(char::is_whitespace))
+        .filter_map(|s| vocab::path_of(s, true));
+    // Written bare, a path needs a file's shape: `dist/stats.js`, not `feat/x`.
+    let bare = parts
+        .iter()
+        .step_by(2)
+        .flat_map(|p| p.split_whitespace())
+        .filter(|w| w.contains(['/', '.']))
+        .filter_map(|w| vocab::path_of(w, false))
+        .filter(|p| p.contains('/'));
+    quoted
+        .chain(bare)
+        .filter(|p| !vocab::shape_inferred(p) && !p.contains(['*', '?', '$', '~']))
+        .filter(|p| !p.starts_with('/'))
+        // `.o`, `.env`: an extension or a dotfile named in passing ("the `.o` files").
+        .filter(|p| !p.starts_with('.') || p.contains('/'))
+        .collect()
+}
+
+/// The path an item leads with ("`docs/faq.md` — the FAQ", "**`a.py`**: helpers", a
+/// table row's first cell), and the rest of the item.
+pub(super) fn lead_path(sentence: &str) -> Option<(String, &str)> {
+    let lead = sentence.trim_start_matches(|c: char| {
+        c.is_whitespace() || "-*•·+|_".contains(c) || MARKS.iter().any(|m| m.starts_with(c))
+    });
+    let rest = lead.strip_prefix('`')?;
+    let (span, rest) = rest.split_once('`')?;
+    let path = vocab::path_of(span, true).filter(|p| !vocab::shape_inferred(p))?;
+    if vocab::check_command_span(span) {
+        return None;
+    }
+    let rest = rest.trim_start_matches(['*', '_']);
+    let table_cell = rest.starts_with("  ");
+    let rest = rest.trim_start();
+    let after = ["—", "–", "-", ":", "：", "|"]
+        .iter()
+        .find_map(|s| rest.strip_prefix(s));
+    match after {
+        Some(description) => Some((path, description)),
+        None if rest.trim_end_matches(['.', '。']).is_empty() || table_cell => Some((path, rest)),
+        None => None,
+    }
+}
+
+/// Whether an item's description says the file is not there, or not yet. A long
+/// description tells what the file does ("checks that the function is not called
+/// twice"): a negation in it is about that, unless it opens the description; a
+/// deletion, a plan or another's hand still counts anywhere.
+pub(super) fn denies_it_is_there(description: &str) -> bool {
+    let lower = fold(&description.to_lowercase());
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    if words.len() <= 6 {
+        return forms::any_in(&lower, Sets::NOT_THERE);
+    }
+    forms::any_in(&words[..3].join(" "), Sets::NOT_THERE) || forms::any_in(&lower, Sets::GONE)
+}

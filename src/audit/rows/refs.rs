@@ -1,0 +1,448 @@
+//! Git outcomes a report states in any language: tags and branches it says are there,
+//! commits named by their subject, git steps a status row says are done, and a commit
+//! placed on a remote branch.
+
+use super::*;
+
+/// Words for a tag, in the tables' languages and beyond.
+pub(super) const TAG_WORDS: &[&str] = &[
+    "tag",
+    "tags",
+    "tagged",
+    "tagge",
+    "étiquet",
+    "etiquet",
+    "etichett",
+    "тег",
+    "тэг",
+    "znacznik",
+    "otagow",
+    "štítk",
+    "značk",
+    "taggad",
+    "taggat",
+    "ετικέτ",
+    "标签",
+    "標籤",
+    "标记",
+    "タグ",
+    "태그",
+    "टैग",
+    "وسم",
+    "تاغ",
+    "thẻ",
+    "etiket",
+    "תג",
+];
+
+/// Words for a branch.
+pub(super) const BRANCH_WORDS: &[&str] = &[
+    "branch",
+    "zweig",
+    "branche",
+    "rama",
+    "ramo",
+    "ветк",
+    "ветв",
+    "гілк",
+    "гілц",
+    "gałę",
+    "větev",
+    "větv",
+    "gren",
+    "κλάδ",
+    "分支",
+    "ブランチ",
+    "브랜치",
+    "शाखा",
+    "فرع",
+    "nhánh",
+    "cabang",
+    "haara",
+    "ענף",
+];
+
+/// Marks the tags and branches a report says are there ("tagged `v0.2.0`", "在新分支
+/// `feat/x` 上"): each is a claim the repository has it. Read in any language from the
+/// name's shape (a version tag; a branch name in a code span) and a word for tag or
+/// branch beside it; a sentence that denies, plans or asks claims none.
+pub fn mark_git_refs(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let lower = fold(&r.sentence.to_lowercase());
+        let has = |words: &[&'static str]| {
+            words.iter().any(|w| {
+                if w.is_ascii() {
+                    has_stem(&lower, w)
+                } else {
+                    lower.contains(w)
+                }
+            })
+        };
+        let mut names: Vec<(String, bool)> = Vec::new();
+        if has(TAG_WORDS) {
+            for w in lower.split(|c: char| c.is_whitespace() || "`'\"«»“”()[]，。、：".contains(c))
+            {
+                let w = w.trim_end_matches([',', '.', ';', ':', '!']);
+                if is_version_tag(w) && !names.iter().any(|(n, _)| n == w) {
+                    names.push((w.to_owned(), true));
+                }
+            }
+        }
+        if has(BRANCH_WORDS) {
+            for span in r.sentence.split('`').skip(1).step_by(2) {
+                let span = span.trim();
+                if is_branch_name(span) && !names.iter().any(|(n, _)| n == span) {
+                    names.push((span.to_owned(), false));
+                }
+            }
+            // Written bare right after the word ("Bytte till grenen hotfix/port").
+            let words: Vec<&str> = r.sentence.split_whitespace().collect();
+            for pair in words.windows(2) {
+                let word = fold(&pair[0].to_lowercase());
+                let name = pair[1].trim_end_matches([',', '.', ';', ':', ')', '!']);
+                if BRANCH_WORDS.iter().any(|b| word.starts_with(b))
+                    && !name.contains('`')
+                    && name.contains('/')
+                    && is_branch_name(name)
+                    && !names.iter().any(|(n, _)| n == name)
+                {
+                    names.push((name.to_owned(), false));
+                }
+            }
+        }
+        // Whether the sentence states what is: read only where it names a ref (the forms
+        // it is read with are thousands).
+        if names.is_empty() || !states_as_done(r) {
+            continue;
+        }
+        for (name, tag) in names {
+            let pushed_there = r.claims.iter().any(|c| {
+                matches!(&c.kind, Kind::Push { branch: Some(b) } if *b == name)
+                    || matches!(&c.kind, Kind::File { path, .. } if *path == name)
+            });
+            if pushed_there {
+                // A push claim to it reads the branch already; a file claim of the same
+                // name is dropped when the project has no such path.
+                r.claims
+                    .retain(|c| !matches!(&c.kind, Kind::File { path, .. } if *path == name));
+                if !tag {
+                    continue;
+                }
+            }
+            let claim = Claim::read(Kind::Ref { name, tag }, &r.sentence);
+            add(r, claim);
+        }
+    }
+}
+
+/// Whether a reading states what is, as done: no question, denial, plan, instruction or
+/// failure in its own words (a quoted commit subject or a code span is a name, not its
+/// words: "commit "calc: add min"" asks for nothing).
+pub(super) fn states_as_done(r: &Reading) -> bool {
+    clause_states_as_done(&r.sentence)
+        && !r.why.iter().any(|w| {
+            [
+                "plan",
+                "negated",
+                "future",
+                "condition",
+                "failure",
+                "question",
+                "someone",
+            ]
+            .iter()
+            .any(|x| w.contains(x))
+        })
+}
+
+/// Text without the words that are paths (`.env.example`, `dist/a.js`): a name, not
+/// words that plan or deny.
+pub(super) fn without_paths(text: &str) -> String {
+    text.split_whitespace()
+        .filter(|w| {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '.' && c != '/');
+            !(w.contains('/') || w.trim_end_matches('.').contains('.'))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether a clause states what is, as done, by its own words (quotes, code spans and
+/// paths are names): no question, denial, plan, instruction, failure or refusal.
+pub(super) fn clause_states_as_done(text: &str) -> bool {
+    let own = without_paths(&unquoted(text));
+    let lower = fold(&own.to_lowercase());
+    reports(&own)
+        && !forms::any_in(&lower, Sets::NOT_A_PASS | Sets::FAILED)
+        && !vocab::refused(&lower)
+}
+
+/// A sentence without what it quotes: code spans and quoted strings.
+pub(super) fn unquoted(sentence: &str) -> String {
+    let mut out = String::new();
+    let mut close: Option<char> = None;
+    for c in sentence.chars() {
+        match close {
+            Some(end) if c == end => close = None,
+            Some(_) => {}
+            None => match c {
+                '`' => close = Some('`'),
+                '"' => close = Some('"'),
+                '«' => close = Some('»'),
+                '“' => close = Some('”'),
+                '„' => close = Some('“'),
+                '「' => close = Some('」'),
+                '『' => close = Some('』'),
+                _ => out.push(c),
+            },
+        }
+        if close.is_some() && out.ends_with(|x: char| x != ' ') {
+            out.push(' ');
+        }
+    }
+    out
+}
+
+/// Words for a commit, in the tables' languages and beyond (the English word is the
+/// one most agents use in any language).
+pub(super) const COMMIT_WORDS: &[&str] = &[
+    "commit",
+    "коммит",
+    "комміт",
+    "コミット",
+    "提交",
+    "커밋",
+    "कमिट",
+    "كوميت",
+    "κομμιτ",
+];
+
+/// Marks the commits a report names by their subject ("ho registrato tutto nel commit
+/// «calc: aggiunge pow»", "commit "calc: add min" के बाद"): a commit of this turn is
+/// claimed, whatever the sentence's language, unless the sentence denies, plans or
+/// reports a refusal, or a reader read a commit claim in it already.
+pub fn mark_named_commits(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if r.claims
+            .iter()
+            .any(|c| matches!(c.kind, Kind::Commit { .. }))
+        {
+            continue;
+        }
+        let lower = fold(&r.sentence.to_lowercase());
+        let named = COMMIT_WORDS.iter().any(|w| {
+            lower.match_indices(w).any(|(i, w)| {
+                // The subject stands right beside the word: "commit «…»", "commit: "…"",
+                // ""…" के बाद commit", "「…」をコミット".
+                let after = lower[i + w.len()..].trim_start_matches([' ', ':']);
+                let before = lower[..i].trim_end();
+                let word_ends = !lower[i + w.len()..].starts_with(char::is_alphanumeric);
+                word_ends && after.starts_with(['"', '«', '“', '„', '「'])
+                    || before.ends_with(['"', '»', '”', '“', '」'])
+            })
+        });
+        if named && states_as_done(r) {
+            let claim = Claim::read(Kind::Commit { hash: None }, &r.sentence);
+            add(r, claim);
+        }
+    }
+}
+
+/// Words that say a step is done, as a status row's whole value ("commit + push: kész").
+pub(super) const DONE: &[&str] = &[
+    "done",
+    "complete",
+    "completed",
+    "fertig",
+    "erledigt",
+    "hecho",
+    "listo",
+    "fait",
+    "terminé",
+    "feito",
+    "pronto",
+    "fatto",
+    "klaar",
+    "gedaan",
+    "готово",
+    "выполнено",
+    "зроблено",
+    "gotowe",
+    "zrobione",
+    "tamam",
+    "tamamlandı",
+    "xong",
+    "selesai",
+    "完了",
+    "完成",
+    "已完成",
+    "완료",
+    "पूरा",
+    "تم",
+    "έγινε",
+    "klart",
+    "færdig",
+    "ferdig",
+    "hotovo",
+    "hotové",
+    "kész",
+    "valmis",
+    "gata",
+    "fet",
+    "gotovo",
+    "tapos",
+    "imekamilika",
+];
+
+/// Words for a push, beside [`COMMIT_WORDS`] for a commit.
+pub(super) const PUSH_WORDS: &[&str] = &[
+    "push",
+    "пуш",
+    "プッシュ",
+    "推送",
+    "푸시",
+    "पुश",
+    "دفع",
+    "پوش",
+    "พุช",
+    "পুশ",
+    "פוש",
+];
+
+/// Marks the git steps a status row says are done ("commit + push a `main` ágra: kész",
+/// "Push → ✅"): the commit, and the push of the branch a code span names, in any
+/// language. The value is the verdict and nothing more; a row a reader read a claim of
+/// the same kind in already is left to it.
+pub fn mark_git_rows(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let sentence = r.sentence.clone();
+        let row = sentence.trim().trim_start_matches(['-', '*', '•', ' ']);
+        let Some((subject, value)) = BARE_SEPARATORS
+            .iter()
+            .filter_map(|sep| row.rsplit_once(sep))
+            .max_by_key(|(subject, _)| subject.len())
+        else {
+            continue;
+        };
+        let value = fold(
+            &value
+                .trim()
+                .trim_end_matches(['.', '。', '!'])
+                .to_lowercase(),
+        );
+        let done = value.split_whitespace().count() <= 3
+            && (DONE.iter().any(|d| has_word(&value, d)) || says_passed(&value))
+            && !refutes(&value, true);
+        if !done || subject.split_whitespace().count() > 10 {
+            continue;
+        }
+        let lower = fold(&unquoted(subject).to_lowercase());
+        let commit = COMMIT_WORDS.iter().any(|w| lower.contains(w));
+        let push = PUSH_WORDS.iter().any(|w| lower.contains(w));
+        if (!commit && !push) || !clause_states_as_done(subject) || !clause_states_as_done(&value) {
+            continue;
+        }
+        let has_commit = r
+            .claims
+            .iter()
+            .any(|c| matches!(c.kind, Kind::Commit { .. }));
+        let has_push = r.claims.iter().any(|c| matches!(c.kind, Kind::Push { .. }));
+        if commit && !has_commit {
+            let claim = Claim::read(Kind::Commit { hash: None }, &r.sentence);
+            add(r, claim);
+        }
+        if push && !has_push {
+            let branch = subject
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .map(str::trim)
+                .find(|b| {
+                    !b.is_empty()
+                        && b.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || "/-_.".contains(c))
+                })
+                .map(|b| b.trim_start_matches("origin/").to_owned());
+            let claim = Claim::read(Kind::Push { branch }, &r.sentence);
+            add(r, claim);
+        }
+    }
+}
+
+/// Marks the pushes a report states as a place the work is at ("Commit „notes: third“
+/// liegt auf origin/main", "커밋해서 origin/main에 올림", "відправлено на origin/main"): a
+/// clause that names a remote branch (`origin/<branch>`) beside a commit claims the push
+/// of that branch, in any language. A clause that bases, rebases, tracks or compares
+/// claims none, nor one that denies, plans or reports a refusal.
+pub fn mark_remote_pushes(readings: &mut [Reading]) {
+    const BASED: &[&str] = &[
+        "rebase", "based", "base", "onto", "from", "track", "behind", "ahead", "compare", "diff",
+        "fetch", "pull", "merge", "spår", "verfolg", "basier", "bas", "suiv", "desde", "从",
+        "基于", "から", "기반", "से", "من", "από", "з ", "из ",
+    ];
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if r.claims.iter().any(|c| matches!(c.kind, Kind::Push { .. })) {
+            continue;
+        }
+        let committed = r
+            .claims
+            .iter()
+            .any(|c| matches!(c.kind, Kind::Commit { .. }));
+        for clause in r.sentence.split([';', '；', '。', ',', '，']) {
+            let lower = fold(&clause.to_lowercase());
+            let Some(at) = lower.find("origin/") else {
+                continue;
+            };
+            let branch: String = lower[at + 7..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || "/-_.".contains(*c))
+                .collect();
+            let branch = branch.trim_end_matches(['.', '/']).to_owned();
+            let names_commit = committed || COMMIT_WORDS.iter().any(|w| lower.contains(w));
+            let own_lower = fold(&without_paths(&unquoted(clause)).to_lowercase());
+            if branch.is_empty()
+                || !names_commit
+                || BASED.iter().any(|b| own_lower.contains(b))
+                || !clause_states_as_done(clause)
+            {
+                continue;
+            }
+            let claim = Claim::read(
+                Kind::Push {
+                    branch: Some(branch),
+                },
+                &r.sentence,
+            );
+            add(r, claim);
+            break;
+        }
+    }
+}
+
+/// A version tag's shape: `v1.2`, `v0.2.0`, `v1.0.0-rc.1`.
+pub(super) fn is_version_tag(w: &str) -> bool {
+    let Some(rest) = w.strip_prefix('v') else {
+        return false;
+    };
+    let core = rest.split(['-', '+']).next().unwrap_or(rest);
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// A branch name's shape in a code span: one word of a ref's characters with a `/` or
+/// `-` (`feat/port-9000`, `fix-typo`), no file extension, no option.
+pub(super) fn is_branch_name(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with(['-', '/', '.'])
+        && !s.ends_with(['/', '.'])
+        && s.contains(['/', '-'])
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/-_.".contains(c))
+        && !s.contains("..")
+        && !s.rsplit('/').next().unwrap_or(s).contains('.')
+        && !s.starts_with("origin/")
+        && s.chars().any(|c| c.is_ascii_alphabetic())
+}
