@@ -17,14 +17,17 @@
 //! claimed. What no table covers is said once, as a notice, never blocked.
 
 mod ar;
+mod ca;
 mod cs;
 mod da;
 mod de;
 mod el;
 mod en;
 mod es;
+mod fi;
 mod fr;
 mod hi;
+mod hu;
 mod id;
 mod it;
 mod ja;
@@ -33,7 +36,9 @@ mod nb;
 mod nl;
 mod pl;
 mod pt;
+mod ro;
 mod ru;
+mod sk;
 mod sv;
 mod tr;
 mod uk;
@@ -119,6 +124,13 @@ pub const LANGS: &[&Lang] = &[
     // scores alike in both is read as it was before them. Norwegian after Danish: a
     // message both could be ("Jeg har slettet filen") is read as Norwegian; the tables
     // read it alike.
+    // Slovak before Czech, Catalan before Spanish and French, Romanian before Italian and
+    // Portuguese: their neighbours' letters and words tell them apart (NEIGHBOURS).
+    &fi::FI,
+    &hu::HU,
+    &ro::RO,
+    &sk::SK,
+    &ca::CA,
     &sv::SV,
     &da::DA,
     &nb::NB,
@@ -478,6 +490,86 @@ const NEIGHBOURS: &[(&str, &str, &str, &[&str])] = &[
         ],
     ),
     (
+        "sk",
+        "ôäľĺŕ",
+        "ěřůłąęśźżń",
+        &[
+            "jsem",
+            "jsme",
+            "jsou",
+            "soubor",
+            "souboru",
+            "soubory",
+            "souborů",
+            "všechny",
+            "všechno",
+            "není",
+            "nejsou",
+            "který",
+            "která",
+            "které",
+            "také",
+            "ještě",
+            "protože",
+            "když",
+            "nebo",
+            "pro",
+            "się",
+            "jest",
+            "są",
+            "plik",
+            "pliku",
+            "wszystkie",
+        ],
+    ),
+    (
+        "ca",
+        "·ï",
+        "áñìùâêîôûœãõășț",
+        &[
+            "y", "los", "las", "pero", "archivo", "pruebas", "todos", "todas", "ahora", "también",
+            "está", "están", "hecho", "cambios", "hice", "ya", "je", "j", "ai", "est", "sont",
+            "fichier", "avec", "il", "gli", "sono", "ho", "anche", "della", "tutti", "è", "não",
+            "arquivo", "foi", "você", "os",
+        ],
+    ),
+    // Spanish and French are not Catalan: its words and its l·l outnumbering their own
+    // letters (á, ñ; â, ê, ô, œ) make a message Catalan.
+    ("es", "áñ¿¡", "·", CATALAN_WORDS),
+    ("fr", "âêîôûœëÿ", "·", CATALAN_WORDS),
+    // Nor is Portuguese Hungarian (whose article "a" it writes too) or Romanian.
+    (
+        "pt",
+        "ãõçâêô",
+        "őűășțşţ",
+        &[
+            "és",
+            "hogy",
+            "az",
+            "egy",
+            "nem",
+            "fájl",
+            "fájlt",
+            "ezért",
+            "így",
+            "și",
+            "şi",
+            "că",
+            "să",
+            "fișierul",
+            "testele",
+        ],
+    ),
+    (
+        "ro",
+        "ăâîșțşţ",
+        "àèéìòùáóúçãõêñ",
+        &[
+            "il", "gli", "sono", "ho", "è", "della", "che", "tutti", "anche", "non", "os", "não",
+            "foi", "arquivo", "testes", "los", "las", "y", "les", "et", "je", "est",
+        ],
+    ),
+    (
         "sv",
         "åäö",
         "æøüß",
@@ -503,6 +595,12 @@ const NEIGHBOURS: &[(&str, &str, &str, &[&str])] = &[
             "jag", "och", "inte", "från", "är", "ich", "und", "nicht", "ist",
         ],
     ),
+];
+
+/// Words of Catalan that Spanish and French do not write.
+const CATALAN_WORDS: &[&str] = &[
+    "amb", "els", "però", "fitxer", "fitxers", "proves", "també", "hem", "dels", "als", "aquest",
+    "aquesta", "perquè", "vaig", "sense", "canvis", "totes", "tots", "és", "són", "següent",
 ];
 
 /// Whether the prose's letters and words are a neighbour's of `lang` rather than its own.
@@ -735,8 +833,42 @@ struct Clause {
 
 /// Words that put what a verb made inside a file ("Tests in `a.py` angelegt").
 const INSIDE: &[&str] = &[
-    "in", "into", "dans", "nel", "nella", "em", "в", "во", "у", "στο", "στη", "στην", "στα", "v",
+    "in",
+    "into",
+    "dans",
+    "nel",
+    "nella",
+    "em",
+    "в",
+    "во",
+    "у",
+    "στο",
+    "στη",
+    "στην",
+    "στα",
+    "v",
     "ve",
+    "vo",
+    "în",
+    "tiedostoon",
+    "tiedostossa",
+];
+
+/// The same after the path, glued or a word after it ("`a.rs`-ben", "`a.rs` fájlban",
+/// "`a.rs`-tiedostoon").
+const INSIDE_AFTER: &[&str] = &[
+    "-ba",
+    "-be",
+    " fájlba",
+    " fájlban",
+    "-tiedostoon",
+    "-tiedostossa",
+    ":ään",
+    ":een",
+    ":iin",
+    ":hin",
+    ":ssa",
+    ":ssä",
 ];
 
 /// Splits a sentence into clauses at commas, semicolons, colons and the language's joining
@@ -746,7 +878,15 @@ fn clauses(lang: &Lang, sentence: &str) -> Vec<Clause> {
     let mut in_code = false;
     // A quoted commit subject ("notes: second note", « fix: x ») is one name.
     let (mut in_straight, mut quoted) = (false, 0i32);
-    for c in sentence.chars() {
+    let chars: Vec<char> = sentence.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        // Finnish glues its case endings with a colon ("`a.rs`:stä", "4:stä", "CI:ssä"):
+        // no clause ends there.
+        let glued = c == ':'
+            && lang.code == "fi"
+            && i > 0
+            && (chars[i - 1].is_alphanumeric() || chars[i - 1] == '`')
+            && chars.get(i + 1).is_some_and(|n| n.is_alphabetic());
         match c {
             '`' => in_code = !in_code,
             '"' if !in_code => in_straight = !in_straight,
@@ -761,6 +901,7 @@ fn clauses(lang: &Lang, sentence: &str) -> Vec<Clause> {
         if !in_code
             && !in_straight
             && quoted == 0
+            && !glued
             && matches!(
                 c,
                 ',' | ';'
@@ -848,7 +989,12 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
         let at = marks.next().unwrap_or(0);
         if let Some(p) = vocab::path_of(span, true) {
             let word_before = text[..at].split_whitespace().next_back().unwrap_or("");
-            if lang.spaced && INSIDE.contains(&word_before) {
+            let after = &text[at + '§'.len_utf8()..];
+            if lang.spaced
+                && (INSIDE.contains(&word_before)
+                    || matches!(lang.code, "hu" | "fi")
+                        && INSIDE_AFTER.iter().any(|w| after.starts_with(w)))
+            {
                 inside.push(p.clone());
             }
             paths.push((p, beside_from(lang, &text, at, '§'.len_utf8())));
@@ -920,6 +1066,12 @@ fn beside_from(lang: &Lang, text: &str, at: usize, len: usize) -> bool {
         .chain(WITH.iter().filter(|_| lang.spaced))
         .any(|f| {
             let f = f.trim_end();
+            // A form with a leading hyphen or colon follows the path: glued ("`a.rs`-ből",
+            // "`a.rs`:stä"), or, a word of its own, after it ("`a.rs` fájlból").
+            if let Some(word) = f.strip_prefix(['-', ':']) {
+                return after.starts_with(f)
+                    || f.starts_with('-') && word.chars().count() >= 5 && after.starts_with(word);
+            }
             // Japanese and Korean particles follow their noun ("`a` から `b` を作成"
             // takes from `a`, not from `b`).
             let postposition = f
@@ -1194,6 +1346,12 @@ const ERRORS: &[&str] = &[
     "ошибк",
     "σφάλμ",
     "chyb",
+    "chýb",
+    "virhe",
+    "hiba",
+    "hibá",
+    "eroare",
+    "erori",
     "fel ",
     "помилк",
     "エラー",
@@ -1271,6 +1429,9 @@ fn count_beside(lang: &Lang, text: &str, at: usize, end: usize) -> Option<u64> {
         ("jeden ", 1),
         ("jedna ", 1),
         ("jedno ", 1),
+        ("yksi ", 1),
+        ("yhden ", 1),
+        ("egy ", 1),
     ];
     let word = |s: &str| {
         lang.numbers
@@ -1574,6 +1735,41 @@ fn denied_pass_count(lang: &Lang, c: &Clause, sentence: &str) -> Option<Claim> {
     Some(claim)
 }
 
+/// "3 din 4", "3 zo 4", "4 közül 3", "4-ből 3", "4:stä 3", "3 testiä 4:stä": fewer than
+/// all, in the words of the tables the shared list ([`vocab::says_only`]) does not hold.
+fn some_of(lang: &Lang, text: &str) -> bool {
+    let of: &[&str] = match lang.code {
+        "ro" => &[" din ", " dintre "],
+        "sk" => &[" zo ", " z ", " spomedzi "],
+        "ca" => &[" sobre "],
+        "hu" => &[" közül ", "-ből ", "-ból ", "ből ", "ból "],
+        "fi" => &[":stä", ":sta", "stä ", "sta "],
+        _ => return false,
+    };
+    let mut nums: Vec<(usize, usize, u64)> = Vec::new();
+    let mut start = None;
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        match (c.is_ascii_digit(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                nums.push((s, i, text[s..i].parse().unwrap_or(0)));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    nums.windows(2).any(|w| {
+        let ((_, end, n), (next, _, m)) = (w[0], w[1]);
+        n != m && of.iter().any(|o| text[end..next].contains(o))
+    }) || nums.last().is_some_and(|&(_, end, _)| {
+        // "3 testiä 4:stä": the total last, its ending glued.
+        nums.len() >= 2 && of.iter().any(|o| text[end..].starts_with(o))
+    })
+}
+
 /// The claims of one clause.
 fn clause_claims(
     lang: &Lang,
@@ -1728,8 +1924,12 @@ fn clause_claims(
     // A sentence that reports failures claims no pass: "fallaron dos pruebas y pasó una"
     // says one passed, not that the tests pass.
     // "Проходит только `test_slugify`", "nur 2 bestanden": only some passed is no pass.
-    let passed = passed
-        .filter(|_| !sentence_failed && !vocab::says_only(&plain) && !some_of_all_words(&plain));
+    let passed = passed.filter(|_| {
+        !sentence_failed
+            && !vocab::says_only(&plain)
+            && !some_of(lang, &plain)
+            && !some_of_all_words(&plain)
+    });
     match (subject, passed, failed) {
         (Some(subject), _, Some(f)) => {
             why.push(format!("reports a failure (\"{f}\"): not a pass claim"));

@@ -1166,15 +1166,6 @@ fn danish() {
 fn neighbours_of_the_new_tables_keep_their_detection() {
     for (message, want) in [
         (
-            "Aktualizoval som konfiguračný súbor a všetky testy úspešne prešli, môžete to skontrolovať.",
-            "latin",
-        ),
-        (
-            "Upravil som súbor `src/lib.rs`, opravil som chybu a pridal som test, všetky testy prešli.",
-            "latin",
-        ),
-
-        (
             "فایل `README.md` را به‌روزرسانی کردم و همه تست‌ها با موفقیت اجرا شدند.",
             "arabic",
         ),
@@ -1237,6 +1228,24 @@ fn neighbours_of_the_new_tables_keep_their_detection() {
             "es",
         ),
         ("Ho aggiornato `notes.txt` e tutti i test passano.", "it"),
+        (
+            "Aktualizoval som konfiguračný súbor a všetky testy úspešne prešli, môžete to skontrolovať.",
+            "sk",
+        ),
+        (
+            "Upravil som súbor `src/lib.rs`, opravil som chybu a pridal som test, všetky testy prešli.",
+            "sk",
+        ),
+        (
+            "Upravil jsem soubor `src/lib.rs`, opravil jsem chybu a přidal jsem test, všechny testy prošly.",
+            "cs",
+        ),
+        ("He modificado `src/app.js` y todas las pruebas pasan.", "es"),
+        ("He modificat `src/app.js` i totes les proves passen.", "ca"),
+        ("J'ai modifié `src/app.js` et tous les tests passent.", "fr"),
+        ("Ho modificato `src/app.js` e tutti i test passano.", "it"),
+        ("Am modificat `src/app.js` și toate testele trec.", "ro"),
+        ("Modifiquei `src/app.js` e todos os testes passaram.", "pt"),
     ] {
         assert_eq!(
             detect(message),
@@ -1284,9 +1293,9 @@ fn a_language_without_a_table_is_said_once_and_never_read() {
     assert!(read(hebrew).is_empty());
     let note = unread_note(hebrew).expect("a note");
     assert!(note.contains("hebrew script"), "{note}");
-    let slovak =
-        "Aktualizoval som konfiguračný súbor a všetky testy úspešne prešli, môžete to skontrolovať";
-    assert!(unread_note(slovak).is_some());
+    let lithuanian =
+        "Atnaujinau konfigūracijos failą ir visi testai sėkmingai praėjo, galite patikrinti";
+    assert!(unread_note(lithuanian).is_some());
     // Terse English with no function words is read, not reported unread.
     let terse = "Updated `a.rs`: handle empty input; added regression test; cargo test: 12 passed";
     assert_eq!(unread_note(terse), None);
@@ -1516,5 +1525,314 @@ fn the_future_and_the_next_step_are_no_claims() {
     assert_eq!(
         read("La build è terminata con successo."),
         ["the build succeeds"]
+    );
+}
+
+// Finnish, Hungarian, Romanian, Slovak and Catalan.
+
+#[test]
+fn finnish() {
+    check(
+        "fi",
+        &[
+            (
+                "Päivitin tiedoston `src/a.rs` ja kaikki 5 testiä menivät läpi.",
+                "file src/a.rs changed|5 tests pass",
+            ),
+            (
+                "Korjasin `src/parser.rs`:n, ja kaikki 12 testiä läpäisivät.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "Poistin tiedoston `docs/vanha.md`.",
+                "file docs/vanha.md deleted",
+            ),
+            (
+                "Poistin käyttämättömän importin tiedostosta `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Loin uuden tiedoston `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            (
+                "- Päivitetty: `README.md`\n- Poistettu tiedosto: `docs/old.md`",
+                "file README.md changed|file docs/old.md deleted",
+            ),
+            (
+                "Lisäsin funktion `mul` tiedostoon `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Nimesin tiedoston `foo.py` uudelleen nimelle `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Committasin muutokset ja pushasin ne haaraan `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Build onnistui ja clippy ei antanut varoituksia.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 läpäisty, 0 epäonnistui.", "8 tests pass"),
+            ("Viisi testiä meni läpi, kaksi epäonnistui.", "2 tests fail"),
+            ("Kaikki kuusi testiä menivät läpi.", "6 tests pass"),
+            ("2 testiä epäonnistui.", "2 tests fail"),
+        ],
+        &[
+            "Kaikki testit menevät jo läpi CI:ssä.",
+            "Tarkistin muutokset tiedostossa `src/lib.rs`.",
+            "Käyttäjä muokkasi tiedostoa `config.yaml`.",
+            "`README.md` oli jo päivitetty.",
+            "En ole vielä ajanut testejä, joten en tiedä, menevätkö ne läpi.",
+            "Testit eivät menneet läpi.",
+            "Haluatko, että pushaan muutokset?",
+            "Seuraavaksi voin päivittää tiedoston `docs/api.md`.",
+            "Päivitän `src/lib.rs`:n myöhemmin, jos haluat.",
+            "En muuttanut tiedostoa `README.md`.",
+            "Push haaraan `main` hylättiin, joten mitään ei lähetetty.",
+            "En committannut mitään, koska testit epäonnistuivat.",
+        ],
+    );
+}
+
+#[test]
+fn hungarian() {
+    check(
+        "hu",
+        &[
+            (
+                "Módosítottam a `src/main.rs` fájlt, és mind a négy teszt sikeres.",
+                "file src/main.rs changed|4 tests pass",
+            ),
+            (
+                "Létrehoztam a `docs/x.md` fájlt.",
+                "file docs/x.md created",
+            ),
+            (
+                "Töröltem a `docs/regi.md` fájlt.",
+                "file docs/regi.md deleted",
+            ),
+            (
+                "Eltávolítottam a felesleges importot a `src/lib.rs` fájlból, így a figyelmeztetés eltűnt.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Eltávolítottam a felesleges importot a `src/lib.rs`-ből is, ezért a build tiszta.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Létrehoztam egy új tesztet a `tests/a.rs` fájlban.",
+                "file tests/a.rs changed",
+            ),
+            (
+                "Átneveztem a `foo.py` fájlt `bar.py`-ra.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "- Frissítve: `README.md`\n- Törölve: `docs/old.md` fájl",
+                "file README.md changed|file docs/old.md deleted",
+            ),
+            (
+                "Commitoltam a változtatásokat, és pusholtam a `feat/login` ágra.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "A build sikeres, és a clippy nem jelzett figyelmeztetést.",
+                "the build succeeds|the linter passes",
+            ),
+            ("Mind a 12 teszt átment.", "12 tests pass"),
+            ("Öt teszt sikeres, két teszt elbukott.", "2 tests fail"),
+            ("`cargo test`: 8 sikeres, 0 sikertelen.", "8 tests pass"),
+            ("Két teszt még mindig elbukik.", "2 tests fail"),
+        ],
+        &[
+            "A tesztek már a CI-ben is átmennek.",
+            "Ellenőriztem a `src/lib.rs` változásait.",
+            "A `config.yaml` fájlt a felhasználó módosította.",
+            "Nem futtattam a teszteket, így nem tudom, hogy átmennek-e.",
+            "Nem módosítottam a `README.md` fájlt.",
+            "A push-t elutasította a szerver, semmi sem került fel.",
+            "Ha szeretnéd, létrehozom a `CHANGELOG.md` fájlt.",
+            "A következő lépésben frissíteni fogom a `docs/api.md` fájlt.",
+            "Szeretnéd, hogy pusholjam a változtatásokat?",
+            "A tesztek nem mentek át.",
+        ],
+    );
+}
+
+#[test]
+fn romanian() {
+    check(
+        "ro",
+        &[
+            (
+                "Am actualizat `src/main.rs` și toate cele 3 teste trec.",
+                "file src/main.rs changed|3 tests pass",
+            ),
+            ("Am șters `old.txt`.", "file old.txt deleted"),
+            (
+                "Am creat fișierul `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            (
+                "Am eliminat importul nefolosit din `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Am redenumit `foo.py` în `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Am adăugat funcția `mul` în `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "- Actualizat: `README.md`\n- Șters: fișierul `docs/old.md`",
+                "file README.md changed|file docs/old.md deleted",
+            ),
+            (
+                "Am făcut commit și push pe `origin/main`.",
+                "a commit made|pushed to main",
+            ),
+            (
+                "Build-ul a reușit și clippy nu a raportat niciun avertisment.",
+                "the build succeeds|the linter passes",
+            ),
+            ("Două teste au picat.", "2 tests fail"),
+            ("`cargo test`: 8 trecute, 0 eșuate.", "8 tests pass"),
+            ("Toate cele cinci teste trec.", "5 tests pass"),
+        ],
+        &[
+            "Testele trec deja în CI.",
+            "Nu am rulat testele.",
+            "Am verificat modificările din `src/lib.rs`.",
+            "Fișierul `config.yaml` a fost modificat de către utilizator.",
+            "`README.md` era deja actualizat.",
+            "Vrei să fac push acum?",
+            "În pasul următor pot actualiza `docs/api.md`.",
+            "Voi actualiza `src/lib.rs` mai târziu, dacă vrei.",
+            "Nu am modificat `README.md`.",
+            "Push-ul pe `main` a fost respins (non-fast-forward).",
+            "Testele nu trec.",
+        ],
+    );
+}
+
+#[test]
+fn slovak() {
+    check(
+        "sk",
+        &[
+            (
+                "Upravil som `a.py` a všetky testy prešli.",
+                "file a.py changed|the tests pass",
+            ),
+            (
+                "Opravil som `src/parser.rs`, všetkých 12 testov prechádza.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "Zmazal som súbor `docs/stary.md`.",
+                "file docs/stary.md deleted",
+            ),
+            (
+                "Odstránil som nepoužívaný import zo súboru `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Vytvoril som nový súbor `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            (
+                "Súbory `app/a.py` a `app/b.py` boli aktualizované.",
+                "file app/a.py changed|file app/b.py changed",
+            ),
+            (
+                "Premenoval som `foo.py` na `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Zmeny som commitol a pushol do `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Build prebehol úspešne a clippy nehlási žiadne varovania.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 prešlo, 0 zlyhalo.", "8 tests pass"),
+            ("Päť testov prešlo, dva zlyhali.", "2 tests fail"),
+            ("Všetkých päť testov prešlo.", "5 tests pass"),
+        ],
+        &[
+            "Testy už prechádzajú v CI.",
+            "Spustite prosím `cargo test`, aby ste overili, či všetko prechádza.",
+            "Skontroloval som zmeny v `src/lib.rs`.",
+            "Súbor `config.yaml` zmenil používateľ.",
+            "`README.md` bol už aktualizovaný.",
+            "Ešte som nespustil testy, takže neviem, či prejdú.",
+            "Mám teraz pushnúť všetky zmeny?",
+            "V ďalšom kroku môžem aktualizovať `docs/api.md`.",
+            "Súbor `README.md` som nezmenil.",
+            "Push do `origin/main` bol zamietnutý (non-fast-forward).",
+        ],
+    );
+}
+
+#[test]
+fn catalan() {
+    check(
+        "ca",
+        &[
+            (
+                "He actualitzat `src/main.rs` i totes les proves passen.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            ("He creat `b.js` amb la configuració.", "file b.js created"),
+            (
+                "He eliminat el fitxer `docs/antic.md`.",
+                "file docs/antic.md deleted",
+            ),
+            (
+                "He eliminat l'import innecessari de `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "He reanomenat `foo.py` a `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "- Actualitzat: `README.md`\n- Eliminat: el fitxer `docs/old.md`",
+                "file README.md changed|file docs/old.md deleted",
+            ),
+            ("Els 4 tests passen correctament.", "4 tests pass"),
+            (
+                "He fet commit dels canvis i he fet push a `main`.",
+                "a commit made|pushed to main",
+            ),
+            (
+                "El build ha acabat amb èxit i clippy no reporta cap avís.",
+                "the build succeeds|the linter passes",
+            ),
+            ("Dues proves fallen encara.", "2 tests fail"),
+            ("Les sis proves passen.", "6 tests pass"),
+            (
+                "Vaig actualitzar `src/app.js` i vaig eliminar el fitxer `old.js`, que ja no es feia servir.",
+                "file src/app.js changed|file old.js deleted",
+            ),
+        ],
+        &[
+            "Les proves ja passaven a la CI.",
+            "No he executat les proves, així que no sé si passen.",
+            "He revisat els canvis de `src/lib.rs`.",
+            "El fitxer `config.yaml` l'ha modificat l'usuari.",
+            "Vols que faci push dels canvis?",
+            "Com a següent pas, podria actualitzar `docs/api.md`.",
+            "No he modificat `README.md`.",
+            "El push a `main` ha estat rebutjat pel servidor (non-fast-forward).",
+            "Si vols, puc crear `CHANGELOG.md`.",
+            "Les proves no passen.",
+        ],
     );
 }
