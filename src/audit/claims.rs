@@ -168,6 +168,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_copies(&mut readings);
     super::rows::mark_remote_pushes(&mut readings);
     super::rows::mark_listed_paths(&mut readings);
+    super::rows::mark_labelled_changes(&mut readings);
     super::rows::mark_value_changes(&mut readings);
     super::rows::mark_mentioned_paths(&mut readings);
     super::rows::mark_whole_counts(&mut readings);

@@ -2025,9 +2025,16 @@ fn clause_claims(
             .find(|h| vocab::is_hash(h));
         out.push(mk(Kind::Commit { hash }));
     }
+    // "Versión subida de 0.1.0 a 0.2.0 en `pyproject.toml`": a clause whose only names are
+    // files raised something in them ("subir" is also to push), it pushed no branch.
+    let only_files = !c.spans.is_empty()
+        && c.spans
+            .iter()
+            .all(|s| vocab::path_of(s.trim(), true).is_some_and(|p| !vocab::shape_inferred(&p)));
     if (first(lang, text, lang.pushed).is_some() && done_or_spaced(lang, sentence_text)
         || push_label)
         && !refused
+        && !only_files
     {
         let branch = c
             .spans

@@ -25,6 +25,8 @@ impl Sets {
     pub const FAILED: Sets = Sets(1 << 3);
     /// Questions, instructions, examples: no report of what is.
     pub const NOT_A_REPORT: Sets = Sets(1 << 4);
+    /// A file changed or made: the tables' change and creation forms.
+    pub const CHANGED: Sets = Sets(1 << 5);
 
     const fn or(self, other: Sets) -> Sets {
         Sets(self.0 | other.0)
@@ -174,6 +176,8 @@ fn forms() -> &'static Forms {
                 }
             }
             forms.add_all(code, l.earlier, en, not_there);
+            forms.add_all(code, l.modified, en, S::CHANGED);
+            forms.add_all(code, l.created, en, S::CHANGED);
             forms.add_all(code, failed, en, S::FAILED);
         }
         for w in NOT_THERE {

@@ -33,7 +33,10 @@ mod values;
 
 pub use copies::mark_copies;
 pub(super) use forms::read_as;
-pub use paths::{mark_listed_paths, mark_mentioned_paths, mark_value_changes, mark_whole_counts};
+pub use paths::{
+    mark_labelled_changes, mark_listed_paths, mark_mentioned_paths, mark_value_changes,
+    mark_whole_counts,
+};
 pub use refs::{mark_git_refs, mark_git_rows, mark_named_commits, mark_remote_pushes};
 pub use structure::add_structured_rows;
 
@@ -242,6 +245,19 @@ const BARE_SEPARATORS: &[&str] = &[" -> ", " → ", " => ", ": ", " — ", " –
 /// Marks that end the value of a result: a sentence's or a clause list's end.
 const VALUE_ENDS: &[char] = &[';', '.', '。', '；', '!', '！'];
 
+/// `text` up to its value's end ([`VALUE_ENDS`]); a dot ends it only before a space or at
+/// the end (`scripts/deploy.sh`, `v1.2` are words of the value).
+fn value_of(text: &str) -> &str {
+    let end = text
+        .char_indices()
+        .find(|&(i, c)| {
+            VALUE_ENDS.contains(&c)
+                && (c != '.' || text[i + 1..].chars().next().is_none_or(char::is_whitespace))
+        })
+        .map_or(text.len(), |(i, _)| i);
+    &text[..end]
+}
+
 /// Marks that open a clause: what stands before a command since the last one is the
 /// clause's ("I could not run `cargo clippy`").
 const CLAUSE_STARTS: &[char] = &[',', ';', '.', ':', '(', '，', '；', '。', '：', '（'];
@@ -289,7 +305,8 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
         }
     }
     // A tool named bare in prose, and the words after it ("rustfmt meldet keine
-    // Abweichungen"): read as a span's are.
+    // Abweichungen", "bash -n scripts/deploy.sh ne relève aucune erreur"): read as a
+    // span's are.
     let mut offset = 0;
     let mut prose_parts: Vec<(usize, &str)> = Vec::new();
     for (i, part) in sentence.split('`').enumerate() {
@@ -304,10 +321,17 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
             .iter()
             .filter(|n| !n.suite && n.kind.is_none())
         {
-            for name in n.names.iter().filter(|w| !w.contains(' ') && w.len() >= 4) {
+            for name in n.names.iter().filter(|w| w.len() >= 4) {
                 let Some(at) = whole_word_at(&lower, name) else {
                     continue;
                 };
+                // A tool in brackets is an aside on the row's subject ("npm test (node
+                // --test) → 통과 2/2"), not a row of its own.
+                let opened = lower[..at].matches(['(', '（']).count();
+                let closed = lower[..at].matches([')', '）']).count();
+                if opened > closed {
+                    continue;
+                }
                 // Names that are words too (Polish "jest" is "is"; "black", "mocha") count
                 // bare only written as a name: capitalised inside the sentence, or in a
                 // compound ("mocha-набір").
@@ -333,7 +357,7 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
                         after = &rest[close + 1..];
                     }
                 }
-                let value = after.split(VALUE_ENDS).next().unwrap_or(after);
+                let value = value_of(after);
                 // A code span in the value is a name, not a word of it.
                 let value: String = value.split('`').step_by(2).collect::<Vec<_>>().join(" ");
                 let value = value.as_str();
@@ -369,7 +393,7 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
         // row of its own.
         let mut after = parts[i + 1].to_owned();
         for (j, part) in parts.iter().enumerate().skip(i + 2) {
-            if after.contains(VALUE_ENDS) {
+            if value_of(&after).len() < after.len() {
                 break;
             }
             if j % 2 == 1 {
@@ -381,7 +405,7 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
                 after.push_str(part);
             }
         }
-        let value = after.split(VALUE_ENDS).next().unwrap_or(&after);
+        let value = value_of(&after);
         let leads = i == 1 && lead.starts_with('`');
         if let Some(head) = passes(before, value, marked && leads) {
             out.push((span.to_owned(), head, kind));

@@ -86,13 +86,78 @@ pub fn mark_mentioned_paths(readings: &mut [Reading]) {
     }
 }
 
+/// A label line's label and value ("**Archivo:** `notes.txt`"): a label of three words
+/// at most, before a colon.
+fn label_line(sentence: &str) -> Option<(&str, &str)> {
+    let (label, value) = sentence
+        .trim()
+        .trim_start_matches(['-', '*', '•', ' '])
+        .split_once([':', '：'])?;
+    let words = label.split_whitespace().count();
+    ((1..=3).contains(&words) && !label.contains('`')).then(|| (label.trim(), value.trim()))
+}
+
+/// Marks the change a block of labels states about the file one of them names
+/// ("**Archivo:** `notes.txt`", then "**Cambio:** añadido el encabezado `# Notas`"): a
+/// label whose whole value is a path, and a label after it whose value says a change was
+/// made, claim that the file changed, in any language.
+pub fn mark_labelled_changes(readings: &mut [Reading]) {
+    let mut file: Option<(usize, String)> = None;
+    for i in 0..readings.len() {
+        let r = &readings[i];
+        let Some((_, value)) = label_line(&r.sentence).filter(|_| !r.skipped) else {
+            file = None;
+            continue;
+        };
+        let span = value.trim_end_matches(['.', '。']);
+        if let Some(path) = span
+            .strip_prefix('`')
+            .and_then(|s| s.strip_suffix('`'))
+            .filter(|p| !p.contains('`'))
+            .and_then(|p| vocab::path_of(p, true))
+            .filter(|p| !vocab::shape_inferred(p))
+        {
+            file = Some((i, path));
+            continue;
+        }
+        let Some((at, path)) = file.clone() else {
+            continue;
+        };
+        let lower = fold(&unquoted(value).to_lowercase());
+        if !forms::any_in(&lower, Sets::CHANGED) || !clause_states_as_done(value) {
+            continue;
+        }
+        let sentence = format!("{} {}", readings[at].sentence, readings[i].sentence);
+        let target = &mut readings[at];
+        let same = |c: &Claim| matches!(&c.kind, Kind::File { path: p, .. } if *p == path);
+        if target
+            .claims
+            .iter()
+            .any(|c| same(c) && c.listed != Listed::Alone)
+        {
+            continue;
+        }
+        target.claims.retain(|c| !same(c));
+        let claim = Claim::read(
+            Kind::File {
+                path,
+                change: Change::Modified,
+            },
+            &sentence,
+        );
+        add(&mut readings[at], claim);
+        file = None;
+    }
+}
+
 /// Marks where a value goes from old to new beside a path (`package.json` 1.0.0 →
 /// 1.0.1, "`config/app.yaml`: port 8080 → 9000"): the line says the file changed, in
 /// any language.
 pub fn mark_value_changes(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
         let arrows = ["→", "->", "=>", "⇒"];
-        if !arrows.iter().any(|a| r.sentence.contains(a)) || !reports(&r.sentence) {
+        let arrow = arrows.iter().any(|a| r.sentence.contains(a));
+        if !(arrow || version_change(&r.sentence)) || !reports(&r.sentence) {
             continue;
         }
         let paths = path_spans(&r.sentence);
@@ -106,14 +171,13 @@ pub fn mark_value_changes(readings: &mut [Reading]) {
             .step_by(2)
             .collect::<Vec<_>>()
             .join(" § ");
-        let arrow = ["→", "->", "=>", "⇒"]
-            .iter()
-            .find_map(|a| prose.split_once(a));
-        let Some((before, after)) = arrow else {
-            continue;
+        let (old, new) = match arrows.iter().find_map(|a| prose.split_once(a)) {
+            Some((before, after)) => (
+                before.split_whitespace().last().unwrap_or(""),
+                after.split_whitespace().next().unwrap_or(""),
+            ),
+            None => ("0", "1"),
         };
-        let old = before.split_whitespace().last().unwrap_or("");
-        let new = after.split_whitespace().next().unwrap_or("");
         // The path itself before the arrow ("jest (spec/) → 통과 3/3") is the row's
         // subject: the arrow gives its result, no value inside it.
         let is_path = |v: &str| {
@@ -142,6 +206,89 @@ pub fn mark_value_changes(readings: &mut [Reading]) {
         );
         add(r, claim);
     }
+}
+
+/// Whether a sentence takes a version from one value to another in words ("from 0.1.0 to
+/// 0.2.0", "dinaikkan dari 0.1.0 ke 0.2.0", "von 1.4 auf 1.5"): two different versions
+/// with a word or two between them, in any language.
+fn version_change(sentence: &str) -> bool {
+    let is_version = |w: &str| {
+        let w = w.trim_matches(|c: char| "`'\"*_(),.;:«»“”„".contains(c));
+        let w = w.strip_prefix('v').unwrap_or(w);
+        w.contains('.')
+            && w.split('.')
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    // "3.11 and 3.12", "1.0 или 1.1": a list of versions, not a change.
+    const LISTS: &[&str] = &[
+        "and",
+        "or",
+        "und",
+        "oder",
+        "et",
+        "ou",
+        "y",
+        "o",
+        "e",
+        "i",
+        "og",
+        "och",
+        "en",
+        "и",
+        "или",
+        "і",
+        "або",
+        "ve",
+        "veya",
+        "và",
+        "hoặc",
+        "dan",
+        "atau",
+        "και",
+        "ή",
+        "oraz",
+        "lub",
+        "albo",
+        "nebo",
+        "és",
+        "vagy",
+        "și",
+        "sau",
+        "ja",
+        "tai",
+        "와",
+        "과",
+        "和",
+        "或",
+        "と",
+        "及",
+        "و",
+        "או",
+        "และ",
+        "หรือ",
+        "और",
+        "या",
+        "/",
+        "-",
+        "–",
+        "—",
+        "vs",
+        "vs.",
+    ];
+    let words: Vec<&str> = sentence.split_whitespace().collect();
+    words.iter().enumerate().any(|(i, a)| {
+        is_version(a)
+            && !a.ends_with(',')
+            && !words[i + 1..]
+                .iter()
+                .take(1)
+                .any(|w| LISTS.contains(&w.to_lowercase().as_str()))
+            && words.iter().skip(i + 2).take(2).any(|b| {
+                is_version(b)
+                    && b.trim_matches(|c: char| !c.is_alphanumeric())
+                        != a.trim_matches(|c: char| !c.is_alphanumeric())
+            })
+    })
 }
 
 /// Words that, right before a count, make it every test's ("all five", "les trois
