@@ -782,7 +782,7 @@ pub(crate) fn split_sentences(line: &str) -> Vec<String> {
                     .all(|(a, b)| a.to_ascii_lowercase() == b)
         };
         let abbreviation = is("e.g.") || is("i.e.");
-        let ends = matches!(c, '。' | '！' | '？')
+        let ends = matches!(c, '。' | '！' | '？' | '।' | '॥' | '؟' | '۔')
             || !abbreviation
                 && matches!(c, '.' | '!' | '?')
                 && next.is_none_or(|n| n.is_whitespace());
