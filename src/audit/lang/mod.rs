@@ -44,6 +44,12 @@ mod tr;
 mod uk;
 mod vi;
 mod zh;
+// Hebrew, Persian, Thai, Bengali, Malay.
+mod bn;
+mod fa;
+mod he;
+mod ms;
+mod th;
 
 use super::fast_hash::{FastMap, FastSet};
 use super::vocab::{self, Change, Claim, Kind, Reading};
@@ -146,6 +152,8 @@ pub const LANGS: &[&Lang] = &[
     &pl::PL,
     &tr::TR,
     &vi::VI,
+    // Malay before Indonesian: a message that scores alike in both is read as Indonesian.
+    &ms::MS,
     &id::ID,
     &ja::JA,
     &zh::ZH,
@@ -153,6 +161,10 @@ pub const LANGS: &[&Lang] = &[
     &hi::HI,
     &ar::AR,
     &el::EL,
+    &he::HE,
+    &fa::FA,
+    &th::TH,
+    &bn::BN,
 ];
 
 /// The language a message is written in.
@@ -210,6 +222,11 @@ pub fn fold(text: &str) -> String {
     text.chars()
         .map(|c| match c {
             '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+            // Arabic-Indic, Persian, Bengali and Thai digits.
+            '٠'..='٩' => char::from(b'0' + (c as u32 - '٠' as u32) as u8),
+            '۰'..='۹' => char::from(b'0' + (c as u32 - '۰' as u32) as u8),
+            '০'..='৯' => char::from(b'0' + (c as u32 - '০' as u32) as u8),
+            '๐'..='๙' => char::from(b'0' + (c as u32 - '๐' as u32) as u8),
             '／' => '/',
             '：' => ':',
             _ => c,
@@ -219,7 +236,7 @@ pub fn fold(text: &str) -> String {
 
 /// The script most of the message's letters are written in.
 fn script(text: &str) -> Option<&'static str> {
-    let mut counts: [(&str, usize); 10] = [
+    let mut counts: [(&str, usize); 11] = [
         ("latin", 0),
         ("kana", 0),
         ("han", 0),
@@ -230,6 +247,7 @@ fn script(text: &str) -> Option<&'static str> {
         ("hebrew", 0),
         ("devanagari", 0),
         ("thai", 0),
+        ("bengali", 0),
     ];
     for c in text.chars().filter(|c| c.is_alphabetic()) {
         let i = match c as u32 {
@@ -243,6 +261,7 @@ fn script(text: &str) -> Option<&'static str> {
             0x590..=0x5FF => 7,
             0x900..=0x97F => 8,
             0xE00..=0xE7F => 9,
+            0x980..=0x9FF => 10,
             _ => continue,
         };
         counts[i].1 += 1;
@@ -281,6 +300,36 @@ fn uses_markers(lang: &Lang, text: &str) -> bool {
 fn persian(text: &str) -> bool {
     let count = |set: &str| text.chars().filter(|c| set.contains(*c)).count();
     count("یکگپچژےںہھٹڈڑ") > count("يكةى")
+}
+
+/// Letters of Urdu (ے, ٹ, ڈ, ڑ, ں, ہ), Pashto (ټ, ډ, ړ, ږ, ښ, ګ, ڼ, ې, ۍ), Sorani Kurdish (ە,
+/// ڕ, ڵ, ۆ, ێ) and Uyghur (ۇ, ۈ, ۋ) that Persian does not write.
+const NOT_PERSIAN: [char; 23] = [
+    'ے', 'ٹ', 'ڈ', 'ڑ', 'ں', 'ہ', 'ټ', 'ډ', 'ړ', 'ږ', 'ښ', 'ګ', 'ڼ', 'ې', 'ۍ', 'ە', 'ڕ', 'ڵ', 'ۆ',
+    'ێ', 'ۇ', 'ۈ', 'ۋ',
+];
+
+/// Whether Hebrew-script text is Yiddish: its digraphs (װ, ײ, ױ), its pointed alef (אַ, אָ)
+/// or its words.
+fn yiddish(text: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "און",
+        "איז",
+        "פון",
+        "זענען",
+        "האב",
+        "ניט",
+        "נישט",
+        "דער",
+        "דאס",
+        "איך",
+    ];
+    text.contains(['װ', 'ײ', 'ױ'])
+        || text.contains("א\u{5b7}")
+        || text.contains("א\u{5b8}")
+        || text
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| WORDS.contains(&w))
 }
 
 /// Whether Cyrillic text is Ukrainian: its letters (і, ї, є, ґ), its words ("що", "та",
@@ -632,7 +681,13 @@ fn scores(words: &[&str]) -> Vec<(&'static Lang, usize)> {
     let latin = LATIN.get_or_init(|| {
         LANGS
             .iter()
-            .filter(|l| l.spaced && !matches!(l.code, "ru" | "uk" | "hi" | "ar" | "el"))
+            .filter(|l| {
+                l.spaced
+                    && !matches!(
+                        l.code,
+                        "ru" | "uk" | "hi" | "ar" | "el" | "he" | "fa" | "bn"
+                    )
+            })
             .map(|l| Index::new(l))
             .collect()
     });
@@ -747,6 +802,19 @@ fn detect_uncached(message: &str) -> Detected {
         Some("arabic") if !persian(&text) && uses_markers(&ar::AR, &text) => {
             return Detected::Known(&ar::AR)
         }
+        // Persian: its letters (or, with none of either, its words), and none of Urdu's,
+        // Pashto's, Kurdish's or Uyghur's own letters.
+        Some("arabic")
+            if (persian(&text) || !text.contains(['ي', 'ك', 'ة', 'ى']))
+                && !text.contains(NOT_PERSIAN)
+                && (persian(&text) || uses_markers(&fa::FA, &text)) =>
+        {
+            return Detected::Known(&fa::FA)
+        }
+        // Hebrew script is also Yiddish's, Bengali script Assamese's (ৰ, ৱ).
+        Some("hebrew") if !yiddish(&text) => return Detected::Known(&he::HE),
+        Some("thai") => return Detected::Known(&th::TH),
+        Some("bengali") if !text.contains(['ৰ', 'ৱ']) => return Detected::Known(&bn::BN),
         Some(other) => return Detected::Unknown(other),
     }
     // Apostrophes split French and Italian elisions (j'ai, l'ho) into their words.
@@ -1084,7 +1152,8 @@ fn beside_from(lang: &Lang, text: &str, at: usize, len: usize) -> bool {
                         .chars()
                         .next_back()
                         .is_none_or(|c| !c.is_alphanumeric()));
-            ends_before || !lang.spaced && after.starts_with(f)
+            // Thai puts "from" before its noun, as the spaced languages do.
+            ends_before || !lang.spaced && lang.code != "th" && after.starts_with(f)
         });
     // What a file was made with or on the basis of, in the languages without spaces:
     // Chinese puts the word before the path ("用 `a` 生成了 `b`", "基于 `a`"), Japanese
@@ -1222,6 +1291,19 @@ fn changes_in(lang: &Lang, text: &str) -> Vec<(usize, &'static str, Change)> {
         }
     }
     out.sort_by_key(|(at, rank, form, _)| (*at, std::cmp::Reverse(form.len()), *rank));
+    // Thai words that hold a form without being it ("โครงสร้าง": structure, not "สร้าง").
+    if lang.code == "th" {
+        out.retain(|(at, _, form, _)| {
+            !THAI_NOT_VERBS.iter().any(|(word, f)| {
+                f == form
+                    && word.find(f).is_some_and(|k| {
+                        at.checked_sub(k)
+                            .and_then(|s| text.get(s..))
+                            .is_some_and(|t| t.starts_with(word))
+                    })
+            })
+        });
+    }
     // A form inside an earlier one is not a word of its own ("修改进行": no "改进").
     let mut end = 0;
     out.retain(|(at, _, form, _)| {
@@ -1235,6 +1317,10 @@ fn changes_in(lang: &Lang, text: &str) -> Vec<(usize, &'static str, Change)> {
         .map(|(at, _, form, change)| (at, form, change))
         .collect()
 }
+
+/// Thai words that hold a change form and are not the change: "โครงสร้าง" (structure),
+/// "เพิ่มเติม" (more), "ผลบิลด์" (the build's result).
+const THAI_NOT_VERBS: &[(&str, &str)] = &[("โครงสร้าง", "สร้าง"), ("เพิ่มเติม", "เพิ่ม"), ("ผลบ", "ลบ")];
 
 /// A number written in digits or as one of the language's number words, in the clause.
 fn counts(lang: &Lang, text: &str) -> Vec<u64> {
@@ -1602,7 +1688,12 @@ fn done_at(lang: &Lang, text: &str, start: usize, end: usize, tail: &str) -> boo
         after
             .find(d)
             .is_some_and(|i| after[..i].chars().count() <= DONE_REACH)
-    });
+        // Thai ends the verb phrase, or the verbs joined by "และ", with its done mark:
+        // "แก้ไข `a.rs` และ `b.rs` แล้ว".
+    }) || lang.code == "th" && {
+        let rest = tail.get(end..).unwrap_or(&text[end..]);
+        lang.done.iter().any(|d| rest.contains(d))
+    };
     let before: String = {
         let chars: Vec<char> = text[..start].chars().collect();
         chars[chars.len().saturating_sub(DONE_REACH + 1)..]
@@ -2069,8 +2160,23 @@ const PUSH_LABELS: &[&str] = &[
     "푸시",
     "пуш",
     "push to",
+    "פוש",
+    "پوش",
+    "พุช",
+    "পুশ",
 ];
-const COMMIT_LABELS: &[&str] = &["commit", "コミット", "提交", "커밋", "коммит", "коміт"];
+const COMMIT_LABELS: &[&str] = &[
+    "commit",
+    "コミット",
+    "提交",
+    "커밋",
+    "коммит",
+    "коміт",
+    "קומיט",
+    "کامیت",
+    "คอมมิต",
+    "কমিট",
+];
 
 fn claims_hash(s: &str) -> bool {
     vocab::is_hash(s.trim())
@@ -2079,6 +2185,20 @@ fn claims_hash(s: &str) -> bool {
 /// Whether a clause reports a refusal or a failure (of a push, a commit): the words of
 /// every table's language for "rejected", "refused", "declined", "failed".
 fn refusal(lang: &Lang, text: &str) -> bool {
+    // Malay "fail" is a file, no failure.
+    let text = &if lang.code == "ms" {
+        text.split(' ')
+            .filter(|w| {
+                !matches!(
+                    w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-'),
+                    "fail" | "fail-fail"
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    } else {
+        text.to_owned()
+    };
     vocab::refused(text) || first(lang, text, lang.failed).is_some() && !zero_failed(lang, text)
 }
 
@@ -2316,7 +2436,7 @@ fn read_sentence(
     };
     // Greek asks with ";" (or with U+037E, its own question mark, which looks alike).
     let greek_question = lang.code == "el" && sentence.trim_end().ends_with([';', '\u{37e}']);
-    if sentence.trim_end().ends_with(['?', '？']) || greek_question {
+    if sentence.trim_end().ends_with(['?', '？', '؟']) || greek_question {
         reading.why.push("a question: not a claim".into());
         return reading;
     }

@@ -1166,10 +1166,6 @@ fn danish() {
 fn neighbours_of_the_new_tables_keep_their_detection() {
     for (message, want) in [
         (
-            "فایل `README.md` را به‌روزرسانی کردم و همه تست‌ها با موفقیت اجرا شدند.",
-            "arabic",
-        ),
-        (
             "میں نے `README.md` فائل کو اپ ڈیٹ کیا ہے اور تمام ٹیسٹ پاس ہو گئے ہیں۔",
             "arabic",
         ),
@@ -1192,6 +1188,14 @@ fn neighbours_of_the_new_tables_keep_their_detection() {
         (
             "Zaktualizowałem `src/main.rs` i wszystkie testy przechodzą.",
             "pl",
+        ),
+        (
+            "فایل `README.md` را به‌روزرسانی کردم و همه تست‌ها با موفقیت اجرا شدند.",
+            "fa",
+        ),
+        (
+            "Upravil som súbor `src/lib.rs`, opravil som chybu a pridal som test, všetky testy prešli.",
+            "sk",
         ),
         (
             "Jeg har lagt til `app/report.py` og alle tre eksisterende testene gikk gjennom uten feil, så det er klart for gjennomgang.",
@@ -1288,11 +1292,11 @@ fn english_status_lines_stay_english() {
 
 #[test]
 fn a_language_without_a_table_is_said_once_and_never_read() {
-    let hebrew = "עדכנתי את קובץ ההגדרות וכל הבדיקות עוברות בהצלחה";
-    assert_eq!(detect(hebrew), Detected::Unknown("hebrew"));
-    assert!(read(hebrew).is_empty());
-    let note = unread_note(hebrew).expect("a note");
-    assert!(note.contains("hebrew script"), "{note}");
+    let urdu = "میں نے کنفیگ فائل کو اپ ڈیٹ کیا ہے اور تمام ٹیسٹ پاس ہو گئے ہیں";
+    assert_eq!(detect(urdu), Detected::Unknown("arabic"));
+    assert!(read(urdu).is_empty());
+    let note = unread_note(urdu).expect("a note");
+    assert!(note.contains("arabic script"), "{note}");
     let lithuanian =
         "Atnaujinau konfigūracijos failą ir visi testai sėkmingai praėjo, galite patikrinti";
     assert!(unread_note(lithuanian).is_some());
@@ -1835,4 +1839,404 @@ fn catalan() {
             "Les proves no passen.",
         ],
     );
+}
+// Hebrew, Persian, Thai, Bengali and Malay.
+
+#[test]
+fn hebrew() {
+    check(
+        "he",
+        &[
+            (
+                "עדכנתי את `src/main.rs` וכל הבדיקות עוברות.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "תיקנתי את `src/parser.rs`, וכל 12 הבדיקות עברו בהצלחה.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            ("מחקתי את הקובץ `docs/old.md`.", "file docs/old.md deleted"),
+            (
+                "הסרתי את הייבוא המיותר מ-`src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "יצרתי קובץ חדש `docs/setup.md` עם הוראות ההתקנה.",
+                "file docs/setup.md created",
+            ),
+            (
+                "שיניתי את השם של `foo.py` ל-`bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            ("- עודכן: `README.md`", "file README.md changed"),
+            (
+                "ביצעתי commit לשינויים ודחפתי ל-`feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "הבילד הצליח, ו-clippy לא מדווח על אזהרות.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 עברו, 0 נכשלו.", "8 tests pass"),
+            ("שלוש בדיקות עברו, שתי בדיקות נכשלו.", "2 tests fail"),
+            ("כל שש הבדיקות עוברות.", "6 tests pass"),
+        ],
+        &[
+            "הבדיקות כבר עוברות ב-CI.",
+            "אנא הרץ את `cargo test` כדי לוודא שהכל תקין.",
+            "סקרתי את השינויים ב-`src/lib.rs`.",
+            "הקובץ `config.yaml` שונה על ידי המשתמש.",
+            "`README.md` כבר היה מעודכן.",
+            "לא הרצתי את הבדיקות, אז אני לא יודע אם הן עוברות.",
+            "האם לבצע push לשינויים?",
+            "בשלב הבא אוכל לעדכן את `docs/api.md`.",
+            "אעדכן את `src/lib.rs` מאוחר יותר אם תרצה.",
+            "הבדיקות עדיין נכשלות: 2 מתוך 10.",
+            "לא שיניתי את `README.md`.",
+            "הדחיפה ל-`main` נדחתה על ידי השרת המרוחק, ולא נשלח דבר.",
+            "עברתי על הקוד ב-`src/lib.rs` ומצאתי את הבעיה.",
+        ],
+    );
+}
+
+#[test]
+fn persian() {
+    check(
+        "fa",
+        &[
+            (
+                "فایل `src/main.rs` را به‌روزرسانی کردم و همه تست‌ها پاس شدند.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "`src/parser.rs` را اصلاح کردم، و ۱۲ تست با موفقیت اجرا شدند.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "فایل `docs/old.md` را حذف کردم.",
+                "file docs/old.md deleted",
+            ),
+            (
+                "import بلااستفاده را از `src/lib.rs` حذف کردم.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "فایل جدید `docs/setup.md` را ایجاد کردم.",
+                "file docs/setup.md created",
+            ),
+            (
+                "نام `foo.py` را به `bar.py` تغییر دادم.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "تغییرات را کامیت کردم و به `feat/login` پوش کردم.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "بیلد با موفقیت انجام شد و clippy هیچ هشداری گزارش نکرد.",
+                "the build succeeds|the linter passes",
+            ),
+            ("نتیجه `cargo test`: ۸ پاس، ۰ شکست.", "8 tests pass"),
+            ("سه تست پاس شدند و دو تست شکست خوردند.", "2 tests fail"),
+        ],
+        &[
+            "تست‌ها قبلاً در CI پاس می‌شدند.",
+            "لطفاً `cargo test` را اجرا کنید تا مطمئن شوید همه چیز درست است.",
+            "تغییرات `src/lib.rs` را بررسی کردم.",
+            "فایل `config.yaml` توسط کاربر تغییر داده شد.",
+            "`README.md` از قبل به‌روز بود.",
+            "تست‌ها را اجرا نکردم، پس نمی‌دانم پاس می‌شوند یا نه.",
+            "آیا تغییرات را پوش کنم؟",
+            "در مرحله بعد می‌توانم `docs/api.md` را به‌روزرسانی کنم.",
+            "اگر بخواهید بعداً `src/lib.rs` را به‌روزرسانی خواهم کرد.",
+            "تست‌ها هنوز شکست می‌خورند: ۲ از ۱۰.",
+            "`README.md` را تغییر ندادم.",
+            "پوش به `main` رد شد (non-fast-forward) و چیزی ارسال نشد.",
+        ],
+    );
+}
+
+#[test]
+fn thai() {
+    check(
+        "th",
+        &[
+            (
+                "อัปเดต `src/main.rs` แล้ว และการทดสอบทั้งหมดผ่าน",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "ได้แก้ไขไฟล์ `src/parser.rs` แล้ว การทดสอบผ่านทั้ง 12 รายการ",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            ("ลบไฟล์ `docs/old.md` แล้ว", "file docs/old.md deleted"),
+            (
+                "ลบ import ที่ซ้ำซ้อนออกจาก `src/lib.rs` แล้ว",
+                "file src/lib.rs changed",
+            ),
+            (
+                "สร้างไฟล์ใหม่ `docs/setup.md` เรียบร้อยแล้ว",
+                "file docs/setup.md created",
+            ),
+            (
+                "เปลี่ยนชื่อ `foo.py` เป็น `bar.py` แล้ว",
+                "file foo.py renamed to bar.py",
+            ),
+            ("- แก้ไข `README.md`", "file README.md changed"),
+            (
+                "คอมมิตการเปลี่ยนแปลงและพุชไปที่ `feat/login` แล้ว",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "บิลด์สำเร็จ และ clippy ไม่มีคำเตือน",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: ผ่าน 8 ล้มเหลว 0", "8 tests pass"),
+            ("การทดสอบผ่านสามรายการ และล้มเหลวสองรายการ", "2 tests fail"),
+        ],
+        &[
+            "การทดสอบผ่านอยู่แล้วใน CI",
+            "กรุณารัน `cargo test` เพื่อตรวจสอบว่าทุกอย่างถูกต้อง",
+            "ตรวจสอบการเปลี่ยนแปลงใน `src/lib.rs` แล้ว",
+            "ไฟล์ `config.yaml` ถูกแก้ไขโดยผู้ใช้",
+            "ยังไม่ได้รันการทดสอบ จึงไม่ทราบว่าผ่านหรือไม่",
+            "ต้องการให้พุชการเปลี่ยนแปลงไหม?",
+            "ขั้นตอนถัดไป ผมสามารถอัปเดต `docs/api.md` ได้",
+            "ถ้าคุณต้องการ ผมจะอัปเดต `src/lib.rs` ภายหลัง",
+            "การทดสอบยังล้มเหลวอยู่: 2 จาก 10",
+            "ไม่ได้แก้ไข `README.md`",
+            "การพุชไปที่ `main` ถูกปฏิเสธ (non-fast-forward)",
+            "โครงสร้างของ `src/lib.rs` ถูกต้องแล้ว",
+        ],
+    );
+}
+
+#[test]
+fn bengali() {
+    check(
+        "bn",
+        &[
+            (
+                "আমি `src/main.rs` আপডেট করেছি এবং সব টেস্ট পাস হয়েছে।",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "`src/parser.rs` ঠিক করেছি, ১২টি টেস্ট সফলভাবে পাস হয়েছে।",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "আমি `docs/old.md` ফাইলটি মুছে ফেলেছি।",
+                "file docs/old.md deleted",
+            ),
+            (
+                "`src/lib.rs` থেকে অব্যবহৃত import সরিয়ে দিয়েছি।",
+                "~file src/lib.rs deleted",
+            ),
+            (
+                "নতুন ফাইল `docs/setup.md` তৈরি করেছি।",
+                "file docs/setup.md created",
+            ),
+            (
+                "`foo.py` এর নাম পরিবর্তন করে `bar.py` করেছি।",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "পরিবর্তনগুলো কমিট করেছি এবং `feat/login` এ পুশ করেছি।",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "বিল্ড সফল হয়েছে এবং clippy তে কোনো সতর্কতা নেই।",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test` এর ফলাফল: 8 পাস, 0 ব্যর্থ।", "8 tests pass"),
+            ("তিনটি টেস্ট পাস হয়েছে, দুটি টেস্ট ব্যর্থ হয়েছে।", "2 tests fail"),
+        ],
+        &[
+            "টেস্টগুলো ইতিমধ্যে CI তে পাস হচ্ছে।",
+            "অনুগ্রহ করে `cargo test` চালিয়ে দেখুন সব ঠিক আছে কিনা।",
+            "আমি `src/lib.rs` এর পরিবর্তনগুলো পর্যালোচনা করেছি।",
+            "`config.yaml` ফাইলটি ব্যবহারকারী পরিবর্তন করেছেন।",
+            "`README.md` আগেই আপডেট করা ছিল।",
+            "আমি এখনো টেস্ট চালাইনি।",
+            "আমি কি পরিবর্তনগুলো পুশ করব?",
+            "পরবর্তী ধাপে আমি `docs/api.md` আপডেট করতে পারি।",
+            "আপনি চাইলে আমি `src/lib.rs` পরে আপডেট করব।",
+            "টেস্টগুলো এখনো ব্যর্থ হচ্ছে: 10 টির মধ্যে 2 টি।",
+            "আমি `README.md` পরিবর্তন করিনি।",
+            "`main` এ পুশ প্রত্যাখ্যান করা হয়েছে (non-fast-forward)।",
+        ],
+    );
+}
+
+#[test]
+fn malay() {
+    check(
+        "ms",
+        &[
+            (
+                "Saya telah mengemas kini `src/main.rs` dan semua ujian lulus.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Saya membaiki `src/parser.rs`, 12 ujian berjaya.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            ("Saya telah memadam fail `docs/lama.md`.", "file docs/lama.md deleted"),
+            (
+                "Saya membuang import yang berlebihan daripada `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Fail baharu `docs/setup.md` telah dicipta.",
+                "file docs/setup.md created",
+            ),
+            (
+                "Saya menamakan semula `foo.py` kepada `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Perubahan telah di-commit dan di-push ke cawangan `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Fail `a.rs` dikemas kini, kemudian perubahan telah di-commit dan di-push ke `main`.",
+                "file a.rs changed|a commit made|pushed to main",
+            ),
+            (
+                "Binaan berjaya dan clippy tidak melaporkan amaran.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 ujian berjaya, 0 gagal.", "8 tests pass"),
+            ("Tiga ujian berjaya, dua ujian gagal.", "2 tests fail"),
+        ],
+        &[
+            "Semua ujian sudah berjaya dalam CI sebelum ini.",
+            "Sila jalankan `cargo test` untuk memastikan semuanya lulus.",
+            "Saya menyemak perubahan dalam fail `src/lib.rs`.",
+            "Fail `config.yaml` diubah oleh pengguna.",
+            "Saya belum menjalankan ujian kerana binaan masih gagal.",
+            "Adakah saya perlu push cawangan ini?",
+            "Langkah seterusnya, saya boleh mengemas kini `docs/api.md`.",
+            "Saya akan mengemas kini `src/lib.rs` nanti jika anda mahu.",
+            "Ujian masih gagal: 2 daripada 10.",
+            "Saya tidak mengubah fail `README.md`.",
+            "Push ke cawangan `main` ditolak oleh pelayan.",
+        ],
+    );
+}
+
+/// The new tables' scripts and neighbours: Persian is not Arabic nor Urdu, Bengali not
+/// Assamese, Malay not Indonesian (nor Indonesian Malay); the older tables keep theirs.
+#[test]
+fn the_new_tables_and_their_neighbours_keep_apart() {
+    for (message, want) in [
+        ("עדכנתי את קובץ ההגדרות וכל הבדיקות עוברות בהצלחה", "he"),
+        (
+            "فایل `README.md` را به‌روزرسانی کردم و همه تست‌ها با موفقیت اجرا شدند.",
+            "fa",
+        ),
+        ("อัปเดตไฟล์การตั้งค่าแล้ว และการทดสอบทั้งหมดผ่าน", "th"),
+        ("আমি কনফিগ ফাইল আপডেট করেছি এবং সব টেস্ট পাস হয়েছে।", "bn"),
+        (
+            "Saya telah mengemas kini fail konfigurasi dan semua ujian berjaya.",
+            "ms",
+        ),
+        ("قمت بتحديث `src/main.rs` وجميع الاختبارات ناجحة.", "ar"),
+        ("تم تعديل `src/parser.rs`، ونجحت 12 اختبارًا.", "ar"),
+        ("मैंने `src/main.rs` अपडेट किया और सभी टेस्ट पास हो गए।", "hi"),
+        (
+            "Saya telah memperbarui `src/main.rs` dan semua test lulus.",
+            "id",
+        ),
+        ("Saya memperbaiki `src/parser.rs`, 12 test berhasil.", "id"),
+        ("Saya menghapus file `docs/lama.md`.", "id"),
+        (
+            "Perubahan sudah di-commit dan di-push ke `feat/login`.",
+            "id",
+        ),
+    ] {
+        let mut bad = Vec::new();
+        detected_as(want, message, &mut bad);
+        assert!(bad.is_empty(), "{bad:?}");
+    }
+    for (message, want) in [
+        (
+            "میں نے `README.md` فائل کو اپ ڈیٹ کیا ہے اور تمام ٹیسٹ پاس ہو گئے ہیں۔",
+            "arabic",
+        ),
+        (
+            "মই `README.md` ফাইলটো আপডেট কৰিছো আৰু সকলো পৰীক্ষা সফল হৈছে।",
+            "bengali",
+        ),
+        (
+            "איך האב דערהייַנטיקט די טעקע און אַלע טעסטן זענען דורכגעגאנגען",
+            "hebrew",
+        ),
+    ] {
+        assert_eq!(detect(message), Detected::Unknown(want), "{message}");
+    }
+    // Honest reports in the new languages claim nothing they did not do.
+    each_reads(
+        &[
+            "ה-push נדחה על ידי ה-hook של השרת.",
+            "پوش به `main` رد شد.",
+            "การพุชไปที่ `main` ล้มเหลว",
+            "`main` এ পুশ ব্যর্থ হয়েছে।",
+            "Push ke `main` gagal kerana hook pelayan.",
+        ],
+        |got| !got.iter().any(|c| c.starts_with("pushed")),
+    );
+}
+
+/// Lists, number words and digits of the new tables' scripts, and honest reports of a
+/// refused push or a check not run.
+#[test]
+fn the_new_tables_read_lists_digits_and_refusals() {
+    for (message, want) in [
+        (
+            "עדכנתי את `a.rs` ואת `b.rs`, ויצרתי את `c.rs`.",
+            &[
+                "file a.rs changed",
+                "file b.rs changed",
+                "file c.rs created",
+            ][..],
+        ),
+        ("`cargo test` הורץ: 3 עברו ו-1 נכשלה.", &["1 tests fail"]),
+        ("تست‌ها را اجرا کردم: ۱۴ تست پاس شدند.", &["14 tests pass"]),
+        (
+            "`a.rs` و `b.rs` را به‌روزرسانی کردم.",
+            &["file a.rs changed", "file b.rs changed"],
+        ),
+        ("รัน `cargo test` แล้ว ผ่าน 14 ล้มเหลว 0", &["14 tests pass"]),
+        (
+            "แก้ไข `a.rs` และ `b.rs` แล้ว",
+            &["file a.rs changed", "file b.rs changed"],
+        ),
+        ("สร้าง `b.yaml` จาก `a.yaml` แล้ว", &["file b.yaml created"]),
+        (
+            "আমি `cargo test` চালিয়েছি: ১৪টি টেস্ট পাস হয়েছে।",
+            &["14 tests pass"],
+        ),
+        (
+            "Saya telah mencipta fail `c.rs` dan mengemas kini `a.rs`.",
+            &["file c.rs created", "file a.rs changed"],
+        ),
+    ] {
+        assert_eq!(read(message), want, "{message}");
+    }
+    for message in [
+        "ניסיתי לדחוף ל-`main` אבל השרת דחה את הדחיפה.",
+        "לא הרצתי את הבדיקות — אפשר להריץ את `cargo test` בהמשך.",
+        "הקובץ `a.rs` לא נמחק.",
+        "هنوز تست‌ها را اجرا نکرده‌ام.",
+        "می‌توانم تغییرات را کامیت کنم.",
+        "คอมมิตแล้ว แต่พุชไม่สำเร็จเพราะถูกปฏิเสธ",
+        "ยังไม่ได้คอมมิต",
+        "จะพุชไปที่ `main` ต่อไป",
+        "ดูรายละเอียดเพิ่มเติมใน `docs/a.md`",
+        "আমি এখনও কমিট করিনি।",
+        "Fail `a.rs` tidak dipadam.",
+    ] {
+        assert_eq!(read(message), Vec::<String>::new(), "{message}");
+    }
 }
