@@ -511,7 +511,7 @@ fn starts_with_folded(chars: &[char], pattern: &str) -> bool {
     })
 }
 
-/// Clauses: parts joined by `;`, ` — `, or ` but `, each judged on its own; never split
+/// Clauses: parts joined by `;`, ` — `, ` but ` or `, which`, each judged on its own; never split
 /// inside a code span or a quotation.
 fn clauses(sentence: &str) -> Vec<String> {
     let mut out = vec![String::new()];
@@ -538,6 +538,15 @@ fn clauses(sentence: &str) -> Vec<String> {
             3
         } else if starts_with_folded(rest, " but ") {
             5
+        } else if starts_with_folded(rest, ", which ")
+            && !["i ", "we ", "i've ", "we've ", "i'd "]
+                .iter()
+                .any(|p| starts_with_folded(&rest[8..], p))
+        {
+            // "Added `build.js`, which copies `a.js` into `dist/`": what the file does is
+            // no change this turn made; the relative clause is judged on its own. Not
+            // "`a.rs`, which I updated": the agent's verb reaches back to the path.
+            2
         } else {
             0
         };

@@ -1006,11 +1006,14 @@ pub fn result_evidence(
     let all = checks(&f.runs, patterns, what == "tests" && !strict, f.ev.cwd);
     let tests = what == "tests";
     let pol = &f.ev.policy;
+    // The claim's own commands too (`bash -n`, a named validator): a write in the same
+    // command (`chmod +x a.sh && bash -n a.sh`) is the check's own, not a later edit.
     let check_patterns: Vec<&String> = pol
         .test_commands
         .iter()
         .chain(&pol.build_commands)
         .chain(&pol.lint_commands)
+        .chain(patterns)
         .collect();
     if all.is_empty() {
         return Err(finding(
@@ -1144,7 +1147,16 @@ pub fn result_evidence(
                 let cut_output = fresh.iter().any(|c| count_cut(c));
                 // "`tests/test_a.py`: 3 passed" counts that file's tests, which one run's
                 // summary does not split out.
-                if !claim.count_sure || cut_output || !claim.test_files.is_empty() {
+                // So does a count of one kind of tests ("단위 테스트 | 3개 모두 통과") or of a
+                // selection the sentence names by path (`test/`).
+                let selection = claim.tools.iter().any(|t| t.kind.is_some())
+                    || claim
+                        .sentence
+                        .split('`')
+                        .skip(1)
+                        .step_by(2)
+                        .any(|s| super::vocab::path_of(s.trim(), true).is_some());
+                if !claim.count_sure || cut_output || !claim.test_files.is_empty() || selection {
                     f.blocks = false;
                 }
                 if cut_output {

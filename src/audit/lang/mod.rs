@@ -720,13 +720,16 @@ pub fn number_of(w: &str) -> Option<u64> {
     if let Ok(n) = w.parse() {
         return Some(n);
     }
-    vocab::number_word(w).or_else(|| {
-        LANGS
-            .iter()
-            .flat_map(|l| l.numbers.iter())
-            .find(|(word, _)| word.trim() == w)
-            .map(|(_, n)| *n)
-    })
+    // Every table's number words, indexed once (the first table to list a word wins).
+    static WORDS: std::sync::OnceLock<FastMap<&'static str, u64>> = std::sync::OnceLock::new();
+    let words = WORDS.get_or_init(|| {
+        let mut m: FastMap<&'static str, u64> = FastMap::default();
+        for (word, n) in LANGS.iter().flat_map(|l| l.numbers.iter()).rev() {
+            m.insert(word.trim(), *n);
+        }
+        m
+    });
+    vocab::number_word(w).or_else(|| words.get(w).copied())
 }
 
 /// "two of the three", "zwei von drei", "dos de las tres": a count of fewer than all, in
@@ -748,12 +751,12 @@ pub fn some_of_all_words(text: &str) -> bool {
         })
         .collect();
     words.iter().enumerate().any(|(i, w)| {
-        let Some(n) = number_of(w) else {
-            return false;
-        };
         if !words.get(i + 1).is_some_and(|w| OF.contains(&w.as_str())) {
             return false;
         }
+        let Some(n) = number_of(w) else {
+            return false;
+        };
         let mut j = i + 2;
         while j < i + 4 && words.get(j).is_some_and(|w| ARTICLES.contains(&w.as_str())) {
             j += 1;
@@ -2063,7 +2066,13 @@ fn clause_claims(
         (Some("tests"), Some(_), None) => {
             let (count, sure) = test_count(lang, text);
             let mut claim = mk(Kind::Tests { count });
-            claim.count_sure = sure;
+            // "`npm test` … and `node --test e2e/…` …, both passed": with two runs named,
+            // a number may count the runs, not the tests.
+            let runs_named = sentence_spans
+                .iter()
+                .filter(|s| vocab::check_command_span(s))
+                .count();
+            claim.count_sure = sure && runs_named < 2;
             out.push(claim);
         }
         (Some("lint"), Some(_), None) => out.push(mk(Kind::Lint)),

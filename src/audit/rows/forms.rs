@@ -46,21 +46,30 @@ struct Form {
     lang: &'static str,
     /// Must end at a word's end (English words, the forms written with a trailing space).
     whole: bool,
-    /// Matches anywhere, not only at a word's start (scripts without spaces or case).
-    anywhere: bool,
+    /// Three characters or fewer: a table's short form counts only in its own language.
+    short: bool,
     sets: Sets,
+}
+
+/// The forms that start with one character: those that match only at a word's start, and
+/// those that match anywhere (most positions of a sentence are inside a word, where only
+/// the second list can match).
+#[derive(Default)]
+struct Bucket {
+    at_start: Vec<Form>,
+    anywhere: Vec<Form>,
 }
 
 /// Every form of every set, by first character: ASCII in an array, the rest hashed.
 struct Forms {
-    ascii: Vec<Vec<Form>>,
-    other: FastMap<char, Vec<Form>>,
+    ascii: Vec<Bucket>,
+    other: FastMap<char, Bucket>,
 }
 
 impl Forms {
     fn new() -> Forms {
         Forms {
-            ascii: (0..128).map(|_| Vec::new()).collect(),
+            ascii: (0..128).map(|_| Bucket::default()).collect(),
             other: FastMap::default(),
         }
     }
@@ -77,25 +86,30 @@ impl Forms {
         let Some(first) = text.chars().next() else {
             return;
         };
-        let whole = whole || raw.ends_with(' ') || !text.chars().any(char::is_alphabetic);
-        // A stem in a script with no lower case (CJK, Thai, Arabic ...) has no word
-        // boundary to wait for. (`is_lowercase` implies a letter, and is a cheaper
-        // lookup than `is_alphabetic` over every character of such a form.)
+        // Only the first letter is looked up (a form is in one script): the lookup of a
+        // letter outside ASCII is most of the cost of building the index.
+        let first_letter = text.chars().find(|c| c.is_alphabetic());
+        let whole = whole || raw.ends_with(' ') || first_letter.is_none();
+        // A stem in a script with no case (CJK, Thai, Arabic ...) has no word boundary to
+        // wait for.
         let anywhere = !whole
-            && !text.is_ascii()
-            && !text
-                .chars()
-                .any(|c| c.is_ascii_alphabetic() || c.is_lowercase());
+            && first_letter
+                .is_some_and(|c| !c.is_ascii() && !c.is_lowercase() && !c.is_uppercase());
         let form = Form {
             text,
             lang,
             whole,
-            anywhere,
+            short: text.chars().nth(3).is_none(),
             sets,
         };
-        match u8::try_from(first).ok().filter(u8::is_ascii) {
-            Some(b) => self.ascii[usize::from(b)].push(form),
-            None => self.other.entry(first).or_default().push(form),
+        let bucket = match u8::try_from(first).ok().filter(u8::is_ascii) {
+            Some(b) => &mut self.ascii[usize::from(b)],
+            None => self.other.entry(first).or_default(),
+        };
+        if anywhere {
+            bucket.anywhere.push(form);
+        } else {
+            bucket.at_start.push(form);
         }
     }
 
@@ -105,10 +119,10 @@ impl Forms {
         }
     }
 
-    fn starting_with(&self, c: char) -> &[Form] {
+    fn starting_with(&self, c: char) -> Option<&Bucket> {
         match u8::try_from(c).ok().filter(u8::is_ascii) {
-            Some(b) => &self.ascii[usize::from(b)],
-            None => self.other.get(&c).map_or(&[], Vec::as_slice),
+            Some(b) => Some(&self.ascii[usize::from(b)]),
+            None => self.other.get(&c),
         }
     }
 
@@ -119,12 +133,13 @@ impl Forms {
         for (i, c) in text.char_indices() {
             let word_start = prev.is_none_or(|p| !p.is_alphanumeric());
             prev = Some(c);
-            for f in self.starting_with(c) {
+            let Some(bucket) = self.starting_with(c) else {
+                continue;
+            };
+            let at_start: &[Form] = if word_start { &bucket.at_start } else { &[] };
+            for f in at_start.iter().chain(&bucket.anywhere) {
                 if f.sets.0 & sets.0 == 0
-                    || !(word_start || f.anywhere)
-                    || !f.lang.is_empty()
-                        && reading.is_some_and(|l| l != f.lang)
-                        && f.text.chars().count() <= 3
+                    || f.short && !f.lang.is_empty() && reading.is_some_and(|l| l != f.lang)
                     || !text[i..].starts_with(f.text)
                 {
                     continue;
@@ -345,6 +360,28 @@ const NOT_A_REPORT: &[&str] = &[
     "try",
     "use",
 ];
+
+/// The bytes a text holds: a form whose first byte it lacks cannot stand in it (a test of
+/// one bit before a search, for the thousands of forms a value is checked against). Taking
+/// words out of the text keeps it a superset, so one set serves a value as it is cut.
+pub(super) struct Bytes([u64; 4]);
+
+impl Bytes {
+    pub fn of(text: &str) -> Bytes {
+        let mut set = [0u64; 4];
+        for b in text.bytes() {
+            set[usize::from(b >> 6)] |= 1 << (b & 63);
+        }
+        Bytes(set)
+    }
+
+    /// Whether `form` may stand in the text.
+    pub fn may_hold(&self, form: &str) -> bool {
+        form.as_bytes()
+            .first()
+            .is_some_and(|&b| self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0)
+    }
+}
 
 /// Where `form` first stands in `text`: a byte search from the form's first byte, which
 /// costs less than `str::find`'s searcher on the short values rows hold. A match of a

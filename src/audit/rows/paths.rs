@@ -47,6 +47,27 @@ pub fn mark_listed_paths(readings: &mut [Reading]) {
     }
 }
 
+/// Words that open a relative clause after a comma: what it says describes a file.
+const RELATIVE: &[&str] = &[
+    ", which ",
+    ", that ",
+    ", die ",
+    ", das ",
+    ", der ",
+    ", qui ",
+    ", que ",
+    ", che ",
+    ", który",
+    ", która",
+    ", которы",
+    ", который",
+    ", яка ",
+    ", який ",
+    ", som ",
+    ", joka ",
+    ", amely",
+];
+
 /// Adds the claim that a path is there for each path a sentence names in a code span
 /// that no claim of it names: a report that names a path says the project has it. It
 /// blocks only where the project never had it ([`Listed::Alone`]).
@@ -65,7 +86,14 @@ pub fn mark_mentioned_paths(readings: &mut [Reading]) {
         .zip(reporting)
         .filter(|(r, reports)| !r.skipped && *reports)
     {
-        let spans: Vec<String> = path_spans(&r.sentence)
+        // What a relative clause says a file does ("`build.js`, which copies `a.js` into
+        // `dist/`") names paths it works on, not paths the project has.
+        let reported = RELATIVE
+            .iter()
+            .filter_map(|w| r.sentence.find(w))
+            .min()
+            .map_or(r.sentence.as_str(), |at| &r.sentence[..at]);
+        let spans: Vec<String> = path_spans(reported)
             .into_iter()
             .filter(|p| !not_claimed.contains(p))
             .collect();

@@ -388,27 +388,28 @@ pub(super) fn says_passed(value: &str) -> bool {
         passed = true;
         v = rest;
     }
+    let bytes = forms::Bytes::of(&v);
     let cleans = LANGS.iter().flat_map(|l| l.clean.iter().map(|c| c.trim()));
     for c in cleans.chain(denied_problems(&v).iter().map(String::as_str)) {
-        if forms::contains(&v, c) {
+        if bytes.may_hold(c) && forms::contains(&v, c) {
             passed = true;
             v = v.replace(c, " ");
         }
     }
     for p in NOTHING_FOUND {
-        if forms::contains(&v, p) {
+        if bytes.may_hold(p) && forms::contains(&v, p) {
             passed = true;
             v = v.replace(p, " ");
         }
     }
     for p in forms::passed_stems() {
-        if p.is_in(&v) {
+        if bytes.may_hold(p.text) && p.is_in(&v) {
             passed = true;
             v = v.replace(p.text, " ");
         }
     }
     for p in PASSED {
-        if has_word(&v, p) {
+        if bytes.may_hold(p) && has_word(&v, p) {
             passed = true;
             v = v.replace(p, " ");
         }
@@ -425,12 +426,13 @@ pub(super) fn refutes(text: &str, failures: bool) -> bool {
         return true;
     }
     v = d.rest;
+    let bytes = forms::Bytes::of(&v);
     let cleans = LANGS.iter().flat_map(|l| l.clean.iter().map(|c| c.trim()));
     for c in cleans
         .chain(denied_problems(&v).iter().map(String::as_str))
         .chain(NOTHING_FOUND.iter().copied())
     {
-        if forms::contains(&v, c) {
+        if bytes.may_hold(c) && forms::contains(&v, c) {
             v = v.replace(c, " ");
         }
     }
