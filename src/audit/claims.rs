@@ -145,11 +145,14 @@ pub fn explain(message: &str) -> Vec<Reading> {
     // their results). What says a path is there, or a ref, needs the language's words
     // for "not" and "later".
     let detected = super::lang::detect(message);
-    super::rows::read_as(match detected {
-        super::lang::Detected::Known(l) => Some(l.code),
-        super::lang::Detected::English => Some("en"),
-        super::lang::Detected::Unknown(_) => None,
-    });
+    super::rows::read_as(
+        match detected {
+            super::lang::Detected::Known(l) => Some(l.code),
+            super::lang::Detected::English => Some("en"),
+            super::lang::Detected::Unknown(_) => None,
+        },
+        message,
+    );
     let unread = matches!(detected, super::lang::Detected::Unknown(script) if script != "latin");
     let mut readings = if unread {
         unread_lines(message)

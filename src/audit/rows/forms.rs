@@ -2,11 +2,14 @@
 //! (thousands), indexed by first character so one pass over a sentence finds any of
 //! them. A hook is one process per call, so the index is built on every run that reads
 //! a row: it is built once for all the sets (each form tagged with the sets it is in),
-//! borrows the tables' `&'static str`s, and hashes a character with one multiplication
-//! ([`FastMap`]).
+//! only of the forms that can stand in the messages read (a Latin message's holds no Thai
+//! form), borrows the tables' `&'static str`s, and hashes a character with one
+//! multiplication ([`FastMap`]).
 
-use super::super::fast_hash::FastMap;
-use super::super::lang::{Lang, LANGS};
+use super::super::fast_hash::{FastMap, FastSet};
+use super::super::lang::{fold, LANGS};
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::OnceLock;
 
 /// Which sets a form is in (a bit each).
@@ -74,13 +77,9 @@ impl Forms {
         }
     }
 
-    /// Adds `raw` to `sets`: a stem (matches as the tables do: at a word's start, or
-    /// anywhere in a script without case) unless `whole`.
-    fn add(&mut self, raw: &'static str, whole: bool, sets: Sets) {
-        self.add_of("", raw, whole, sets);
-    }
-
-    /// Adds a form of the table `lang`.
+    /// Adds `raw`, a form of the table `lang` ("" for this reader's own lists), to `sets`: a
+    /// stem (it matches as the tables do: at a word's start, or anywhere in a script without
+    /// case) unless `whole`.
     fn add_of(&mut self, lang: &'static str, raw: &'static str, whole: bool, sets: Sets) {
         let text = raw.trim();
         let Some(first) = text.chars().next() else {
@@ -110,12 +109,6 @@ impl Forms {
             bucket.anywhere.push(form);
         } else {
             bucket.at_start.push(form);
-        }
-    }
-
-    fn add_all(&mut self, lang: &'static str, forms: &[&'static str], whole: bool, sets: Sets) {
-        for f in forms {
-            self.add_of(lang, f, whole, sets);
         }
     }
 
@@ -158,62 +151,105 @@ impl Forms {
     }
 }
 
-/// The index of every set, built on first use.
-fn forms() -> &'static Forms {
-    static FORMS: OnceLock<Forms> = OnceLock::new();
-    FORMS.get_or_init(|| {
-        use Sets as S;
-        let mut forms = Forms::new();
-        let not_there = S::NOT_THERE | S::GONE;
-        let modal = not_there | S::NOT_A_PASS;
-        for l in LANGS.iter() {
-            // English is read word by word: its table's forms are whole words. Its
-            // deletions and renames are read by its own reader.
-            let en = l.code == "en";
-            let Lang {
-                negations,
-                modal: plans,
-                failed,
-                ..
-            } = *l;
-            let code = l.code;
-            forms.add_all(code, negations, en, S::NOT_THERE);
-            if !en {
-                forms.add_all(code, l.deleted, false, not_there);
-                forms.add_all(code, l.renamed, false, not_there);
+/// The index of every set, of the forms that can stand in the messages read so far: a
+/// form whose first character is outside ASCII and in none of them cannot match (the
+/// texts looked up are their sentences), so a Latin message's index holds no Thai, Hindi
+/// or Chinese form. Built on first use, again only when a later message (a subagent's)
+/// brings a character the index was not built for.
+fn forms() -> Rc<Forms> {
+    let key = SEEN.with(|s| s.borrow().as_ref().map(FastSet::len));
+    if let Some(forms) = BUILT.with(|b| {
+        b.borrow()
+            .as_ref()
+            .filter(|(k, _)| *k == key)
+            .map(|(_, f)| Rc::clone(f))
+    }) {
+        return forms;
+    }
+    let forms = SEEN.with(|s| {
+        let seen = s.borrow();
+        Rc::new(build(|c| {
+            c.is_ascii() || seen.as_ref().is_none_or(|seen| seen.contains(&c))
+        }))
+    });
+    BUILT.with(|b| *b.borrow_mut() = Some((key, Rc::clone(&forms))));
+    forms
+}
+
+/// The index of the forms whose first character `can_stand` says may be in a text.
+fn build(can_stand: impl Fn(char) -> bool) -> Forms {
+    use Sets as S;
+    let mut forms = Forms::new();
+    let mut add = |lang: &'static str, list: &[&'static str], whole: bool, sets: Sets| {
+        for w in list {
+            if w.trim().chars().next().is_some_and(&can_stand) {
+                forms.add_of(lang, w, whole, sets);
             }
-            forms.add_all(code, plans, en, modal);
-            for w in l.others {
-                // "he" is also Spanish and Catalan "I have" ("He copiat `a` a `b`"): the
-                // English reader reads it as another's hand on its own.
-                if !(en && *w == "he") {
-                    forms.add_of(code, w, en, not_there);
-                }
-            }
-            forms.add_all(code, l.earlier, en, not_there);
-            forms.add_all(code, l.modified, en, S::CHANGED);
-            forms.add_all(code, l.created, en, S::CHANGED);
-            forms.add_all(code, failed, en, S::FAILED);
         }
-        for w in NOT_THERE {
-            let negation = matches!(*w, "not" | "n't" | "no" | "never" | "without" | "none");
-            forms.add(w, true, if negation { S::NOT_THERE } else { not_there });
+    };
+    let not_there = S::NOT_THERE | S::GONE;
+    let modal = not_there | S::NOT_A_PASS;
+    for l in LANGS.iter() {
+        // English is read word by word: its table's forms are whole words. Its deletions
+        // and renames are read by its own reader.
+        let en = l.code == "en";
+        let code = l.code;
+        add(code, l.negations, en, S::NOT_THERE);
+        if !en {
+            add(code, l.deleted, false, not_there);
+            add(code, l.renamed, false, not_there);
         }
-        forms.add_all("", NOT_A_PASS, true, S::NOT_A_PASS);
-        forms.add_all("", NOT_A_REPORT, true, S::NOT_A_REPORT);
-        forms
-    })
+        add(code, l.modal, en, modal);
+        // "he" is also Spanish and Catalan "I have" ("He copiat `a` a `b`"): the English
+        // reader reads it as another's hand on its own.
+        let others: Vec<&'static str> = l
+            .others
+            .iter()
+            .copied()
+            .filter(|w| !(en && *w == "he"))
+            .collect();
+        add(code, &others, en, not_there);
+        add(code, l.earlier, en, not_there);
+        add(code, l.modified, en, S::CHANGED);
+        add(code, l.created, en, S::CHANGED);
+        add(code, l.failed, en, S::FAILED);
+    }
+    let (negations, rest): (Vec<&'static str>, Vec<&'static str>) = NOT_THERE
+        .iter()
+        .partition(|w| matches!(**w, "not" | "n't" | "no" | "never" | "without" | "none"));
+    add("", &negations, true, S::NOT_THERE);
+    add("", &rest, true, not_there);
+    add("", NOT_A_PASS, true, S::NOT_A_PASS);
+    add("", NOT_A_REPORT, true, S::NOT_A_REPORT);
+    forms
 }
 
 thread_local! {
     /// The table the message is read with, where one is: a table's short forms count only
     /// in its own language (Dutch "al" is "already", Spanish and Catalan "al" is "to the").
     static READ_AS: std::cell::Cell<Option<&'static str>> = const { std::cell::Cell::new(None) };
+    /// The characters outside ASCII of the messages read (as written and lower-cased);
+    /// `None` before any: every form then stands in the index.
+    static SEEN: RefCell<Option<FastSet<char>>> = const { RefCell::new(None) };
+    /// The index, and the count of characters seen it was built for.
+    static BUILT: RefCell<Option<(Option<usize>, Rc<Forms>)>> = const { RefCell::new(None) };
 }
 
-/// Reads what follows as written in the table `code`'s language (`None`: any).
-pub(in crate::audit) fn read_as(code: Option<&'static str>) {
+/// Reads what follows as `message`, written in the table `code`'s language (`None`: any).
+pub(in crate::audit) fn read_as(code: Option<&'static str>, message: &str) {
     READ_AS.with(|r| r.set(code));
+    SEEN.with(|s| {
+        let mut s = s.borrow_mut();
+        let seen = s.get_or_insert_with(FastSet::default);
+        let lower = fold(&message.to_lowercase());
+        for c in message
+            .chars()
+            .chain(lower.chars())
+            .filter(|c| !c.is_ascii())
+        {
+            seen.insert(c);
+        }
+    });
 }
 
 /// Whether `text` (lower-cased, folded) holds a form of any of `sets`.
