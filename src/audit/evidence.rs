@@ -2056,11 +2056,22 @@ pub fn copied_to(claim: &Claim, f: &Facts) -> bool {
             .argv
             .first()
             .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
+        let args: Vec<&str> = s.argv[1..]
+            .iter()
+            .filter(|a| !a.starts_with('-'))
+            .map(|a| a.trim_start_matches("./").trim_end_matches('/'))
+            .collect();
+        // `cp a.txt b.md dist/` puts `dist/a.txt` there.
+        let into_dir = args.split_last().is_some_and(|(dest, sources)| {
+            sources
+                .iter()
+                .any(|s| format!("{dest}/{}", s.rsplit('/').next().unwrap_or(s)) == target)
+        });
         matches!(program, "cp" | "rsync" | "install" | "ditto")
-            && s.argv[1..].iter().any(|a| {
-                let a = a.trim_start_matches("./").trim_end_matches('/');
-                a == target || a.starts_with(&format!("{target}/"))
-            })
+            && (into_dir
+                || args
+                    .iter()
+                    .any(|a| *a == target || a.starts_with(&format!("{target}/"))))
     })
 }
 

@@ -2013,6 +2013,16 @@ fn clause_claims(
             }
             None => {}
         }
+        // "Az egységtesztek és az integrációs teszt is zöldek": kinds of tests joined by
+        // "and" across clauses are all the pass's, where no clause of the sentence denies
+        // or plans (then the pass may be one kind's only).
+        if matches!(claim.kind, Kind::Tests { .. }) && void(lang, sentence).is_none() {
+            for kind in super::named::named_in(sentence, &claim.kind) {
+                if kind.kind.is_some() && !claim.tools.contains(&kind) {
+                    claim.tools.push(kind);
+                }
+            }
+        }
         claim
     };
     // A sentence that reports failures claims no pass: "fallaron dos pruebas y pasó una"

@@ -83,23 +83,41 @@ pub fn mark_copies(readings: &mut [Reading]) {
         {
             continue;
         }
-        let kind = if target.ends_with('/') {
-            Kind::Dir {
+        // Files copied into a folder ("نسخت `a.txt` و `b.md` إلى `dist/`") are each there
+        // under its own name; a folder alone ("copied the build into `dist/`") changed.
+        let dir = target.ends_with('/');
+        let sources: Vec<&String> = paths[..t]
+            .iter()
+            .map(|(p, _)| p)
+            .filter(|p| !p.ends_with('/'))
+            .collect();
+        let kinds: Vec<Kind> = if dir && !sources.is_empty() {
+            sources
+                .iter()
+                .map(|s| Kind::File {
+                    path: format!("{target}{}", s.rsplit('/').next().unwrap_or(s)),
+                    change: Change::Modified,
+                })
+                .collect()
+        } else if dir {
+            vec![Kind::Dir {
                 path: target.trim_end_matches('/').to_owned(),
                 change: Change::Modified,
-            }
+            }]
         } else {
-            Kind::File {
+            vec![Kind::File {
                 path: target.clone(),
                 change: Change::Modified,
-            }
+            }]
         };
-        let mut claim = Claim::read(kind, &r.sentence);
-        claim.via_copy = true;
-        claim.weaken(
-            "a copy the message describes, and no copy command of this turn names where it went",
-        );
-        add(r, claim);
+        for kind in kinds {
+            let mut claim = Claim::read(kind, &r.sentence);
+            claim.via_copy = true;
+            claim.weaken(
+                "a copy the message describes, and no copy command of this turn names where it went",
+            );
+            add(r, claim);
+        }
     }
 }
 

@@ -241,7 +241,7 @@ pub fn mark_value_changes(readings: &mut [Reading]) {
 /// with a word or two between them, in any language.
 fn version_change(sentence: &str) -> bool {
     let is_version = |w: &str| {
-        let w = w.trim_matches(|c: char| "`'\"*_(),.;:«»“”„".contains(c));
+        let w = w.trim_matches(|c: char| "`'\"*_(),.;:«»“”„。，、；：（）".contains(c));
         let w = w.strip_prefix('v').unwrap_or(w);
         w.contains('.')
             && w.split('.')
