@@ -304,7 +304,9 @@ pub fn covers(kind: &str, argv: &[String]) -> Option<bool> {
         let has = |flags: &[&str]| args.iter().any(|a| flags.contains(a));
         // `--all-targets` is lib, bins, tests, examples and benches: no doc tests.
         let all_targets = has(&["--all-targets"]);
-        let unit = has(&["--lib", "--bins", "--bin"]) || all_targets;
+        // `--tests` is every target with `test = true`: the library's and binaries' unit
+        // tests as well as the integration tests (cargo's own documentation).
+        let unit = has(&["--lib", "--bins", "--bin", "--tests"]) || all_targets;
         let integration = has(&["--test", "--tests"]) || all_targets;
         let doc = has(&["--doc"]);
         if !(unit || integration || doc) {

@@ -2040,7 +2040,8 @@ fn clause_claims(
             // "2 fehlgeschlagen", "失败 1 个": the count of failures is a claim of its own.
             // The whole word a stem starts ("fall" of "falló").
             let count = find(lang, &plain, f).and_then(|at| {
-                let end = at + f.len();
+                // The form as found: a trailing space marks a whole word, and is not in it.
+                let end = (at + f.trim_end().len()).min(plain.len());
                 let word_end = if lang.spaced {
                     end + plain[end..]
                         .find(|c: char| !c.is_alphanumeric())
@@ -2061,7 +2062,12 @@ fn clause_claims(
                 let at = find(lang, &plain, noun)?;
                 let fail_at = find(lang, &plain, f)?;
                 (at < fail_at).then_some(())?;
-                count_beside(lang, &plain, at, at + noun.len())
+                count_beside(
+                    lang,
+                    &plain,
+                    at,
+                    (at + noun.trim_end().len()).min(plain.len()),
+                )
             });
             // "1 échec et 1 erreur": errors count with failures, as the runners count.
             let count = count.map(|n| n + error_count(lang, &whole, f));
@@ -2326,8 +2332,13 @@ fn only_the_verb(lang: &Lang, text: &str) -> bool {
 fn zero_failed(lang: &Lang, text: &str) -> bool {
     lang.failed.iter().any(|f| {
         find(lang, text, f).is_some_and(|i| {
-            let before = text[..i].trim_end();
-            let after = text[i + f.len()..].trim_start();
+            // `find` may match a form's variant of another length (a table's trailing
+            // space, a prefix): slice only within the text.
+            let before = text.get(..i).unwrap_or("").trim_end();
+            let after = text
+                .get(i + f.trim_end().len()..)
+                .unwrap_or("")
+                .trim_start();
             before.ends_with(" 0")
                 || before == "0"
                 || before.ends_with("0") && !lang.spaced

@@ -2240,3 +2240,12 @@ fn the_new_tables_read_lists_digits_and_refusals() {
         assert_eq!(read(message), Vec::<String>::new(), "{message}");
     }
 }
+
+/// A label over its value on the next line, in Hebrew, with a problem denied after a
+/// comma: read without a panic (a byte index of the whole value was once used in a part).
+#[test]
+fn a_hebrew_report_of_labels_over_values_is_read() {
+    let message = "**קובץ חדש:**\n`app/money.py` עם הפונקציה `cents()`\n\n**בדיקות יחידה (`python3 -m unittest`):**\nשלוש מתוך שלוש עברו\n\n**דוקטסטים (`python3 -m doctest app/money.py`):**\nשתי הדוגמאות עוברות, אין כשלים";
+    let readings = crate::audit::claims::explain(message);
+    assert!(readings.iter().any(|r| !r.claims.is_empty()));
+}
