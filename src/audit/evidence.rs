@@ -1148,14 +1148,15 @@ pub fn result_evidence(
                 // "`tests/test_a.py`: 3 passed" counts that file's tests, which one run's
                 // summary does not split out.
                 // So does a count of one kind of tests ("단위 테스트 | 3개 모두 통과") or of a
-                // selection the sentence names by path (`test/`).
+                // folder of tests the sentence names (`test/`).
                 let selection = claim.tools.iter().any(|t| t.kind.is_some())
                     || claim
                         .sentence
                         .split('`')
                         .skip(1)
                         .step_by(2)
-                        .any(|s| super::vocab::path_of(s.trim(), true).is_some());
+                        .map(str::trim)
+                        .any(|s| s.ends_with('/') && super::vocab::path_of(s, true).is_some());
                 if !claim.count_sure || cut_output || !claim.test_files.is_empty() || selection {
                     f.blocks = false;
                 }
