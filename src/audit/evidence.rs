@@ -1258,10 +1258,32 @@ fn script_of(
         [name, ..] if !matches!(program, "npm" | "bun") => name,
         _ => return None,
     };
-    let text = std::fs::read_to_string(cwd.join("package.json")).ok()?;
-    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let scripts = json.get("scripts")?.as_object()?.clone();
+    let scripts = package_scripts(cwd)?;
     Some(((*name).to_owned(), scripts))
+}
+
+/// The `scripts` of `cwd`'s `package.json`, read once per process: every check claim asks
+/// for them again (which runner a script runs, which tests it selects). `None` where the
+/// file cannot be read or parsed: the recipe is then not known, and is reported.
+fn package_scripts(cwd: &Path) -> Option<serde_json::Map<String, serde_json::Value>> {
+    type Scripts = Option<serde_json::Map<String, serde_json::Value>>;
+    thread_local! {
+        static READ: std::cell::RefCell<Vec<(PathBuf, Scripts)>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    if let Some(found) = READ.with(|r| {
+        r.borrow()
+            .iter()
+            .find(|(dir, _)| dir == cwd)
+            .map(|(_, s)| s.clone())
+    }) {
+        return found;
+    }
+    let scripts: Scripts = std::fs::read_to_string(cwd.join("package.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .and_then(|json| json.get("scripts")?.as_object().cloned());
+    READ.with(|r| r.borrow_mut().push((cwd.to_owned(), scripts.clone())));
+    scripts
 }
 
 /// A tests claim whose clause names test files (`tests/test_more.py` passes) is backed
