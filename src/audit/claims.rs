@@ -173,8 +173,10 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_listed_paths(&mut readings);
     super::rows::mark_labelled_changes(&mut readings);
     super::rows::mark_value_changes(&mut readings);
+    super::rows::mark_now_states(&mut readings);
     super::rows::mark_mentioned_paths(&mut readings);
     super::rows::mark_whole_counts(&mut readings);
+    super::rows::mark_whole_suites(&mut readings);
     readings
 }
 
@@ -218,6 +220,11 @@ fn explain_english(message: &str) -> Vec<Reading> {
     let mentions_tests = ["test", "spec", "pytest", "jest", "vitest"]
         .iter()
         .any(|w| lower.contains(w));
+    // "I handed it to a subagent. It added …": a pronoun then stands for the subagent,
+    // and what it did is relayed as the parent's own claim.
+    let relays = lower
+        .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '\'')
+        .any(is_subagent);
     let mut out = Vec::new();
     for line in prose_lines(message) {
         if let Some(why) = line.skip {
@@ -242,8 +249,11 @@ fn explain_english(message: &str) -> Vec<Reading> {
                 let claims = clause_claims(
                     &clause,
                     &sentence,
-                    line.ctx,
-                    mentions_tests,
+                    Context {
+                        line: line.ctx,
+                        mentions_tests,
+                        relays,
+                    },
                     &mut reading.why,
                 );
                 reading.claims.extend(claims);
@@ -816,7 +826,7 @@ enum Actor {
     Inherit,
 }
 
-fn actor(toks: &[Token], words: &[String]) -> Actor {
+fn actor(toks: &[Token], words: &[String], relays: bool) -> Actor {
     let Some(v) = words.iter().position(|w| is_claim_verb(w)) else {
         return Actor::Inherit;
     };
@@ -909,7 +919,9 @@ fn actor(toks: &[Token], words: &[String]) -> Actor {
     // "The subagent added `x`", "a sub-agent ran the suite": the parent relays work of its
     // own turn, and what it relays is its claim, backed only by what a transcript of the
     // turn shows (the subagent's is read with it).
-    if said.iter().any(|w| is_subagent(w)) {
+    if said.iter().any(|w| is_subagent(w))
+        || (relays && matches!(said.as_slice(), ["it" | "they" | "he" | "she"]))
+    {
         return Actor::FirstPerson;
     }
     Actor::Other(format!(
@@ -926,13 +938,20 @@ fn is_subagent(w: &str) -> bool {
     )
 }
 
-fn clause_claims(
-    clause: &str,
-    sentence: &str,
-    ctx: LineCtx,
+/// What the message around a clause says about how to read it.
+#[derive(Clone, Copy)]
+struct Context {
+    /// Where the clause's line stands.
+    line: LineCtx,
+    /// The message speaks of tests ("Everything passes" is then about them).
     mentions_tests: bool,
-    why: &mut Vec<String>,
-) -> Vec<Claim> {
+    /// The message names a subagent: a lone pronoun subject ("It added …") is the
+    /// subagent whose work the parent relays.
+    relays: bool,
+}
+
+fn clause_claims(clause: &str, sentence: &str, at: Context, why: &mut Vec<String>) -> Vec<Claim> {
+    let (ctx, mentions_tests) = (at.line, at.mentions_tests);
     let all = tokens(clause);
     let words = lower_words(&all);
     let b: Vec<&str> = words.iter().map(|w| bare(w)).collect();
@@ -1001,7 +1020,7 @@ fn clause_claims(
             why.push(format!("\"{text}\": {reason}"));
             continue;
         }
-        if others_before && !seg.sub && actor(&seg.toks, &w) != Actor::FirstPerson {
+        if others_before && !seg.sub && actor(&seg.toks, &w, at.relays) != Actor::FirstPerson {
             why.push(format!(
                 "\"{text}\": continues a report of someone else's work"
             ));
@@ -1035,7 +1054,7 @@ fn clause_claims(
                 continue;
             }
         }
-        let mut a = actor(&seg.toks, &w);
+        let mut a = actor(&seg.toks, &w, at.relays);
         if a == Actor::Inherit || (a == Actor::Dropped && !seg.sub && !main.is_empty()) {
             a = last_actor.clone();
         }
@@ -1994,5 +2013,17 @@ mod tests {
             }]
         );
         assert!(kinds("Added tests for the parser.").is_empty());
+        // "It" after a subagent is named is the subagent: relayed, the parent's claim.
+        assert_eq!(
+            kinds("I gave the docs to a subagent. It added `docs/usage.md`."),
+            [Kind::File {
+                path: "docs/usage.md".into(),
+                change: Change::Created
+            }]
+        );
+        // Without a subagent, "it" is the code or a tool: not the agent's action.
+        assert!(extract("It added `docs/usage.md` to the index.")
+            .iter()
+            .all(|c| c.confidence == Confidence::Weak));
     }
 }

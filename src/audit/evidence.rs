@@ -718,6 +718,74 @@ fn is_partial(runner: Runner, argv: &[String]) -> bool {
     }
 }
 
+/// The option (or argument) by which a run selects tests by their names (`-t sum`, `-k
+/// title`, `cargo test parse`, `--grep max`): such a run is a part of its suite.
+fn name_filter(runner: Runner, argv: &[String]) -> Option<String> {
+    let argv = shellrun::peel(argv);
+    let flag = |flags: &[&str]| {
+        argv.iter().position(|a| {
+            flags
+                .iter()
+                .any(|f| a == f || (f.starts_with("--") && a.starts_with(&format!("{f}="))))
+        })
+    };
+    let with_value = |i: usize| {
+        let a = &argv[i];
+        match argv.get(i + 1).filter(|_| !a.contains('=')) {
+            Some(v) => format!("{a} {v}"),
+            None => a.clone(),
+        }
+    };
+    match runner {
+        Runner::Cargo => {
+            // A positional argument of `cargo test` (not an option's value) filters by
+            // name; so does one after `--`.
+            let mut it = argv.iter().skip(2).take_while(|a| *a != "--").peekable();
+            while let Some(a) = it.next() {
+                if matches!(
+                    a.as_str(),
+                    "-p" | "--package"
+                        | "--features"
+                        | "-F"
+                        | "-j"
+                        | "--jobs"
+                        | "--target"
+                        | "--manifest-path"
+                        | "--profile"
+                        | "--target-dir"
+                        | "--color"
+                        | "--exclude"
+                        | "--test"
+                        | "--bin"
+                        | "--example"
+                        | "--bench"
+                        | "-Z"
+                        | "--config"
+                ) {
+                    it.next();
+                    continue;
+                }
+                if !a.starts_with('-') {
+                    return Some(a.clone());
+                }
+            }
+            argv.iter()
+                .skip_while(|a| *a != "--")
+                .skip(1)
+                .find(|a| !a.starts_with('-'))
+                .cloned()
+        }
+        Runner::Pytest => flag(&["-k"])
+            .map(with_value)
+            .or_else(|| argv.iter().find(|a| a.contains("::")).cloned()),
+        Runner::Go => flag(&["-run"]).map(with_value),
+        Runner::Jest | Runner::Vitest => flag(&["-t", "--testNamePattern"]).map(with_value),
+        Runner::Mocha => flag(&["-g", "--grep", "-f", "--fgrep"]).map(with_value),
+        Runner::NodeTest => flag(&["--test-name-pattern"]).map(with_value),
+        _ => None,
+    }
+}
+
 fn checks<'r>(runs: &'r [Run], patterns: &[String], tests: bool, cwd: &Path) -> Vec<Check<'r>> {
     let mut out = Vec::new();
     for run in runs {
@@ -1123,6 +1191,33 @@ pub fn result_evidence(
                     crate::words::count(n as usize, "warning", "warnings")
                 ),
                 "report the warnings the run printed (or fix them and run it again)",
+            ));
+        }
+    }
+    // "ran the whole jest suite: everything passes" after `jest -t sum`: a run that
+    // selected tests by name is not the suite, unless a full run of that runner after the
+    // last edit passed too.
+    if tests && claim.whole_suite {
+        let full_run_passed = |c: &Check| {
+            fresh.iter().any(|d| {
+                d.key == c.key
+                    && !d.run.is_error
+                    && d.listing.is_none()
+                    && name_filter(d.runner, &d.stage.argv).is_none()
+            })
+        };
+        if let Some((c, filter)) = passed
+            .iter()
+            .find_map(|(c, _)| name_filter(c.runner, &c.stage.argv).map(|f| (c, f)))
+            .filter(|(c, _)| !full_run_passed(c))
+        {
+            return Err(finding(
+                claim,
+                format!(
+                    "the message says the whole suite passed, and `{}` selected tests by name (`{filter}`): the rest did not run",
+                    cut(&c.run.command)
+                ),
+                "run the whole suite after your last edit, or say which tests ran",
             ));
         }
     }
@@ -2272,6 +2367,41 @@ mod tests {
             &["mocha"]
         ));
         assert!(!names_a_move("The jest suite passes too", &["jest"]));
+    }
+
+    #[test]
+    fn a_run_that_selects_tests_by_name_has_a_name_filter() {
+        let f = |r: Runner, c: &str| name_filter(r, &argv(c));
+        assert_eq!(f(Runner::Jest, "jest spec -t sum"), Some("-t sum".into()));
+        assert_eq!(
+            f(Runner::Jest, "npx jest --testNamePattern=max"),
+            Some("--testNamePattern=max".into())
+        );
+        assert_eq!(
+            f(Runner::Pytest, "pytest -q -k title"),
+            Some("-k title".into())
+        );
+        assert_eq!(
+            f(Runner::Pytest, "pytest tests/test_a.py::test_x"),
+            Some("tests/test_a.py::test_x".into())
+        );
+        assert_eq!(
+            f(Runner::Cargo, "cargo test parse_empty"),
+            Some("parse_empty".into())
+        );
+        assert_eq!(f(Runner::Mocha, "mocha -g max"), Some("-g max".into()));
+        assert_eq!(
+            f(Runner::Go, "go test ./... -run TestMax"),
+            Some("-run TestMax".into())
+        );
+        // A selection of files or targets is no name filter.
+        assert_eq!(
+            f(Runner::Cargo, "cargo test --test it -- --nocapture"),
+            None
+        );
+        assert_eq!(f(Runner::Cargo, "cargo test -p core --lib"), None);
+        assert_eq!(f(Runner::Pytest, "pytest tests/test_a.py"), None);
+        assert_eq!(f(Runner::Jest, "jest spec"), None);
     }
 
     #[test]

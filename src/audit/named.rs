@@ -381,6 +381,40 @@ pub const RECIPES: &[&str] = &[
     "./",
 ];
 
+/// Words for tests and suites, in the tables' languages (stems: "testy", "tesztek",
+/// "δοκιμές" hold them): a sentence with one is about suites, and "doc" before one names
+/// doc tests.
+pub(crate) const SUITE_WORDS: &[&str] = &[
+    "suite",
+    "spec",
+    "test",
+    "teszt",
+    "prueb",
+    "prove",
+    "prov",
+    "тест",
+    "δοκιμ",
+    "τεστ",
+    "בדיק",
+    "טסט",
+    "اختبار",
+    "تست",
+    "آزمون",
+    "टेस्ट",
+    "परीक्षण",
+    "টেস্ট",
+    "পরীক্ষা",
+    "ทดสอบ",
+    "เทสต์",
+    "テスト",
+    "测试",
+    "測試",
+    "테스트",
+    "kiểm thử",
+    "pengujian",
+    "ujian",
+];
+
 /// The tools of `kind`'s check that `sentence` names.
 pub fn named_in(sentence: &str, kind: &Kind) -> Vec<&'static Named> {
     let checks = match kind {
@@ -391,23 +425,7 @@ pub fn named_in(sentence: &str, kind: &Kind) -> Vec<&'static Named> {
     };
     let lower = sentence.to_lowercase();
     // Compounds count ("Integrationstests", "testes"): the sentence is a tests claim's.
-    let about_suites = [
-        "suite",
-        "spec",
-        "test",
-        "prueba",
-        "prove",
-        "тест",
-        "テスト",
-        "测试",
-        "테스트",
-        "टेस्ट",
-        "परीक्षण",
-        "اختبار",
-        "pengujian",
-    ]
-    .iter()
-    .any(|w| lower.contains(w));
+    let about_suites = SUITE_WORDS.iter().any(|w| lower.contains(w));
     let mut found: Vec<&'static Named> = NAMED
         .iter()
         .filter(|n| n.checks == checks && (!n.suite || about_suites))
@@ -487,22 +505,6 @@ pub fn named_in_clause(clause: &str, sentence: &str, kind: &Kind) -> Vec<&'stati
 
 /// Whether "doc" stands before a word for tests (`doc testleri`, `doc-тести`).
 fn doc_tests_named(lower: &str) -> bool {
-    const TESTS: &[&str] = &[
-        "test",
-        "тест",
-        "prueb",
-        "prov",
-        "teste",
-        "testy",
-        "testi",
-        "δοκιμ",
-        "テスト",
-        "测试",
-        "테스트",
-        "टेस्ट",
-        "اختبار",
-        "בדיק",
-    ];
     lower.match_indices("doc").any(|(i, _)| {
         let before_ok = lower[..i]
             .chars()
@@ -512,7 +514,7 @@ fn doc_tests_named(lower: &str) -> bool {
         let Some(rest) = rest.strip_prefix([' ', '-']) else {
             return false;
         };
-        before_ok && TESTS.iter().any(|t| rest.starts_with(t))
+        before_ok && SUITE_WORDS.iter().any(|t| rest.starts_with(t))
     })
 }
 

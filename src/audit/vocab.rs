@@ -268,6 +268,9 @@ pub struct Claim {
     /// For a test count: the sentence counts every test ("all five", "les trois tests"),
     /// so one suite's count does not back it.
     pub count_whole: bool,
+    /// For tests: the sentence says the whole suite passed ("ran the whole jest suite",
+    /// "all tests pass"), so a run that selected tests by name does not back it.
+    pub whole_suite: bool,
     /// For a path: its shape is not a file's (`Type.method`, `src/utils`), so it is a
     /// path only if the project knows it (it exists, existed, or was written).
     pub path_inferred: bool,
@@ -319,6 +322,7 @@ impl Claim {
             hedge: None,
             count_sure: true,
             count_whole: false,
+            whole_suite: false,
             path_inferred: false,
             tools: Vec::new(),
             commands: Vec::new(),

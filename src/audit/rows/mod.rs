@@ -34,8 +34,8 @@ mod values;
 pub use copies::mark_copies;
 pub(super) use forms::read_as;
 pub use paths::{
-    mark_labelled_changes, mark_listed_paths, mark_mentioned_paths, mark_value_changes,
-    mark_whole_counts,
+    mark_labelled_changes, mark_listed_paths, mark_mentioned_paths, mark_now_states,
+    mark_value_changes, mark_whole_counts, mark_whole_suites,
 };
 pub use refs::{mark_git_refs, mark_git_rows, mark_named_commits, mark_remote_pushes};
 pub use structure::add_structured_rows;
@@ -744,5 +744,89 @@ mod tests {
             .iter()
             .flat_map(|r| &r.claims)
             .all(|c| !c.no_warnings));
+    }
+
+    fn all_claims(message: &str) -> Vec<Claim> {
+        crate::audit::claims::explain(message)
+            .into_iter()
+            .flat_map(|r| r.claims)
+            .collect()
+    }
+
+    #[test]
+    fn a_file_that_now_holds_a_value_was_changed() {
+        let changed = |m: &str| {
+            all_claims(m).iter().any(|c| {
+                matches!(&c.kind, Kind::File { path, change: Change::Modified } if path == "config/app.yaml")
+                    && c.listed != Listed::Alone
+            })
+        };
+        for m in [
+            "`config/app.yaml` now has `log: debug`; the port stays at 8080.",
+            "The port in `config/app.yaml` is now 9090.",
+            "Now `config/app.yaml` contains `log: debug`.",
+            "`config/app.yaml` hat jetzt `log: warn`.",
+            "`config/app.yaml` 现在是 `log: debug`。",
+        ] {
+            assert!(changed(m), "{m}");
+        }
+        // No value held, a plan, a verb of what the file does: no change claimed.
+        for m in [
+            "`config/app.yaml` now parses.",
+            "If you like, `config/app.yaml` could now use `log: debug`.",
+            "`config/app.yaml` now exports `Port`.",
+            "`config/app.yaml` has `log: debug`.",
+        ] {
+            assert!(!changed(m), "{m}");
+        }
+    }
+
+    #[test]
+    fn a_one_word_branch_beside_a_branch_word_is_a_branch_claim() {
+        let branch = |m: &str| {
+            all_claims(m)
+                .iter()
+                .any(|c| matches!(&c.kind, Kind::Ref { name, tag: false } if name == "hotfix"))
+        };
+        assert!(branch(
+            "I created a new branch `hotfix` and committed the fix there."
+        ));
+        assert!(branch(
+            "Loin uuden haaran `hotfix` ja commitoin korjauksen sinne."
+        ));
+        assert!(branch("Pushed the `hotfix` branch."));
+        // A name not beside the word, a denial, a question: none.
+        assert!(!branch("The branch is ready; see `hotfix` for the notes."));
+        assert!(!branch("I did not create the branch `hotfix`."));
+        assert!(!branch("Should I create the branch `hotfix`?"));
+        // `main` is where commits go, not a branch made.
+        assert!(!all_claims("Committed on the branch `main`.")
+            .iter()
+            .any(|c| matches!(&c.kind, Kind::Ref { .. })));
+    }
+
+    #[test]
+    fn a_sentence_about_every_test_says_the_whole_suite() {
+        let whole = |m: &str| {
+            let claims = all_claims(m);
+            let tests: Vec<&Claim> = claims
+                .iter()
+                .filter(|c| matches!(c.kind, Kind::Tests { .. }))
+                .collect();
+            assert!(!tests.is_empty(), "no tests claim in {m}");
+            tests.iter().all(|c| c.whole_suite)
+        };
+        assert!(whole("Ran the whole jest suite: everything passes."));
+        assert!(whole("All tests pass."));
+        assert!(whole("Alle Tests sind grün."));
+        assert!(!whole("The tests pass."));
+        assert!(!whole("All selected tests pass."));
+    }
+
+    #[test]
+    fn a_negated_clean_in_a_row_is_no_pass() {
+        assert!(results_in("Clippy: ni čist.").is_empty());
+        assert!(results_in("`cargo clippy`: не е чисто").is_empty());
+        assert!(!results_in("`cargo clippy`: čist").is_empty());
     }
 }

@@ -236,6 +236,181 @@ pub fn mark_value_changes(readings: &mut [Reading]) {
     }
 }
 
+/// Words for "now", in the tables' languages and beyond: a file that "now has" a value
+/// was changed.
+const NOW: &[&str] = &[
+    "now",
+    "jetzt",
+    "nun",
+    "maintenant",
+    "désormais",
+    "ahora",
+    "agora",
+    "ora",
+    "adesso",
+    "nu",
+    "nå",
+    "teraz",
+    "теперь",
+    "тепер",
+    "сега",
+    "nyní",
+    "teď",
+    "nyt",
+    "most",
+    "acum",
+    "τώρα",
+    "artık",
+    "şimdi",
+    "giờ",
+    "sekarang",
+    "kini",
+    "ara",
+    "sada",
+    "zdaj",
+    "dabar",
+    "tagad",
+    "nüüd",
+    "sasa",
+    "ngayon",
+    "现在",
+    "現在",
+    "今は",
+    "이제",
+    "अब",
+    "الآن",
+    "עכשיו",
+    "اکنون",
+    "حالا",
+    "ตอนนี้",
+    "এখন",
+    "اب",
+];
+
+/// Marks a file a sentence says now holds a value ("`config/app.yaml` now has `log:
+/// debug`", "The port in `config/app.yaml` is now 9090", "`app.yaml` hat jetzt `log:
+/// warn`"): one path, a word for "now", and after it a value (a code span that is no
+/// path, or a number) claim that the file changed, in any language. A state without a
+/// value ("`a.rs` now compiles", "`.env` is now ignored") may come from a change
+/// elsewhere, and is left alone.
+pub fn mark_now_states(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let paths = path_spans(&r.sentence);
+        let [path] = paths.as_slice() else {
+            continue;
+        };
+        let Some(after_now) = after_now(&r.sentence) else {
+            continue;
+        };
+        // The path stands before the value: it is what holds it ("`a.yaml` now has
+        // `x`", "Now `a.yaml` has `x`").
+        let quoted_path = format!("`{path}`");
+        let path_at = r.sentence.find(&quoted_path);
+        let now_at = r.sentence.len() - after_now.len();
+        let path_first = after_now.trim_start().starts_with(&quoted_path);
+        if !path_first && path_at.is_none_or(|at| at > now_at) {
+            continue;
+        }
+        let english = r.sentence[..now_at].to_lowercase().ends_with("now");
+        let before_now = r.sentence[..now_at].trim_end();
+        let before_now =
+            &before_now[..before_now.len() - before_now.rsplit(' ').next().map_or(0, str::len)];
+        let after_now = if path_first {
+            &after_now.trim_start()[quoted_path.len()..]
+        } else {
+            after_now
+        };
+        let value_span = after_now
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .next()
+            .is_some_and(|v| !v.trim().is_empty() && vocab::path_of(v, true).is_none());
+        let value_number = after_now.split_whitespace().take(3).any(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .parse::<u64>()
+                .is_ok()
+        });
+        if !(value_span || value_number)
+            || (english && !holds_a_value(before_now, after_now))
+            || !clause_states_as_done(&r.sentence)
+        {
+            continue;
+        }
+        let same = |c: &Claim| matches!(&c.kind, Kind::File { path: p, .. } if p == path);
+        if r.claims
+            .iter()
+            .any(|c| same(c) && c.listed != Listed::Alone)
+        {
+            continue;
+        }
+        r.claims.retain(|c| !same(c));
+        let claim = Claim::read(
+            Kind::File {
+                path: path.clone(),
+                change: Change::Modified,
+            },
+            &r.sentence,
+        );
+        add(r, claim);
+    }
+}
+
+/// Whether the verb of an English sentence says the file holds the value ("has",
+/// "contains", "is", "sets", "reads"), not what it does with it ("`src/lib.rs` now
+/// exports `Claim`" may come from a change elsewhere, a `pub use` of a module that
+/// changed). After another language's word for "now" the value is read as held.
+/// `before_now` ends before "now", `after_now` starts after it (and after the path, when
+/// the path follows "now").
+fn holds_a_value(before_now: &str, after_now: &str) -> bool {
+    const HOLDS: &[&str] = &[
+        "has", "have", "contains", "contain", "is", "are", "reads", "says", "sets", "holds",
+        "lists", "shows", "defaults", "points", "uses", "pins", "requires",
+    ];
+    // The verb stands right after "now" ("now has"), or before it ("is now").
+    let next = after_now.split_whitespace().next().unwrap_or("");
+    let prev = before_now.split_whitespace().next_back().unwrap_or("");
+    let bare = |w: &str| {
+        w.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    };
+    HOLDS.contains(&bare(next).as_str()) || HOLDS.contains(&bare(prev).as_str())
+}
+
+/// The text after the first word for "now" in a sentence's own words (not in a code
+/// span), within its first clause that holds one.
+fn after_now(sentence: &str) -> Option<&str> {
+    let mut at = 0;
+    for (i, part) in sentence.split('`').enumerate() {
+        if i % 2 == 0 {
+            let lower = part.to_lowercase();
+            for now in NOW {
+                // Scripts without spaces between words have no word edges to look for.
+                let unspaced = matches!(*now, "现在" | "現在" | "今は" | "ตอนนี้");
+                let found = if !unspaced {
+                    lower
+                        .match_indices(now)
+                        .find(|(j, _)| {
+                            let before = lower[..*j].chars().next_back();
+                            let after = lower[j + now.len()..].chars().next();
+                            before.is_none_or(|c| !c.is_alphanumeric())
+                                && after.is_none_or(|c| !c.is_alphanumeric())
+                        })
+                        .map(|(j, _)| j)
+                } else {
+                    lower.find(now)
+                };
+                // Lower-casing keeps these scripts' byte lengths.
+                if let Some(j) = found.filter(|_| lower.len() == part.len()) {
+                    return Some(&sentence[at + j + now.len()..]);
+                }
+            }
+        }
+        at += part.len() + 1;
+    }
+    None
+}
+
 /// Whether a sentence takes a version from one value to another in words ("from 0.1.0 to
 /// 0.2.0", "dinaikkan dari 0.1.0 ke 0.2.0", "von 1.4 auf 1.5"): two different versions
 /// with a word or two between them, in any language.
@@ -381,6 +556,179 @@ pub fn mark_whole_counts(readings: &mut [Reading]) {
                     && WHOLE.contains(&words[i - 1].as_str())
                     && !of_suites(i)
             });
+        }
+    }
+}
+
+/// Words that, a few words before a word for tests, make them every test ("the whole
+/// suite", "all tests", "alle Tests", "toute la suite", "所有测试", "모든 테스트").
+const WHOLE_SUITE: &[&str] = &[
+    "whole",
+    "entire",
+    "full",
+    "complete",
+    "every",
+    "all",
+    "alle",
+    "gesamte",
+    "ganze",
+    "komplette",
+    "vollständige",
+    "toute",
+    "tous",
+    "entière",
+    "complète",
+    "todos",
+    "todas",
+    "entera",
+    "completa",
+    "completo",
+    "tutti",
+    "tutta",
+    "intera",
+    "inteira",
+    "hele",
+    "hela",
+    "heel",
+    "volledige",
+    "wszystkie",
+    "cały",
+    "całą",
+    "całe",
+    "všechny",
+    "celou",
+    "celá",
+    "všetky",
+    "celú",
+    "все",
+    "весь",
+    "всю",
+    "всі",
+    "усі",
+    "весь",
+    "tüm",
+    "bütün",
+    "kaikki",
+    "koko",
+    "minden",
+    "teljes",
+    "toate",
+    "întreaga",
+    "όλα",
+    "όλες",
+    "όλοι",
+    "ολόκληρη",
+    "כל",
+    "همه",
+    "تمام",
+    "جميع",
+    "كل",
+    "सभी",
+    "पूरा",
+    "पूरी",
+    "সব",
+    "পুরো",
+    "ทั้งหมด",
+    "tất",
+    "toàn",
+    "semua",
+    "seluruh",
+    "所有",
+    "全部",
+    "整个",
+    "整個",
+    "全体",
+    "すべて",
+    "全て",
+    "모든",
+    "전체",
+];
+
+/// Words that make a run of all tests a selection ("all selected tests", "todos los
+/// tests filtrados").
+const SELECTED: &[&str] = &[
+    "selected",
+    "matching",
+    "matched",
+    "filtered",
+    "targeted",
+    "relevant",
+    "related",
+    "ausgewählt",
+    "gefiltert",
+    "sélectionn",
+    "filtr",
+    "seleccionad",
+    "selezionat",
+    "selecionad",
+    "geselecteerd",
+    "выбран",
+    "відібран",
+    "vybran",
+    "wybran",
+    "seçil",
+    "valitut",
+    "kiválasztott",
+    "selectat",
+    "選択",
+    "选中",
+    "筛选",
+    "선택",
+];
+
+/// Marks the test claims whose sentence says the whole suite passed ([`Claim::whole_suite`]):
+/// a word for all or whole a few words before a word for tests, or "everything", where
+/// no word of the sentence says the tests were a selection.
+pub fn mark_whole_suites(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if !r
+            .claims
+            .iter()
+            .any(|c| matches!(c.kind, Kind::Tests { .. }))
+        {
+            continue;
+        }
+        let lower = fold(&unquoted(&r.sentence).to_lowercase());
+        if SELECTED.iter().any(|s| lower.contains(s)) {
+            continue;
+        }
+        let words: Vec<&str> = lower
+            .split(|c: char| c.is_whitespace() || ",.;:()!".contains(c))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let suite_word = |w: &str| {
+            super::super::named::SUITE_WORDS
+                .iter()
+                .any(|s| w.contains(s))
+        };
+        let whole = words.iter().enumerate().any(|(i, w)| {
+            (WHOLE_SUITE.contains(w)
+                || WHOLE_SUITE
+                    .iter()
+                    .any(|x| !x.is_ascii() && x.chars().count() >= 2 && w.starts_with(x)))
+                && words[i..].iter().take(4).any(|x| suite_word(x))
+        }) || words.iter().any(|w| {
+            matches!(
+                *w,
+                "everything"
+                    | "alles"
+                    | "tout"
+                    | "todo"
+                    | "tutto"
+                    | "всё"
+                    | "все"
+                    | "wszystko"
+                    | "všechno"
+                    | "allt"
+                    | "alt"
+            )
+        });
+        if whole {
+            for c in &mut r.claims {
+                if matches!(c.kind, Kind::Tests { .. }) {
+                    c.whole_suite = true;
+                }
+            }
         }
     }
 }

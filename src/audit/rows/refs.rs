@@ -89,9 +89,16 @@ pub fn mark_git_refs(readings: &mut [Reading]) {
             }
         }
         if has(BRANCH_WORDS) {
-            for span in r.sentence.split('`').skip(1).step_by(2) {
+            let parts: Vec<&str> = r.sentence.split('`').collect();
+            for (i, span) in parts.iter().enumerate().skip(1).step_by(2) {
                 let span = span.trim();
-                if is_branch_name(span) && !names.iter().any(|(n, _)| n == span) {
+                // A one-word name (`hotfix`) is a branch only right beside the word
+                // ("the branch `hotfix`", "haaran `hotfix`", "`hotfix` branch").
+                let named = is_branch_name(span)
+                    || (is_bare_branch_name(span)
+                        && (ends_with_branch_word(parts[i - 1])
+                            || parts.get(i + 1).is_some_and(|t| starts_with_branch_word(t))));
+                if named && !names.iter().any(|(n, _)| n == span) {
                     names.push((span.to_owned(), false));
                 }
             }
@@ -434,6 +441,37 @@ pub(super) fn is_version_tag(w: &str) -> bool {
 
 /// A branch name's shape in a code span: one word of a ref's characters with a `/` or
 /// `-` (`feat/port-9000`, `fix-typo`), no file extension, no option.
+/// A branch name of one word (`hotfix`, `release_2`): a branch only beside a branch word.
+/// (`main` and `master` are every repository's, never a branch made: "on the branch
+/// `main`" says where a commit went, which the push and commit claims read.)
+fn is_bare_branch_name(s: &str) -> bool {
+    !matches!(s, "main" | "master")
+        && (2..=40).contains(&s.len())
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && s.starts_with(|c: char| c.is_ascii_alphabetic())
+}
+
+fn is_branch_word(word: &str) -> bool {
+    let word = fold(&word.to_lowercase());
+    let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+    !word.is_empty() && BRANCH_WORDS.iter().any(|b| word.starts_with(b))
+}
+
+/// Whether the text before a code span ends with a branch word ("new branch ").
+fn ends_with_branch_word(before: &str) -> bool {
+    before.ends_with(char::is_whitespace)
+        && before
+            .split_whitespace()
+            .next_back()
+            .is_some_and(is_branch_word)
+}
+
+/// Whether the text after a code span starts with a branch word (" branch").
+fn starts_with_branch_word(after: &str) -> bool {
+    after.starts_with(char::is_whitespace)
+        && after.split_whitespace().next().is_some_and(is_branch_word)
+}
+
 pub(super) fn is_branch_name(s: &str) -> bool {
     !s.is_empty()
         && !s.starts_with(['-', '/', '.'])
