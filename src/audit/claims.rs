@@ -174,6 +174,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_labelled_changes(&mut readings);
     super::rows::mark_value_changes(&mut readings);
     super::rows::mark_now_states(&mut readings);
+    super::rows::mark_same_file_changes(&mut readings);
     super::rows::mark_mentioned_paths(&mut readings);
     super::rows::mark_whole_counts(&mut readings);
     super::rows::mark_whole_suites(&mut readings);

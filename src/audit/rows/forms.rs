@@ -133,6 +133,7 @@ impl Forms {
             for f in at_start.iter().chain(&bucket.anywhere) {
                 if f.sets.0 & sets.0 == 0
                     || f.short && !f.lang.is_empty() && reading.is_some_and(|l| l != f.lang)
+                    || f.lang.is_empty() && reading.is_some_and(|l| INNOCENT.contains(&(l, f.text)))
                     || !text[i..].starts_with(f.text)
                 {
                     continue;
@@ -223,6 +224,10 @@ fn build(can_stand: impl Fn(char) -> bool) -> Forms {
     add("", NOT_A_REPORT, true, S::NOT_A_REPORT);
     forms
 }
+
+/// This reader's own forms that are another word in a table's language: Portuguese "no"
+/// is "in the" ("registrada no commit", "no mesmo arquivo").
+const INNOCENT: &[(&str, &str)] = &[("pt", "no")];
 
 thread_local! {
     /// The table the message is read with, where one is: a table's short forms count only

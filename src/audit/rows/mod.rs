@@ -35,7 +35,7 @@ pub use copies::mark_copies;
 pub(super) use forms::read_as;
 pub use paths::{
     mark_labelled_changes, mark_listed_paths, mark_mentioned_paths, mark_now_states,
-    mark_value_changes, mark_whole_counts, mark_whole_suites,
+    mark_same_file_changes, mark_value_changes, mark_whole_counts, mark_whole_suites,
 };
 pub use refs::{mark_git_refs, mark_git_rows, mark_named_commits, mark_remote_pushes};
 pub use structure::add_structured_rows;
@@ -828,5 +828,51 @@ mod tests {
         assert!(results_in("Clippy: ni čist.").is_empty());
         assert!(results_in("`cargo clippy`: не е чисто").is_empty());
         assert!(!results_in("`cargo clippy`: čist").is_empty());
+    }
+
+    #[test]
+    fn a_version_set_to_a_value_beside_one_file_changes_it() {
+        let changed = |m: &str| {
+            all_claims(m).iter().any(|c| {
+                matches!(&c.kind, Kind::File { path, change: Change::Modified } if path == "package.json")
+            })
+        };
+        assert!(changed(
+            "Como `npm test` pasó, subí la versión a 1.0.1 en `package.json`."
+        ));
+        assert!(changed("Bumped the version to 1.0.1 in `package.json`."));
+        assert!(changed("Die Version in `package.json` steht auf 2.0.0."));
+        // A version stated, or a range: no change.
+        assert!(!changed("The version in `package.json` is 1.0.0."));
+        assert!(!changed("`package.json` allows versions up to 2.0.0."));
+    }
+
+    #[test]
+    fn a_change_to_the_same_file_is_a_change_of_the_file_named_before() {
+        let m = "Fiz as seguintes alterações:\n\n- Verifiquei a porta em `config/app.yaml`\n- Mudei o nível de log de `info` para `debug` no mesmo arquivo";
+        let readings = crate::audit::claims::explain(m);
+        let last = readings.last().unwrap();
+        assert!(last.claims.iter().any(|c| matches!(&c.kind, Kind::File { path, change: Change::Modified } if path == "config/app.yaml")), "{last:?}");
+        // No change word: nothing.
+        let readings = crate::audit::claims::explain(
+            "- Checked `config/app.yaml`.\n- The port in the same file is fine.",
+        );
+        assert!(readings.last().unwrap().claims.is_empty());
+    }
+
+    #[test]
+    fn a_commit_named_by_its_subject_in_a_code_span_is_a_commit_claim() {
+        let commit = |m: &str| {
+            all_claims(m)
+                .iter()
+                .any(|c| matches!(c.kind, Kind::Commit { .. }))
+        };
+        assert!(commit(
+            "## Resumo\n- `config/app.yaml`: porta alterada de 8080 para 9000\n- Git: alteração registrada no commit `chore: porta 9000`"
+        ));
+        // The word inside a span (`pre-commit`), a refusal: none.
+        assert!(!commit(
+            "Git: o hook `pre-commit` recusou o commit (`yamllint failed`), então a alteração está só na árvore de trabalho, sem commit."
+        ));
     }
 }

@@ -185,7 +185,9 @@ pub fn mark_value_changes(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
         let arrows = ["→", "->", "=>", "⇒"];
         let arrow = arrows.iter().any(|a| r.sentence.contains(a));
-        if !(arrow || version_change(&r.sentence)) || !reports(&r.sentence) {
+        if !(arrow || version_change(&r.sentence) || version_set(&r.sentence))
+            || !reports(&r.sentence)
+        {
             continue;
         }
         let paths = path_spans(&r.sentence);
@@ -234,6 +236,159 @@ pub fn mark_value_changes(readings: &mut [Reading]) {
         );
         add(r, claim);
     }
+}
+
+/// Words for "the same file": a sentence with one speaks of the file the sentence before
+/// it named.
+const SAME_FILE: &[&str] = &[
+    "same file",
+    "that file",
+    "this file",
+    "mesmo arquivo",
+    "mesmo ficheiro",
+    "mismo archivo",
+    "mismo fichero",
+    "même fichier",
+    "stesso file",
+    "derselben datei",
+    "dieselbe datei",
+    "gleichen datei",
+    "hetzelfde bestand",
+    "samma fil",
+    "samme fil",
+    "same fil",
+    "той же файл",
+    "том же файле",
+    "тому ж файлі",
+    "тому самому файлі",
+    "tym samym pliku",
+    "stejném souboru",
+    "rovnakom súbore",
+    "aynı dosya",
+    "同じファイル",
+    "同一文件",
+    "같은 파일",
+    "cùng tệp",
+    "cùng file",
+    "file yang sama",
+    "berkas yang sama",
+    "ίδιο αρχείο",
+    "samassa tiedostossa",
+    "ugyanabban a fájlban",
+    "același fișier",
+    "mateix fitxer",
+    "אותו קובץ",
+    "همان فایل",
+    "नफ़ाइल",
+    "उसी फ़ाइल",
+    "उसी फाइल",
+    "নফাইল",
+    "একই ফাইল",
+    "ไฟล์เดียวกัน",
+];
+
+/// Marks the change a sentence states of "the same file" ("Mudei o nível de log de
+/// `info` para `debug` no mesmo arquivo"): the file the nearest sentence before it
+/// named, in any language, where the sentence says a change was made and names no path
+/// of its own.
+pub fn mark_same_file_changes(readings: &mut [Reading]) {
+    let mut last_path: Option<String> = None;
+    for r in readings.iter_mut() {
+        let paths = path_spans(&r.sentence);
+        if let Some(p) = paths.last() {
+            last_path = Some(p.clone());
+            continue;
+        }
+        let Some(path) = last_path.clone() else {
+            continue;
+        };
+        if r.skipped
+            || r.claims
+                .iter()
+                .any(|c| matches!(c.kind, Kind::File { .. } | Kind::Dir { .. }))
+        {
+            continue;
+        }
+        let lower = fold(&unquoted(&r.sentence).to_lowercase());
+        if !SAME_FILE.iter().any(|w| lower.contains(w))
+            || !forms::any_in(&lower, Sets::CHANGED)
+            || !clause_states_as_done(&r.sentence)
+        {
+            continue;
+        }
+        let claim = Claim::read(
+            Kind::File {
+                path,
+                change: Change::Modified,
+            },
+            &r.sentence,
+        );
+        add(r, claim);
+    }
+}
+
+/// Whether a sentence sets a version to a value ("bumped the version to 1.0.1", "subí la
+/// versión a 1.0.1", "Version auf 2.0.0 angehoben"): a word for version, then a word for
+/// "to" right before a version number, in any language. A version stated without "to"
+/// ("the version is 1.0.0") is a state, not a change.
+fn version_set(sentence: &str) -> bool {
+    const VERSION: &[&str] = &[
+        "version",
+        "versión",
+        "versão",
+        "versione",
+        "versie",
+        "versjon",
+        "versio",
+        "verze",
+        "verzi",
+        "verzia",
+        "verziót",
+        "versiunea",
+        "wersj",
+        "верси",
+        "sürüm",
+        "phiên bản",
+        "versi",
+        "έκδοσ",
+        "גרס",
+        "نسخه",
+        "إصدار",
+        "संस्करण",
+        "वर्ज़न",
+        "সংস্করণ",
+        "เวอร์ชัน",
+        "バージョン",
+        "版本",
+        "버전",
+    ];
+    const TO: &[&str] = &[
+        "to", "a", "à", "auf", "naar", "na", "till", "til", "до", "на", "ke", "kepada", "lên",
+        "thành", "para", "σε", "la", "på", "→",
+    ];
+    let lower = sentence.to_lowercase();
+    if !VERSION.iter().any(|v| lower.contains(v)) {
+        return false;
+    }
+    let is_version = |w: &str| {
+        let w = w.trim_matches(|c: char| "`'\"*_(),.;:«»“”„。，、；：（）".contains(c));
+        let w = w.strip_prefix('v').unwrap_or(w);
+        w.split('.').count() >= 2
+            && w.split('.')
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    // "versions up to 2.0", "from 1.0 to 2.0" (a range or a change `version_change`
+    // reads) set nothing by this rule.
+    words.iter().enumerate().skip(1).any(|(i, w)| {
+        TO.contains(&words[i - 1])
+            && is_version(w)
+            && !(i >= 2 && matches!(words[i - 2], "up" | "bis" | "jusqu'à" | "hasta" | "fino"))
+    })
+        // "升到 1.0.1", "に 1.0.1 へ": the scripts without spaces write "to" inside.
+        || ["到", "为", "為", "へ", "로", "으로"].iter().any(|t| {
+            words.iter().any(|w| w.ends_with(t)) && words.iter().any(|w| is_version(w))
+        })
 }
 
 /// Words for "now", in the tables' languages and beyond: a file that "now has" a value

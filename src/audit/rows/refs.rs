@@ -240,11 +240,16 @@ pub fn mark_named_commits(readings: &mut [Reading]) {
         let named = COMMIT_WORDS.iter().any(|w| {
             lower.match_indices(w).any(|(i, w)| {
                 // The subject stands right beside the word: "commit «…»", "commit: "…"",
+                // "commit `chore: porta 9000`",
                 // ""…" के बाद commit", "「…」をコミット".
                 let after = lower[i + w.len()..].trim_start_matches([' ', ':']);
                 let before = lower[..i].trim_end();
                 let word_ends = !lower[i + w.len()..].starts_with(char::is_alphanumeric);
-                word_ends && after.starts_with(['"', '«', '“', '„', '「'])
+                // The word itself outside a code span (not `pre-commit`), and a span
+                // after it that it opens.
+                let outside_span = lower[..i].matches('`').count() % 2 == 0;
+                let opens = !after.starts_with('`') || outside_span;
+                word_ends && opens && after.starts_with(['"', '«', '“', '„', '「', '`'])
                     || before.ends_with(['"', '»', '”', '“', '」'])
             })
         });
