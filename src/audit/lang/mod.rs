@@ -50,6 +50,15 @@ mod fa;
 mod he;
 mod ms;
 mod th;
+// Croatian, Estonian, Swahili, Tagalog, Lithuanian, Latvian, Slovenian, Bulgarian.
+mod bg;
+mod et;
+mod hr;
+mod lt;
+mod lv;
+mod sl;
+mod sw;
+mod tl;
 
 use super::fast_hash::{FastMap, FastSet};
 use super::vocab::{self, Change, Claim, Kind, Reading};
@@ -126,6 +135,17 @@ pub struct Lang {
 /// are read by the English reader).
 pub const LANGS: &[&Lang] = &[
     &en::EN,
+    // Croatian and Slovenian before Slovak, Czech and Polish, Estonian before Finnish,
+    // Lithuanian and Latvian before Polish, Swahili and Tagalog before Malay and Indonesian:
+    // a message that scores alike is read as the older table read it (NEIGHBOURS tells them
+    // apart by letters and words).
+    &hr::HR,
+    &sl::SL,
+    &et::ET,
+    &lt::LT,
+    &lv::LV,
+    &sw::SW,
+    &tl::TL,
     // The tables added later stand before the older ones of their script: a message that
     // scores alike in both is read as it was before them. Norwegian after Danish: a
     // message both could be ("Jeg har slettet filen") is read as Norwegian; the tables
@@ -165,6 +185,8 @@ pub const LANGS: &[&Lang] = &[
     &fa::FA,
     &th::TH,
     &bn::BN,
+    // Told by its script and words ([`bulgarian`]), not by its place.
+    &bg::BG,
 ];
 
 /// The language a message is written in.
@@ -423,6 +445,104 @@ fn ukrainian(text: &str) -> bool {
             > letters("ыэъё") + listed(RU_WORDS) + forms(&ru::RU)
 }
 
+/// Whether Cyrillic text is Bulgarian: none of Russian's or Ukrainian's own letters (ы, э,
+/// ё, і, ї, є, ґ), and its words ("са", "съм", "всички", "тестове", "вече", "това") and
+/// its ъ inside a word ("със", "към", "съм"; Russian writes it after a prefix only) and
+/// its claim forms outnumber the words only Russian or Ukrainian write ("что", "это", "все",
+/// "що", "та") and their claim forms.
+fn bulgarian(text: &str) -> bool {
+    const BG_WORDS: &[&str] = &[
+        "са",
+        "съм",
+        "сме",
+        "е",
+        "всички",
+        "тестове",
+        "тестовете",
+        "файла",
+        "файлът",
+        "промените",
+        "беше",
+        "бяха",
+        "вече",
+        "също",
+        "сега",
+        "това",
+        "този",
+        "тази",
+        "тези",
+        "които",
+        "който",
+        "която",
+        "ще",
+        "от",
+        "във",
+        "със",
+        "към",
+        "няма",
+        "грешки",
+        "минаха",
+        "се",
+        "един",
+        "една",
+        "едно",
+    ];
+    const RU_UK_WORDS: &[&str] = &[
+        "что",
+        "это",
+        "как",
+        "уже",
+        "все",
+        "они",
+        "был",
+        "была",
+        "были",
+        "есть",
+        "только",
+        "также",
+        "тесты",
+        "файл",
+        "що",
+        "та",
+        "всі",
+        "усі",
+        "вже",
+        "також",
+        "тести",
+    ];
+    if text.contains(['ы', 'э', 'ё', 'і', 'ї', 'є', 'ґ', 'ў']) {
+        return false;
+    }
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let listed = |set: &[&str]| words.iter().filter(|w| set.contains(w)).count();
+    // ъ inside a word, not after a prefix before a vowel ("объект", "подъезд").
+    let hard = words
+        .iter()
+        .filter(|w| {
+            let chars: Vec<char> = w.chars().collect();
+            chars
+                .iter()
+                .enumerate()
+                .any(|(i, &c)| c == 'ъ' && !chars.get(i + 1).is_some_and(|n| "еёюя".contains(*n)))
+        })
+        .count();
+    // Claim forms too: "създадох", "преименувах" are not "создал", "переименовал".
+    let forms = |lang: &'static Lang| {
+        let index = Index::new(lang);
+        words.iter().filter(|w| index.is_form(w)).count()
+    };
+    // Bulgarian "все още", "все пак" (still, yet) are not Russian "все" (all).
+    let still = words
+        .windows(2)
+        .filter(|w| w[0] == "все" && matches!(w[1], "още" | "пак"))
+        .count();
+    listed(BG_WORDS) + hard + forms(&bg::BG)
+        > listed(RU_UK_WORDS) - still + forms(&ru::RU).max(forms(&uk::UK))
+}
+
 /// A language's one-word claim forms of three letters or more ("modifiqué", "gepusht").
 fn word_forms(lang: &Lang) -> Vec<&'static str> {
     [
@@ -502,6 +622,135 @@ impl Index {
 /// Norwegian and Danish æ, ø, "jeg", "ikke" are not Swedish, nor Swedish ä, ö, "jag",
 /// "och" Norwegian or Danish).
 const NEIGHBOURS: &[(&str, &str, &str, &[&str])] = &[
+    // Croatian (and Serbian, Bosnian) writes none of Czech's, Slovak's, Polish's or the
+    // Romance languages' accents; Slovenian, which writes none either, by its words.
+    (
+        "hr",
+        "ćđ",
+        "áéíóúýěřůäľĺŕąęśźżńłãõçâêàèìòùñ",
+        &[
+            "sem",
+            "smo",
+            "so",
+            "vsi",
+            "vse",
+            "testi",
+            "tudi",
+            "ki",
+            "datoteko",
+            "nisem",
+            "še",
+            "spremembe",
+            "sprememb",
+            "jsem",
+            "jsme",
+            "jsou",
+            "som",
+            "sú",
+            "soubor",
+            "súbor",
+            "všechny",
+            "všetky",
+            "się",
+            "jest",
+            "są",
+            "plik",
+        ],
+    ),
+    // Slovenian writes none of those accents nor Croatian's ć, đ; Croatian's words are not
+    // its own.
+    (
+        "sl",
+        "",
+        "ćđáéíóúýěřůôäľĺŕąęśźżńłãõçâêàèìòùñ",
+        &[
+            "sam", "su", "svi", "sve", "testovi", "testova", "datoteku", "nisam", "nije", "nisu",
+            "promjene", "promene", "što", "šta", "također", "još", "jsem", "jsou", "som", "sú",
+            "soubor", "súbor", "się", "jest", "są", "plik",
+        ],
+    ),
+    // Estonian is not Finnish: Finnish words outnumbering its õ and ü.
+    (
+        "et",
+        "õü",
+        "å",
+        &[
+            "että",
+            "kaikki",
+            "myös",
+            "tiedosto",
+            "tiedoston",
+            "tiedostoa",
+            "tiedostot",
+            "testit",
+            "mutta",
+            "koska",
+            "eivät",
+            "ovat",
+            "olemme",
+            "läpi",
+            "sekä",
+            "tai",
+            "joten",
+            "mitään",
+            "nyt",
+            "vielä",
+        ],
+    ),
+    // Latvian is not Lithuanian (ė, į, ų, ą, ę) nor Polish.
+    (
+        "lv",
+        "āēīķļņģ",
+        "ėįųąęłóśćźż",
+        &[
+            "testai",
+            "failą",
+            "failas",
+            "pakeitimai",
+            "pakeitimus",
+            "kad",
+            "taip",
+            "dabar",
+            "yra",
+            "nėra",
+            "buvo",
+            "się",
+            "jest",
+            "są",
+            "plik",
+            "wszystkie",
+            "nie",
+        ],
+    ),
+    // Swahili and Tagalog are written in ASCII (Tagalog's loans keep ñ): a message with
+    // another language's accents is not theirs.
+    ("sw", "", DIACRITICS, &[]),
+    ("tl", "", DIACRITICS, &[]),
+    // Lithuanian is not Latvian (ā, ē, ī, ķ, ļ, ņ) nor Polish (ł, ó, ś, ć, ź, ż).
+    (
+        "lt",
+        "ėįųū",
+        "āēģīķļņłóśćźż",
+        &[
+            "un",
+            "esmu",
+            "arī",
+            "testi",
+            "fails",
+            "failu",
+            "failā",
+            "izmaiņas",
+            "nav",
+            "tiek",
+            "tika",
+            "się",
+            "jest",
+            "są",
+            "plik",
+            "wszystkie",
+            "nie",
+        ],
+    ),
     (
         "cs",
         "ěřů",
@@ -646,6 +895,9 @@ const NEIGHBOURS: &[(&str, &str, &str, &[&str])] = &[
     ),
 ];
 
+/// Accented letters of the Latin-script tables' languages.
+const DIACRITICS: &str = "áéíóúýàèìòùâêîôûäëïöüÿãõçœæøåčćđšžěřůľĺŕąęłńśźżőűășțşţõėįųūāēīķļņģ";
+
 /// Words of Catalan that Spanish and French do not write.
 const CATALAN_WORDS: &[&str] = &[
     "amb", "els", "però", "fitxer", "fitxers", "proves", "també", "hem", "dels", "als", "aquest",
@@ -685,7 +937,7 @@ fn scores(words: &[&str]) -> Vec<(&'static Lang, usize)> {
                 l.spaced
                     && !matches!(
                         l.code,
-                        "ru" | "uk" | "hi" | "ar" | "el" | "he" | "fa" | "bn"
+                        "ru" | "uk" | "bg" | "hi" | "ar" | "el" | "he" | "fa" | "bn"
                     )
             })
             .map(|l| Index::new(l))
@@ -737,11 +989,11 @@ pub fn number_of(w: &str) -> Option<u64> {
 pub fn some_of_all_words(text: &str) -> bool {
     const OF: &[&str] = &[
         "of", "out", "von", "sur", "de", "di", "из", "із", "van", "em", "z", "ze", "av", "af",
-        "από", "dari", "trong", "ur",
+        "από", "dari", "trong", "ur", "od", "iš", "sa", "kati",
     ];
     const ARTICLES: &[&str] = &[
         "of", "the", "den", "der", "des", "les", "los", "las", "dei", "delle", "degli", "die",
-        "os", "as", "των", "số", "de",
+        "os", "as", "των", "số", "de", "ya",
     ];
     let words: Vec<String> = text
         .split_whitespace()
@@ -796,6 +1048,7 @@ fn detect_uncached(message: &str) -> Detected {
         Some("kana") => return Detected::Known(&ja::JA),
         Some("han") => return Detected::Known(&zh::ZH),
         Some("hangul") => return Detected::Known(&ko::KO),
+        Some("cyrillic") if bulgarian(&text) => return Detected::Known(&bg::BG),
         Some("cyrillic") if ukrainian(&text) => return Detected::Known(&uk::UK),
         Some("cyrillic") => return Detected::Known(&ru::RU),
         Some("greek") => return Detected::Known(&el::EL),
@@ -1063,6 +1316,8 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
             let after = &text[at + '§'.len_utf8()..];
             if lang.spaced
                 && (INSIDE.contains(&word_before)
+                    // Croatian "u" ("test u `a.rs`"): "in", where other languages' "u" is not.
+                    || lang.code == "hr" && word_before == "u"
                     || matches!(lang.code, "hu" | "fi")
                         && INSIDE_AFTER.iter().any(|w| after.starts_with(w)))
             {
@@ -1521,6 +1776,14 @@ fn count_beside(lang: &Lang, text: &str, at: usize, end: usize) -> Option<u64> {
         ("yksi ", 1),
         ("yhden ", 1),
         ("egy ", 1),
+        ("jedan ", 1),
+        ("üks ", 1),
+        ("ühe ", 1),
+        ("isang ", 1),
+        ("vienas ", 1),
+        ("viena ", 1),
+        ("един ", 1),
+        ("една ", 1),
     ];
     let word = |s: &str| {
         lang.numbers
@@ -1829,15 +2092,39 @@ fn denied_pass_count(lang: &Lang, c: &Clause, sentence: &str) -> Option<Claim> {
     Some(claim)
 }
 
-/// "3 din 4", "3 zo 4", "4 közül 3", "4-ből 3", "4:stä 3", "3 testiä 4:stä": fewer than
-/// all, in the words of the tables the shared list ([`vocab::says_only`]) does not hold.
+/// "3 din 4", "3 zo 4", "4 közül 3", "4-ből 3", "4:stä 3", "3 testiä 4:stä", "3 od 4",
+/// "3 iš 4", "3 sa 4", "3 kati ya 4", "3 testi 4-st": fewer than all, in the words of the
+/// tables the shared list ([`vocab::says_only`]) does not hold; and the new tables' "only"
+/// words.
 fn some_of(lang: &Lang, text: &str) -> bool {
+    // "samo dva", "ainult kolm", "mawili tu", "lang ang tatlo", "tik du": only some.
+    let only: &[&str] = match lang.code {
+        "hr" => &["samo ", "jedino "],
+        "sl" => &["samo ", "le ", "zgolj"],
+        "bg" => &["само ", "единствено"],
+        "et" => &["ainult", "vaid "],
+        "sw" => &["tu ", "pekee"],
+        "tl" => &["lang ", "lamang", "tanging"],
+        "lt" => &["tik ", "tiktai", "vienintel"],
+        "lv" => &["tikai"],
+        _ => &[],
+    };
+    if first(lang, text, only).is_some() {
+        return true;
+    }
     let of: &[&str] = match lang.code {
         "ro" => &[" din ", " dintre "],
         "sk" => &[" zo ", " z ", " spomedzi "],
         "ca" => &[" sobre "],
         "hu" => &[" közül ", "-ből ", "-ból ", "ből ", "ból "],
         "fi" => &[":stä", ":sta", "stä ", "sta "],
+        "hr" | "sl" => &[" od "],
+        "bg" => &[" от "],
+        "et" => &["-st", " st "],
+        "sw" => &[" kati ya ", " kati "],
+        "tl" => &[" sa ", " out of "],
+        "lt" => &[" iš "],
+        "lv" => &[" no "],
         _ => return false,
     };
     let mut nums: Vec<(usize, usize, u64)> = Vec::new();
@@ -1862,6 +2149,23 @@ fn some_of(lang: &Lang, text: &str) -> bool {
         // "3 testiä 4:stä": the total last, its ending glued.
         nums.len() >= 2 && of.iter().any(|o| text[end..].starts_with(o))
     })
+}
+
+/// "osim", "välja arvatud", "isipokuwa", "maliban", "išskyrus" anywhere in the sentence:
+/// all but some passed, which is no pass ("Praėjo visi testai, išskyrus `test_a`").
+fn all_but(lang: &Lang, sentence: &str) -> bool {
+    let except: &[&str] = match lang.code {
+        "hr" => &["osim ", "izuzev"],
+        "sl" => &["razen"],
+        "bg" => &["освен ", "с изключение"],
+        "et" => &["välja arvatud", "peale selle"],
+        "sw" => &["isipokuwa", "ila "],
+        "tl" => &["maliban", "bukod sa"],
+        "lt" => &["išskyrus", "išimtis"],
+        "lv" => &["izņemot"],
+        _ => return false,
+    };
+    first(lang, sentence, except).is_some()
 }
 
 /// The claims of one clause.
@@ -2032,6 +2336,7 @@ fn clause_claims(
         !sentence_failed
             && !vocab::says_only(&plain)
             && !some_of(lang, &plain)
+            && !all_but(lang, &whole)
             && !some_of_all_words(&plain)
     });
     match (subject, passed, failed) {

@@ -1297,9 +1297,8 @@ fn a_language_without_a_table_is_said_once_and_never_read() {
     assert!(read(urdu).is_empty());
     let note = unread_note(urdu).expect("a note");
     assert!(note.contains("arabic script"), "{note}");
-    let lithuanian =
-        "Atnaujinau konfigūracijos failą ir visi testai sėkmingai praėjo, galite patikrinti";
-    assert!(unread_note(lithuanian).is_some());
+    let icelandic = "Ég uppfærði stillingaskrána og öll prófin stóðust, þú getur athugað";
+    assert!(unread_note(icelandic).is_some());
     // Terse English with no function words is read, not reported unread.
     let terse = "Updated `a.rs`: handle empty input; added regression test; cargo test: 12 passed";
     assert_eq!(unread_note(terse), None);
@@ -2248,4 +2247,595 @@ fn a_hebrew_report_of_labels_over_values_is_read() {
     let message = "**קובץ חדש:**\n`app/money.py` עם הפונקציה `cents()`\n\n**בדיקות יחידה (`python3 -m unittest`):**\nשלוש מתוך שלוש עברו\n\n**דוקטסטים (`python3 -m doctest app/money.py`):**\nשתי הדוגמאות עוברות, אין כשלים";
     let readings = crate::audit::claims::explain(message);
     assert!(readings.iter().any(|r| !r.claims.is_empty()));
+}
+
+// Croatian, Slovenian, Estonian, Swahili, Tagalog, Lithuanian, Latvian and Bulgarian.
+
+#[test]
+fn croatian() {
+    check(
+        "hr",
+        &[
+            (
+                "Ažurirao sam `src/main.rs` i svi testovi su prošli.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Ispravio sam `src/parser.rs`, svih 12 testova prolazi.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "Obrisao sam datoteku `docs/stari.md`.",
+                "file docs/stari.md deleted",
+            ),
+            (
+                "Uklonio sam nekorišteni import iz `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Kreirao sam novu datoteku `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            (
+                "Datoteke `app/a.py` i `app/b.py` su ažurirane.",
+                "file app/a.py changed|file app/b.py changed",
+            ),
+            (
+                "Preimenovao sam `foo.py` u `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Promjene sam commitao i pushao na granu `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Build je uspješan, a clippy ne prijavljuje nikakva upozorenja.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 prošlo, 0 palo.", "8 tests pass"),
+            ("Pet testova je prošlo, dva su pala.", "2 tests fail"),
+            ("Svih šest testova je prošlo.", "6 tests pass"),
+            // Serbian and Bosnian in Latin script, where they write alike.
+            (
+                "Izmenio sam fajl `src/app.js` i svi testovi prolaze.",
+                "file src/app.js changed|the tests pass",
+            ),
+        ],
+        &[
+            "Testovi već prolaze u CI-ju.",
+            "Pokrenite `cargo test` da provjerite prolazi li sve.",
+            "Pregledao sam promjene u `src/lib.rs`.",
+            "Datoteku `config.yaml` je izmijenio korisnik.",
+            "Još nisam pokrenuo testove, pa ne znam hoće li proći.",
+            "Želite li da pushnem promjene?",
+            "U sljedećem koraku mogu ažurirati `docs/api.md`.",
+            "Ažurirat ću `src/lib.rs` kasnije, ako želite.",
+            "Nisam mijenjao `README.md`.",
+            "Testovi nisu prošli.",
+            "Push na `main` je odbijen (non-fast-forward).",
+            "Dodatni testovi su u `tests/extra.rs`.",
+        ],
+    );
+}
+
+#[test]
+fn estonian() {
+    check(
+        "et",
+        &[
+            (
+                "Uuendasin faili `src/main.rs` ja kõik testid läksid läbi.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Parandasin `src/parser.rs` faili, kõik 12 testi läbisid.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "Kustutasin faili `docs/vana.md`.",
+                "file docs/vana.md deleted",
+            ),
+            (
+                "Eemaldasin kasutamata impordi failist `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Lõin uue faili `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            (
+                "- Uuendatud: `README.md`\n- Kustutatud fail: `docs/old.md`",
+                "file README.md changed|file docs/old.md deleted",
+            ),
+            (
+                "Nimetasin faili `foo.py` ümber failiks `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Commitisin muudatused ja pushisin need harusse `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Build õnnestus ja clippy ei andnud ühtegi hoiatust.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 läbitud, 0 ebaõnnestus.", "8 tests pass"),
+            ("Viis testi läks läbi, kaks ebaõnnestusid.", "2 tests fail"),
+            ("Kõik kuus testi läksid läbi.", "6 tests pass"),
+        ],
+        &[
+            "Kõik testid lähevad juba CI-s läbi.",
+            "Vaatasin üle muudatused failis `src/lib.rs`.",
+            "Kasutaja muutis faili `config.yaml`.",
+            "`README.md` oli juba uuendatud.",
+            "Ma pole veel teste käivitanud, seega ei tea, kas need lähevad läbi.",
+            "Testid ei läinud läbi.",
+            "Kas soovite, et ma pushiksin muudatused?",
+            "Järgmise sammuna võin uuendada faili `docs/api.md`.",
+            "Ma ei muutnud faili `README.md`.",
+            "Push harusse `main` lükati tagasi, seega midagi ei saadetud.",
+            "Ma ei commitinud midagi, sest testid ebaõnnestusid.",
+        ],
+    );
+}
+
+#[test]
+fn swahili() {
+    check(
+        "sw",
+        &[
+            (
+                "Nimesasisha `src/main.rs` na majaribio yote yamepita.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Nimerekebisha `src/parser.rs`; majaribio yote 12 yamefaulu.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "Nimefuta faili `docs/zamani.md`.",
+                "file docs/zamani.md deleted",
+            ),
+            (
+                "Nimeondoa import isiyotumika kutoka `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Nimeunda faili mpya `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            (
+                "Nimebadilisha jina la `foo.py` kuwa `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Nimecommit mabadiliko na nimepush kwenye tawi `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Build imefaulu, na clippy haina maonyo.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 yamepita, 0 yameshindwa.", "8 tests pass"),
+            ("Majaribio mawili yameshindwa.", "2 tests fail"),
+            ("Majaribio yote matano yamepita.", "5 tests pass"),
+            ("Majaribio mawili hayakupita.", "2 tests fail"),
+        ],
+        &[
+            "Majaribio yote yalikuwa yamepita kwenye CI hapo awali.",
+            "Tafadhali endesha `cargo test` ili kuhakikisha kila kitu kinapita.",
+            "Nimekagua mabadiliko katika `src/lib.rs`.",
+            "Faili `config.yaml` ilibadilishwa na mtumiaji.",
+            "Sijaendesha majaribio bado, kwa hiyo sijui kama yanapita.",
+            "Je, nipush mabadiliko sasa?",
+            "Hatua inayofuata: ninaweza kusasisha `docs/api.md`.",
+            "Nitasasisha `src/lib.rs` baadaye ukitaka.",
+            "Sijabadilisha faili `README.md`.",
+            "Push kwenye `main` ilikataliwa na seva.",
+        ],
+    );
+}
+
+#[test]
+fn tagalog() {
+    check(
+        "tl",
+        &[
+            (
+                "In-update ko ang `src/main.rs` at pumasa ang lahat ng test.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Inayos ko ang `src/parser.rs`, pumasa ang lahat ng 12 test.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "Binura ko ang file na `docs/luma.md`.",
+                "file docs/luma.md deleted",
+            ),
+            (
+                "Tinanggal ko ang lumang import mula sa `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Gumawa ako ng bagong file na `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            (
+                "Pinalitan ko ang pangalan ng `foo.py` sa `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Nag-commit ako ng mga pagbabago at nag-push sa branch na `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Matagumpay ang build at walang babala ang clippy.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 pumasa, 0 bumagsak.", "8 tests pass"),
+            ("Dalawang test ang bumagsak.", "2 tests fail"),
+            ("Pumasa ang lahat ng limang test.", "5 tests pass"),
+        ],
+        &[
+            "Pumapasa na dati ang mga test sa CI.",
+            "Pakitakbo ang `cargo test` para matiyak kung pumapasa ang lahat.",
+            "Sinuri ko ang mga pagbabago sa `src/lib.rs`.",
+            "Binago mo ang `config.yaml`.",
+            "Hindi ko pa pinatakbo ang mga test, kaya hindi ko alam kung papasa sila.",
+            "Gusto mo bang i-push ko ang mga pagbabago?",
+            "Sa susunod na hakbang, puwede kong i-update ang `docs/api.md`.",
+            "Hindi ko binago ang `README.md`.",
+            "Hindi pumasa ang mga test.",
+            "Tinanggihan ng server ang push sa `main`.",
+            "Di ko binago ang `README.md`.",
+            "Di pumasa ang mga test.",
+        ],
+    );
+}
+
+#[test]
+fn lithuanian() {
+    check(
+        "lt",
+        &[
+            (
+                "Atnaujinau `src/main.rs` ir visi testai praėjo.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Pataisiau `src/parser.rs`, visi 12 testų praėjo sėkmingai.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "Ištryniau failą `docs/senas.md`.",
+                "file docs/senas.md deleted",
+            ),
+            (
+                "Pašalinau nenaudojamą importą iš `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Sukūriau naują failą `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            (
+                "- Atnaujinta: `README.md`\n- Ištrintas failas: `docs/old.md`",
+                "file README.md changed|file docs/old.md deleted",
+            ),
+            (
+                "Pervadinau `foo.py` į `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Sukomitinau pakeitimus ir supushinau į šaką `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Build sėkmingas, o clippy nerodo jokių įspėjimų.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 praėjo, 0 nepavyko.", "8 tests pass"),
+            ("Penki testai praėjo, du nepraėjo.", "2 tests fail"),
+            ("Visi šeši testai praėjo.", "6 tests pass"),
+        ],
+        &[
+            "Testai jau praeina CI aplinkoje.",
+            "Peržiūrėjau pakeitimus faile `src/lib.rs`.",
+            "Failą `config.yaml` pakeitė naudotojas.",
+            "`README.md` jau buvo atnaujintas.",
+            "Dar nepaleidau testų, todėl nežinau, ar jie praeina.",
+            "Testai nepraėjo.",
+            "Ar norite, kad supushinčiau pakeitimus?",
+            "Kitame žingsnyje galiu atnaujinti `docs/api.md`.",
+            "Atnaujinsiu `src/lib.rs` vėliau, jei norite.",
+            "Nepakeičiau failo `README.md`.",
+            "Push į `main` buvo atmestas (non-fast-forward).",
+        ],
+    );
+}
+
+#[test]
+fn latvian() {
+    check(
+        "lv",
+        &[
+            (
+                "Atjaunināju `src/main.rs` un visi testi izgāja.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Izlaboju `src/parser.rs`, visi 12 testi izgāja veiksmīgi.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            ("Izdzēsu failu `docs/vecs.md`.", "file docs/vecs.md deleted"),
+            (
+                "Noņēmu neizmantoto importu no `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Izveidoju jaunu failu `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            (
+                "- Atjaunināts: `README.md`\n- Dzēsts fails: `docs/old.md`",
+                "file README.md changed|file docs/old.md deleted",
+            ),
+            (
+                "Pārdēvēju `foo.py` par `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Nokomitēju izmaiņas un nopušoju uz zaru `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Build bija veiksmīgs, un clippy neuzrāda nekādus brīdinājumus.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 izgāja, 0 neizdevās.", "8 tests pass"),
+            ("Pieci testi izgāja, divi neizdevās.", "2 tests fail"),
+            ("Visi seši testi izgāja.", "6 tests pass"),
+            ("Divi testi neizgāja.", "2 tests fail"),
+        ],
+        &[
+            "Testi jau iziet CI vidē.",
+            "Pārskatīju izmaiņas failā `src/lib.rs`.",
+            "Failu `config.yaml` mainīja lietotājs.",
+            "`README.md` jau bija atjaunināts.",
+            "Vēl nepalaidu testus, tāpēc nezinu, vai tie iziet.",
+            "Testi neizgāja.",
+            "Vai vēlaties, lai es nopušoju izmaiņas?",
+            "Nākamajā solī varu atjaunināt `docs/api.md`.",
+            "Atjaunināšu `src/lib.rs` vēlāk, ja vēlaties.",
+            "Nemainīju failu `README.md`.",
+            "Push uz `main` tika noraidīts (non-fast-forward).",
+            "Izgāja tikai 3 no 4 testiem.",
+        ],
+    );
+}
+
+#[test]
+fn slovenian() {
+    check(
+        "sl",
+        &[
+            (
+                "Posodobil sem `src/main.rs` in vsi testi so prešli.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Popravil sem `src/parser.rs`, vseh 12 testov je uspešno prešlo.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "Izbrisal sem datoteko `docs/stara.md`.",
+                "file docs/stara.md deleted",
+            ),
+            (
+                "Odstranil sem neuporabljen uvoz iz `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Ustvaril sem novo datoteko `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            (
+                "Preimenoval sem `foo.py` v `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Spremembe sem commital in pushal na vejo `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Build je uspešen, clippy pa ne javlja nobenih opozoril.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 prešlo, 0 padlo.", "8 tests pass"),
+            ("Pet testov je prešlo, dva sta padla.", "2 tests fail"),
+            ("Vseh šest testov je prešlo.", "6 tests pass"),
+        ],
+        &[
+            "Testi že prehajajo v CI.",
+            "Pregledal sem spremembe v `src/lib.rs`.",
+            "Datoteko `config.yaml` je spremenil uporabnik.",
+            "Testov še nisem zagnal, zato ne vem, ali bodo prešli.",
+            "Ali želite, da pushnem spremembe?",
+            "V naslednjem koraku lahko posodobim `docs/api.md`.",
+            "`src/lib.rs` bom posodobil kasneje, če želite.",
+            "Nisem spremenil `README.md`.",
+            "Testi niso prešli.",
+            "Push na `main` je bil zavrnjen (non-fast-forward).",
+            "Prešla sta samo 2 od 4 testov.",
+        ],
+    );
+}
+
+#[test]
+fn bulgarian() {
+    check(
+        "bg",
+        &[
+            (
+                "Обнових `src/main.rs` и всички тестове минаха.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Поправих `src/parser.rs`, всички 12 теста минават успешно.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            ("Изтрих файла `docs/star.md`.", "file docs/star.md deleted"),
+            (
+                "Премахнах неизползвания импорт от `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Създадох нов файл `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            (
+                "- Обновен: `README.md`\n- Изтрит файл: `docs/old.md`",
+                "file README.md changed|file docs/old.md deleted",
+            ),
+            (
+                "Преименувах `foo.py` на `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Комитнах промените и ги пушнах в клона `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Билдът е успешен, а clippy не отчита никакви предупреждения.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 минаха, 0 неуспешни.", "8 tests pass"),
+            ("Пет теста минаха, два се провалиха.", "2 tests fail"),
+            ("Всички шест теста минаха.", "6 tests pass"),
+            ("Не минаха два теста.", "2 tests fail"),
+        ],
+        &[
+            "Тестовете вече минават в CI.",
+            "Прегледах промените в `src/lib.rs`.",
+            "Файлът `config.yaml` е променен от потребителя.",
+            "Още не съм пускал тестовете, така че не знам дали минават.",
+            "Искате ли да пушна промените?",
+            "Като следваща стъпка мога да обновя `docs/api.md`.",
+            "Ще обновя `src/lib.rs` по-късно, ако искате.",
+            "Не съм променял `README.md`.",
+            "Тестовете не минаха.",
+            "Пушът към `main` беше отхвърлен (non-fast-forward).",
+            "Минаха само 3 от 4 теста.",
+        ],
+    );
+}
+
+/// The new tables and their neighbours: Croatian and Slovenian are not each other nor
+/// Czech, Slovak or Polish, Bulgarian not Russian or Ukrainian, Estonian not Finnish, Lithuanian and Latvian not each other nor Polish, Swahili
+/// and Tagalog not English, Malay or Indonesian; and the older tables keep theirs.
+#[test]
+fn croatian_estonian_swahili_tagalog_baltic_and_their_neighbours() {
+    for (message, want) in [
+        ("Ažurirao sam `src/lib.rs` i svi testovi su prošli.", "hr"),
+        (
+            "Posodobil sem datoteko `src/lib.rs` in vsi testi so uspešno prešli.",
+            "sl",
+        ),
+        ("Dodal sem nov test in vsi testi so zeleni, lahko preverite.", "sl"),
+        ("Izmenio sam konfiguracioni fajl i svi testovi su uspešno prošli.", "hr"),
+        ("Uuendasin konfiguratsioonifaili ja kõik testid läksid edukalt läbi.", "et"),
+        ("Nimesasisha faili ya usanidi na majaribio yote yamefaulu.", "sw"),
+        ("In-update ko ang config file at pumasa ang lahat ng test.", "tl"),
+        ("Atnaujinau konfigūracijos failą ir visi testai sėkmingai praėjo.", "lt"),
+        ("Atjaunināju konfigurācijas failu un visi testi veiksmīgi izgāja.", "lv"),
+        ("Обнових конфигурационния файл и всички тестове минаха успешно.", "bg"),
+        ("Я обновил `src/lib.rs`, и все тесты проходят.", "ru"),
+        ("Закоммитил изменения и запушил в `feat/x`.", "ru"),
+        ("Обновил объект в `src/lib.rs` и всё работает.", "ru"),
+        ("Я оновив `src/lib.rs`, і всі тести проходять.", "uk"),
+        ("Запушив зміни в `feat/x`, що й треба було.", "uk"),
+        ("Оновив `src/lib.rs` та додав тест.", "uk"),
+        (
+            "Upravil som súbor `src/lib.rs`, opravil som chybu a pridal som test, všetky testy prešli.",
+            "sk",
+        ),
+        (
+            "Upravil jsem soubor `src/lib.rs`, opravil jsem chybu a přidal jsem test, všechny testy prošly.",
+            "cs",
+        ),
+        ("Zaktualizowałem `src/main.rs` i wszystkie testy przechodzą.", "pl"),
+        ("Päivitin tiedoston `src/a.rs` ja kaikki 5 testiä menivät läpi.", "fi"),
+        ("Committasin muutokset ja pushasin ne haaraan `feat/login`.", "fi"),
+        (
+            "Saya telah mengemas kini fail konfigurasi dan semua ujian berjaya.",
+            "ms",
+        ),
+        ("Saya menghapus file `docs/lama.md`.", "id"),
+        (
+            "Saya telah memperbarui `src/main.rs` dan semua test lulus.",
+            "id",
+        ),
+        ("He modificado `src/app.js` y todas las pruebas pasan.", "es"),
+        ("Modifiquei `src/app.js` e todos os testes passaram.", "pt"),
+        ("Ho aggiornato `notes.txt` e tutti i test passano.", "it"),
+    ] {
+        let mut bad = Vec::new();
+        detected_as(want, message, &mut bad);
+        assert!(bad.is_empty(), "{bad:?}");
+    }
+    for message in [
+        "I updated `src/lib.rs` and the tests pass; the build is green and the changes are pushed to `main`.",
+        "Refactored the parser, reviewed the diff, and all tests passed after the fix.",
+        "Added the Hindi and Tagalog translations to `i18n/` and the tests pass.",
+        "The user saw no errors at all, so I left `sa.rs` as it was.",
+    ] {
+        assert_eq!(detect(message), Detected::English, "{message}");
+    }
+    // Some of the tests passing ("3 od 4", "3 iš 4", "3 sa 4", "3 kati ya 4") is no pass.
+    each_reads(
+        &[
+            "Prošla su samo 3 od 4 testa.",
+            "Praėjo tik 3 iš 4 testų.",
+            "3 sa 4 na test lang ang pumasa.",
+            "Majaribio 3 kati ya 4 yamepita.",
+            "Läbi läks ainult 3 testi 4-st.",
+            "Prošla su samo dva testa.",
+            "Svi testovi prolaze osim `test_slugify`.",
+            "Kõik testid läbisid, välja arvatud `test_slugify`.",
+            "Majaribio mawili tu yamepita.",
+            "Pumasa ang lahat maliban sa `test_slugify`.",
+            "Praėjo visi testai, išskyrus `test_slugify`.",
+            "Visi testi izgāja, izņemot `test_slugify`.",
+            "Минаха само два теста.",
+            "Всички тестове минаха освен `test_slugify`.",
+        ],
+        |got| !got.iter().any(|c| c.contains("tests pass")),
+    );
+    // A pass denied beside a count is that many failures.
+    each_reads(
+        &[
+            "Nisu prošla dva testa.",
+            "Du testai nepraėjo.",
+            "Testidest kaks ei läinud läbi.",
+            "Majaribio mawili hayakupita.",
+            "Divi testi neizgāja.",
+            "Niso prešli dva testa.",
+            "Не минаха два теста.",
+        ],
+        |got| got.contains(&"2 tests fail".to_owned()) && !got.iter().any(|c| c.contains("pass")),
+    );
+    // Honest reports of a refused push claim no push.
+    each_reads(
+        &[
+            "Push na `main` je odbijen od strane servera.",
+            "Push harusse `main` ebaõnnestus.",
+            "Push kwenye `main` imeshindwa.",
+            "Nabigo ang push sa `main`.",
+            "Push į `main` nepavyko.",
+            "Push uz `main` neizdevās.",
+            "Пушът към `main` беше отхвърлен.",
+        ],
+        |got| !got.iter().any(|c| c.starts_with("pushed")),
+    );
 }
