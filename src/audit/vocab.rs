@@ -343,10 +343,14 @@ impl Claim {
         }
         // A check's own commands only: "the suite passes (`cargo test`), and `cargo
         // clippy` …" binds `cargo test` to the tests claim, not `cargo clippy`.
-        let same_check = |span: &str| match (command_kind(span), &self.kind) {
-            (Some(Kind::Tests { .. }), Kind::Tests { .. } | Kind::Failures { .. }) => true,
-            (Some(Kind::Build | Kind::Lint), Kind::Build | Kind::Lint) => true,
-            _ => false,
+        let same_check = |span: &str| {
+            matches!(
+                (command_kind(span), &self.kind),
+                (
+                    Some(Kind::Tests { .. }),
+                    Kind::Tests { .. } | Kind::Failures { .. }
+                ) | (Some(Kind::Build | Kind::Lint), Kind::Build | Kind::Lint)
+            )
         };
         for span in spans {
             let span = span.trim();
@@ -1396,7 +1400,114 @@ fn says_only_words(text: &str) -> bool {
         "만 통과",
     ];
     let lower = text.to_lowercase();
-    ONLY.iter().any(|w| lower.contains(w))
+    ONLY.iter().any(|w| lower.contains(w)) || says_the_rest(&lower)
+}
+
+/// Whether a clause's pass is the rest's ("the other three passed", "die anderen drei
+/// Tests sind bestanden", "Kiti trys testai praėjo", "其余 3 个通过"): some passed beside
+/// others that did not, which is no claim that the tests pass. `lower` is lower-cased.
+fn says_the_rest(lower: &str) -> bool {
+    const REST: &[&str] = &[
+        "other",
+        "others",
+        "remaining",
+        "rest",
+        "anderen",
+        "übrigen",
+        "restlichen",
+        "autres",
+        "restants",
+        "restantes",
+        "otras",
+        "otros",
+        "demás",
+        "altri",
+        "altre",
+        "restanti",
+        "outros",
+        "outras",
+        "demais",
+        "andere",
+        "overige",
+        "pozostałe",
+        "pozostałych",
+        "ostatní",
+        "zbývající",
+        "остальные",
+        "остальных",
+        "остальные",
+        "інші",
+        "решта",
+        "övriga",
+        "resterande",
+        "øvrige",
+        "resterende",
+        "muut",
+        "loput",
+        "többi",
+        "celelalte",
+        "restul",
+        "ostatné",
+        "zvyšné",
+        "altres",
+        "υπόλοιπα",
+        "υπόλοιποι",
+        "υπόλοιπες",
+        "diğer",
+        "kalan",
+        "còn lại",
+        "lainnya",
+        "sisanya",
+        "selebihnya",
+        "kiti",
+        "kitos",
+        "likę",
+        "likusieji",
+        "pārējie",
+        "pārējās",
+        "ostali",
+        "ostala",
+        "preostali",
+        "preostala",
+        "ülejäänud",
+        "teised",
+        "mengine",
+        "zilizobaki",
+        "natitirang",
+        "iba pang",
+        "останалите",
+        "другите",
+        "הנותרים",
+        "הנותרות",
+        "האחרים",
+        "بقیه",
+        "الباقي",
+        "المتبقية",
+        "बाकी",
+        "शेष",
+        "বাকি",
+    ];
+    // Written without spaces between words: anywhere.
+    const REST_UNSPACED: &[&str] = &[
+        "其余",
+        "其他",
+        "剩下",
+        "剩余",
+        "残り",
+        "その他",
+        "他の",
+        "나머지",
+        "ที่เหลือ",
+    ];
+    REST_UNSPACED.iter().any(|w| lower.contains(w))
+        || REST.iter().any(|w| {
+            lower.match_indices(w).any(|(i, _)| {
+                let before = lower[..i].chars().next_back();
+                let after = lower[i + w.len()..].chars().next();
+                before.is_none_or(|c| !c.is_alphanumeric())
+                    && after.is_none_or(|c| !c.is_alphanumeric())
+            })
+        })
 }
 
 /// English number words for small counts ("three tests pass", "one failure").

@@ -262,6 +262,8 @@ pub const LV: Lang = Lang {
         "izgāja",
         "iziet",
         "veiksmīg",
+        "izdevās",
+        "izdodas",
         "zaļi",
         "zaļš",
         "ok ",

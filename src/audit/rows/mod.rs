@@ -875,4 +875,41 @@ mod tests {
             "Git: o hook `pre-commit` recusou o commit (`yamllint failed`), então a alteração está só na árvore de trabalho, sem commit."
         ));
     }
+
+    #[test]
+    fn a_table_of_passed_and_failed_columns_gives_counts() {
+        let kinds = |m: &str| -> Vec<Kind> { all_claims(m).into_iter().map(|c| c.kind).collect() };
+        let got = kinds(
+            "Ran `cargo test`:\n\n| Suite | Passed | Failed |\n|---|---|---|\n| unit | 5 | 0 |",
+        );
+        assert!(got.contains(&Kind::Tests { count: Some(5) }), "{got:?}");
+        let got = kinds("`cargo test --lib` rezultāts:\n\n| Testu kopa | Kopā | Izdevās | Neizdevās |\n|---|---|---|---|\n| vienību testi | 5 | 4 | 1 |");
+        assert!(got.contains(&Kind::Failures { count: 1 }), "{got:?}");
+        // No failed column: no counts read from it.
+        let got = kinds("| Suite | Passed |\n|---|---|\n| unit | 5 |");
+        assert!(
+            !got.iter().any(|k| matches!(k, Kind::Failures { .. })),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn the_rest_passing_is_no_pass_claim() {
+        for m in [
+            "Zwei Tests schlugen fehl. Die anderen drei Tests sind bestanden.",
+            "Deux tests échouent. Les trois autres tests passent.",
+            "Du testai nepraėjo. Kiti trys testai praėjo.",
+            "两个测试失败，其余 3 个通过。",
+        ] {
+            assert!(
+                !all_claims(m)
+                    .iter()
+                    .any(|c| matches!(c.kind, Kind::Tests { .. })),
+                "{m}"
+            );
+        }
+        assert!(all_claims("Alle Tests sind bestanden.")
+            .iter()
+            .any(|c| matches!(c.kind, Kind::Tests { .. })));
+    }
 }

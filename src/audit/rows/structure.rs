@@ -21,6 +21,7 @@ pub fn add_structured_rows(message: &str, readings: &mut Vec<Reading>) {
                 i += 1;
             }
             table_columns(&lines[start..i], &mut rows);
+            table_counts(&lines[start..i], readings);
             continue;
         }
         if let Some(subject) = label_subject(lines[i]) {
@@ -47,10 +48,11 @@ pub fn add_structured_rows(message: &str, readings: &mut Vec<Reading>) {
             }
             // A command the tables know by name (`bash -n a.sh`, `git diff --check`) is
             // backed only by its own run, as a check command in a span is.
-            if claim.commands.is_empty() && span.split_whitespace().count() >= 2 {
-                if named_check(&span).is_some() {
-                    claim.commands.push(span.clone());
-                }
+            if claim.commands.is_empty()
+                && span.split_whitespace().count() >= 2
+                && named_check(&span).is_some()
+            {
+                claim.commands.push(span.clone());
             }
             readings.push(Reading {
                 sentence: shown.clone(),
@@ -196,6 +198,60 @@ pub(super) fn table_columns(table: &[&str], rows: &mut Vec<(String, String)>) {
                 ));
             }
         }
+    }
+}
+
+/// Counts a table gives in columns whose header says passed and failed ("| Suite |
+/// Passed | Failed |", "| Testu kopa | Kopā | Izdevās | Neizdevās |", in any table's
+/// words): each row claims its failures (a count of 0 and a pass count: its tests pass,
+/// that many). The row's own words name the suite or the kind of tests it counts.
+pub(super) fn table_counts(table: &[&str], readings: &mut Vec<Reading>) {
+    let Some((header, body)) = table.split_first() else {
+        return;
+    };
+    let header = cells(header);
+    let lower = |c: &str| fold(&c.to_lowercase());
+    let failed_col = header.iter().position(|c| {
+        let c = lower(c);
+        forms::any_in(&c, Sets::FAILED) || has_word(&c, "failed") || has_word(&c, "failures")
+    });
+    let passed_col = header.iter().position(|c| {
+        let c = lower(c);
+        !forms::any_in(&c, Sets::FAILED) && c.split_whitespace().count() <= 3 && says_passed(&c)
+    });
+    let (Some(f), Some(p)) = (failed_col, passed_col) else {
+        return;
+    };
+    let number = |c: &str| -> Option<u64> {
+        let c = fold(c.trim().trim_matches(['*', '`', ' ']));
+        c.parse().ok()
+    };
+    for line in body {
+        let row = cells(line);
+        if row.len() != header.len() {
+            continue;
+        }
+        let (Some(passed), Some(failed)) = (number(&row[p]), number(&row[f])) else {
+            continue;
+        };
+        let shown = format!("{} | {}", header.join(" | "), row.join(" | "));
+        let kind = if failed == 0 {
+            Kind::Tests {
+                count: Some(passed),
+            }
+        } else {
+            Kind::Failures { count: failed }
+        };
+        let mut claim = Claim::read(kind, &shown);
+        let own = row.join(" ");
+        claim.tools = super::super::named::named_in(&own, &claim.kind);
+        claim.bind_spans(own.split('`').skip(1).step_by(2));
+        readings.push(Reading {
+            sentence: shown,
+            claims: vec![claim],
+            why: Vec::new(),
+            skipped: false,
+        });
     }
 }
 
