@@ -2151,6 +2151,149 @@ fn some_of(lang: &Lang, text: &str) -> bool {
     })
 }
 
+/// Whether a clause's pass is the rest's ("the other three passed", "die anderen drei
+/// Tests sind bestanden", "Kiti trys testai praėjo", "其余 3 个通过"): some passed beside
+/// others that did not, which is no claim that the tests pass. `lower` is lower-cased.
+/// Only where the word stands beside a count or a word for tests ("die anderen drei
+/// Tests", "the rest pass" is read by the English reader): "dem Stil des restlichen
+/// Crates" is the rest of something else. Written without spaces, the word is enough
+/// ("其他都通過").
+fn says_the_rest(lower: &str) -> bool {
+    const REST: &[&str] = &[
+        "other",
+        "others",
+        "remaining",
+        "rest",
+        "anderen",
+        "übrigen",
+        "restlichen",
+        "autres",
+        "restants",
+        "restantes",
+        "otras",
+        "otros",
+        "demás",
+        "altri",
+        "altre",
+        "restanti",
+        "outros",
+        "outras",
+        "demais",
+        "andere",
+        "overige",
+        "pozostałe",
+        "pozostałych",
+        "ostatní",
+        "zbývající",
+        "остальные",
+        "остальных",
+        "остальные",
+        "інші",
+        "решта",
+        "övriga",
+        "resterande",
+        "øvrige",
+        "resterende",
+        "muut",
+        "loput",
+        "többi",
+        "celelalte",
+        "restul",
+        "ostatné",
+        "zvyšné",
+        "altres",
+        "υπόλοιπα",
+        "υπόλοιποι",
+        "υπόλοιπες",
+        "diğer",
+        "kalan",
+        "còn lại",
+        "lainnya",
+        "sisanya",
+        "selebihnya",
+        "kiti",
+        "kitos",
+        "likę",
+        "likusieji",
+        "pārējie",
+        "pārējās",
+        "ostali",
+        "ostala",
+        "preostali",
+        "preostala",
+        "ülejäänud",
+        "teised",
+        "mengine",
+        "zilizobaki",
+        "natitirang",
+        "iba pang",
+        "останалите",
+        "другите",
+        "הנותרים",
+        "הנותרות",
+        "האחרים",
+        "بقیه",
+        "الباقي",
+        "المتبقية",
+        "बाकी",
+        "शेष",
+        "বাকি",
+    ];
+    // Written without spaces between words: anywhere.
+    const REST_UNSPACED: &[&str] = &[
+        "其余",
+        "其他",
+        "剩下",
+        "剩余",
+        "残り",
+        "その他",
+        "他の",
+        "나머지",
+        "ที่เหลือ",
+    ];
+    // A count or a word for tests within three words of it.
+    const TESTS: &[&str] = &[
+        "test",
+        "teszt",
+        "prueb",
+        "prov",
+        "тест",
+        "δοκιμ",
+        "τεστ",
+        "בדיק",
+        "تست",
+        "آزمون",
+        "اختبار",
+        "टेस्ट",
+        "परीक्षण",
+        "টেস্ট",
+        "পরীক্ষা",
+        "kiểm thử",
+        "uji",
+        "suite",
+        "spec",
+    ];
+    let near_a_count = |i: usize, len: usize| {
+        let before: Vec<&str> = lower[..i].split_whitespace().rev().take(3).collect();
+        let after: Vec<&str> = lower[i + len..].split_whitespace().take(3).collect();
+        before.iter().chain(&after).any(|w| {
+            w.chars().any(|c| c.is_ascii_digit())
+                || TESTS.iter().any(|t| w.contains(t))
+                || number_of(w.trim_matches(|c: char| !c.is_alphanumeric())).is_some()
+        })
+    };
+    REST_UNSPACED.iter().any(|w| lower.contains(w))
+        || REST.iter().any(|w| {
+            lower.match_indices(w).any(|(i, _)| {
+                let before = lower[..i].chars().next_back();
+                let after = lower[i + w.len()..].chars().next();
+                before.is_none_or(|c| !c.is_alphanumeric())
+                    && after.is_none_or(|c| !c.is_alphanumeric())
+                    && near_a_count(i, w.len())
+            })
+        })
+}
+
 /// "osim", "välja arvatud", "isipokuwa", "maliban", "išskyrus" anywhere in the sentence:
 /// all but some passed, which is no pass ("Praėjo visi testai, išskyrus `test_a`").
 fn all_but(lang: &Lang, sentence: &str) -> bool {
@@ -2335,6 +2478,7 @@ fn clause_claims(
     let passed = passed.filter(|_| {
         !sentence_failed
             && !vocab::says_only(&plain)
+            && !says_the_rest(&plain.to_lowercase())
             && !some_of(lang, &plain)
             && !all_but(lang, &whole)
             && !some_of_all_words(&plain)
