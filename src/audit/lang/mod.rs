@@ -60,7 +60,7 @@ mod sl;
 mod sw;
 mod tl;
 
-use super::fast_hash::{FastMap, FastSet};
+use super::fast_hash::FastMap;
 use super::vocab::{self, Change, Claim, Kind, Reading};
 
 /// What a language's agents write when they claim something, as data.
@@ -567,12 +567,11 @@ fn word_forms(lang: &Lang) -> Vec<&'static str> {
     .collect()
 }
 
-/// A Latin-script table, indexed for telling languages apart: its word forms by first
-/// letter, its marker words as a set.
+/// A table's word forms by first letter, for telling close languages apart (Russian,
+/// Ukrainian and Bulgarian by their claim forms).
 struct Index {
     lang: &'static Lang,
     forms: FastMap<char, Vec<&'static str>>,
-    markers: FastSet<&'static str>,
 }
 
 impl Index {
@@ -583,17 +582,7 @@ impl Index {
                 forms.entry(c).or_default().push(f);
             }
         }
-        Index {
-            lang,
-            forms,
-            // Number words are the language's words too ("zwei", "trois").
-            markers: lang
-                .markers
-                .iter()
-                .copied()
-                .chain(lang.numbers.iter().map(|(w, _)| *w))
-                .collect(),
-        }
+        Index { lang, forms }
     }
 
     /// Whether `word` is one of the language's claim forms (English's are whole words:
@@ -928,40 +917,116 @@ fn foreign_letters(lang: &Lang, words: &[&str]) -> bool {
 /// How much of the prose is each language's: a claim form two points, a marker word one.
 /// A word that is a form in more than three languages ("test", "build") tells nothing.
 fn scores(words: &[&str]) -> Vec<(&'static Lang, usize)> {
-    // The tables are constant: they are indexed once per process.
-    static LATIN: std::sync::OnceLock<Vec<Index>> = std::sync::OnceLock::new();
-    let latin = LATIN.get_or_init(|| {
-        LANGS
-            .iter()
-            .filter(|l| {
-                l.spaced
-                    && !matches!(
-                        l.code,
-                        "ru" | "uk" | "bg" | "hi" | "ar" | "el" | "he" | "fa" | "bn"
-                    )
-            })
-            .map(|l| Index::new(l))
-            .collect()
-    });
-    let mut out: Vec<(&'static Lang, usize)> = latin.iter().map(|i| (i.lang, 0)).collect();
+    let latin = Latin::get();
+    let mut out: Vec<(&'static Lang, usize)> = latin.langs.iter().map(|l| (*l, 0)).collect();
     for w in words {
         let w = w.trim_matches(|c: char| !c.is_alphanumeric());
-        let hits: Vec<bool> = latin.iter().map(|i| i.is_form(w)).collect();
-        let informative = hits.iter().filter(|h| **h).count() <= 3;
-        for (i, index) in latin.iter().enumerate() {
-            out[i].1 += if hits[i] && informative {
+        let hits = latin.forms_of(w);
+        let informative = hits.count_ones() <= 3;
+        let markers = latin.markers.get(w).copied().unwrap_or(0);
+        for (i, (_, n)) in out.iter_mut().enumerate() {
+            let bit = 1u64 << i;
+            *n += if hits & bit != 0 && informative {
                 2
             } else {
-                usize::from(index.markers.contains(w))
+                usize::from(markers & bit != 0)
             };
         }
     }
+    // Only a table that could be the message's (three points: `detect_uncached`) is
+    // worth its neighbours' letters counted.
     for (lang, n) in &mut out {
-        if foreign_letters(lang, words) {
+        if (*n >= 3 || lang.code == "en") && foreign_letters(lang, words) {
             *n = 0;
         }
     }
     out
+}
+
+/// Every Latin-script table in one index, built once per process: a word's claim forms
+/// and marker words are looked up once for all tables (a set of tables as bits), not once
+/// per table.
+struct Latin {
+    langs: Vec<&'static Lang>,
+    /// Claim forms by their first two characters (a form of one character is not one:
+    /// [`word_forms`] keeps three or more), each with its table's bit.
+    forms: FastMap<(char, char), Vec<(&'static str, u64)>>,
+    /// Marker and number words, each with the bits of the tables that list it.
+    markers: FastMap<&'static str, u64>,
+}
+
+impl Latin {
+    fn get() -> &'static Latin {
+        static LATIN: std::sync::OnceLock<Latin> = std::sync::OnceLock::new();
+        LATIN.get_or_init(|| {
+            let langs: Vec<&'static Lang> = LANGS
+                .iter()
+                .copied()
+                .filter(|l| {
+                    l.spaced
+                        && !matches!(
+                            l.code,
+                            "ru" | "uk" | "bg" | "hi" | "ar" | "el" | "he" | "fa" | "bn"
+                        )
+                })
+                .collect();
+            assert!(langs.len() <= 64, "more Latin tables than bits");
+            let mut forms: FastMap<(char, char), Vec<(&'static str, u64)>> = FastMap::default();
+            let mut markers: FastMap<&'static str, u64> = FastMap::default();
+            for (i, lang) in langs.iter().enumerate() {
+                let bit = 1u64 << i;
+                for f in word_forms(lang) {
+                    let mut chars = f.chars();
+                    if let (Some(a), Some(b)) = (chars.next(), chars.next()) {
+                        forms.entry((a, b)).or_default().push((f, bit));
+                    }
+                }
+                for w in lang
+                    .markers
+                    .iter()
+                    .copied()
+                    .chain(lang.numbers.iter().map(|(w, _)| *w))
+                {
+                    *markers.entry(w).or_default() |= bit;
+                }
+            }
+            Latin {
+                langs,
+                forms,
+                markers,
+            }
+        })
+    }
+
+    /// The tables whose claim forms `word` is one of, as bits (English's are whole words:
+    /// "pass" is not the stem of "passaram"; another table's stem reaches its endings, not
+    /// another language's longer word: "modificat" is not French "modifications").
+    fn forms_of(&self, word: &str) -> u64 {
+        let mut chars = word.chars();
+        let (Some(a), Some(b)) = (chars.next(), chars.next()) else {
+            return 0;
+        };
+        let Some(candidates) = self.forms.get(&(a, b)) else {
+            return 0;
+        };
+        let len = word.chars().count();
+        let mut hits = 0;
+        for (f, bit) in candidates {
+            if hits & bit != 0 {
+                continue;
+            }
+            let english = self.langs[bit.trailing_zeros() as usize].code == "en";
+            let found = if english {
+                *f == word
+            } else {
+                word.starts_with(f) && len <= f.chars().count() + 3
+            };
+            if found {
+                hits |= bit;
+            }
+        }
+        hits
+    }
 }
 
 /// How many prose words are enough to tell a language in Latin script.
