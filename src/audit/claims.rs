@@ -159,6 +159,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     } else {
         explain_in_language(message, detected)
     };
+    super::rows::drop_asides(&mut readings);
     super::rows::add_row_claims(&mut readings);
     super::rows::add_structured_rows(message, &mut readings);
     super::rows::mark_no_warnings(&mut readings);

@@ -438,16 +438,6 @@ pub fn file_evidence(
             .iter()
             .filter(|r| Path::new(&r.path) == path)
             .collect();
-    if let Some(r) = here.iter().rev().find(|r| r.verified) {
-        return Ok(format!(
-            "the write log holds a verified {} to {shown} in this turn{}",
-            r.tool,
-            r.tool_use_id
-                .as_deref()
-                .map(|id| format!(" ({id})"))
-                .unwrap_or_default()
-        ));
-    }
     let undone = {
         let s = claim.sentence.to_lowercase();
         [
@@ -464,6 +454,33 @@ pub fn file_evidence(
         .iter()
         .any(|w| s.contains(w))
     };
+    if let Some(r) = here.iter().rev().find(|r| r.verified) {
+        // The write landed, and a later command of the turn took it back (`git stash`,
+        // `git checkout -- a`, `git reset --hard`): the file is as the turn found it.
+        let back_to_start = matches!(change, Change::Modified)
+            && !undone
+            && f.start_blob(path).is_some_and(|start| {
+                Oid::hash_file(ObjectType::Blob, path).is_ok_and(|now| now == start)
+            });
+        if back_to_start {
+            return Err(finding(
+                claim,
+                format!(
+                    "the {} to {shown} landed, but the file is now as it was when the turn began: a later command of the turn took the change back",
+                    r.tool
+                ),
+                "make the change again (see `git stash list`), or correct the message",
+            ));
+        }
+        return Ok(format!(
+            "the write log holds a verified {} to {shown} in this turn{}",
+            r.tool,
+            r.tool_use_id
+                .as_deref()
+                .map(|id| format!(" ({id})"))
+                .unwrap_or_default()
+        ));
+    }
     match (changed_in_turn(path, change, f), here.last()) {
         (Ok(how), _) => Ok(how),
         // "I added a print to `a.rs`, ran it, then reverted it": written, then undone.
@@ -1386,8 +1403,22 @@ fn package_scripts(cwd: &Path) -> Option<serde_json::Map<String, serde_json::Val
 /// all; cargo's `--test NAME` selects `tests/NAME.rs`.
 pub fn test_files_selected(claim: &Claim, patterns: &[String], f: &Facts) -> Result<(), Finding> {
     let runs = checks(&f.runs, patterns, true, f.ev.cwd);
+    // A test script run by itself (`sh tests/e2e/smoke.sh`, `./tests/run.sh`) that
+    // succeeded selected itself.
+    let ran_itself = |file: &str| {
+        let file = file.trim_start_matches("./");
+        f.runs.iter().filter(|r| !r.is_error).any(|r| {
+            r.stages.iter().any(|s| {
+                s.ran != Ran::No
+                    && s.argv
+                        .iter()
+                        .take(2)
+                        .any(|a| a.trim_start_matches("./") == file)
+            })
+        })
+    };
     for file in &claim.test_files {
-        if !runs.iter().any(|c| selects(c, file)) {
+        if !runs.iter().any(|c| selects(c, file)) && !ran_itself(file) {
             return Err(finding(
                 claim,
                 format!("it names {file}, and no test run of this turn selected it"),
@@ -1401,6 +1432,27 @@ pub fn test_files_selected(claim: &Claim, patterns: &[String], f: &Facts) -> Res
 fn selects(c: &Check, file: &str) -> bool {
     let argv = shellrun::peel(&c.stage.argv);
     let file = file.trim_start_matches("./");
+    // A runner runs files of its own languages: `cargo test` never runs
+    // `tests/e2e/docs_smoke.sh`, whatever it selects.
+    let ext = Path::new(file)
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("");
+    let runs_it = match c.runner {
+        Runner::Cargo => matches!(ext, "rs" | ""),
+        Runner::Pytest | Runner::Unittest => matches!(ext, "py" | ""),
+        Runner::Jest | Runner::Vitest | Runner::Mocha | Runner::NodeTest => {
+            matches!(
+                ext,
+                "js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "jsx" | "tsx" | ""
+            )
+        }
+        Runner::Go => matches!(ext, "go" | ""),
+        _ => true,
+    };
+    if !runs_it {
+        return false;
+    }
     if c.runner == Runner::Cargo {
         let args = super::named::cargo_args(&argv);
         let stem = Path::new(file)

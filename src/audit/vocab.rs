@@ -994,8 +994,21 @@ pub(crate) fn check_command_span(span: &str) -> bool {
 pub(crate) fn test_file_span(span: &str) -> bool {
     let lower = span.to_lowercase();
     let name = lower.rsplit('/').next().unwrap_or(&lower);
+    // A script or a module in a folder of tests (`tests/e2e/docs_smoke.sh`) is a test
+    // file too, whatever its name; data beside them (`tests/fixtures/a.json`) is not.
+    let in_tests_folder = lower
+        .split('/')
+        .rev()
+        .skip(1)
+        .any(|d| matches!(d, "test" | "tests" | "spec" | "specs" | "e2e" | "__tests__"));
+    let code = [
+        ".sh", ".bash", ".bats", ".py", ".rs", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".go",
+        ".rb",
+    ]
+    .iter()
+    .any(|e| name.ends_with(e));
     !span.contains(char::is_whitespace)
-        && (name.contains("test") || name.contains("spec"))
+        && (name.contains("test") || name.contains("spec") || in_tests_folder && code)
         && name.contains('.')
         && !shape_inferred(span)
 }

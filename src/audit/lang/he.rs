@@ -400,6 +400,9 @@ pub const HE: Lang = Lang {
         "פורמט מחדש",
     ],
     committed: &[
+        // The subagent's (third person), relayed by the parent as its own claim.
+        "עשה commit",
+        "ביצע commit",
         "ביצעתי commit",
         "וביצעתי commit",
         "ביצעתי קומיט",
@@ -421,6 +424,10 @@ pub const HE: Lang = Lang {
         "ביצעתי קומיט",
     ],
     pushed: &[
+        "עשה push",
+        "ו-push",
+        "ביצע push",
+        "דחף",
         "דחפתי",
         "ודחפתי",
         "ביצעתי push",

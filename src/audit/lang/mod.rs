@@ -2464,6 +2464,15 @@ fn clause_claims(
                 && !only_the_verb(lang, verb_text)
                 && !deletes_the_path(lang, &c.text, path)
             {
+                if path.ends_with('/') {
+                    // A folder ("Limpei a pasta `build/`: os dois `.o` antigos foram
+                    // apagados"): something under it was deleted, or it was.
+                    out.push(mk(Kind::Dir {
+                        path: path.clone(),
+                        change: Change::Deleted,
+                    }));
+                    continue;
+                }
                 // "`a.rs`: ungenutzten Import entfernt" deletes inside the file: only a
                 // clause that speaks of the file itself, or of nothing but the path,
                 // claims it is gone.

@@ -267,6 +267,8 @@ const NOT_A_PASS: &[&str] = &[
     "not",
     "n't",
     "never",
+    // "ایک فیل": the loanword "fail" in Urdu and Persian script.
+    "فیل",
     "skipped",
     "skip",
     "pending",

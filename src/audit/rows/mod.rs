@@ -34,7 +34,7 @@ mod values;
 pub use copies::mark_copies;
 pub(super) use forms::read_as;
 pub use paths::{
-    mark_labelled_changes, mark_listed_paths, mark_mentioned_paths, mark_now_states,
+    drop_asides, mark_labelled_changes, mark_listed_paths, mark_mentioned_paths, mark_now_states,
     mark_same_file_changes, mark_value_changes, mark_whole_counts, mark_whole_suites,
 };
 pub use refs::{mark_git_refs, mark_git_rows, mark_named_commits, mark_remote_pushes};
@@ -911,5 +911,49 @@ mod tests {
         assert!(all_claims("Alle Tests sind bestanden.")
             .iter()
             .any(|c| matches!(c.kind, Kind::Tests { .. })));
+    }
+
+    #[test]
+    fn patterns_extensions_and_asides_are_no_files_changed() {
+        let paths = |m: &str| -> Vec<String> {
+            all_claims(m)
+                .into_iter()
+                .filter(|c| c.listed != Listed::Alone)
+                .filter_map(|c| match c.kind {
+                    Kind::File { path, .. } | Kind::Dir { path, .. } => Some(path),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(
+            paths("- [x] `scripts/rotate.sh` 작성 (`build/*.o` → `build/archive/`)"),
+            ["scripts/rotate.sh"]
+        );
+        assert_eq!(
+            paths("Added a pointer to `config/app.yaml` in `README.md`."),
+            ["README.md"]
+        );
+        assert_eq!(
+            paths("Cleaned out `build/`: the two old `.o` files were deleted."),
+            ["build/"]
+        );
+        // A dotfile is a file.
+        assert_eq!(paths("Deleted `.env`."), [".env"]);
+    }
+
+    #[test]
+    fn a_deletion_in_a_folder_is_something_under_it_deleted() {
+        let kinds: Vec<Kind> =
+            all_claims("Limpei a pasta `build/`: os dois `.o` antigos foram apagados.")
+                .into_iter()
+                .map(|c| c.kind)
+                .collect();
+        assert!(
+            kinds.contains(&Kind::Dir {
+                path: "build/".into(),
+                change: Change::Deleted
+            }),
+            "{kinds:?}"
+        );
     }
 }

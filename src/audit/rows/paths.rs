@@ -95,7 +95,7 @@ pub fn mark_mentioned_paths(readings: &mut [Reading]) {
             .map_or(r.sentence.as_str(), |at| &r.sentence[..at]);
         let spans: Vec<String> = path_spans(reported)
             .into_iter()
-            .filter(|p| !not_claimed.contains(p))
+            .filter(|p| !not_claimed.contains(p) && !is_aside(&r.sentence, p))
             .collect();
         for path in spans {
             let named = r.claims.iter().any(|c| match &c.kind {
@@ -391,10 +391,156 @@ fn version_set(sentence: &str) -> bool {
         })
 }
 
+/// Words right before a path that make it what a change points at, not what changed ("a
+/// pointer to `config/app.yaml` in the README", "einen Verweis auf `a.md`").
+const REFERENCE_TO: &[&str] = &[
+    "pointer to",
+    "link to",
+    "links to",
+    "linked to",
+    "reference to",
+    "references to",
+    "points to",
+    "pointing to",
+    "refers to",
+    "referring to",
+    "mention of",
+    "see",
+    "verweis auf",
+    "link auf",
+    "link zu",
+    "hinweis auf",
+    "lien vers",
+    "renvoi vers",
+    "référence à",
+    "enlace a",
+    "referencia a",
+    "link para",
+    "referência a",
+    "riferimento a",
+    "collegamento a",
+    "verwijzing naar",
+    "link naar",
+    "ссылку на",
+    "ссылка на",
+    "посилання на",
+    "odkaz na",
+    "odnośnik do",
+    "link do",
+    "länk till",
+    "hänvisning till",
+    "henvisning til",
+    "lenke til",
+    "link til",
+    "hivatkozás",
+    "trimitere la",
+    "referință la",
+    "bağlantı",
+    "liên kết đến",
+    "tautan ke",
+    "pautan ke",
+];
+
+/// Takes out the file claims that are no file's change: a pattern (`build/*.o` names
+/// files, not one file), a path in brackets after another path of the clause (what the
+/// first one does: "`scripts/rotate.sh` 작성 (`build/*.o` → `build/archive/`)"), and a
+/// path a reference points at ("a pointer to `config/app.yaml` in the README").
+pub fn drop_asides(readings: &mut [Reading]) {
+    for r in readings.iter_mut() {
+        let before = r.claims.len();
+        let sentence = r.sentence.clone();
+        r.claims.retain(|c| match &c.kind {
+            Kind::File { path, .. } | Kind::Dir { path, .. } => {
+                !path.contains(['*', '?']) && !is_extension(path) && !is_aside(&sentence, path)
+            }
+            _ => true,
+        });
+        if r.claims.is_empty() && before > 0 {
+            r.why.push("its paths are patterns or asides (in brackets after another path, or what a reference points at): no file's change".into());
+        }
+    }
+}
+
+/// Whether a path is a file extension named in passing ("the two old `.o` files"): a dot
+/// and up to four letters, and none of the dotfiles that short (`.env`, `.git`).
+fn is_extension(path: &str) -> bool {
+    path.strip_prefix('.').is_some_and(|ext| {
+        (1..=4).contains(&ext.len())
+            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+            && !matches!(ext, "env" | "git" | "npm" | "nvm" | "vim" | "ssh" | "aws")
+    })
+}
+
+/// Whether every place `sentence` names `path` in a code span is an aside: in brackets
+/// after another path the sentence names outside them, or right after a word of
+/// reference ([`REFERENCE_TO`]).
+fn is_aside(sentence: &str, path: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    let mut spans: Vec<(usize, &str)> = Vec::new();
+    let mut at = 0;
+    for (i, part) in sentence.split('`').enumerate() {
+        if i % 2 == 1 {
+            spans.push((at, part));
+        }
+        at += part.len() + 1;
+    }
+    let in_brackets = |at: usize| {
+        let before = &sentence[..at];
+        before.matches(['(', '（']).count() > before.matches([')', '）']).count()
+    };
+    let first_outside = spans
+        .iter()
+        .find(|(at, s)| !in_brackets(*at) && vocab::path_of(s, true).is_some())
+        .map(|(at, _)| *at);
+    let trimmed = path.trim_end_matches('/');
+    let places: Vec<usize> = spans
+        .iter()
+        .filter(|(_, s)| s.trim().trim_end_matches('/') == trimmed)
+        .map(|(at, _)| *at)
+        .collect();
+    if places.is_empty() {
+        return false;
+    }
+    // In brackets after a path, with an arrow or an example: what the first path does or
+    // holds ("`scripts/rotate.sh` (`build/*.o` → `build/archive/`)"); "(and `b.rs`)" is
+    // one more path changed.
+    let bracket_text = |at: usize| {
+        let open = sentence[..at].rfind(['(', '（']).unwrap_or(0);
+        let close = sentence[at..]
+            .find([')', '）'])
+            .map_or(sentence.len(), |c| at + c);
+        sentence[open..close].to_lowercase()
+    };
+    let describes = |at: usize| {
+        let t = bracket_text(at);
+        [
+            "→", "->", "=>", "e.g.", "z. b.", "z.b.", "p. ex.", "ex:", "例如", "例：",
+        ]
+        .iter()
+        .any(|w| t.contains(w))
+    };
+    let bracketed = places
+        .iter()
+        .all(|&at| in_brackets(at) && describes(at) && first_outside.is_some_and(|f| f < at));
+    // `at` is just past the span's opening backtick: what stands before that backtick.
+    let referenced = places.iter().all(|&at| {
+        let before = lower[..at.saturating_sub(1)].trim_end();
+        REFERENCE_TO.iter().any(|w| {
+            before.ends_with(w)
+                && before[..before.len() - w.len()]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !c.is_alphanumeric())
+        })
+    });
+    bracketed || referenced
+}
+
 /// Words for "now", in the tables' languages and beyond: a file that "now has" a value
 /// was changed.
 const NOW: &[&str] = &[
     "now",
+    "แล้ว",
     "jetzt",
     "nun",
     "maintenant",
@@ -442,6 +588,9 @@ const NOW: &[&str] = &[
     "اب",
 ];
 
+/// Words that mark a state reached after the words that give it ("ใช้พอร์ต 7070 แล้ว").
+const THAI_DONE: &[&str] = &["แล้ว"];
+
 /// Marks a file a sentence says now holds a value ("`config/app.yaml` now has `log:
 /// debug`", "The port in `config/app.yaml` is now 9090", "`app.yaml` hat jetzt `log:
 /// warn`"): one path, a word for "now", and after it a value (a code span that is no
@@ -463,7 +612,9 @@ pub fn mark_now_states(readings: &mut [Reading]) {
         let path_at = r.sentence.find(&quoted_path);
         let now_at = r.sentence.len() - after_now.len();
         let path_first = after_now.trim_start().starts_with(&quoted_path);
-        if !path_first && path_at.is_none_or(|at| at > now_at) {
+        // The path may also come after the value ("lokitaso on nyt `debug` tiedostossa
+        // `config/app.yaml`"): the sentence's one path holds it.
+        if path_at.is_none() {
             continue;
         }
         let english = r.sentence[..now_at].to_lowercase().ends_with("now");
@@ -475,13 +626,22 @@ pub fn mark_now_states(readings: &mut [Reading]) {
         } else {
             after_now
         };
-        let value_span = after_now
+        // Where the value stands: after "now", or, in a language that marks the state
+        // after it ("`config/app.yaml` ใช้พอร์ต 7070 แล้ว"), between the path and the mark.
+        let path_end = path_at.map_or(0, |at| at + quoted_path.len());
+        let value_at =
+            if THAI_DONE.iter().any(|d| r.sentence[..now_at].ends_with(d)) && path_end <= now_at {
+                &r.sentence[path_end..now_at]
+            } else {
+                after_now
+            };
+        let value_span = value_at
             .split('`')
             .skip(1)
             .step_by(2)
             .next()
             .is_some_and(|v| !v.trim().is_empty() && vocab::path_of(v, true).is_none());
-        let value_number = after_now.split_whitespace().take(3).any(|w| {
+        let value_number = value_at.split_whitespace().take(3).any(|w| {
             w.trim_matches(|c: char| !c.is_alphanumeric())
                 .parse::<u64>()
                 .is_ok()
@@ -541,7 +701,7 @@ fn after_now(sentence: &str) -> Option<&str> {
             let lower = part.to_lowercase();
             for now in NOW {
                 // Scripts without spaces between words have no word edges to look for.
-                let unspaced = matches!(*now, "现在" | "現在" | "今は" | "ตอนนี้");
+                let unspaced = matches!(*now, "现在" | "現在" | "今は" | "ตอนนี้" | "แล้ว");
                 let found = if !unspaced {
                     lower
                         .match_indices(now)

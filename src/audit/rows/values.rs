@@ -406,7 +406,7 @@ pub(super) fn passes(before: &str, value: &str, marked: bool) -> Option<String> 
     // Warnung"); the rest may only take it back ("3 passed, 1 failed"), or deny a
     // problem ("שתי הדוגמאות עוברות, אין כשלים").
     let head = value
-        .split([',', '，', '、', '–', '—'])
+        .split([',', '，', '、', '،', '–', '—'])
         .next()
         .unwrap_or(value);
     if head.split_whitespace().count() > 12 {
