@@ -588,6 +588,115 @@ const NOW: &[&str] = &[
     "اب",
 ];
 
+/// Whether a sentence says a state is back or still as before ("`config/app.yaml` dabar
+/// vėl su `port: 8080`", "is back to", "ist wieder"): no change of the turn's.
+fn says_again(sentence: &str) -> bool {
+    const AGAIN: &[&str] = &[
+        "again",
+        "back",
+        "still",
+        "wieder",
+        "immer noch",
+        "noch",
+        "de nouveau",
+        "à nouveau",
+        "toujours",
+        "encore",
+        "otra vez",
+        "de nuevo",
+        "sigue",
+        "todavía",
+        "ancora",
+        "di nuovo",
+        "ainda",
+        "novamente",
+        "de novo",
+        "weer",
+        "nog",
+        "опять",
+        "снова",
+        "всё ещё",
+        "все ще",
+        "знову",
+        "знов",
+        "znowu",
+        "nadal",
+        "zase",
+        "opět",
+        "stále",
+        "igen",
+        "még",
+        "újra",
+        "jälleen",
+        "yhä",
+        "edelleen",
+        "tekrar",
+        "hâlâ",
+        "lại",
+        "vẫn",
+        "lagi",
+        "masih",
+        "vėl",
+        "vis dar",
+        "atkal",
+        "joprojām",
+        "jälle",
+        "ikka",
+        "opet",
+        "još",
+        "spet",
+        "še",
+        "отново",
+        "все още",
+        "igen",
+        "fortfarande",
+        "igjen",
+        "fremdeles",
+        "stadig",
+        "πάλι",
+        "ακόμα",
+        "ξανά",
+        "שוב",
+        "עדיין",
+        "دوباره",
+        "هنوز",
+        "مجدداً",
+        "لا يزال",
+        "फिर",
+        "अब भी",
+        "আবার",
+        "এখনও",
+        "อีกครั้ง",
+        "ยังคง",
+        "又",
+        "仍",
+        "还是",
+        "還是",
+        "再び",
+        "まだ",
+        "また",
+        "다시",
+        "여전히",
+        "tena",
+        "bado",
+        "muli",
+        "pa rin",
+    ];
+    let lower = sentence.to_lowercase();
+    AGAIN.iter().any(|w| {
+        lower.match_indices(w).any(|(i, _)| {
+            let before = lower[..i].chars().next_back();
+            let after = lower[i + w.len()..].chars().next();
+            let unspaced = w.chars().next().is_some_and(
+                |c| matches!(c as u32, 0x3040..=0x30ff | 0x4e00..=0x9fff | 0x0e00..=0x0e7f),
+            );
+            unspaced
+                || before.is_none_or(|c| !c.is_alphanumeric())
+                    && after.is_none_or(|c| !c.is_alphanumeric())
+        })
+    })
+}
+
 /// Words that mark a state reached after the words that give it ("ใช้พอร์ต 7070 แล้ว").
 const THAI_DONE: &[&str] = &["แล้ว"];
 
@@ -647,6 +756,7 @@ pub fn mark_now_states(readings: &mut [Reading]) {
                 .is_ok()
         });
         if !(value_span || value_number)
+            || says_again(&r.sentence)
             || (english && !holds_a_value(before_now, after_now))
             || !clause_states_as_done(&r.sentence)
         {
