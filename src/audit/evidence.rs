@@ -756,8 +756,14 @@ fn name_filter(runner: Runner, argv: &[String]) -> Option<String> {
     match runner {
         Runner::Cargo => {
             // A positional argument of `cargo test` (not an option's value) filters by
-            // name; so does one after `--`.
-            let mut it = argv.iter().skip(2).take_while(|a| *a != "--").peekable();
+            // name; so does one after `--`. The subcommand is `test`, or `nextest run`,
+            // after a toolchain (`cargo +nightly test`).
+            let sub = argv
+                .iter()
+                .skip(1)
+                .position(|a| a == "test" || a == "run")
+                .map_or(argv.len(), |i| i + 2);
+            let mut it = argv.iter().skip(sub).take_while(|a| *a != "--").peekable();
             while let Some(a) = it.next() {
                 if matches!(
                     a.as_str(),
@@ -2441,6 +2447,15 @@ mod tests {
             f(Runner::Cargo, "cargo test parse_empty"),
             Some("parse_empty".into())
         );
+        assert_eq!(
+            f(Runner::Cargo, "cargo +nightly test parse"),
+            Some("parse".into())
+        );
+        assert_eq!(
+            f(Runner::Cargo, "cargo nextest run parse"),
+            Some("parse".into())
+        );
+        assert_eq!(f(Runner::Cargo, "cargo nextest run"), None);
         assert_eq!(f(Runner::Mocha, "mocha -g max"), Some("-g max".into()));
         assert_eq!(
             f(Runner::Go, "go test ./... -run TestMax"),
