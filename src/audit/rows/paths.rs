@@ -450,6 +450,12 @@ pub fn drop_asides(readings: &mut [Reading]) {
         let before = r.claims.len();
         let sentence = r.sentence.clone();
         r.claims.retain(|c| match &c.kind {
+            // "`scripts/rotate.sh` — memindahkan berkas `logs/*.log` ke `logs/archive/`":
+            // what a script moves, not a file renamed to a pattern.
+            Kind::File {
+                change: Change::Renamed { to },
+                ..
+            } if to.contains(['*', '?']) => false,
             Kind::File { path, .. } | Kind::Dir { path, .. } => {
                 !path.contains(['*', '?']) && !is_extension(path) && !is_aside(&sentence, path)
             }
