@@ -442,7 +442,14 @@ pub fn file_evidence(
         let s = claim.sentence.to_lowercase();
         [
             "revert",
-            "restored",
+            "restore",
+            "threw away",
+            "thrown away",
+            "discard",
+            "wiped",
+            "git reset",
+            "git stash",
+            "git checkout --",
             "undid",
             "undo",
             "rolled back",

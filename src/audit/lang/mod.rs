@@ -1054,7 +1054,7 @@ pub fn number_of(w: &str) -> Option<u64> {
 pub fn some_of_all_words(text: &str) -> bool {
     const OF: &[&str] = &[
         "of", "out", "von", "sur", "de", "di", "из", "із", "van", "em", "z", "ze", "av", "af",
-        "από", "dari", "trong", "ur", "od", "iš", "sa", "kati",
+        "από", "dari", "trong", "ur", "od", "iš", "sa", "kati", "от", "з", "din", "zo", "közül",
     ];
     const ARTICLES: &[&str] = &[
         "of", "the", "den", "der", "des", "les", "los", "las", "dei", "delle", "degli", "die",
@@ -2223,7 +2223,7 @@ fn some_of(lang: &Lang, text: &str) -> bool {
 /// Tests", "the rest pass" is read by the English reader): "dem Stil des restlichen
 /// Crates" is the rest of something else. Written without spaces, the word is enough
 /// ("其他都通過").
-fn says_the_rest(lower: &str) -> bool {
+pub(crate) fn says_the_rest(lower: &str) -> bool {
     const REST: &[&str] = &[
         "other",
         "others",
@@ -2553,6 +2553,7 @@ fn clause_claims(
         !sentence_failed
             && !vocab::says_only(&plain)
             && !says_the_rest(&plain.to_lowercase())
+            && !says_the_rest(&whole.to_lowercase())
             && !some_of(lang, &plain)
             && !all_but(lang, &whole)
             && !some_of_all_words(&plain)

@@ -365,6 +365,7 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
                 // close the value, when no other tool stands in it.
                 let closing = value.split_whitespace().count() <= 20
                     && named_check_in(value, name).is_none()
+                    && !super::lang::says_the_rest(&before.to_lowercase())
                     && says_passed(value)
                     && !refutes(&fold(&value.to_lowercase()), true);
                 let verdict = passes(before, value, false)

@@ -222,37 +222,61 @@ pub(super) fn table_counts(table: &[&str], readings: &mut Vec<Reading>) {
     let (Some(f), Some(p)) = (failed_col, passed_col) else {
         return;
     };
-    let number = |c: &str| -> Option<u64> {
-        let c = fold(c.trim().trim_matches(['*', '`', ' ']));
-        c.parse().ok()
-    };
+    // The rows' counts add up to the run's: one row per kind or suite ("unit 1 | 1",
+    // "integration 1 | 0") is one run's parts, and a row's own count is no claim about
+    // the whole run.
+    let mut rows: Vec<(String, u64, u64)> = Vec::new();
     for line in body {
         let row = cells(line);
         if row.len() != header.len() {
             continue;
         }
-        let (Some(passed), Some(failed)) = (number(&row[p]), number(&row[f])) else {
-            continue;
+        let leading = |c: &str| {
+            let c = fold(c.trim().trim_matches(['*', '`', ' ']));
+            let digits: String = c.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse::<u64>().ok()
         };
-        let shown = format!("{} | {}", header.join(" | "), row.join(" | "));
-        let kind = if failed == 0 {
-            Kind::Tests {
-                count: Some(passed),
-            }
-        } else {
-            Kind::Failures { count: failed }
-        };
-        let mut claim = Claim::read(kind, &shown);
-        let own = row.join(" ");
-        claim.tools = super::super::named::named_in(&own, &claim.kind);
-        claim.bind_spans(own.split('`').skip(1).step_by(2));
-        readings.push(Reading {
-            sentence: shown,
-            claims: vec![claim],
-            why: Vec::new(),
-            skipped: false,
-        });
+        if let (Some(passed), Some(failed)) = (leading(&row[p]), leading(&row[f])) {
+            rows.push((row.join(" "), passed, failed));
+        }
     }
+    if rows.is_empty() {
+        return;
+    }
+    let passed: u64 = rows.iter().map(|r| r.1).sum();
+    let failed: u64 = rows.iter().map(|r| r.2).sum();
+    let own: String = rows
+        .iter()
+        .map(|r| r.0.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let shown = format!(
+        "{} | {}",
+        header.join(" | "),
+        rows.iter()
+            .map(|r| r.0.as_str())
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    let kind = if failed == 0 {
+        Kind::Tests {
+            count: Some(passed),
+        }
+    } else {
+        Kind::Failures { count: failed }
+    };
+    let mut claim = Claim::read(kind, &shown);
+    // Rows of several suites may be several runs: their sum is reported, not blocked,
+    // when it is not one run's count.
+    claim.count_sure = rows.len() == 1;
+    claim.tools = super::super::named::named_in(&own, &claim.kind);
+    claim.bind_spans(own.split('`').skip(1).step_by(2));
+    readings.push(Reading {
+        sentence: shown,
+        claims: vec![claim],
+        why: Vec::new(),
+        skipped: false,
+    });
 }
 
 /// The items of a status line that lead with a check named bare, its value after it

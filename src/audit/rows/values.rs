@@ -419,6 +419,9 @@ pub(super) fn passes(before: &str, value: &str, marked: bool) -> Option<String> 
     let some = vocab::says_only(value) || super::super::lang::some_of_all_words(value);
     let holds = (says_passed(head) || marked || denied_later)
         && !some
+        // "hai spec còn lại của Jest đạt": the rest of the suite passed, not the suite.
+        && !super::super::lang::says_the_rest(&before.to_lowercase())
+        && !super::super::lang::says_the_rest(&value.to_lowercase())
         && !refutes(&fold(&value.to_lowercase()), true)
         && !refutes(&fold(&before.to_lowercase()), false);
     holds.then(|| value.trim().to_owned())
@@ -697,6 +700,17 @@ pub(super) fn is_run_or_pass(word: &str) -> bool {
 /// Stems of a check's run, its pass or its being done, in the tables' languages and
 /// beyond: a negation before one denies the check, not a problem it found.
 pub(super) const RUN_OR_PASS: &[&str] = &[
+    // Fixing, in verb-final languages: "경고는 아직 고치지 않았습니다" (the warning is not
+    // fixed yet) denies the fix, not the warning.
+    "고치",
+    "수정하",
+    "修正",
+    "直し",
+    "直して",
+    "修复",
+    "修復",
+    "ठीक",
+    "düzelt",
     "run",
     "ran",
     "execut",
