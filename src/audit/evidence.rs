@@ -812,6 +812,12 @@ fn name_filter(runner: Runner, argv: &[String]) -> Option<String> {
         Runner::Jest | Runner::Vitest => flag(&["-t", "--testNamePattern"]).map(with_value),
         Runner::Mocha => flag(&["-g", "--grep", "-f", "--fgrep"]).map(with_value),
         Runner::NodeTest => flag(&["--test-name-pattern"]).map(with_value),
+        // `python3 -m unittest tests.test_text.TextTest.test_clamp`: a test by its name.
+        Runner::Unittest => argv
+            .iter()
+            .skip(1)
+            .find(|a| !a.starts_with('-') && a.matches('.').count() >= 2 && !a.ends_with(".py"))
+            .cloned(),
         _ => None,
     }
 }
@@ -2463,6 +2469,17 @@ mod tests {
             Some("parse".into())
         );
         assert_eq!(f(Runner::Cargo, "cargo nextest run"), None);
+        assert_eq!(
+            f(
+                Runner::Unittest,
+                "python3 -m unittest tests.test_text.TextTest.test_clamp"
+            ),
+            Some("tests.test_text.TextTest.test_clamp".into())
+        );
+        assert_eq!(
+            f(Runner::Unittest, "python3 -m unittest discover -s tests"),
+            None
+        );
         assert_eq!(f(Runner::Mocha, "mocha -g max"), Some("-g max".into()));
         assert_eq!(
             f(Runner::Go, "go test ./... -run TestMax"),

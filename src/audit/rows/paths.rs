@@ -1073,6 +1073,10 @@ const WHOLE_SUITE: &[&str] = &[
     "全て",
     "모든",
     "전체",
+    "tamamı",
+    "tamamen",
+    "hepsi",
+    "kokonaan",
 ];
 
 /// Words that make a run of all tests a selection ("all selected tests", "todos los
@@ -1137,7 +1141,10 @@ pub fn mark_whole_suites(readings: &mut [Reading]) {
                 || WHOLE_SUITE
                     .iter()
                     .any(|x| !x.is_ascii() && x.chars().count() >= 2 && w.starts_with(x)))
-                && words[i..].iter().take(4).any(|x| suite_word(x))
+                && words[i.saturating_sub(3)..]
+                    .iter()
+                    .take(7)
+                    .any(|x| suite_word(x))
         }) || words.iter().any(|w| {
             matches!(
                 *w,
