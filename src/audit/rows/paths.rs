@@ -156,25 +156,9 @@ pub fn mark_labelled_changes(readings: &mut [Reading]) {
             continue;
         }
         let sentence = format!("{} {}", readings[at].sentence, readings[i].sentence);
-        let target = &mut readings[at];
-        let same = |c: &Claim| matches!(&c.kind, Kind::File { path: p, .. } if *p == path);
-        if target
-            .claims
-            .iter()
-            .any(|c| same(c) && c.listed != Listed::Alone)
-        {
-            continue;
+        if add_change(&mut readings[at], &path, &sentence) {
+            file = None;
         }
-        target.claims.retain(|c| !same(c));
-        let claim = Claim::read(
-            Kind::File {
-                path,
-                change: Change::Modified,
-            },
-            &sentence,
-        );
-        add(&mut readings[at], claim);
-        file = None;
     }
 }
 
@@ -218,23 +202,8 @@ pub fn mark_value_changes(readings: &mut [Reading]) {
         if !value(old) || !value(new) {
             continue;
         }
-        let same = |c: &Claim| matches!(&c.kind, Kind::File { path: p, .. } if p == path);
-        if r.claims
-            .iter()
-            .any(|c| same(c) && c.listed != Listed::Alone)
-        {
-            continue;
-        }
-        // The item's bare presence check gives way to the change it shows.
-        r.claims.retain(|c| !same(c));
-        let claim = Claim::read(
-            Kind::File {
-                path: path.clone(),
-                change: Change::Modified,
-            },
-            &r.sentence,
-        );
-        add(r, claim);
+        let sentence = r.sentence.clone();
+        add_change(r, path, &sentence);
     }
 }
 
@@ -768,23 +737,32 @@ pub fn mark_now_states(readings: &mut [Reading]) {
         {
             continue;
         }
-        let same = |c: &Claim| matches!(&c.kind, Kind::File { path: p, .. } if p == path);
-        if r.claims
-            .iter()
-            .any(|c| same(c) && c.listed != Listed::Alone)
-        {
-            continue;
-        }
-        r.claims.retain(|c| !same(c));
-        let claim = Claim::read(
-            Kind::File {
-                path: path.clone(),
-                change: Change::Modified,
-            },
-            &r.sentence,
-        );
-        add(r, claim);
+        let sentence = r.sentence.clone();
+        add_change(r, path, &sentence);
     }
+}
+
+/// Claims that `path` changed, read from `sentence`, where no reader's claim of that path
+/// stands already in `r`: the item's bare presence check of the path gives way to the
+/// change it shows. Whether it claimed it.
+fn add_change(r: &mut Reading, path: &str, sentence: &str) -> bool {
+    let same = |c: &Claim| matches!(&c.kind, Kind::File { path: p, .. } if p == path);
+    if r.claims
+        .iter()
+        .any(|c| same(c) && c.listed != Listed::Alone)
+    {
+        return false;
+    }
+    r.claims.retain(|c| !same(c));
+    let claim = Claim::read(
+        Kind::File {
+            path: path.to_owned(),
+            change: Change::Modified,
+        },
+        sentence,
+    );
+    add(r, claim);
+    true
 }
 
 /// Whether the verb of an English sentence says the file holds the value ("has",
