@@ -115,7 +115,11 @@ fn parse(file: &str, text: &str, scripts: &mut BTreeMap<String, Vec<Step>>) -> V
             }
         };
         if let Some(name) = line.strip_prefix("### script ") {
-            scripts.insert(name.trim().to_owned(), Vec::new());
+            // Script names share one namespace across every file: a second one of the same
+            // name would silently replace the first for every turn that uses it.
+            if scripts.insert(name.trim().to_owned(), Vec::new()).is_some() {
+                panic!("{file}: script {name:?} is defined twice (names are shared by all files)");
+            }
             script = Some(name.trim().to_owned());
         } else if let Some(name) = line.strip_prefix("## ") {
             script = None;
@@ -139,6 +143,14 @@ fn parse(file: &str, text: &str, scripts: &mut BTreeMap<String, Vec<Step>>) -> V
                 needs: Vec::new(),
                 hard: None,
             });
+        } else if let (Some(s), true) = (
+            &script,
+            ["setup ", "fact ", "hard ", "message "]
+                .iter()
+                .any(|p| line.starts_with(p)),
+        ) {
+            // Only steps belong to a script; these lines would attach to the turn before it.
+            panic!("{file}: script {s:?}: {line:?} belongs in a turn, not a script");
         } else if let Some(cmd) = line.strip_prefix("setup ") {
             out.last_mut().unwrap().setup.push(cmd.to_owned());
         } else if let Some(why) = line.strip_prefix("hard ") {
