@@ -426,6 +426,62 @@ pub fn known(path: &Path, f: &Facts) -> bool {
         || f.wrote(path, true)
 }
 
+/// A value the message says a file holds: the file, as the turn left it, has every word of
+/// the value (`port: 9000` is held by `port:   9000`; case and spacing aside, no letter
+/// or digit of the value may be missing).
+pub fn holds_evidence(claim: &Claim, path: &Path, value: &str) -> Result<String, Finding> {
+    /// More than a config or source file holds: past it the file is not read.
+    const CAP: u64 = 4 << 20;
+    let shown = path.display();
+    let fix = "check the file and say what it holds, or make the change";
+    let text = match std::fs::File::open(path) {
+        Ok(file) => {
+            let mut text = String::new();
+            let _ = std::io::Read::read_to_string(&mut std::io::Read::take(file, CAP), &mut text);
+            text
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(finding(
+                claim,
+                format!("{shown} does not exist at the end of the turn"),
+                fix,
+            ))
+        }
+        Err(e) => {
+            let mut f = finding(claim, format!("{shown} could not be read: {e}"), fix);
+            f.blocks = false;
+            return Err(f);
+        }
+    };
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let held: std::collections::HashSet<String> = words(&text).into_iter().collect();
+    let missing: Vec<String> = words(value)
+        .into_iter()
+        .filter(|w| !held.contains(w))
+        .collect();
+    if missing.is_empty() {
+        Ok(format!("{shown} holds `{value}` at the end of the turn"))
+    } else {
+        Err(finding(
+            claim,
+            format!(
+                "{shown}, as the turn left it, does not hold `{value}` (no {})",
+                missing
+                    .iter()
+                    .map(|w| format!("\"{w}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            fix,
+        ))
+    }
+}
+
 pub fn file_evidence(
     claim: &Claim,
     path: &Path,
@@ -651,6 +707,9 @@ fn matches_pattern(argv: &[String], pattern: &str) -> bool {
 /// Whether a stage, as written or with its wrappers peeled (`peeled`, computed once per
 /// stage: peeling per pattern was most of a stop's time), runs `pattern`.
 fn matches_either(argv: &[String], peeled: &[String], pattern: &str) -> bool {
+    if let Some(module) = pattern.strip_prefix(INLINE) {
+        return runs_inline(peeled, module);
+    }
     let words: Vec<&str> = pattern.split_whitespace().collect();
     let Some((first, rest)) = words.split_first() else {
         return false;
@@ -672,6 +731,41 @@ fn matches_either(argv: &[String], peeled: &[String], pattern: &str) -> bool {
                 .all(|(a, b)| same(a, b))
     };
     try_argv(argv) || try_argv(peeled)
+}
+
+/// A run pattern for a library an inline script uses (`inline:tomllib`): a check named by
+/// its library ("validated with `tomllib`") runs in `python3 -c "import tomllib; …"` or
+/// `node -e "JSON.parse(…)"`, not as a program of its own.
+pub const INLINE: &str = "inline:";
+
+/// Whether `argv` is an interpreter given code on its command line (`python3 -c`, `node
+/// -e`/`-p`, `ruby -e`, `perl -e`) whose code uses `module` as a whole name (`tomllib`,
+/// `yaml.safe_load`, `JSON.parse`).
+fn runs_inline(argv: &[String], module: &str) -> bool {
+    let Some(program) = argv.first() else {
+        return false;
+    };
+    let base = program.rsplit('/').next().unwrap_or(program);
+    let flag = if base.starts_with("python") {
+        &["-c"][..]
+    } else if ["node", "deno", "bun", "ruby", "perl"].contains(&base) {
+        &["-e", "-p", "--eval", "--print"][..]
+    } else {
+        return false;
+    };
+    let Some(at) = argv.iter().position(|a| flag.contains(&a.as_str())) else {
+        return false;
+    };
+    argv.get(at + 1).is_some_and(|code| {
+        code.match_indices(module).any(|(i, _)| {
+            let name_char = |c: char| c.is_alphanumeric() || c == '_';
+            !code[..i].chars().next_back().is_some_and(name_char)
+                && !code[i + module.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(name_char)
+        })
+    })
 }
 
 const LISTING: &[&str] = &[
@@ -1127,7 +1221,10 @@ pub fn result_evidence(
                 patterns
                     .iter()
                     .take(6)
-                    .cloned()
+                    .map(|p| match p.strip_prefix(INLINE) {
+                        Some(module) => format!("a `python3 -c` or `node -e` using {module}"),
+                        None => p.clone(),
+                    })
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
@@ -2396,6 +2493,28 @@ mod tests {
 
     fn argv(s: &str) -> Vec<String> {
         s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn a_library_named_as_a_check_runs_in_an_inline_script() {
+        let runs = |cmd: &str, pattern: &str| runs_any(cmd, &[pattern.to_owned()]);
+        let toml = "inline:tomllib";
+        assert!(runs(
+            r#"python3 -c "import tomllib; tomllib.load(open('pyproject.toml', 'rb'))""#,
+            toml
+        ));
+        assert!(runs(
+            r#"uv run python -c 'import tomllib,sys; tomllib.load(sys.stdin.buffer)'"#,
+            toml
+        ));
+        assert!(runs(
+            r#"node -e "JSON.parse(require('fs').readFileSync('a.json'))""#,
+            "inline:JSON"
+        ));
+        // Named, not used: a word inside another name, code that is a file, another program.
+        assert!(!runs(r#"python3 -c "import mytomllib""#, toml));
+        assert!(!runs("python3 check_tomllib.py", toml));
+        assert!(!runs("grep -r tomllib src", toml));
     }
 
     #[test]

@@ -108,6 +108,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             c.kind,
             Kind::File { .. }
                 | Kind::Dir { .. }
+                | Kind::Holds { .. }
                 | Kind::Commit { .. }
                 | Kind::Push { .. }
                 | Kind::Ref { .. }
@@ -136,7 +137,9 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             continue;
         }
         let verdict = match &claim.kind {
-            Kind::File { .. } | Kind::Dir { .. } if !ev.policy.file_claims => continue,
+            Kind::File { .. } | Kind::Dir { .. } | Kind::Holds { .. } if !ev.policy.file_claims => {
+                continue
+            }
             Kind::Tests { .. } | Kind::Failures { .. } | Kind::Build | Kind::Lint
                 if !ev.policy.test_claims =>
             {
@@ -270,6 +273,13 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             Kind::Commit { hash } => evidence::commit_evidence(&claim, hash.as_deref(), &facts),
             Kind::Push { branch } => evidence::push_evidence(&claim, branch.as_deref(), &facts),
             Kind::Ref { name, tag } => evidence::ref_evidence(&claim, name, *tag, &facts),
+            Kind::Holds { path, value } => {
+                let resolved = evidence::resolve(path, &facts);
+                if ignored_path(&resolved) {
+                    continue;
+                }
+                evidence::holds_evidence(&claim, &resolved, value)
+            }
         };
         // A check bound to a command or a test file in its clause: that very run.
         let verdict = match &claim.kind {
@@ -287,7 +297,10 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
         let verdict = match verdict {
             Err(mut f)
                 if ev.turn.subagents_unread > 0
-                    && !matches!(claim.kind, Kind::File { .. } | Kind::Dir { .. }) =>
+                    && !matches!(
+                        claim.kind,
+                        Kind::File { .. } | Kind::Dir { .. } | Kind::Holds { .. }
+                    ) =>
             {
                 f.blocks = false;
                 f.why.push_str(

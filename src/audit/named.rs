@@ -97,6 +97,26 @@ pub const NAMED: &[Named] = &[
     tool(&["hadolint"], Checks::Lint, &["hadolint"]),
     tool(&["actionlint"], Checks::Lint, &["actionlint"]),
     tool(&["stylelint"], Checks::Lint, &["stylelint"]),
+    // Validators named by their library, run in an inline script (`python3 -c "import
+    // tomllib; …"`, `node -e "JSON.parse(…)"`; `inline:` in [`super::evidence::INLINE`]).
+    tool(
+        &["tomllib", "tomli"],
+        Checks::Build,
+        &["inline:tomllib", "inline:tomli"],
+    ),
+    tool(
+        &["yaml.safe_load", "yaml.load", "pyyaml"],
+        Checks::Build,
+        &["inline:yaml"],
+    ),
+    tool(
+        &["json.load", "json.loads"],
+        Checks::Build,
+        &["inline:json", "json.tool"],
+    ),
+    tool(&["json.parse"], Checks::Build, &["inline:JSON"]),
+    tool(&["ast.parse"], Checks::Build, &["inline:ast"]),
+    tool(&["jq"], Checks::Build, &["jq"]),
     tool(&["pytest"], Checks::Tests, &["pytest", "py.test"]),
     tool(&["unittest"], Checks::Tests, &["unittest"]),
     tool(&["jest"], Checks::Tests, &["jest"]),

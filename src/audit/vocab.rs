@@ -64,6 +64,12 @@ pub enum Kind {
         name: String,
         tag: bool,
     },
+    /// A value the message says a file now holds ("`config/app.yaml` now listens on port
+    /// `9000`"): the file as the turn left it must hold it, whoever wrote it.
+    Holds {
+        path: String,
+        value: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,6 +103,7 @@ impl std::fmt::Display for Kind {
             Kind::Push { branch: None } => write!(f, "pushed"),
             Kind::Ref { name, tag: true } => write!(f, "tag {name} made"),
             Kind::Ref { name, tag: false } => write!(f, "branch {name} made"),
+            Kind::Holds { path, value } => write!(f, "file {path} holds `{value}`"),
         }
     }
 }
@@ -115,6 +122,7 @@ pub enum ClaimClass {
     FileCreated,
     FileDeleted,
     FileRenamed,
+    FileHolds,
     Dir,
     Commit,
     Push,
@@ -124,7 +132,7 @@ pub enum ClaimClass {
 }
 
 impl ClaimClass {
-    pub const ALL: [ClaimClass; 13] = [
+    pub const ALL: [ClaimClass; 14] = [
         ClaimClass::Tests,
         ClaimClass::Failures,
         ClaimClass::Build,
@@ -133,6 +141,7 @@ impl ClaimClass {
         ClaimClass::FileCreated,
         ClaimClass::FileDeleted,
         ClaimClass::FileRenamed,
+        ClaimClass::FileHolds,
         ClaimClass::Dir,
         ClaimClass::Commit,
         ClaimClass::Push,
@@ -145,7 +154,9 @@ impl ClaimClass {
         let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
         if let Some(rest) = text.strip_prefix("file ") {
             // The path comes first and may hold spaces: the change is read from the end.
-            return if rest.ends_with(" changed") {
+            return if rest.ends_with('`') && rest.contains(" holds `") {
+                ClaimClass::FileHolds
+            } else if rest.ends_with(" changed") {
                 ClaimClass::FileChanged
             } else if rest.ends_with(" created") {
                 ClaimClass::FileCreated
@@ -196,6 +207,7 @@ impl ClaimClass {
             ClaimClass::FileCreated => "file_created",
             ClaimClass::FileDeleted => "file_deleted",
             ClaimClass::FileRenamed => "file_renamed",
+            ClaimClass::FileHolds => "file_holds_value",
             ClaimClass::Dir => "directory_changed",
             ClaimClass::Commit => "commit_made",
             ClaimClass::Push => "pushed",
@@ -215,6 +227,7 @@ impl ClaimClass {
             ClaimClass::FileCreated => "a file created",
             ClaimClass::FileDeleted => "a file deleted",
             ClaimClass::FileRenamed => "a file renamed",
+            ClaimClass::FileHolds => "a file holds a value",
             ClaimClass::Dir => "something under a directory changed",
             ClaimClass::Commit => "a commit made",
             ClaimClass::Push => "pushed",
@@ -241,6 +254,7 @@ impl Kind {
             Kind::Commit { .. } => ClaimClass::Commit,
             Kind::Push { .. } => ClaimClass::Push,
             Kind::Ref { .. } => ClaimClass::Ref,
+            Kind::Holds { .. } => ClaimClass::FileHolds,
         }
     }
 }
@@ -1524,6 +1538,10 @@ mod tests {
             Kind::Ref {
                 name: "feat/x".into(),
                 tag: false,
+            },
+            Kind::Holds {
+                path: "config/app.yaml".into(),
+                value: "port: 9000".into(),
             },
         ];
         for kind in &kinds {

@@ -45,6 +45,7 @@ fn kind_label(kind: &Kind) -> String {
         Kind::Push { branch: None } => "push".into(),
         Kind::Ref { name, tag: true } => format!("tag:{name}"),
         Kind::Ref { name, tag: false } => format!("branch:{name}"),
+        Kind::Holds { path, value } => format!("holds:{path}={value}"),
     }
 }
 

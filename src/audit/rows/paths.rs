@@ -724,22 +724,94 @@ pub fn mark_now_states(readings: &mut [Reading]) {
             .skip(1)
             .step_by(2)
             .next()
-            .is_some_and(|v| !v.trim().is_empty() && vocab::path_of(v, true).is_none());
-        let value_number = value_at.split_whitespace().take(3).any(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric())
-                .parse::<u64>()
-                .is_ok()
-        });
-        if !(value_span || value_number)
+            .map(str::trim)
+            .filter(|v| !v.is_empty() && vocab::path_of(v, true).is_none())
+            .map(str::to_owned);
+        let value_number = value_at
+            .split_whitespace()
+            .take(3)
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .find(|w| w.parse::<u64>().is_ok())
+            .map(str::to_owned);
+        if (value_span.is_none() && value_number.is_none())
             || says_again(&r.sentence)
-            || (english && !holds_a_value(before_now, after_now))
             || !clause_states_as_done(&r.sentence)
         {
             continue;
         }
+        // In English the verb tells a value held ("has", "is") from what the file does
+        // ("exports"); a data file's state is its text, so what it does with a value
+        // ("listens on port `9000`") is still a value it holds.
+        let holding = !english || holds_a_value(before_now, after_now);
+        let data = is_data_file(path);
         let sentence = r.sentence.clone();
-        add_change(r, path, &sentence);
+        if holding {
+            add_change(r, path, &sentence);
+        }
+        // In a data file, the value itself, to be found in the file as the turn left it: a
+        // code span, or a number of two digits or more (a port, a timeout; "3 scripts"
+        // counts entries, it is no value). A program's "now exports `Claim`" may hold its
+        // value through another file.
+        let value = value_span.or(value_number.filter(|n| n.len() >= 2));
+        if let Some(value) = value.filter(|_| data && !says_taken_out(&sentence)) {
+            let claim = Claim::read(
+                Kind::Holds {
+                    path: path.to_owned(),
+                    value,
+                },
+                &sentence,
+            );
+            add(r, claim);
+        }
     }
+}
+
+/// Files whose state is the text of their values: configuration and data.
+fn is_data_file(path: &str) -> bool {
+    const DATA: &[&str] = &[
+        "yaml",
+        "yml",
+        "json",
+        "toml",
+        "ini",
+        "cfg",
+        "conf",
+        "env",
+        "properties",
+        "xml",
+    ];
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.starts_with(".env")
+        || name
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| DATA.contains(&ext.to_lowercase().as_str()))
+}
+
+/// Whether a sentence about a value says it was taken out ("now drops `debug`", "no longer
+/// lists `x`"): the value is what the file lacks.
+fn says_taken_out(sentence: &str) -> bool {
+    const OUT: &[&str] = &[
+        "drop",
+        "omit",
+        "exclud",
+        "remov",
+        "delet",
+        "strip",
+        "ignor",
+        "skip",
+        "without",
+        "no longer",
+        "instead of",
+        "hide",
+        "hides",
+        "lacks",
+    ];
+    let lower = refs::unquoted(sentence).to_lowercase();
+    OUT.iter().any(|w| {
+        lower
+            .match_indices(w)
+            .any(|(i, _)| !lower[..i].ends_with(|c: char| c.is_alphanumeric()))
+    })
 }
 
 /// Claims that `path` changed, read from `sentence`, where no reader's claim of that path
