@@ -115,6 +115,53 @@ fn after(line: &str, key: &str) -> Option<u64> {
         .and_then(num)
 }
 
+/// A section of `cargo test`'s output: one test binary, or the doc tests.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Section {
+    /// `Running unittests src/lib.rs`: the unit tests of a library or binary.
+    Unit,
+    /// `Running tests/it.rs`: an integration test binary.
+    Integration,
+    /// `Doc-tests calc`.
+    Doc,
+}
+
+impl Section {
+    /// The kind of tests, as [`super::named`] names it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Section::Unit => "unit",
+            Section::Integration => "integration",
+            Section::Doc => "doc",
+        }
+    }
+}
+
+/// `cargo test`'s sections, each with its passed count and whether its result was ok. A
+/// section whose binary printed no result (the run stopped before it) is not listed.
+pub fn cargo_sections(output: &str) -> Vec<(Section, u64, bool)> {
+    let mut out = Vec::new();
+    let mut current: Option<Section> = None;
+    for l in output.lines().map(str::trim) {
+        if let Some(what) = l.strip_prefix("Running ") {
+            current = Some(if what.starts_with("unittests ") {
+                Section::Unit
+            } else {
+                Section::Integration
+            });
+        } else if l.starts_with("Doc-tests ") {
+            current = Some(Section::Doc);
+        } else if let Some(result) = l.strip_prefix("test result: ") {
+            if let Some(section) = current.take() {
+                let passed = before(l, "passed").unwrap_or(0);
+                let ok = result.starts_with("ok.") && before(l, "failed").unwrap_or(0) == 0;
+                out.push((section, passed, ok));
+            }
+        }
+    }
+    out
+}
+
 fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
     let lines = || output.lines().map(str::trim);
     match runner {
@@ -312,6 +359,27 @@ fn plain(output: &str) -> Option<Summary> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn cargo_sections_by_kind() {
+        let out = "\
+     Running unittests src/lib.rs (target/debug/deps/calc-1)
+test maxes ... FAILED
+test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out
+     Running tests/it.rs (target/debug/deps/it-2)
+test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out
+   Doc-tests calc
+test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out
+";
+        assert_eq!(
+            super::cargo_sections(out),
+            [
+                (super::Section::Unit, 1, false),
+                (super::Section::Integration, 1, true),
+                (super::Section::Doc, 0, true)
+            ]
+        );
+    }
+
     use super::*;
 
     fn argv(s: &str) -> Vec<String> {

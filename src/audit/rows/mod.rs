@@ -387,8 +387,8 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
         let Some(kind) = check(span) else {
             continue;
         };
-        let before = parts[i - 1];
-        let before = before.rsplit(CLAUSE_STARTS).next().unwrap_or(before);
+        let before = clause_before(&parts, i);
+        let before = before.as_str();
         // The value runs on past code spans that name no check ("two of three passed,
         // the `max` test failed"): they are names in it. Another check's span starts a
         // row of its own.
@@ -413,6 +413,29 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
         }
     }
     out
+}
+
+/// The words of the clause before the code span `parts[i]`, back across the spans it
+/// holds (each a `·`): "Næste skridt ville være at tilføje et eksempel i `docs/guide.md`
+/// og køre `cargo test --doc`" plans the run, whatever stands between.
+fn clause_before(parts: &[&str], i: usize) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for j in (0..i).rev() {
+        if j % 2 == 1 {
+            out.push("·");
+            continue;
+        }
+        match parts[j].rfind(CLAUSE_STARTS) {
+            Some(at) => {
+                let c = parts[j][at..].chars().next().map_or(1, char::len_utf8);
+                out.push(&parts[j][at + c..]);
+                break;
+            }
+            None => out.push(parts[j]),
+        }
+    }
+    out.reverse();
+    out.concat()
 }
 
 /// Another check tool named in `text` than `name`.
