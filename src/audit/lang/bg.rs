@@ -102,6 +102,12 @@ pub const BG: Lang = Lang {
         "документирах",
         "направих промени",
         "направих промените",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "обнови",
+        "поправи",
+        "добави",
+        "пренаписа",
+        "замениха",
     ],
     created: &[
         "създадох",
@@ -110,6 +116,9 @@ pub const BG: Lang = Lang {
         "създаден",
         "генерирах",
         "генериран",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "създаде",
+        "създадоха",
     ],
     deleted: &[
         "изтрих",
@@ -120,6 +129,10 @@ pub const BG: Lang = Lang {
         "премахнахме",
         "премахнал",
         "премахнат",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "изтри",
+        "изтриха",
+        "премахна",
     ],
     renamed: &[
         "преименувах",
@@ -128,6 +141,10 @@ pub const BG: Lang = Lang {
         "преместих",
         "преместил",
         "преместен",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "преименува ",
+        "преименуваха",
+        "премести",
     ],
     // "от `a.rs`", "във файла `a.rs`": inside the file.
     from: &["от", "от файла", "във файла", "в файла"],
@@ -255,6 +272,13 @@ pub const BG: Lang = Lang {
         "направих комит",
         "направих къмит",
         "committed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "комитна",
+        "къмитна",
+        "направи commit",
+        "направи комит",
+        "направиха commit",
+        "направиха комит",
     ],
     pushed: &[
         "пушнах",
@@ -264,6 +288,14 @@ pub const BG: Lang = Lang {
         "направих пуш",
         "изпратих към",
         "pushed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "пушна",
+        "направи push",
+        "направи пуш",
+        "направиха push",
+        "направиха пуш",
+        "изпрати към",
+        "изпратиха към",
     ],
     numbers: &[
         ("два ", 2),

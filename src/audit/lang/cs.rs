@@ -320,6 +320,11 @@ pub const CS: Lang = Lang {
         "provedl jsem commit",
         "vytvořil jsem commit",
         "committed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "udělala commit",
+        "udělali commit",
+        "provedla commit",
+        "provedli commit",
     ],
     pushed: &[
         "pushnul",
@@ -337,6 +342,20 @@ pub const CS: Lang = Lang {
         "udělal jsem push",
         "provedl jsem push",
         "pushed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "udělal push",
+        "udělala push",
+        "udělali push",
+        "provedl push",
+        "provedli push",
+        "odeslal do",
+        "odeslal na",
+        "odeslali do",
+        "odeslali na",
+        "nahrál do",
+        "nahrál na",
+        "nahráli do",
+        "nahráli na",
     ],
     numbers: &[
         ("dva ", 2),

@@ -44,6 +44,8 @@ pub const DE: Lang = Lang {
         "aufgeräumt",
         "migriert",
         "konvertiert",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "änderte",
     ],
     created: &[
         "geliefert",
@@ -54,7 +56,13 @@ pub const DE: Lang = Lang {
         "neu geschrieben",
         "generiert",
     ],
-    deleted: &["gelöscht", "entfernt"],
+    deleted: &[
+        "gelöscht",
+        "entfernt",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "löschte",
+        "entfernte",
+    ],
     renamed: &["umbenannt", "verschoben"],
     from: &["aus", "von", "in"],
     done: &[],
@@ -186,6 +194,8 @@ pub const DE: Lang = Lang {
         "pushed",
         "push durchgeführt",
         "hochgeladen",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "pushte",
     ],
     numbers: &[
         ("zwei", 2),

@@ -106,6 +106,16 @@ pub const EL: Lang = Lang {
         "εισήγαγα",
         "ενσωμάτωσα",
         "ενσωματώθηκ",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "άλλαξε",
+        "ξαναέγραψε",
+        "υλοποίησε",
+        "αντικατέστησε",
+        "απλοποίησε",
+        "βελτίωσε",
+        "έγραψε",
+        "έκανε αλλαγές",
+        "έκαναν αλλαγές",
     ],
     created: &[
         "δημιούργησα",
@@ -119,6 +129,9 @@ pub const EL: Lang = Lang {
         "φτιάχτηκ",
         "φτιάξαμε",
         "παρέδωσα",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "έφτιαξε",
+        "παρήγαγε",
     ],
     deleted: &[
         "διέγραψα",
@@ -132,6 +145,8 @@ pub const EL: Lang = Lang {
         "αφαιρέθηκ",
         "έσβησα",
         "σβήστηκ",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "έσβησε",
     ],
     renamed: &[
         "μετονόμασα",
@@ -142,6 +157,9 @@ pub const EL: Lang = Lang {
         "μετακινήθηκ",
         "μετέφερα",
         "μεταφέρθηκ",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "μετακίνησε",
+        "μετέφερε",
     ],
     from: &[
         "από το",
@@ -330,7 +348,13 @@ pub const EL: Lang = Lang {
         "απορρίφθηκ",
         "ανεπιτυχ",
     ],
-    formatted: &["μορφοποίησα", "μορφοποιήθηκ", "μορφοποιημέν"],
+    formatted: &[
+        "μορφοποίησα",
+        "μορφοποιήθηκ",
+        "μορφοποιημέν",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "μορφοποίησε",
+    ],
     committed: &[
         "έκανα commit",
         "έκανα το commit",
@@ -341,6 +365,13 @@ pub const EL: Lang = Lang {
         "commitαρ",
         "καταχώρισα",
         "καταχώρησα",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "έκανε commit",
+        "έκανε το commit",
+        "έκαναν commit",
+        "έκαναν το commit",
+        "καταχώρισε",
+        "καταχώρησε",
     ],
     pushed: &[
         "έκανα push",
@@ -355,6 +386,13 @@ pub const EL: Lang = Lang {
         "ανέβηκε",
         "ώθησα",
         "προώθησα",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "έκανε push",
+        "έκανε το push",
+        "έκαναν push",
+        "έκαναν το push",
+        "ανέβασε",
+        "ώθησε",
     ],
     numbers: &[
         ("δύο", 2),

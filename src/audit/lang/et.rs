@@ -124,6 +124,24 @@ pub const ET: Lang = Lang {
         "tegin muudatused",
         "tegin muudatusi",
         "tegin muudatuse",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "uuendas",
+        "värskendas",
+        "muutis",
+        "parandas",
+        "lisas ",
+        "lisasid",
+        "täiendas",
+        "kirjutas",
+        "refaktoreeris",
+        "implementeeris",
+        "asendas",
+        "lihtsustas",
+        "laiendas",
+        "kohandas",
+        "tegi muudatused",
+        "tegi muudatusi",
+        "tegi muudatuse",
     ],
     created: &[
         "lõin ",
@@ -135,6 +153,11 @@ pub const ET: Lang = Lang {
         "genereeriti",
         "koostasin",
         "koostatud",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "lõi ",
+        "lõid ",
+        "genereeris",
+        "koostas",
     ],
     deleted: &[
         "kustutasin",
@@ -145,6 +168,9 @@ pub const ET: Lang = Lang {
         "eemaldasime",
         "eemaldatud",
         "eemaldati",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "kustutas",
+        "eemaldas",
     ],
     renamed: &[
         "nimetasin",
@@ -157,6 +183,12 @@ pub const ET: Lang = Lang {
         "liigutasin",
         "tõstsin",
         "tõstetud",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "nimetas ümber",
+        "nimetasid ümber",
+        "teisaldas",
+        "liigutas",
+        "tõstis",
     ],
     // "failist `a.rs`", "`a.rs`-ist": from inside the file.
     from: &[
@@ -321,7 +353,13 @@ pub const ET: Lang = Lang {
         "tagasi lükatud",
         "tõrjuti",
     ],
-    formatted: &["vormindasin", "vormindatud", "vormindati"],
+    formatted: &[
+        "vormindasin",
+        "vormindatud",
+        "vormindati",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "vormindas",
+    ],
     committed: &[
         "commitisin",
         "commitisime",
@@ -333,6 +371,12 @@ pub const ET: Lang = Lang {
         "tegin kommiti",
         "lõin commiti",
         "committed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "commitis",
+        "kommitis",
+        "tegi commiti",
+        "tegid commiti",
+        "lõi commiti",
     ],
     pushed: &[
         "pushisin",
@@ -343,6 +387,11 @@ pub const ET: Lang = Lang {
         "lükkasin",
         "saatsin harusse",
         "pushed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "pushis",
+        "pušis",
+        "tegi pushi",
+        "tegid pushi",
     ],
     numbers: &[
         ("kaks ", 2),

@@ -353,6 +353,19 @@ pub const FA: Lang = Lang {
         "تغییر دادهام",
         "تغییر داده شد",
         "تغییر کرد",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "به‌روزرسانی کرد",
+        "به روزرسانی کرد",
+        "بروزرسانی کرد",
+        "به‌روز کرد",
+        "اصلاح کرد",
+        "ویرایش کرد",
+        "اضافه کرد",
+        "درست کرد",
+        "بازنویسی کرد",
+        "پیاده‌سازی کرد",
+        "جایگزین کرد",
+        "تغییر داد",
     ],
     created: &[
         "ایجاد کردم",
@@ -383,6 +396,9 @@ pub const FA: Lang = Lang {
         "ساختیم",
         "ساخته شد",
         "فایل جدید ایجاد",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "ایجاد کرد",
+        "تولید کرد",
     ],
     deleted: &[
         "حذف کردم",
@@ -410,6 +426,9 @@ pub const FA: Lang = Lang {
         "پاک شده",
         "پاک گردید",
         "برداشتم",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "حذف کرد",
+        "پاک کرد",
     ],
     renamed: &[
         "تغییر نام دادم",
@@ -469,6 +488,11 @@ pub const FA: Lang = Lang {
         "نام § را به",
         "نام فایل § را به",
         "اسم § را به",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "تغییر نام داد",
+        "منتقل کرد",
+        "جابجا کرد",
+        "جابه‌جا کرد",
     ],
     from: &["از", "از فایل", "در", "در فایل", "داخل"],
     done: &[],
@@ -664,6 +688,8 @@ pub const FA: Lang = Lang {
         "قالب‌بندی گردید",
         "قالب بندی گردید",
         "قالببندی گردید",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "فرمت کرد",
     ],
     committed: &[
         "کامیت کردم",
@@ -702,6 +728,9 @@ pub const FA: Lang = Lang {
         "commit را انجام دادم",
         "کامیت و پوش",
         "commit و push",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "کامیت کرد",
+        "commit کرد",
     ],
     pushed: &[
         "پوش کردم",
@@ -734,6 +763,9 @@ pub const FA: Lang = Lang {
         "push زدم",
         "push انجام شد",
         "push را انجام دادم",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "پوش کرد",
+        "push کرد",
     ],
     numbers: &[
         ("دو ", 2),

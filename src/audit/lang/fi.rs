@@ -116,6 +116,20 @@ pub const FI: Lang = Lang {
         "tein muutoksia",
         "tein muutoksen",
         "päivitys tehty",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "muutti",
+        "kirjoitti",
+        "toteutti",
+        "refaktoroi ",
+        "refaktoroivat",
+        "yksinkertaisti",
+        "laajensi",
+        "täydensi",
+        "paransi",
+        "dokumentoi ",
+        "teki muutokset",
+        "teki muutoksia",
+        "teki muutoksen",
     ],
     created: &[
         "loin ",
@@ -126,6 +140,11 @@ pub const FI: Lang = Lang {
         "generoin",
         "generoitu",
         "generoitiin",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "loi ",
+        "loivat",
+        "generoi ",
+        "generoivat",
     ],
     deleted: &[
         "poistin",
@@ -143,6 +162,10 @@ pub const FI: Lang = Lang {
         "siirsin",
         "siirretty",
         "siirrettiin",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "nimesi uudelleen",
+        "nimesivät uudelleen",
+        "siirsi",
     ],
     // "tiedostosta `a.rs`", "`a.rs`-tiedostosta": from inside the file.
     from: &[
@@ -324,7 +347,13 @@ pub const FI: Lang = Lang {
         "failed",
         "failing",
     ],
-    formatted: &["muotoilin", "muotoiltu", "muotoiltiin"],
+    formatted: &[
+        "muotoilin",
+        "muotoiltu",
+        "muotoiltiin",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "muotoili",
+    ],
     committed: &[
         "committasin",
         "committasimme",
@@ -339,6 +368,14 @@ pub const FI: Lang = Lang {
         "tein commitit",
         "loin commitin",
         "committed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "committasi",
+        "commitasi",
+        "commitoi ",
+        "commitoivat",
+        "teki commitin",
+        "tekivät commitin",
+        "loi commitin",
     ],
     pushed: &[
         "pushasin",
@@ -351,6 +388,12 @@ pub const FI: Lang = Lang {
         "työnsin",
         "tein pushin",
         "pushed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "pushasi",
+        "puski ",
+        "puskivat",
+        "työnsi",
+        "teki pushin",
     ],
     numbers: &[
         ("kaksi ", 2),

@@ -99,6 +99,20 @@ pub const HE: Lang = Lang {
         "נערכו",
         "שוכתב",
         "שוכתבו",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "עדכן ",
+        "ועדכן ",
+        "עדכנה",
+        "עדכנו",
+        "ועדכנו",
+        "תיקן",
+        "ותיקן",
+        "הוסיף",
+        "והוסיף",
+        "הוסיפה",
+        "הוסיפו",
+        "שכתב",
+        "ושכתב",
     ],
     created: &[
         "יצרתי",
@@ -116,6 +130,13 @@ pub const HE: Lang = Lang {
         "נוצרה",
         "נוצרו",
         "ונוצרו",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "יצר ",
+        "ויצר ",
+        "יצרה",
+        "ויצרה",
+        "יצרו",
+        "ויצרו",
     ],
     deleted: &[
         "מחקתי",
@@ -132,6 +153,14 @@ pub const HE: Lang = Lang {
         "הוסרה",
         "הוסרו",
         "והוסרו",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "מחק ",
+        "ומחק ",
+        "מחקה",
+        "מחקו",
+        "ומחקו",
+        "הסיר",
+        "והסיר",
     ],
     renamed: &[
         "שיניתי את השם",
@@ -150,6 +179,11 @@ pub const HE: Lang = Lang {
         "הועבר",
         "והועבר",
         "הועברו",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "שינה את השם",
+        "שינה את שם",
+        "העביר",
+        "והעביר",
     ],
     from: &[
         "מ-",
@@ -422,6 +456,13 @@ pub const HE: Lang = Lang {
         "קימטתי",
         "קומיטתי",
         "ביצעתי קומיט",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "ועשה commit",
+        "וביצע commit",
+        "עשו commit",
+        "ביצעו commit",
+        "עשתה commit",
+        "ביצעה commit",
     ],
     pushed: &[
         "עשה push",
@@ -446,6 +487,13 @@ pub const HE: Lang = Lang {
         "נדחפו",
         "ונדחפו",
         "פושתי",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "ודחף",
+        "דחפה",
+        "דחפו",
+        "ודחפו",
+        "עשו push",
+        "ביצעו push",
     ],
     numbers: &[
         ("אחת ", 1),

@@ -173,6 +173,13 @@ pub const HR: Lang = Lang {
         "napravila sam izmjene",
         "napravio sam promjene",
         "napravila sam promjene",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "izmijenili",
+        "promijenili",
+        "ispravili",
+        "popravili",
+        "napisali",
+        "implementirali",
     ],
     created: &[
         "kreirao",
@@ -202,6 +209,9 @@ pub const HR: Lang = Lang {
         "generisano",
         "generisani",
         "generisane",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "kreirali",
+        "stvorili",
     ],
     deleted: &[
         "obrisao",
@@ -213,6 +223,10 @@ pub const HR: Lang = Lang {
         "uklonio",
         "uklonila",
         "uklonjen",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "obrisali",
+        "izbrisali",
+        "uklonili",
     ],
     renamed: &[
         "preimenovao",
@@ -228,6 +242,9 @@ pub const HR: Lang = Lang {
         "premestio",
         "premestila",
         "premešten",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "preimenovali",
+        "premjestili",
     ],
     // "iz `a.rs`", "u datoteci `a.rs`": inside the file.
     from: &[
@@ -436,6 +453,18 @@ pub const HR: Lang = Lang {
         "napravila sam commit",
         "napravio sam komit",
         "committed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "commitali",
+        "komitali",
+        "napravio commit",
+        "napravila commit",
+        "napravili commit",
+        "napravio je commit",
+        "napravila je commit",
+        "napravili su commit",
+        "napravio komit",
+        "napravili komit",
+        "napravio je komit",
     ],
     pushed: &[
         "pushao",
@@ -452,6 +481,17 @@ pub const HR: Lang = Lang {
         "poslao na granu",
         "poslala na granu",
         "pushed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "pushali",
+        "pušali",
+        "napravio push",
+        "napravila push",
+        "napravili push",
+        "napravio je push",
+        "napravila je push",
+        "napravili su push",
+        "gurnuli",
+        "poslali na granu",
     ],
     numbers: &[
         ("dva ", 2),

@@ -122,6 +122,23 @@ pub const LT: Lang = Lang {
         "padariau pakeitimus",
         "atlikau pakeitimus",
         "atlikau pakeitimą",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "atnaujino",
+        "pakeitė",
+        "pataisė",
+        "ištaisė",
+        "pridėjo",
+        "papildė",
+        "parašė",
+        "perrašė",
+        "refaktorino",
+        "įgyvendino",
+        "redagavo",
+        "supaprastino",
+        "patobulino",
+        "padarė pakeitimus",
+        "atliko pakeitimus",
+        "atliko pakeitimą",
     ],
     created: &[
         "sukūriau",
@@ -132,6 +149,9 @@ pub const LT: Lang = Lang {
         "sugeneravau",
         "sugeneruota",
         "sugeneruotas",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "sukūrė",
+        "sugeneravo",
     ],
     deleted: &[
         "ištryniau",
@@ -144,6 +164,9 @@ pub const LT: Lang = Lang {
         "pašalinta",
         "pašalintas",
         "pašalintos",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "ištrynė",
+        "pašalino",
     ],
     renamed: &[
         "pervadinau",
@@ -154,6 +177,9 @@ pub const LT: Lang = Lang {
         "perkėlėme",
         "perkelta",
         "perkeltas",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "pervadino",
+        "perkėlė",
     ],
     // "iš `a.rs`", "faile `a.rs`": inside the file.
     from: &["iš", "iš failo", "faile", "iš katalogo"],
@@ -322,7 +348,13 @@ pub const LT: Lang = Lang {
         "failino",
         "feilino",
     ],
-    formatted: &["suformatavau", "suformatuota", "formatavau"],
+    formatted: &[
+        "suformatavau",
+        "suformatuota",
+        "formatavau",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "suformatavo",
+    ],
     committed: &[
         "komitinau",
         "sukomitinau",
@@ -335,6 +367,13 @@ pub const LT: Lang = Lang {
         "atlikau commit",
         "sukūriau commit",
         "committed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "sukomitino",
+        "komitino",
+        "užkomitino",
+        "commitino",
+        "padarė commit",
+        "atliko commit",
     ],
     pushed: &[
         "pushinau",
@@ -346,6 +385,14 @@ pub const LT: Lang = Lang {
         "išstūmiau",
         "padariau push",
         "pushed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "supushino",
+        "pushino",
+        "nupushino",
+        "išpushino",
+        "išstūmė",
+        "išsiuntė į",
+        "padarė push",
     ],
     numbers: &[
         ("du ", 2),

@@ -121,6 +121,25 @@ pub const LV: Lang = Lang {
         "dokumentēju",
         "veicu izmaiņas",
         "izdarīju izmaiņas",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "atjaunināja",
+        "atjaunoja",
+        "mainīja",
+        "izmainīja",
+        "izlaboja",
+        "salaboja",
+        "pievienoja",
+        "papildināja",
+        "uzrakstīja",
+        "pārrakstīja",
+        "refaktorēja",
+        "ieviesa",
+        "aizstāja",
+        "vienkāršoja",
+        "rediģēja",
+        "uzlaboja",
+        "pielāgoja",
+        "veica izmaiņas",
     ],
     created: &[
         "izveidoju",
@@ -133,6 +152,10 @@ pub const LV: Lang = Lang {
         "ģenerēju",
         "ģenerēts",
         "ģenerēta",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "izveidoja",
+        "uzģenerēja",
+        "ģenerēja",
     ],
     deleted: &[
         "izdzēsu",
@@ -151,6 +174,11 @@ pub const LV: Lang = Lang {
         "izņēmu",
         "izņemts",
         "izņemta",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "izdzēsa",
+        "dzēsa",
+        "noņēma",
+        "izņēma",
     ],
     renamed: &[
         "pārdēvēju",
@@ -161,6 +189,10 @@ pub const LV: Lang = Lang {
         "pārvietota",
         "pārcēlu",
         "pārcelts",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "pārdēvēja",
+        "pārvietoja",
+        "pārcēla",
     ],
     // "no `a.rs`", "failā `a.rs`": inside the file.
     from: &["no", "no faila", "failā", "no direktorijas"],
@@ -309,7 +341,13 @@ pub const LV: Lang = Lang {
         "failing",
         "feiloja",
     ],
-    formatted: &["noformatēju", "formatēju", "noformatēts"],
+    formatted: &[
+        "noformatēju",
+        "formatēju",
+        "noformatēts",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "noformatēja",
+    ],
     committed: &[
         "komitēju",
         "iekomitēju",
@@ -320,6 +358,12 @@ pub const LV: Lang = Lang {
         "izveidoju commit",
         "veicu commit",
         "committed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "nokomitēja",
+        "iekomitēja",
+        "komitēja",
+        "commitoja",
+        "veica commit",
     ],
     pushed: &[
         "pušoju",
@@ -331,6 +375,13 @@ pub const LV: Lang = Lang {
         "aizsūtīju uz",
         "veicu push",
         "pushed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "nopušoja",
+        "pušoja",
+        "iepušoja",
+        "pushoja",
+        "aizsūtīja uz",
+        "veica push",
     ],
     numbers: &[
         ("divi ", 2),

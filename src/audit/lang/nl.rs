@@ -36,6 +36,8 @@ pub const NL: Lang = Lang {
         "geupdate",
         "bewerkt",
         "geschreven",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "wijzigde",
     ],
     created: &[
         "opgeleverd",
@@ -44,9 +46,17 @@ pub const NL: Lang = Lang {
         "gemaakt",
         "gecreëerd",
         "gegenereerd",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "creëerde",
+        "genereerde",
     ],
     deleted: &["verwijderd"],
-    renamed: &["hernoemd", "verplaatst"],
+    renamed: &[
+        "hernoemd",
+        "verplaatst",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "hernoemde",
+    ],
     from: &["uit", "van", "in"],
     done: &[],
     done_before: &[],
@@ -124,6 +134,10 @@ pub const NL: Lang = Lang {
         "commit gemaakt",
         "commit aangemaakt",
         "committed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "committe ",
+        "committeden",
+        "commitde",
     ],
     pushed: &[
         "gepusht naar",
@@ -131,6 +145,8 @@ pub const NL: Lang = Lang {
         "gepushed",
         "push gedaan",
         "pushed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "pushte",
     ],
     numbers: &[
         ("twee", 2),

@@ -102,6 +102,20 @@ pub const PL: Lang = Lang {
         "uporządkowa",
         "zmigrowa",
         "przeniosłem zmian",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "zmienili",
+        "poprawili",
+        "naprawili",
+        "dodali",
+        "dopisali",
+        "edytowali",
+        "przepisali",
+        "przerobili",
+        "uzupełnili",
+        "rozszerzyli",
+        "uprościli",
+        "zastąpili",
+        "wstawili",
     ],
     created: &[
         "utworzył",
@@ -115,6 +129,10 @@ pub const PL: Lang = Lang {
         "założon",
         "dostarczył",
         "dostarczon",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "utworzyli",
+        "stworzyli",
+        "założyli",
     ],
     deleted: &[
         "usunął",
@@ -123,6 +141,8 @@ pub const PL: Lang = Lang {
         "usunięto",
         "skasowa",
         "wykasowa",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "usunęli",
     ],
     renamed: &[
         "zmienił nazw",
@@ -133,6 +153,9 @@ pub const PL: Lang = Lang {
         "przeniosł",
         "przeniesion",
         "przeniesiono",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "zmienili nazw",
+        "przenieśli",
     ],
     from: &["z", "ze", "w", "we", "z pliku", "w pliku"],
     done: &[],
@@ -305,6 +328,14 @@ pub const PL: Lang = Lang {
         "wykonano commit",
         "commit zrobiony",
         "commit wykonany",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "zrobił commit",
+        "zrobiła commit",
+        "zrobili commit",
+        "wykonał commit",
+        "wykonała commit",
+        "wykonali commit",
+        "commitnęli",
     ],
     pushed: &[
         "wypchnął",
@@ -327,6 +358,21 @@ pub const PL: Lang = Lang {
         "wysłano do",
         "wysłane na",
         "wysłane do",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "wypchnęli",
+        "pushnęli",
+        "zrobił push",
+        "zrobiła push",
+        "zrobili push",
+        "wykonał push",
+        "wykonała push",
+        "wykonali push",
+        "wysłał na",
+        "wysłała na",
+        "wysłali na",
+        "wysłał do",
+        "wysłała do",
+        "wysłali do",
     ],
     numbers: &[
         ("jeden", 1),

@@ -191,6 +191,11 @@ pub const RU: Lang = Lang {
         "сделал коммит",
         "создал коммит",
         "зафиксировал",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "сделала коммит",
+        "сделали коммит",
+        "создала коммит",
+        "создали коммит",
     ],
     pushed: &[
         "запушил",
@@ -203,6 +208,19 @@ pub const RU: Lang = Lang {
         "сделал пуш",
         "выполнил push",
         "пушнул",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "отправили в",
+        "отправили на",
+        "отправила на",
+        "отправил изменения",
+        "отправила изменения",
+        "отправили изменения",
+        "сделала push",
+        "сделали push",
+        "сделала пуш",
+        "сделали пуш",
+        "выполнила push",
+        "выполнили push",
     ],
     numbers: &[
         ("два", 2),

@@ -320,6 +320,12 @@ pub const SK: Lang = Lang {
         "spravil som commit",
         "vytvoril som commit",
         "committed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "urobil commit",
+        "urobila commit",
+        "urobili commit",
+        "spravil commit",
+        "spravili commit",
     ],
     pushed: &[
         "pushol",
@@ -335,6 +341,16 @@ pub const SK: Lang = Lang {
         "urobil som push",
         "spravil som push",
         "pushed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "urobil push",
+        "urobila push",
+        "urobili push",
+        "spravil push",
+        "spravili push",
+        "odoslal do",
+        "odoslal na",
+        "odoslali do",
+        "odoslali na",
     ],
     numbers: &[
         ("dva ", 2),

@@ -252,6 +252,13 @@ pub const SL: Lang = Lang {
         "naredil sem commit",
         "naredila sem commit",
         "committed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "naredil commit",
+        "naredila commit",
+        "naredili commit",
+        "naredil je commit",
+        "naredila je commit",
+        "naredili so commit",
     ],
     pushed: &[
         "pushal",
@@ -261,6 +268,14 @@ pub const SL: Lang = Lang {
         "naredila sem push",
         "poslal na vejo",
         "pushed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "naredil push",
+        "naredila push",
+        "naredili push",
+        "naredil je push",
+        "naredila je push",
+        "naredili so push",
+        "poslali na vejo",
     ],
     numbers: &[
         ("dva ", 2),

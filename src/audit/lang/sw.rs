@@ -115,6 +115,26 @@ pub const SW: Lang = Lang {
         "nime-fix",
         "nimerefactor",
         "nime-refactor",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "amesasisha",
+        "alisasisha",
+        "wamesasisha",
+        "amebadilisha",
+        "alibadilisha",
+        "wamebadilisha",
+        "amerekebisha",
+        "alirekebisha",
+        "ameongeza",
+        "aliongeza",
+        "wameongeza",
+        "amehariri",
+        "ameandika",
+        "aliandika",
+        "ametekeleza",
+        "amefanya mabadiliko",
+        "alifanya mabadiliko",
+        "ameupdate",
+        "amefix",
     ],
     created: &[
         "nimeunda",
@@ -130,6 +150,14 @@ pub const SW: Lang = Lang {
         "imezalishwa",
         "nimecreate",
         "nime-create",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "ameunda",
+        "aliunda",
+        "wameunda",
+        "ametengeneza",
+        "alitengeneza",
+        "amezalisha",
+        "amecreate",
     ],
     deleted: &[
         "nimefuta",
@@ -145,6 +173,13 @@ pub const SW: Lang = Lang {
         "iliondolewa",
         "nimedelete",
         "nime-delete",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "amefuta",
+        "alifuta",
+        "wamefuta",
+        "ameondoa",
+        "aliondoa",
+        "amedelete",
     ],
     renamed: &[
         "nimebadilisha jina",
@@ -157,6 +192,13 @@ pub const SW: Lang = Lang {
         "imehamishwa",
         "nime-rename",
         "nimerename",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "amebadilisha jina",
+        "alibadilisha jina",
+        "amebadili jina",
+        "amehamisha",
+        "alihamisha",
+        "amerename",
     ],
     // "kutoka `a.rs`", "ndani ya `a.rs`", "kwenye `a.rs`": inside the file.
     from: &[
@@ -213,6 +255,20 @@ pub const SW: Lang = Lang {
         "hapana",
         "wala ",
         "bila mabadiliko",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "hakuweza",
+        "hawakuweza",
+        "hajafanya",
+        "hakufanya",
+        "hajabadilisha",
+        "hakubadilisha",
+        "hajafuta",
+        "hakufuta",
+        "hajaunda",
+        "hajacommit",
+        "hakucommit",
+        "hajapush",
+        "hakupush",
     ],
     modal: &[
         "nita",
@@ -397,6 +453,8 @@ pub const SW: Lang = Lang {
         "nimeformat",
         "nime-format",
         "imeformatiwa",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "ameformat",
     ],
     committed: &[
         "nimecommit",
@@ -409,6 +467,15 @@ pub const SW: Lang = Lang {
         "zimecommitiwa",
         "yamecommitiwa",
         "committed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "amecommit",
+        "ame-commit",
+        "alicommit",
+        "wamecommit",
+        "walicommit",
+        "amefanya commit",
+        "alifanya commit",
+        "wamefanya commit",
     ],
     pushed: &[
         "nimepush",
@@ -424,6 +491,17 @@ pub const SW: Lang = Lang {
         "zimepushiwa",
         "nimefanya push",
         "pushed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "amepush",
+        "ame-push",
+        "alipush",
+        "wamepush",
+        "walipush",
+        "amesukuma",
+        "alisukuma",
+        "wamesukuma",
+        "amefanya push",
+        "alifanya push",
     ],
     // The compounds first: "kumi na mbili" is 12, not the 10 and the 2 it holds.
     numbers: &[

@@ -321,6 +321,9 @@ pub const UK: Lang = Lang {
         "зафіксувал",
         "зафіксовано",
         "committed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "зробили коміт",
+        "створили коміт",
     ],
     pushed: &[
         "запушив",
@@ -341,6 +344,20 @@ pub const UK: Lang = Lang {
         "виконав push",
         "пушнув",
         "pushed",
+        // Third person: a subagent's work, relayed by the parent as its own claim.
+        "відправили у",
+        "відправили в",
+        "відправили на",
+        "відправила на",
+        "надіслали у",
+        "надіслали в",
+        "надіслали на",
+        "зробила push",
+        "зробили push",
+        "зробила пуш",
+        "зробили пуш",
+        "виконала push",
+        "виконали push",
     ],
     numbers: &[
         ("два ", 2),
