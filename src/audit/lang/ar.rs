@@ -4,7 +4,7 @@
 //! prefix "و" ("ولم"). Alif is listed with and without hamza ("إضافة", "اضافة"). Persian and
 //! Urdu, in the same script, are not read with this table.
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const AR: Lang = Lang {
     code: "ar",
@@ -387,21 +387,6 @@ pub const AR: Lang = Lang {
         "وعُدّلت",
         "وحُدّث",
         "وحُدّثت",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "حدّث",
-        "وحدّث",
-        "عدّل",
-        "وعدّل",
-        "غيّر",
-        "وغيّر",
-        "أضاف",
-        "وأضاف",
-        "أصلح",
-        "وأصلح",
-        "قام بتحديث",
-        "وقام بتحديث",
-        "قام بتعديل",
-        "وقام بتعديل",
     ],
     created: &[
         "تم إنشاء",
@@ -476,11 +461,6 @@ pub const AR: Lang = Lang {
         "وأنشئ",
         "وأنشئت",
         "وأُنشئت",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "أنشأ",
-        "وأنشأ",
-        "قام بإنشاء",
-        "وقام بإنشاء",
     ],
     deleted: &[
         "تم حذف",
@@ -543,11 +523,6 @@ pub const AR: Lang = Lang {
         "وأُزيل",
         "وأُزيلت",
         "وأزيل",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "أزال",
-        "وأزال",
-        "قام بحذف",
-        "وقام بحذف",
     ],
     renamed: &[
         "تم إعادة تسمية",
@@ -618,10 +593,6 @@ pub const AR: Lang = Lang {
         "وغيرت اسم",
         "ونقلت",
         "ونقلنا",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "أعاد تسمية",
-        "وأعاد تسمية",
-        "قام بإعادة تسمية",
     ],
     from: &[
         "من",
@@ -1006,14 +977,6 @@ pub const AR: Lang = Lang {
         "وإجراء commit",
         "وتم إجراء commit",
         "وقمت بإجراء commit",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "قام بعمل commit",
-        "وقام بعمل commit",
-        "قام بـcommit",
-        "قام بـ commit",
-        "قام بإجراء commit",
-        "أودع",
-        "وأودع",
     ],
     pushed: &[
         "تم الدفع",
@@ -1048,21 +1011,6 @@ pub const AR: Lang = Lang {
         "وإجراء push",
         "وتم إجراء push",
         "وقمت بإجراء push",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "قام بالدفع",
-        "وقام بالدفع",
-        "قام بدفع",
-        "وقام بدفع",
-        "قام بعمل push",
-        "وقام بعمل push",
-        "قام بـpush",
-        "قام بـ push",
-        "دفع التغييرات",
-        "ودفع التغييرات",
-        "دفعها",
-        "ودفعها",
-        "دفع ",
-        "ودفع ",
     ],
     numbers: &[
         ("واحد", 1),
@@ -1115,4 +1063,51 @@ pub const AR: Lang = Lang {
         "المهام المتبقية",
         "todo",
     ],
+    relayed: Relayed {
+        modified: &[
+            "حدّث",
+            "وحدّث",
+            "عدّل",
+            "وعدّل",
+            "غيّر",
+            "وغيّر",
+            "أضاف",
+            "وأضاف",
+            "أصلح",
+            "وأصلح",
+            "قام بتحديث",
+            "وقام بتحديث",
+            "قام بتعديل",
+            "وقام بتعديل",
+        ],
+        created: &["أنشأ", "وأنشأ", "قام بإنشاء", "وقام بإنشاء"],
+        deleted: &["أزال", "وأزال", "قام بحذف", "وقام بحذف"],
+        renamed: &["أعاد تسمية", "وأعاد تسمية", "قام بإعادة تسمية"],
+        committed: &[
+            "قام بعمل commit",
+            "وقام بعمل commit",
+            "قام بـcommit",
+            "قام بـ commit",
+            "قام بإجراء commit",
+            "أودع",
+            "وأودع",
+        ],
+        pushed: &[
+            "قام بالدفع",
+            "وقام بالدفع",
+            "قام بدفع",
+            "وقام بدفع",
+            "قام بعمل push",
+            "وقام بعمل push",
+            "قام بـpush",
+            "قام بـ push",
+            "دفع التغييرات",
+            "ودفع التغييرات",
+            "دفعها",
+            "ودفعها",
+            "دفع ",
+            "ودفع ",
+        ],
+        formatted: &[],
+    },
 };

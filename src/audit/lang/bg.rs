@@ -6,7 +6,7 @@
 //! Russian and Ukrainian by its words ("са", "съм", "всички", "тестове", "вече") and its
 //! ъ, with none of their ы, э, ё, і, ї, є, ґ.
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const BG: Lang = Lang {
     code: "bg",
@@ -102,12 +102,6 @@ pub const BG: Lang = Lang {
         "документирах",
         "направих промени",
         "направих промените",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "обнови",
-        "поправи",
-        "добави",
-        "пренаписа",
-        "замениха",
     ],
     created: &[
         "създадох",
@@ -116,9 +110,6 @@ pub const BG: Lang = Lang {
         "създаден",
         "генерирах",
         "генериран",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "създаде",
-        "създадоха",
     ],
     deleted: &[
         "изтрих",
@@ -129,10 +120,6 @@ pub const BG: Lang = Lang {
         "премахнахме",
         "премахнал",
         "премахнат",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "изтри",
-        "изтриха",
-        "премахна",
     ],
     renamed: &[
         "преименувах",
@@ -141,10 +128,6 @@ pub const BG: Lang = Lang {
         "преместих",
         "преместил",
         "преместен",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "преименува ",
-        "преименуваха",
-        "премести",
     ],
     // "от `a.rs`", "във файла `a.rs`": inside the file.
     from: &["от", "от файла", "във файла", "в файла"],
@@ -272,13 +255,6 @@ pub const BG: Lang = Lang {
         "направих комит",
         "направих къмит",
         "committed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "комитна",
-        "къмитна",
-        "направи commit",
-        "направи комит",
-        "направиха commit",
-        "направиха комит",
     ],
     pushed: &[
         "пушнах",
@@ -288,14 +264,6 @@ pub const BG: Lang = Lang {
         "направих пуш",
         "изпратих към",
         "pushed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "пушна",
-        "направи push",
-        "направи пуш",
-        "направиха push",
-        "направиха пуш",
-        "изпрати към",
-        "изпратиха към",
     ],
     numbers: &[
         ("два ", 2),
@@ -342,4 +310,28 @@ pub const BG: Lang = Lang {
         "употреба",
         "без промени",
     ],
+    relayed: Relayed {
+        modified: &["обнови", "поправи", "добави", "пренаписа", "замениха"],
+        created: &["създаде", "създадоха"],
+        deleted: &["изтри", "изтриха", "премахна"],
+        renamed: &["преименува ", "преименуваха", "премести"],
+        committed: &[
+            "комитна",
+            "къмитна",
+            "направи commit",
+            "направи комит",
+            "направиха commit",
+            "направиха комит",
+        ],
+        pushed: &[
+            "пушна",
+            "направи push",
+            "направи пуш",
+            "направиха push",
+            "направиха пуш",
+            "изпрати към",
+            "изпратиха към",
+        ],
+        formatted: &[],
+    },
 };

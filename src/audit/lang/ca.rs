@@ -6,7 +6,7 @@
 //! "archivo", "fichier", "il") and letters (á, ñ, ì, ù, â …) outnumbering its own (l·l, ï)
 //! make a message theirs.
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const CA: Lang = Lang {
     code: "ca",
@@ -122,23 +122,6 @@ pub const CA: Lang = Lang {
         "vaig implementar",
         "vaig substituir",
         "vaig escriure",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "va actualitzar",
-        "van actualitzar",
-        "va modificar",
-        "van modificar",
-        "va canviar",
-        "van canviar",
-        "va corregir",
-        "van corregir",
-        "va arreglar",
-        "va afegir",
-        "van afegir",
-        "va reescriure",
-        "va refactoritzar",
-        "va implementar",
-        "va substituir",
-        "va escriure",
     ],
     created: &[
         "creat",
@@ -149,11 +132,6 @@ pub const CA: Lang = Lang {
         "generad",
         "vaig crear",
         "vaig generar",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "va crear",
-        "van crear",
-        "va generar",
-        "van generar",
     ],
     deleted: &[
         "eliminat",
@@ -170,13 +148,6 @@ pub const CA: Lang = Lang {
         "vaig esborrar",
         "vaig suprimir",
         "vaig treure",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "va eliminar",
-        "van eliminar",
-        "va esborrar",
-        "van esborrar",
-        "va suprimir",
-        "va treure",
     ],
     renamed: &[
         "reanomenat",
@@ -188,11 +159,6 @@ pub const CA: Lang = Lang {
         "traslladat",
         "vaig reanomenar",
         "vaig moure",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "va reanomenar",
-        "van reanomenar",
-        "va moure",
-        "van moure",
     ],
     from: &["de", "del", "en", "dins", "del fitxer"],
     done: &[],
@@ -344,13 +310,7 @@ pub const CA: Lang = Lang {
         "failed",
         "failing",
     ],
-    formatted: &[
-        "formatat",
-        "formatad",
-        "aplicat el format",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "va formatar",
-    ],
+    formatted: &["formatat", "formatad", "aplicat el format"],
     committed: &[
         "fet commit",
         "fet el commit",
@@ -361,12 +321,6 @@ pub const CA: Lang = Lang {
         "commitejat",
         "commitat",
         "committed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "va fer commit",
-        "va fer un commit",
-        "va fer el commit",
-        "van fer commit",
-        "van fer un commit",
     ],
     pushed: &[
         "fet push",
@@ -382,16 +336,6 @@ pub const CA: Lang = Lang {
         "pushejat",
         "enviat a",
         "pushed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "va fer push",
-        "va fer un push",
-        "van fer push",
-        "va pujar els canvis",
-        "va pujar la branca",
-        "va pujar a",
-        "van pujar els canvis",
-        "van pujar la branca",
-        "van pujar a",
     ],
     numbers: &[
         ("dos ", 2),
@@ -429,4 +373,53 @@ pub const CA: Lang = Lang {
         "ús",
         "instruccions",
     ],
+    relayed: Relayed {
+        modified: &[
+            "va actualitzar",
+            "van actualitzar",
+            "va modificar",
+            "van modificar",
+            "va canviar",
+            "van canviar",
+            "va corregir",
+            "van corregir",
+            "va arreglar",
+            "va afegir",
+            "van afegir",
+            "va reescriure",
+            "va refactoritzar",
+            "va implementar",
+            "va substituir",
+            "va escriure",
+        ],
+        created: &["va crear", "van crear", "va generar", "van generar"],
+        deleted: &[
+            "va eliminar",
+            "van eliminar",
+            "va esborrar",
+            "van esborrar",
+            "va suprimir",
+            "va treure",
+        ],
+        renamed: &["va reanomenar", "van reanomenar", "va moure", "van moure"],
+        committed: &[
+            "va fer commit",
+            "va fer un commit",
+            "va fer el commit",
+            "van fer commit",
+            "van fer un commit",
+        ],
+        pushed: &[
+            "va fer push",
+            "va fer un push",
+            "van fer push",
+            "va pujar els canvis",
+            "va pujar la branca",
+            "va pujar a",
+            "van pujar els canvis",
+            "van pujar la branca",
+            "van pujar a",
+        ],
+        formatted: &["va formatar"],
+    },
 };

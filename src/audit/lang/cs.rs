@@ -6,7 +6,7 @@
 //! whole. Its markers are words Slovak and Polish spell otherwise ("jsem", "soubor",
 //! "všechny"); Slovak's ô, ä, ľ, ĺ, ŕ are not Czech letters.
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const CS: Lang = Lang {
     code: "cs",
@@ -320,11 +320,6 @@ pub const CS: Lang = Lang {
         "provedl jsem commit",
         "vytvořil jsem commit",
         "committed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "udělala commit",
-        "udělali commit",
-        "provedla commit",
-        "provedli commit",
     ],
     pushed: &[
         "pushnul",
@@ -342,20 +337,6 @@ pub const CS: Lang = Lang {
         "udělal jsem push",
         "provedl jsem push",
         "pushed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "udělal push",
-        "udělala push",
-        "udělali push",
-        "provedl push",
-        "provedli push",
-        "odeslal do",
-        "odeslal na",
-        "odeslali do",
-        "odeslali na",
-        "nahrál do",
-        "nahrál na",
-        "nahráli do",
-        "nahráli na",
     ],
     numbers: &[
         ("dva ", 2),
@@ -411,4 +392,32 @@ pub const CS: Lang = Lang {
         "použití",
         "jak spustit",
     ],
+    relayed: Relayed {
+        modified: &[],
+        created: &[],
+        deleted: &[],
+        renamed: &[],
+        committed: &[
+            "udělala commit",
+            "udělali commit",
+            "provedla commit",
+            "provedli commit",
+        ],
+        pushed: &[
+            "udělal push",
+            "udělala push",
+            "udělali push",
+            "provedl push",
+            "provedli push",
+            "odeslal do",
+            "odeslal na",
+            "odeslali do",
+            "odeslali na",
+            "nahrál do",
+            "nahrál na",
+            "nahráli do",
+            "nahráli na",
+        ],
+        formatted: &[],
+    },
 };

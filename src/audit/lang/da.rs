@@ -4,7 +4,7 @@
 //! "uden", "nu"; Norwegian "av", "meg", "feil", "uten", "nå") and from Swedish by its
 //! letters (æ, ø, not ä, ö). The nouns ("opdatering", "ændring") are not claims.
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const DA: Lang = Lang {
     code: "da",
@@ -322,4 +322,5 @@ pub const DA: Lang = Lang {
         "brug",
         "instruktioner",
     ],
+    relayed: Relayed::NONE,
 };

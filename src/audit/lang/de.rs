@@ -2,7 +2,7 @@
 //! ("Aktualisiert: `x`"), "Tests laufen durch" / "bestanden", anglicisms agents use
 //! ("committet", "gepusht").
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const DE: Lang = Lang {
     code: "de",
@@ -44,8 +44,6 @@ pub const DE: Lang = Lang {
         "aufgeräumt",
         "migriert",
         "konvertiert",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "änderte",
     ],
     created: &[
         "geliefert",
@@ -56,13 +54,7 @@ pub const DE: Lang = Lang {
         "neu geschrieben",
         "generiert",
     ],
-    deleted: &[
-        "gelöscht",
-        "entfernt",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "löschte",
-        "entfernte",
-    ],
+    deleted: &["gelöscht", "entfernt"],
     renamed: &["umbenannt", "verschoben"],
     from: &["aus", "von", "in"],
     done: &[],
@@ -194,8 +186,6 @@ pub const DE: Lang = Lang {
         "pushed",
         "push durchgeführt",
         "hochgeladen",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "pushte",
     ],
     numbers: &[
         ("zwei", 2),
@@ -236,4 +226,13 @@ pub const DE: Lang = Lang {
         "optional",
         "geplant",
     ],
+    relayed: Relayed {
+        modified: &["änderte"],
+        created: &[],
+        deleted: &["löschte", "entfernte"],
+        renamed: &[],
+        committed: &[],
+        pushed: &["pushte"],
+        formatted: &[],
+    },
 };

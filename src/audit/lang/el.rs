@@ -5,7 +5,7 @@
 //! same roots ("ενημέρωση", "δημιουργία", "διαγραφή") are not claims. The future and
 //! conditional particle "θα" makes a plan; a question ends with ";".
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const EL: Lang = Lang {
     code: "el",
@@ -106,16 +106,6 @@ pub const EL: Lang = Lang {
         "εισήγαγα",
         "ενσωμάτωσα",
         "ενσωματώθηκ",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "άλλαξε",
-        "ξαναέγραψε",
-        "υλοποίησε",
-        "αντικατέστησε",
-        "απλοποίησε",
-        "βελτίωσε",
-        "έγραψε",
-        "έκανε αλλαγές",
-        "έκαναν αλλαγές",
     ],
     created: &[
         "δημιούργησα",
@@ -129,9 +119,6 @@ pub const EL: Lang = Lang {
         "φτιάχτηκ",
         "φτιάξαμε",
         "παρέδωσα",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "έφτιαξε",
-        "παρήγαγε",
     ],
     deleted: &[
         "διέγραψα",
@@ -145,8 +132,6 @@ pub const EL: Lang = Lang {
         "αφαιρέθηκ",
         "έσβησα",
         "σβήστηκ",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "έσβησε",
     ],
     renamed: &[
         "μετονόμασα",
@@ -157,9 +142,6 @@ pub const EL: Lang = Lang {
         "μετακινήθηκ",
         "μετέφερα",
         "μεταφέρθηκ",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "μετακίνησε",
-        "μετέφερε",
     ],
     from: &[
         "από το",
@@ -348,13 +330,7 @@ pub const EL: Lang = Lang {
         "απορρίφθηκ",
         "ανεπιτυχ",
     ],
-    formatted: &[
-        "μορφοποίησα",
-        "μορφοποιήθηκ",
-        "μορφοποιημέν",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "μορφοποίησε",
-    ],
+    formatted: &["μορφοποίησα", "μορφοποιήθηκ", "μορφοποιημέν"],
     committed: &[
         "έκανα commit",
         "έκανα το commit",
@@ -365,13 +341,6 @@ pub const EL: Lang = Lang {
         "commitαρ",
         "καταχώρισα",
         "καταχώρησα",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "έκανε commit",
-        "έκανε το commit",
-        "έκαναν commit",
-        "έκαναν το commit",
-        "καταχώρισε",
-        "καταχώρησε",
     ],
     pushed: &[
         "έκανα push",
@@ -386,13 +355,6 @@ pub const EL: Lang = Lang {
         "ανέβηκε",
         "ώθησα",
         "προώθησα",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "έκανε push",
-        "έκανε το push",
-        "έκαναν push",
-        "έκαναν το push",
-        "ανέβασε",
-        "ώθησε",
     ],
     numbers: &[
         ("δύο", 2),
@@ -470,4 +432,37 @@ pub const EL: Lang = Lang {
         "οδηγίες",
         "οδηγιες",
     ],
+    relayed: Relayed {
+        modified: &[
+            "άλλαξε",
+            "ξαναέγραψε",
+            "υλοποίησε",
+            "αντικατέστησε",
+            "απλοποίησε",
+            "βελτίωσε",
+            "έγραψε",
+            "έκανε αλλαγές",
+            "έκαναν αλλαγές",
+        ],
+        created: &["έφτιαξε", "παρήγαγε"],
+        deleted: &["έσβησε"],
+        renamed: &["μετακίνησε", "μετέφερε"],
+        committed: &[
+            "έκανε commit",
+            "έκανε το commit",
+            "έκαναν commit",
+            "έκαναν το commit",
+            "καταχώρισε",
+            "καταχώρησε",
+        ],
+        pushed: &[
+            "έκανε push",
+            "έκανε το push",
+            "έκαναν push",
+            "έκαναν το push",
+            "ανέβασε",
+            "ώθησε",
+        ],
+        formatted: &["μορφοποίησε"],
+    },
 };

@@ -2,7 +2,7 @@
 //! knows English word order in depth; this table holds the same vocabulary, and the words
 //! that tell an English message from the others.
 
-use super::Lang;
+use super::{Lang, Relayed};
 use crate::audit::vocab as c;
 
 pub const EN: Lang = Lang {
@@ -62,4 +62,5 @@ pub const EN: Lang = Lang {
     ],
     joins: &["but", "although", "though", "because", "since", "so that"],
     not_claims_headings: c::HEADING_NOT,
+    relayed: Relayed::NONE,
 };

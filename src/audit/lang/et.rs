@@ -8,7 +8,7 @@
 //! "tiedosto", "testit") outnumbering Estonian's õ and ü make a message Finnish
 //! (NEIGHBOURS).
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const ET: Lang = Lang {
     code: "et",
@@ -124,24 +124,6 @@ pub const ET: Lang = Lang {
         "tegin muudatused",
         "tegin muudatusi",
         "tegin muudatuse",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "uuendas",
-        "värskendas",
-        "muutis",
-        "parandas",
-        "lisas ",
-        "lisasid",
-        "täiendas",
-        "kirjutas",
-        "refaktoreeris",
-        "implementeeris",
-        "asendas",
-        "lihtsustas",
-        "laiendas",
-        "kohandas",
-        "tegi muudatused",
-        "tegi muudatusi",
-        "tegi muudatuse",
     ],
     created: &[
         "lõin ",
@@ -153,11 +135,6 @@ pub const ET: Lang = Lang {
         "genereeriti",
         "koostasin",
         "koostatud",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "lõi ",
-        "lõid ",
-        "genereeris",
-        "koostas",
     ],
     deleted: &[
         "kustutasin",
@@ -168,9 +145,6 @@ pub const ET: Lang = Lang {
         "eemaldasime",
         "eemaldatud",
         "eemaldati",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "kustutas",
-        "eemaldas",
     ],
     renamed: &[
         "nimetasin",
@@ -183,12 +157,6 @@ pub const ET: Lang = Lang {
         "liigutasin",
         "tõstsin",
         "tõstetud",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "nimetas ümber",
-        "nimetasid ümber",
-        "teisaldas",
-        "liigutas",
-        "tõstis",
     ],
     // "failist `a.rs`", "`a.rs`-ist": from inside the file.
     from: &[
@@ -353,13 +321,7 @@ pub const ET: Lang = Lang {
         "tagasi lükatud",
         "tõrjuti",
     ],
-    formatted: &[
-        "vormindasin",
-        "vormindatud",
-        "vormindati",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "vormindas",
-    ],
+    formatted: &["vormindasin", "vormindatud", "vormindati"],
     committed: &[
         "commitisin",
         "commitisime",
@@ -371,12 +333,6 @@ pub const ET: Lang = Lang {
         "tegin kommiti",
         "lõin commiti",
         "committed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "commitis",
-        "kommitis",
-        "tegi commiti",
-        "tegid commiti",
-        "lõi commiti",
     ],
     pushed: &[
         "pushisin",
@@ -387,11 +343,6 @@ pub const ET: Lang = Lang {
         "lükkasin",
         "saatsin harusse",
         "pushed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "pushis",
-        "pušis",
-        "tegi pushi",
-        "tegid pushi",
     ],
     numbers: &[
         ("kaks ", 2),
@@ -440,4 +391,43 @@ pub const ET: Lang = Lang {
         "kasutamine",
         "muutmata",
     ],
+    relayed: Relayed {
+        modified: &[
+            "uuendas",
+            "värskendas",
+            "muutis",
+            "parandas",
+            "lisas ",
+            "lisasid",
+            "täiendas",
+            "kirjutas",
+            "refaktoreeris",
+            "implementeeris",
+            "asendas",
+            "lihtsustas",
+            "laiendas",
+            "kohandas",
+            "tegi muudatused",
+            "tegi muudatusi",
+            "tegi muudatuse",
+        ],
+        created: &["lõi ", "lõid ", "genereeris", "koostas"],
+        deleted: &["kustutas", "eemaldas"],
+        renamed: &[
+            "nimetas ümber",
+            "nimetasid ümber",
+            "teisaldas",
+            "liigutas",
+            "tõstis",
+        ],
+        committed: &[
+            "commitis",
+            "kommitis",
+            "tegi commiti",
+            "tegid commiti",
+            "lõi commiti",
+        ],
+        pushed: &["pushis", "pušis", "tegi pushi", "tegid pushi"],
+        formatted: &["vormindas"],
+    },
 };

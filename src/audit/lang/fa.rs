@@ -6,7 +6,7 @@
 //! plans. Words with a zero-width non-joiner are listed also with a space and without it.
 //! Urdu, in the same script, is not read with this table.
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const FA: Lang = Lang {
     code: "fa",
@@ -353,19 +353,6 @@ pub const FA: Lang = Lang {
         "تغییر دادهام",
         "تغییر داده شد",
         "تغییر کرد",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "به‌روزرسانی کرد",
-        "به روزرسانی کرد",
-        "بروزرسانی کرد",
-        "به‌روز کرد",
-        "اصلاح کرد",
-        "ویرایش کرد",
-        "اضافه کرد",
-        "درست کرد",
-        "بازنویسی کرد",
-        "پیاده‌سازی کرد",
-        "جایگزین کرد",
-        "تغییر داد",
     ],
     created: &[
         "ایجاد کردم",
@@ -396,9 +383,6 @@ pub const FA: Lang = Lang {
         "ساختیم",
         "ساخته شد",
         "فایل جدید ایجاد",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "ایجاد کرد",
-        "تولید کرد",
     ],
     deleted: &[
         "حذف کردم",
@@ -426,9 +410,6 @@ pub const FA: Lang = Lang {
         "پاک شده",
         "پاک گردید",
         "برداشتم",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "حذف کرد",
-        "پاک کرد",
     ],
     renamed: &[
         "تغییر نام دادم",
@@ -488,11 +469,6 @@ pub const FA: Lang = Lang {
         "نام § را به",
         "نام فایل § را به",
         "اسم § را به",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "تغییر نام داد",
-        "منتقل کرد",
-        "جابجا کرد",
-        "جابه‌جا کرد",
     ],
     from: &["از", "از فایل", "در", "در فایل", "داخل"],
     done: &[],
@@ -688,8 +664,6 @@ pub const FA: Lang = Lang {
         "قالب‌بندی گردید",
         "قالب بندی گردید",
         "قالببندی گردید",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "فرمت کرد",
     ],
     committed: &[
         "کامیت کردم",
@@ -728,9 +702,6 @@ pub const FA: Lang = Lang {
         "commit را انجام دادم",
         "کامیت و پوش",
         "commit و push",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "کامیت کرد",
-        "commit کرد",
     ],
     pushed: &[
         "پوش کردم",
@@ -763,9 +734,6 @@ pub const FA: Lang = Lang {
         "push زدم",
         "push انجام شد",
         "push را انجام دادم",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "پوش کرد",
-        "push کرد",
     ],
     numbers: &[
         ("دو ", 2),
@@ -816,4 +784,26 @@ pub const FA: Lang = Lang {
         "کارهای باقیمانده",
         "todo",
     ],
+    relayed: Relayed {
+        modified: &[
+            "به‌روزرسانی کرد",
+            "به روزرسانی کرد",
+            "بروزرسانی کرد",
+            "به‌روز کرد",
+            "اصلاح کرد",
+            "ویرایش کرد",
+            "اضافه کرد",
+            "درست کرد",
+            "بازنویسی کرد",
+            "پیاده‌سازی کرد",
+            "جایگزین کرد",
+            "تغییر داد",
+        ],
+        created: &["ایجاد کرد", "تولید کرد"],
+        deleted: &["حذف کرد", "پاک کرد"],
+        renamed: &["تغییر نام داد", "منتقل کرد", "جابجا کرد", "جابه‌جا کرد"],
+        committed: &["کامیت کرد", "commit کرد"],
+        pushed: &["پوش کرد", "push کرد"],
+        formatted: &["فرمت کرد"],
+    },
 };

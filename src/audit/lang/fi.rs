@@ -6,7 +6,7 @@
 //! "en muuttanut", "eivät menneet läpi"); "ei varoituksia" is a clean result. Its markers
 //! are words no other table has ("ja", "että", "kaikki", "tiedosto").
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const FI: Lang = Lang {
     code: "fi",
@@ -116,20 +116,6 @@ pub const FI: Lang = Lang {
         "tein muutoksia",
         "tein muutoksen",
         "päivitys tehty",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "muutti",
-        "kirjoitti",
-        "toteutti",
-        "refaktoroi ",
-        "refaktoroivat",
-        "yksinkertaisti",
-        "laajensi",
-        "täydensi",
-        "paransi",
-        "dokumentoi ",
-        "teki muutokset",
-        "teki muutoksia",
-        "teki muutoksen",
     ],
     created: &[
         "loin ",
@@ -140,11 +126,6 @@ pub const FI: Lang = Lang {
         "generoin",
         "generoitu",
         "generoitiin",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "loi ",
-        "loivat",
-        "generoi ",
-        "generoivat",
     ],
     deleted: &[
         "poistin",
@@ -162,10 +143,6 @@ pub const FI: Lang = Lang {
         "siirsin",
         "siirretty",
         "siirrettiin",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "nimesi uudelleen",
-        "nimesivät uudelleen",
-        "siirsi",
     ],
     // "tiedostosta `a.rs`", "`a.rs`-tiedostosta": from inside the file.
     from: &[
@@ -347,13 +324,7 @@ pub const FI: Lang = Lang {
         "failed",
         "failing",
     ],
-    formatted: &[
-        "muotoilin",
-        "muotoiltu",
-        "muotoiltiin",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "muotoili",
-    ],
+    formatted: &["muotoilin", "muotoiltu", "muotoiltiin"],
     committed: &[
         "committasin",
         "committasimme",
@@ -368,14 +339,6 @@ pub const FI: Lang = Lang {
         "tein commitit",
         "loin commitin",
         "committed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "committasi",
-        "commitasi",
-        "commitoi ",
-        "commitoivat",
-        "teki commitin",
-        "tekivät commitin",
-        "loi commitin",
     ],
     pushed: &[
         "pushasin",
@@ -388,12 +351,6 @@ pub const FI: Lang = Lang {
         "työnsin",
         "tein pushin",
         "pushed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "pushasi",
-        "puski ",
-        "puskivat",
-        "työnsi",
-        "teki pushin",
     ],
     numbers: &[
         ("kaksi ", 2),
@@ -433,4 +390,35 @@ pub const FI: Lang = Lang {
         "muuttamatta",
         "ennallaan",
     ],
+    relayed: Relayed {
+        modified: &[
+            "muutti",
+            "kirjoitti",
+            "toteutti",
+            "refaktoroi ",
+            "refaktoroivat",
+            "yksinkertaisti",
+            "laajensi",
+            "täydensi",
+            "paransi",
+            "dokumentoi ",
+            "teki muutokset",
+            "teki muutoksia",
+            "teki muutoksen",
+        ],
+        created: &["loi ", "loivat", "generoi ", "generoivat"],
+        deleted: &[],
+        renamed: &["nimesi uudelleen", "nimesivät uudelleen", "siirsi"],
+        committed: &[
+            "committasi",
+            "commitasi",
+            "commitoi ",
+            "commitoivat",
+            "teki commitin",
+            "tekivät commitin",
+            "loi commitin",
+        ],
+        pushed: &["pushasi", "puski ", "puskivat", "työnsi", "teki pushin"],
+        formatted: &["muotoili"],
+    },
 };

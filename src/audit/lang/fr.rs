@@ -1,7 +1,7 @@
 //! French: passé composé ("j'ai modifié", "a été mis à jour"), "les tests passent",
 //! agents' anglicisms ("commité", "pushé").
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const FR: Lang = Lang {
     code: "fr",
@@ -252,4 +252,5 @@ pub const FR: Lang = Lang {
         "analyse",
         "cause",
     ],
+    relayed: Relayed::NONE,
 };

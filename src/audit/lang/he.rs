@@ -6,7 +6,7 @@
 //! "לא", "אין", "ללא", "טרם". "עבר" is also "went over" ("עברתי על"): the pass forms are
 //! whole words.
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const HE: Lang = Lang {
     code: "he",
@@ -99,20 +99,6 @@ pub const HE: Lang = Lang {
         "נערכו",
         "שוכתב",
         "שוכתבו",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "עדכן ",
-        "ועדכן ",
-        "עדכנה",
-        "עדכנו",
-        "ועדכנו",
-        "תיקן",
-        "ותיקן",
-        "הוסיף",
-        "והוסיף",
-        "הוסיפה",
-        "הוסיפו",
-        "שכתב",
-        "ושכתב",
     ],
     created: &[
         "יצרתי",
@@ -130,13 +116,6 @@ pub const HE: Lang = Lang {
         "נוצרה",
         "נוצרו",
         "ונוצרו",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "יצר ",
-        "ויצר ",
-        "יצרה",
-        "ויצרה",
-        "יצרו",
-        "ויצרו",
     ],
     deleted: &[
         "מחקתי",
@@ -153,14 +132,6 @@ pub const HE: Lang = Lang {
         "הוסרה",
         "הוסרו",
         "והוסרו",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "מחק ",
-        "ומחק ",
-        "מחקה",
-        "מחקו",
-        "ומחקו",
-        "הסיר",
-        "והסיר",
     ],
     renamed: &[
         "שיניתי את השם",
@@ -179,11 +150,6 @@ pub const HE: Lang = Lang {
         "הועבר",
         "והועבר",
         "הועברו",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "שינה את השם",
-        "שינה את שם",
-        "העביר",
-        "והעביר",
     ],
     from: &[
         "מ-",
@@ -456,13 +422,6 @@ pub const HE: Lang = Lang {
         "קימטתי",
         "קומיטתי",
         "ביצעתי קומיט",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "ועשה commit",
-        "וביצע commit",
-        "עשו commit",
-        "ביצעו commit",
-        "עשתה commit",
-        "ביצעה commit",
     ],
     pushed: &[
         "עשה push",
@@ -487,13 +446,6 @@ pub const HE: Lang = Lang {
         "נדחפו",
         "ונדחפו",
         "פושתי",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "ודחף",
-        "דחפה",
-        "דחפו",
-        "ודחפו",
-        "עשו push",
-        "ביצעו push",
     ],
     numbers: &[
         ("אחת ", 1),
@@ -547,4 +499,34 @@ pub const HE: Lang = Lang {
         "נותר לעשות",
         "todo",
     ],
+    relayed: Relayed {
+        modified: &[
+            "עדכן ",
+            "ועדכן ",
+            "עדכנה",
+            "עדכנו",
+            "ועדכנו",
+            "תיקן",
+            "ותיקן",
+            "הוסיף",
+            "והוסיף",
+            "הוסיפה",
+            "הוסיפו",
+            "שכתב",
+            "ושכתב",
+        ],
+        created: &["יצר ", "ויצר ", "יצרה", "ויצרה", "יצרו", "ויצרו"],
+        deleted: &["מחק ", "ומחק ", "מחקה", "מחקו", "ומחקו", "הסיר", "והסיר"],
+        renamed: &["שינה את השם", "שינה את שם", "העביר", "והעביר"],
+        committed: &[
+            "ועשה commit",
+            "וביצע commit",
+            "עשו commit",
+            "ביצעו commit",
+            "עשתה commit",
+            "ביצעה commit",
+        ],
+        pushed: &["ודחף", "דחפה", "דחפו", "ודחפו", "עשו push", "ביצעו push"],
+        formatted: &[],
+    },
 };

@@ -5,7 +5,7 @@
 //! the file word beside the verb. Nukta letters are written decomposed (NFC), and both
 //! spellings with and without nukta are listed.
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const HI: Lang = Lang {
     code: "hi",
@@ -653,4 +653,5 @@ pub const HI: Lang = Lang {
         "बाकी",
         "शेष",
     ],
+    relayed: Relayed::NONE,
 };

@@ -8,7 +8,7 @@
 //! ä, ł, ś; "jsem", "som") and Slovenian ("sem", "so", "vsi", "testi") are not Croatian:
 //! their letters and words outnumbering its ć, đ make a message theirs (NEIGHBOURS).
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const HR: Lang = Lang {
     code: "hr",
@@ -173,13 +173,6 @@ pub const HR: Lang = Lang {
         "napravila sam izmjene",
         "napravio sam promjene",
         "napravila sam promjene",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "izmijenili",
-        "promijenili",
-        "ispravili",
-        "popravili",
-        "napisali",
-        "implementirali",
     ],
     created: &[
         "kreirao",
@@ -209,9 +202,6 @@ pub const HR: Lang = Lang {
         "generisano",
         "generisani",
         "generisane",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "kreirali",
-        "stvorili",
     ],
     deleted: &[
         "obrisao",
@@ -223,10 +213,6 @@ pub const HR: Lang = Lang {
         "uklonio",
         "uklonila",
         "uklonjen",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "obrisali",
-        "izbrisali",
-        "uklonili",
     ],
     renamed: &[
         "preimenovao",
@@ -242,9 +228,6 @@ pub const HR: Lang = Lang {
         "premestio",
         "premestila",
         "premešten",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "preimenovali",
-        "premjestili",
     ],
     // "iz `a.rs`", "u datoteci `a.rs`": inside the file.
     from: &[
@@ -453,18 +436,6 @@ pub const HR: Lang = Lang {
         "napravila sam commit",
         "napravio sam komit",
         "committed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "commitali",
-        "komitali",
-        "napravio commit",
-        "napravila commit",
-        "napravili commit",
-        "napravio je commit",
-        "napravila je commit",
-        "napravili su commit",
-        "napravio komit",
-        "napravili komit",
-        "napravio je komit",
     ],
     pushed: &[
         "pushao",
@@ -481,17 +452,6 @@ pub const HR: Lang = Lang {
         "poslao na granu",
         "poslala na granu",
         "pushed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "pushali",
-        "pušali",
-        "napravio push",
-        "napravila push",
-        "napravili push",
-        "napravio je push",
-        "napravila je push",
-        "napravili su push",
-        "gurnuli",
-        "poslali na granu",
     ],
     numbers: &[
         ("dva ", 2),
@@ -542,4 +502,43 @@ pub const HR: Lang = Lang {
         "upotreba",
         "kako pokrenuti",
     ],
+    relayed: Relayed {
+        modified: &[
+            "izmijenili",
+            "promijenili",
+            "ispravili",
+            "popravili",
+            "napisali",
+            "implementirali",
+        ],
+        created: &["kreirali", "stvorili"],
+        deleted: &["obrisali", "izbrisali", "uklonili"],
+        renamed: &["preimenovali", "premjestili"],
+        committed: &[
+            "commitali",
+            "komitali",
+            "napravio commit",
+            "napravila commit",
+            "napravili commit",
+            "napravio je commit",
+            "napravila je commit",
+            "napravili su commit",
+            "napravio komit",
+            "napravili komit",
+            "napravio je komit",
+        ],
+        pushed: &[
+            "pushali",
+            "pušali",
+            "napravio push",
+            "napravila push",
+            "napravili push",
+            "napravio je push",
+            "napravila je push",
+            "napravili su push",
+            "gurnuli",
+            "poslali na granu",
+        ],
+        formatted: &[],
+    },
 };

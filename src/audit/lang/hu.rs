@@ -7,7 +7,7 @@
 //! "Sikertelen" (failed) does not start with "sikeres". Its markers are words no other
 //! table has ("és", "hogy", "fájl", "összes").
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const HU: Lang = Lang {
     code: "hu",
@@ -354,4 +354,5 @@ pub const HU: Lang = Lang {
         "változatlan",
         "nem módosított",
     ],
+    relayed: Relayed::NONE,
 };

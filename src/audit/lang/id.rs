@@ -3,7 +3,7 @@
 //! ("diperbarui", "dihapus") in status rows. Plans say "akan"/"perlu"/"bisa", negation
 //! "tidak"/"belum". "Membuat perubahan" (made changes) is an edit, not a creation.
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const ID: Lang = Lang {
     code: "id",
@@ -330,4 +330,5 @@ pub const ID: Lang = Lang {
         "todo",
         "belum selesai",
     ],
+    relayed: Relayed::NONE,
 };

@@ -1,7 +1,7 @@
 //! Italian: passato prossimo ("ho aggiornato", "è stato aggiornato"), "i test passano",
 //! agents' anglicisms ("ho fatto il commit", "pushato").
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const IT: Lang = Lang {
     code: "it",
@@ -168,4 +168,5 @@ pub const IT: Lang = Lang {
         "passi successivi",
         "passo successivo",
     ],
+    relayed: Relayed::NONE,
 };

@@ -3,7 +3,7 @@
 //! status bullet ending on the stem (`- \`a.rs\` を修正`) is done too. Plans end in
 //! します/予定, offers in ましょうか.
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const JA: Lang = Lang {
     code: "ja",
@@ -196,4 +196,5 @@ pub const JA: Lang = Lang {
         "注意",
         "予定",
     ],
+    relayed: Relayed::NONE,
 };

@@ -2,7 +2,7 @@
 //! marked past or complete (했습니다, 했어요, 완료, 됐, 되었), and a status bullet ending on
 //! the stem (`- \`a.rs\` 수정`) is done too. Plans say 예정/하겠습니다/할 수 있.
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const KO: Lang = Lang {
     code: "ko",
@@ -195,4 +195,5 @@ pub const KO: Lang = Lang {
         "위험",
         "원인",
     ],
+    relayed: Relayed::NONE,
 };

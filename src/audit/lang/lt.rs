@@ -7,7 +7,7 @@
 //! (ł, ó, ś, ć; "się", "plik") are not Lithuanian: their letters and words outnumbering
 //! its ė, į, ų, ū make a message theirs (NEIGHBOURS).
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const LT: Lang = Lang {
     code: "lt",
@@ -122,23 +122,6 @@ pub const LT: Lang = Lang {
         "padariau pakeitimus",
         "atlikau pakeitimus",
         "atlikau pakeitimą",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "atnaujino",
-        "pakeitė",
-        "pataisė",
-        "ištaisė",
-        "pridėjo",
-        "papildė",
-        "parašė",
-        "perrašė",
-        "refaktorino",
-        "įgyvendino",
-        "redagavo",
-        "supaprastino",
-        "patobulino",
-        "padarė pakeitimus",
-        "atliko pakeitimus",
-        "atliko pakeitimą",
     ],
     created: &[
         "sukūriau",
@@ -149,9 +132,6 @@ pub const LT: Lang = Lang {
         "sugeneravau",
         "sugeneruota",
         "sugeneruotas",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "sukūrė",
-        "sugeneravo",
     ],
     deleted: &[
         "ištryniau",
@@ -164,9 +144,6 @@ pub const LT: Lang = Lang {
         "pašalinta",
         "pašalintas",
         "pašalintos",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "ištrynė",
-        "pašalino",
     ],
     renamed: &[
         "pervadinau",
@@ -177,9 +154,6 @@ pub const LT: Lang = Lang {
         "perkėlėme",
         "perkelta",
         "perkeltas",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "pervadino",
-        "perkėlė",
     ],
     // "iš `a.rs`", "faile `a.rs`": inside the file.
     from: &["iš", "iš failo", "faile", "iš katalogo"],
@@ -348,13 +322,7 @@ pub const LT: Lang = Lang {
         "failino",
         "feilino",
     ],
-    formatted: &[
-        "suformatavau",
-        "suformatuota",
-        "formatavau",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "suformatavo",
-    ],
+    formatted: &["suformatavau", "suformatuota", "formatavau"],
     committed: &[
         "komitinau",
         "sukomitinau",
@@ -367,13 +335,6 @@ pub const LT: Lang = Lang {
         "atlikau commit",
         "sukūriau commit",
         "committed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "sukomitino",
-        "komitino",
-        "užkomitino",
-        "commitino",
-        "padarė commit",
-        "atliko commit",
     ],
     pushed: &[
         "pushinau",
@@ -385,14 +346,6 @@ pub const LT: Lang = Lang {
         "išstūmiau",
         "padariau push",
         "pushed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "supushino",
-        "pushino",
-        "nupushino",
-        "išpushino",
-        "išstūmė",
-        "išsiuntė į",
-        "padarė push",
     ],
     numbers: &[
         ("du ", 2),
@@ -444,4 +397,45 @@ pub const LT: Lang = Lang {
         "nepakeista",
         "planas",
     ],
+    relayed: Relayed {
+        modified: &[
+            "atnaujino",
+            "pakeitė",
+            "pataisė",
+            "ištaisė",
+            "pridėjo",
+            "papildė",
+            "parašė",
+            "perrašė",
+            "refaktorino",
+            "įgyvendino",
+            "redagavo",
+            "supaprastino",
+            "patobulino",
+            "padarė pakeitimus",
+            "atliko pakeitimus",
+            "atliko pakeitimą",
+        ],
+        created: &["sukūrė", "sugeneravo"],
+        deleted: &["ištrynė", "pašalino"],
+        renamed: &["pervadino", "perkėlė"],
+        committed: &[
+            "sukomitino",
+            "komitino",
+            "užkomitino",
+            "commitino",
+            "padarė commit",
+            "atliko commit",
+        ],
+        pushed: &[
+            "supushino",
+            "pushino",
+            "nupushino",
+            "išpushino",
+            "išstūmė",
+            "išsiuntė į",
+            "padarė push",
+        ],
+        formatted: &["suformatavo"],
+    },
 };

@@ -7,7 +7,7 @@
 //! į, ų, ą, ę; "testai", "failą") and Polish are not Latvian: their letters and words
 //! outnumbering its ā, ē, ī, ķ, ļ, ņ, ģ make a message theirs (NEIGHBOURS).
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const LV: Lang = Lang {
     code: "lv",
@@ -121,25 +121,6 @@ pub const LV: Lang = Lang {
         "dokumentēju",
         "veicu izmaiņas",
         "izdarīju izmaiņas",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "atjaunināja",
-        "atjaunoja",
-        "mainīja",
-        "izmainīja",
-        "izlaboja",
-        "salaboja",
-        "pievienoja",
-        "papildināja",
-        "uzrakstīja",
-        "pārrakstīja",
-        "refaktorēja",
-        "ieviesa",
-        "aizstāja",
-        "vienkāršoja",
-        "rediģēja",
-        "uzlaboja",
-        "pielāgoja",
-        "veica izmaiņas",
     ],
     created: &[
         "izveidoju",
@@ -152,10 +133,6 @@ pub const LV: Lang = Lang {
         "ģenerēju",
         "ģenerēts",
         "ģenerēta",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "izveidoja",
-        "uzģenerēja",
-        "ģenerēja",
     ],
     deleted: &[
         "izdzēsu",
@@ -174,11 +151,6 @@ pub const LV: Lang = Lang {
         "izņēmu",
         "izņemts",
         "izņemta",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "izdzēsa",
-        "dzēsa",
-        "noņēma",
-        "izņēma",
     ],
     renamed: &[
         "pārdēvēju",
@@ -189,10 +161,6 @@ pub const LV: Lang = Lang {
         "pārvietota",
         "pārcēlu",
         "pārcelts",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "pārdēvēja",
-        "pārvietoja",
-        "pārcēla",
     ],
     // "no `a.rs`", "failā `a.rs`": inside the file.
     from: &["no", "no faila", "failā", "no direktorijas"],
@@ -341,13 +309,7 @@ pub const LV: Lang = Lang {
         "failing",
         "feiloja",
     ],
-    formatted: &[
-        "noformatēju",
-        "formatēju",
-        "noformatēts",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "noformatēja",
-    ],
+    formatted: &["noformatēju", "formatēju", "noformatēts"],
     committed: &[
         "komitēju",
         "iekomitēju",
@@ -358,12 +320,6 @@ pub const LV: Lang = Lang {
         "izveidoju commit",
         "veicu commit",
         "committed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "nokomitēja",
-        "iekomitēja",
-        "komitēja",
-        "commitoja",
-        "veica commit",
     ],
     pushed: &[
         "pušoju",
@@ -375,13 +331,6 @@ pub const LV: Lang = Lang {
         "aizsūtīju uz",
         "veicu push",
         "pushed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "nopušoja",
-        "pušoja",
-        "iepušoja",
-        "pushoja",
-        "aizsūtīja uz",
-        "veica push",
     ],
     numbers: &[
         ("divi ", 2),
@@ -431,4 +380,45 @@ pub const LV: Lang = Lang {
         "bez izmaiņām",
         "plāns",
     ],
+    relayed: Relayed {
+        modified: &[
+            "atjaunināja",
+            "atjaunoja",
+            "mainīja",
+            "izmainīja",
+            "izlaboja",
+            "salaboja",
+            "pievienoja",
+            "papildināja",
+            "uzrakstīja",
+            "pārrakstīja",
+            "refaktorēja",
+            "ieviesa",
+            "aizstāja",
+            "vienkāršoja",
+            "rediģēja",
+            "uzlaboja",
+            "pielāgoja",
+            "veica izmaiņas",
+        ],
+        created: &["izveidoja", "uzģenerēja", "ģenerēja"],
+        deleted: &["izdzēsa", "dzēsa", "noņēma", "izņēma"],
+        renamed: &["pārdēvēja", "pārvietoja", "pārcēla"],
+        committed: &[
+            "nokomitēja",
+            "iekomitēja",
+            "komitēja",
+            "commitoja",
+            "veica commit",
+        ],
+        pushed: &[
+            "nopušoja",
+            "pušoja",
+            "iepušoja",
+            "pushoja",
+            "aizsūtīja uz",
+            "veica push",
+        ],
+        formatted: &["noformatēja"],
+    },
 };

@@ -129,6 +129,111 @@ pub struct Lang {
     pub joins: &'static [&'static str],
     /// Heading words whose list is not the agent's claims (next steps, not changed).
     pub not_claims_headings: &'static [&'static str],
+    /// Third-person forms ("hizo commit", "creó", "löschte"): what another did. Read only
+    /// in a message that names a subagent, whose work the parent relays as its own claim;
+    /// elsewhere they tell history ("Dana creó `src/retry.rs` en marzo").
+    pub relayed: Relayed,
+}
+
+/// A table's third-person forms, by the field they join when read ([`Lang::relayed`]).
+pub struct Relayed {
+    pub modified: &'static [&'static str],
+    pub created: &'static [&'static str],
+    pub deleted: &'static [&'static str],
+    pub renamed: &'static [&'static str],
+    pub committed: &'static [&'static str],
+    pub pushed: &'static [&'static str],
+    pub formatted: &'static [&'static str],
+}
+
+impl Relayed {
+    pub const NONE: Relayed = Relayed {
+        modified: &[],
+        created: &[],
+        deleted: &[],
+        renamed: &[],
+        committed: &[],
+        pushed: &[],
+        formatted: &[],
+    };
+
+    fn is_empty(&self) -> bool {
+        [
+            self.modified,
+            self.created,
+            self.deleted,
+            self.renamed,
+            self.committed,
+            self.pushed,
+            self.formatted,
+        ]
+        .iter()
+        .all(|f| f.is_empty())
+    }
+}
+
+/// Words that name an agent the parent delegated to ("the subagent", "der Subagent", "el
+/// subagente", "サブエージェント", "子代理"), in the tables' languages.
+const AGENT_WORDS: &[&str] = &[
+    "agent",
+    "agenc",
+    "агент",
+    "エージェント",
+    "代理",
+    "에이전트",
+    "סוכן",
+    "وكيل",
+    "الوكيل",
+    "ایجنت",
+    "عامل",
+    "एजेंट",
+    "এজেন্ট",
+    "เอเจนต์",
+    "ajan",
+    "ajen",
+    "πράκτορ",
+    "wakala",
+    "ahente",
+    "aģent",
+    "agens",
+];
+
+/// Whether a message names an agent it delegated to.
+pub(crate) fn names_an_agent(message: &str) -> bool {
+    let lower = message.to_lowercase();
+    AGENT_WORDS.iter().any(|w| lower.contains(w))
+}
+
+/// `lang` with its third-person forms joined to their fields: built once per table, for
+/// a message that names a subagent.
+fn with_relays(lang: &'static Lang) -> &'static Lang {
+    static BUILT: std::sync::Mutex<Vec<(&'static str, &'static Lang)>> =
+        std::sync::Mutex::new(Vec::new());
+    if lang.relayed.is_empty() {
+        return lang;
+    }
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, l)) = built.iter().find(|(code, _)| *code == lang.code) {
+        return l;
+    }
+    let join = |own: &'static [&'static str], more: &'static [&'static str]| {
+        let all: Vec<&'static str> = own.iter().chain(more).copied().collect();
+        &*Box::leak(all.into_boxed_slice())
+    };
+    let r = &lang.relayed;
+    let l: &'static Lang = Box::leak(Box::new(Lang {
+        modified: join(lang.modified, r.modified),
+        created: join(lang.created, r.created),
+        deleted: join(lang.deleted, r.deleted),
+        renamed: join(lang.renamed, r.renamed),
+        committed: join(lang.committed, r.committed),
+        pushed: join(lang.pushed, r.pushed),
+        formatted: join(lang.formatted, r.formatted),
+        relayed: Relayed::NONE,
+        ..*lang
+    }));
+    built.push((lang.code, l));
+    l
 }
 
 /// Every language with a table, English first (its words only tell it apart; its claims
@@ -559,6 +664,13 @@ fn word_forms(lang: &Lang) -> Vec<&'static str> {
         lang.tests,
         lang.earlier,
         lang.read,
+        // Third-person forms are the language's words, relayed or not.
+        lang.relayed.modified,
+        lang.relayed.created,
+        lang.relayed.deleted,
+        lang.relayed.renamed,
+        lang.relayed.committed,
+        lang.relayed.pushed,
     ]
     .concat()
     .into_iter()
@@ -2894,7 +3006,12 @@ fn merge_test_claims(claims: &mut Vec<Claim>) {
 }
 
 /// The reading of every sentence of a message in `lang`.
-pub fn read(message: &str, lang: &Lang) -> Vec<Reading> {
+pub fn read(message: &str, lang: &'static Lang) -> Vec<Reading> {
+    let lang = if names_an_agent(message) {
+        with_relays(lang)
+    } else {
+        lang
+    };
     let mut out = Vec::new();
     let mut fence = false;
     let mut section = HeadingScope::Neutral;

@@ -5,7 +5,7 @@
 //! take "fail" for nothing and miss "dikemas kini"; a message that scores alike in both is
 //! read as Indonesian. Plans say "akan"/"boleh"/"perlu", negation "tidak"/"tiada"/"belum".
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const MS: Lang = Lang {
     code: "ms",
@@ -357,4 +357,5 @@ pub const MS: Lang = Lang {
         "todo",
         "belum selesai",
     ],
+    relayed: Relayed::NONE,
 };

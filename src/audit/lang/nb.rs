@@ -5,7 +5,7 @@
 //! from Swedish by its letters (æ, ø, not ä, ö). The nouns ("oppdatering", "endring")
 //! are not claims.
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const NB: Lang = Lang {
     code: "nb",
@@ -303,4 +303,5 @@ pub const NB: Lang = Lang {
         "bruk",
         "instruksjoner",
     ],
+    relayed: Relayed::NONE,
 };

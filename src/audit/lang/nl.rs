@@ -1,7 +1,7 @@
 //! Dutch: voltooid tegenwoordige tijd ("ik heb … bijgewerkt"), "alle tests slagen",
 //! agents' anglicisms ("gecommit", "gepusht").
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const NL: Lang = Lang {
     code: "nl",
@@ -36,8 +36,6 @@ pub const NL: Lang = Lang {
         "geupdate",
         "bewerkt",
         "geschreven",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "wijzigde",
     ],
     created: &[
         "opgeleverd",
@@ -46,17 +44,9 @@ pub const NL: Lang = Lang {
         "gemaakt",
         "gecreëerd",
         "gegenereerd",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "creëerde",
-        "genereerde",
     ],
     deleted: &["verwijderd"],
-    renamed: &[
-        "hernoemd",
-        "verplaatst",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "hernoemde",
-    ],
+    renamed: &["hernoemd", "verplaatst"],
     from: &["uit", "van", "in"],
     done: &[],
     done_before: &[],
@@ -134,10 +124,6 @@ pub const NL: Lang = Lang {
         "commit gemaakt",
         "commit aangemaakt",
         "committed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "committe ",
-        "committeden",
-        "commitde",
     ],
     pushed: &[
         "gepusht naar",
@@ -145,8 +131,6 @@ pub const NL: Lang = Lang {
         "gepushed",
         "push gedaan",
         "pushed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "pushte",
     ],
     numbers: &[
         ("twee", 2),
@@ -172,4 +156,13 @@ pub const NL: Lang = Lang {
         "risico",
         "oorzaak",
     ],
+    relayed: Relayed {
+        modified: &["wijzigde"],
+        created: &["creëerde", "genereerde"],
+        deleted: &[],
+        renamed: &["hernoemde"],
+        committed: &["committe ", "committeden", "commitde"],
+        pushed: &["pushte"],
+        formatted: &[],
+    },
 };

@@ -3,7 +3,7 @@
 //! zaktualizowany"), so stems stop before the person ending. "Nie" is its own word.
 //! Agents' slang: "zrobiłem commit", "wypchnąłem", "spushowałem".
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const PL: Lang = Lang {
     code: "pl",
@@ -102,20 +102,6 @@ pub const PL: Lang = Lang {
         "uporządkowa",
         "zmigrowa",
         "przeniosłem zmian",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "zmienili",
-        "poprawili",
-        "naprawili",
-        "dodali",
-        "dopisali",
-        "edytowali",
-        "przepisali",
-        "przerobili",
-        "uzupełnili",
-        "rozszerzyli",
-        "uprościli",
-        "zastąpili",
-        "wstawili",
     ],
     created: &[
         "utworzył",
@@ -129,10 +115,6 @@ pub const PL: Lang = Lang {
         "założon",
         "dostarczył",
         "dostarczon",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "utworzyli",
-        "stworzyli",
-        "założyli",
     ],
     deleted: &[
         "usunął",
@@ -141,8 +123,6 @@ pub const PL: Lang = Lang {
         "usunięto",
         "skasowa",
         "wykasowa",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "usunęli",
     ],
     renamed: &[
         "zmienił nazw",
@@ -153,9 +133,6 @@ pub const PL: Lang = Lang {
         "przeniosł",
         "przeniesion",
         "przeniesiono",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "zmienili nazw",
-        "przenieśli",
     ],
     from: &["z", "ze", "w", "we", "z pliku", "w pliku"],
     done: &[],
@@ -328,14 +305,6 @@ pub const PL: Lang = Lang {
         "wykonano commit",
         "commit zrobiony",
         "commit wykonany",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "zrobił commit",
-        "zrobiła commit",
-        "zrobili commit",
-        "wykonał commit",
-        "wykonała commit",
-        "wykonali commit",
-        "commitnęli",
     ],
     pushed: &[
         "wypchnął",
@@ -358,21 +327,6 @@ pub const PL: Lang = Lang {
         "wysłano do",
         "wysłane na",
         "wysłane do",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "wypchnęli",
-        "pushnęli",
-        "zrobił push",
-        "zrobiła push",
-        "zrobili push",
-        "wykonał push",
-        "wykonała push",
-        "wykonali push",
-        "wysłał na",
-        "wysłała na",
-        "wysłali na",
-        "wysłał do",
-        "wysłała do",
-        "wysłali do",
     ],
     numbers: &[
         ("jeden", 1),
@@ -431,4 +385,50 @@ pub const PL: Lang = Lang {
         "opcjonalnie",
         "propozycje",
     ],
+    relayed: Relayed {
+        modified: &[
+            "zmienili",
+            "poprawili",
+            "naprawili",
+            "dodali",
+            "dopisali",
+            "edytowali",
+            "przepisali",
+            "przerobili",
+            "uzupełnili",
+            "rozszerzyli",
+            "uprościli",
+            "zastąpili",
+            "wstawili",
+        ],
+        created: &["utworzyli", "stworzyli", "założyli"],
+        deleted: &["usunęli"],
+        renamed: &["zmienili nazw", "przenieśli"],
+        committed: &[
+            "zrobił commit",
+            "zrobiła commit",
+            "zrobili commit",
+            "wykonał commit",
+            "wykonała commit",
+            "wykonali commit",
+            "commitnęli",
+        ],
+        pushed: &[
+            "wypchnęli",
+            "pushnęli",
+            "zrobił push",
+            "zrobiła push",
+            "zrobili push",
+            "wykonał push",
+            "wykonała push",
+            "wykonali push",
+            "wysłał na",
+            "wysłała na",
+            "wysłali na",
+            "wysłał do",
+            "wysłała do",
+            "wysłali do",
+        ],
+        formatted: &[],
+    },
 };

@@ -6,7 +6,7 @@
 //! Its markers and letters (ă, â, î, ș, ț; "și", "fișierul", "testele") tell it from
 //! Italian and Portuguese, whose participles it shares ("modificat", "creat").
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const RO: Lang = Lang {
     code: "ro",
@@ -309,4 +309,5 @@ pub const RO: Lang = Lang {
         "nemodificat",
         "neschimbat",
     ],
+    relayed: Relayed::NONE,
 };

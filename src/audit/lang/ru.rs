@@ -2,7 +2,7 @@
 //! passives ("обновлён", "создано"), "тесты проходят", agents' slang ("закоммитил",
 //! "запушил"). Nouns of the same stems ("обновление", "создание") are not claims.
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const RU: Lang = Lang {
     code: "ru",
@@ -191,11 +191,6 @@ pub const RU: Lang = Lang {
         "сделал коммит",
         "создал коммит",
         "зафиксировал",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "сделала коммит",
-        "сделали коммит",
-        "создала коммит",
-        "создали коммит",
     ],
     pushed: &[
         "запушил",
@@ -208,19 +203,6 @@ pub const RU: Lang = Lang {
         "сделал пуш",
         "выполнил push",
         "пушнул",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "отправили в",
-        "отправили на",
-        "отправила на",
-        "отправил изменения",
-        "отправила изменения",
-        "отправили изменения",
-        "сделала push",
-        "сделали push",
-        "сделала пуш",
-        "сделали пуш",
-        "выполнила push",
-        "выполнили push",
     ],
     numbers: &[
         ("два", 2),
@@ -259,4 +241,31 @@ pub const RU: Lang = Lang {
         "риски",
         "причина",
     ],
+    relayed: Relayed {
+        modified: &[],
+        created: &[],
+        deleted: &[],
+        renamed: &[],
+        committed: &[
+            "сделала коммит",
+            "сделали коммит",
+            "создала коммит",
+            "создали коммит",
+        ],
+        pushed: &[
+            "отправили в",
+            "отправили на",
+            "отправила на",
+            "отправил изменения",
+            "отправила изменения",
+            "отправили изменения",
+            "сделала push",
+            "сделали push",
+            "сделала пуш",
+            "сделали пуш",
+            "выполнила push",
+            "выполнили push",
+        ],
+        formatted: &[],
+    },
 };

@@ -7,7 +7,7 @@
 //! "všechny") and letters (ě, ř, ů) outnumbering Slovak's (ô, ä, ľ, ĺ, ŕ; "som", "súbor")
 //! make a message Czech, not Slovak.
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const SK: Lang = Lang {
     code: "sk",
@@ -320,12 +320,6 @@ pub const SK: Lang = Lang {
         "spravil som commit",
         "vytvoril som commit",
         "committed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "urobil commit",
-        "urobila commit",
-        "urobili commit",
-        "spravil commit",
-        "spravili commit",
     ],
     pushed: &[
         "pushol",
@@ -341,16 +335,6 @@ pub const SK: Lang = Lang {
         "urobil som push",
         "spravil som push",
         "pushed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "urobil push",
-        "urobila push",
-        "urobili push",
-        "spravil push",
-        "spravili push",
-        "odoslal do",
-        "odoslal na",
-        "odoslali do",
-        "odoslali na",
     ],
     numbers: &[
         ("dva ", 2),
@@ -403,4 +387,29 @@ pub const SK: Lang = Lang {
         "použitie",
         "ako spustiť",
     ],
+    relayed: Relayed {
+        modified: &[],
+        created: &[],
+        deleted: &[],
+        renamed: &[],
+        committed: &[
+            "urobil commit",
+            "urobila commit",
+            "urobili commit",
+            "spravil commit",
+            "spravili commit",
+        ],
+        pushed: &[
+            "urobil push",
+            "urobila push",
+            "urobili push",
+            "spravil push",
+            "spravili push",
+            "odoslal do",
+            "odoslal na",
+            "odoslali do",
+            "odoslali na",
+        ],
+        formatted: &[],
+    },
 };

@@ -7,7 +7,7 @@
 //! Croatian's words ("sam", "svi", "testovi", "nisu") are not its own: either makes a
 //! message theirs (NEIGHBOURS).
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const SL: Lang = Lang {
     code: "sl",
@@ -252,13 +252,6 @@ pub const SL: Lang = Lang {
         "naredil sem commit",
         "naredila sem commit",
         "committed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "naredil commit",
-        "naredila commit",
-        "naredili commit",
-        "naredil je commit",
-        "naredila je commit",
-        "naredili so commit",
     ],
     pushed: &[
         "pushal",
@@ -268,14 +261,6 @@ pub const SL: Lang = Lang {
         "naredila sem push",
         "poslal na vejo",
         "pushed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "naredil push",
-        "naredila push",
-        "naredili push",
-        "naredil je push",
-        "naredila je push",
-        "naredili so push",
-        "poslali na vejo",
     ],
     numbers: &[
         ("dva ", 2),
@@ -321,4 +306,28 @@ pub const SL: Lang = Lang {
         "brez sprememb",
         "nespremenjeno",
     ],
+    relayed: Relayed {
+        modified: &[],
+        created: &[],
+        deleted: &[],
+        renamed: &[],
+        committed: &[
+            "naredil commit",
+            "naredila commit",
+            "naredili commit",
+            "naredil je commit",
+            "naredila je commit",
+            "naredili so commit",
+        ],
+        pushed: &[
+            "naredil push",
+            "naredila push",
+            "naredili push",
+            "naredil je push",
+            "naredila je push",
+            "naredili so push",
+            "poslali na vejo",
+        ],
+        formatted: &[],
+    },
 };

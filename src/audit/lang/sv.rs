@@ -5,7 +5,7 @@
 //! not claims. Its markers are words Norwegian and Danish spell otherwise ("och", "jag",
 //! "inte", "från"); their æ and ø are not Swedish letters.
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const SV: Lang = Lang {
     code: "sv",
@@ -383,4 +383,5 @@ pub const SV: Lang = Lang {
         "så här",
         "instruktioner",
     ],
+    relayed: Relayed::NONE,
 };

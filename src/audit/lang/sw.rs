@@ -7,7 +7,7 @@
 //! are clean results. Written in ASCII: its markers are words English, Malay and
 //! Indonesian do not write ("majaribio", "faili", "yote", "kwenye").
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const SW: Lang = Lang {
     code: "sw",
@@ -115,26 +115,6 @@ pub const SW: Lang = Lang {
         "nime-fix",
         "nimerefactor",
         "nime-refactor",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "amesasisha",
-        "alisasisha",
-        "wamesasisha",
-        "amebadilisha",
-        "alibadilisha",
-        "wamebadilisha",
-        "amerekebisha",
-        "alirekebisha",
-        "ameongeza",
-        "aliongeza",
-        "wameongeza",
-        "amehariri",
-        "ameandika",
-        "aliandika",
-        "ametekeleza",
-        "amefanya mabadiliko",
-        "alifanya mabadiliko",
-        "ameupdate",
-        "amefix",
     ],
     created: &[
         "nimeunda",
@@ -150,14 +130,6 @@ pub const SW: Lang = Lang {
         "imezalishwa",
         "nimecreate",
         "nime-create",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "ameunda",
-        "aliunda",
-        "wameunda",
-        "ametengeneza",
-        "alitengeneza",
-        "amezalisha",
-        "amecreate",
     ],
     deleted: &[
         "nimefuta",
@@ -173,13 +145,6 @@ pub const SW: Lang = Lang {
         "iliondolewa",
         "nimedelete",
         "nime-delete",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "amefuta",
-        "alifuta",
-        "wamefuta",
-        "ameondoa",
-        "aliondoa",
-        "amedelete",
     ],
     renamed: &[
         "nimebadilisha jina",
@@ -192,13 +157,6 @@ pub const SW: Lang = Lang {
         "imehamishwa",
         "nime-rename",
         "nimerename",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "amebadilisha jina",
-        "alibadilisha jina",
-        "amebadili jina",
-        "amehamisha",
-        "alihamisha",
-        "amerename",
     ],
     // "kutoka `a.rs`", "ndani ya `a.rs`", "kwenye `a.rs`": inside the file.
     from: &[
@@ -453,8 +411,6 @@ pub const SW: Lang = Lang {
         "nimeformat",
         "nime-format",
         "imeformatiwa",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "ameformat",
     ],
     committed: &[
         "nimecommit",
@@ -467,15 +423,6 @@ pub const SW: Lang = Lang {
         "zimecommitiwa",
         "yamecommitiwa",
         "committed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "amecommit",
-        "ame-commit",
-        "alicommit",
-        "wamecommit",
-        "walicommit",
-        "amefanya commit",
-        "alifanya commit",
-        "wamefanya commit",
     ],
     pushed: &[
         "nimepush",
@@ -491,17 +438,6 @@ pub const SW: Lang = Lang {
         "zimepushiwa",
         "nimefanya push",
         "pushed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "amepush",
-        "ame-push",
-        "alipush",
-        "wamepush",
-        "walipush",
-        "amesukuma",
-        "alisukuma",
-        "wamesukuma",
-        "amefanya push",
-        "alifanya push",
     ],
     // The compounds first: "kumi na mbili" is 12, not the 10 and the 2 it holds.
     numbers: &[
@@ -553,4 +489,75 @@ pub const SW: Lang = Lang {
         "bila mabadiliko",
         "haijabadilishwa",
     ],
+    relayed: Relayed {
+        modified: &[
+            "amesasisha",
+            "alisasisha",
+            "wamesasisha",
+            "amebadilisha",
+            "alibadilisha",
+            "wamebadilisha",
+            "amerekebisha",
+            "alirekebisha",
+            "ameongeza",
+            "aliongeza",
+            "wameongeza",
+            "amehariri",
+            "ameandika",
+            "aliandika",
+            "ametekeleza",
+            "amefanya mabadiliko",
+            "alifanya mabadiliko",
+            "ameupdate",
+            "amefix",
+        ],
+        created: &[
+            "ameunda",
+            "aliunda",
+            "wameunda",
+            "ametengeneza",
+            "alitengeneza",
+            "amezalisha",
+            "amecreate",
+        ],
+        deleted: &[
+            "amefuta",
+            "alifuta",
+            "wamefuta",
+            "ameondoa",
+            "aliondoa",
+            "amedelete",
+        ],
+        renamed: &[
+            "amebadilisha jina",
+            "alibadilisha jina",
+            "amebadili jina",
+            "amehamisha",
+            "alihamisha",
+            "amerename",
+        ],
+        committed: &[
+            "amecommit",
+            "ame-commit",
+            "alicommit",
+            "wamecommit",
+            "walicommit",
+            "amefanya commit",
+            "alifanya commit",
+            "wamefanya commit",
+        ],
+        pushed: &[
+            "amepush",
+            "ame-push",
+            "alipush",
+            "wamepush",
+            "walipush",
+            "amesukuma",
+            "alisukuma",
+            "wamesukuma",
+            "amefanya push",
+            "alifanya push",
+        ],
+        formatted: &["ameformat"],
+    },
 };

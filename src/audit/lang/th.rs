@@ -6,7 +6,7 @@
 //! read, not a change. Words that hold a change form without being one ("โครงสร้าง",
 //! "เพิ่มเติม") are set apart in `mod.rs`.
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const TH: Lang = Lang {
     code: "th",
@@ -257,4 +257,5 @@ pub const TH: Lang = Lang {
         "งานที่เหลือ",
         "todo",
     ],
+    relayed: Relayed::NONE,
 };

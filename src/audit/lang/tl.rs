@@ -7,7 +7,7 @@
 //! "walang error" is a clean result. Written in ASCII: its markers are words English,
 //! Malay and Indonesian do not write ("ang", "ng", "mga", "lahat").
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const TL: Lang = Lang {
     code: "tl",
@@ -379,4 +379,5 @@ pub const TL: Lang = Lang {
         "paggamit",
         "hindi binago",
     ],
+    relayed: Relayed::NONE,
 };

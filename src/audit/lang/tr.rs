@@ -4,7 +4,7 @@
 //! the verb ("eklemedim", "değişmedi"): the negative stems of the verbs agents use are
 //! listed. Agents write "commit ettim", "push edildi", "testler geçti".
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const TR: Lang = Lang {
     code: "tr",
@@ -391,4 +391,5 @@ pub const TR: Lang = Lang {
         "açık konular",
         "bekleyen",
     ],
+    relayed: Relayed::NONE,
 };

@@ -4,7 +4,7 @@
 //! stems ("оновлення", "створення", "видалення") are not claims. Told from Russian by its
 //! letters (і, ї, є, ґ) and words ("що", "та", "вже").
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const UK: Lang = Lang {
     code: "uk",
@@ -321,9 +321,6 @@ pub const UK: Lang = Lang {
         "зафіксувал",
         "зафіксовано",
         "committed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "зробили коміт",
-        "створили коміт",
     ],
     pushed: &[
         "запушив",
@@ -344,20 +341,6 @@ pub const UK: Lang = Lang {
         "виконав push",
         "пушнув",
         "pushed",
-        // Third person: a subagent's work, relayed by the parent as its own claim.
-        "відправили у",
-        "відправили в",
-        "відправили на",
-        "відправила на",
-        "надіслали у",
-        "надіслали в",
-        "надіслали на",
-        "зробила push",
-        "зробили push",
-        "зробила пуш",
-        "зробили пуш",
-        "виконала push",
-        "виконали push",
     ],
     numbers: &[
         ("два ", 2),
@@ -423,4 +406,27 @@ pub const UK: Lang = Lang {
         "причина",
         "аналіз",
     ],
+    relayed: Relayed {
+        modified: &[],
+        created: &[],
+        deleted: &[],
+        renamed: &[],
+        committed: &["зробили коміт", "створили коміт"],
+        pushed: &[
+            "відправили у",
+            "відправили в",
+            "відправили на",
+            "відправила на",
+            "надіслали у",
+            "надіслали в",
+            "надіслали на",
+            "зробила push",
+            "зробили push",
+            "зробила пуш",
+            "зробили пуш",
+            "виконала push",
+            "виконали push",
+        ],
+        formatted: &[],
+    },
 };

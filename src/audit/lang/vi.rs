@@ -4,7 +4,7 @@
 //! noun "thay đổi" (changes) after "các"/"những" with a reading verb is what was read.
 //! Agents keep git words in English ("đã commit", "push lên").
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const VI: Lang = Lang {
     code: "vi",
@@ -200,4 +200,5 @@ pub const VI: Lang = Lang {
         "không thay đổi",
         "todo",
     ],
+    relayed: Relayed::NONE,
 };

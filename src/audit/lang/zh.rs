@@ -2,7 +2,7 @@
 //! (了, 已, 完成); status bullets without the mark are done too. Plans say 将会/可以/建议/
 //! 下一步. 未 only in its compounds (未运行), since 未使用 ("unused") is an adjective.
 
-use super::Lang;
+use super::{Lang, Relayed};
 
 pub const ZH: Lang = Lang {
     code: "zh",
@@ -212,4 +212,5 @@ pub const ZH: Lang = Lang {
         "問題",
         "風險",
     ],
+    relayed: Relayed::NONE,
 };

@@ -30,6 +30,9 @@ impl Sets {
     pub const NOT_A_REPORT: Sets = Sets(1 << 4);
     /// A file changed or made: the tables' change and creation forms.
     pub const CHANGED: Sets = Sets(1 << 5);
+    /// The tables' third-person change and creation forms ([`super::super::lang::Lang::relayed`]):
+    /// [`Sets::CHANGED`] in a message that names a subagent.
+    const RELAYED: Sets = Sets(1 << 6);
 
     const fn or(self, other: Sets) -> Sets {
         Sets(self.0 | other.0)
@@ -122,6 +125,11 @@ impl Forms {
     /// Whether a form of any of `sets` stands in `text` (lower-cased, folded).
     fn any_in(&self, text: &str, sets: Sets) -> bool {
         let reading = READ_AS.with(std::cell::Cell::get);
+        let sets = if sets.0 & Sets::CHANGED.0 != 0 && RELAYS.with(std::cell::Cell::get) {
+            sets | Sets::RELAYED
+        } else {
+            sets
+        };
         let mut prev: Option<char> = None;
         for (i, c) in text.char_indices() {
             let word_start = prev.is_none_or(|p| !p.is_alphanumeric());
@@ -199,7 +207,11 @@ fn build(can_stand: impl Fn(char) -> bool) -> Forms {
         if !en {
             add(code, l.deleted, false, not_there);
             add(code, l.renamed, false, not_there);
+            add(code, l.relayed.deleted, false, not_there);
+            add(code, l.relayed.renamed, false, not_there);
         }
+        add(code, l.relayed.modified, en, S::RELAYED);
+        add(code, l.relayed.created, en, S::RELAYED);
         add(code, l.modal, en, modal);
         // "he" is also Spanish and Catalan "I have" ("He copiat `a` a `b`"): the English
         // reader reads it as another's hand on its own.
@@ -233,6 +245,8 @@ thread_local! {
     /// The table the message is read with, where one is: a table's short forms count only
     /// in its own language (Dutch "al" is "already", Spanish and Catalan "al" is "to the").
     static READ_AS: std::cell::Cell<Option<&'static str>> = const { std::cell::Cell::new(None) };
+    /// The message names a subagent: the tables' third-person forms are its relays.
+    static RELAYS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// The characters outside ASCII of the messages read (as written and lower-cased);
     /// `None` before any: every form then stands in the index.
     static SEEN: RefCell<Option<FastSet<char>>> = const { RefCell::new(None) };
@@ -243,6 +257,7 @@ thread_local! {
 /// Reads what follows as `message`, written in the table `code`'s language (`None`: any).
 pub(in crate::audit) fn read_as(code: Option<&'static str>, message: &str) {
     READ_AS.with(|r| r.set(code));
+    RELAYS.with(|r| r.set(super::super::lang::names_an_agent(message)));
     SEEN.with(|s| {
         let mut s = s.borrow_mut();
         let seen = s.get_or_insert_with(FastSet::default);
