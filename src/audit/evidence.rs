@@ -648,9 +648,17 @@ pub fn dir_evidence(
 ) -> Result<String, Finding> {
     let shown = dir.display();
     if *change == Change::Deleted && dir.exists() {
+        // "old.o and older.o deleted, build/ is empty": something under it is gone.
+        if let Some(p) = f
+            .changed_since_start()
+            .into_iter()
+            .find(|p| p.starts_with(dir) && !p.exists())
+        {
+            return Ok(format!("{} under it is gone", p.display()));
+        }
         return Err(finding(
             claim,
-            format!("{shown} still exists"),
+            format!("{shown} still exists, and nothing under it that the history has is gone"),
             "remove it (or correct the message) before finishing",
         ));
     }
@@ -1121,7 +1129,7 @@ fn last_relevant_write(
 }
 
 /// Whether the call at `at` is an edit that only changed comments (`//`, `#`, `/* */`,
-/// docstrings): nothing a test can observe, so it makes no run stale. Only an edit tool's
+/// docstrings) or trailing blanks: nothing a test can observe, so it makes no run stale. Only an edit tool's
 /// own old and new text can show it; a whole-file write or a shell write cannot.
 fn comment_only_edit(f: &Facts, at: usize) -> bool {
     let Some(Entry::ToolUse { name, input, .. }) = f.ev.turn.events.get(at) else {
@@ -1148,7 +1156,7 @@ fn comment_only_edit(f: &Facts, at: usize) -> bool {
 }
 
 /// Whether every line that differs between `old` and `new` is a comment, a docstring or
-/// blank.
+/// blank, or differs only in trailing blanks.
 fn changed_lines_are_comments(old: &str, new: &str) -> bool {
     fn comment_lines(text: &str) -> Vec<(String, bool)> {
         let mut out = Vec::new();
@@ -1176,7 +1184,9 @@ fn changed_lines_are_comments(old: &str, new: &str) -> bool {
             // A doc comment's example is a test of its own (rustdoc's fences, doctest's
             // prompts).
             comment &= !t.contains("```") && !t.contains(">>>");
-            out.push((t.to_owned(), comment));
+            // Compared with its indentation (Python's and YAML's are code) and without
+            // its trailing blanks (no program reads them).
+            out.push((line.trim_end().to_owned(), comment));
         }
         out
     }
@@ -1186,8 +1196,9 @@ fn changed_lines_are_comments(old: &str, new: &str) -> bool {
             .filter(|(l, _)| !b.iter().any(|(m, _)| m == l))
             .all(|(_, comment)| *comment)
     };
-    // A change inside a line of code (`a + b` → `a - b`) shows as a changed code line.
-    old != new && only_comments(&old, &new) && only_comments(&new, &old)
+    // A change inside a line of code (`a + b` → `a - b`) shows as a changed code line;
+    // an edit that only took trailing blanks away shows as no change at all.
+    only_comments(&old, &new) && only_comments(&new, &old)
 }
 
 /// `strict`: only `patterns` run the check (a named tool); otherwise a command outside
@@ -1399,7 +1410,24 @@ pub fn result_evidence(
                         .step_by(2)
                         .map(str::trim)
                         .any(|s| s.ends_with('/') && super::vocab::path_of(s, true).is_some());
-                if !claim.count_sure || cut_output || !claim.test_files.is_empty() || selection {
+                // "On the first run 3 passed, 1 failed; … again: all 4 passed": a count an
+                // earlier run of this turn printed tells that run.
+                let earlier = all
+                    .iter()
+                    .filter(|c| !fresh.iter().any(|d| std::ptr::eq(*d, *c)))
+                    .filter_map(|c| summary::parse(c.runner, &c.run.output))
+                    .any(|s| s.counted && s.passed == said);
+                if earlier {
+                    f.why.push_str(&format!(
+                        " ({said} is what an earlier run of this turn reported)"
+                    ));
+                }
+                if !claim.count_sure
+                    || cut_output
+                    || !claim.test_files.is_empty()
+                    || selection
+                    || earlier
+                {
                     f.blocks = false;
                 }
                 if cut_output {
@@ -2667,7 +2695,12 @@ mod tests {
             "def f():",
             "def f():\n    \"\"\"\n    >>> f()\n    \"\"\""
         ));
-        assert!(!comments("x = 1", "x = 1"));
+        // Trailing blanks taken away change nothing; indentation is code.
+        assert!(comments("def f():  \n    pass", "def f():\n    pass"));
+        assert!(!comments(
+            "def f():\n    pass\n    x = 1",
+            "def f():\n    pass\nx = 1"
+        ));
     }
 
     #[test]

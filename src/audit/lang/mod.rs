@@ -1418,6 +1418,8 @@ fn clauses(lang: &Lang, sentence: &str) -> Vec<Clause> {
                     | '،'
                     | '؛'
                     | '।'
+                    | '—'
+                    | '–'
             )
         {
             parts.push(String::new());
@@ -1461,6 +1463,18 @@ fn clauses(lang: &Lang, sentence: &str) -> Vec<Clause> {
         .filter(|s| !s.trim().is_empty())
         .map(|s| clause(lang, &s))
         .collect()
+}
+
+/// Whether a clause opens with a code span and has words after its last one: the span is
+/// the clause's subject ("`scripts/render.sh` overskriver filen"), not one more object
+/// of a verb before it ("`b.rs`", "en `c.rs`").
+fn path_is_subject(c: &Clause) -> bool {
+    let text = c.text.trim_start();
+    text.starts_with('§')
+        && text.rsplit('§').next().is_some_and(|rest| {
+            rest.split_whitespace()
+                .any(|w| w.chars().any(char::is_alphabetic))
+        })
 }
 
 fn clause(lang: &Lang, raw: &str) -> Clause {
@@ -2483,6 +2497,35 @@ fn all_but(lang: &Lang, sentence: &str) -> bool {
         "tl" => &["maliban", "bukod sa"],
         "lt" => &["išskyrus", "išimtis"],
         "lv" => &["izņemot"],
+        "pt" => &["menos ", "exceto", "excepto", "salvo "],
+        "es" => &["menos ", "excepto", "salvo "],
+        "ca" => &["excepte", "menys "],
+        "fr" => &["sauf ", "excepté", "à part "],
+        "it" => &["tranne", "eccetto", "salvo "],
+        "de" => &["außer ", "bis auf"],
+        "nl" => &["behalve", "op één na", "op een na"],
+        "pl" => &["oprócz", "z wyjątkiem", "poza jednym"],
+        "cs" | "sk" => &["kromě", "okrem", "s výjimkou", "s výnimkou"],
+        "ru" => &["кроме"],
+        "uk" => &["крім", "окрім"],
+        "sv" => &["utom ", "förutom"],
+        "da" | "nb" => &["undtagen", "bortset fra", "unntatt", "bortsett fra"],
+        "fi" => &["paitsi"],
+        "hu" => &["kivéve"],
+        "ro" => &["cu excepția", "mai puțin"],
+        "tr" => &["hariç", "dışında"],
+        "id" | "ms" => &["kecuali"],
+        "vi" => &["trừ "],
+        "el" => &["εκτός"],
+        "ar" => &["عدا", "باستثناء"],
+        "he" => &["חוץ מ", "למעט"],
+        "fa" => &["به جز", "بجز", "به‌جز"],
+        "hi" => &["छोड़कर", "सिवाय"],
+        "bn" => &["ছাড়া"],
+        "th" => &["ยกเว้น"],
+        "ja" => &["以外", "を除"],
+        "zh" => &["除了"],
+        "ko" => &["제외", "빼고"],
         _ => return false,
     };
     first(lang, sentence, except).is_some()
@@ -3133,9 +3176,18 @@ fn read_sentence(
             Verb::Change(..) => Some(i),
             // "… und nach `feat/x` gepusht": the span is a branch, not a path.
             _ if c.paths.is_empty() || git => None,
+            // "— `scripts/render.sh` overskriver filen": a path that opens a clause of other
+            // words is its subject, doing what no table reads; it takes no verb.
+            _ if path_is_subject(c) => None,
             _ => {
-                let before = (0..i).rev().find(|&j| !matches!(verbs[j], Verb::None));
-                let after = (i + 1..verbs.len()).find(|&j| !matches!(verbs[j], Verb::None));
+                // Through clauses that list paths too, not past one of other words ("…建立
+                // `a.md`；我讀過一遍，內容與 `b.js` 相符": `b.js` was read, not made).
+                let lends = |mut js: Box<dyn Iterator<Item = usize>>| {
+                    js.find(|&j| !matches!(verbs[j], Verb::None) || cs[j].paths.is_empty())
+                        .filter(|&j| !matches!(verbs[j], Verb::None))
+                };
+                let before = lends(Box::new((0..i).rev()));
+                let after = lends(Box::new(i + 1..verbs.len()));
                 match (before, after) {
                     (Some(j), _) => Some(j),
                     (None, Some(j)) => Some(j),

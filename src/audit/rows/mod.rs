@@ -156,6 +156,16 @@ pub fn add_row_claims(readings: &mut [Reading]) {
             if r.claims.iter().any(same_check) {
                 continue;
             }
+            // A claim of the same check bound to nothing ("2 av 2 gröna" read without its
+            // row's `npm test`) is this row's, told without its subject.
+            if !claim.commands.is_empty() {
+                r.claims.retain(|c| {
+                    std::mem::discriminant(&c.kind) != std::mem::discriminant(&claim.kind)
+                        || !c.tools.is_empty()
+                        || !c.commands.is_empty()
+                        || !c.test_files.is_empty()
+                });
+            }
             add(r, claim);
         }
     }

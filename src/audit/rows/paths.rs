@@ -446,6 +446,68 @@ fn is_extension(path: &str) -> bool {
     })
 }
 
+/// Words that join a list of paths ("`a.rs`, `b.rs` and `c.rs`"), in the tables'
+/// languages: a bracket of paths and these adds paths to its verb.
+const LIST_GLUE: &[&str] = &[
+    "and",
+    "also",
+    "plus",
+    "und",
+    "sowie",
+    "et",
+    "y",
+    "e",
+    "i",
+    "en",
+    "och",
+    "og",
+    "ja",
+    "és",
+    "și",
+    "ve",
+    "dan",
+    "na",
+    "at",
+    "và",
+    "и",
+    "і",
+    "та",
+    "a",
+    "oraz",
+    "kai",
+    "και",
+    "ו",
+    "و",
+    "和",
+    "与",
+    "與",
+    "及",
+    "、",
+    "그리고",
+    "및",
+    "と",
+];
+
+/// Nouns of reference ("link", "Verweis", "lien"): a path a word of direction after one
+/// points at is what the reference names.
+const REFERENCE_NOUNS: &[&str] = &[
+    "link",
+    "pointer",
+    "reference",
+    "verweis",
+    "lien",
+    "enlace",
+    "collegament",
+    "riferiment",
+    "verwijzing",
+    "ссылк",
+    "посилан",
+    "odkaz",
+    "odnośnik",
+    "referência",
+    "referencia",
+];
+
 /// Whether every place `sentence` names `path` in a code span is an aside: in brackets
 /// after another path the sentence names outside them, or right after a word of
 /// reference ([`REFERENCE_TO`]).
@@ -468,11 +530,34 @@ fn is_aside(sentence: &str, path: &str) -> bool {
         .find(|(at, s)| !in_brackets(*at) && vocab::path_of(s, true).is_some())
         .map(|(at, _)| *at);
     let trimmed = path.trim_end_matches('/');
-    let places: Vec<usize> = spans
+    let mut places: Vec<usize> = spans
         .iter()
         .filter(|(_, s)| s.trim().trim_end_matches('/') == trimmed)
         .map(|(at, _)| *at)
         .collect();
+    // Written bare ("(đóng gói notes.txt, config/ và README.md)"), outside the spans.
+    let mut offset = 0;
+    for (i, part) in sentence.split('`').enumerate() {
+        if i % 2 == 0 {
+            for (at, _) in part.match_indices(trimmed) {
+                let before_ok = part[..at]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !c.is_alphanumeric() && !"/._".contains(c));
+                let after = &part[at + trimmed.len()..];
+                let after = after.strip_prefix('/').unwrap_or(after);
+                let after_ok = match after.chars().next() {
+                    None => true,
+                    Some('.') => after[1..].chars().next().is_none_or(char::is_whitespace),
+                    Some(c) => !c.is_alphanumeric() && !"/_".contains(c),
+                };
+                if before_ok && after_ok {
+                    places.push(offset + at + 1);
+                }
+            }
+        }
+        offset += part.len() + 1;
+    }
     if places.is_empty() {
         return false;
     }
@@ -494,19 +579,48 @@ fn is_aside(sentence: &str, path: &str) -> bool {
         .iter()
         .any(|w| t.contains(w))
     };
-    let bracketed = places
-        .iter()
-        .all(|&at| in_brackets(at) && describes(at) && first_outside.is_some_and(|f| f < at));
+    // Or words of its own beside its paths: what the thing before does with them ("`dist`
+    // (đóng gói notes.txt, config/ và README.md)"), not more paths the verb took.
+    let more_than_paths = |at: usize| {
+        let t = bracket_text(at);
+        t.split('`')
+            .step_by(2)
+            .flat_map(str::split_whitespace)
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '/' && c != '.'))
+            .filter(|w| !w.is_empty() && !w.contains(['/', '.']))
+            .any(|w| !LIST_GLUE.contains(&w) && !w.chars().all(|c| c.is_ascii_digit()))
+    };
+    let bracketed = places.iter().all(|&at| {
+        in_brackets(at)
+            && (describes(at) || more_than_paths(at))
+            && first_outside.is_some_and(|f| f < at)
+    });
     // `at` is just past the span's opening backtick: what stands before that backtick.
     let referenced = places.iter().all(|&at| {
         let before = lower[..at.saturating_sub(1)].trim_end();
-        REFERENCE_TO.iter().any(|w| {
+        let right_after = REFERENCE_TO.iter().any(|w| {
             before.ends_with(w)
                 && before[..before.len() - w.len()]
                     .chars()
                     .next_back()
                     .is_none_or(|c| !c.is_alphanumeric())
-        })
+        });
+        // "two relative links: one to `notes.txt`, one to `config/app.yaml`": a word of
+        // direction, and a word of reference a few words before it.
+        let words: Vec<&str> = before
+            .split_whitespace()
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .collect();
+        let toward = words
+            .last()
+            .is_some_and(|w| ["to", "auf", "zu", "vers", "naar", "на", "para", "a"].contains(w));
+        let named = words
+            .iter()
+            .rev()
+            .skip(1)
+            .take(6)
+            .any(|w| REFERENCE_NOUNS.iter().any(|n| w.starts_with(n)));
+        right_after || toward && named
     });
     bracketed || referenced
 }
