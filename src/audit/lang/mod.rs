@@ -1468,12 +1468,20 @@ fn clauses(lang: &Lang, sentence: &str) -> Vec<Clause> {
 /// Whether a clause opens with a code span and has words after its last one: the span is
 /// the clause's subject ("`scripts/render.sh` overskriver filen"), not one more object
 /// of a verb before it ("`b.rs`", "en `c.rs`").
-fn path_is_subject(c: &Clause) -> bool {
+fn path_is_subject(lang: &Lang, c: &Clause) -> bool {
     let text = c.text.trim_start();
+    // Words that may stand after a listed path: "the file", a done mark ("`b.rs` แล้ว").
+    let listing = |w: &str| {
+        [lang.file_words, lang.done, lang.joins]
+            .iter()
+            .flat_map(|l| l.iter())
+            .any(|f| w == f.trim() || !lang.spaced && w.contains(f.trim()))
+    };
     text.starts_with('§')
         && text.rsplit('§').next().is_some_and(|rest| {
             rest.split_whitespace()
-                .any(|w| w.chars().any(char::is_alphabetic))
+                .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+                .any(|w| w.chars().any(char::is_alphabetic) && !listing(w))
         })
 }
 
@@ -3178,7 +3186,7 @@ fn read_sentence(
             _ if c.paths.is_empty() || git => None,
             // "— `scripts/render.sh` overskriver filen": a path that opens a clause of other
             // words is its subject, doing what no table reads; it takes no verb.
-            _ if path_is_subject(c) => None,
+            _ if path_is_subject(lang, c) => None,
             _ => {
                 // Through clauses that list paths too, not past one of other words ("…建立
                 // `a.md`；我讀過一遍，內容與 `b.js` 相符": `b.js` was read, not made).
