@@ -453,6 +453,16 @@ pub fn holds_evidence(claim: &Claim, path: &Path, value: &str) -> Result<String,
             return Err(f);
         }
     };
+    // A file a merge or a stash left in conflict holds both sides, and neither.
+    if text.lines().any(|l| l.starts_with("<<<<<<< "))
+        && text.lines().any(|l| l.starts_with(">>>>>>> "))
+    {
+        return Err(finding(
+            claim,
+            format!("{shown} is in conflict (it holds conflict markers): it holds no one value"),
+            "resolve the conflict, then say what the file holds",
+        ));
+    }
     let words = |t: &str| -> Vec<String> {
         t.split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
@@ -640,6 +650,59 @@ fn changed_in_turn(path: &Path, change: &Change, f: &Facts) -> Result<String, St
 
 /// A directory claim: something under it changed in the turn (a deleted directory: it
 /// is gone).
+/// Whether a sentence says a thing went whole ("entirely", "komplett", "por completo",
+/// "整个"): a folder said removed so is gone, not emptied.
+fn says_whole(sentence: &str) -> bool {
+    const WHOLE: &[&str] = &[
+        "entire",
+        "completely",
+        "whole",
+        "altogether",
+        "komplett",
+        "vollständig",
+        "ganz",
+        "entièrement",
+        "complètement",
+        "por completo",
+        "completamente",
+        "interamente",
+        "volledig",
+        "helt",
+        "całkowicie",
+        "całą",
+        "úplně",
+        "celou",
+        "полностью",
+        "целиком",
+        "повністю",
+        "tamamen",
+        "hoàn toàn",
+        "sepenuhnya",
+        "seluruh",
+        "teljesen",
+        "kokonaan",
+        "εντελώς",
+        "完全",
+        "整个",
+        "整個",
+        "全体",
+        "丸ごと",
+        "전체",
+        "통째",
+        "पूरी तरह",
+        "पूरा",
+        "بالكامل",
+        "לגמרי",
+        "کاملاً",
+        "کامل",
+        "ทั้งหมด",
+        "kabisa",
+        "lubusan",
+    ];
+    let lower = sentence.to_lowercase();
+    WHOLE.iter().any(|w| lower.contains(w))
+}
+
 pub fn dir_evidence(
     claim: &Claim,
     dir: &Path,
@@ -648,17 +711,18 @@ pub fn dir_evidence(
 ) -> Result<String, Finding> {
     let shown = dir.display();
     if *change == Change::Deleted && dir.exists() {
-        // "old.o and older.o deleted, build/ is empty": something under it is gone.
-        if let Some(p) = f
+        // "old.o and older.o deleted, build/ is empty": something under it is gone, unless
+        // the message says the folder went whole ("removed `build/` entirely").
+        let gone = f
             .changed_since_start()
             .into_iter()
-            .find(|p| p.starts_with(dir) && !p.exists())
-        {
+            .find(|p| p.starts_with(dir) && !p.exists());
+        if let Some(p) = gone.filter(|_| !says_whole(&claim.sentence)) {
             return Ok(format!("{} under it is gone", p.display()));
         }
         return Err(finding(
             claim,
-            format!("{shown} still exists, and nothing under it that the history has is gone"),
+            format!("{shown} still exists"),
             "remove it (or correct the message) before finishing",
         ));
     }
@@ -1184,21 +1248,31 @@ fn changed_lines_are_comments(old: &str, new: &str) -> bool {
             // A doc comment's example is a test of its own (rustdoc's fences, doctest's
             // prompts).
             comment &= !t.contains("```") && !t.contains(">>>");
-            // Compared with its indentation (Python's and YAML's are code) and without
-            // its trailing blanks (no program reads them).
-            out.push((line.trim_end().to_owned(), comment));
+            out.push((t.to_owned(), comment));
         }
         out
     }
+    // Trailing blanks taken away (no program reads them), the same lines otherwise, each
+    // after the first (an edit's text may start inside its first line) as indented as
+    // before: Python's and YAML's indentation is code.
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let (old_lines, new_lines): (Vec<&str>, Vec<&str>) =
+        (old.lines().collect(), new.lines().collect());
+    let blanks_only = old != new
+        && old_lines.len() == new_lines.len()
+        && old_lines
+            .iter()
+            .zip(&new_lines)
+            .enumerate()
+            .all(|(i, (a, b))| a.trim() == b.trim() && (i == 0 || indent(a) == indent(b)));
     let (old, new) = (comment_lines(old), comment_lines(new));
     let only_comments = |a: &[(String, bool)], b: &[(String, bool)]| {
         a.iter()
             .filter(|(l, _)| !b.iter().any(|(m, _)| m == l))
             .all(|(_, comment)| *comment)
     };
-    // A change inside a line of code (`a + b` → `a - b`) shows as a changed code line;
-    // an edit that only took trailing blanks away shows as no change at all.
-    only_comments(&old, &new) && only_comments(&new, &old)
+    // A change inside a line of code (`a + b` → `a - b`) shows as a changed code line.
+    blanks_only || old != new && only_comments(&old, &new) && only_comments(&new, &old)
 }
 
 /// `strict`: only `patterns` run the check (a named tool); otherwise a command outside

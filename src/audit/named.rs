@@ -69,6 +69,16 @@ pub const NAMED: &[Named] = &[
     tool(&["shellcheck"], Checks::Lint, &["shellcheck"]),
     tool(&["rubocop"], Checks::Lint, &["rubocop"]),
     tool(&["tsc"], Checks::Build, &["tsc"]),
+    // Compilers and build tools named as the check ("gcc -Wall -Werror: no warnings").
+    tool(&["gcc"], Checks::Build, &["gcc"]),
+    tool(&["g++"], Checks::Build, &["g++"]),
+    tool(&["clang"], Checks::Build, &["clang"]),
+    tool(&["clang++"], Checks::Build, &["clang++"]),
+    tool(&["rustc"], Checks::Build, &["rustc"]),
+    tool(&["javac"], Checks::Build, &["javac"]),
+    tool(&["cargo build"], Checks::Build, &["cargo build"]),
+    tool(&["cargo check"], Checks::Build, &["cargo check"]),
+    tool(&["go build"], Checks::Build, &["go build"]),
     // Syntax and document checks: each is its own check, backed only by its own run
     // ("`bash -n`: no errors" is not backed by the tests).
     tool(&["bash -n", "sh -n"], Checks::Build, &["bash -n", "sh -n"]),

@@ -1330,6 +1330,8 @@ struct Clause {
     /// The paths a location word stands before ("in `a.py`"): what was made went into
     /// the file, which is no source of it.
     inside: Vec<String>,
+    /// Inside brackets: an aside on what stands before it.
+    aside: bool,
 }
 
 /// Words that put what a verb made inside a file ("Tests in `a.py` angelegt").
@@ -1376,6 +1378,9 @@ const INSIDE_AFTER: &[&str] = &[
 /// words, never inside a code span.
 fn clauses(lang: &Lang, sentence: &str) -> Vec<Clause> {
     let mut parts: Vec<String> = vec![String::new()];
+    // Whether each part stands inside brackets.
+    let mut asides: Vec<bool> = vec![false];
+    let mut depth = 0usize;
     let mut in_code = false;
     // A quoted commit subject ("notes: second note", « fix: x ») is one name.
     let (mut in_straight, mut quoted) = (false, 0i32);
@@ -1418,17 +1423,32 @@ fn clauses(lang: &Lang, sentence: &str) -> Vec<Clause> {
                     | '،'
                     | '؛'
                     | '।'
-                    | '—'
-                    | '–'
             )
+            // A dash before a code span opens a clause of its own ("… `config/app.yaml` —
+            // `scripts/render.sh` overskriver filen"); before words it may be the verdict
+            // of what precedes ("nur `cargo test --lib` – 3 Unit-Tests grün").
+            || matches!(c, '—' | '–')
+                && !in_code
+                && chars[i + 1..]
+                    .iter()
+                    .find(|n| !n.is_whitespace())
+                    .is_some_and(|n| *n == '`')
         {
+            if !in_code && !in_straight && quoted == 0 {
+                match c {
+                    '(' | '（' => depth += 1,
+                    ')' | '）' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+            }
             parts.push(String::new());
+            asides.push(depth > 0);
         } else {
             parts.last_mut().expect("one part").push(c);
         }
     }
-    let mut split: Vec<String> = Vec::new();
-    for part in parts {
+    let mut split: Vec<(String, bool)> = Vec::new();
+    for (part, aside) in parts.into_iter().zip(asides) {
         let mut rest = part.as_str();
         // A joining word ends the clause before it ("…, aber die Tests …").
         loop {
@@ -1450,18 +1470,21 @@ fn clauses(lang: &Lang, sentence: &str) -> Vec<Clause> {
             // that would fall inside a character is not split.
             match at {
                 Some((i, n)) if rest.is_char_boundary(i) && rest.is_char_boundary(i + n) => {
-                    split.push(rest[..i].to_owned());
+                    split.push((rest[..i].to_owned(), aside));
                     rest = &rest[i + n..];
                 }
                 _ => break,
             }
         }
-        split.push(rest.to_owned());
+        split.push((rest.to_owned(), aside));
     }
     split
         .into_iter()
-        .filter(|s| !s.trim().is_empty())
-        .map(|s| clause(lang, &s))
+        .filter(|(s, _)| !s.trim().is_empty())
+        .map(|(s, aside)| Clause {
+            aside,
+            ..clause(lang, &s)
+        })
         .collect()
 }
 
@@ -1550,6 +1573,7 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
         spans,
         paths,
         inside,
+        aside: false,
     }
 }
 
@@ -2767,7 +2791,21 @@ fn clause_claims(
             why.push("a named test passes: not a claim about the tests".into());
         }
         (Some("tests"), Some(_), None) => {
-            let (count, sure) = test_count(lang, text);
+            // "Cả hai bước đều thành công — 3 test đạt": a clause that took its subject from
+            // the sentence counts something else ("both steps") when another clause counts
+            // its own tests.
+            let counted_elsewhere = inherited
+                && from_prev.is_none()
+                && around.clauses.iter().any(|o| {
+                    !std::ptr::eq(o, c)
+                        && check_subject(lang, &o.text, &o.spans, &o.raw) == Some("tests")
+                        && test_count(lang, &o.text).0.is_some()
+                });
+            let (count, sure) = if counted_elsewhere {
+                (None, true)
+            } else {
+                test_count(lang, text)
+            };
             let mut claim = mk(Kind::Tests { count });
             // "`npm test` … and `node --test e2e/…` …, both passed": with two runs named,
             // a number may count the runs, not the tests.
@@ -3190,9 +3228,12 @@ fn read_sentence(
             _ => {
                 // Through clauses that list paths too, not past one of other words ("…建立
                 // `a.md`；我讀過一遍，內容與 `b.js` 相符": `b.js` was read, not made).
+                // An aside in brackets ("(démo de `add` et `max`)") is passed over.
                 let lends = |mut js: Box<dyn Iterator<Item = usize>>| {
-                    js.find(|&j| !matches!(verbs[j], Verb::None) || cs[j].paths.is_empty())
-                        .filter(|&j| !matches!(verbs[j], Verb::None))
+                    js.find(|&j| {
+                        !matches!(verbs[j], Verb::None) || cs[j].paths.is_empty() && !cs[j].aside
+                    })
+                    .filter(|&j| !matches!(verbs[j], Verb::None))
                 };
                 let before = lends(Box::new((0..i).rev()));
                 let after = lends(Box::new(i + 1..verbs.len()));

@@ -171,6 +171,29 @@ pub fn add_row_claims(readings: &mut [Reading]) {
     }
 }
 
+/// A command without the variables assigned before its program (`FOO=1 BAR="a b" cargo
+/// doc` → `cargo doc`).
+fn without_env(command: &str) -> &str {
+    let mut rest = command.trim_start();
+    loop {
+        let name_end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        if name_end == 0
+            || !rest[name_end..].starts_with('=')
+            || rest.starts_with(|c: char| c.is_ascii_digit())
+        {
+            return rest;
+        }
+        let value = &rest[name_end + 1..];
+        let end = match value.chars().next() {
+            Some(q @ ('"' | '\'')) => value[1..].find(q).map_or(value.len(), |e| e + 2),
+            _ => value.find(char::is_whitespace).unwrap_or(value.len()),
+        };
+        rest = value[end..].trim_start();
+    }
+}
+
 /// The claim of a row: the check its subject names passed.
 fn row_claim(span: &str, value: &str, kind: Kind, sentence: &str) -> Claim {
     let mut claim = Claim::read(kind, sentence);
@@ -505,6 +528,9 @@ fn without_asides(subject: &str) -> String {
 /// "bash -n scripts/a.sh", "git diff --check", "py_compile app/a.py"): a row is about
 /// the check its subject names, whatever its value's language.
 fn check(command: &str) -> Option<Kind> {
+    // `RUSTDOCFLAGS="-D warnings" cargo doc`: the program after the environment it is
+    // given.
+    let command = without_env(command);
     if vocab::check_command_span(command) {
         if let Some(kind) = vocab::command_kind(command) {
             return Some(kind);

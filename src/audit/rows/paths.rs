@@ -625,6 +625,74 @@ fn is_aside(sentence: &str, path: &str) -> bool {
     bracketed || referenced
 }
 
+/// Phrases that set a value, verb first ("set to `debug`", "sat til", "mis à", "设置为"):
+/// after one, as after "now", a file's value is what it holds.
+const SET_TO: &[&str] = &[
+    "set to",
+    "changed to",
+    "sat til",
+    "ændret til",
+    "satt till",
+    "ändrad till",
+    "ändrat till",
+    "satt til",
+    "endret til",
+    "gesetzt auf",
+    "geändert auf",
+    "mis à",
+    "passé à",
+    "réglé sur",
+    "puesto en",
+    "puesto a",
+    "cambiado a",
+    "configurado a",
+    "configurado como",
+    "configurado para",
+    "definido como",
+    "definido para",
+    "alterado para",
+    "mudado para",
+    "impostato a",
+    "impostato su",
+    "cambiato in",
+    "ingesteld op",
+    "gezet op",
+    "gewijzigd naar",
+    "gewijzigd in",
+    "ustawiony na",
+    "ustawiono na",
+    "zmieniony na",
+    "zmieniono na",
+    "nastaven na",
+    "nastaveno na",
+    "změněn na",
+    "změněno na",
+    "установлен в",
+    "установлено в",
+    "установлен на",
+    "изменён на",
+    "изменено на",
+    "змінено на",
+    "встановлено в",
+    "встановлено на",
+    "asetettu arvoon",
+    "muutettu arvoon",
+    "beállítva",
+    "setat la",
+    "schimbat la",
+    "đặt thành",
+    "đổi thành",
+    "diatur ke",
+    "diubah ke",
+    "diubah menjadi",
+    "设置为",
+    "设为",
+    "改为",
+    "設定為",
+    "設為",
+    "改為",
+];
+
 /// Words for "now", in the tables' languages and beyond: a file that "now has" a value
 /// was changed.
 const NOW: &[&str] = &[
@@ -833,11 +901,12 @@ pub fn mark_now_states(readings: &mut [Reading]) {
             } else {
                 after_now
             };
-        let value_span = value_at
-            .split('`')
-            .skip(1)
-            .step_by(2)
-            .next()
+        // Before a mark that ends the sentence ("จาก `info` เป็น `debug` แล้ว") the value is
+        // the last span, nearest the mark; after "now", the first.
+        let thai = THAI_DONE.iter().any(|d| r.sentence[..now_at].ends_with(d));
+        let mut spans = value_at.split('`').skip(1).step_by(2);
+        let value_span = if thai { spans.last() } else { spans.next() };
+        let value_span = value_span
             .map(str::trim)
             .filter(|v| !v.is_empty() && vocab::path_of(v, true).is_none())
             .map(str::to_owned);
@@ -979,9 +1048,22 @@ fn after_now(sentence: &str) -> Option<&str> {
     for (i, part) in sentence.split('`').enumerate() {
         if i % 2 == 0 {
             let lower = part.to_lowercase();
-            for now in NOW {
+            for now in NOW.iter().chain(SET_TO) {
                 // Scripts without spaces between words have no word edges to look for.
-                let unspaced = matches!(*now, "现在" | "現在" | "今は" | "ตอนนี้" | "แล้ว");
+                let unspaced = matches!(
+                    *now,
+                    "现在"
+                        | "現在"
+                        | "今は"
+                        | "ตอนนี้"
+                        | "แล้ว"
+                        | "设置为"
+                        | "设为"
+                        | "改为"
+                        | "設定為"
+                        | "設為"
+                        | "改為"
+                );
                 let found = if !unspaced {
                     lower
                         .match_indices(now)

@@ -33,6 +33,12 @@ pub(super) const TAG_WORDS: &[&str] = &[
     "thẻ",
     "etiket",
     "תג",
+    "แท็ก",
+    "แทก",
+    "تگ",
+    "ٹیگ",
+    "ট্যাগ",
+    "címk",
 ];
 
 /// Words for a branch.
