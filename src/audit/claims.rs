@@ -1848,7 +1848,15 @@ fn git_claims(toks: &[Token], words: &[(String, bool)]) -> Vec<Kind> {
             .get(i + 1)
             .map(|b| clean(b).to_owned())
             .filter(|b| (b.contains('/') || b.contains('-')) && !is_remote(b) && Some(i + 1) != to);
+        // "Pushed the branch to origin as `fix/x`": the name it was pushed under.
+        let named_as = w[i + 1..]
+            .iter()
+            .position(|x| matches!(*x, "as" | "into" | "named"))
+            .and_then(|j| raw.get(i + 1 + j + 1))
+            .map(|b| clean(b).to_owned())
+            .filter(|b| b.contains(['/', '-', '_']) && !is_remote(b));
         let branch = after_to
+            .or(named_as)
             .or(object)
             .map(|b| b.strip_prefix("origin/").map(str::to_owned).unwrap_or(b));
         out.push(Kind::Push { branch });

@@ -726,7 +726,18 @@ pub fn dir_evidence(
             "remove it (or correct the message) before finishing",
         ));
     }
-    if f.wrote(dir, true) {
+    // A shell command aimed under it (`rm -f build/*.obj`) shows what it meant to touch,
+    // not what it did: where git sees the folder (tracked, not ignored), git's diff says.
+    let git_sees = f.repo.as_ref().zip(f.workdir()).is_some_and(|(r, w)| {
+        dir.strip_prefix(&w).is_ok_and(|rel| {
+            !rel.as_os_str().is_empty() && !r.status_should_ignore(rel).unwrap_or(true)
+        })
+    });
+    let recorded =
+        f.ev.records
+            .iter()
+            .any(|r| r.verified && Path::new(&r.path).starts_with(dir));
+    if recorded || !git_sees && f.wrote(dir, true) {
         return Ok(format!("the turn wrote under {shown}"));
     }
     if !dir.exists() && f.start_has_dir(dir) {
@@ -1562,6 +1573,67 @@ pub fn named_commands_ran(claim: &Claim, f: &Facts) -> Result<(), Finding> {
 /// the span's and whose arguments hold the span's words in order (options the span left
 /// out do not matter), as written or with launchers peeled (`pytest -q` is `python3 -m
 /// pytest -q`).
+/// A command the message says went without trouble: its last run in this turn ran (not a
+/// stage an earlier failure skipped), exited 0, and printed no conflict, error or fatal
+/// line.
+pub fn ran_evidence(claim: &Claim, command: &str, f: &Facts) -> Result<String, Finding> {
+    let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
+    let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
+    let holds = |argv: &[String]| {
+        let (Some(p), Some(w)) = (argv.first(), words.first()) else {
+            return false;
+        };
+        let mut rest = argv.iter().skip(1);
+        base(p) == base(w) && words[1..].iter().all(|w| rest.any(|a| a == w))
+    };
+    let fix = "report what the command printed (or resolve it and run it again)";
+    let Some((run, stage)) = f
+        .runs
+        .iter()
+        .rev()
+        .find_map(|r| r.stages.iter().find(|s| holds(&s.argv)).map(|s| (r, s)))
+    else {
+        return Err(finding(
+            claim,
+            format!("`{}` did not run in this turn", cut(command)),
+            fix,
+        ));
+    };
+    if stage.ran == Ran::No {
+        return Err(finding(
+            claim,
+            format!(
+                "`{}` never ran: an earlier stage of `{}` stopped the command line",
+                cut(command),
+                cut(&run.command)
+            ),
+            fix,
+        ));
+    }
+    let trouble = run.output.lines().map(str::trim).find(|l| {
+        l.starts_with("CONFLICT")
+            || l.starts_with("error:")
+            || l.starts_with("fatal:")
+            || l.starts_with("Automatic merge failed")
+    });
+    match trouble {
+        Some(line) => Err(finding(
+            claim,
+            format!("`{}` printed \"{}\"", cut(command), cut(line)),
+            fix,
+        )),
+        None if run.is_error && stage.owns_status => Err(finding(
+            claim,
+            format!("`{}` failed (it exited with an error)", cut(command)),
+            fix,
+        )),
+        None => Ok(format!(
+            "`{}` ran and printed no trouble",
+            cut(&run.command)
+        )),
+    }
+}
+
 fn span_ran(span: &str, f: &Facts) -> bool {
     let words: Vec<String> = span.split_whitespace().map(str::to_owned).collect();
     let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();

@@ -127,7 +127,11 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
         }
         let needs_transcript = matches!(
             claim.kind,
-            Kind::Tests { .. } | Kind::Failures { .. } | Kind::Build | Kind::Lint
+            Kind::Tests { .. }
+                | Kind::Failures { .. }
+                | Kind::Build
+                | Kind::Lint
+                | Kind::Ran { .. }
         );
         if needs_transcript && !ev.transcript_ok {
             out.notes.push(format!(
@@ -145,7 +149,9 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             {
                 continue
             }
-            Kind::Commit { .. } | Kind::Push { .. } | Kind::Ref { .. } if !ev.policy.git_claims => {
+            Kind::Commit { .. } | Kind::Push { .. } | Kind::Ref { .. } | Kind::Ran { .. }
+                if !ev.policy.git_claims =>
+            {
                 continue
             }
             // From the run log without the turn's start (the session's first turn), the
@@ -273,6 +279,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             Kind::Commit { hash } => evidence::commit_evidence(&claim, hash.as_deref(), &facts),
             Kind::Push { branch } => evidence::push_evidence(&claim, branch.as_deref(), &facts),
             Kind::Ref { name, tag } => evidence::ref_evidence(&claim, name, *tag, &facts),
+            Kind::Ran { command } => evidence::ran_evidence(&claim, command, &facts),
             Kind::Holds { path, value } => {
                 let resolved = evidence::resolve(path, &facts);
                 if ignored_path(&resolved) {

@@ -70,6 +70,12 @@ pub enum Kind {
         path: String,
         value: String,
     },
+    /// A command the message says ran without trouble ("`git stash pop` без проблем",
+    /// "`git merge feat` — ok"): it ran in this turn, and neither failed nor stopped on a
+    /// conflict.
+    Ran {
+        command: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,6 +110,7 @@ impl std::fmt::Display for Kind {
             Kind::Ref { name, tag: true } => write!(f, "tag {name} made"),
             Kind::Ref { name, tag: false } => write!(f, "branch {name} made"),
             Kind::Holds { path, value } => write!(f, "file {path} holds `{value}`"),
+            Kind::Ran { command } => write!(f, "`{command}` succeeded"),
         }
     }
 }
@@ -127,12 +134,13 @@ pub enum ClaimClass {
     Commit,
     Push,
     Ref,
+    Ran,
     /// A text no [`Kind`] writes: a ledger from another version.
     Other,
 }
 
 impl ClaimClass {
-    pub const ALL: [ClaimClass; 14] = [
+    pub const ALL: [ClaimClass; 15] = [
         ClaimClass::Tests,
         ClaimClass::Failures,
         ClaimClass::Build,
@@ -146,6 +154,7 @@ impl ClaimClass {
         ClaimClass::Commit,
         ClaimClass::Push,
         ClaimClass::Ref,
+        ClaimClass::Ran,
         ClaimClass::Other,
     ];
 
@@ -170,6 +179,9 @@ impl ClaimClass {
         }
         if text.starts_with("something under ") {
             return ClaimClass::Dir;
+        }
+        if text.starts_with('`') && text.ends_with("` succeeded") {
+            return ClaimClass::Ran;
         }
         match text {
             "the tests pass" => return ClaimClass::Tests,
@@ -212,6 +224,7 @@ impl ClaimClass {
             ClaimClass::Commit => "commit_made",
             ClaimClass::Push => "pushed",
             ClaimClass::Ref => "ref_made",
+            ClaimClass::Ran => "command_succeeded",
             ClaimClass::Other => "other",
         }
     }
@@ -232,6 +245,7 @@ impl ClaimClass {
             ClaimClass::Commit => "a commit made",
             ClaimClass::Push => "pushed",
             ClaimClass::Ref => "a tag or branch made",
+            ClaimClass::Ran => "a command succeeded",
             ClaimClass::Other => "another claim (a ledger of another version)",
         }
     }
@@ -255,6 +269,7 @@ impl Kind {
             Kind::Push { .. } => ClaimClass::Push,
             Kind::Ref { .. } => ClaimClass::Ref,
             Kind::Holds { .. } => ClaimClass::FileHolds,
+            Kind::Ran { .. } => ClaimClass::Ran,
         }
     }
 }
@@ -1052,6 +1067,23 @@ pub(crate) fn as_path(t: &Token) -> Option<String> {
             false,
         ),
     };
+    // A case ending glued on with a colon, written bare ("notes.txt:n", "app.yaml:ssä"):
+    // Finnish's and Estonian's way with a foreign word.
+    let text = match text.rsplit_once(':') {
+        Some((p, ending))
+            if !quoted
+                && (1..=4).contains(&ending.chars().count())
+                && ending
+                    .chars()
+                    .all(|c| c.is_alphabetic() && c.is_lowercase())
+                && p.rsplit_once('.').is_some_and(|(_, ext)| {
+                    (1..=5).contains(&ext.len()) && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+                }) =>
+        {
+            p
+        }
+        _ => text,
+    };
     let text = match text.rsplit_once(':') {
         Some((p, line)) if !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()) => p
             .rsplit_once(':')
@@ -1582,6 +1614,9 @@ mod tests {
             Kind::Holds {
                 path: "config/app.yaml".into(),
                 value: "port: 9000".into(),
+            },
+            Kind::Ran {
+                command: "git stash pop".into(),
             },
         ];
         for kind in &kinds {

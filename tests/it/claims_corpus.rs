@@ -46,6 +46,7 @@ fn kind_label(kind: &Kind) -> String {
         Kind::Ref { name, tag: true } => format!("tag:{name}"),
         Kind::Ref { name, tag: false } => format!("branch:{name}"),
         Kind::Holds { path, value } => format!("holds:{path}={value}"),
+        Kind::Ran { command } => format!("ran:{command}"),
     }
 }
 

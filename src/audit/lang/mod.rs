@@ -2855,15 +2855,24 @@ fn clause_claims(
         && (done_or_spaced(lang, sentence_text) || commit_label)
         && !refused
     {
+        // A short hash may be all digits (`2428432`): in a code span it is one.
+        let span_hash = |h: &String| {
+            vocab::is_hash(h)
+                || (7..=40).contains(&h.len()) && h.bytes().all(|b| b.is_ascii_digit())
+        };
         let hash = c
             .spans
             .iter()
             .map(|s| s.trim().to_owned())
-            .chain(text.split_whitespace().map(|w| {
-                w.trim_matches(|c: char| !c.is_ascii_alphanumeric())
-                    .to_owned()
-            }))
-            .find(|h| vocab::is_hash(h));
+            .find(span_hash)
+            .or_else(|| {
+                text.split_whitespace()
+                    .map(|w| {
+                        w.trim_matches(|c: char| !c.is_ascii_alphanumeric())
+                            .to_owned()
+                    })
+                    .find(|h| vocab::is_hash(h))
+            });
         out.push(mk(Kind::Commit { hash }));
     }
     // "Versión subida de 0.1.0 a 0.2.0 en `pyproject.toml`": a clause whose only names are

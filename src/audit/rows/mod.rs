@@ -531,6 +531,26 @@ fn check(command: &str) -> Option<Kind> {
     // `RUSTDOCFLAGS="-D warnings" cargo doc`: the program after the environment it is
     // given.
     let command = without_env(command);
+    // `git stash pop`, `git merge feat`: a step that can stop on a conflict, said to have
+    // gone well.
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let risky = match words.as_slice() {
+        ["git", "stash", "pop" | "apply", ..] => true,
+        ["git", sub, ..] => matches!(
+            *sub,
+            "merge" | "rebase" | "cherry-pick" | "pull" | "revert" | "am"
+        ),
+        _ => false,
+    };
+    if risky
+        && !words
+            .iter()
+            .any(|w| matches!(*w, "--abort" | "--continue" | "--skip" | "--quit"))
+    {
+        return Some(Kind::Ran {
+            command: command.to_owned(),
+        });
+    }
     if vocab::check_command_span(command) {
         if let Some(kind) = vocab::command_kind(command) {
             return Some(kind);

@@ -124,23 +124,23 @@ pub fn mark_git_refs(readings: &mut [Reading]) {
             }
         }
         // Whether the sentence states what is: read only where it names a ref (the forms
-        // it is read with are thousands).
-        if names.is_empty() || !states_as_done(r) {
+        // it is read with are thousands). An aside in brackets ("(ยังไม่ได้ push แท็ก)")
+        // denies or plans only itself.
+        if names.is_empty() || !states_as_done_outside_asides(r) {
             continue;
         }
         for (name, tag) in names {
-            let pushed_there = r.claims.iter().any(|c| {
-                matches!(&c.kind, Kind::Push { branch: Some(b) } if *b == name)
-                    || matches!(&c.kind, Kind::File { path, .. } if *path == name)
-            });
-            if pushed_there {
-                // A push claim to it reads the branch already; a file claim of the same
-                // name is dropped when the project has no such path.
-                r.claims
-                    .retain(|c| !matches!(&c.kind, Kind::File { path, .. } if *path == name));
-                if !tag {
-                    continue;
-                }
+            // A file claim of the same name ("Created branch `fix/x`" read as a file
+            // made) is the ref's.
+            r.claims
+                .retain(|c| !matches!(&c.kind, Kind::File { path, .. } if *path == name));
+            // A push claim to it reads the branch already.
+            let pushed_there = r
+                .claims
+                .iter()
+                .any(|c| matches!(&c.kind, Kind::Push { branch: Some(b) } if *b == name));
+            if pushed_there && !tag {
+                continue;
             }
             let claim = Claim::read(Kind::Ref { name, tag }, &r.sentence);
             add(r, claim);
@@ -165,6 +165,42 @@ pub(super) fn states_as_done(r: &Reading) -> bool {
             ]
             .iter()
             .any(|x| w.contains(x))
+        })
+}
+
+/// [`states_as_done`], of the sentence without its bracketed asides: a reason the reader
+/// gave that quotes a word only an aside holds does not count.
+fn states_as_done_outside_asides(r: &Reading) -> bool {
+    let mut main = String::new();
+    let mut depth = 0usize;
+    for c in r.sentence.chars() {
+        match c {
+            '(' | '（' => depth += 1,
+            ')' | '）' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => main.push(c),
+            _ => {}
+        }
+    }
+    if main.len() == r.sentence.len() {
+        return states_as_done(r);
+    }
+    // The word a reason quotes: `negated ("ไม่")`.
+    let quoted = |w: &str| w.split('"').nth(1).map(str::to_owned);
+    let lower = main.to_lowercase();
+    clause_states_as_done(&main)
+        && !r.why.iter().any(|w| {
+            [
+                "plan",
+                "negated",
+                "future",
+                "condition",
+                "failure",
+                "question",
+                "someone",
+            ]
+            .iter()
+            .any(|x| w.contains(x))
+                && quoted(w).is_none_or(|q| lower.contains(&q.to_lowercase()))
         })
 }
 
