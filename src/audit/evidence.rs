@@ -58,7 +58,13 @@ impl<'a> Facts<'a> {
         let start = ev.turn.started.map(secs);
         let start_head = repo.as_ref().and_then(|r| start_head(r, start));
         let runs = command_runs(ev);
-        let writes = turn_writes(ev, &runs);
+        let writes = {
+            let start_tree = repo
+                .as_ref()
+                .zip(start_head)
+                .and_then(|(r, h)| Some((r, r.find_commit(h).ok()?.tree().ok()?)));
+            turn_writes(ev, &runs, start_tree.as_ref().map(|(r, t)| (*r, t)))
+        };
         Facts {
             ev,
             root: crate::fsutil::canonical(&root),
@@ -260,7 +266,56 @@ fn command_runs(ev: &Evidence) -> Vec<Run> {
 /// Every file the turn wrote: write tools that did not fail, and the visible targets of
 /// its shell commands (relative ones against the working directory). A shell target that
 /// cannot be known statically is recorded as the working directory, recursively.
-fn turn_writes(ev: &Evidence, runs: &[Run]) -> Vec<(usize, PathBuf, bool)> {
+/// The files a glob whose wildcards are all in its last part matches (`build/*.o`): those
+/// on disk now and those the start's tree had. `None` where that cannot be known: other
+/// expansions (`$X`, `~`, `{a,b}`, a wildcard folder), or a folder git does not track,
+/// where files it never saw may have matched.
+fn glob_matches(
+    cwd: &Path,
+    raw: &str,
+    start_tree: Option<(&Repository, &git2::Tree)>,
+) -> Option<Vec<PathBuf>> {
+    let raw = raw.trim_end_matches(['"', '\'']);
+    if raw.contains(['$', '`', '~', '{', '[']) || !raw.contains(['*', '?']) {
+        return None;
+    }
+    let (dir, name) = raw.rsplit_once('/').unwrap_or((".", raw));
+    if dir.contains(['*', '?']) || name.is_empty() {
+        return None;
+    }
+    let (repo, tree) = start_tree?;
+    let matcher = globset::Glob::new(name).ok()?.compile_matcher();
+    let dir_path = canonical_lexical(cwd, if dir.is_empty() { "/" } else { dir });
+    let workdir = repo.workdir().map(crate::fsutil::canonical)?;
+    let rel = dir_path.strip_prefix(&workdir).ok()?;
+    // The folder as the start's tree had it: not there (or ignored), nothing known.
+    let start_dir = if rel.as_os_str().is_empty() {
+        tree.clone()
+    } else {
+        let entry = tree.get_path(rel).ok()?;
+        repo.find_tree(entry.id()).ok()?
+    };
+    let mut out: Vec<PathBuf> = start_dir
+        .iter()
+        .filter_map(|e| e.name().map(str::to_owned))
+        .filter(|n| matcher.is_match(n))
+        .map(|n| dir_path.join(n))
+        .collect();
+    for entry in std::fs::read_dir(&dir_path).ok()?.flatten() {
+        let n = entry.file_name();
+        let p = dir_path.join(&n);
+        if n.to_str().is_some_and(|n| matcher.is_match(n)) && !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    Some(out)
+}
+
+fn turn_writes(
+    ev: &Evidence,
+    runs: &[Run],
+    start_tree: Option<(&Repository, &git2::Tree)>,
+) -> Vec<(usize, PathBuf, bool)> {
     let mut out = Vec::new();
     for (at, e) in ev.turn.events.iter().enumerate() {
         if let Entry::ToolUse { id, name, input } = e {
@@ -313,6 +368,17 @@ fn turn_writes(ev: &Evidence, runs: &[Run]) -> Vec<(usize, PathBuf, bool)> {
                 match t.word.text() {
                     Some(p)
                         if unsure && untouched_since_start(&canonical_lexical(ev.cwd, p), ev) => {}
+                    // A glob in its last part (`build/*.obj`) names the files it matches,
+                    // now or in the history at the turn's start: where git tracks the
+                    // folder, one that matches none touched nothing.
+                    Some(p) if p.contains(['*', '?']) => {
+                        match glob_matches(ev.cwd, p, start_tree) {
+                            Some(matched) => {
+                                out.extend(matched.into_iter().map(|m| (r.at, m, false)))
+                            }
+                            None => out.push((r.at, canonical_lexical(ev.cwd, p), t.recursive)),
+                        }
+                    }
                     Some(p) => out.push((r.at, canonical_lexical(ev.cwd, p), t.recursive)),
                     // Known only at run time: somewhere under its static prefix's
                     // directory (`/tmp/x-$$.sh` is under /tmp; `"$OUT"` anywhere here).
@@ -726,18 +792,7 @@ pub fn dir_evidence(
             "remove it (or correct the message) before finishing",
         ));
     }
-    // A shell command aimed under it (`rm -f build/*.obj`) shows what it meant to touch,
-    // not what it did: where git sees the folder (tracked, not ignored), git's diff says.
-    let git_sees = f.repo.as_ref().zip(f.workdir()).is_some_and(|(r, w)| {
-        dir.strip_prefix(&w).is_ok_and(|rel| {
-            !rel.as_os_str().is_empty() && !r.status_should_ignore(rel).unwrap_or(true)
-        })
-    });
-    let recorded =
-        f.ev.records
-            .iter()
-            .any(|r| r.verified && Path::new(&r.path).starts_with(dir));
-    if recorded || !git_sees && f.wrote(dir, true) {
+    if f.wrote(dir, true) {
         return Ok(format!("the turn wrote under {shown}"));
     }
     if !dir.exists() && f.start_has_dir(dir) {

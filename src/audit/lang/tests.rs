@@ -2839,3 +2839,13 @@ fn croatian_estonian_swahili_tagalog_baltic_and_their_neighbours() {
         |got| !got.iter().any(|c| c.starts_with("pushed")),
     );
 }
+
+/// A bare path glued to a letter of two bytes ("ב-config/app.yaml") is read without
+/// slicing inside that letter (heldout16 found the reading of asides did).
+#[test]
+fn a_bare_path_after_a_wide_letter_is_read_whole() {
+    let claims = crate::audit::claims::extract(
+        "שיניתי את הפורט ב-config/app.yaml ל-9090 והוספתי CHANGELOG.md עם רשומה לגרסה 1.1.",
+    );
+    assert!(!claims.is_empty());
+}

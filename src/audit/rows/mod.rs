@@ -276,7 +276,7 @@ const ASKED_FOR: &[&str] = &[
 const BARE_SEPARATORS: &[&str] = &[" -> ", " → ", " => ", ": ", " — ", " – ", " | "];
 
 /// Marks that end the value of a result: a sentence's or a clause list's end.
-const VALUE_ENDS: &[char] = &[';', '.', '。', '；', '!', '！'];
+const VALUE_ENDS: &[char] = &[';', '.', '。', '；', '!', '！', '؛', '।'];
 
 /// `text` up to its value's end ([`VALUE_ENDS`]); a dot ends it only before a space or at
 /// the end (`scripts/deploy.sh`, `v1.2` are words of the value).

@@ -512,7 +512,6 @@ const REFERENCE_NOUNS: &[&str] = &[
 /// after another path the sentence names outside them, or right after a word of
 /// reference ([`REFERENCE_TO`]).
 fn is_aside(sentence: &str, path: &str) -> bool {
-    let lower = sentence.to_lowercase();
     let mut spans: Vec<(usize, &str)> = Vec::new();
     let mut at = 0;
     for (i, part) in sentence.split('`').enumerate() {
@@ -530,10 +529,12 @@ fn is_aside(sentence: &str, path: &str) -> bool {
         .find(|(at, s)| !in_brackets(*at) && vocab::path_of(s, true).is_some())
         .map(|(at, _)| *at);
     let trimmed = path.trim_end_matches('/');
-    let mut places: Vec<usize> = spans
+    // Where each place starts, and where the words before it end (before the span's
+    // opening backtick; right before a bare path).
+    let mut places: Vec<(usize, usize)> = spans
         .iter()
         .filter(|(_, s)| s.trim().trim_end_matches('/') == trimmed)
-        .map(|(at, _)| *at)
+        .map(|(at, _)| (*at, at - 1))
         .collect();
     // Written bare ("(đóng gói notes.txt, config/ và README.md)"), outside the spans.
     let mut offset = 0;
@@ -552,7 +553,7 @@ fn is_aside(sentence: &str, path: &str) -> bool {
                     Some(c) => !c.is_alphanumeric() && !"/_".contains(c),
                 };
                 if before_ok && after_ok {
-                    places.push(offset + at + 1);
+                    places.push((offset + at, offset + at));
                 }
             }
         }
@@ -590,14 +591,14 @@ fn is_aside(sentence: &str, path: &str) -> bool {
             .filter(|w| !w.is_empty() && !w.contains(['/', '.']))
             .any(|w| !LIST_GLUE.contains(&w) && !w.chars().all(|c| c.is_ascii_digit()))
     };
-    let bracketed = places.iter().all(|&at| {
+    let bracketed = places.iter().all(|&(at, _)| {
         in_brackets(at)
             && (describes(at) || more_than_paths(at))
             && first_outside.is_some_and(|f| f < at)
     });
-    // `at` is just past the span's opening backtick: what stands before that backtick.
-    let referenced = places.iter().all(|&at| {
-        let before = lower[..at.saturating_sub(1)].trim_end();
+    let referenced = places.iter().all(|&(_, end)| {
+        let before = sentence[..end].to_lowercase();
+        let before = before.trim_end();
         let right_after = REFERENCE_TO.iter().any(|w| {
             before.ends_with(w)
                 && before[..before.len() - w.len()]

@@ -886,6 +886,9 @@ pub(super) const RUN_OR_PASS: &[&str] = &[
     "รัน",
     "endesha",
     "pinatakbo",
+    "أفعل",
+    "فعلت",
+    "فعل ",
     // Formatted (the participle: "keine Formatierungs-Diffs" denies a problem): "není
     // naformátovaný" says the format check does not pass.
     "formatted",
