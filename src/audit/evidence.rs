@@ -861,12 +861,17 @@ fn matches_either(argv: &[String], peeled: &[String], pattern: &str) -> bool {
         let same = |a: &String, b: &&str| {
             a == b || *b == "test" && (a.starts_with("test:") || a.starts_with("test-"))
         };
+        // Its words in order right after the program; its options anywhere after them
+        // (`cargo test --lib` is run by `cargo test -q --lib`).
+        let (options, words): (Vec<&&str>, Vec<&&str>) =
+            rest.iter().partition(|w| w.starts_with('-') && w.len() > 1);
         (program == first || (!first.contains('/') && base == *first))
-            && argv.len() > rest.len()
-            && argv[1..=rest.len()]
+            && argv.len() > words.len()
+            && argv[1..=words.len()]
                 .iter()
-                .zip(rest)
+                .zip(&words)
                 .all(|(a, b)| same(a, b))
+            && options.iter().all(|o| argv[1..].iter().any(|a| a == **o))
     };
     try_argv(argv) || try_argv(peeled)
 }
@@ -1632,7 +1637,8 @@ pub fn named_commands_ran(claim: &Claim, f: &Facts) -> Result<(), Finding> {
 /// stage an earlier failure skipped), exited 0, and printed no conflict, error or fatal
 /// line.
 pub fn ran_evidence(claim: &Claim, command: &str, f: &Facts) -> Result<String, Finding> {
-    let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
+    let words: Vec<String> = shlex::split(command)
+        .unwrap_or_else(|| command.split_whitespace().map(str::to_owned).collect());
     let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
     let holds = |argv: &[String]| {
         let (Some(p), Some(w)) = (argv.first(), words.first()) else {
@@ -1690,7 +1696,9 @@ pub fn ran_evidence(claim: &Claim, command: &str, f: &Facts) -> Result<String, F
 }
 
 fn span_ran(span: &str, f: &Facts) -> bool {
-    let words: Vec<String> = span.split_whitespace().map(str::to_owned).collect();
+    // As the shell splits it: `pytest -m "not slow"` gives `not slow` one word.
+    let words: Vec<String> =
+        shlex::split(span).unwrap_or_else(|| span.split_whitespace().map(str::to_owned).collect());
     let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
     let holds = |argv: &[String], words: &[String]| {
         let (Some(p), Some(w)) = (argv.first(), words.first()) else {
@@ -1956,6 +1964,32 @@ pub fn named_evidence(
             continue;
         }
         let mut runs: Vec<String> = tool.runs.iter().map(|r| r.to_string()).collect();
+        // "він запускав лише `cargo test --lib` (3 passed)": a run of the tool the clause
+        // writes out, that ran, is the one the claim reports; a later run of the same tool
+        // with another selection neither backs nor refutes it.
+        let spans: Vec<String> = claim
+            .sentence
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_owned)
+            .collect();
+        let own: Vec<String> = claim
+            .commands
+            .iter()
+            .chain(&spans)
+            .filter(|c| {
+                let words: Vec<String> = c.split_whitespace().map(str::to_owned).collect();
+                tool.runs
+                    .iter()
+                    .any(|r| matches_either(&words, &shellrun::peel(&words), r))
+                    && span_ran(c, f)
+            })
+            .cloned()
+            .collect();
+        if !own.is_empty() {
+            runs = own;
+        }
         // `npm test` whose script is `node --test` runs the node test runner: its result
         // is the tool's.
         runs.extend(recipes_running(&runs, f));
@@ -2138,9 +2172,17 @@ fn kind_evidence(
         .collect();
     if !covering.is_empty() {
         return match result_evidence(claim, "tests", &covering, count, true, f) {
-            Err(found) if found.blocks => {
-                kind_passed_in_failed_run(kind, count, &covering, f).ok_or(found)
-            }
+            Err(found) if found.blocks => kind_passed_in_failed_run(kind, count, &covering, f)
+                // "він запускав лише `cargo test --lib` (3 passed)", then a whole `cargo
+                // test` failed: after the last edit a run that selected the kind passed,
+                // and the same code passes the same tests.
+                .or_else(|| {
+                    covering.iter().find_map(|run| {
+                        result_evidence(claim, "tests", std::slice::from_ref(run), count, true, f)
+                            .ok()
+                    })
+                })
+                .ok_or(found),
             verdict => verdict,
         };
     }

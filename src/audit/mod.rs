@@ -219,7 +219,13 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 // Several suites or kinds named with one count ("all five tests pass, unit
                 // and integration"): the count is the runs' total.
                 match count {
-                    Some(_) if named.is_ok() && claim.tools.len() > 1 => {
+                    // One tool and the one kind it ran ("`cargo test --lib` … unit-тест: 3
+                    // passed") is one run's count.
+                    Some(_)
+                        if named.is_ok()
+                            && (claim.tools.iter().filter(|t| t.kind.is_none()).count() > 1
+                                || claim.tools.iter().filter(|t| t.kind.is_some()).count() > 1) =>
+                    {
                         let list = with_spans(&ev.policy.test_commands, &claim, &facts);
                         evidence::result_evidence(&claim, "tests", &list, *count, false, &facts)
                             .and(named)

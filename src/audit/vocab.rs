@@ -1058,12 +1058,32 @@ pub(crate) fn path_of(text: &str, quoted: bool) -> Option<String> {
 
 /// A token that names a file: a quoted path (with `/` or `.`, or a known bare name), or a
 /// bare word with `/` or a known extension. A `:line` suffix is dropped.
+/// A bare word without the prefix a language glues on with a hyphen ("ב-config/app.yaml",
+/// "ל-docs/"): a few letters outside ASCII, then `-` or the maqaf `־`, then the path.
+fn without_glued_prefix(w: &str) -> &str {
+    match w.find(['-', '־']) {
+        Some(at)
+            if (1..=4).contains(&w[..at].chars().count())
+                && w[..at].chars().all(|c| c.is_alphabetic() && !c.is_ascii())
+                && w[at..]
+                    .chars()
+                    .nth(1)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '.') =>
+        {
+            &w[at + w[at..].chars().next().map_or(1, char::len_utf8)..]
+        }
+        _ => w,
+    }
+}
+
 pub(crate) fn as_path(t: &Token) -> Option<String> {
     let (text, quoted) = match t {
         Token::Code(q) | Token::Quote(q) => (q.trim(), true),
         Token::Word(w) => (
-            w.trim_end_matches(['.', ',', ':', ';', ')', '\''])
-                .trim_start_matches(['(', '\'']),
+            without_glued_prefix(
+                w.trim_end_matches(['.', ',', ':', ';', ')', '\''])
+                    .trim_start_matches(['(', '\'']),
+            ),
             false,
         ),
     };

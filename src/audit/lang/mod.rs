@@ -2029,9 +2029,14 @@ fn count_beside(lang: &Lang, text: &str, at: usize, end: usize) -> Option<u64> {
     let touches_after = near_after
         .trim_start_matches([' ', ':', '：', '='])
         .starts_with(|c: char| c.is_ascii_digit());
-    touches_after
-        .then(|| first_digits(&near_after))
-        .flatten()
+    // "نجح اختبار واحد وفشلت ثلاثة اختبارات": after a pass word, the number before the
+    // failure word is the passed count; the failures' stands after it.
+    let passed_before = lang.passed.iter().any(|p| has(lang, before, p));
+    let after_first = passed_before
+        .then(|| first_digits(&near_after).or_else(|| word(&near_after)))
+        .flatten();
+    after_first
+        .or_else(|| touches_after.then(|| first_digits(&near_after)).flatten())
         .or_else(|| last_digits(&near_before))
         .or_else(|| word(&near_before))
         .or_else(|| word(&near_after))
@@ -2820,8 +2825,17 @@ fn clause_claims(
         (Some("build"), Some(_), None) => out.push(mk(Kind::Build)),
         _ => {}
     }
-    if first(lang, text, lang.format).is_some()
-        && first(lang, text, lang.formatted).is_some()
+    // Paths are names ("src/format.js"), not words of the clause.
+    let words: String = text
+        .split_whitespace()
+        .filter(|w| {
+            let w = w.trim_end_matches(|c: char| !c.is_alphanumeric());
+            !w.contains('/') && !w.trim_start_matches('.').contains('.')
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    if first(lang, &words, lang.format).is_some()
+        && first(lang, &words, lang.formatted).is_some()
         && !out.iter().any(|c| c.kind == Kind::Lint)
     {
         // A formatter's run: the lint commands (rustfmt --check, prettier --check …) back it.
