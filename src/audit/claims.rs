@@ -168,6 +168,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     }
     super::rows::mark_git_refs(&mut readings);
     super::rows::mark_named_commits(&mut readings);
+    super::rows::mark_git_steps(&mut readings);
     super::rows::mark_git_rows(&mut readings);
     super::rows::mark_copies(&mut readings);
     super::rows::mark_remote_pushes(&mut readings);

@@ -848,7 +848,10 @@ fn matches_either(argv: &[String], peeled: &[String], pattern: &str) -> bool {
     if let Some(module) = pattern.strip_prefix(INLINE) {
         return runs_inline(peeled, module);
     }
-    let words: Vec<&str> = pattern.split_whitespace().collect();
+    // As the shell splits it (`pytest -m "not slow"`).
+    let split: Vec<String> = shlex::split(pattern)
+        .unwrap_or_else(|| pattern.split_whitespace().map(str::to_owned).collect());
+    let words: Vec<&str> = split.iter().map(String::as_str).collect();
     let Some((first, rest)) = words.split_first() else {
         return false;
     };
@@ -861,17 +864,20 @@ fn matches_either(argv: &[String], peeled: &[String], pattern: &str) -> bool {
         let same = |a: &String, b: &&str| {
             a == b || *b == "test" && (a.starts_with("test:") || a.starts_with("test-"))
         };
-        // Its words in order right after the program; its options anywhere after them
-        // (`cargo test --lib` is run by `cargo test -q --lib`).
-        let (options, words): (Vec<&&str>, Vec<&&str>) =
-            rest.iter().partition(|w| w.starts_with('-') && w.len() > 1);
+        // Its words in order right after the program; the options that end it, anywhere
+        // after them (`cargo test --lib` is run by `cargo test -q --lib`).
+        let last_word = rest
+            .iter()
+            .rposition(|w| !(w.starts_with('-') && w.len() > 1))
+            .map_or(0, |i| i + 1);
+        let (words, options) = rest.split_at(last_word);
         (program == first || (!first.contains('/') && base == *first))
             && argv.len() > words.len()
             && argv[1..=words.len()]
                 .iter()
-                .zip(&words)
+                .zip(words.iter())
                 .all(|(a, b)| same(a, b))
-            && options.iter().all(|o| argv[1..].iter().any(|a| a == **o))
+            && options.iter().all(|o| argv[1..].iter().any(|a| a == *o))
     };
     try_argv(argv) || try_argv(peeled)
 }
@@ -1042,13 +1048,16 @@ fn name_filter(runner: Runner, argv: &[String]) -> Option<String> {
                 .find(|a| !a.starts_with('-'))
                 .cloned()
         }
-        Runner::Pytest => flag(&["-k"])
+        // By marker (`-m "not slow"`) as by name: a selection, not the suite.
+        Runner::Pytest => flag(&["-k", "-m", "--deselect"])
             .map(with_value)
             .or_else(|| argv.iter().find(|a| a.contains("::")).cloned()),
-        Runner::Go => flag(&["-run"]).map(with_value),
-        Runner::Jest | Runner::Vitest => flag(&["-t", "--testNamePattern"]).map(with_value),
-        Runner::Mocha => flag(&["-g", "--grep", "-f", "--fgrep"]).map(with_value),
-        Runner::NodeTest => flag(&["--test-name-pattern"]).map(with_value),
+        Runner::Go => flag(&["-run", "-skip"]).map(with_value),
+        Runner::Jest | Runner::Vitest => {
+            flag(&["-t", "--testNamePattern", "--testPathIgnorePatterns"]).map(with_value)
+        }
+        Runner::Mocha => flag(&["-g", "--grep", "-f", "--fgrep", "--invert"]).map(with_value),
+        Runner::NodeTest => flag(&["--test-name-pattern", "--test-skip-pattern"]).map(with_value),
         // `python3 -m unittest tests.test_text.TextTest.test_clamp`: a test by its name.
         Runner::Unittest => argv
             .iter()
@@ -1671,11 +1680,14 @@ pub fn ran_evidence(claim: &Claim, command: &str, f: &Facts) -> Result<String, F
             fix,
         ));
     }
+    // Git says it stopped in its own words, whatever its exit status; another program by
+    // its status.
+    let git = words.first().is_some_and(|w| w == "git");
     let trouble = run.output.lines().map(str::trim).find(|l| {
-        l.starts_with("CONFLICT")
+        git && (l.starts_with("CONFLICT")
             || l.starts_with("error:")
             || l.starts_with("fatal:")
-            || l.starts_with("Automatic merge failed")
+            || l.starts_with("Automatic merge failed"))
     });
     match trouble {
         Some(line) => Err(finding(
@@ -1983,7 +1995,9 @@ pub fn named_evidence(
                 tool.runs
                     .iter()
                     .any(|r| matches_either(&words, &shellrun::peel(&words), r))
-                    && span_ran(c, f)
+                    && f.runs
+                        .iter()
+                        .any(|run| runs_any(&run.command, &[(*c).clone()]))
             })
             .cloned()
             .collect();

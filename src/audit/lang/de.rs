@@ -15,6 +15,9 @@ pub const DE: Lang = Lang {
         "sich", "aus", "oder", "wie", "werden",
     ],
     modified: &[
+        // Applied (a commit, a patch): "ho applicato il commit con `git cherry-pick`".
+        "angewendet",
+        "angewandt",
         "aktualisiert",
         "geändert",
         "angepasst",

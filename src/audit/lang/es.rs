@@ -48,6 +48,10 @@ pub const ES: Lang = Lang {
         "puedo",
     ],
     modified: &[
+        // Applied (a commit, a patch): "ho applicato il commit con `git cherry-pick`".
+        "aplicado",
+        "aplicada",
+        "apliqué",
         "actualizad",
         "actualicé",
         "modificad",

@@ -49,6 +49,9 @@ pub const FR: Lang = Lang {
         "tu",
     ],
     modified: &[
+        // Applied (a commit, a patch): "ho applicato il commit con `git cherry-pick`".
+        "appliqué",
+        "appliquée",
         "modifié",
         "mis à jour",
         "mise à jour",

@@ -13,6 +13,10 @@ pub const IT: Lang = Lang {
         "nessun", "nessuna", "stato", "stati", "l",
     ],
     modified: &[
+        // Applied (a commit, a patch): "ho applicato il commit con `git cherry-pick`".
+        "applicato",
+        "applicata",
+        "applicati",
         "aggiornat",
         "modificat",
         "cambiat",

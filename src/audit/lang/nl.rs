@@ -13,6 +13,8 @@ pub const NL: Lang = Lang {
         "werd", "geen", "zijn", "bij",
     ],
     modified: &[
+        // Applied (a commit, a patch): "ho applicato il commit con `git cherry-pick`".
+        "toegepast",
         "bijgewerkt",
         "gewijzigd",
         "aangepast",

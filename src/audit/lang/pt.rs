@@ -13,6 +13,10 @@ pub const PT: Lang = Lang {
         "estão", "no", "na", "nenhum", "nenhuma", "ao", "você", "se", "posso",
     ],
     modified: &[
+        // Applied (a commit, a patch): "ho applicato il commit con `git cherry-pick`".
+        "aplicado",
+        "aplicada",
+        "apliquei",
         "atualizad",
         "atualizei",
         "modifiquei",

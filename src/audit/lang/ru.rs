@@ -23,6 +23,11 @@ pub const RU: Lang = Lang {
         "теперь",
     ],
     modified: &[
+        // Applied (a commit, a patch): "ho applicato il commit con `git cherry-pick`".
+        "применил",
+        "применила",
+        "применён",
+        "применено",
         "вынес",
         "вынесла",
         "вынесли",

@@ -17,6 +17,9 @@ pub const VI: Lang = Lang {
         "cập", "thêm", "bị", "sẽ", "nếu", "ở", "vẫn", "còn", "bài",
     ],
     modified: &[
+        // Applied (a commit, a patch): "ho applicato il commit con `git cherry-pick`".
+        "gộp",
+        "áp dụng",
         "cập nhật",
         "sửa",
         "chỉnh sửa",

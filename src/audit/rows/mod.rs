@@ -37,7 +37,9 @@ pub use paths::{
     drop_asides, mark_labelled_changes, mark_listed_paths, mark_mentioned_paths, mark_now_states,
     mark_same_file_changes, mark_value_changes, mark_whole_counts, mark_whole_suites,
 };
-pub use refs::{mark_git_refs, mark_git_rows, mark_named_commits, mark_remote_pushes};
+pub use refs::{
+    mark_git_refs, mark_git_rows, mark_git_steps, mark_named_commits, mark_remote_pushes,
+};
 pub use structure::add_structured_rows;
 
 use super::lang::{fold, number_of, LANGS};
@@ -169,6 +171,38 @@ pub fn add_row_claims(readings: &mut [Reading]) {
             add(r, claim);
         }
     }
+}
+
+/// A line without the label that opens it ("**Syntaxcontrole:** ", "Check: "): a few
+/// words and a colon, bold or not.
+fn without_label(line: &str) -> &str {
+    let t = line.trim_start_matches(['*', '_']);
+    match t.find(':') {
+        Some(at)
+            if !t[..at].contains('`') && (1..=4).contains(&t[..at].split_whitespace().count()) =>
+        {
+            t[at + 1..].trim_start_matches(['*', '_', ' '])
+        }
+        _ => line,
+    }
+}
+
+/// Whether a code span reads as a command line: a program and its arguments
+/// (`sha256sum -c dist/SHA256SUMS`, `perl -c`, `./build.sh --release`), not code (`max(2,
+/// 3)`, `a < b`) or a key and its value (`port: 9000`).
+fn looks_like_command(span: &str) -> bool {
+    let span = without_env(span);
+    let mut words = span.split_whitespace();
+    let (Some(program), Some(_)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let name = program.strip_prefix("./").unwrap_or(program);
+    name.len() >= 2
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "._+-/".contains(c))
+        && !span.contains(['(', ')', '{', '}', '=', '<', ';'])
 }
 
 /// A command without the variables assigned before its program (`FOO=1 BAR="a b" cargo
@@ -415,9 +449,22 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
         }
     }
     let parts: Vec<&str> = sentence.split('`').collect();
+    // A row that leads with a command, after a label ("**Syntaxcontrole:** `perl -c` …")
+    // or not ("| `sha256sum -c SUMS` | OK |").
+    let unlabelled = without_label(lead);
     for i in (1..parts.len().saturating_sub(1)).step_by(2) {
         let span = parts[i].trim();
-        let Some(kind) = check(span) else {
+        let leads_row = i == 1 && unlabelled.starts_with('`');
+        let kind = check(span).or_else(|| {
+            let value = value_of(parts.get(i + 1).copied().unwrap_or(""));
+            // Git's own steps have claims of their own (a commit, a push, a step above).
+            let git = without_env(span).starts_with("git ");
+            (leads_row && !git && looks_like_command(span) && values::says_passed_plainly(value))
+                .then(|| Kind::Ran {
+                    command: without_env(span).to_owned(),
+                })
+        });
+        let Some(kind) = kind else {
             continue;
         };
         let before = clause_before(&parts, i);
@@ -533,20 +580,7 @@ fn check(command: &str) -> Option<Kind> {
     let command = without_env(command);
     // `git stash pop`, `git merge feat`: a step that can stop on a conflict, said to have
     // gone well.
-    let words: Vec<&str> = command.split_whitespace().collect();
-    let risky = match words.as_slice() {
-        ["git", "stash", "pop" | "apply", ..] => true,
-        ["git", sub, ..] => matches!(
-            *sub,
-            "merge" | "rebase" | "cherry-pick" | "pull" | "revert" | "am"
-        ),
-        _ => false,
-    };
-    if risky
-        && !words
-            .iter()
-            .any(|w| matches!(*w, "--abort" | "--continue" | "--skip" | "--quit"))
-    {
+    if refs::is_git_step(command) {
         return Some(Kind::Ran {
             command: command.to_owned(),
         });

@@ -302,6 +302,60 @@ pub fn mark_named_commits(readings: &mut [Reading]) {
     }
 }
 
+/// Marks the git steps a sentence says it did with a command it writes out ("Ho applicato
+/// su main il commit di `hotfix` con `git cherry-pick`", "gộp vào commit trước bằng `git
+/// commit --amend`"): a step that can stop or that rewrites history, told as done with a
+/// change form of any table, claims that the command ran and went through.
+pub fn mark_git_steps(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if !r.sentence.contains("`git ") {
+            continue;
+        }
+        let steps: Vec<String> = r
+            .sentence
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::trim)
+            .filter(|span| is_git_step(span))
+            .map(str::to_owned)
+            .collect();
+        if steps.is_empty() {
+            continue;
+        }
+        let lower = fold(&unquoted(&r.sentence).to_lowercase());
+        if !forms::any_in(&lower, Sets::CHANGED) || !states_as_done_outside_asides(r) {
+            continue;
+        }
+        for command in steps {
+            let kind = Kind::Ran { command };
+            if !r.claims.iter().any(|c| c.kind == kind) {
+                let claim = Claim::read(kind, &r.sentence);
+                add(r, claim);
+            }
+        }
+    }
+}
+
+/// A git step that can stop on a conflict or that rewrites a commit: `git merge`, `git
+/// rebase`, `git cherry-pick`, `git revert`, `git am`, `git pull`, `git stash pop` or
+/// `apply`, `git commit --amend` (not their `--abort`, `--continue`, `--skip`).
+pub(super) fn is_git_step(span: &str) -> bool {
+    let words: Vec<&str> = span.split_whitespace().collect();
+    let step = match words.as_slice() {
+        ["git", "stash", "pop" | "apply", ..] => true,
+        ["git", "commit", rest @ ..] => rest.contains(&"--amend"),
+        ["git", sub, ..] => matches!(
+            *sub,
+            "merge" | "rebase" | "cherry-pick" | "pull" | "revert" | "am"
+        ),
+        _ => false,
+    };
+    step && !words
+        .iter()
+        .any(|w| matches!(*w, "--abort" | "--continue" | "--skip" | "--quit"))
+}
+
 /// Words that say a step is done, as a status row's whole value ("commit + push: kész").
 pub(super) const DONE: &[&str] = &[
     "done",
@@ -384,15 +438,22 @@ pub fn mark_git_rows(readings: &mut [Reading]) {
                 .trim_end_matches(['.', '。', '!'])
                 .to_lowercase(),
         );
-        let done = value.split_whitespace().count() <= 3
+        // "Ran `git push` — ветка main на origin обновлена": after the command written
+        // out, a longer value that tells a change is its outcome.
+        let ran_git = subject.contains("`git push") || subject.contains("`git commit");
+        let told = value.split_whitespace().count() <= 3
             && (DONE.iter().any(|d| has_word(&value, d)) || says_passed(&value))
-            && !refutes(&value, true);
+            || ran_git
+                && value.split_whitespace().count() <= 12
+                && forms::any_in(&value, Sets::CHANGED);
+        let done = told && !refutes(&value, true) && !vocab::refused(&value);
         if !done || subject.split_whitespace().count() > 10 {
             continue;
         }
         let lower = fold(&unquoted(subject).to_lowercase());
-        let commit = COMMIT_WORDS.iter().any(|w| lower.contains(w));
-        let push = PUSH_WORDS.iter().any(|w| lower.contains(w));
+        let commit =
+            COMMIT_WORDS.iter().any(|w| lower.contains(w)) || subject.contains("`git commit");
+        let push = PUSH_WORDS.iter().any(|w| lower.contains(w)) || subject.contains("`git push");
         if (!commit && !push) || !clause_states_as_done(subject) || !clause_states_as_done(&value) {
             continue;
         }

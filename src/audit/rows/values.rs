@@ -430,6 +430,17 @@ pub(super) fn passes(before: &str, value: &str, marked: bool) -> Option<String> 
 /// Whether a row's value says the check passed: a mark, a pass word of any table, or a
 /// problem denied, with nothing left that says it failed, was skipped or may pass.
 pub(super) fn says_passed(value: &str) -> bool {
+    says_passed_with(value, true)
+}
+
+/// [`says_passed`] by a mark or a word of passing, not by a problem denied: what any
+/// command's row must say for the command to be claimed as gone through ("`perl -c`: syntax
+/// OK"; "`bash -e` … no `LICENSE`" denies a file, not the run's trouble).
+pub(super) fn says_passed_plainly(value: &str) -> bool {
+    says_passed_with(value, false)
+}
+
+fn says_passed_with(value: &str, denials_pass: bool) -> bool {
     let mut v = fold(&value.to_lowercase());
     let mut passed = false;
     for m in MARKS {
@@ -441,7 +452,7 @@ pub(super) fn says_passed(value: &str) -> bool {
     // "0 fehlgeschlagen", "0 failed": a zero count of failures is part of a pass.
     v = without_zero_failures(v);
     let (rest, denied) = without_denials(&v);
-    if denied {
+    if denied && denials_pass {
         passed = true;
         v = rest;
     }
