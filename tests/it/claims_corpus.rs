@@ -108,3 +108,34 @@ fn every_label_matches() {
         wrong.join("\n")
     );
 }
+
+/// Every message of the corpus read again with each word glued to a letter outside ASCII
+/// (a Hebrew prefix with a hyphen, an accented letter, a CJK character, a Thai mark): the
+/// reader slices text at many places, and a slice inside a letter is a panic that lets a
+/// turn through on an internal error (heldout16 found one). No reading may panic.
+#[test]
+fn no_message_panics_the_reader_whatever_letters_touch_its_words() {
+    let corpus = include_str!("../corpus/claims.tsv");
+    for glue in ["ב-", "é", "中", "แล้ว", "ـ"] {
+        for line in corpus.lines().filter(|l| !l.starts_with('#')) {
+            let Some((_, message)) = line.split_once('\t') else {
+                continue;
+            };
+            let message = message.replace("\\n", "\n");
+            let before: String = message
+                .split(' ')
+                .map(|w| format!("{glue}{w}"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let after: String = message
+                .split(' ')
+                .map(|w| format!("{w}{glue}"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            for glued in [before, after] {
+                let read = std::panic::catch_unwind(|| extract(&glued));
+                assert!(read.is_ok(), "the reader panicked on {glued:?}");
+            }
+        }
+    }
+}

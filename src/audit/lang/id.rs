@@ -97,6 +97,9 @@ pub const ID: Lang = Lang {
         "disisipkan",
     ],
     created: &[
+        // Formed, as a build forms its output ("dist/stats.js sudah terbentuk").
+        "terbentuk",
+        "dibentuk",
         "membuat",
         "dibuat",
         "menciptakan",

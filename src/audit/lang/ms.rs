@@ -127,6 +127,9 @@ pub const MS: Lang = Lang {
         "dikemaskan",
     ],
     created: &[
+        // Formed, as a build forms its output ("dist/stats.js sudah terbentuk").
+        "terbentuk",
+        "dibentuk",
         "mencipta",
         "dicipta",
         "mewujudkan",
