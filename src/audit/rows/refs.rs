@@ -477,7 +477,20 @@ pub fn mark_git_rows(readings: &mut [Reading]) {
                         && b.chars()
                             .all(|c| c.is_ascii_alphanumeric() || "/-_.".contains(c))
                 })
-                .map(|b| b.trim_start_matches("origin/").to_owned());
+                .map(|b| b.trim_start_matches("origin/").to_owned())
+                // "— ветка main на origin обновлена": the value names the branch beside a
+                // word for branch.
+                .or_else(|| {
+                    let words: Vec<&str> = value.split_whitespace().collect();
+                    words.windows(2).find_map(|w| {
+                        let name = w[1].trim_matches('`');
+                        (is_branch_word(w[0])
+                            && (is_branch_name(name)
+                                || is_bare_branch_name(name)
+                                || matches!(name, "main" | "master")))
+                        .then(|| name.to_owned())
+                    })
+                });
             let claim = Claim::read(Kind::Push { branch }, &r.sentence);
             add(r, claim);
         }
