@@ -848,9 +848,7 @@ fn matches_either(argv: &[String], peeled: &[String], pattern: &str) -> bool {
     if let Some(module) = pattern.strip_prefix(INLINE) {
         return runs_inline(peeled, module);
     }
-    // As the shell splits it (`pytest -m "not slow"`).
-    let split: Vec<String> = shlex::split(pattern)
-        .unwrap_or_else(|| pattern.split_whitespace().map(str::to_owned).collect());
+    let split = shell_words(pattern);
     let words: Vec<&str> = split.iter().map(String::as_str).collect();
     let Some((first, rest)) = words.split_first() else {
         return false;
@@ -1646,16 +1644,8 @@ pub fn named_commands_ran(claim: &Claim, f: &Facts) -> Result<(), Finding> {
 /// stage an earlier failure skipped), exited 0, and printed no conflict, error or fatal
 /// line.
 pub fn ran_evidence(claim: &Claim, command: &str, f: &Facts) -> Result<String, Finding> {
-    let words: Vec<String> = shlex::split(command)
-        .unwrap_or_else(|| command.split_whitespace().map(str::to_owned).collect());
-    let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
-    let holds = |argv: &[String]| {
-        let (Some(p), Some(w)) = (argv.first(), words.first()) else {
-            return false;
-        };
-        let mut rest = argv.iter().skip(1);
-        base(p) == base(w) && words[1..].iter().all(|w| rest.any(|a| a == w))
-    };
+    let words = shell_words(command);
+    let holds = |argv: &[String]| stage_holds(argv, &words);
     let fix = "report what the command printed (or resolve it and run it again)";
     let Some((run, stage)) = f
         .runs
@@ -1707,18 +1697,25 @@ pub fn ran_evidence(claim: &Claim, command: &str, f: &Facts) -> Result<String, F
     }
 }
 
-fn span_ran(span: &str, f: &Facts) -> bool {
-    // As the shell splits it: `pytest -m "not slow"` gives `not slow` one word.
-    let words: Vec<String> =
-        shlex::split(span).unwrap_or_else(|| span.split_whitespace().map(str::to_owned).collect());
+/// A command as the shell splits it: `pytest -m "not slow"` gives `not slow` one word.
+fn shell_words(command: &str) -> Vec<String> {
+    shlex::split(command).unwrap_or_else(|| command.split_whitespace().map(str::to_owned).collect())
+}
+
+/// Whether a stage's `argv` runs the command `words` writes out: the same program, and
+/// each of its words after it, in order (`cargo test --lib` in `cargo test -q --lib`).
+fn stage_holds(argv: &[String], words: &[String]) -> bool {
     let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
-    let holds = |argv: &[String], words: &[String]| {
-        let (Some(p), Some(w)) = (argv.first(), words.first()) else {
-            return false;
-        };
-        let mut rest = argv.iter().skip(1);
-        base(p) == base(w) && words[1..].iter().all(|w| rest.any(|a| a == w))
+    let (Some(p), Some(w)) = (argv.first(), words.first()) else {
+        return false;
     };
+    let mut rest = argv.iter().skip(1);
+    base(p) == base(w) && words[1..].iter().all(|w| rest.any(|a| a == w))
+}
+
+fn span_ran(span: &str, f: &Facts) -> bool {
+    let words = shell_words(span);
+    let holds = stage_holds;
     let peeled_words = shellrun::peel(&words);
     let ran = |argv: &[String]| holds(argv, &words) || holds(&shellrun::peel(argv), &peeled_words);
     let stages: Vec<&Stage> = f
@@ -1991,7 +1988,7 @@ pub fn named_evidence(
             .iter()
             .chain(&spans)
             .filter(|c| {
-                let words: Vec<String> = c.split_whitespace().map(str::to_owned).collect();
+                let words = shell_words(c);
                 tool.runs
                     .iter()
                     .any(|r| matches_either(&words, &shellrun::peel(&words), r))

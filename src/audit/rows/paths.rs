@@ -896,17 +896,20 @@ pub fn mark_now_states(readings: &mut [Reading]) {
         // Where the value stands: after "now", or, in a language that marks the state
         // after it ("`config/app.yaml` ใช้พอร์ต 7070 แล้ว"), between the path and the mark.
         let path_end = path_at.map_or(0, |at| at + quoted_path.len());
-        let value_at =
-            if THAI_DONE.iter().any(|d| r.sentence[..now_at].ends_with(d)) && path_end <= now_at {
-                &r.sentence[path_end..now_at]
-            } else {
-                after_now
-            };
+        let marked_after = THAI_DONE.iter().any(|d| r.sentence[..now_at].ends_with(d));
+        let value_at = if marked_after && path_end <= now_at {
+            &r.sentence[path_end..now_at]
+        } else {
+            after_now
+        };
         // Before a mark that ends the sentence ("จาก `info` เป็น `debug` แล้ว") the value is
         // the last span, nearest the mark; after "now", the first.
-        let thai = THAI_DONE.iter().any(|d| r.sentence[..now_at].ends_with(d));
         let mut spans = value_at.split('`').skip(1).step_by(2);
-        let value_span = if thai { spans.last() } else { spans.next() };
+        let value_span = if marked_after {
+            spans.last()
+        } else {
+            spans.next()
+        };
         let value_span = value_span
             .map(str::trim)
             .filter(|v| !v.is_empty() && vocab::path_of(v, true).is_none())

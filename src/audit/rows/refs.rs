@@ -152,20 +152,21 @@ pub fn mark_git_refs(readings: &mut [Reading]) {
 /// failure in its own words (a quoted commit subject or a code span is a name, not its
 /// words: "commit "calc: add min"" asks for nothing).
 pub(super) fn states_as_done(r: &Reading) -> bool {
-    clause_states_as_done(&r.sentence)
-        && !r.why.iter().any(|w| {
-            [
-                "plan",
-                "negated",
-                "future",
-                "condition",
-                "failure",
-                "question",
-                "someone",
-            ]
-            .iter()
-            .any(|x| w.contains(x))
-        })
+    clause_states_as_done(&r.sentence) && !r.why.iter().any(|w| takes_it_back(w))
+}
+
+/// Whether a reason a reader gave takes a sentence's report back (a plan, a denial ...).
+fn takes_it_back(why: &str) -> bool {
+    const NOT_DONE: &[&str] = &[
+        "plan",
+        "negated",
+        "future",
+        "condition",
+        "failure",
+        "question",
+        "someone",
+    ];
+    NOT_DONE.iter().any(|x| why.contains(x))
 }
 
 /// [`states_as_done`], of the sentence without its bracketed asides: a reason the reader
@@ -189,18 +190,7 @@ fn states_as_done_outside_asides(r: &Reading) -> bool {
     let lower = main.to_lowercase();
     clause_states_as_done(&main)
         && !r.why.iter().any(|w| {
-            [
-                "plan",
-                "negated",
-                "future",
-                "condition",
-                "failure",
-                "question",
-                "someone",
-            ]
-            .iter()
-            .any(|x| w.contains(x))
-                && quoted(w).is_none_or(|q| lower.contains(&q.to_lowercase()))
+            takes_it_back(w) && quoted(w).is_none_or(|q| lower.contains(&q.to_lowercase()))
         })
 }
 
@@ -289,7 +279,7 @@ pub fn mark_named_commits(readings: &mut [Reading]) {
                 let word_ends = !lower[i + w.len()..].starts_with(char::is_alphanumeric);
                 // The word itself outside a code span (not `pre-commit`), and a span
                 // after it that it opens.
-                let outside_span = lower[..i].matches('`').count() % 2 == 0;
+                let outside_span = lower[..i].matches('`').count().is_multiple_of(2);
                 let opens = !after.starts_with('`') || outside_span;
                 word_ends && opens && after.starts_with(['"', '«', '“', '„', '「', '`'])
                     || before.ends_with(['"', '»', '”', '“', '」'])
