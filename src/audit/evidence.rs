@@ -1574,10 +1574,13 @@ pub fn result_evidence(
                         " ({said} is what an earlier run of this turn reported)"
                     ));
                 }
+                // A part (a file's tests, a kind) counts no more than every test a run
+                // passed: "all three in `stats.spec.js`" after a run that passed one
+                // (`jest -t sum`) is more than ran.
+                let beyond_every_run = allowed.iter().max().is_some_and(|most| said > *most);
                 if !claim.count_sure
                     || cut_output
-                    || !claim.test_files.is_empty()
-                    || selection
+                    || (!claim.test_files.is_empty() || selection) && !beyond_every_run
                     || earlier
                 {
                     f.blocks = false;
@@ -2771,7 +2774,13 @@ pub fn copied_to(claim: &Claim, f: &Facts) -> bool {
 
 /// Evidence for a tag or a branch the message says is there: the repository has it (a
 /// branch: here or on a remote).
-pub fn ref_evidence(claim: &Claim, name: &str, tag: bool, f: &Facts) -> Result<String, Finding> {
+pub fn ref_evidence(
+    claim: &Claim,
+    name: &str,
+    tag: bool,
+    at: Option<&str>,
+    f: &Facts,
+) -> Result<String, Finding> {
     let what = if tag { "tag" } else { "branch" };
     let Some(repo) = f.repo.as_ref() else {
         let mut found = finding(
@@ -2823,6 +2832,16 @@ pub fn ref_evidence(claim: &Claim, name: &str, tag: bool, f: &Facts) -> Result<S
         ));
     }
     if there {
+        if let Some(wrong) = at.and_then(|h| tag_points_elsewhere(repo, name, h)) {
+            return Err(finding(
+                claim,
+                format!(
+                    "the tag {name} points at {wrong}, not at the commit {} the message names",
+                    at.unwrap_or_default()
+                ),
+                "move the tag to that commit (`git tag -f`), or report where it points",
+            ));
+        }
         return Ok(format!("the repository has the {what} {name}"));
     }
     let tried = f.runs.iter().any(|r| {
@@ -2847,6 +2866,20 @@ pub fn ref_evidence(claim: &Claim, name: &str, tag: bool, f: &Facts) -> Result<S
             "create the branch, or correct the message"
         },
     ))
+}
+
+/// Where a tag points when the message names another commit for it: `None` when it points
+/// there, or when the hash names no commit of the repository (then it is not a claim
+/// about this repository's commits that can be checked).
+fn tag_points_elsewhere(repo: &git2::Repository, name: &str, hash: &str) -> Option<String> {
+    let tagged = repo
+        .revparse_single(&format!("refs/tags/{name}"))
+        .ok()?
+        .peel_to_commit()
+        .ok()?
+        .id();
+    let named = repo.revparse_single(hash).ok()?.peel_to_commit().ok()?.id();
+    (tagged != named).then(|| tagged.to_string()[..7].to_owned())
 }
 
 pub fn push_evidence(claim: &Claim, branch: Option<&str>, f: &Facts) -> Result<String, Finding> {

@@ -284,7 +284,9 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             }
             Kind::Commit { hash } => evidence::commit_evidence(&claim, hash.as_deref(), &facts),
             Kind::Push { branch } => evidence::push_evidence(&claim, branch.as_deref(), &facts),
-            Kind::Ref { name, tag } => evidence::ref_evidence(&claim, name, *tag, &facts),
+            Kind::Ref { name, tag, at } => {
+                evidence::ref_evidence(&claim, name, *tag, at.as_deref(), &facts)
+            }
             Kind::Ran { command } => evidence::ran_evidence(&claim, command, &facts),
             Kind::Holds { path, value } => {
                 let resolved = evidence::resolve(path, &facts);

@@ -416,6 +416,8 @@ pub const RECIPES: &[&str] = &[
 /// doc tests.
 pub(crate) const SUITE_WORDS: &[&str] = &[
     "suite",
+    // Portuguese writes it with an accent.
+    "suíte",
     "spec",
     "test",
     "teszt",

@@ -63,6 +63,9 @@ pub enum Kind {
     Ref {
         name: String,
         tag: bool,
+        /// The commit the sentence says a tag points at ("v1.1 מצביע על הקומיט `3f2a9c1`"),
+        /// by the one hash it names.
+        at: Option<String>,
     },
     /// A value the message says a file now holds ("`config/app.yaml` now listens on port
     /// `9000`"): the file as the turn left it must hold it, whoever wrote it.
@@ -107,8 +110,17 @@ impl std::fmt::Display for Kind {
             Kind::Commit { hash: None } => write!(f, "a commit made"),
             Kind::Push { branch: Some(b) } => write!(f, "pushed to {b}"),
             Kind::Push { branch: None } => write!(f, "pushed"),
-            Kind::Ref { name, tag: true } => write!(f, "tag {name} made"),
-            Kind::Ref { name, tag: false } => write!(f, "branch {name} made"),
+            Kind::Ref {
+                name,
+                tag: true,
+                at: Some(h),
+            } => write!(f, "tag {name} made at {h}"),
+            Kind::Ref {
+                name, tag: true, ..
+            } => write!(f, "tag {name} made"),
+            Kind::Ref {
+                name, tag: false, ..
+            } => write!(f, "branch {name} made"),
             Kind::Holds { path, value } => write!(f, "file {path} holds `{value}`"),
             Kind::Ran { command } => write!(f, "`{command}` succeeded"),
         }
@@ -201,6 +213,7 @@ impl ClaimClass {
             ClaimClass::Push
         } else if (text.starts_with("tag ") || text.starts_with("branch "))
             && text.ends_with(" made")
+            || text.starts_with("tag ") && text.contains(" made at ")
         {
             ClaimClass::Ref
         } else {
@@ -1076,14 +1089,40 @@ fn without_glued_prefix(w: &str) -> &str {
     }
 }
 
+/// A bare word without the case ending or postposition a language glues on after it with a
+/// hyphen ("config/app.yaml-এ", "notes.txt-ში", "app.py-ல்"): `-` then a few letters outside
+/// ASCII, and nothing else.
+fn without_glued_suffix(w: &str) -> &str {
+    match w.rfind(['-', '־']) {
+        Some(at)
+            if at > 0
+                && (1..=5).contains(&w[at + 1..].chars().count())
+                && w[at..]
+                    .chars()
+                    .skip(1)
+                    .all(|c| c.is_alphabetic() && !c.is_ascii() || is_mark(c)) =>
+        {
+            &w[..at]
+        }
+        _ => w,
+    }
+}
+
+/// A combining mark (a vowel sign, a virama): part of the letter before it in Indic and
+/// Southeast Asian scripts, though not a letter itself.
+fn is_mark(c: char) -> bool {
+    matches!(c as u32, 0x0300..=0x036F | 0x0900..=0x0DFF | 0x0E31..=0x0E4E | 0x1000..=0x109F | 0x17B4..=0x17DD)
+        && !c.is_alphabetic()
+}
+
 pub(crate) fn as_path(t: &Token) -> Option<String> {
     let (text, quoted) = match t {
         Token::Code(q) | Token::Quote(q) => (q.trim(), true),
         Token::Word(w) => (
-            without_glued_prefix(
+            without_glued_suffix(without_glued_prefix(
                 w.trim_end_matches(['.', ',', ':', ';', ')', '\''])
                     .trim_start_matches(['(', '\'']),
-            ),
+            )),
             false,
         ),
     };
@@ -1171,7 +1210,9 @@ pub(crate) fn as_path(t: &Token) -> Option<String> {
     let ok = if quoted {
         slash || has_ext(false) || name.starts_with('.') && name.len() > 1
     } else {
-        has_ext(true) || (slash && path_like_start) || dir_word
+        // `build/old.o`: a separator inside and an extension of any letters is a file's
+        // shape (`shape_inferred` reads it so too); a branch rarely has both.
+        has_ext(true) || (slash && (path_like_start || has_ext(false))) || dir_word
     };
     if !ok || text.ends_with("/.") {
         return None;
@@ -1626,10 +1667,17 @@ mod tests {
             Kind::Ref {
                 name: "v0.2.0".into(),
                 tag: true,
+                at: None,
+            },
+            Kind::Ref {
+                name: "v0.2.0".into(),
+                tag: true,
+                at: Some("3f2a9c1".into()),
             },
             Kind::Ref {
                 name: "feat/x".into(),
                 tag: false,
+                at: None,
             },
             Kind::Holds {
                 path: "config/app.yaml".into(),

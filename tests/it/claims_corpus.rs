@@ -43,8 +43,17 @@ fn kind_label(kind: &Kind) -> String {
         Kind::Commit { hash: None } => "commit".into(),
         Kind::Push { branch: Some(b) } => format!("push:{b}"),
         Kind::Push { branch: None } => "push".into(),
-        Kind::Ref { name, tag: true } => format!("tag:{name}"),
-        Kind::Ref { name, tag: false } => format!("branch:{name}"),
+        Kind::Ref {
+            name,
+            tag: true,
+            at: Some(h),
+        } => format!("tag:{name}@{h}"),
+        Kind::Ref {
+            name, tag: true, ..
+        } => format!("tag:{name}"),
+        Kind::Ref {
+            name, tag: false, ..
+        } => format!("branch:{name}"),
         Kind::Holds { path, value } => format!("holds:{path}={value}"),
         Kind::Ran { command } => format!("ran:{command}"),
     }

@@ -1553,7 +1553,10 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
     // meets another script (`CLAUDE.mdを追加`).
     let original = fold(&original);
     for (start, w) in bare_words(&original) {
-        let w = w.trim_matches(|c: char| ",.;:!?".contains(c));
+        // A hyphen left at the end glued on a suffix of another script ("app.yaml-এ").
+        let w = w
+            .trim_matches(|c: char| ",.;:!?".contains(c))
+            .trim_end_matches('-');
         if w.is_empty() {
             continue;
         }

@@ -50,6 +50,16 @@ pub const PL: Lang = Lang {
         "jednak",
     ],
     modified: &[
+        // Replaced ("Zamieniłem „colour” na „color” w …").
+        "zamieniłem",
+        "zamieniłam",
+        "zamieniono",
+        "podmieniłem",
+        "podmieniłam",
+        "podmieniono",
+        "zastąpiłem",
+        "zastąpiłam",
+        "zastąpiono",
         "zaktualizowa",
         "zaktualizowan",
         "zmienił",

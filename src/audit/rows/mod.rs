@@ -900,7 +900,7 @@ mod tests {
         let branch = |m: &str| {
             all_claims(m)
                 .iter()
-                .any(|c| matches!(&c.kind, Kind::Ref { name, tag: false } if name == "hotfix"))
+                .any(|c| matches!(&c.kind, Kind::Ref { name, tag: false, .. } if name == "hotfix"))
         };
         assert!(branch(
             "I created a new branch `hotfix` and committed the fix there."

@@ -142,10 +142,26 @@ pub fn mark_git_refs(readings: &mut [Reading]) {
             if pushed_there && !tag {
                 continue;
             }
-            let claim = Claim::read(Kind::Ref { name, tag }, &r.sentence);
+            let at = tag.then(|| one_hash(&r.sentence)).flatten();
+            let claim = Claim::read(Kind::Ref { name, tag, at }, &r.sentence);
             add(r, claim);
         }
     }
+}
+
+/// The one commit hash a sentence names, written bare, in a code span or in brackets; none
+/// when it names two (a tag's sentence that names its commit says where the tag points).
+fn one_hash(sentence: &str) -> Option<String> {
+    let mut hashes = sentence
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        // A short hash may be all digits; evidence checks that it names a commit.
+        .filter(|w| {
+            (7..=40).contains(&w.len())
+                && (vocab::is_hash(w) || w.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .map(str::to_ascii_lowercase);
+    let first = hashes.next()?;
+    hashes.all(|h| h == first).then_some(first)
 }
 
 /// Whether a reading states what is, as done: no question, denial, plan, instruction or
@@ -185,13 +201,34 @@ fn states_as_done_outside_asides(r: &Reading) -> bool {
     if main.len() == r.sentence.len() {
         return states_as_done(r);
     }
-    // The word a reason quotes: `negated ("ไม่")`.
+    states_as_done_in(r, &main)
+}
+
+/// [`states_as_done`], of a part of the sentence: a reason the reader gave counts only when
+/// the word it quotes (`negated ("ไม่")`) is in that part.
+fn states_as_done_in(r: &Reading, part: &str) -> bool {
     let quoted = |w: &str| w.split('"').nth(1).map(str::to_owned);
-    let lower = main.to_lowercase();
-    clause_states_as_done(&main)
+    let lower = part.to_lowercase();
+    clause_states_as_done(part)
         && !r.why.iter().any(|w| {
             takes_it_back(w) && quoted(w).is_none_or(|q| lower.contains(&q.to_lowercase()))
         })
+}
+
+/// The sentence up to the end of the clause that holds its last code span with `needle`:
+/// what a clause after it plans ("…bằng `git commit --amend`, nên lịch sử…": "so the
+/// history…") is another clause's.
+fn through_clause_of_last_span<'s>(sentence: &'s str, needle: &str) -> &'s str {
+    let Some(at) = sentence.rfind(needle) else {
+        return sentence;
+    };
+    let after_span = sentence[at + 1..]
+        .find('`')
+        .map_or(sentence.len(), |i| at + 1 + i + 1);
+    let end = sentence[after_span..]
+        .find([',', ';', '，', '；', '、'])
+        .map_or(sentence.len(), |i| after_span + i);
+    &sentence[..end]
 }
 
 /// Text without the words that are paths (`.env.example`, `dist/a.js`): a name, not
@@ -314,7 +351,10 @@ pub fn mark_git_steps(readings: &mut [Reading]) {
             continue;
         }
         let lower = fold(&unquoted(&r.sentence).to_lowercase());
-        if !forms::any_in(&lower, Sets::CHANGED) || !states_as_done_outside_asides(r) {
+        let told = through_clause_of_last_span(&r.sentence, "`git ");
+        if !forms::any_in(&lower, Sets::CHANGED)
+            || !(states_as_done_outside_asides(r) || states_as_done_in(r, told))
+        {
             continue;
         }
         for command in steps {
