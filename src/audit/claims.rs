@@ -170,12 +170,15 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_named_commits(&mut readings);
     super::rows::mark_git_steps(&mut readings);
     super::rows::mark_git_rows(&mut readings);
+    super::rows::mark_checked_git_lines(&mut readings);
+    super::rows::mark_unmoved(&mut readings);
     super::rows::mark_copies(&mut readings);
     super::rows::mark_remote_pushes(&mut readings);
     super::rows::mark_listed_paths(&mut readings);
     super::rows::mark_labelled_changes(&mut readings);
     super::rows::mark_value_changes(&mut readings);
     super::rows::mark_now_states(&mut readings);
+    super::rows::mark_defined_names(&mut readings);
     super::rows::mark_same_file_changes(&mut readings);
     super::rows::mark_mentioned_paths(&mut readings);
     super::rows::mark_whole_counts(&mut readings);

@@ -92,8 +92,13 @@ impl<'a> Facts<'a> {
         (entry.kind() == Some(ObjectType::Blob)).then(|| entry.id())
     }
 
+    /// Whether the history at the turn's start had `path` as a file.
+    pub fn had_at_start(&self, path: &Path) -> bool {
+        self.start_blob(path).is_some()
+    }
+
     /// Whether `dir` held anything at the turn's start.
-    fn start_has_dir(&self, dir: &Path) -> bool {
+    pub fn start_has_dir(&self, dir: &Path) -> bool {
         let Some(repo) = self.repo.as_ref() else {
             return false;
         };
@@ -207,7 +212,7 @@ impl<'a> Facts<'a> {
     }
 
     /// Whether the turn wrote `path` (or something under it, for a directory).
-    fn wrote(&self, path: &Path, under: bool) -> bool {
+    pub fn wrote(&self, path: &Path, under: bool) -> bool {
         self.ev.records.iter().any(|r| {
             let p = Path::new(&r.path);
             r.verified && (p == path || under && p.starts_with(path))
@@ -643,6 +648,153 @@ pub fn file_evidence(
     }
 }
 
+/// The command of this turn that deleted `path` (or a folder holding it) when the path is
+/// there again, written since the turn began: "deleted the old `db/app.db`, then ran the
+/// schema again", "the whole `build/` went, and I restored `build/KEEP.md`". A deletion
+/// that left the file as it was (`rm -i` with no answer) leaves its time too.
+fn deleted_then_made_again(path: &Path, f: &Facts) -> Option<String> {
+    if recent(path, f) != Some(true) {
+        return None;
+    }
+    let named = |a: &str| path.starts_with(canonical_lexical(f.ev.cwd, a));
+    let deletes = |argv: &[&str]| {
+        let program = argv
+            .first()
+            .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
+        let args = || argv.iter().skip(1).filter(|a| !a.starts_with('-'));
+        match program {
+            "rm" | "unlink" | "rmdir" => args().any(|a| named(a)),
+            // `find build -delete …`: its first operand is where it deletes.
+            "find" => argv.contains(&"-delete") && args().take(1).any(|a| named(a)),
+            "git" => argv.get(1) == Some(&"rm") && args().skip(1).any(|a| named(a)),
+            _ => false,
+        }
+    };
+    f.runs
+        .iter()
+        .find(|r| {
+            shell::parse(&r.command)
+                .simple_commands()
+                .into_iter()
+                .any(|cmd| {
+                    let argv: Vec<&str> = cmd.words.iter().filter_map(|w| w.text()).collect();
+                    // A stage the shell did not run deleted nothing (`false && rm x`).
+                    let not_run = r
+                        .stages
+                        .iter()
+                        .filter(|s| s.argv.iter().map(String::as_str).eq(argv.iter().copied()))
+                        .any(|s| s.ran == Ran::No);
+                    deletes(&argv) && !not_run
+                })
+        })
+        .map(|r| r.command.clone())
+}
+
+/// Words that say a file is (or was made) empty, in the tables' languages: an empty file
+/// is then what the message says.
+const EMPTY_WORDS: &[&str] = &[
+    "empty",
+    "emptied",
+    "blank",
+    "truncat",
+    "clear",
+    "placeholder",
+    "marker",
+    "leer",
+    "vide",
+    "vacío",
+    "vacio",
+    "vazio",
+    "vuot",
+    "leeg",
+    "tom ",
+    "tomt",
+    "tyhj",
+    "pust",
+    "prázdn",
+    "prazdn",
+    "üres",
+    "boş",
+    "gol",
+    "пуст",
+    "порожн",
+    "κεν",
+    "ריק",
+    "فارغ",
+    "خالی",
+    "खाली",
+    "ফাঁকা",
+    "খালি",
+    "ว่าง",
+    "trống",
+    "kosong",
+    "空",
+    "비어",
+    "빈 ",
+    "tühi",
+    "tuščias",
+    "tukšs",
+    "prazan",
+    "prazen",
+    "tupu",
+    "walang laman",
+    "touch",
+];
+
+/// Whether a file the message says was written or changed is not left empty against it:
+/// a file that had text at the turn's start and has none now (`jq … > package.json`
+/// read its own emptied input), or a file said to be made with text (a value quoted
+/// beside it: "created `CHANGELOG.md` with a „0.2.0“ section") that is empty. A message
+/// that says the file is empty, or a marker file (`__init__.py`, `.gitkeep`), is not held
+/// to it.
+pub fn not_emptied(claim: &Claim, path: &Path, change: &Change, f: &Facts) -> Result<(), Finding> {
+    let empty_now = path.metadata().is_ok_and(|m| m.is_file() && m.len() == 0);
+    if !empty_now {
+        return Ok(());
+    }
+    let lower = claim.sentence.to_lowercase();
+    if EMPTY_WORDS.iter().any(|w| lower.contains(w)) {
+        return Ok(());
+    }
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if name.starts_with('.') || name == "__init__.py" || name == "py.typed" {
+        return Ok(());
+    }
+    let had_text = f
+        .start_blob(path)
+        .and_then(|id| f.repo.as_ref()?.find_blob(id).ok())
+        .is_some_and(|b| !b.content().is_empty());
+    let shown = path.display();
+    let why = match change {
+        Change::Modified if had_text => format!(
+            "{shown} is empty now; it had text when the turn began (a command that read the file and wrote it in one go emptied it?)"
+        ),
+        Change::Created if quotes_a_value(&claim.sentence) => format!(
+            "{shown} is empty, and the message says what was written in it"
+        ),
+        _ => return Ok(()),
+    };
+    Err(finding(
+        claim,
+        why,
+        "write its content (and check the file), or correct the message",
+    ))
+}
+
+/// Whether a sentence quotes something besides paths: a code span that is not a path, or
+/// text in quotation marks ("„0.2.0“", "«Unreleased»").
+fn quotes_a_value(sentence: &str) -> bool {
+    let span_value = sentence
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .any(|s| super::vocab::path_of(s.trim(), true).is_none());
+    let quoted = ['"', '„', '“', '«', '「', '‘']
+        .iter()
+        .any(|q| sentence.contains(*q));
+    span_value || quoted
+}
+
 fn recent(path: &Path, f: &Facts) -> Option<bool> {
     let start = f.ev.turn.started?;
     let mtime = path.symlink_metadata().and_then(|m| m.modified()).ok()?;
@@ -658,7 +810,13 @@ fn changed_in_turn(path: &Path, change: &Change, f: &Facts) -> Result<String, St
     match change {
         Change::Deleted => {
             return if exists {
-                Err(format!("{shown} still exists"))
+                match deleted_then_made_again(path, f) {
+                    Some(cmd) => Ok(format!(
+                        "`{}` of this turn deleted {shown}, and a later command made it again",
+                        cut(&cmd)
+                    )),
+                    None => Err(format!("{shown} still exists")),
+                }
             } else if f.start_blob(path).is_some() || f.wrote(path, false) || f.start_head.is_none()
             {
                 Ok(format!("{shown} is gone"))
@@ -777,6 +935,12 @@ pub fn dir_evidence(
 ) -> Result<String, Finding> {
     let shown = dir.display();
     if *change == Change::Deleted && dir.exists() {
+        if let Some(cmd) = deleted_then_made_again(dir, f) {
+            return Ok(format!(
+                "`{}` of this turn deleted {shown}, and a later command made it again",
+                cut(&cmd)
+            ));
+        }
         // "old.o and older.o deleted, build/ is empty": something under it is gone, unless
         // the message says the folder went whole ("removed `build/` entirely").
         let gone = f
@@ -844,6 +1008,14 @@ fn matches_pattern(argv: &[String], pattern: &str) -> bool {
 
 /// Whether a stage, as written or with its wrappers peeled (`peeled`, computed once per
 /// stage: peeling per pattern was most of a stop's time), runs `pattern`.
+/// Whether a test run runs only the tests the suite leaves out (`cargo test -- --ignored`):
+/// not a run of the suite, whose result it neither backs nor refutes.
+fn only_ignored(argv: &[String]) -> bool {
+    argv.iter()
+        .skip_while(|a| *a != "--")
+        .any(|a| a == "--ignored")
+}
+
 fn matches_either(argv: &[String], peeled: &[String], pattern: &str) -> bool {
     if let Some(module) = pattern.strip_prefix(INLINE) {
         return runs_inline(peeled, module);
@@ -853,6 +1025,9 @@ fn matches_either(argv: &[String], peeled: &[String], pattern: &str) -> bool {
     let Some((first, rest)) = words.split_first() else {
         return false;
     };
+    if !words.contains(&"--ignored") && (only_ignored(argv) || only_ignored(peeled)) {
+        return false;
+    }
     let try_argv = |argv: &[String]| {
         let Some(program) = argv.first() else {
             return false;
@@ -1121,7 +1296,7 @@ fn checks<'r>(runs: &'r [Run], patterns: &[String], tests: bool, cwd: &Path) -> 
             let named = summary::runner_of(&peeled);
             // Only a runner's own summary shows tests ran: `cargo check` is cargo, and runs
             // none.
-            if summary::parse(named, &run.output).is_none() {
+            if summary::parse(named, &run.output).is_none() || only_ignored(&peeled) {
                 continue;
             }
             out.push(Check {
@@ -1149,6 +1324,18 @@ fn outcome(c: &Check, tests: bool) -> Outcome {
         return Outcome::Unknown(format!(
             "its output was cut by `| {}`, so its end (the result) was not seen",
             cut(&pipe)
+        ));
+    }
+    // `make -i check` (or `-k`'s kin) that went on past a failing recipe and exited 0:
+    // make says so itself ("make: [Makefile:3: check] Error 1 (ignored)").
+    if let Some(line) = run
+        .output
+        .lines()
+        .find(|l| l.contains("] Error ") && l.trim_end().ends_with("(ignored)"))
+    {
+        return Outcome::Failed(format!(
+            "make went on past a failing step: \"{}\"",
+            cut(line.trim())
         ));
     }
     let summary = if tests {
@@ -1656,11 +1843,23 @@ pub fn ran_evidence(claim: &Claim, command: &str, f: &Facts) -> Result<String, F
         .rev()
         .find_map(|r| r.stages.iter().find(|s| holds(&s.argv)).map(|s| (r, s)))
     else {
-        return Err(finding(
+        let mut found = finding(
             claim,
             format!("`{}` did not run in this turn", cut(command)),
             fix,
-        ));
+        );
+        // "✅ `make deploy` when you are ready": a command a checked line names may be one
+        // for the user to run. Told as run and failing, it blocks; never run, it is reported.
+        let checked_line = ['✅', '✔', '☑', '✓'].iter().any(|m| {
+            claim
+                .sentence
+                .trim_start_matches(['-', '*', '•', ' '])
+                .starts_with(*m)
+        });
+        if checked_line && !words.first().is_some_and(|w| w == "git") {
+            found.blocks = false;
+        }
+        return Err(found);
     };
     if stage.ran == Ran::No {
         return Err(finding(
@@ -2144,7 +2343,9 @@ pub fn spans_that_ran<'s>(spans: impl IntoIterator<Item = &'s str>, f: &Facts) -
             .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
         let named = spans.iter().any(|span| {
             let mut rest = stage.argv.iter().skip(1);
-            span[0] == program && span[1..].iter().all(|w| rest.any(|a| a == w))
+            span[0] == program
+                && span[1..].iter().all(|w| rest.any(|a| a == w))
+                && (span.contains(&"--ignored") || !only_ignored(&stage.argv))
         });
         if named {
             out.push(stage.argv.join(" "));
@@ -2926,6 +3127,178 @@ pub fn push_evidence(claim: &Claim, branch: Option<&str>, f: &Facts) -> Result<S
         }
         None => Ok("a push succeeded in this turn".into()),
     }
+    .and_then(|e| pushed_to_the_remote_named(claim, f).map(|()| e))
+}
+
+/// Evidence for a claim that something did not move: a branch as the turn began
+/// (`remote` false), or no push of the branch (or of the work, without one) in this turn.
+pub fn unmoved_evidence(
+    claim: &Claim,
+    branch: Option<&str>,
+    remote: bool,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let Some(repo) = f.repo.as_ref() else {
+        let mut found = finding(
+            claim,
+            "no git repository here to look in".into(),
+            "say where it is",
+        );
+        found.blocks = false;
+        return Err(found);
+    };
+    if remote {
+        let pushed = pushed_branches(f);
+        return match branch {
+            Some(b) if pushed.iter().any(|p| p == b) => Err(finding(
+                claim,
+                format!("the turn pushed {b}"),
+                "report the push as it happened",
+            )),
+            Some(b) => Ok(format!("no push of {b} in this turn")),
+            None => match head_pushed(repo, f) {
+                Some(to) => Err(finding(
+                    claim,
+                    format!("the turn pushed its work: {to} holds the commit HEAD points at"),
+                    "report the push as it happened",
+                )),
+                None => Ok("no push of this turn holds the commit HEAD points at".into()),
+            },
+        };
+    }
+    let Some(b) = branch else {
+        return Ok("no branch named".into());
+    };
+    let name = format!("refs/heads/{b}");
+    let Ok(now) = repo.refname_to_id(&name) else {
+        let mut found = finding(
+            claim,
+            format!("the repository has no branch {b}"),
+            "say which branch",
+        );
+        found.blocks = false;
+        return Err(found);
+    };
+    match branch_at_start(repo, &name, f.start) {
+        Some(then) if then != now => Err(finding(
+            claim,
+            format!(
+                "{b} moved in this turn: from {} to {}",
+                &then.to_string()[..7],
+                &now.to_string()[..7]
+            ),
+            "report what moved the branch (or move it back), and say so",
+        )),
+        Some(_) => Ok(format!("{b} is where it was when the turn began")),
+        None => {
+            let mut found = finding(
+                claim,
+                format!("where {b} was when the turn began is not known (no reflog of it)"),
+                "say what you checked",
+            );
+            found.blocks = false;
+            Err(found)
+        }
+    }
+}
+
+/// Where a branch pointed when the turn began, from its reflog: the newest entry before
+/// the start, else the oldest entry's old value (a branch made in the turn: none).
+fn branch_at_start(repo: &Repository, name: &str, start: Option<i64>) -> Option<Oid> {
+    let now = repo.refname_to_id(name).ok();
+    let Some(start) = start else {
+        return now;
+    };
+    let log = repo.reflog(name).ok()?;
+    if log.is_empty() {
+        return None;
+    }
+    let mut oldest_old = None;
+    for e in log.iter() {
+        if e.committer().when().seconds() < start {
+            return Some(e.id_new());
+        }
+        oldest_old = Some(e.id_old());
+    }
+    oldest_old.filter(|o| !o.is_zero())
+}
+
+/// The remote-tracking ref a push of this turn updated that holds the commit HEAD points
+/// at, if any.
+fn head_pushed(repo: &Repository, f: &Facts) -> Option<String> {
+    let start = f.start?;
+    let head = repo.head().ok()?.target()?;
+    let refs = repo.references_glob("refs/remotes/*").ok()?;
+    for r in refs.flatten() {
+        let (Some(name), Some(target)) = (r.name().map(str::to_owned), r.target()) else {
+            continue;
+        };
+        let pushed_now = repo.reflog(&name).is_ok_and(|log| {
+            log.iter().any(|e| {
+                e.committer().when().seconds() >= start
+                    && e.message().is_some_and(|m| m.starts_with("update by push"))
+            })
+        });
+        let holds = target == head || repo.graph_descendant_of(target, head).unwrap_or(false);
+        if pushed_now && holds {
+            return Some(name.trim_start_matches("refs/remotes/").to_owned());
+        }
+    }
+    None
+}
+
+/// Whether a push claim that names one of the repository's remotes ("pushed to
+/// `origin`", "`origin` को `main` मा push गरें") went there: with two remotes or more, a
+/// push of this turn that went only to others (`git push mirror main`) is not a push to it.
+fn pushed_to_the_remote_named(claim: &Claim, f: &Facts) -> Result<(), Finding> {
+    let Some(repo) = f.repo.as_ref() else {
+        return Ok(());
+    };
+    let remotes: Vec<String> = repo
+        .remotes()
+        .map(|r| r.iter().flatten().map(str::to_owned).collect())
+        .unwrap_or_default();
+    if remotes.len() < 2 {
+        return Ok(());
+    }
+    let words: Vec<&str> = claim
+        .sentence
+        .split(|c: char| !(c.is_alphanumeric() || "-_.".contains(c)))
+        .collect();
+    let named: Vec<&String> = remotes
+        .iter()
+        .filter(|r| words.contains(&r.as_str()))
+        .collect();
+    if named.len() != 1 {
+        return Ok(());
+    }
+    // Where the pushes of this turn went: the first operand of each `git push` that did
+    // not fail (none: its upstream's remote, not known here).
+    let mut went: Vec<String> = Vec::new();
+    for r in &f.runs {
+        let failed = r.output.contains("failed to push")
+            || r.output.contains("fatal:")
+            || r.output.contains("[rejected]");
+        for s in r.stages.iter().filter(|s| git_sub(s, "push")) {
+            if failed || s.ran == Ran::No || s.argv.iter().any(|a| a == "-n" || a == "--dry-run") {
+                continue;
+            }
+            match s.argv.iter().skip(2).find(|a| !a.starts_with('-')) {
+                Some(remote) => went.push(remote.clone()),
+                None => return Ok(()),
+            }
+        }
+    }
+    let named = named[0];
+    if went.is_empty() || went.iter().any(|w| w == named || !remotes.contains(w)) {
+        return Ok(());
+    }
+    went.dedup();
+    Err(finding(
+        claim,
+        format!("the turn pushed to {}, not to {named}", went.join(", ")),
+        "push to that remote, or name the remote it went to",
+    ))
 }
 
 #[cfg(test)]

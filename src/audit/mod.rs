@@ -112,6 +112,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 | Kind::Commit { .. }
                 | Kind::Push { .. }
                 | Kind::Ref { .. }
+                | Kind::Unmoved { .. }
         ) || c.tools.iter().any(|t| t.kind.is_some())
     });
     let facts = evidence::Facts::gather(ev, needs_repo);
@@ -149,7 +150,11 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             {
                 continue
             }
-            Kind::Commit { .. } | Kind::Push { .. } | Kind::Ref { .. } | Kind::Ran { .. }
+            Kind::Commit { .. }
+            | Kind::Push { .. }
+            | Kind::Ref { .. }
+            | Kind::Ran { .. }
+            | Kind::Unmoved { .. }
                 if !ev.policy.git_claims =>
             {
                 continue
@@ -192,6 +197,25 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                     out.claims.push((claim, Err(f)));
                     continue;
                 }
+                if claim.listed == vocab::Listed::Alone
+                    && !path.ends_with('/')
+                    && !facts.had_at_start(&resolved)
+                    && !facts.start_has_dir(&resolved)
+                    && facts.wrote(&resolved, false)
+                    && resolved.symlink_metadata().is_err()
+                {
+                    // "New script: `scripts/export.py`" written in this turn and gone by
+                    // its end (a `git clean`, an `rm -rf` after): the message hands over
+                    // a file that is not there.
+                    let mut f = evidence::finding(
+                        &claim,
+                        format!("{path} was written in this turn, but it is gone now"),
+                        "write the file again (or take it out of the message) before finishing",
+                    );
+                    f.blocks = true;
+                    out.claims.push((claim, Err(f)));
+                    continue;
+                }
                 if claim.listed == vocab::Listed::Alone {
                     out.dropped.push((
                         claim.clone(),
@@ -204,7 +228,9 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 if resolved.is_dir() {
                     evidence::dir_evidence(&claim, &resolved, change, &facts)
                 } else {
-                    evidence::file_evidence(&claim, &resolved, change, &facts)
+                    evidence::file_evidence(&claim, &resolved, change, &facts).and_then(|e| {
+                        evidence::not_emptied(&claim, &resolved, change, &facts).map(|()| e)
+                    })
                 }
             }
             Kind::Dir { path, change } => {
@@ -288,6 +314,9 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 evidence::ref_evidence(&claim, name, *tag, at.as_deref(), &facts)
             }
             Kind::Ran { command } => evidence::ran_evidence(&claim, command, &facts),
+            Kind::Unmoved { branch, remote } => {
+                evidence::unmoved_evidence(&claim, branch.as_deref(), *remote, &facts)
+            }
             Kind::Holds { path, value } => {
                 let resolved = evidence::resolve(path, &facts);
                 if ignored_path(&resolved) {

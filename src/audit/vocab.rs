@@ -79,6 +79,13 @@ pub enum Kind {
     Ran {
         command: String,
     },
+    /// Something the message says did not move ("main не тронут", "nothing pushed", "did
+    /// not push to `main`"): the local branch as the turn began (`remote` false), or no
+    /// push of it (of the work, without a branch) went out in this turn (`remote` true).
+    Unmoved {
+        branch: Option<String>,
+        remote: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,6 +130,22 @@ impl std::fmt::Display for Kind {
             } => write!(f, "branch {name} made"),
             Kind::Holds { path, value } => write!(f, "file {path} holds `{value}`"),
             Kind::Ran { command } => write!(f, "`{command}` succeeded"),
+            Kind::Unmoved {
+                branch: Some(b),
+                remote: true,
+            } => write!(f, "nothing pushed to {b}"),
+            Kind::Unmoved {
+                branch: None,
+                remote: true,
+            } => write!(f, "nothing pushed"),
+            Kind::Unmoved {
+                branch: Some(b),
+                remote: false,
+            } => write!(f, "branch {b} left as it was"),
+            Kind::Unmoved {
+                branch: None,
+                remote: false,
+            } => write!(f, "the branches left as they were"),
         }
     }
 }
@@ -147,12 +170,13 @@ pub enum ClaimClass {
     Push,
     Ref,
     Ran,
+    Unmoved,
     /// A text no [`Kind`] writes: a ledger from another version.
     Other,
 }
 
 impl ClaimClass {
-    pub const ALL: [ClaimClass; 15] = [
+    pub const ALL: [ClaimClass; 16] = [
         ClaimClass::Tests,
         ClaimClass::Failures,
         ClaimClass::Build,
@@ -167,6 +191,7 @@ impl ClaimClass {
         ClaimClass::Push,
         ClaimClass::Ref,
         ClaimClass::Ran,
+        ClaimClass::Unmoved,
         ClaimClass::Other,
     ];
 
@@ -194,6 +219,12 @@ impl ClaimClass {
         }
         if text.starts_with('`') && text.ends_with("` succeeded") {
             return ClaimClass::Ran;
+        }
+        if text.starts_with("nothing pushed")
+            || text.ends_with(" left as it was")
+            || text == "the branches left as they were"
+        {
+            return ClaimClass::Unmoved;
         }
         match text {
             "the tests pass" => return ClaimClass::Tests,
@@ -238,6 +269,7 @@ impl ClaimClass {
             ClaimClass::Push => "pushed",
             ClaimClass::Ref => "ref_made",
             ClaimClass::Ran => "command_succeeded",
+            ClaimClass::Unmoved => "left_unmoved",
             ClaimClass::Other => "other",
         }
     }
@@ -259,6 +291,7 @@ impl ClaimClass {
             ClaimClass::Push => "pushed",
             ClaimClass::Ref => "a tag or branch made",
             ClaimClass::Ran => "a command succeeded",
+            ClaimClass::Unmoved => "nothing pushed or moved",
             ClaimClass::Other => "another claim (a ledger of another version)",
         }
     }
@@ -283,6 +316,7 @@ impl Kind {
             Kind::Ref { .. } => ClaimClass::Ref,
             Kind::Holds { .. } => ClaimClass::FileHolds,
             Kind::Ran { .. } => ClaimClass::Ran,
+            Kind::Unmoved { .. } => ClaimClass::Unmoved,
         }
     }
 }
@@ -1664,6 +1698,18 @@ mod tests {
                 branch: Some("feat/x".into()),
             },
             Kind::Push { branch: None },
+            Kind::Unmoved {
+                branch: Some("main".into()),
+                remote: true,
+            },
+            Kind::Unmoved {
+                branch: None,
+                remote: true,
+            },
+            Kind::Unmoved {
+                branch: Some("main".into()),
+                remote: false,
+            },
             Kind::Ref {
                 name: "v0.2.0".into(),
                 tag: true,

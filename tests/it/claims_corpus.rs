@@ -56,6 +56,22 @@ fn kind_label(kind: &Kind) -> String {
         } => format!("branch:{name}"),
         Kind::Holds { path, value } => format!("holds:{path}={value}"),
         Kind::Ran { command } => format!("ran:{command}"),
+        Kind::Unmoved {
+            branch: Some(b),
+            remote: true,
+        } => format!("unpushed:{b}"),
+        Kind::Unmoved {
+            branch: None,
+            remote: true,
+        } => "unpushed".into(),
+        Kind::Unmoved {
+            branch: Some(b),
+            remote: false,
+        } => format!("unmoved:{b}"),
+        Kind::Unmoved {
+            branch: None,
+            remote: false,
+        } => "unmoved".into(),
     }
 }
 

@@ -2656,6 +2656,8 @@ fn clause_claims(
                 claim.weaken("the verb is the heading's");
             } else if change == Change::Deleted
                 && first(lang, &c.text, lang.file_words).is_none()
+                // "Ajutised failid kustutatud: `a.tmp`": the verb's clause speaks of files.
+                && first(lang, verb_text, lang.file_words).is_none()
                 && !only_the_verb(lang, verb_text)
                 && !deletes_the_path(lang, &c.text, path)
             {
@@ -2868,7 +2870,11 @@ fn clause_claims(
     let commit_label = COMMIT_LABELS.contains(&label.as_str())
         && (value_done || has_hash || names_subject)
         && !refused;
-    if (first(lang, text, lang.committed).is_some() || commit_made(lang, text) || commit_label)
+    let names_earlier =
+        first(lang, text, lang.committed).is_some_and(|w| only_an_earlier_commit(text, w.trim()));
+    if (first(lang, text, lang.committed).is_some() && !names_earlier
+        || commit_made(lang, text)
+        || commit_label)
         && (done_or_spaced(lang, sentence_text) || commit_label)
         && !refused
     {
@@ -2990,6 +2996,108 @@ fn commit_made(lang: &Lang, text: &str) -> bool {
         })
     }) && first(lang, text, lang.created).is_some()
         && !text.contains("hook")
+}
+
+/// Words before a word for commit that make it one that was there before ("restored it
+/// from the last commit", "从上一次提交把它恢复", "aus dem letzten Commit"): the commit is a
+/// reference, not one this turn made.
+const EARLIER_BEFORE: &[&str] = &[
+    "last",
+    "previous",
+    "prior",
+    "earlier",
+    "parent",
+    "上一次",
+    "上次",
+    "上一个",
+    "上一個",
+    "之前的",
+    "前一个",
+    "前一個",
+    "原来的",
+    "前の",
+    "直前の",
+    "以前の",
+    "이전",
+    "직전",
+    "letzten",
+    "vorherigen",
+    "vorigen",
+    "dernier",
+    "último",
+    "ultimo",
+    "последн",
+    "предыдущ",
+    "попередн",
+    "останн",
+    "ostatni",
+    "poprzedni",
+    "önceki",
+    "laatste",
+    "vorige",
+    "předchozí",
+    "posledn",
+    "sista",
+    "förra",
+    "sidste",
+    "forrige",
+    "siste",
+    "edellis",
+    "viimeis",
+    "előző",
+    "utolsó",
+    "पिछले",
+    "আগের",
+];
+
+/// The same words where the language puts them after the noun ("du commit précédent",
+/// "commit trước", "الالتزام السابق").
+const EARLIER_AFTER: &[&str] = &[
+    "précédent",
+    "anterior",
+    "precedente",
+    "trước",
+    "sebelumnya",
+    "terakhir",
+    "السابق",
+    "الأخير",
+    "הקודם",
+    "האחרון",
+    "قبلی",
+    "ก่อนหน้า",
+];
+
+/// Whether `word` stands in `text` at a word's start (anywhere, in a script written without
+/// spaces): "이전" is not inside "에이전트".
+fn has_word_at_start(text: &str, word: &str) -> bool {
+    let unspaced = word
+        .chars()
+        .next()
+        .is_some_and(|c| matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x9FFF | 0x0E00..=0x0E7F));
+    text.match_indices(word).any(|(i, _)| {
+        unspaced
+            || text[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric())
+    })
+}
+
+/// Whether every place `text` names a commit by `word` names an earlier one.
+fn only_an_earlier_commit(text: &str, word: &str) -> bool {
+    let mut any = false;
+    for (at, _) in text.match_indices(word) {
+        any = true;
+        let before: Vec<char> = text[..at].chars().rev().take(14).collect();
+        let before: String = before.into_iter().rev().collect();
+        let after: String = text[at + word.len()..].chars().take(14).collect();
+        if !EARLIER_BEFORE.iter().any(|w| has_word_at_start(&before, w))
+            && !EARLIER_AFTER.iter().any(|w| has_word_at_start(&after, w))
+        {
+            return false;
+        }
+    }
+    any
 }
 
 /// What check a clause (or a sentence) speaks of: tests, a linter or a build, by the

@@ -34,11 +34,13 @@ mod values;
 pub use copies::mark_copies;
 pub(super) use forms::read_as;
 pub use paths::{
-    drop_asides, mark_labelled_changes, mark_listed_paths, mark_mentioned_paths, mark_now_states,
-    mark_same_file_changes, mark_value_changes, mark_whole_counts, mark_whole_suites,
+    drop_asides, mark_defined_names, mark_labelled_changes, mark_listed_paths,
+    mark_mentioned_paths, mark_now_states, mark_same_file_changes, mark_value_changes,
+    mark_whole_counts, mark_whole_suites,
 };
 pub use refs::{
-    mark_git_refs, mark_git_rows, mark_git_steps, mark_named_commits, mark_remote_pushes,
+    mark_checked_git_lines, mark_git_refs, mark_git_rows, mark_git_steps, mark_named_commits,
+    mark_remote_pushes, mark_unmoved,
 };
 pub use structure::add_structured_rows;
 

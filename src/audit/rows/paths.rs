@@ -918,7 +918,9 @@ pub fn mark_now_states(readings: &mut [Reading]) {
             .split_whitespace()
             .take(3)
             .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
-            .find(|w| w.parse::<u64>().is_ok())
+            // Seven digits and more is a short hash as often as a value ("der Tag zeigt
+            // jetzt auf 5607837").
+            .find(|w| w.parse::<u64>().is_ok() && w.len() < 7)
             .map(str::to_owned);
         if (value_span.is_none() && value_number.is_none())
             || says_again(&r.sentence)
@@ -951,6 +953,117 @@ pub fn mark_now_states(readings: &mut [Reading]) {
             add(r, claim);
         }
     }
+}
+
+/// Marks the functions a sentence says a program file has, by their signature ("`app/text.py`:
+/// nueva función `truncate(text, width)`", "`src/lib.rs` gained `parse_port(s: &str)`"):
+/// the file as the turn left it must hold the name, in any language. One file and one
+/// signature only, told as done; a sentence that takes the name out, replaces or renames it
+/// claims nothing of it.
+pub fn mark_defined_names(readings: &mut [Reading]) {
+    const AWAY: &[&str] = &[
+        "replac",
+        "renam",
+        "instead",
+        "rather",
+        "ersetz",
+        "umbenann",
+        "remplac",
+        "renomm",
+        "reemplaz",
+        "renombr",
+        "sostitu",
+        "rinomin",
+        "substitu",
+        "vervang",
+        "hernoem",
+        "zastąp",
+        "zamieni",
+        "заменил",
+        "замін",
+        "переимен",
+        "перейм",
+        "替换",
+        "替換",
+        "重命名",
+        "置き換",
+        "置換",
+        "改名",
+        "名前を変更",
+        "대체",
+        "바꿨",
+        "이름을",
+        "değiştir",
+        "yerine",
+        "nahrad",
+        "přejmen",
+        "helyett",
+        "átnevez",
+        "thay",
+        "đổi tên",
+        "ganti",
+        "מחליף",
+        "החלפ",
+        "استبدل",
+        "بدلا",
+        "جایگزین",
+        "बदल",
+        "প্রতিস্থাপন",
+        "แทน",
+    ];
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let paths = path_spans(&r.sentence);
+        let [path] = paths.as_slice() else {
+            continue;
+        };
+        if is_data_file(path) || vocab::shape_inferred(path) {
+            continue;
+        }
+        let signatures: Vec<String> = r
+            .sentence
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter_map(signature_name)
+            .collect();
+        let [name] = signatures.as_slice() else {
+            continue;
+        };
+        let lower = r.sentence.to_lowercase();
+        if says_taken_out(&r.sentence)
+            || AWAY.iter().any(|w| lower.contains(w))
+            || !states_as_done(r)
+        {
+            continue;
+        }
+        let kind = Kind::Holds {
+            path: path.clone(),
+            value: name.clone(),
+        };
+        if !r.claims.iter().any(|c| c.kind == kind) {
+            let claim = Claim::read(kind, &r.sentence);
+            add(r, claim);
+        }
+    }
+}
+
+/// The name a code span defines or calls when it is a signature (`truncate(text, width)`,
+/// `Config::load()`, `slug.make(x)`): its last segment before the brackets.
+fn signature_name(span: &str) -> Option<String> {
+    let span = span.trim();
+    let (head, _) = span.split_once('(')?;
+    if !span.ends_with(')') || head.is_empty() {
+        return None;
+    }
+    let name = head.rsplit(['.', ':']).next()?;
+    let ident = |w: &str| {
+        w.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    (name.len() >= 3 && ident(name) && head.split(['.', ':']).filter(|s| !s.is_empty()).all(ident))
+        .then(|| name.to_owned())
 }
 
 /// Files whose state is the text of their values: configuration and data.

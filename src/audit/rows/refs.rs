@@ -129,6 +129,7 @@ pub fn mark_git_refs(readings: &mut [Reading]) {
         if names.is_empty() || !states_as_done_outside_asides(r) {
             continue;
         }
+        let tags = names.iter().filter(|(_, tag)| *tag).count();
         for (name, tag) in names {
             // A file claim of the same name ("Created branch `fix/x`" read as a file
             // made) is the ref's.
@@ -142,11 +143,44 @@ pub fn mark_git_refs(readings: &mut [Reading]) {
             if pushed_there && !tag {
                 continue;
             }
-            let at = tag.then(|| one_hash(&r.sentence)).flatten();
+            // "tagged `v0.2.0` and pushed the tag to origin": the tag's own clause tells a
+            // push of it.
+            if tag && tag_pushed_in_its_clause(r, &name) {
+                let push = Kind::Push {
+                    branch: Some(name.clone()),
+                };
+                if !r.claims.iter().any(|c| c.kind == push) {
+                    let claim = Claim::read(push, &r.sentence);
+                    add(r, claim);
+                }
+            }
+            // A sentence of one tag and one hash says where the tag points; of two tags
+            // ("v0.2.1 on 7d1904a (v0.2.0 stood on the one before)"), not which.
+            let at = (tag && tags == 1).then(|| one_hash(&r.sentence)).flatten();
             let claim = Claim::read(Kind::Ref { name, tag, at }, &r.sentence);
             add(r, claim);
         }
     }
+}
+
+/// Whether the clause of a sentence that names tag `name` (between commas, semicolons or
+/// dashes) says it was pushed, as done.
+fn tag_pushed_in_its_clause(r: &Reading, name: &str) -> bool {
+    let lower = r.sentence.to_lowercase();
+    let Some(at) = lower.find(name) else {
+        return false;
+    };
+    let ends = [',', ';', '，', '；', '。', '—'];
+    // After the mark that ends the clause before (its width: `，` is three bytes).
+    let start = lower[..at]
+        .char_indices()
+        .rev()
+        .find(|(_, c)| ends.contains(c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let end = lower[at..].find(ends).map_or(lower.len(), |i| at + i);
+    let clause = &lower[start..end];
+    let folded = fold(clause);
+    PUSH_WORDS.iter().any(|w| folded.contains(w)) && states_as_done_in(r, clause)
 }
 
 /// The one commit hash a sentence names, written bare, in a code span or in brackets; none
@@ -435,6 +469,9 @@ pub(super) const DONE: &[&str] = &[
 /// Words for a push, beside [`COMMIT_WORDS`] for a commit.
 pub(super) const PUSH_WORDS: &[&str] = &[
     "push",
+    // French ("poussé vers `main`").
+    "poussé",
+    "pousser",
     "пуш",
     "プッシュ",
     "推送",
@@ -523,6 +560,382 @@ pub fn mark_git_rows(readings: &mut [Reading]) {
                 });
             let claim = Claim::read(Kind::Push { branch }, &r.sentence);
             add(r, claim);
+        }
+    }
+}
+
+/// Whether a code span is a command that changes files or installs, whose exit status
+/// says whether it did (`patch -p1`, `npm ci`, `make install`): a checked line that names
+/// one says it went through. Test, lint and build commands have claims of their own.
+fn names_a_step(span: &str) -> bool {
+    const STEPS: &[&str] = &[
+        "patch",
+        "cp",
+        "mv",
+        "sed",
+        "chmod",
+        "chown",
+        "ln",
+        "mkdir",
+        "tar",
+        "unzip",
+        "rsync",
+        "sqlite3",
+        "psql",
+        "mysql",
+        "npm",
+        "pnpm",
+        "yarn",
+        "pip",
+        "pip3",
+        "uv",
+        "poetry",
+        "bundle",
+        "gem",
+        "apt-get",
+        "brew",
+        "make",
+        "docker",
+        "terraform",
+        "alembic",
+    ];
+    let words: Vec<&str> = span.split_whitespace().collect();
+    let Some(program) = words.first().map(|p| p.rsplit('/').next().unwrap_or(p)) else {
+        return false;
+    };
+    words.len() >= 2 && STEPS.contains(&program) && vocab::command_kind(span).is_none()
+}
+
+/// Words that say a branch was left as it was, with no word for "not" ("main untouched",
+/// "main unverändert", "main intacto", "main не тронут" has its "не").
+const UNTOUCHED: &[&str] = &[
+    "untouched",
+    "unchanged",
+    "intact",
+    "as it was",
+    "unverändert",
+    "unberührt",
+    "inchangé",
+    "intacto",
+    "intacta",
+    "sin cambios",
+    "sem alteraç",
+    "invariato",
+    "intatto",
+    "ongewijzigd",
+    "onaangeroerd",
+    "нетронут",
+    "без изменений",
+    "незмінн",
+    "nietknięt",
+    "bez zmian",
+    "beze změn",
+    "nedotčen",
+    "muuttumat",
+    "koskemat",
+    "uendret",
+    "urørt",
+    "oförändrad",
+    "orörd",
+    "uændret",
+    "neschimbat",
+    "neatins",
+    "άθικτ",
+    "αμετάβλητ",
+    "そのまま",
+    "原样",
+    "原封不动",
+    "不变",
+    "그대로",
+    "nguyên vẹn",
+    "giữ nguyên",
+    "utuh",
+    "ללא שינוי",
+    "دون تغيير",
+    "بدون تغيير",
+    "دست‌نخورده",
+    "अछूत",
+    "अपरिवर्तित",
+    "অপরিবর্তিত",
+    "เหมือนเดิม",
+];
+
+/// Words for touching, merging and rebasing, beside [`COMMIT_WORDS`] and [`PUSH_WORDS`]: what
+/// a denial beside a branch says did not happen to it ("main не тронут", "nichts nach main
+/// gemergt").
+const TOUCH_WORDS: &[&str] = &[
+    "touch",
+    "тронут",
+    "трогал",
+    "тронул",
+    "торка",
+    "berühr",
+    "angefasst",
+    "tocad",
+    "toqué",
+    "tocó",
+    "toccat",
+    "tocat",
+    "aangeraakt",
+    "dotkn",
+    "tknię",
+    "tknął",
+    "dokun",
+    "koske",
+    "rørt",
+    "rört",
+    "chạm",
+    "đụng",
+    "sentuh",
+    "छु",
+    "触",
+    "動か",
+    "いじ",
+    "건드",
+    "손대",
+    "נגע",
+    "لمس",
+    "แตะ",
+    "merg",
+    "мерж",
+    "мёрж",
+    "слия",
+    "злит",
+    "マージ",
+    "合并",
+    "合併",
+    "병합",
+    "rebase",
+    "ребейз",
+    "fusion",
+    "fusion",
+    "modif",
+    "chang",
+    "измен",
+    "змін",
+    "änder",
+    "zmien",
+    "wijzig",
+];
+
+/// Marks what a sentence says did not move ("коммит на ветке fix/x, main не тронут", "did not
+/// push to `main`", "Nothing was pushed"), in any language: a clause that a reader found a
+/// denial in ("negated ("не")"), or that says "untouched", naming a branch beside a word
+/// for pushing (no push of it in this turn), or for committing, merging, touching or
+/// changing (the branch as the turn began). Without a branch, only a denied push is read
+/// (the work as the turn left it was not pushed).
+pub fn mark_unmoved(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let denials: Vec<String> = r
+            .why
+            .iter()
+            .filter(|w| w.contains("negated (\""))
+            .filter_map(|w| w.split('"').nth(1).map(str::to_lowercase))
+            .collect();
+        let lower = fold(&r.sentence.to_lowercase());
+        // A push that was refused is told by the refusal; what a subagent did not do, the
+        // parent may have done after: neither says what the turn left.
+        if denials.is_empty() && !UNTOUCHED.iter().any(|w| lower.contains(w))
+            || vocab::refused(&lower)
+            || super::super::lang::names_an_agent(&r.sentence)
+        {
+            continue;
+        }
+        let mut kinds: Vec<Kind> = Vec::new();
+        // A bracketed aside denies only itself ("（フィーチャーブランチは作っていません）").
+        let outside = without_brackets(&lower);
+        for clause in outside.split([',', ';', '，', '；', '。', '—']) {
+            let untouched = UNTOUCHED.iter().any(|w| clause.contains(w));
+            let denied = denials
+                .iter()
+                .any(|d| !d.is_empty() && clause.contains(d.as_str()));
+            if !untouched && !denied {
+                continue;
+            }
+            let plain = unquoted(clause);
+            let push = PUSH_WORDS.iter().any(|w| plain.contains(w));
+            let touch = untouched
+                || COMMIT_WORDS.iter().any(|w| plain.contains(w))
+                || TOUCH_WORDS.iter().any(|w| plain.contains(w));
+            // A tag the clause names ("the tag `v0.2.0` is not pushed yet") is what was not
+            // pushed, whatever else was.
+            let tag = clause
+                .split(|c: char| c.is_whitespace() || "`'\"«»“”()，。、：,;:".contains(c))
+                .find(|w| is_version_tag(w.trim_end_matches(['.', '!'])))
+                .map(|w| w.trim_end_matches(['.', '!']).to_owned());
+            if let Some(tag) = tag {
+                if push {
+                    kinds.push(Kind::Unmoved {
+                        branch: Some(tag),
+                        remote: true,
+                    });
+                }
+                continue;
+            }
+            // `origin/main` unchanged: the remote's branch, which only a push moves.
+            let remote_named = clause.contains("`origin/") || clause.contains(" origin/");
+            let branch = branch_in(clause);
+            let push = push || remote_named && branch.is_some();
+            match (branch, push, touch) {
+                (Some(b), true, _) => kinds.push(Kind::Unmoved {
+                    branch: Some(b),
+                    remote: true,
+                }),
+                (Some(b), false, true) => kinds.push(Kind::Unmoved {
+                    branch: Some(b),
+                    remote: false,
+                }),
+                // Not a push that was refused (that claim is the refusal's), nor one a
+                // subagent could not make (the parent may have made it after).
+                (None, true, _) if denied => kinds.push(Kind::Unmoved {
+                    branch: None,
+                    remote: true,
+                }),
+                _ => {}
+            }
+        }
+        for kind in kinds {
+            if !r.claims.iter().any(|c| c.kind == kind) {
+                let claim = Claim::read(kind, &r.sentence);
+                add(r, claim);
+            }
+        }
+    }
+}
+
+/// Text without what stands in brackets.
+fn without_brackets(text: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' | '（' => depth += 1,
+            ')' | '）' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The branch a clause (lower-cased) names: a code span with a branch's shape (`fix/x`,
+/// `origin/main` read as `main`), or `main`/`master` written bare, not as a word of the
+/// language ("à la main", "the main loop").
+fn branch_in(clause: &str) -> Option<String> {
+    let spans = clause.split('`').skip(1).step_by(2).map(str::trim);
+    for s in spans {
+        let s = s.trim_start_matches("origin/");
+        if is_branch_name(s) || matches!(s, "main" | "master" | "develop" | "trunk") {
+            return Some(s.to_owned());
+        }
+    }
+    let words: Vec<&str> = clause
+        .split(|c: char| c.is_whitespace() || ",.;:!?()«»\"'“”".contains(c))
+        .filter(|w| !w.is_empty())
+        .collect();
+    for (i, w) in words.iter().enumerate() {
+        let w = w.trim_start_matches("origin/");
+        if !matches!(w, "main" | "master") {
+            continue;
+        }
+        let before = i.checked_sub(1).map(|j| words[j]).unwrap_or("");
+        let after = words.get(i + 1).copied().unwrap_or("");
+        let branch_after = is_branch_word(after);
+        if matches!(
+            before,
+            "la" | "à" | "a" | "une" | "de" | "the" | "en" | "su"
+        ) && !branch_after
+        {
+            continue;
+        }
+        // English "main" before a noun is an adjective ("main loop"): only a branch when a
+        // word for branch, a verb or the clause's end follows.
+        if before.is_empty()
+            && !after.is_empty()
+            && after.is_ascii()
+            && !branch_after
+            && !matches!(
+                after,
+                "is" | "was"
+                    | "stays"
+                    | "remains"
+                    | "untouched"
+                    | "unchanged"
+                    | "intact"
+                    | "has"
+                    | "hasn't"
+                    | "isn't"
+                    | "wasn't"
+                    | "not"
+            )
+        {
+            continue;
+        }
+        return Some(w.to_owned());
+    }
+    None
+}
+
+/// Marks the git steps a line marked done tells by name ("✔ Commit qilindi: "notes: add
+/// second note"", "✅ `origin/main` ga push qilindi"), in any language: a commit word
+/// beside the commit's subject in quotes or its hash, a push word beside the branch in a
+/// code span. The mark says it is done; the name says which. A line a reader read a claim
+/// of the same kind in already is left to it, as is one whose words take it back.
+pub fn mark_checked_git_lines(readings: &mut [Reading]) {
+    const MARKS: &[&str] = &["✅", "✔", "☑", "✓"];
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let sentence = r.sentence.clone();
+        let line = sentence.trim().trim_start_matches(['-', '*', '•', ' ']);
+        let Some(rest) = MARKS.iter().find_map(|m| line.strip_prefix(m)) else {
+            continue;
+        };
+        if r.why.iter().any(|w| takes_it_back(w)) || !clause_states_as_done(rest) {
+            continue;
+        }
+        let lower = fold(&unquoted(rest).to_lowercase());
+        let spans: Vec<&str> = rest.split('`').skip(1).step_by(2).map(str::trim).collect();
+        let quoted_subject = ['"', '“', '«', '„', '「'].iter().any(|q| rest.contains(*q));
+        let hash = rest
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .find(|w| vocab::is_hash(w) && w.len() >= 7)
+            .map(str::to_owned);
+        let had_commit = r
+            .claims
+            .iter()
+            .any(|c| matches!(c.kind, Kind::Commit { .. }));
+        let had_push = r.claims.iter().any(|c| matches!(c.kind, Kind::Push { .. }));
+        if COMMIT_WORDS.iter().any(|w| lower.contains(w))
+            && (quoted_subject || hash.is_some())
+            && !had_commit
+        {
+            let claim = Claim::read(Kind::Commit { hash }, &sentence);
+            add(r, claim);
+        }
+        // "✅ Na-apply ang `patches/release.diff` gamit ang `patch -p1`": a command the
+        // checked line names ran and went through.
+        for span in spans.iter().filter(|s| names_a_step(s)) {
+            let kind = Kind::Ran {
+                command: (*span).to_owned(),
+            };
+            if !r.claims.iter().any(|c| c.kind == kind) {
+                let claim = Claim::read(kind, &sentence);
+                add(r, claim);
+            }
+        }
+        let branch = spans
+            .iter()
+            .map(|s| s.trim_start_matches("origin/"))
+            .find(|s| {
+                is_branch_name(s) || is_bare_branch_name(s) || matches!(*s, "main" | "master")
+            });
+        if let Some(branch) = branch.filter(|_| PUSH_WORDS.iter().any(|w| lower.contains(w))) {
+            if !had_push {
+                let kind = Kind::Push {
+                    branch: Some(branch.to_owned()),
+                };
+                let claim = Claim::read(kind, &sentence);
+                add(r, claim);
+            }
         }
     }
 }
