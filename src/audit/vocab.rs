@@ -866,10 +866,13 @@ pub(crate) fn split_sentences(line: &str) -> Vec<String> {
                     .all(|(a, b)| a.to_ascii_lowercase() == b)
         };
         let abbreviation = is("e.g.") || is("i.e.");
-        let ends = matches!(c, '。' | '！' | '？' | '।' | '॥' | '؟' | '۔')
-            || !abbreviation
-                && matches!(c, '.' | '!' | '?')
-                && next.is_none_or(|n| n.is_whitespace());
+        // Armenian's "։", Ethiopic's "።" and "፧", Khmer's "។" and "៕" end sentences too.
+        let ends = matches!(
+            c,
+            '。' | '！' | '？' | '।' | '॥' | '؟' | '۔' | '։' | '።' | '፧' | '។' | '៕'
+        ) || !abbreviation
+            && matches!(c, '.' | '!' | '?')
+            && next.is_none_or(|n| n.is_whitespace());
         if !in_code && ends {
             out.push(std::mem::take(&mut current));
         }

@@ -59,6 +59,13 @@ mod lv;
 mod sl;
 mod sw;
 mod tl;
+// Georgian, Armenian, Amharic, Sinhala, Khmer, Telugu.
+mod am;
+mod hy;
+mod ka;
+mod km;
+mod si;
+mod te;
 
 use super::fast_hash::FastMap;
 use super::vocab::{self, Change, Claim, Kind, Reading};
@@ -196,6 +203,16 @@ const AGENT_WORDS: &[&str] = &[
     "ahente",
     "aģent",
     "agens",
+    "აგენტ",
+    "ագենտ",
+    "գործակալ",
+    "ኤጀን",
+    "ወኪል",
+    "ወኪሉ",
+    "ඒජන්ත",
+    "නියෝජිත",
+    "ភ្នាក់ងារ",
+    "ఏజెంట్",
 ];
 
 /// Whether a message names an agent it delegated to.
@@ -290,6 +307,13 @@ pub const LANGS: &[&Lang] = &[
     &fa::FA,
     &th::TH,
     &bn::BN,
+    // Each told by a script of its own (Amharic's shared with Tigrinya: by its words).
+    &ka::KA,
+    &hy::HY,
+    &am::AM,
+    &si::SI,
+    &km::KM,
+    &te::TE,
     // Told by its script and words ([`bulgarian`]), not by its place.
     &bg::BG,
 ];
@@ -354,6 +378,10 @@ pub fn fold(text: &str) -> String {
             '۰'..='۹' => char::from(b'0' + (c as u32 - '۰' as u32) as u8),
             '০'..='৯' => char::from(b'0' + (c as u32 - '০' as u32) as u8),
             '๐'..='๙' => char::from(b'0' + (c as u32 - '๐' as u32) as u8),
+            // Khmer, Telugu and Sinhala digits.
+            '០'..='៩' => char::from(b'0' + (c as u32 - '០' as u32) as u8),
+            '౦'..='౯' => char::from(b'0' + (c as u32 - '౦' as u32) as u8),
+            '෦'..='෯' => char::from(b'0' + (c as u32 - '෦' as u32) as u8),
             '／' => '/',
             '：' => ':',
             _ => c,
@@ -363,7 +391,7 @@ pub fn fold(text: &str) -> String {
 
 /// The script most of the message's letters are written in.
 fn script(text: &str) -> Option<&'static str> {
-    let mut counts: [(&str, usize); 11] = [
+    let mut counts: [(&str, usize); 17] = [
         ("latin", 0),
         ("kana", 0),
         ("han", 0),
@@ -375,6 +403,12 @@ fn script(text: &str) -> Option<&'static str> {
         ("devanagari", 0),
         ("thai", 0),
         ("bengali", 0),
+        ("georgian", 0),
+        ("armenian", 0),
+        ("ethiopic", 0),
+        ("sinhala", 0),
+        ("khmer", 0),
+        ("telugu", 0),
     ];
     for c in text.chars().filter(|c| c.is_alphabetic()) {
         let i = match c as u32 {
@@ -389,6 +423,12 @@ fn script(text: &str) -> Option<&'static str> {
             0x900..=0x97F => 8,
             0xE00..=0xE7F => 9,
             0x980..=0x9FF => 10,
+            0x10A0..=0x10FF | 0x1C90..=0x1CBF | 0x2D00..=0x2D2F => 11,
+            0x530..=0x58F | 0xFB13..=0xFB17 => 12,
+            0x1200..=0x139F | 0x2D80..=0x2DDF | 0xAB00..=0xAB2F => 13,
+            0xD80..=0xDFF => 14,
+            0x1780..=0x17FF | 0x19E0..=0x19FF => 15,
+            0xC00..=0xC7F => 16,
             _ => continue,
         };
         counts[i].1 += 1;
@@ -417,7 +457,12 @@ fn script(text: &str) -> Option<&'static str> {
 /// languages share).
 fn uses_markers(lang: &Lang, text: &str) -> bool {
     text.split(|c: char| {
-        c.is_whitespace() || c.is_ascii_punctuation() || matches!(c, '।' | '॥' | '،' | '؛' | '؟')
+        c.is_whitespace()
+            || c.is_ascii_punctuation()
+            || matches!(
+                c,
+                '।' | '॥' | '،' | '؛' | '؟' | '።' | '፣' | '፤' | '፥' | '፦' | '፧'
+            )
     })
     .any(|w| lang.markers.contains(&w))
 }
@@ -457,6 +502,38 @@ fn yiddish(text: &str) -> bool {
         || text
             .split(|c: char| !c.is_alphanumeric())
             .any(|w| WORDS.contains(&w))
+}
+
+/// Whether Ethiopic-script text is Tigrinya's rather than Amharic's: its words ("እዩ",
+/// "ኣብ", "ካብ", "ምስ") and its ኣ, which Amharic writes as አ, outnumber Amharic's words.
+fn tigrinya(text: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "እዩ",
+        "እያ",
+        "ኣብ",
+        "ካብ",
+        "ምስ",
+        "ኩሉ",
+        "ኩሎም",
+        "እቲ",
+        "ኣሎ",
+        "ኣለዉ",
+        "ነይሩ",
+        "ከምኡ",
+        "ግና",
+        "ድማ",
+        "እንተ",
+        "ንምርኣይ",
+        "ኣይ",
+    ];
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let tigrinya = words.iter().filter(|w| WORDS.contains(w)).count()
+        + text.chars().filter(|&c| c == 'ኣ').count();
+    let amharic = words.iter().filter(|w| am::AM.markers.contains(w)).count();
+    tigrinya > amharic
 }
 
 /// Whether Cyrillic text is Ukrainian: its letters (і, ї, є, ґ), its words ("що", "та",
@@ -1078,7 +1155,19 @@ impl Latin {
                     l.spaced
                         && !matches!(
                             l.code,
-                            "ru" | "uk" | "bg" | "hi" | "ar" | "el" | "he" | "fa" | "bn"
+                            "ru" | "uk"
+                                | "bg"
+                                | "hi"
+                                | "ar"
+                                | "el"
+                                | "he"
+                                | "fa"
+                                | "bn"
+                                | "ka"
+                                | "hy"
+                                | "am"
+                                | "si"
+                                | "te"
                         )
                 })
                 .collect();
@@ -1248,6 +1337,13 @@ fn detect_uncached(message: &str) -> Detected {
         Some("hebrew") if !yiddish(&text) => return Detected::Known(&he::HE),
         Some("thai") => return Detected::Known(&th::TH),
         Some("bengali") if !text.contains(['ৰ', 'ৱ']) => return Detected::Known(&bn::BN),
+        Some("georgian") => return Detected::Known(&ka::KA),
+        Some("armenian") => return Detected::Known(&hy::HY),
+        // Ethiopic script is also Tigrinya's: the table reads a message that uses its words.
+        Some("ethiopic") if !tigrinya(&text) => return Detected::Known(&am::AM),
+        Some("sinhala") => return Detected::Known(&si::SI),
+        Some("khmer") => return Detected::Known(&km::KM),
+        Some("telugu") => return Detected::Known(&te::TE),
         Some(other) => return Detected::Unknown(other),
     }
     // Apostrophes split French and Italian elisions (j'ai, l'ho) into their words.
@@ -1423,6 +1519,12 @@ fn clauses(lang: &Lang, sentence: &str) -> Vec<Clause> {
                     | '،'
                     | '؛'
                     | '।'
+                    | '፣'
+                    | '፤'
+                    | '፥'
+                    | '፦'
+                    | '՝'
+                    | '៖'
             )
             // A dash before a code span opens a clause of its own ("… `config/app.yaml` —
             // `scripts/render.sh` overskriver filen"); before words it may be the verdict
@@ -1636,8 +1738,8 @@ fn beside_from(lang: &Lang, text: &str, at: usize, len: usize) -> bool {
                         .chars()
                         .next_back()
                         .is_none_or(|c| !c.is_alphanumeric()));
-            // Thai puts "from" before its noun, as the spaced languages do.
-            ends_before || !lang.spaced && lang.code != "th" && after.starts_with(f)
+            // Thai and Khmer put "from" before its noun, as the spaced languages do.
+            ends_before || !lang.spaced && !matches!(lang.code, "th" | "km") && after.starts_with(f)
         });
     // What a file was made with or on the basis of, in the languages without spaces:
     // Chinese puts the word before the path ("用 `a` 生成了 `b`", "基于 `a`"), Japanese
@@ -2185,9 +2287,9 @@ fn done_at(lang: &Lang, text: &str, start: usize, end: usize, tail: &str) -> boo
         after
             .find(d)
             .is_some_and(|i| after[..i].chars().count() <= DONE_REACH)
-        // Thai ends the verb phrase, or the verbs joined by "และ", with its done mark:
+        // Thai (and Khmer) ends the verb phrase, or the verbs joined by "และ", with its done mark:
         // "แก้ไข `a.rs` และ `b.rs` แล้ว".
-    }) || lang.code == "th" && {
+    }) || matches!(lang.code, "th" | "km") && {
         let rest = tail.get(end..).unwrap_or(&text[end..]);
         lang.done.iter().any(|d| rest.contains(d))
     };
@@ -2338,6 +2440,12 @@ fn some_of(lang: &Lang, text: &str) -> bool {
         "tl" => &["lang ", "lamang", "tanging"],
         "lt" => &["tik ", "tiktai", "vienintel"],
         "lv" => &["tikai"],
+        "ka" => &["მხოლოდ"],
+        "hy" => &["միայն"],
+        "am" => &["ብቻ"],
+        "si" => &["පමණක්", "පමණයි"],
+        "km" => &["តែប៉ុណ្ណោះ", "ប៉ុណ្ណោះ", "តែមួយ"],
+        "te" => &["మాత్రమే"],
         _ => &[],
     };
     if first(lang, text, only).is_some() {
@@ -2356,6 +2464,13 @@ fn some_of(lang: &Lang, text: &str) -> bool {
         "tl" => &[" sa ", " out of "],
         "lt" => &[" iš "],
         "lv" => &[" no "],
+        // "4-დან 3", "4-ից 3", "ከ4ቱ 3", "4න් 3", "3 ក្នុងចំណោម 4", "4లో 3".
+        "ka" => &["-დან", "დან "],
+        "hy" => &["-ից", "ից "],
+        "am" => &["ውስጥ", "ቱ "],
+        "si" => &["න් ", "කින් "],
+        "km" => &["ក្នុងចំណោម", "លើ"],
+        "te" => &["లో ", "ింటిలో", "టిలో"],
         _ => return false,
     };
     let mut nums: Vec<(usize, usize, u64)> = Vec::new();
@@ -2469,6 +2584,17 @@ pub(crate) fn says_the_rest(lower: &str) -> bool {
         "बाकी",
         "शेष",
         "বাকি",
+        "დანარჩენი",
+        "დარჩენილი",
+        "մնացած",
+        "մյուս",
+        "ቀሪዎቹ",
+        "የቀሩት",
+        "ሌሎቹ",
+        "ඉතිරි",
+        "අනෙක්",
+        "మిగిలిన",
+        "మిగతా",
     ];
     // Written without spaces between words: anywhere.
     const REST_UNSPACED: &[&str] = &[
@@ -2481,6 +2607,8 @@ pub(crate) fn says_the_rest(lower: &str) -> bool {
         "他の",
         "나머지",
         "ที่เหลือ",
+        "ដែលនៅសល់",
+        "ផ្សេងទៀត",
     ];
     // A count or a word for tests within three words of it.
     const TESTS: &[&str] = &[
@@ -2499,6 +2627,13 @@ pub(crate) fn says_the_rest(lower: &str) -> bool {
         "परीक्षण",
         "টেস্ট",
         "পরীক্ষা",
+        "ტესტ",
+        "թեստ",
+        "ሙከራ",
+        "ටෙස්ට්",
+        "පරීක්ෂණ",
+        "టెస్ట",
+        "పరీక్ష",
         "kiểm thử",
         "uji",
         "suite",
@@ -2563,6 +2698,12 @@ fn all_but(lang: &Lang, sentence: &str) -> bool {
         "hi" => &["छोड़कर", "सिवाय"],
         "bn" => &["ছাড়া"],
         "th" => &["ยกเว้น"],
+        "ka" => &["გარდა"],
+        "hy" => &["բացի"],
+        "am" => &["በስተቀር", "ሳይጨምር"],
+        "si" => &["හැර"],
+        "km" => &["លើកលែង", "ក្រៅពី"],
+        "te" => &["తప్ప", "మినహా"],
         "ja" => &["以外", "を除"],
         "zh" => &["除了"],
         "ko" => &["제외", "빼고"],
@@ -2946,6 +3087,11 @@ const PUSH_LABELS: &[&str] = &[
     "پوش",
     "พุช",
     "পুশ",
+    "პუში",
+    "փուշ",
+    "ፑሽ",
+    "පුෂ්",
+    "పుష్",
 ];
 const COMMIT_LABELS: &[&str] = &[
     "commit",
@@ -2958,6 +3104,11 @@ const COMMIT_LABELS: &[&str] = &[
     "کامیت",
     "คอมมิต",
     "কমিট",
+    "კომიტი",
+    "քոմիթ",
+    "ኮሚት",
+    "කමිට්",
+    "కమిట్",
 ];
 
 fn claims_hash(s: &str) -> bool {
@@ -3330,7 +3481,10 @@ fn read_sentence(
     };
     // Greek asks with ";" (or with U+037E, its own question mark, which looks alike).
     let greek_question = lang.code == "el" && sentence.trim_end().ends_with([';', '\u{37e}']);
-    if sentence.trim_end().ends_with(['?', '？', '؟']) || greek_question {
+    // Armenian marks the word asked about ("փոխե՞մ"), Ethiopic ends with "፧".
+    let marked_question = lang.code == "hy" && sentence.contains('՞');
+    if sentence.trim_end().ends_with(['?', '？', '؟', '፧']) || greek_question || marked_question
+    {
         reading.why.push("a question: not a claim".into());
         return reading;
     }

@@ -2849,3 +2849,393 @@ fn a_bare_path_after_a_wide_letter_is_read_whole() {
     );
     assert!(!claims.is_empty());
 }
+
+#[test]
+fn georgian() {
+    check(
+        "ka",
+        &[
+            (
+                "განვაახლე `src/main.rs` და ყველა ტესტმა გაიარა.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "შევასწორე `src/parser.rs`, 12 ტესტმა წარმატებით გაიარა.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            ("წავშალე ფაილი `docs/old.md`.", "file docs/old.md deleted"),
+            (
+                "`src/lib.rs`-დან წავშალე გამოუყენებელი იმპორტი.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "შევქმენი ახალი ფაილი `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            (
+                "`foo.py` გადავარქვი `bar.py`-ად.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "ცვლილებები დავაკომიტე და `feat/login`-ზე დავპუშე.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "ბილდი წარმატებით დასრულდა და clippy-მ გაფრთხილებების გარეშე გაიარა.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 გაიარა, 0 ჩავარდა.", "8 tests pass"),
+            ("სამმა ტესტმა გაიარა, ორი ტესტი ჩავარდა.", "2 tests fail"),
+        ],
+        &[
+            "ტესტები უკვე გადის CI-ში.",
+            "გთხოვთ გაუშვათ `cargo test` და შეამოწმოთ.",
+            "გადავხედე `src/lib.rs`-ის ცვლილებებს.",
+            "`config.yaml` ფაილი მომხმარებელმა შეცვალა.",
+            "ჯერ არ გამიშვია ტესტები.",
+            "დავაკომიტო ცვლილებები?",
+            "შემდეგ ნაბიჯად შემიძლია განვაახლო `docs/api.md`.",
+            "თუ გინდათ, მოგვიანებით განვაახლებ `src/lib.rs`-ს.",
+            "ტესტები ისევ ვარდება: 10-დან 2.",
+            "`README.md` არ შემიცვლია.",
+            "`main`-ზე პუში სერვერმა უარყო (non-fast-forward).",
+            "ტესტებმა ვერ გაიარა, ამიტომ არაფერი დამიკომიტებია.",
+        ],
+    );
+}
+
+#[test]
+fn armenian() {
+    check(
+        "hy",
+        &[
+            (
+                "Թարմացրի `src/main.rs`-ը, և բոլոր թեստերը անցան։",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Ուղղեցի `src/parser.rs`-ը, 12 թեստ հաջողությամբ անցան։",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            ("Ջնջեցի `docs/old.md` ֆայլը։", "file docs/old.md deleted"),
+            (
+                "`src/lib.rs`-ից հեռացրի չօգտագործվող import-ը։",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Ստեղծեցի նոր ֆայլ `docs/setup.md`։",
+                "file docs/setup.md created",
+            ),
+            (
+                "`foo.py`-ը վերանվանեցի `bar.py`։",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Փոփոխությունները commit արեցի և push արեցի `feat/login` ճյուղ։",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "Build-ը հաջողությամբ անցավ, իսկ clippy-ն առանց զգուշացումների է։",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 անցան, 0 ձախողվեց։", "8 tests pass"),
+            ("Երեք թեստ անցան, երկու թեստ ձախողվեցին։", "2 tests fail"),
+        ],
+        &[
+            "Թեստերն արդեն անցնում են CI-ում։",
+            "Խնդրում եմ գործարկել `cargo test`։",
+            "Վերանայեցի `src/lib.rs`-ի փոփոխությունները։",
+            "`config.yaml` ֆայլը փոխվել է օգտատիրոջ կողմից։",
+            "Դեռ չեմ գործարկել թեստերը։",
+            "Commit անե՞մ փոփոխությունները։",
+            "Հաջորդ քայլով կարող եմ թարմացնել `docs/api.md`-ը։",
+            "Եթե ցանկանում եք, ավելի ուշ կթարմացնեմ `src/lib.rs`-ը։",
+            "Թեստերը դեռ ձախողվում են՝ 10-ից 2-ը։",
+            "`README.md`-ը չեմ փոխել։",
+            "Փուշը դեպի `main` մերժվեց սերվերի կողմից (non-fast-forward)։",
+            "Թեստերը չանցան, ուստի ոչինչ commit չեմ արել։",
+        ],
+    );
+}
+
+#[test]
+fn amharic() {
+    check(
+        "am",
+        &[
+            (
+                "`src/main.rs`ን አዘምኛለሁ እና ሁሉም ሙከራዎች አልፈዋል።",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "`src/parser.rs`ን አስተካክያለሁ፣ 12 ሙከራዎች በተሳካ ሁኔታ አልፈዋል።",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            ("የ`docs/old.md` ፋይሉን ሰርዣለሁ።", "file docs/old.md deleted"),
+            (
+                "ከ`src/lib.rs` ጥቅም ላይ ያልዋለውን import አስወግጃለሁ።",
+                "file src/lib.rs changed",
+            ),
+            (
+                "አዲስ ፋይል `docs/setup.md` ፈጥሬያለሁ።",
+                "file docs/setup.md created",
+            ),
+            (
+                "`foo.py` ስሙን ወደ `bar.py` ቀይሬያለሁ።",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "ለውጦቹን commit አድርጌ ወደ `feat/login` push አድርጌያለሁ።",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "ግንባታው በተሳካ ሁኔታ ተጠናቋል፣ clippy ምንም ማስጠንቀቂያ የለም።",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 አልፈዋል፣ 0 ወድቀዋል።", "8 tests pass"),
+            ("ሶስት ሙከራዎች አልፈዋል፣ ሁለት ሙከራዎች ወድቀዋል።", "2 tests fail"),
+        ],
+        &[
+            "ሙከራዎቹ ቀድሞውኑ በ CI ላይ ያልፋሉ።",
+            "እባክዎ `cargo test` ያስኪዱ።",
+            "የ`src/lib.rs` ለውጦችን ገመገምኩ።",
+            "`config.yaml` ፋይሉን ተጠቃሚው ቀይሮታል።",
+            "እስካሁን ሙከራዎቹን አላስኬድኩም።",
+            "ለውጦቹን commit ላድርግ?",
+            "በቀጣይ እርምጃ `docs/api.md`ን ማዘመን እችላለሁ።",
+            "ከፈለጉ በኋላ ላይ `src/lib.rs`ን አዘምናለሁ።",
+            "ሙከራዎቹ አሁንም እየወደቁ ነው፦ ከ10ቱ 2ቱ።",
+            "`README.md`ን አልቀየርኩም።",
+            "ወደ `main` የተደረገው ፑሽ በሰርቨሩ ውድቅ ተደርጓል (non-fast-forward)።",
+            "ሙከራዎቹ አላለፉም፣ ስለዚህ ምንም commit አላደረግሁም።",
+        ],
+    );
+}
+
+#[test]
+fn sinhala() {
+    check(
+        "si",
+        &[
+            (
+                "මම `src/main.rs` යාවත්කාලීන කළා, සියලුම ටෙස්ට් පාස් වුණා.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "`src/parser.rs` නිවැරදි කළා, ටෙස්ට් 12ක් සාර්ථකව පාස් වුණා.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            ("මම `docs/old.md` ගොනුව මකා දැමුවා.", "file docs/old.md deleted"),
+            (
+                "`src/lib.rs` ගොනුවෙන් අනවශ්‍ය import එක ඉවත් කළා.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "නව ගොනුවක් `docs/setup.md` නිර්මාණය කළා.",
+                "file docs/setup.md created",
+            ),
+            (
+                "`foo.py` ගොනුව `bar.py` ලෙස නැවත නම් කළා.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "වෙනස්කම් commit කළා සහ `feat/login` වෙත push කළා.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "බිල්ඩ් එක සාර්ථකයි, clippy හි අනතුරු ඇඟවීම් නැත.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 පාස්, 0 අසාර්ථකයි.", "8 tests pass"),
+            ("ටෙස්ට් තුනක් පාස් වුණා, ටෙස්ට් දෙකක් අසාර්ථක වුණා.", "2 tests fail"),
+        ],
+        &[
+            "ටෙස්ට් දැනටමත් CI හි පාස් වෙනවා.",
+            "කරුණාකර `cargo test` ධාවනය කරන්න.",
+            "මම `src/lib.rs` හි වෙනස්කම් සමාලෝචනය කළා.",
+            "`config.yaml` ගොනුව පරිශීලකයා වෙනස් කළා.",
+            "මම තවම ටෙස්ට් ධාවනය කළේ නැහැ.",
+            "වෙනස්කම් push කරන්නද?",
+            "ඊළඟ පියවර ලෙස `docs/api.md` යාවත්කාලීන කළ හැකිය.",
+            "ඔබට අවශ්‍ය නම් පසුව `src/lib.rs` යාවත්කාලීන කරන්නම්.",
+            "ටෙස්ට් තවමත් අසාර්ථකයි: 10න් 2ක්.",
+            "මම `README.md` වෙනස් කළේ නැහැ.",
+            "`main` වෙත push කිරීම ප්‍රතික්ෂේප විය (non-fast-forward).",
+            "ටෙස්ට් පාස් වුණේ නැහැ, ඒ නිසා මම කිසිවක් commit කළේ නැහැ.",
+        ],
+    );
+}
+
+#[test]
+fn khmer() {
+    check(
+        "km",
+        &[
+            (
+                "ខ្ញុំបានធ្វើបច្ចុប្បន្នភាព `src/main.rs` ហើយតេស្តទាំងអស់បានឆ្លងកាត់។",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "បានកែប្រែ `src/parser.rs` តេស្ត 12 បានឆ្លងកាត់ដោយជោគជ័យ។",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "បានលុបឯកសារ `docs/old.md` រួចហើយ។",
+                "file docs/old.md deleted",
+            ),
+            (
+                "បានលុប import ដែលលែងប្រើចេញពី `src/lib.rs`។",
+                "file src/lib.rs changed",
+            ),
+            (
+                "បានបង្កើតឯកសារថ្មី `docs/setup.md` រួចរាល់។",
+                "file docs/setup.md created",
+            ),
+            (
+                "បានប្តូរឈ្មោះ `foo.py` ទៅជា `bar.py`។",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "បាន commit ការផ្លាស់ប្តូរ និង push ទៅ `feat/login` រួចហើយ។",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "ការ build បានជោគជ័យ និង clippy គ្មានការព្រមាន។",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: ឆ្លងកាត់ 8 បរាជ័យ 0", "8 tests pass"),
+            ("តេស្តឆ្លងកាត់បី និងបរាជ័យពីរ", "2 tests fail"),
+        ],
+        &[
+            "តេស្តបានឆ្លងកាត់រួចស្រាប់ហើយនៅក្នុង CI។",
+            "សូមដំណើរការ `cargo test` ដើម្បីពិនិត្យ។",
+            "បានពិនិត្យការផ្លាស់ប្តូរក្នុង `src/lib.rs` រួចហើយ។",
+            "ឯកសារ `config.yaml` ត្រូវបានកែប្រែដោយអ្នកប្រើ។",
+            "ខ្ញុំមិនទាន់បានដំណើរការតេស្តទេ។",
+            "តើចង់ឱ្យខ្ញុំ push ការផ្លាស់ប្តូរទេ?",
+            "ជំហានបន្ទាប់ ខ្ញុំអាចធ្វើបច្ចុប្បន្នភាព `docs/api.md`។",
+            "បើអ្នកចង់ ខ្ញុំនឹងកែប្រែ `src/lib.rs` ពេលក្រោយ។",
+            "តេស្តនៅតែបរាជ័យ: 2 ក្នុងចំណោម 10។",
+            "មិនបានកែប្រែ `README.md` ទេ។",
+            "ការ push ទៅ `main` ត្រូវបានបដិសេធ (non-fast-forward)។",
+            "តេស្តមិនបានឆ្លងកាត់ទេ ដូច្នេះខ្ញុំមិនបាន commit អ្វីទាំងអស់។",
+        ],
+    );
+}
+
+#[test]
+fn telugu() {
+    check(
+        "te",
+        &[
+            (
+                "నేను `src/main.rs` ని అప్‌డేట్ చేశాను మరియు అన్ని టెస్టులు పాస్ అయ్యాయి.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "`src/parser.rs` ని సరిచేశాను, 12 టెస్టులు విజయవంతంగా పాస్ అయ్యాయి.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            ("`docs/old.md` ఫైల్‌ను తొలగించాను.", "file docs/old.md deleted"),
+            (
+                "`src/lib.rs` నుండి ఉపయోగించని import ని తొలగించాను.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "కొత్త ఫైల్ `docs/setup.md` సృష్టించాను.",
+                "file docs/setup.md created",
+            ),
+            (
+                "`foo.py` పేరును `bar.py` గా మార్చాను.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "మార్పులను కమిట్ చేసి `feat/login` కి పుష్ చేశాను.",
+                "a commit made|pushed to feat/login",
+            ),
+            (
+                "బిల్డ్ విజయవంతమైంది, clippy లో ఎలాంటి హెచ్చరికలు లేవు.",
+                "the build succeeds|the linter passes",
+            ),
+            ("`cargo test`: 8 పాస్, 0 ఫెయిల్.", "8 tests pass"),
+            ("మూడు టెస్టులు పాస్ అయ్యాయి, రెండు టెస్టులు విఫలమయ్యాయి.", "2 tests fail"),
+        ],
+        &[
+            "టెస్టులు ఇప్పటికే CI లో పాస్ అవుతున్నాయి.",
+            "దయచేసి `cargo test` రన్ చేయండి.",
+            "నేను `src/lib.rs` లోని మార్పులను సమీక్షించాను.",
+            "`config.yaml` ఫైల్‌ను యూజర్ మార్చారు.",
+            "నేను ఇంకా టెస్టులు రన్ చేయలేదు.",
+            "మార్పులను పుష్ చేయమంటారా?",
+            "తదుపరి దశగా `docs/api.md` ని అప్‌డేట్ చేయగలను.",
+            "మీకు కావాలంటే తర్వాత `src/lib.rs` ని అప్‌డేట్ చేస్తాను.",
+            "టెస్టులు ఇంకా విఫలమవుతున్నాయి: 10 లో 2.",
+            "నేను `README.md` ని మార్చలేదు.",
+            "`main` కి పుష్ తిరస్కరించబడింది (non-fast-forward).",
+            "టెస్టులు పాస్ కాలేదు, కాబట్టి నేను ఏమీ కమిట్ చేయలేదు.",
+        ],
+    );
+}
+
+/// Georgian, Armenian, Amharic, Sinhala, Khmer and Telugu: lists, native digits, a pass
+/// denied beside its count, a subagent's work relayed, honest reports; Tigrinya keeps its
+/// Ethiopic script unread.
+#[test]
+fn georgian_armenian_amharic_sinhala_khmer_telugu_lists_digits_and_relays() {
+    for (message, want) in [
+        (
+            "განვაახლე `a.rs` და `b.rs`, შევქმენი `c.rs`.",
+            &[
+                "file a.rs changed",
+                "file b.rs changed",
+                "file c.rs created",
+            ][..],
+        ),
+        (
+            "បានកែប្រែ `a.rs` និង `b.rs` រួចហើយ",
+            &["file a.rs changed", "file b.rs changed"],
+        ),
+        ("`cargo test`: ឆ្លងកាត់ ១៤ បរាជ័យ ០", &["14 tests pass"]),
+        (
+            "`cargo test` రన్ చేశాను: ౧౪ టెస్టులు పాస్ అయ్యాయి.",
+            &["14 tests pass"],
+        ),
+        ("2 ტესტი ვერ გაიარა.", &["2 tests fail"]),
+        ("2 టెస్టులు పాస్ కాలేదు.", &["2 tests fail"]),
+        ("2 թեստ չեն անցել։", &["2 tests fail"]),
+        (
+            "სუბაგენტმა შექმნა `c.rs` და დააკომიტა.",
+            &["file c.rs created", "a commit made"],
+        ),
+        (
+            "Ենթագործակալը ստեղծեց `c.rs` ֆայլը։",
+            &["file c.rs created"],
+        ),
+        (
+            "ኤጀንቱ `c.rs` ፈጠረ እና commit አደረገ።",
+            &["file c.rs created", "a commit made"],
+        ),
+    ] {
+        assert_eq!(read(message), want, "{message}");
+    }
+    for message in [
+        "დანამ შექმნა `src/retry.rs` მარტში.",
+        "ჯერ არ დამიკომიტებია.",
+        "ტესტებმა ვერ გაიარა.",
+        "Միայն 3 թեստ անցավ 4-ից։",
+        "Փուշը ձախողվեց։",
+        "ገና commit አላደረግሁም።",
+        "ከ4ቱ ሙከራዎች 3ቱ ብቻ አለፉ።",
+        "මම තවම commit කළේ නැහැ.",
+        "ටෙස්ට් 4න් 3ක් පමණක් පාස් වුණා.",
+        "ខ្ញុំនឹង push ទៅ `main` នៅពេលក្រោយ។",
+        "తర్వాత `main` కి పుష్ చేస్తాను.",
+        "4 టెస్టుల్లో 3 మాత్రమే పాస్ అయ్యాయి.",
+    ] {
+        assert_eq!(read(message), Vec::<String>::new(), "{message}");
+    }
+    assert_eq!(
+        detect("ኣብ `README.md` ለውጢ ገይረ ኣለኹ፣ ኩሉ ፈተናታት ሓሊፎም እዮም።"),
+        Detected::Unknown("ethiopic")
+    );
+}
