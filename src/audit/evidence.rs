@@ -1296,7 +1296,13 @@ fn checks<'r>(runs: &'r [Run], patterns: &[String], tests: bool, cwd: &Path) -> 
             let named = summary::runner_of(&peeled);
             // Only a runner's own summary shows tests ran: `cargo check` is cargo, and runs
             // none.
-            if summary::parse(named, &run.output).is_none() || only_ignored(&peeled) {
+            // An install (`npm ci`, `pip install`) prints what it fetched, not a test run's
+            // result, whatever its output holds.
+            let installs = matches!(
+                peeled.get(1).map(String::as_str),
+                Some("ci" | "install" | "i" | "add" | "sync")
+            );
+            if summary::parse(named, &run.output).is_none() || only_ignored(&peeled) || installs {
                 continue;
             }
             out.push(Check {
@@ -2111,7 +2117,19 @@ pub fn failure_evidence(
         ),
         "report the number of failures the run printed",
     );
-    if said > s.failed {
+    // "`pytest -x` stopped at the first failure: 1 passed, 1 failed", beside the full run's
+    // count: a count an earlier run of the turn printed tells that run. Reported.
+    let earlier = all
+        .iter()
+        .filter(|d| !std::ptr::eq(*d, c))
+        .filter_map(|d| summary::parse(d.runner, &d.run.output))
+        .any(|e| e.counted && e.failed == said);
+    if earlier {
+        found.why.push_str(&format!(
+            " ({said} is what an earlier run of this turn reported)"
+        ));
+    }
+    if said > s.failed || earlier {
         found.blocks = false;
     }
     Some(Err(found))

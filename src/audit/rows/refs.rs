@@ -745,6 +745,12 @@ pub fn mark_unmoved(readings: &mut [Reading]) {
         // A bracketed aside denies only itself ("（フィーチャーブランチは作っていません）").
         let outside = without_brackets(&lower);
         for clause in outside.split([',', ';', '，', '；', '。', '—']) {
+            // A short clause says one thing: in a long one (a script written without
+            // spaces or commas, "…មិនបានបញ្ជូន… ដូច្នេះខ្ញុំបាន push…") a denial may be of
+            // something else than the push or the branch beside it.
+            if clause.trim().chars().count() > 80 {
+                continue;
+            }
             let untouched = UNTOUCHED.iter().any(|w| clause.contains(w));
             let denied = denials
                 .iter()
@@ -787,7 +793,9 @@ pub fn mark_unmoved(readings: &mut [Reading]) {
                 }),
                 // Not a push that was refused (that claim is the refusal's), nor one a
                 // subagent could not make (the parent may have made it after).
-                (None, true, _) if denied => kinds.push(Kind::Unmoved {
+                // Without a branch, only a clause that names nothing else ("Not pushed.",
+                // "Ничего не пушил"): "`origin` … not pushed yet" is about one remote.
+                (None, true, _) if denied && !clause.contains('`') => kinds.push(Kind::Unmoved {
                     branch: None,
                     remote: true,
                 }),
