@@ -1862,7 +1862,11 @@ pub fn ran_evidence(claim: &Claim, command: &str, f: &Facts) -> Result<String, F
                 .trim_start_matches(['-', '*', '•', ' '])
                 .starts_with(*m)
         });
-        if checked_line && !words.first().is_some_and(|w| w == "git") {
+        // So is an install or a file step told as done ("installed with `pip install -r
+        // requirements.txt`"): the sentence may hand it to the user.
+        if (checked_line || super::vocab::names_a_step(command))
+            && !words.first().is_some_and(|w| w == "git")
+        {
             found.blocks = false;
         }
         return Err(found);

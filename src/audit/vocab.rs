@@ -1396,6 +1396,48 @@ pub(crate) const LINT_OK: &[&str] = &[
     "succeeded",
 ];
 
+/// Whether a code span is a command that changes files or installs, whose exit status
+/// says whether it did (`patch -p1`, `npm ci`, `make install`): a checked line that names
+/// one says it went through. Test, lint and build commands have claims of their own.
+pub(crate) fn names_a_step(span: &str) -> bool {
+    const STEPS: &[&str] = &[
+        "patch",
+        "cp",
+        "mv",
+        "sed",
+        "chmod",
+        "chown",
+        "ln",
+        "mkdir",
+        "tar",
+        "unzip",
+        "rsync",
+        "sqlite3",
+        "psql",
+        "mysql",
+        "npm",
+        "pnpm",
+        "yarn",
+        "pip",
+        "pip3",
+        "uv",
+        "poetry",
+        "bundle",
+        "gem",
+        "apt-get",
+        "brew",
+        "make",
+        "docker",
+        "terraform",
+        "alembic",
+    ];
+    let words: Vec<&str> = span.split_whitespace().collect();
+    let Some(program) = words.first().map(|p| p.rsplit('/').next().unwrap_or(p)) else {
+        return false;
+    };
+    words.len() >= 2 && STEPS.contains(&program) && command_kind(span).is_none()
+}
+
 pub(crate) fn is_hash(t: &str) -> bool {
     (6..=40).contains(&t.len())
         && t.chars().all(|c| c.is_ascii_hexdigit())

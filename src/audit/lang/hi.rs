@@ -491,6 +491,9 @@ pub const HI: Lang = Lang {
         "स्वरूपण",
     ],
     passed: &[
+        // "successful", in Hindi and in Marathi (read by this table: "सर्व 3 चाचण्या
+        // यशस्वी").
+        "यशस्वी",
         "पास हो",
         "पास हु",
         "पास हैं",

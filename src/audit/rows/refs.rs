@@ -369,7 +369,7 @@ pub fn mark_named_commits(readings: &mut [Reading]) {
 /// change form of any table, claims that the command ran and went through.
 pub fn mark_git_steps(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        if !r.sentence.contains("`git ") {
+        if !r.sentence.contains('`') {
             continue;
         }
         let steps: Vec<String> = r
@@ -378,14 +378,15 @@ pub fn mark_git_steps(readings: &mut [Reading]) {
             .skip(1)
             .step_by(2)
             .map(str::trim)
-            .filter(|span| is_git_step(span))
+            .filter(|span| is_git_step(span) || vocab::names_a_step(span))
             .map(str::to_owned)
             .collect();
         if steps.is_empty() {
             continue;
         }
         let lower = fold(&unquoted(&r.sentence).to_lowercase());
-        let told = through_clause_of_last_span(&r.sentence, "`git ");
+        let last = format!("`{}", steps[steps.len() - 1]);
+        let told = through_clause_of_last_span(&r.sentence, &last);
         if !forms::any_in(&lower, Sets::CHANGED)
             || !(states_as_done_outside_asides(r) || states_as_done_in(r, told))
         {
@@ -562,48 +563,6 @@ pub fn mark_git_rows(readings: &mut [Reading]) {
             add(r, claim);
         }
     }
-}
-
-/// Whether a code span is a command that changes files or installs, whose exit status
-/// says whether it did (`patch -p1`, `npm ci`, `make install`): a checked line that names
-/// one says it went through. Test, lint and build commands have claims of their own.
-fn names_a_step(span: &str) -> bool {
-    const STEPS: &[&str] = &[
-        "patch",
-        "cp",
-        "mv",
-        "sed",
-        "chmod",
-        "chown",
-        "ln",
-        "mkdir",
-        "tar",
-        "unzip",
-        "rsync",
-        "sqlite3",
-        "psql",
-        "mysql",
-        "npm",
-        "pnpm",
-        "yarn",
-        "pip",
-        "pip3",
-        "uv",
-        "poetry",
-        "bundle",
-        "gem",
-        "apt-get",
-        "brew",
-        "make",
-        "docker",
-        "terraform",
-        "alembic",
-    ];
-    let words: Vec<&str> = span.split_whitespace().collect();
-    let Some(program) = words.first().map(|p| p.rsplit('/').next().unwrap_or(p)) else {
-        return false;
-    };
-    words.len() >= 2 && STEPS.contains(&program) && vocab::command_kind(span).is_none()
 }
 
 /// Words that say a branch was left as it was, with no word for "not" ("main untouched",
@@ -921,7 +880,7 @@ pub fn mark_checked_git_lines(readings: &mut [Reading]) {
         }
         // "✅ Na-apply ang `patches/release.diff` gamit ang `patch -p1`": a command the
         // checked line names ran and went through.
-        for span in spans.iter().filter(|s| names_a_step(s)) {
+        for span in spans.iter().filter(|s| vocab::names_a_step(s)) {
             let kind = Kind::Ran {
                 command: (*span).to_owned(),
             };
