@@ -96,6 +96,25 @@ if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/
   fi
 fi
 
+# The whole-turn corpus plays turns that run jq, sqlite3 and make (tests/corpus/turns/):
+# Debian's packages, installed here when one is missing and apt-get can have them.
+missing=()
+for tool in jq sqlite3 make; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  as_root=()
+  [ "$(id -u)" = 0 ] || as_root=(sudo -n)
+  if command -v apt-get >/dev/null 2>&1 && { [ "${#as_root[@]}" = 0 ] || command -v sudo >/dev/null 2>&1; }; then
+    echo "test.sh: installing ${missing[*]} (apt-get) for the whole-turn corpus" >&2
+    aptq() { "${as_root[@]+"${as_root[@]}"}" env DEBIAN_FRONTEND=noninteractive apt-get "$@" >&2; }
+    aptq install -y "${missing[@]}" || { aptq update && aptq install -y "${missing[@]}"; } ||
+      echo "test.sh: ${missing[*]} could not be installed; turns that run them fail" >&2
+  else
+    echo "test.sh: ${missing[*]} missing, and no apt-get (as root) to install them: turns that run them fail" >&2
+  fi
+fi
+
 # What the end-to-end tests install into target/ on first use, said before they do it.
 target="${CARGO_TARGET_DIR:-target}"
 hosts="${DID_IT_ACTUALLY_HOST_CACHE:-$target/hosts}"
