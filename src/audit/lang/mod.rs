@@ -66,6 +66,13 @@ mod ka;
 mod km;
 mod si;
 mod te;
+// Welsh, Basque, Icelandic, Azerbaijani, Uzbek, Kazakh.
+mod az;
+mod cy;
+mod eu;
+mod is;
+mod kk;
+mod uz;
 
 use super::fast_hash::FastMap;
 use super::vocab::{self, Change, Claim, Kind, Reading};
@@ -268,6 +275,14 @@ pub const LANGS: &[&Lang] = &[
     &lv::LV,
     &sw::SW,
     &tl::TL,
+    // Welsh before English's neighbours, Basque before Spanish and French, Icelandic before
+    // Swedish, Danish and Norwegian, Uzbek and Azerbaijani before Turkish: a message that
+    // scores alike is read as the older table read it (NEIGHBOURS tells them apart).
+    &cy::CY,
+    &eu::EU,
+    &is::IS,
+    &uz::UZ,
+    &az::AZ,
     // The tables added later stand before the older ones of their script: a message that
     // scores alike in both is read as it was before them. Norwegian after Danish: a
     // message both could be ("Jeg har slettet filen") is read as Norwegian; the tables
@@ -314,8 +329,9 @@ pub const LANGS: &[&Lang] = &[
     &si::SI,
     &km::KM,
     &te::TE,
-    // Told by its script and words ([`bulgarian`]), not by its place.
+    // Told by its script and words ([`bulgarian`], [`kazakh`]), not by its place.
     &bg::BG,
+    &kk::KK,
 ];
 
 /// The language a message is written in.
@@ -627,6 +643,62 @@ fn ukrainian(text: &str) -> bool {
             > letters("ыэъё") + listed(RU_WORDS) + forms(&ru::RU)
 }
 
+/// Whether Cyrillic text is Kazakh: its own letters (ә, ғ, қ, ң, ө, ұ, ү, һ), which no
+/// other table's language writes, and its words ("және", "үшін", "емес", "жоқ") outnumber
+/// the words only Russian or Ukrainian write ("что", "это", "и", "що"). A Russian message
+/// that names a Kazakh place keeps its many function words.
+fn kazakh(text: &str) -> bool {
+    const KK_WORDS: &[&str] = &[
+        "және",
+        "мен",
+        "үшін",
+        "бұл",
+        "барлық",
+        "барлығы",
+        "емес",
+        "жоқ",
+        "тесттер",
+        "тесттерді",
+        "файлын",
+        "файлды",
+        "енді",
+        "қазір",
+        "бірақ",
+        "әлі",
+    ];
+    const RU_UK_WORDS: &[&str] = &[
+        "и",
+        "что",
+        "это",
+        "все",
+        "как",
+        "уже",
+        "или",
+        "но",
+        "только",
+        "также",
+        "был",
+        "была",
+        "были",
+        "есть",
+        "що",
+        "та",
+        "всі",
+        "це",
+        "вже",
+    ];
+    let letters = text.chars().filter(|c| "әғқңөұүһ".contains(*c)).count();
+    if letters == 0 {
+        return false;
+    }
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let listed = |set: &[&str]| words.iter().filter(|w| set.contains(w)).count();
+    letters + listed(KK_WORDS) > listed(RU_UK_WORDS) * 2
+}
+
 /// Whether Cyrillic text is Bulgarian: none of Russian's or Ukrainian's own letters (ы, э,
 /// ё, і, ї, є, ґ), and its words ("са", "съм", "всички", "тестове", "вече", "това") and
 /// its ъ inside a word ("със", "към", "съм"; Russian writes it after a prefix only) and
@@ -800,6 +872,91 @@ impl Index {
 /// Norwegian and Danish æ, ø, "jeg", "ikke" are not Swedish, nor Swedish ä, ö, "jag",
 /// "och" Norwegian or Danish).
 const NEIGHBOURS: &[(&str, &str, &str, &[&str])] = &[
+    // Azerbaijani writes ə, which Turkish does not: Turkish words outnumbering its ə make a
+    // message Turkish.
+    (
+        "az",
+        "ə",
+        "",
+        &[
+            "ve",
+            "için",
+            "değil",
+            "şimdi",
+            "dosya",
+            "dosyası",
+            "dosyasını",
+            "dosyayı",
+            "ile",
+            "testler",
+            "testleri",
+            "tüm",
+            "değişiklik",
+            "değişiklikler",
+            "yok",
+            "olarak",
+            "başarıyla",
+            "geçti",
+        ],
+    ),
+    // Turkish is not Azerbaijani (ə) nor Uzbek: their words make a message theirs.
+    (
+        "tr",
+        "",
+        "ə",
+        &[
+            "və",
+            "üçün",
+            "deyil",
+            "fayl",
+            "faylı",
+            "faylını",
+            "testlər",
+            "yox",
+            "ilə",
+            "va",
+            "uchun",
+            "emas",
+            "barcha",
+            "testlar",
+            "faylni",
+            "faylini",
+        ],
+    ),
+    // Uzbek writes o' and g' (oʻ, o‘), none of Turkish's or Azerbaijani's ı, ş, ç, ğ, ö, ü, ə
+    // nor another table's accents.
+    (
+        "uz",
+        "ʻ‘",
+        "əışçğöüâîûáéíóúàèìòùäëïãõœæøåčćđšžěřůłńśźżőűășțėįųūāēīķļņģþðñ",
+        &[
+            "ve", "için", "ile", "tüm", "dosya", "testler", "və", "üçün", "ilə",
+        ],
+    ),
+    // Basque is written without accents: Spanish's and French's, and their words, make a
+    // message theirs.
+    (
+        "eu",
+        "",
+        "áéíóúàèìòùâêîôûçœãõäöüß",
+        &[
+            "el", "la", "los", "las", "y", "que", "es", "con", "por", "para", "del", "se", "he",
+            "ha", "le", "les", "et", "je", "est", "une", "des", "sur", "avec", "pas",
+        ],
+    ),
+    // Welsh writes ŵ and ŷ, and none of the other tables' own letters.
+    ("cy", "ŵŷ", "ñçãõœäöüøåæßčšžłąęőűășțışğəþð", &[]),
+    // Icelandic writes þ and ð; Danish, Norwegian and Swedish write ø, å, ä and their
+    // words.
+    (
+        "is",
+        "þð",
+        "øåäü",
+        &[
+            "jeg", "ikke", "jag", "inte", "och", "har", "det", "den", "filen", "testene",
+            "testerna", "testerne",
+        ],
+    ),
     // Croatian (and Serbian, Bosnian) writes none of Czech's, Slovak's, Polish's or the
     // Romance languages' accents; Slovenian, which writes none either, by its words.
     (
@@ -1048,7 +1205,7 @@ const NEIGHBOURS: &[(&str, &str, &str, &[&str])] = &[
     (
         "sv",
         "åäö",
-        "æøüß",
+        "æøüßþð",
         &[
             "jeg", "ikke", "og", "af", "fra", "til", "hva", "hvad", "meg", "deg", "nå", "bare",
             "uten", "uden", "feil", "fejl", "ich", "und", "nicht", "ist", "sind", "die", "der",
@@ -1058,7 +1215,7 @@ const NEIGHBOURS: &[(&str, &str, &str, &[&str])] = &[
     (
         "nb",
         "æø",
-        "äöüß",
+        "äöüßþð",
         &[
             "jag", "och", "inte", "från", "är", "ich", "und", "nicht", "ist",
         ],
@@ -1066,7 +1223,7 @@ const NEIGHBOURS: &[(&str, &str, &str, &[&str])] = &[
     (
         "da",
         "æø",
-        "äöüß",
+        "äöüßþð",
         &[
             "jag", "och", "inte", "från", "är", "ich", "und", "nicht", "ist",
         ],
@@ -1156,6 +1313,7 @@ impl Latin {
                         && !matches!(
                             l.code,
                             "ru" | "uk"
+                                | "kk"
                                 | "bg"
                                 | "hi"
                                 | "ar"
@@ -1314,6 +1472,7 @@ fn detect_uncached(message: &str) -> Detected {
         Some("kana") => return Detected::Known(&ja::JA),
         Some("han") => return Detected::Known(&zh::ZH),
         Some("hangul") => return Detected::Known(&ko::KO),
+        Some("cyrillic") if kazakh(&text) => return Detected::Known(&kk::KK),
         Some("cyrillic") if bulgarian(&text) => return Detected::Known(&bg::BG),
         Some("cyrillic") if ukrainian(&text) => return Detected::Known(&uk::UK),
         Some("cyrillic") => return Detected::Known(&ru::RU),
@@ -2446,6 +2605,12 @@ fn some_of(lang: &Lang, text: &str) -> bool {
         "si" => &["පමණක්", "පමණයි"],
         "km" => &["តែប៉ុណ្ណោះ", "ប៉ុណ្ណោះ", "តែមួយ"],
         "te" => &["మాత్రమే"],
+        "az" => &["yalnız", "təkcə", "sadəcə"],
+        "uz" => &["faqat", "atigi"],
+        "kk" => &["тек ", "ғана"],
+        "eu" => &["bakarrik", "soilik", "baino ez"],
+        "cy" => &["dim ond", "yn unig"],
+        "is" => &["aðeins", "bara ", "einungis"],
         _ => &[],
     };
     if first(lang, text, only).is_some() {
@@ -2471,6 +2636,12 @@ fn some_of(lang: &Lang, text: &str) -> bool {
         "si" => &["න් ", "කින් "],
         "km" => &["ក្នុងចំណោម", "លើ"],
         "te" => &["లో ", "ింటిలో", "టిలో"],
+        "az" => &["dən ", "dan ", "-dən", "-dan"],
+        "uz" => &["dan ", "tadan"],
+        "kk" => &["тің ", "нің ", "дің ", "-нің", "-тің", "-дің", " ішінен "],
+        "eu" => &["tik ", "-tik", "tik"],
+        "cy" => &[" o ", " allan o "],
+        "is" => &[" af "],
         _ => return false,
     };
     let mut nums: Vec<(usize, usize, u64)> = Vec::new();
@@ -2672,6 +2843,20 @@ fn all_but(lang: &Lang, sentence: &str) -> bool {
         "tl" => &["maliban", "bukod sa"],
         "lt" => &["išskyrus", "išimtis"],
         "lv" => &["izņemot"],
+        "az" => &["istisna olmaqla", "dən başqa", "dan başqa", "xaric"],
+        "uz" => &["dan tashqari", "mustasno"],
+        "kk" => &[
+            "қоспағанда",
+            "дан басқа",
+            "ден басқа",
+            "тан басқа",
+            "тен басқа",
+            "нан басқа",
+            "нен басқа",
+        ],
+        "eu" => &["izan ezik", "salbu", "ezik"],
+        "cy" => &["ac eithrio", "heblaw", "ar wahân i", "ar wahan i"],
+        "is" => &["nema ", "að undanskild", "fyrir utan"],
         "pt" => &["menos ", "exceto", "excepto", "salvo "],
         "es" => &["menos ", "excepto", "salvo "],
         "ca" => &["excepte", "menys "],

@@ -1297,8 +1297,8 @@ fn a_language_without_a_table_is_said_once_and_never_read() {
     assert!(read(urdu).is_empty());
     let note = unread_note(urdu).expect("a note");
     assert!(note.contains("arabic script"), "{note}");
-    let icelandic = "Ég uppfærði stillingaskrána og öll prófin stóðust, þú getur athugað";
-    assert!(unread_note(icelandic).is_some());
+    let albanian = "Përditësova skedarin e konfigurimit dhe të gjitha testet kaluan me sukses, mund ta kontrolloni";
+    assert!(unread_note(albanian).is_some());
     // Terse English with no function words is read, not reported unread.
     let terse = "Updated `a.rs`: handle empty input; added regression test; cargo test: 12 passed";
     assert_eq!(unread_note(terse), None);
@@ -2848,6 +2848,399 @@ fn a_bare_path_after_a_wide_letter_is_read_whole() {
         "שיניתי את הפורט ב-config/app.yaml ל-9090 והוספתי CHANGELOG.md עם רשומה לגרסה 1.1.",
     );
     assert!(!claims.is_empty());
+}
+
+#[test]
+fn azerbaijani() {
+    check(
+        "az",
+        &[
+            (
+                "`src/main.rs` faylını yenilədim və bütün testlər keçdi.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "`src/parser.rs` faylını düzəltdim, bütün 12 test uğurla keçdi.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "`docs/köhnə.md` faylını sildim.",
+                "file docs/köhnə.md deleted",
+            ),
+            (
+                "İstifadə olunmayan importu `src/lib.rs` faylından sildim.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Yeni `docs/setup.md` faylını yaratdım.",
+                "file docs/setup.md created",
+            ),
+            (
+                "`foo.py` faylını `bar.py` olaraq yenidən adlandırdım.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Dəyişiklikləri commit etdim və `feat/login` budağına push etdim.",
+                "a commit made|pushed to feat/login",
+            ),
+            ("İki test keçmədi.", "2 tests fail"),
+        ],
+        &[
+            "`src/lib.rs` faylındakı dəyişiklikləri nəzərdən keçirdim.",
+            "`config.yaml` faylını istifadəçi dəyişdirib.",
+            "Testləri hələ işə salmadım, ona görə nəticəni bilmirəm.",
+            "Testlər keçmədi.",
+            "Dəyişiklikləri push etməyimi istəyirsiniz?",
+            "Növbəti addım olaraq `docs/api.md` faylını yeniləyəcəyəm.",
+            "`README.md` faylını dəyişdirmədim.",
+            "Testlər keçmədi, ona görə heç nə commit etmədim.",
+            "Yalnız 3 test keçdi.",
+        ],
+    );
+}
+
+#[test]
+fn uzbek() {
+    check(
+        "uz",
+        &[
+            (
+                "`src/main.rs` faylini yangiladim va barcha testlar oʻtdi.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "`src/parser.rs` faylini tuzatdim, barcha 12 test muvaffaqiyatli oʻtdi.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "`docs/eski.md` faylini oʻchirdim.",
+                "file docs/eski.md deleted",
+            ),
+            (
+                "Ishlatilmagan importni `src/lib.rs` faylidan olib tashladim.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Yangi `docs/setup.md` faylini yaratdim.",
+                "file docs/setup.md created",
+            ),
+            (
+                "`foo.py` faylini `bar.py` deb qayta nomladim.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Oʻzgarishlarni commit qildim va `feat/login` tarmogʻiga push qildim.",
+                "a commit made|pushed to feat/login",
+            ),
+            ("Ikkita test oʻtmadi.", "2 tests fail"),
+        ],
+        &[
+            "`src/lib.rs` dagi oʻzgarishlarni koʻrib chiqdim.",
+            "`config.yaml` faylini foydalanuvchi oʻzgartirgan.",
+            "Testlarni hali ishga tushirmadim.",
+            "Testlar oʻtmadi.",
+            "Oʻzgarishlarni push qilaymi?",
+            "Keyingi qadam sifatida `docs/api.md` faylini yangilayman.",
+            "`README.md` faylini oʻzgartirmadim.",
+            "Testlar oʻtmadi, shuning uchun hech narsani commit qilmadim.",
+            "Faqat 3 ta test oʻtdi.",
+        ],
+    );
+}
+
+#[test]
+fn kazakh() {
+    check(
+        "kk",
+        &[
+            (
+                "`src/main.rs` файлын жаңарттым және барлық тесттер өтті.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "`src/parser.rs` файлын түзеттім, барлық 12 тест сәтті өтті.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "`docs/eski.md` файлын өшірдім.",
+                "file docs/eski.md deleted",
+            ),
+            (
+                "Қолданылмайтын импортты `src/lib.rs` файлынан алып тастадым.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Жаңа `docs/setup.md` файлын құрдым.",
+                "file docs/setup.md created",
+            ),
+            (
+                "`foo.py` файлын `bar.py` деп қайта атадым.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Өзгерістерді коммит жасадым және `feat/login` тармағына push жасадым.",
+                "a commit made|pushed to feat/login",
+            ),
+            ("Екі тест өтпеді.", "2 tests fail"),
+        ],
+        &[
+            "`src/lib.rs` ішіндегі өзгерістерді қарап шықтым.",
+            "`config.yaml` файлын пайдаланушы өзгерткен.",
+            "Тесттерді әлі іске қоспадым.",
+            "Тесттер өтпеді.",
+            "Өзгерістерді push жасайын ба?",
+            "Келесі қадам ретінде `docs/api.md` файлын жаңартамын.",
+            "`README.md` файлын өзгертпедім.",
+            "Тесттер өтпеді, сондықтан ештеңе коммит жасамадым.",
+            "Тек 3 тест өтті.",
+        ],
+    );
+}
+
+#[test]
+fn basque() {
+    check(
+        "eu",
+        &[
+            (
+                "`src/main.rs` eguneratu dut eta proba guztiak gainditu dira.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "`src/parser.rs` konpondu dut, 12 proba gainditu dira.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "`docs/zaharra.md` fitxategia ezabatu dut.",
+                "file docs/zaharra.md deleted",
+            ),
+            (
+                "Inportazio zaharra kendu dut `src/lib.rs` fitxategitik.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "`docs/setup.md` fitxategi berria sortu dut.",
+                "file docs/setup.md created",
+            ),
+            (
+                "`foo.py` berrizendatu dut `bar.py` izenarekin.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Aldaketak commit egin ditut eta `feat/login` adarrera push egin dut.",
+                "a commit made|pushed to feat/login",
+            ),
+            ("Bi proba huts egin dute.", "2 tests fail"),
+        ],
+        &[
+            "`src/lib.rs` fitxategiko aldaketak berrikusi ditut.",
+            "Erabiltzaileak `config.yaml` aldatu du.",
+            "Oraindik ez ditut probak exekutatu.",
+            "Probak ez dira gainditu.",
+            "Aldaketak push egitea nahi al duzu?",
+            "Hurrengo urratsean `docs/api.md` eguneratuko dut.",
+            "Ez dut `README.md` aldatu.",
+            "Probak ez dira gainditu, beraz ez dut ezer commit egin.",
+            "3 proba bakarrik gainditu dira.",
+        ],
+    );
+}
+
+#[test]
+fn welsh() {
+    check(
+        "cy",
+        &[
+            (
+                "Rydw i wedi diweddaru `src/main.rs` ac mae'r profion i gyd yn pasio.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Wnes i drwsio `src/parser.rs`; pasiodd 12 prawf.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "Rydw i wedi dileu'r ffeil `docs/hen.md`.",
+                "file docs/hen.md deleted",
+            ),
+            (
+                "Wnes i dynnu'r mewnforio diangen o `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Rydw i wedi creu ffeil newydd `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            (
+                "Rydw i wedi ailenwi `foo.py` i `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Rydw i wedi commitio'r newidiadau ac wedi gwthio i'r gangen `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            ("Methodd dau brawf.", "2 tests fail"),
+        ],
+        &[
+            "Rydw i wedi adolygu'r newidiadau yn `src/lib.rs`.",
+            "Mae'r defnyddiwr wedi newid `config.yaml`.",
+            "Dydw i ddim wedi rhedeg y profion eto.",
+            "Dydy'r profion ddim yn pasio.",
+            "Hoffech chi i mi wthio'r newidiadau?",
+            "Fel cam nesaf, gallaf ddiweddaru `docs/api.md`.",
+            "Wnes i ddim newid `README.md`.",
+            "Methodd y profion, felly wnes i ddim commitio dim byd.",
+            "Bydda i'n gwthio'r newidiadau yn nes ymlaen.",
+        ],
+    );
+}
+
+#[test]
+fn icelandic() {
+    check(
+        "is",
+        &[
+            (
+                "Ég uppfærði `src/main.rs` og öll prófin stóðust.",
+                "file src/main.rs changed|the tests pass",
+            ),
+            (
+                "Ég lagaði `src/parser.rs` og öll 12 prófin stóðust.",
+                "file src/parser.rs changed|12 tests pass",
+            ),
+            (
+                "Ég eyddi skránni `docs/gamalt.md`.",
+                "file docs/gamalt.md deleted",
+            ),
+            (
+                "Ég fjarlægði ónotaðan innflutning úr `src/lib.rs`.",
+                "file src/lib.rs changed",
+            ),
+            (
+                "Ég bjó til nýja skrá `docs/setup.md`.",
+                "file docs/setup.md created",
+            ),
+            (
+                "Ég endurnefndi `foo.py` í `bar.py`.",
+                "file foo.py renamed to bar.py",
+            ),
+            (
+                "Ég commitaði breytingarnar og ýtti þeim á greinina `feat/login`.",
+                "a commit made|pushed to feat/login",
+            ),
+            ("Tvö próf féllu.", "2 tests fail"),
+        ],
+        &[
+            "Ég fór yfir breytingarnar í `src/lib.rs`.",
+            "Notandinn breytti `config.yaml`.",
+            "Ég hef ekki keyrt prófin ennþá.",
+            "Prófin stóðust ekki.",
+            "Viltu að ég ýti breytingunum?",
+            "Sem næsta skref get ég uppfært `docs/api.md`.",
+            "Ég breytti ekki `README.md`.",
+            "Prófin féllu, svo ég commitaði ekkert.",
+            "Aðeins 3 af 4 prófum stóðust.",
+        ],
+    );
+}
+
+/// The six tables and their neighbours: Azerbaijani and Uzbek are not Turkish, Kazakh not
+/// Russian, Icelandic not Danish, Norwegian or Swedish, Basque not Spanish or French,
+/// Welsh not English; and the older tables keep theirs.
+#[test]
+fn welsh_basque_icelandic_turkic_and_their_neighbours() {
+    for (message, want) in [
+        (
+            "Konfiqurasiya faylını yenilədim və bütün testlər uğurla keçdi.",
+            "az",
+        ),
+        (
+            "Konfiguratsiya faylini yangiladim va barcha testlar oʻtdi.",
+            "uz",
+        ),
+        (
+            "Konfiguratsiya faylini yangiladim va barcha testlar muvaffaqiyatli o'tdi.",
+            "uz",
+        ),
+        (
+            "Конфигурация файлын жаңарттым және барлық тесттер сәтті өтті.",
+            "kk",
+        ),
+        ("Ég uppfærði stillingaskrána og öll prófin stóðust.", "is"),
+        (
+            "Konfigurazio fitxategia eguneratu dut eta proba guztiak gainditu dira.",
+            "eu",
+        ),
+        (
+            "Rydw i wedi diweddaru'r ffeil ffurfweddu ac mae'r profion i gyd yn pasio.",
+            "cy",
+        ),
+        (
+            "`src/lib.rs` dosyasını güncelledim ve tüm testler geçti.",
+            "tr",
+        ),
+        (
+            "Yapılandırma dosyasını güncelledim ve tüm testler başarıyla geçti.",
+            "tr",
+        ),
+        ("Я обновил `src/lib.rs`, и все тесты проходят.", "ru"),
+        ("Я оновив `src/lib.rs`, і всі тести проходять.", "uk"),
+        (
+            "Обнових конфигурационния файл и всички тестове минаха успешно.",
+            "bg",
+        ),
+        (
+            "Jeg har opdateret `src/lib.rs`, og alle tests består.",
+            "da",
+        ),
+        (
+            "Jeg har oppdatert `src/lib.rs`, og alle testene består.",
+            "nb",
+        ),
+        (
+            "Jag har uppdaterat `src/lib.rs` och alla tester går igenom.",
+            "sv",
+        ),
+        (
+            "He modificado `src/app.js` y todas las pruebas pasan.",
+            "es",
+        ),
+        ("J'ai modifié `src/app.js` et tous les tests passent.", "fr"),
+    ] {
+        let mut bad = Vec::new();
+        detected_as(want, message, &mut bad);
+        assert!(bad.is_empty(), "{bad:?}");
+    }
+    for message in [
+        "I updated `src/lib.rs` and the tests pass; the build is green and the changes are pushed to `main`.",
+        "Added the Welsh and Basque translations to `i18n/` and the tests pass.",
+        "The diff is ok, so I ran the build again and left the old test as it was.",
+    ] {
+        assert_eq!(detect(message), Detected::English, "{message}");
+    }
+    // Some of the tests passing ("3 af 4", "3 o 4", "faqat", "тек") is no pass.
+    each_reads(
+        &[
+            "Aðeins 3 af 4 prófum stóðust.",
+            "Pasiodd 3 o 4 prawf.",
+            "Faqat 3 ta test oʻtdi.",
+            "Тек 3 тест өтті.",
+            "Yalnız 3 test keçdi.",
+            "3 proba bakarrik gainditu dira.",
+            "Öll prófin stóðust nema `test_slugify`.",
+            "Bütün testlər keçdi, `test_slugify` istisna olmaqla.",
+        ],
+        |got| !got.iter().any(|c| c.contains("tests pass")),
+    );
+    // A pass denied beside a count is that many failures.
+    each_reads(
+        &[
+            "Tvö próf stóðust ekki.",
+            "Ikkita test oʻtmadi.",
+            "Екі тест өтпеді.",
+        ],
+        |got| got.contains(&"2 tests fail".to_owned()) && !got.iter().any(|c| c.contains("pass")),
+    );
 }
 
 #[test]
