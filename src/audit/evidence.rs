@@ -599,6 +599,24 @@ pub fn file_evidence(
         .any(|w| s.contains(w))
     };
     if let Some(r) = here.iter().rev().find(|r| r.verified) {
+        // The write landed, and a later command of the turn took the file away (`git clean
+        // -fd`, `rm -rf scripts/` after a subagent wrote it): what the message hands over
+        // is not there. A message that says it went ("made `probe.py`, then removed it")
+        // tells it by a deletion word, which no reading of a change holds.
+        if path.symlink_metadata().is_err()
+            && !undone
+            && matches!(change, Change::Created | Change::Modified)
+            && !says_gone(&claim.sentence)
+        {
+            return Err(finding(
+                claim,
+                format!(
+                    "the {} to {shown} landed, but {shown} is gone at the end of the turn: a later command removed it",
+                    r.tool
+                ),
+                "write it again (and leave it there), or correct the message",
+            ));
+        }
         // The write landed, and a later command of the turn took it back (`git stash`,
         // `git checkout -- a`, `git reset --hard`): the file is as the turn found it.
         let back_to_start = matches!(change, Change::Modified)
@@ -688,6 +706,62 @@ fn deleted_then_made_again(path: &Path, f: &Facts) -> Option<String> {
                 })
         })
         .map(|r| r.command.clone())
+}
+
+/// Whether a sentence says something went away, in the tables' languages ("then removed
+/// it", "danach gelöscht", "puis supprimé"): a file it says was made may be gone.
+fn says_gone(sentence: &str) -> bool {
+    const GONE: &[&str] = &[
+        "remov",
+        "delet",
+        "rm ",
+        "clean",
+        "gelöscht",
+        "entfernt",
+        "supprim",
+        "borr",
+        "elimin",
+        "cancell",
+        "rimoss",
+        "verwijder",
+        "удал",
+        "видал",
+        "usun",
+        "smaz",
+        "sil",
+        "削除",
+        "删除",
+        "삭제",
+        "poist",
+        "töröl",
+        "șters",
+        "מחק",
+        "حذف",
+        "हटा",
+        "ลบ",
+        "xóa",
+        "hapus",
+        "padam",
+        "slet",
+        "radera",
+        "tagliat",
+        "apag",
+        "fjarlæg",
+        "eyd",
+        "ezabat",
+        "dilë",
+        "o'chir",
+        "өшір",
+        "жой",
+        "წავშალე",
+        "ջնջ",
+        "ሰረዝ",
+        "මකා",
+        "លុប",
+        "తొలగ",
+    ];
+    let lower = sentence.to_lowercase();
+    GONE.iter().any(|w| lower.contains(w))
 }
 
 /// Words that say a file is (or was made) empty, in the tables' languages: an empty file
@@ -1425,6 +1499,9 @@ fn last_relevant_write(
         .filter(|(at, _, _)| !check_at.contains(at))
         // Only the project's own files: a scratch file in /tmp is nothing the tests see.
         .filter(|(_, p, _)| p.starts_with(&f.root))
+        // A write to the whole project (`git clean -fd` takes away what git does not
+        // track) cannot be shown to change what a test sees: it makes no run stale.
+        .filter(|(_, p, _)| *p != f.root)
         .collect();
     candidates.sort_by_key(|(at, _, _)| std::cmp::Reverse(*at));
     match candidates.first() {
