@@ -858,11 +858,8 @@ pub fn not_emptied(claim: &Claim, path: &Path, change: &Change, f: &Facts) -> Re
 /// Whether a sentence quotes something besides paths: a code span that is not a path, or
 /// text in quotation marks ("„0.2.0“", "«Unreleased»").
 fn quotes_a_value(sentence: &str) -> bool {
-    let span_value = sentence
-        .split('`')
-        .skip(1)
-        .step_by(2)
-        .any(|s| super::vocab::path_of(s.trim(), true).is_none());
+    let span_value =
+        super::vocab::spans_of(sentence).any(|s| super::vocab::path_of(s.trim(), true).is_none());
     let quoted = ['"', '„', '“', '«', '「', '‘']
         .iter()
         .any(|q| sentence.contains(*q));
@@ -1825,11 +1822,7 @@ pub fn result_evidence(
                 // So does a count of one kind of tests ("단위 테스트 | 3개 모두 통과") or of a
                 // folder of tests the sentence names (`test/`).
                 let selection = claim.tools.iter().any(|t| t.kind.is_some())
-                    || claim
-                        .sentence
-                        .split('`')
-                        .skip(1)
-                        .step_by(2)
+                    || super::vocab::spans_of(&claim.sentence)
                         .map(str::trim)
                         .any(|s| s.ends_with('/') && super::vocab::path_of(s, true).is_some());
                 // "On the first run 3 passed, 1 failed; … again: all 4 passed": a count an
@@ -1942,7 +1935,7 @@ pub fn ran_evidence(claim: &Claim, command: &str, f: &Facts) -> Result<String, F
         // So is an install or a file step told as done ("installed with `pip install -r
         // requirements.txt`"): the sentence may hand it to the user.
         if (checked_line || super::vocab::names_a_step(command))
-            && !words.first().is_some_and(|w| w == "git")
+            && words.first().is_none_or(|w| w != "git")
         {
             found.blocks = false;
         }
@@ -2277,11 +2270,7 @@ pub fn named_evidence(
         // "він запускав лише `cargo test --lib` (3 passed)": a run of the tool the clause
         // writes out, that ran, is the one the claim reports; a later run of the same tool
         // with another selection neither backs nor refutes it.
-        let spans: Vec<String> = claim
-            .sentence
-            .split('`')
-            .skip(1)
-            .step_by(2)
+        let spans: Vec<String> = super::vocab::spans_of(&claim.sentence)
             .map(str::to_owned)
             .collect();
         let own: Vec<String> = claim

@@ -450,7 +450,7 @@ fn with_spans(list: &[String], claim: &Claim, facts: &evidence::Facts) -> Vec<St
     let mut out = list.to_vec();
     // The sentence's code spans, and the commands a row names bare ("python3 -m
     // compileall app -> OK").
-    let spans = claim.sentence.split('`').skip(1).step_by(2);
+    let spans = vocab::spans_of(&claim.sentence);
     let bound = claim.commands.iter().map(String::as_str);
     out.extend(evidence::spans_that_ran(spans.chain(bound), facts));
     out

@@ -1438,6 +1438,13 @@ pub(crate) fn names_a_step(span: &str) -> bool {
     words.len() >= 2 && STEPS.contains(&program) && command_kind(span).is_none()
 }
 
+/// The code spans of a text, in order: what stands between its backticks.
+pub(crate) fn spans_of(
+    text: &str,
+) -> std::iter::StepBy<std::iter::Skip<std::str::Split<'_, char>>> {
+    text.split('`').skip(1).step_by(2)
+}
+
 pub(crate) fn is_hash(t: &str) -> bool {
     (6..=40).contains(&t.len())
         && t.chars().all(|c| c.is_ascii_hexdigit())

@@ -2567,12 +2567,7 @@ fn denied_pass_count(lang: &Lang, c: &Clause, sentence: &str) -> Option<Claim> {
     let (plain, at, word_end) = denied_pass(lang, &c.text)?;
     let count = count_beside(lang, &plain, at, word_end)?;
     let whole = fold(&sentence.to_lowercase());
-    let spans: Vec<String> = sentence
-        .split('`')
-        .skip(1)
-        .step_by(2)
-        .map(str::to_owned)
-        .collect();
+    let spans: Vec<String> = vocab::spans_of(sentence).map(str::to_owned).collect();
     let subject = check_subject(lang, &c.text, &c.spans, &c.raw)
         .or_else(|| check_subject(lang, &whole, &spans, sentence));
     if subject != Some("tests") {
@@ -3016,7 +3011,7 @@ fn clause_claims(
     let passed = first(lang, &plain, lang.passed).or(clean);
     let failed = first(lang, &plain, lang.failed).filter(|_| !zero_failed(lang, &plain));
     let whole = fold(&sentence.to_lowercase());
-    let sentence_spans: Vec<&str> = sentence.split('`').skip(1).step_by(2).collect();
+    let sentence_spans: Vec<&str> = vocab::spans_of(sentence).collect();
     let subject = check_subject(lang, text, &c.spans, &c.raw);
     let sentence_failed = around
         .clauses
@@ -3766,7 +3761,7 @@ fn read_sentence(
         if let Some(kind) = vocab::checked_kind(sentence).or(named) {
             let mut claim = Claim::read(kind, sentence);
             claim.tools = super::named::named_in(sentence, &claim.kind);
-            claim.bind_spans(sentence.split('`').skip(1).step_by(2));
+            claim.bind_spans(vocab::spans_of(sentence));
             reading.claims.push(claim);
         }
     }

@@ -904,7 +904,7 @@ pub fn mark_now_states(readings: &mut [Reading]) {
         };
         // Before a mark that ends the sentence ("จาก `info` เป็น `debug` แล้ว") the value is
         // the last span, nearest the mark; after "now", the first.
-        let mut spans = value_at.split('`').skip(1).step_by(2);
+        let mut spans = vocab::spans_of(value_at);
         let value_span = if marked_after {
             spans.last()
         } else {
@@ -1019,11 +1019,7 @@ pub fn mark_defined_names(readings: &mut [Reading]) {
         if is_data_file(path) || vocab::shape_inferred(path) {
             continue;
         }
-        let signatures: Vec<String> = r
-            .sentence
-            .split('`')
-            .skip(1)
-            .step_by(2)
+        let signatures: Vec<String> = vocab::spans_of(&r.sentence)
             .filter_map(signature_name)
             .collect();
         let [name] = signatures.as_slice() else {

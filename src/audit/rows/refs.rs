@@ -372,11 +372,7 @@ pub fn mark_git_steps(readings: &mut [Reading]) {
         if !r.sentence.contains('`') {
             continue;
         }
-        let steps: Vec<String> = r
-            .sentence
-            .split('`')
-            .skip(1)
-            .step_by(2)
+        let steps: Vec<String> = vocab::spans_of(&r.sentence)
             .map(str::trim)
             .filter(|span| is_git_step(span) || vocab::names_a_step(span))
             .map(str::to_owned)
@@ -535,10 +531,7 @@ pub fn mark_git_rows(readings: &mut [Reading]) {
             add(r, claim);
         }
         if push && !has_push {
-            let branch = subject
-                .split('`')
-                .skip(1)
-                .step_by(2)
+            let branch = vocab::spans_of(subject)
                 .map(str::trim)
                 .find(|b| {
                     !b.is_empty()
@@ -789,7 +782,7 @@ fn without_brackets(text: &str) -> String {
 /// `origin/main` read as `main`), or `main`/`master` written bare, not as a word of the
 /// language ("à la main", "the main loop").
 fn branch_in(clause: &str) -> Option<String> {
-    let spans = clause.split('`').skip(1).step_by(2).map(str::trim);
+    let spans = vocab::spans_of(clause).map(str::trim);
     for s in spans {
         let s = s.trim_start_matches("origin/");
         if is_branch_name(s) || matches!(s, "main" | "master" | "develop" | "trunk") {
@@ -860,7 +853,7 @@ pub fn mark_checked_git_lines(readings: &mut [Reading]) {
             continue;
         }
         let lower = fold(&unquoted(rest).to_lowercase());
-        let spans: Vec<&str> = rest.split('`').skip(1).step_by(2).map(str::trim).collect();
+        let spans: Vec<&str> = vocab::spans_of(rest).map(str::trim).collect();
         let quoted_subject = ['"', '“', '«', '„', '「'].iter().any(|q| rest.contains(*q));
         let hash = rest
             .split(|c: char| !c.is_ascii_alphanumeric())

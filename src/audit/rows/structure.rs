@@ -107,7 +107,7 @@ pub(super) fn label_subject(line: &str) -> Option<String> {
         .strip_suffix(':')
         .or_else(|| t.strip_suffix('：'))
         .or(heading.then_some(t.as_str()))?;
-    let spans = label.split('`').skip(1).step_by(2);
+    let spans = vocab::spans_of(label);
     let bare = without_asides(label.trim());
     spans
         .map(str::trim)
@@ -160,10 +160,7 @@ pub(super) fn table_columns(table: &[&str], rows: &mut Vec<(String, String)>) {
         for line in body {
             let row = cells(line);
             let Some(first) = row.first() else { continue };
-            let Some(span) = first
-                .split('`')
-                .skip(1)
-                .step_by(2)
+            let Some(span) = vocab::spans_of(first)
                 .map(str::trim)
                 .find(|s| check(s).is_some())
             else {
@@ -270,7 +267,7 @@ pub(super) fn table_counts(table: &[&str], readings: &mut Vec<Reading>) {
     // when it is not one run's count.
     claim.count_sure = rows.len() == 1;
     claim.tools = super::super::named::named_in(&own, &claim.kind);
-    claim.bind_spans(own.split('`').skip(1).step_by(2));
+    claim.bind_spans(vocab::spans_of(&own));
     readings.push(Reading {
         sentence: shown,
         claims: vec![claim],
