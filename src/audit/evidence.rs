@@ -1403,6 +1403,25 @@ fn outcome(c: &Check, tests: bool) -> Outcome {
             cut(&pipe)
         ));
     }
+    // `git stash && pytest && git stash pop`: the run saw the tree without the turn's
+    // uncommitted changes, not the work the message reports.
+    if let Some(at) = run.stages.iter().position(|s| std::ptr::eq(s, c.stage)) {
+        let stashed = run.stages[..at].iter().rev().find_map(|s| {
+            (s.argv.first().is_some_and(|p| p == "git")
+                && s.argv.get(1).is_some_and(|a| a == "stash"))
+            .then(|| {
+                !matches!(
+                    s.argv.get(2).map(String::as_str),
+                    Some("pop" | "apply" | "list" | "show" | "drop")
+                )
+            })
+        });
+        if stashed == Some(true) {
+            return Outcome::Failed(
+                "it ran after `git stash` put the turn's uncommitted changes away, so it tested the tree without them".into(),
+            );
+        }
+    }
     // `make -i check` (or `-k`'s kin) that went on past a failing recipe and exited 0:
     // make says so itself ("make: [Makefile:3: check] Error 1 (ignored)").
     if let Some(line) = run

@@ -3188,12 +3188,18 @@ fn clause_claims(
     // "**Commit:** registrato come `feat: midpoint`": the value names the commit by its
     // subject (a span with a space or a colon, not a branch's name).
     let names_subject = c.spans.iter().any(|s| s.trim().contains([' ', ':']));
+    // "커밋: 아직 하지 않았습니다": a value that denies it is no commit made.
     let commit_label = COMMIT_LABELS.contains(&label.as_str())
         && (value_done || has_hash || names_subject)
-        && !refused;
+        && !refused
+        && first(lang, text, lang.negations).is_none();
     let names_earlier =
         first(lang, text, lang.committed).is_some_and(|w| only_an_earlier_commit(text, w.trim()));
-    if (first(lang, text, lang.committed).is_some() && !names_earlier
+    // A label alone ("커밋:") whose sentence denies ("아직 하지 않았습니다"): the value says
+    // no commit was made.
+    let denied_label = text.split_whitespace().count() <= 2
+        && first(lang, sentence_text, lang.negations).is_some();
+    if (first(lang, text, lang.committed).is_some() && !names_earlier && !denied_label
         || commit_made(lang, text)
         || commit_label)
         && (done_or_spaced(lang, sentence_text) || commit_label)

@@ -336,6 +336,7 @@ pub fn mark_named_commits(readings: &mut [Reading]) {
         if r.claims
             .iter()
             .any(|c| matches!(c.kind, Kind::Commit { .. }))
+            || undoes_history(&r.sentence)
         {
             continue;
         }
@@ -361,6 +362,23 @@ pub fn mark_named_commits(readings: &mut [Reading]) {
             add(r, claim);
         }
     }
+}
+
+/// Whether a sentence tells a step that takes commits or changes back (`git reset`, `git
+/// restore`, `git checkout -- a`, `git rebase --abort`, `git stash`): the commit it names
+/// by its subject is one it took out, and `origin/main` is where HEAD went back to ("Mit
+/// `git reset --soft HEAD~1` ist der Commit „notes: second note“ aus der Historie raus;
+/// `HEAD` steht wieder auf `origin/main`").
+fn undoes_history(sentence: &str) -> bool {
+    vocab::spans_of(sentence).any(|span| {
+        let words: Vec<&str> = span.split_whitespace().collect();
+        match words.as_slice() {
+            ["git", "reset" | "restore" | "stash", ..] => true,
+            ["git", "checkout", rest @ ..] => rest.contains(&"--"),
+            ["git", "rebase" | "merge" | "cherry-pick", rest @ ..] => rest.contains(&"--abort"),
+            _ => false,
+        }
+    })
 }
 
 /// Marks the git steps a sentence says it did with a command it writes out ("Ho applicato
@@ -912,7 +930,9 @@ pub fn mark_remote_pushes(readings: &mut [Reading]) {
         "基于", "から", "기반", "से", "من", "από", "з ", "из ",
     ];
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        if r.claims.iter().any(|c| matches!(c.kind, Kind::Push { .. })) {
+        if r.claims.iter().any(|c| matches!(c.kind, Kind::Push { .. }))
+            || undoes_history(&r.sentence)
+        {
             continue;
         }
         let committed = r
