@@ -807,8 +807,10 @@ fn branch_in(clause: &str) -> Option<String> {
             return Some(s.to_owned());
         }
     }
+    // Words as written: `main.rs`, `src/main.rs` and `main()` are not the branch.
     let words: Vec<&str> = clause
-        .split(|c: char| c.is_whitespace() || ",.;:!?()«»\"'“”".contains(c))
+        .split(|c: char| c.is_whitespace() || ",;:!?«»\"'“”`".contains(c))
+        .map(|w| w.trim_start_matches('(').trim_end_matches(['.', ')']))
         .filter(|w| !w.is_empty())
         .collect();
     for (i, w) in words.iter().enumerate() {
