@@ -255,11 +255,20 @@ fn command_runs(ev: &Evidence) -> Vec<Run> {
             Entry::ToolUse { id, name, input } if tools::is_shell(name) => {
                 let command = input.get("command").and_then(|c| c.as_str())?.to_owned();
                 let (is_error, text) = turn.result_of(id)?;
+                // A call a PreToolUse hook denied ("PreToolUse:Bash hook error: …") never
+                // ran, whatever the result's error flag says.
+                let denied = text.trim_start().starts_with("PreToolUse:");
+                let mut stages = shellrun::stages_seen(&command, Some(is_error || denied), text);
+                if denied {
+                    for s in &mut stages {
+                        s.ran = Ran::No;
+                    }
+                }
                 Some(Run {
-                    stages: shellrun::stages_seen(&command, Some(is_error), text),
+                    stages,
                     command,
                     at,
-                    is_error,
+                    is_error: is_error || denied,
                     output: text.to_owned(),
                 })
             }
@@ -2987,8 +2996,16 @@ pub fn commit_evidence(claim: &Claim, hash: Option<&str>, f: &Facts) -> Result<S
 /// Branches the turn pushed: remote-tracking refs updated by a push since the start, and
 /// the `old..new  src -> dst` lines of the turn's `git push` output.
 fn pushed_branches(f: &Facts) -> Vec<String> {
+    pushed_branches_since(f, 0)
+}
+
+/// The branches a push of this turn updated: a remote-tracking ref's reflog entry "update by
+/// push" from `slack` seconds after the turn's start second on (its time is whole seconds:
+/// a push made in the second before the turn began stands in the same second), and the
+/// ref lines of the turn's `git push` output.
+fn pushed_branches_since(f: &Facts, slack: i64) -> Vec<String> {
     let mut out = Vec::new();
-    if let (Some(repo), Some(start)) = (f.repo.as_ref(), f.start) {
+    if let (Some(repo), Some(start)) = (f.repo.as_ref(), f.start.map(|s| s + slack)) {
         if let Ok(refs) = repo.references_glob("refs/remotes/*") {
             for r in refs.flatten() {
                 let Some(name) = r.name().map(str::to_owned) else {
@@ -3255,7 +3272,9 @@ pub fn unmoved_evidence(
         return Err(found);
     };
     if remote {
-        let pushed = pushed_branches(f);
+        // A claim that nothing moved blocks on a push: only one surely of this turn (not
+        // one in the second the turn began, which setup may have made).
+        let pushed = pushed_branches_since(f, 1);
         return match branch {
             Some(b) if pushed.iter().any(|p| p == b) => Err(finding(
                 claim,
@@ -3322,7 +3341,7 @@ fn branch_at_start(repo: &Repository, name: &str, start: Option<i64>) -> Option<
     }
     let mut oldest_old = None;
     for e in log.iter() {
-        if e.committer().when().seconds() < start {
+        if e.committer().when().seconds() <= start {
             return Some(e.id_new());
         }
         oldest_old = Some(e.id_old());
@@ -3342,7 +3361,7 @@ fn head_pushed(repo: &Repository, f: &Facts) -> Option<String> {
         };
         let pushed_now = repo.reflog(&name).is_ok_and(|log| {
             log.iter().any(|e| {
-                e.committer().when().seconds() >= start
+                e.committer().when().seconds() > start
                     && e.message().is_some_and(|m| m.starts_with("update by push"))
             })
         });

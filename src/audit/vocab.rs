@@ -1132,8 +1132,9 @@ fn without_glued_prefix(w: &str) -> &str {
 fn without_glued_suffix(w: &str) -> &str {
     match w.rfind(['-', '־']) {
         Some(at)
+            // The maqaf is two bytes: count what follows it from its end.
             if at > 0
-                && (1..=5).contains(&w[at + 1..].chars().count())
+                && (1..=5).contains(&w[at..].chars().skip(1).count())
                 && w[at..]
                     .chars()
                     .skip(1)

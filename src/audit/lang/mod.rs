@@ -2015,6 +2015,12 @@ fn change_of(lang: &Lang, text: &str) -> Option<(Change, &'static str)> {
         .map(|(_, form, change)| (change, form))
 }
 
+/// How much of a text a form matches: all of it, less the trailing space that marks a
+/// whole word ([`find`]).
+fn matched_len(form: &str) -> usize {
+    form.strip_suffix(' ').unwrap_or(form).len()
+}
+
 /// Every change form in `text`, in order: where it starts, the form, the change. Where
 /// two forms start at one place, the longer (`名前を変更` before `変更`) and the rename
 /// before the deletion before the creation before the edit.
@@ -2031,7 +2037,9 @@ fn changes_in(lang: &Lang, text: &str) -> Vec<(usize, &'static str, Change)> {
             let mut from = 0;
             while let Some(i) = find(lang, &text[from..], form) {
                 out.push((from + i, rank, form, change.clone()));
-                from += i + form.len();
+                // What matched: a form's trailing space marks a whole word, and the
+                // character after it may be wider than a space (a maqaf).
+                from += i + matched_len(form);
             }
         }
     }
@@ -2424,7 +2432,7 @@ fn change_at(lang: &Lang, text: &str, tail: &str, item: bool) -> Option<Change> 
     }
     forms
         .into_iter()
-        .find(|(at, form, _)| done_at(lang, text, *at, at + form.len(), tail))
+        .find(|(at, form, _)| done_at(lang, text, *at, at + matched_len(form), tail))
         .map(|(_, _, change)| change)
 }
 
