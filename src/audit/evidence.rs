@@ -3305,6 +3305,13 @@ pub fn unmoved_evidence(
         found.blocks = false;
         return Err(found);
     };
+    if let Some(subject) = committed_here(repo, &name, f) {
+        return Err(finding(
+            claim,
+            format!("{b} moved in this turn: the turn's commit \"{subject}\" is on it"),
+            "report what moved the branch (or move it back), and say so",
+        ));
+    }
     match branch_at_start(repo, &name, f.start) {
         Some(then) if then != now => Err(finding(
             claim,
@@ -3326,6 +3333,38 @@ pub fn unmoved_evidence(
             Err(found)
         }
     }
+}
+
+/// The subject of a commit a `git commit -m` of this turn made on the branch `name`: its
+/// reflog holds "commit: <subject>" from the turn's start second on. A commit of the
+/// setup in that second has a subject no command of the turn wrote.
+fn committed_here(repo: &Repository, name: &str, f: &Facts) -> Option<String> {
+    let start = f.start?;
+    let subjects: Vec<String> = f
+        .runs
+        .iter()
+        .flat_map(|r| &r.stages)
+        .filter(|s| git_sub(s, "commit") && s.ran != Ran::No)
+        .filter_map(|s| {
+            let at = s.argv.iter().position(|a| {
+                a == "-m"
+                    || a == "--message"
+                    || (a.starts_with('-') && !a.starts_with("--") && a.ends_with('m'))
+            })?;
+            s.argv.get(at + 1).cloned()
+        })
+        .collect();
+    let log = repo.reflog(name).ok()?;
+    let found = log.iter().find_map(|e| {
+        let message = e.message()?;
+        let subject = message
+            .strip_prefix("commit: ")
+            .or_else(|| message.strip_prefix("commit (amend): "))?;
+        (e.committer().when().seconds() >= start
+            && subjects.iter().any(|s| s.lines().next() == Some(subject)))
+        .then(|| subject.to_owned())
+    });
+    found
 }
 
 /// Where a branch pointed when the turn began, from its reflog: the newest entry before
@@ -3354,6 +3393,9 @@ fn branch_at_start(repo: &Repository, name: &str, start: Option<i64>) -> Option<
 fn head_pushed(repo: &Repository, f: &Facts) -> Option<String> {
     let start = f.start?;
     let head = repo.head().ok()?.target()?;
+    // The branches the turn's own `git push` commands sent (their output, or a quiet push
+    // that exited 0): no clock needed.
+    let by_command = pushed_branches_since(f, i64::MAX / 4);
     let refs = repo.references_glob("refs/remotes/*").ok()?;
     for r in refs.flatten() {
         let (Some(name), Some(target)) = (r.name().map(str::to_owned), r.target()) else {
@@ -3366,6 +3408,9 @@ fn head_pushed(repo: &Repository, f: &Facts) -> Option<String> {
             })
         });
         let holds = target == head || repo.graph_descendant_of(target, head).unwrap_or(false);
+        let short = name.trim_start_matches("refs/remotes/");
+        let branch = short.split_once('/').map_or(short, |(_, b)| b);
+        let pushed_now = pushed_now || by_command.iter().any(|b| b == branch);
         if pushed_now && holds {
             return Some(name.trim_start_matches("refs/remotes/").to_owned());
         }
