@@ -615,7 +615,7 @@ pub fn file_evidence(
         if path.symlink_metadata().is_err()
             && !undone
             && matches!(change, Change::Created | Change::Modified)
-            && !says_gone(&claim.sentence)
+            && !super::rows::tells_gone(&claim.sentence)
         {
             return Err(finding(
                 claim,
@@ -715,62 +715,6 @@ fn deleted_then_made_again(path: &Path, f: &Facts) -> Option<String> {
                 })
         })
         .map(|r| r.command.clone())
-}
-
-/// Whether a sentence says something went away, in the tables' languages ("then removed
-/// it", "danach gelöscht", "puis supprimé"): a file it says was made may be gone.
-fn says_gone(sentence: &str) -> bool {
-    const GONE: &[&str] = &[
-        "remov",
-        "delet",
-        "rm ",
-        "clean",
-        "gelöscht",
-        "entfernt",
-        "supprim",
-        "borr",
-        "elimin",
-        "cancell",
-        "rimoss",
-        "verwijder",
-        "удал",
-        "видал",
-        "usun",
-        "smaz",
-        "sil",
-        "削除",
-        "删除",
-        "삭제",
-        "poist",
-        "töröl",
-        "șters",
-        "מחק",
-        "حذف",
-        "हटा",
-        "ลบ",
-        "xóa",
-        "hapus",
-        "padam",
-        "slet",
-        "radera",
-        "tagliat",
-        "apag",
-        "fjarlæg",
-        "eyd",
-        "ezabat",
-        "dilë",
-        "o'chir",
-        "өшір",
-        "жой",
-        "წავშალე",
-        "ջնջ",
-        "ሰረዝ",
-        "මකා",
-        "លុប",
-        "తొలగ",
-    ];
-    let lower = sentence.to_lowercase();
-    GONE.iter().any(|w| lower.contains(w))
 }
 
 /// Words that say a file is (or was made) empty, in the tables' languages: an empty file
@@ -1954,7 +1898,7 @@ pub fn ran_evidence(claim: &Claim, command: &str, f: &Facts) -> Result<String, F
         );
         // "✅ `make deploy` when you are ready": a command a checked line names may be one
         // for the user to run. Told as run and failing, it blocks; never run, it is reported.
-        let checked_line = ['✅', '✔', '☑', '✓'].iter().any(|m| {
+        let checked_line = super::vocab::CHECK_MARKS.iter().any(|m| {
             claim
                 .sentence
                 .trim_start_matches(['-', '*', '•', ' '])

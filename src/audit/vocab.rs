@@ -1439,6 +1439,9 @@ pub(crate) fn names_a_step(span: &str) -> bool {
     words.len() >= 2 && STEPS.contains(&program) && command_kind(span).is_none()
 }
 
+/// Marks that open a line told as done ("✅ `npm ci`", "✔ Commit qilindi: …").
+pub(crate) const CHECK_MARKS: &[&str] = &["✅", "✔", "☑", "✓"];
+
 /// The code spans of a text, in order: what stands between its backticks.
 pub(crate) fn spans_of(
     text: &str,

@@ -44,6 +44,13 @@ pub use refs::{
 };
 pub use structure::add_structured_rows;
 
+/// Whether a sentence says something went away or is not there, in any table's words
+/// ("then removed it", "danach gelöscht", "puis supprimé"): the tables' deletion forms
+/// (`Sets::GONE`), for evidence that must not hold a message to a file it says is gone.
+pub(crate) fn tells_gone(sentence: &str) -> bool {
+    forms::any_in(&fold(&sentence.to_lowercase()), Sets::GONE)
+}
+
 use super::lang::{fold, number_of, LANGS};
 use super::vocab::{self, Change, Claim, Kind, Listed, Reading};
 use forms::{has_word, Sets};

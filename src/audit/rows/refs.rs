@@ -222,16 +222,7 @@ fn takes_it_back(why: &str) -> bool {
 /// [`states_as_done`], of the sentence without its bracketed asides: a reason the reader
 /// gave that quotes a word only an aside holds does not count.
 fn states_as_done_outside_asides(r: &Reading) -> bool {
-    let mut main = String::new();
-    let mut depth = 0usize;
-    for c in r.sentence.chars() {
-        match c {
-            '(' | '（' => depth += 1,
-            ')' | '）' => depth = depth.saturating_sub(1),
-            _ if depth == 0 => main.push(c),
-            _ => {}
-        }
-    }
+    let main = without_brackets(&r.sentence);
     if main.len() == r.sentence.len() {
         return states_as_done(r);
     }
@@ -862,11 +853,10 @@ fn branch_in(clause: &str) -> Option<String> {
 /// code span. The mark says it is done; the name says which. A line a reader read a claim
 /// of the same kind in already is left to it, as is one whose words take it back.
 pub fn mark_checked_git_lines(readings: &mut [Reading]) {
-    const MARKS: &[&str] = &["✅", "✔", "☑", "✓"];
     for r in readings.iter_mut().filter(|r| !r.skipped) {
         let sentence = r.sentence.clone();
         let line = sentence.trim().trim_start_matches(['-', '*', '•', ' ']);
-        let Some(rest) = MARKS.iter().find_map(|m| line.strip_prefix(m)) else {
+        let Some(rest) = vocab::CHECK_MARKS.iter().find_map(|m| line.strip_prefix(m)) else {
             continue;
         };
         if r.why.iter().any(|w| takes_it_back(w)) || !clause_states_as_done(rest) {
