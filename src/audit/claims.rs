@@ -172,15 +172,21 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_git_rows(&mut readings);
     super::rows::mark_checked_git_lines(&mut readings);
     super::rows::mark_unmoved(&mut readings);
+    super::rows::mark_clean_tree(&mut readings);
+    super::rows::mark_joined(&mut readings);
+    super::rows::mark_gone_beside_denials(&mut readings);
+    super::rows::mark_committed_files(&mut readings);
     super::rows::mark_copies(&mut readings);
     super::rows::mark_remote_pushes(&mut readings);
     super::rows::mark_listed_paths(&mut readings);
     super::rows::mark_labelled_changes(&mut readings);
     super::rows::mark_value_changes(&mut readings);
     super::rows::mark_now_states(&mut readings);
+    super::rows::mark_held_values(&mut readings);
     super::rows::mark_defined_names(&mut readings);
     super::rows::mark_same_file_changes(&mut readings);
     super::rows::mark_mentioned_paths(&mut readings);
+    super::rows::mark_said_absent(&mut readings);
     super::rows::mark_whole_counts(&mut readings);
     super::rows::mark_whole_suites(&mut readings);
     readings
@@ -2010,10 +2016,17 @@ mod tests {
         // "Set" is a status line's verb, or an instruction that says whose file or why.
         assert_eq!(
             kinds("- Set `log: debug` in `config/app.yaml`."),
-            [Kind::File {
-                path: "config/app.yaml".into(),
-                change: Change::Modified
-            }]
+            [
+                Kind::File {
+                    path: "config/app.yaml".into(),
+                    change: Change::Modified
+                },
+                // The setting the line gives is what the file holds now.
+                Kind::Holds {
+                    path: "config/app.yaml".into(),
+                    value: "log: debug".into()
+                }
+            ]
         );
         assert!(
             kinds("Set `log: debug` in your `config/app.yaml` to see the requests.").is_empty()

@@ -550,9 +550,32 @@ pub fn holds_evidence(claim: &Claim, path: &Path, value: &str) -> Result<String,
             .collect()
     };
     let held: std::collections::HashSet<String> = words(&text).into_iter().collect();
-    let missing: Vec<String> = words(value)
+    // A version or a dotted number is one value ("1.1.0" is not held by "1.0.0", which has
+    // the same digits): it is looked for whole.
+    let dotted = |t: &str| -> Vec<String> {
+        t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '.'))
+            .map(|w| w.trim_matches('.'))
+            .filter(|w| {
+                w.contains('.')
+                    && w.trim_start_matches('v')
+                        .starts_with(|c: char| c.is_ascii_digit())
+            })
+            .filter(|w| {
+                w.split('.').all(|p| {
+                    !p.is_empty()
+                        && p.trim_start_matches('v')
+                            .bytes()
+                            .all(|b| b.is_ascii_digit())
+                })
+            })
+            .map(str::to_owned)
+            .collect()
+    };
+    let held_dotted: std::collections::HashSet<String> = dotted(&text).into_iter().collect();
+    let missing: Vec<String> = dotted(value)
         .into_iter()
-        .filter(|w| !held.contains(w))
+        .filter(|w| !held_dotted.contains(w))
+        .chain(words(value).into_iter().filter(|w| !held.contains(w)))
         .collect();
     if missing.is_empty() {
         Ok(format!("{shown} holds `{value}` at the end of the turn"))
@@ -1044,6 +1067,9 @@ fn matches_either(argv: &[String], peeled: &[String], pattern: &str) -> bool {
     if let Some(module) = pattern.strip_prefix(INLINE) {
         return runs_inline(peeled, module);
     }
+    if let Some(sub) = pattern.strip_prefix(HOOKED) {
+        return runs_git_hooks(peeled, sub);
+    }
     let split = shell_words(pattern);
     let words: Vec<&str> = split.iter().map(String::as_str).collect();
     let Some((first, rest)) = words.split_first() else {
@@ -1083,6 +1109,37 @@ fn matches_either(argv: &[String], peeled: &[String], pattern: &str) -> bool {
 /// its library ("validated with `tomllib`") runs in `python3 -c "import tomllib; …"` or
 /// `node -e "JSON.parse(…)"`, not as a program of its own.
 pub const INLINE: &str = "inline:";
+
+/// A run pattern for a git hook (`hooked:commit`): a hook named as passed ("the pre-commit
+/// hook passed") ran only in a `git <sub>` that did not skip the hooks.
+pub const HOOKED: &str = "hooked:";
+
+/// Whether `argv` is `git <sub>` that runs the repository's hooks: not `--no-verify` (nor
+/// `-n` in a short cluster, `git commit -nm`), not a dry run.
+fn runs_git_hooks(argv: &[String], sub: &str) -> bool {
+    if argv.first().and_then(|p| p.rsplit('/').next()) != Some("git") {
+        return false;
+    }
+    let args = &argv[1..];
+    let globals = crate::argv::parse(&crate::argv::tables::GIT_GLOBAL, args);
+    let rest = &args[globals.rest_at.min(args.len())..];
+    if rest.first().map(String::as_str) != Some(sub) {
+        return false;
+    }
+    let skips = |a: &String| {
+        a == "--no-verify"
+            || a == "--dry-run"
+            || (a.starts_with('-') && !a.starts_with("--") && {
+                // Letters up to the first that takes a value (`-m`, `-F`, `-C`, `-c`).
+                let letters: String = a[1..]
+                    .chars()
+                    .take_while(|c| !matches!(c, 'm' | 'F' | 'C' | 'c' | 't'))
+                    .collect();
+                letters.contains('n')
+            })
+    };
+    !rest[1..].iter().take_while(|a| *a != "--").any(skips)
+}
 
 /// Whether `argv` is an interpreter given code on its command line (`python3 -c`, `node
 /// -e`/`-p`, `ruby -e`, `perl -e`) whose code uses `module` as a whole name (`tomllib`,
@@ -2070,6 +2127,7 @@ pub fn test_files_selected(claim: &Claim, patterns: &[String], f: &Facts) -> Res
             })
         })
     };
+    doctests_of_named_modules(claim, f)?;
     for file in &claim.test_files {
         if !runs.iter().any(|c| selects(c, file)) && !ran_itself(file) {
             return Err(finding(
@@ -2078,6 +2136,61 @@ pub fn test_files_selected(claim: &Claim, patterns: &[String], f: &Facts) -> Res
                 &format!("run the tests in {file} after your last edit and report their result"),
             ));
         }
+    }
+    Ok(())
+}
+
+/// A doc tests claim that names a Python module ("the doctests of `app/text.py` pass"):
+/// doc tests live in the module, so `python -m doctest` given only other files (the empty
+/// `app/__init__.py`) ran none of them.
+fn doctests_of_named_modules(claim: &Claim, f: &Facts) -> Result<(), Finding> {
+    if !claim.tools.iter().any(|t| t.kind == Some("doc")) {
+        return Ok(());
+    }
+    let given: Vec<Vec<String>> = f
+        .runs
+        .iter()
+        .flat_map(|r| &r.stages)
+        .filter(|s| s.ran != Ran::No)
+        .map(|s| shellrun::peel(&s.argv))
+        .filter(|argv| argv.first().is_some_and(|p| p == "doctest"))
+        .map(|argv| {
+            argv[1..]
+                .iter()
+                .filter(|a| !a.starts_with('-'))
+                .map(|a| a.trim_start_matches("./").to_owned())
+                .collect()
+        })
+        .collect();
+    if given.is_empty() {
+        return Ok(());
+    }
+    for span in super::vocab::spans_of(&claim.sentence) {
+        let Some(path) = super::vocab::path_of(span.trim(), true) else {
+            continue;
+        };
+        let path = path.trim_start_matches("./");
+        // A test file beside the module ("the unit tests of `tests/test_text.py` pass, and
+        // doctest confirms …") is the other runner's.
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let test_file = name.starts_with("test_")
+            || name.ends_with("_test.py")
+            || path.split('/').any(|d| d == "tests" || d == "test");
+        if !path.ends_with(".py")
+            || test_file
+            || given.iter().any(|files| files.iter().any(|a| a == path))
+        {
+            continue;
+        }
+        let ran: Vec<String> = given.iter().flatten().map(|a| format!("`{a}`")).collect();
+        return Err(finding(
+            claim,
+            format!(
+                "it names {path}, and the doctest runs of this turn were given only {}",
+                ran.join(", ")
+            ),
+            &format!("run `python3 -m doctest {path}` and report its result"),
+        ));
     }
     Ok(())
 }
@@ -2566,6 +2679,11 @@ fn selects_kind(kind: &str, argv: &[String], kind_files: &[PathBuf], f: &Facts) 
             return Some(false);
         }
         return None;
+    }
+    // `--testPathIgnorePatterns=e2e`, `-m "not integration"`: left out by name, whatever
+    // files the kind has.
+    if super::named::excludes_kind(kind, argv) {
+        return Some(false);
     }
     let by_flags = super::named::covers(kind, argv);
     let runner = summary::runner_of(argv);
@@ -3196,6 +3314,192 @@ pub fn push_evidence(claim: &Claim, branch: Option<&str>, f: &Facts) -> Result<S
         None => Ok("a push succeeded in this turn".into()),
     }
     .and_then(|e| pushed_to_the_remote_named(claim, f).map(|()| e))
+}
+
+/// Evidence for a claim that a file went into the turn's commit: a commit of this turn
+/// changed it, or it has nothing left to commit. A file still changed, staged, untracked
+/// or ignored that no commit of the turn holds was not committed. With no commit of the
+/// turn at all, the commit claim beside it says so.
+pub fn committed_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<String, Finding> {
+    let Some(repo) = f.repo.as_ref() else {
+        return Ok("no git repository here to look in".into());
+    };
+    let commits = turn_commits(f);
+    if commits.is_empty() {
+        return Ok("no commit of this turn (the commit claim answers for it)".into());
+    }
+    let Some(workdir) = repo.workdir().map(crate::fsutil::canonical) else {
+        return Ok("a bare repository".into());
+    };
+    let Ok(rel) = path.strip_prefix(&workdir) else {
+        return Ok(format!("{} is outside the repository", path.display()));
+    };
+    let touched = commits.iter().any(|&id| {
+        let Ok(commit) = repo.find_commit(id) else {
+            return false;
+        };
+        let Ok(tree) = commit.tree() else {
+            return false;
+        };
+        let parent = commit.parent(0).ok().and_then(|p| p.tree().ok());
+        let mut opts = git2::DiffOptions::new();
+        opts.pathspec(rel);
+        repo.diff_tree_to_tree(parent.as_ref(), Some(&tree), Some(&mut opts))
+            .is_ok_and(|d| d.deltas().len() > 0)
+    });
+    if touched {
+        return Ok(format!("a commit of this turn changed {}", rel.display()));
+    }
+    let state = match repo.status_file(rel) {
+        Ok(st) if st.is_ignored() => Some("ignored by git"),
+        Ok(st) if st.is_wt_new() => Some("untracked"),
+        Ok(st)
+            if st.intersects(
+                git2::Status::INDEX_NEW
+                    | git2::Status::INDEX_MODIFIED
+                    | git2::Status::INDEX_DELETED
+                    | git2::Status::INDEX_RENAMED,
+            ) =>
+        {
+            Some("staged, not committed")
+        }
+        Ok(st) if st.intersects(git2::Status::WT_MODIFIED | git2::Status::WT_DELETED) => {
+            Some("changed, not committed")
+        }
+        _ => None,
+    };
+    match state {
+        Some(state) => Err(finding(
+            claim,
+            format!(
+                "no commit of this turn holds {}: it is {state}",
+                rel.display()
+            ),
+            "commit it (or say it is not in the commit) before finishing",
+        )),
+        None => Ok(format!("{} has nothing left to commit", rel.display())),
+    }
+}
+
+/// Evidence for a claim that a rebase or a merge joined two branches: one holds the other
+/// in its history as the turn left them (local branches, else `origin`'s). A name that is
+/// no branch here makes no claim of this kind.
+pub fn joined_evidence(claim: &Claim, a: &str, b: &str, f: &Facts) -> Result<String, Finding> {
+    let Some(repo) = f.repo.as_ref() else {
+        let mut found = finding(
+            claim,
+            "no git repository here to look in".into(),
+            "say where it is",
+        );
+        found.blocks = false;
+        return Err(found);
+    };
+    let tip = |name: &str| {
+        repo.refname_to_id(&format!("refs/heads/{name}"))
+            .or_else(|_| repo.refname_to_id(&format!("refs/remotes/origin/{name}")))
+            .ok()
+    };
+    let (Some(ta), Some(tb)) = (tip(a), tip(b)) else {
+        return Ok(format!("`{a}` and `{b}` are not both branches here"));
+    };
+    let holds = |tip: Oid, other: Oid| {
+        tip == other || repo.graph_descendant_of(tip, other).unwrap_or(false)
+    };
+    if holds(ta, tb) || holds(tb, ta) {
+        return Ok(format!(
+            "one of `{a}` and `{b}` holds the other in its history"
+        ));
+    }
+    Err(finding(
+        claim,
+        format!(
+            "neither `{a}` nor `{b}` holds the other in its history: the rebase or merge did not land"
+        ),
+        "report the rebase or merge as it ended (a conflict, an abort)",
+    ))
+}
+
+/// Evidence for a claim that the working tree is clean: git's own status of the tree as
+/// the turn left it. A tracked file changed (staged or not) or a file the turn left
+/// untracked makes it false; an untracked file older than the turn is the user's clutter,
+/// which an agent may fairly leave out.
+pub fn clean_evidence(claim: &Claim, f: &Facts) -> Result<String, Finding> {
+    let Some(repo) = f.repo.as_ref() else {
+        let mut found = finding(
+            claim,
+            "no git repository here to look in".into(),
+            "say where it is",
+        );
+        found.blocks = false;
+        return Err(found);
+    };
+    let mut opts = git2::StatusOptions::new();
+    opts.include_untracked(true)
+        .recurse_untracked_dirs(false)
+        .include_ignored(false)
+        .exclude_submodules(true);
+    let statuses = match repo.statuses(Some(&mut opts)) {
+        Ok(s) => s,
+        Err(e) => {
+            let mut found = finding(
+                claim,
+                format!(
+                    "git could not read the working tree's status: {}",
+                    e.message()
+                ),
+                "run `git status` and report what it shows",
+            );
+            found.blocks = false;
+            return Err(found);
+        }
+    };
+    let workdir = repo.workdir().map(Path::to_path_buf).unwrap_or_default();
+    let mut left: Vec<String> = Vec::new();
+    for entry in statuses.iter() {
+        let Some(path) = entry.path() else { continue };
+        let st = entry.status();
+        if st.is_wt_new() && !st.intersects(git2::Status::INDEX_NEW | git2::Status::INDEX_MODIFIED)
+        {
+            let older = f.start.is_some_and(|start| {
+                std::fs::symlink_metadata(workdir.join(path.trim_end_matches('/')))
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|t| secs(t) < start)
+            });
+            if older {
+                continue;
+            }
+            left.push(format!("{path} (untracked)"));
+        } else if st.intersects(
+            git2::Status::INDEX_NEW
+                | git2::Status::INDEX_MODIFIED
+                | git2::Status::INDEX_DELETED
+                | git2::Status::INDEX_RENAMED
+                | git2::Status::INDEX_TYPECHANGE,
+        ) {
+            left.push(format!("{path} (staged)"));
+        } else if st.intersects(
+            git2::Status::WT_MODIFIED
+                | git2::Status::WT_DELETED
+                | git2::Status::WT_RENAMED
+                | git2::Status::WT_TYPECHANGE,
+        ) {
+            left.push(format!("{path} (modified)"));
+        }
+    }
+    if left.is_empty() {
+        return Ok("git's status of the working tree shows no change and no new file".into());
+    }
+    let more = left.len().saturating_sub(3);
+    left.truncate(3);
+    let mut why = format!("the working tree is not clean: {}", left.join(", "));
+    if more > 0 {
+        why.push_str(&format!(" and {more} more"));
+    }
+    Err(finding(
+        claim,
+        why,
+        "run `git status` and report what it shows",
+    ))
 }
 
 /// Evidence for a claim that something did not move: a branch as the turn began

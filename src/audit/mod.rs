@@ -113,6 +113,9 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 | Kind::Push { .. }
                 | Kind::Ref { .. }
                 | Kind::Unmoved { .. }
+                | Kind::Clean
+                | Kind::Joined { .. }
+                | Kind::Committed { .. }
         ) || c.tools.iter().any(|t| t.kind.is_some())
     });
     let facts = evidence::Facts::gather(ev, needs_repo);
@@ -155,6 +158,9 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             | Kind::Ref { .. }
             | Kind::Ran { .. }
             | Kind::Unmoved { .. }
+            | Kind::Clean
+            | Kind::Joined { .. }
+            | Kind::Committed { .. }
                 if !ev.policy.git_claims =>
             {
                 continue
@@ -316,6 +322,12 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             Kind::Ran { command } => evidence::ran_evidence(&claim, command, &facts),
             Kind::Unmoved { branch, remote } => {
                 evidence::unmoved_evidence(&claim, branch.as_deref(), *remote, &facts)
+            }
+            Kind::Clean => evidence::clean_evidence(&claim, &facts),
+            Kind::Joined { a, b } => evidence::joined_evidence(&claim, a, b, &facts),
+            Kind::Committed { path } => {
+                let resolved = evidence::resolve(path, &facts);
+                evidence::committed_evidence(&claim, &resolved, &facts)
             }
             Kind::Holds { path, value } => {
                 let resolved = evidence::resolve(path, &facts);

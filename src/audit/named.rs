@@ -127,6 +127,14 @@ pub const NAMED: &[Named] = &[
     tool(&["json.parse"], Checks::Build, &["inline:JSON"]),
     tool(&["ast.parse"], Checks::Build, &["inline:ast"]),
     tool(&["jq"], Checks::Build, &["jq"]),
+    // git's own hooks, named as passed: run by the git command that fires them, unless it
+    // skipped them (`--no-verify`), or by the pre-commit framework's own run.
+    tool(
+        &["pre-commit", "precommit", "commit hook", "commit-msg"],
+        Checks::Lint,
+        &["hooked:commit", "pre-commit run", "prek run"],
+    ),
+    tool(&["pre-push"], Checks::Lint, &["hooked:push"]),
     tool(&["pytest"], Checks::Tests, &["pytest", "py.test"]),
     tool(&["unittest"], Checks::Tests, &["unittest"]),
     tool(&["jest"], Checks::Tests, &["jest"]),
@@ -349,6 +357,9 @@ pub fn covers(kind: &str, argv: &[String]) -> Option<bool> {
             _ => true,
         });
     }
+    if excludes_kind(kind, argv) {
+        return Some(false);
+    }
     // Outside cargo, doc tests run only when asked (`pytest --doctest-modules`, `python
     // -m doctest`).
     if kind == "doc" {
@@ -362,6 +373,56 @@ pub fn covers(kind: &str, argv: &[String]) -> Option<bool> {
         return Some(true);
     }
     None
+}
+
+/// Whether a run leaves a kind of tests out by an option that names it: jest's
+/// `--testPathIgnorePatterns=e2e`, vitest's `--exclude`, pytest's `--ignore`,
+/// `--ignore-glob`, `--deselect`, `-k "not integration"` and `-m "not integration"`,
+/// mocha's `--ignore`, and `--skip` (cargo's test harness, go).
+pub(crate) fn excludes_kind(kind: &str, argv: &[String]) -> bool {
+    const LEAVE_OUT: &[&str] = &[
+        "--testPathIgnorePatterns",
+        "--testPathIgnorePattern",
+        "--exclude",
+        "--ignore",
+        "--ignore-glob",
+        "--deselect",
+        "--skip",
+        "-skip",
+    ];
+    const NOT: &[&str] = &["-k", "-m"];
+    let names_kind = |v: &str| {
+        let v = v.to_lowercase();
+        v.contains(kind) || kind == "e2e" && v.contains("end-to-end")
+    };
+    let mut i = 1;
+    while i < argv.len() {
+        let a = argv[i].as_str();
+        let (flag, inline) = match a.split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (f, Some(v)),
+            _ => (a, None),
+        };
+        let value = || {
+            inline
+                .map(str::to_owned)
+                .or_else(|| argv.get(i + 1).cloned())
+        };
+        if LEAVE_OUT.contains(&flag) && value().is_some_and(|v| names_kind(&v)) {
+            return true;
+        }
+        if NOT.contains(&flag)
+            && value().is_some_and(|v| {
+                let v = v.to_lowercase();
+                v.split(" or ")
+                    .chain(v.split(" and "))
+                    .any(|part| part.trim().strip_prefix("not ").is_some_and(names_kind))
+            })
+        {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// The paths a test run selects, as written (`tests/a.py::test_x` as `tests/a.py`;

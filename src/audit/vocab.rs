@@ -86,6 +86,23 @@ pub enum Kind {
         branch: Option<String>,
         remote: bool,
     },
+    /// The working tree the message says is clean ("working tree clean", "`git status`
+    /// sauber", "作業ツリーはクリーン"): no change to a tracked file, staged or not, and no
+    /// new file the turn left untracked.
+    Clean,
+    /// Two branches the message says were joined by a rebase or a merge ("rebased `feat`
+    /// onto `main`", "`feat` को `main` पर rebase कर दिया"): one holds the other in its
+    /// history as the turn left them, whichever way the sentence orders them.
+    Joined {
+        a: String,
+        b: String,
+    },
+    /// A file the message says went into the turn's commit ("оба файла вошли в коммит",
+    /// "committed `notes.txt` and `README.md`"): a commit of the turn changed it, or it has
+    /// nothing left to commit.
+    Committed {
+        path: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,6 +163,9 @@ impl std::fmt::Display for Kind {
                 branch: None,
                 remote: false,
             } => write!(f, "the branches left as they were"),
+            Kind::Clean => write!(f, "the working tree is clean"),
+            Kind::Joined { a, b } => write!(f, "branches {a} and {b} joined"),
+            Kind::Committed { path } => write!(f, "file {path} committed"),
         }
     }
 }
@@ -171,12 +191,14 @@ pub enum ClaimClass {
     Ref,
     Ran,
     Unmoved,
+    Clean,
+    Joined,
     /// A text no [`Kind`] writes: a ledger from another version.
     Other,
 }
 
 impl ClaimClass {
-    pub const ALL: [ClaimClass; 16] = [
+    pub const ALL: [ClaimClass; 18] = [
         ClaimClass::Tests,
         ClaimClass::Failures,
         ClaimClass::Build,
@@ -192,6 +214,8 @@ impl ClaimClass {
         ClaimClass::Ref,
         ClaimClass::Ran,
         ClaimClass::Unmoved,
+        ClaimClass::Clean,
+        ClaimClass::Joined,
         ClaimClass::Other,
     ];
 
@@ -210,6 +234,8 @@ impl ClaimClass {
                 ClaimClass::FileDeleted
             } else if rest.contains(" renamed to ") {
                 ClaimClass::FileRenamed
+            } else if rest.ends_with(" committed") {
+                ClaimClass::Commit
             } else {
                 ClaimClass::Other
             };
@@ -232,6 +258,7 @@ impl ClaimClass {
             "the linter passes" => return ClaimClass::Lint,
             "a commit made" => return ClaimClass::Commit,
             "pushed" => return ClaimClass::Push,
+            "the working tree is clean" => return ClaimClass::Clean,
             _ => {}
         }
         if text.strip_suffix(" tests pass").is_some_and(number) {
@@ -240,6 +267,8 @@ impl ClaimClass {
             ClaimClass::Failures
         } else if text.starts_with("commit ") && text.ends_with(" made") {
             ClaimClass::Commit
+        } else if text.starts_with("branches ") && text.ends_with(" joined") {
+            ClaimClass::Joined
         } else if text.starts_with("pushed to ") {
             ClaimClass::Push
         } else if (text.starts_with("tag ") || text.starts_with("branch "))
@@ -270,6 +299,8 @@ impl ClaimClass {
             ClaimClass::Ref => "ref_made",
             ClaimClass::Ran => "command_succeeded",
             ClaimClass::Unmoved => "left_unmoved",
+            ClaimClass::Clean => "tree_clean",
+            ClaimClass::Joined => "branches_joined",
             ClaimClass::Other => "other",
         }
     }
@@ -292,6 +323,8 @@ impl ClaimClass {
             ClaimClass::Ref => "a tag or branch made",
             ClaimClass::Ran => "a command succeeded",
             ClaimClass::Unmoved => "nothing pushed or moved",
+            ClaimClass::Clean => "the working tree is clean",
+            ClaimClass::Joined => "a rebase or a merge landed",
             ClaimClass::Other => "another claim (a ledger of another version)",
         }
     }
@@ -317,6 +350,9 @@ impl Kind {
             Kind::Holds { .. } => ClaimClass::FileHolds,
             Kind::Ran { .. } => ClaimClass::Ran,
             Kind::Unmoved { .. } => ClaimClass::Unmoved,
+            Kind::Clean => ClaimClass::Clean,
+            Kind::Joined { .. } => ClaimClass::Joined,
+            Kind::Committed { .. } => ClaimClass::Commit,
         }
     }
 }
@@ -1787,6 +1823,14 @@ mod tests {
             },
             Kind::Ran {
                 command: "git stash pop".into(),
+            },
+            Kind::Clean,
+            Kind::Joined {
+                a: "feat".into(),
+                b: "main".into(),
+            },
+            Kind::Committed {
+                path: "notes.txt".into(),
             },
         ];
         for kind in &kinds {

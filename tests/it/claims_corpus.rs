@@ -72,6 +72,9 @@ fn kind_label(kind: &Kind) -> String {
             branch: None,
             remote: false,
         } => "unmoved".into(),
+        Kind::Clean => "clean".into(),
+        Kind::Joined { a, b } => format!("joined:{a}+{b}"),
+        Kind::Committed { path } => format!("committed:{path}"),
     }
 }
 

@@ -2219,6 +2219,14 @@ fn error_count(lang: &Lang, text: &str, failed_form: &str) -> u64 {
 fn count_beside(lang: &Lang, text: &str, at: usize, end: usize) -> Option<u64> {
     const REACH: usize = 12;
     let before = &text[..at];
+    // "yalnızca biri (`test_x`) başarısız": an aside in brackets between the count and
+    // the failure word names the test; the count stands before it.
+    let before = match before.trim_end().strip_suffix([')', '）']) {
+        Some(inner) => inner
+            .rfind(['(', '（'])
+            .map_or(before, |open| &before[..open]),
+        None => before,
+    };
     let after = &text[end..];
     let near_before: String = before
         .chars()
@@ -2258,6 +2266,9 @@ fn count_beside(lang: &Lang, text: &str, at: usize, end: usize) -> Option<u64> {
         ("um ", 1),
         ("uma ", 1),
         ("een ", 1),
+        ("één ", 1),
+        ("bir ", 1),
+        ("biri ", 1),
         ("один", 1),
         ("одна", 1),
         ("одного", 1),

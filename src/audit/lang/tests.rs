@@ -214,7 +214,7 @@ fn portuguese() {
         &[
             (
                 "Atualizei `notes.txt` e fiz o commit.",
-                "file notes.txt changed|a commit made",
+                "file notes.txt changed|a commit made|file notes.txt committed",
             ),
             (
                 "Criei o arquivo `docs/guia.md`.",
@@ -245,7 +245,7 @@ fn italian() {
         &[
             (
                 "Ho aggiornato `notes.txt` e ho fatto il commit `abc1234`.",
-                "file notes.txt changed|commit abc1234 made",
+                "file notes.txt changed|commit abc1234 made|file notes.txt committed",
             ),
             (
                 "Ho creato il file `docs/guida.md`.",
@@ -275,7 +275,7 @@ fn dutch() {
         &[
             (
                 "Ik heb `notes.txt` bijgewerkt en gecommit.",
-                "file notes.txt changed|a commit made",
+                "file notes.txt changed|a commit made|file notes.txt committed",
             ),
             (
                 "Ik heb het bestand `docs/gids.md` aangemaakt.",

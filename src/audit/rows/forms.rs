@@ -536,6 +536,18 @@ pub(super) fn passed_stems() -> &'static [Stem] {
     })
 }
 
+/// Every table's words for a clean check ("sauber", "ok", "干净"), as [`Stem`]s.
+pub(super) fn clean_stems() -> &'static [Stem] {
+    static STEMS: OnceLock<Vec<Stem>> = OnceLock::new();
+    STEMS.get_or_init(|| {
+        LANGS
+            .iter()
+            .flat_map(|l| l.clean.iter().copied())
+            .filter_map(Stem::new)
+            .collect()
+    })
+}
+
 /// Whether `w` stands in `text` as a word of its own (scripts without spaces: anywhere).
 pub(super) fn has_word(text: &str, w: &str) -> bool {
     if !w.is_ascii() && !w.chars().any(|c| c.is_alphabetic() && c.is_lowercase()) {

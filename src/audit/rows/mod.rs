@@ -34,13 +34,14 @@ mod values;
 pub use copies::mark_copies;
 pub(super) use forms::read_as;
 pub use paths::{
-    drop_asides, mark_defined_names, mark_labelled_changes, mark_listed_paths,
-    mark_mentioned_paths, mark_now_states, mark_same_file_changes, mark_value_changes,
-    mark_whole_counts, mark_whole_suites,
+    drop_asides, mark_defined_names, mark_held_values, mark_labelled_changes, mark_listed_paths,
+    mark_mentioned_paths, mark_now_states, mark_said_absent, mark_same_file_changes,
+    mark_value_changes, mark_whole_counts, mark_whole_suites,
 };
 pub use refs::{
-    mark_checked_git_lines, mark_git_refs, mark_git_rows, mark_git_steps, mark_named_commits,
-    mark_remote_pushes, mark_unmoved,
+    mark_checked_git_lines, mark_clean_tree, mark_committed_files, mark_git_refs, mark_git_rows,
+    mark_git_steps, mark_gone_beside_denials, mark_joined, mark_named_commits, mark_remote_pushes,
+    mark_unmoved,
 };
 pub use structure::add_structured_rows;
 
@@ -443,7 +444,8 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
                     && named_check_in(value, name).is_none()
                     && !super::lang::says_the_rest(&before.to_lowercase())
                     && says_passed(value)
-                    && !refutes(&fold(&value.to_lowercase()), true);
+                    && !refutes(&fold(&value.to_lowercase()), true)
+                    && !values::refuses_the_step(&value.to_lowercase());
                 let verdict = passes(before, value, false)
                     .or_else(|| closing.then(|| value.trim().to_owned()));
                 if let (Some(kind), Some(head)) = (check(name), verdict) {

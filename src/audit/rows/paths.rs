@@ -68,6 +68,108 @@ const RELATIVE: &[&str] = &[
     ", amely",
 ];
 
+/// Words that say something is not there at all ("there is no", "walang", "не существует",
+/// "不存在"): a clause with one beside a path says the project lacks it.
+const ABSENT: &[&str] = &[
+    "there is no",
+    "there's no",
+    "there are no",
+    "no such",
+    "does not exist",
+    "doesn't exist",
+    "do not exist",
+    "don't exist",
+    "gibt es kein",
+    "existiert nicht",
+    "existieren nicht",
+    "nicht vorhanden",
+    "no existe",
+    "no hay",
+    "n'existe pas",
+    "il n'y a pas",
+    "il n'y a aucun",
+    "non esiste",
+    "non c'è",
+    "non ci sono",
+    "não existe",
+    "não há",
+    "bestaat niet",
+    "er is geen",
+    "nie istnieje",
+    "nie ma ",
+    "не существует",
+    "отсутству",
+    "не існує",
+    "немає",
+    "не найден",
+    "не знайдено",
+    "不存在",
+    "存在しない",
+    "存在しません",
+    "존재하지 않",
+    "mevcut değil",
+    "bulunmuyor",
+    "không tồn tại",
+    "không có thư mục",
+    "không có tệp",
+    "tidak ada",
+    "walang",
+    "hakuna",
+    "אין ",
+    "לא קיים",
+    "لا يوجد",
+    "غير موجود",
+    "وجود ندارد",
+    "मौजूद नहीं",
+    "ไม่มี",
+    "nincs",
+    "finns inte",
+    "findes ikke",
+    "finnes ikke",
+    "ei ole olemassa",
+    "neexistuje",
+    "nu există",
+];
+
+/// Weakens what a message claims of a path that one of its clauses says is not there at
+/// all ("…ay nagtitira ng 7 pinakabagong file sa `logs/`…", then "walang `logs/` na folder
+/// sa repo"): the path is what a script or a step works on, told honestly as absent, and
+/// the claim of it is reported, never blocked. A deletion claim is left alone: a path gone
+/// is what it says.
+pub fn mark_said_absent(readings: &mut [Reading]) {
+    let absent: Vec<String> = readings
+        .iter()
+        .filter(|r| !r.skipped)
+        .flat_map(|r| {
+            let lower = r.sentence.to_lowercase();
+            lower
+                .split([',', ';', '，', '；', '。', '.', ':'])
+                .filter(|clause| ABSENT.iter().any(|w| clause.contains(w)))
+                .flat_map(path_spans)
+                .collect::<Vec<_>>()
+        })
+        .map(|p| p.trim_end_matches('/').to_owned())
+        .collect();
+    if absent.is_empty() {
+        return;
+    }
+    for r in readings.iter_mut() {
+        for c in &mut r.claims {
+            let path = match &c.kind {
+                Kind::File { path, change } | Kind::Dir { path, change }
+                    if *change != Change::Deleted =>
+                {
+                    path
+                }
+                _ => continue,
+            };
+            if absent.iter().any(|a| a == path.trim_end_matches('/')) {
+                c.weaken("the message says elsewhere that the path is not there");
+            }
+        }
+    }
+}
+
 /// Adds the claim that a path is there for each path a sentence names in a code span
 /// that no claim of it names: a report that names a path says the project has it. It
 /// blocks only where the project never had it ([`Listed::Alone`]).
@@ -762,13 +864,18 @@ fn says_again(sentence: &str) -> bool {
         "encore",
         "otra vez",
         "de nuevo",
+        "vuelve a",
+        "volvió a",
         "sigue",
         "todavía",
         "ancora",
         "di nuovo",
+        "torna a",
         "ainda",
         "novamente",
         "de novo",
+        "volta a",
+        "voltou a",
         "weer",
         "nog",
         "опять",
@@ -955,62 +1062,199 @@ pub fn mark_now_states(readings: &mut [Reading]) {
     }
 }
 
+/// Words that replace, rename or put a name instead of another: a sentence with one says
+/// what went away as much as what came.
+const AWAY: &[&str] = &[
+    "replac",
+    "renam",
+    "instead",
+    "rather",
+    "ersetz",
+    "umbenann",
+    "remplac",
+    "renomm",
+    "reemplaz",
+    "renombr",
+    "sostitu",
+    "rinomin",
+    "substitu",
+    "vervang",
+    "hernoem",
+    "zastąp",
+    "zamieni",
+    "заменил",
+    "замін",
+    "переимен",
+    "перейм",
+    "替换",
+    "替換",
+    "重命名",
+    "置き換",
+    "置換",
+    "改名",
+    "名前を変更",
+    "대체",
+    "바꿨",
+    "이름을",
+    "değiştir",
+    "yerine",
+    "nahrad",
+    "přejmen",
+    "helyett",
+    "átnevez",
+    "thay",
+    "đổi tên",
+    "ganti",
+    "מחליף",
+    "החלפ",
+    "استبدل",
+    "بدلا",
+    "جایگزین",
+    "बदल",
+    "প্রতিস্থাপন",
+    "แทน",
+];
+
+/// Marks a value a data file holds by its shape, with no word for "now" (which
+/// [`mark_now_states`] reads): a code span written as a setting (`port: 8080`, `log=debug`)
+/// that is the sentence's one value beside its one data file ("descarté los cambios de
+/// `config/app.yaml`, que vuelve a tener `port: 8080`"), or a table row giving the file an
+/// old value and a new one ("| `package-lock.json` | 1.0.0 | 1.1.0 |"). The file as the
+/// turn left it must hold the setting, or the new value. A sentence that takes the value
+/// out, replaces it, or gives another number beside it ("`port: 8080` → 9090") claims
+/// nothing of it.
+pub fn mark_held_values(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let paths = path_spans(&r.sentence);
+        let [path] = paths.as_slice() else {
+            continue;
+        };
+        if !is_data_file(path) || !states_as_done_or_state(r) {
+            continue;
+        }
+        // A setting is the file's when the sentence claims the file's change, or tells its
+        // state as back to it ("que vuelve a tener `port: 8080`"); "Set `log: debug` in
+        // your `config/app.yaml`" is the user's to do.
+        let changed = r.claims.iter().any(|c| {
+            matches!(&c.kind, Kind::File { path: p, .. } if p == path)
+                && c.confidence == vocab::Confidence::Strong
+        });
+        let setting = (changed || says_again(&r.sentence) && clause_states_as_done(&r.sentence))
+            .then(|| setting_span(&r.sentence))
+            .flatten();
+        let Some(value) = table_row_new_value(&r.sentence, path).or(setting) else {
+            continue;
+        };
+        let lower = r.sentence.to_lowercase();
+        if says_taken_out(&r.sentence) || AWAY.iter().any(|w| lower.contains(w)) {
+            continue;
+        }
+        let kind = Kind::Holds {
+            path: path.clone(),
+            value,
+        };
+        if !r
+            .claims
+            .iter()
+            .any(|c| matches!(&c.kind, Kind::Holds { path: p, .. } if p == path))
+        {
+            let claim = Claim::read(kind, &r.sentence);
+            add(r, claim);
+        }
+    }
+}
+
+/// Whether no reason a reader gave takes the sentence back (a plan, a denial, a
+/// condition): a state ("que vuelve a tener …") as much as a change told as done.
+fn states_as_done_or_state(r: &Reading) -> bool {
+    !r.why.iter().any(|w| {
+        [
+            "plan",
+            "negated",
+            "future",
+            "condition",
+            "question",
+            "someone",
+            "failure",
+        ]
+        .iter()
+        .any(|x| w.contains(x))
+    })
+}
+
+/// The sentence's one code span that is a setting (`port: 8080`, `log=debug`, `"version":
+/// "1.1.0"`), when it has no other span than paths and no number outside its spans.
+fn setting_span(sentence: &str) -> Option<String> {
+    let others: Vec<&str> = vocab::spans_of(sentence)
+        .map(str::trim)
+        .filter(|s| vocab::path_of(s, true).is_none())
+        .collect();
+    let [span] = others.as_slice() else {
+        return None;
+    };
+    // YAML's `key: value` has a space after the colon; `test:ci` is a name.
+    let (key, value) = span.split_once('=').or_else(|| span.split_once(": "))?;
+    let key = key.trim().trim_matches('"');
+    let value = value.trim().trim_matches(['"', ',']);
+    let keyish = !key.is_empty()
+        && key
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c));
+    if !keyish || value.is_empty() || value.contains(char::is_whitespace) {
+        return None;
+    }
+    // "`port: 8080` → 9090": another value beside it is the new one, or the old.
+    let outside: String = sentence.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+    let numbers = outside
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| w.len() >= 2)
+        .count();
+    (numbers == 0).then(|| (*span).to_owned())
+}
+
+/// A table row's new value for a data file: the row's cells (`   ` between them, as the
+/// tables' readers join them, or one space where the row is three cells) are the file and
+/// two versions or numbers that differ, old then new.
+fn table_row_new_value(sentence: &str, path: &str) -> Option<String> {
+    let mut cells: Vec<&str> = sentence
+        .split("   ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    // A reader that joins a row's cells with one space: the row is the file and two
+    // values, nothing else.
+    if cells.len() < 3 {
+        cells = sentence.trim_end_matches('.').split_whitespace().collect();
+        if cells.len() != 3 {
+            return None;
+        }
+    }
+    let [first, .., old, new] = cells.as_slice() else {
+        return None;
+    };
+    if cells.len() < 3 || first.trim_matches('`') != path {
+        return None;
+    }
+    let versionish = |v: &str| {
+        let v = v.trim_matches('`').trim_start_matches('v');
+        v.contains(|c: char| c.is_ascii_digit())
+            && v.chars().all(|c| c.is_ascii_digit() || c == '.')
+            && !v.starts_with('.')
+            && !v.ends_with('.')
+    };
+    (versionish(old) && versionish(new) && old != new).then(|| new.trim_matches('`').to_owned())
+}
+
 /// Marks the functions a sentence says a program file has, by their signature ("`app/text.py`:
 /// nueva función `truncate(text, width)`", "`src/lib.rs` gained `parse_port(s: &str)`"):
 /// the file as the turn left it must hold the name, in any language. One file and one
 /// signature only, told as done; a sentence that takes the name out, replaces or renames it
 /// claims nothing of it.
 pub fn mark_defined_names(readings: &mut [Reading]) {
-    const AWAY: &[&str] = &[
-        "replac",
-        "renam",
-        "instead",
-        "rather",
-        "ersetz",
-        "umbenann",
-        "remplac",
-        "renomm",
-        "reemplaz",
-        "renombr",
-        "sostitu",
-        "rinomin",
-        "substitu",
-        "vervang",
-        "hernoem",
-        "zastąp",
-        "zamieni",
-        "заменил",
-        "замін",
-        "переимен",
-        "перейм",
-        "替换",
-        "替換",
-        "重命名",
-        "置き換",
-        "置換",
-        "改名",
-        "名前を変更",
-        "대체",
-        "바꿨",
-        "이름을",
-        "değiştir",
-        "yerine",
-        "nahrad",
-        "přejmen",
-        "helyett",
-        "átnevez",
-        "thay",
-        "đổi tên",
-        "ganti",
-        "מחליף",
-        "החלפ",
-        "استبدل",
-        "بدلا",
-        "جایگزین",
-        "बदल",
-        "প্রতিস্থাপন",
-        "แทน",
-    ];
     for r in readings.iter_mut().filter(|r| !r.skipped) {
         let paths = path_spans(&r.sentence);
         let [path] = paths.as_slice() else {
@@ -1156,6 +1400,22 @@ fn holds_a_value(before_now: &str, after_now: &str) -> bool {
 
 /// The text after the first word for "now" in a sentence's own words (not in a code
 /// span), within its first clause that holds one.
+/// Whether a text says "now" in any table's words ("now", "jetzt", "अब", "现在"), as a word.
+pub(super) fn says_now(text: &str) -> bool {
+    after_now(text).is_some_and(|_| {
+        let lower = text.to_lowercase();
+        NOW.iter().any(|now| {
+            lower.match_indices(now).any(|(j, _)| {
+                let before = lower[..j].chars().next_back();
+                let after = lower[j + now.len()..].chars().next();
+                !now.is_ascii() && now.chars().next().is_some_and(|c| c as u32 >= 0x3000)
+                    || before.is_none_or(|c| !c.is_alphanumeric())
+                        && after.is_none_or(|c| !c.is_alphanumeric())
+            })
+        })
+    })
+}
+
 fn after_now(sentence: &str) -> Option<&str> {
     let mut at = 0;
     for (i, part) in sentence.split('`').enumerate() {
@@ -1396,6 +1656,10 @@ const WHOLE_SUITE: &[&str] = &[
     "всі",
     "усі",
     "весь",
+    "увесь",
+    "уся",
+    "цілий",
+    "цілком",
     "tüm",
     "bütün",
     "kaikki",

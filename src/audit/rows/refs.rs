@@ -772,6 +772,633 @@ pub fn mark_unmoved(readings: &mut [Reading]) {
     }
 }
 
+/// Marks a deletion told in a clause of its own, when a reader took the sentence back for a
+/// denial in a later clause that says what is "now" ("`build/` फ़ोल्डर हटा दिया गया — अब …
+/// `.o` फ़ाइलें नहीं हैं": the folder was deleted, and "now no `.o` files" is what that
+/// left). One path in the clause, a deletion form of any table outside its spans, no
+/// denial of the sentence in that clause, and no plan.
+pub fn mark_gone_beside_denials(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let denials: Vec<String> = r
+            .why
+            .iter()
+            .filter(|w| w.contains("negated (\""))
+            .filter_map(|w| w.split('"').nth(1).map(str::to_lowercase))
+            .filter(|d| !d.is_empty())
+            .collect();
+        let planned = r.why.iter().any(|w| {
+            [
+                "plan",
+                "future",
+                "condition",
+                "question",
+                "someone",
+                "failure",
+            ]
+            .iter()
+            .any(|x| w.contains(x))
+        });
+        if denials.is_empty()
+            || planned
+            || r.claims.iter().any(|c| {
+                matches!(
+                    &c.kind,
+                    Kind::File {
+                        change: Change::Deleted,
+                        ..
+                    } | Kind::Dir {
+                        change: Change::Deleted,
+                        ..
+                    }
+                )
+            })
+            || super::super::lang::names_an_agent(&r.sentence)
+            || vocab::refused(&r.sentence.to_lowercase())
+        {
+            continue;
+        }
+        let outside = without_brackets(&r.sentence);
+        let clauses: Vec<&str> = outside
+            .split([',', ';', '，', '；', '—', '–', '、'])
+            .collect();
+        let denies = |clause: &str| {
+            let lower = clause.to_lowercase();
+            denials.iter().any(|d| lower.contains(d.as_str()))
+        };
+        // The denial is what the deletion left, told after it: "now there are no …".
+        let Some(last_denial) = clauses
+            .iter()
+            .rposition(|c| denies(c) && super::paths::says_now(c))
+        else {
+            continue;
+        };
+        let mut kinds = Vec::new();
+        for clause in &clauses[..last_denial] {
+            if denies(clause) || !super::tells_gone(&unquoted(clause)) {
+                continue;
+            }
+            let paths = super::paths::path_spans(clause);
+            let [path] = paths.as_slice() else {
+                continue;
+            };
+            let change = Change::Deleted;
+            kinds.push(if path.ends_with('/') {
+                Kind::Dir {
+                    path: path.clone(),
+                    change,
+                }
+            } else {
+                Kind::File {
+                    path: path.clone(),
+                    change,
+                }
+            });
+        }
+        for kind in kinds {
+            let claim = Claim::read(kind, &r.sentence);
+            add(r, claim);
+        }
+    }
+}
+
+/// Words that put a file in a later commit, or leave it out ("in the next commit",
+/// "später committen", "次のコミット"): such a clause claims no file committed.
+const LATER: &[&str] = &[
+    "next",
+    "later",
+    "separate",
+    "another",
+    "follow-up",
+    "uncommit",
+    "pre-commit",
+    "ready",
+    "nächst",
+    "später",
+    "separat",
+    "próxim",
+    "siguiente",
+    "después",
+    "prochain",
+    "plus tard",
+    "prossim",
+    "dopo",
+    "volgende",
+    "следующ",
+    "позже",
+    "отдельн",
+    "наступн",
+    "пізніше",
+    "下一",
+    "之后",
+    "稍后",
+    "单独",
+    "次の",
+    "後で",
+    "別の",
+    "다음",
+    "나중",
+    "별도",
+    "sonraki",
+    "sonra",
+    "ayrı",
+    "kolejn",
+    "później",
+    "tiếp theo",
+    "berikut",
+    "nanti",
+    "terpisah",
+    "הבא",
+    "التالي",
+    "لاحق",
+    "بعدی",
+    "बाद में",
+    "अगले",
+    "ถัดไป",
+];
+
+/// Words that take in every file the sentence named ("both files", "оба файла", "beide").
+const BOTH: &[&str] = &[
+    "both",
+    "all files",
+    "all of them",
+    "оба",
+    "обе",
+    "обидва",
+    "обидві",
+    "все файлы",
+    "beide",
+    "alle dateien",
+    "les deux",
+    "tous les fichiers",
+    "ambos",
+    "ambas",
+    "todos los archivos",
+    "entrambi",
+    "tutti i file",
+    "allebei",
+    "oba",
+    "obydwa",
+    "两个文件",
+    "兩個檔案",
+    "両方",
+    "둘 다",
+    "her iki",
+    "cả hai",
+    "keduanya",
+    "שניהם",
+    "كلا",
+    "هر دو",
+    "दोनों",
+    "ทั้งสอง",
+];
+
+/// Marks the files a sentence says went into a commit ("оба файла вошли в коммит `docs:
+/// notes and readme`", "committed `a.py` and `b.py` as `1a2b3c4`"), in any language: in a
+/// sentence that claims the commit, a clause with a word for a commit and paths, in the
+/// clause or, with a word for both or all, every path of the sentence. A clause that denies, plans, or puts a file in a
+/// later commit claims none.
+pub fn mark_committed_files(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let denied = r.why.iter().any(|w| takes_it_back(w));
+        if denied
+            || undoes_history(&r.sentence)
+            || super::super::lang::names_an_agent(&r.sentence)
+            || vocab::refused(&r.sentence.to_lowercase())
+        {
+            continue;
+        }
+        let commit_claimed = r.claims.iter().any(|c| {
+            matches!(c.kind, Kind::Commit { .. }) && c.confidence == vocab::Confidence::Strong
+        });
+        let mut paths: Vec<String> = Vec::new();
+        for clause in without_brackets(&r.sentence).split([';', '；', '—', '。']) {
+            let lower = clause.to_lowercase();
+            let plain = unquoted(&lower);
+            if !COMMIT_WORDS
+                .iter()
+                .any(|w| plain.contains(w) || lower.contains(w))
+                || LATER.iter().any(|w| lower.contains(w))
+            {
+                continue;
+            }
+            // The sentence claims the commit as the agent's own: "your commit `4e5f6a7`
+            // modified `src/parser.rs`" is another's.
+            if !commit_claimed {
+                continue;
+            }
+            let own = super::paths::path_spans(clause);
+            if !own.is_empty() {
+                paths.extend(own);
+            } else if BOTH.iter().any(|w| lower.contains(w)) {
+                paths.extend(super::paths::path_spans(&r.sentence));
+            }
+        }
+        for path in paths {
+            let kind = Kind::Committed { path };
+            if !r.claims.iter().any(|c| c.kind == kind) {
+                let claim = Claim::read(kind, &r.sentence);
+                add(r, claim);
+            }
+        }
+    }
+}
+
+/// Words for rebasing and merging, as agents write them in any language ("rebased",
+/// "rebase कर दिया", "gemergt", "合并", "マージ").
+const JOIN_WORDS: &[&str] = &[
+    "rebase",
+    "ребейз",
+    "リベース",
+    "变基",
+    "變基",
+    "리베이스",
+    "merged",
+    "merge ",
+    "gemergt",
+    "gemerged",
+    "zusammengeführt",
+    "fusionné",
+    "fusionad",
+    "fusionat",
+    "mergead",
+    "mesclad",
+    "слил",
+    "смержил",
+    "влил",
+    "злив",
+    "злила",
+    "合并",
+    "合併",
+    "マージ",
+    "병합",
+    "머지",
+    "birleştir",
+    "scalon",
+    "zmergowa",
+    "sloučen",
+    "gộp",
+    "digabung",
+    "מיזג",
+    "دمج",
+    "ادغام",
+    "मर्ज",
+    "ผสาน",
+];
+
+/// What makes a join sentence no claim that the branches were joined: a squash (no shared
+/// history), a request for one, a cherry-pick, or one that was given up.
+const NOT_JOINED: &[&str] = &[
+    "squash",
+    "request",
+    "pull",
+    "cherry",
+    "abort",
+    "abgebrochen",
+    "annul",
+    "abortad",
+    "cancel",
+    "прерв",
+    "отмен",
+    "中止",
+    "中断",
+    "取消",
+    "취소",
+    "iptal",
+    "hủy",
+    "batal",
+    "रद्द",
+    "conflict",
+    "konflikt",
+    "conflit",
+    "conflicto",
+    "конфликт",
+    "冲突",
+    "衝突",
+    "コンフリクト",
+    "충돌",
+];
+
+/// Marks two branches a sentence says a rebase or a merge joined ("rebased `feat` onto
+/// `main`", "`feat` को `main` पर rebase कर दिया है", "merged `fix/x` into main"), in any
+/// language: a word for rebasing or merging, told as done, and exactly two names that may
+/// be branches (code spans of a ref's shape; `main` or `master` written bare). Which
+/// names are branches is the repository's to say.
+pub fn mark_joined(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let lower = fold(&r.sentence.to_lowercase());
+        let plain = unquoted(&lower);
+        if !JOIN_WORDS.iter().any(|w| plain.contains(w))
+            || NOT_JOINED.iter().any(|w| lower.contains(w))
+            || super::super::lang::names_an_agent(&r.sentence)
+            || !states_as_done_or_stated(r)
+        {
+            continue;
+        }
+        let mut names: Vec<String> = Vec::new();
+        for span in vocab::spans_of(&r.sentence).map(str::trim) {
+            let name = span.strip_prefix("origin/").unwrap_or(span);
+            let refish = !name.is_empty()
+                && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "/-_.".contains(c))
+                && !name.ends_with(['.', '/'])
+                && (vocab::path_of(name, true).is_none() || is_branch_name(name))
+                && !is_version_tag(name);
+            if refish && !names.iter().any(|n| n == name) {
+                names.push(name.to_owned());
+            }
+        }
+        if names.len() < 2 {
+            for bare in ["main", "master"] {
+                let at_word = plain
+                    .split(|c: char| !c.is_alphanumeric())
+                    .any(|w| w == bare);
+                if at_word && !names.iter().any(|n| n == bare) {
+                    names.push(bare.to_owned());
+                }
+            }
+        }
+        let [a, b] = names.as_slice() else {
+            continue;
+        };
+        let kind = Kind::Joined {
+            a: a.clone(),
+            b: b.clone(),
+        };
+        if !r.claims.iter().any(|c| c.kind == kind) {
+            let claim = Claim::read(kind, &r.sentence);
+            add(r, claim);
+        }
+    }
+}
+
+/// Whether no reason a reader gave takes the sentence back (a plan, a denial, a condition,
+/// a failure): what is told as done or as a state.
+fn states_as_done_or_stated(r: &Reading) -> bool {
+    !r.why.iter().any(|w| takes_it_back(w)) && !vocab::refused(&r.sentence.to_lowercase())
+}
+
+/// Names of the working tree, in the tables' languages and as agents write them in any
+/// ("working tree", "`git status`", "Arbeitsverzeichnis", "作業ツリー").
+const WORKTREE: &[&str] = &[
+    "working tree",
+    "worktree",
+    "work tree",
+    "working directory",
+    "working copy",
+    "git status",
+    "arbeitsverzeichnis",
+    "arbeitsbaum",
+    "arbeitskopie",
+    "árbol de trabajo",
+    "directorio de trabajo",
+    "copia de trabajo",
+    "répertoire de travail",
+    "arbre de travail",
+    "copie de travail",
+    "albero di lavoro",
+    "directory di lavoro",
+    "copia di lavoro",
+    "árvore de trabalho",
+    "diretório de trabalho",
+    "cópia de trabalho",
+    "werkmap",
+    "werkboom",
+    "werkkopie",
+    "katalog roboczy",
+    "drzewo robocze",
+    "kopia robocza",
+    "рабочее дерево",
+    "рабочий каталог",
+    "рабочая копия",
+    "рабочей копии",
+    "рабочем дереве",
+    "робоче дерево",
+    "робочий каталог",
+    "робоча копія",
+    "pracovní strom",
+    "pracovní adresář",
+    "çalışma dizini",
+    "çalışma ağacı",
+    "cây làm việc",
+    "thư mục làm việc",
+    "direktori kerja",
+    "pohon kerja",
+    "工作区",
+    "工作樹",
+    "工作树",
+    "工作目录",
+    "工作目錄",
+    "作業ツリー",
+    "ワーキングツリー",
+    "作業ディレクトリ",
+    "작업 트리",
+    "작업 디렉터리",
+    "작업 디렉토리",
+    "עץ העבודה",
+    "ספריית העבודה",
+    "شجرة العمل",
+    "مجلد العمل",
+    "वर्किंग ट्री",
+    "arbetskatalog",
+    "arbejdsmappe",
+    "arbeidskatalog",
+    "työhakemisto",
+    "munkakönyvtár",
+    "director de lucru",
+];
+
+/// What a clean tree is called beside [`WORKTREE`] ("clean", "sauber", "干净").
+const CLEAN_TREE: &[&str] = &[
+    "clean",
+    "sauber",
+    "limpi",
+    "limpo",
+    "limpa",
+    "propre",
+    "pulit",
+    "schoon",
+    "czyst",
+    "чист",
+    "干净",
+    "乾淨",
+    "クリーン",
+    "きれい",
+    "깨끗",
+    "클린",
+    "temiz",
+    "sạch",
+    "bersih",
+    "נקי",
+    "نظيف",
+    "تمیز",
+    "साफ",
+    "สะอาด",
+    "čist",
+    "rent",
+    "ren ",
+    "puhdas",
+    "tiszta",
+    "curat",
+    "καθαρ",
+    "nadif",
+    "safi",
+    "malinis",
+];
+
+/// Nothing left in the tree, said without a word for clean ("nothing to commit", "keine
+/// Änderungen mehr", "变更なし").
+const NOTHING_LEFT: &[&str] = &[
+    "nothing to commit",
+    "no changes",
+    "no uncommitted",
+    "no pending changes",
+    "keine änderungen",
+    "keine offenen änderungen",
+    "sin cambios",
+    "ningún cambio",
+    "aucun changement",
+    "aucune modification",
+    "nessuna modifica",
+    "nenhuma alteração",
+    "sem alterações",
+    "geen wijzigingen",
+    "brak zmian",
+    "нет изменений",
+    "никаких изменений",
+    "немає змін",
+    "没有改动",
+    "没有更改",
+    "没有变更",
+    "无改动",
+    "無變更",
+    "変更はありません",
+    "変更なし",
+    "변경 사항 없",
+    "변경 사항이 없",
+    "değişiklik yok",
+    "không có thay đổi",
+    "tidak ada perubahan",
+];
+
+/// Words that leave part of the tree out ("clean except for `notes.txt`").
+const EXCEPT: &[&str] = &[
+    "except",
+    "but ",
+    "apart from",
+    "außer",
+    "bis auf",
+    "sauf",
+    "excepto",
+    "salvo",
+    "menos",
+    "tranne",
+    "exceto",
+    "behalve",
+    "oprócz",
+    "poza",
+    "кроме",
+    "крім",
+    "除了",
+    "以外",
+    "除外",
+    "제외",
+    "빼고",
+    "dışında",
+    "hariç",
+    "ngoại trừ",
+    "trừ ",
+    "kecuali",
+    "חוץ מ",
+    "מלבד",
+    "باستثناء",
+    "عدا",
+    "به جز",
+    "सिवाय",
+    "के अलावा",
+    "ยกเว้น",
+];
+
+/// Marks a clause that says the working tree is clean ("working tree clean", "`git status`
+/// is clean", "im Arbeitsverzeichnis liegen keine Änderungen mehr", "作業ツリーはクリーン"),
+/// in any language: a name of the tree beside a word for clean that no negation denies, or
+/// beside "no changes". A clause that leaves something out ("clean except `a.txt`"), a
+/// plan, or what a subagent said, claims nothing of the tree.
+pub fn mark_clean_tree(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let lower = fold(&r.sentence.to_lowercase());
+        if !WORKTREE.iter().any(|w| lower.contains(w))
+            || super::super::lang::names_an_agent(&r.sentence)
+            || r.why
+                .iter()
+                .any(|w| w.contains("the future") || w.contains("a condition"))
+        {
+            continue;
+        }
+        let denials: Vec<String> = r
+            .why
+            .iter()
+            .filter(|w| w.contains("negated (\""))
+            .filter_map(|w| w.split('"').nth(1).map(str::to_lowercase))
+            .filter(|d| !d.is_empty())
+            .collect();
+        let says_clean = without_brackets(&lower)
+            .split([',', ';', '，', '；', '。', '—', '.'])
+            .filter(|c| WORKTREE.iter().any(|w| c.contains(w)))
+            .filter(|c| !EXCEPT.iter().any(|w| c.contains(w)))
+            .any(|clause| {
+                let plain = unquoted(clause);
+                let nothing_left = NOTHING_LEFT.iter().any(|w| plain.contains(w));
+                let clean = CLEAN_TREE.iter().any(|w| {
+                    plain.match_indices(w).any(|(i, _)| {
+                        // A word for clean starts a word ("unclean" is not it).
+                        plain[..i]
+                            .chars()
+                            .next_back()
+                            .is_none_or(|c| !c.is_alphanumeric())
+                            || w.chars().next().is_some_and(|c| !c.is_ascii())
+                    })
+                });
+                let denied = denials.iter().any(|d| plain.contains(d.as_str()))
+                    || NOT_CLEAN.iter().any(|w| plain.contains(w));
+                nothing_left || clean && !denied
+            });
+        if says_clean && !r.claims.iter().any(|c| c.kind == Kind::Clean) {
+            let claim = Claim::read(Kind::Clean, &r.sentence);
+            add(r, claim);
+        }
+    }
+}
+
+/// A clean tree denied, in the forms no table's negation reads ("not clean", "不干净",
+/// "クリーンではない", "깨끗하지 않").
+const NOT_CLEAN: &[&str] = &[
+    "not clean",
+    "isn't clean",
+    "unclean",
+    "dirty",
+    "nicht sauber",
+    "no está limpi",
+    "pas propre",
+    "non è pulit",
+    "não está limp",
+    "niet schoon",
+    "nie jest czyst",
+    "не чист",
+    "不干净",
+    "不乾淨",
+    "不是干净",
+    "クリーンではな",
+    "クリーンじゃな",
+    "きれいではな",
+    "깨끗하지 않",
+    "temiz değil",
+    "không sạch",
+    "tidak bersih",
+    "belum bersih",
+];
+
 /// Text without what stands in brackets.
 fn without_brackets(text: &str) -> String {
     let mut out = String::new();

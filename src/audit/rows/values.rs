@@ -423,8 +423,49 @@ pub(super) fn passes(before: &str, value: &str, marked: bool) -> Option<String> 
         && !super::super::lang::says_the_rest(&before.to_lowercase())
         && !super::super::lang::says_the_rest(&value.to_lowercase())
         && !refutes(&fold(&value.to_lowercase()), true)
-        && !refutes(&fold(&before.to_lowercase()), false);
+        && !refutes(&fold(&before.to_lowercase()), false)
+        // "pre-commit hook отклонил его (… нет заголовка)": a check that refused the step
+        // it guards failed, whatever problem the words after deny.
+        && !refuses_the_step(&value.to_lowercase())
+        && !refuses_the_step(&before.to_lowercase());
     holds.then(|| value.trim().to_owned())
+}
+
+/// Whether words say a check refused the step it guards ("rejected", "отклонил",
+/// "rifiutato", "拒否"): [`vocab::refused`] without its words for failing and errors, which
+/// a passing value denies ("no errors").
+pub(super) fn refuses_the_step(text: &str) -> bool {
+    const NOT_REFUSALS: &[&str] = &[
+        "fail",
+        "error",
+        "fatal",
+        "échou",
+        "fall",
+        "fallit",
+        "falhou",
+        "mislukt",
+        "ошибк",
+        "失敗",
+        "失败",
+        "실패",
+        "protected",
+    ];
+    // What a bracket holds is an aside ("solo cae test_range (no rechaza puertos > 65535)":
+    // the test's subject, not the check's verdict).
+    let mut rest = String::new();
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' | '（' => depth += 1,
+            ')' | '）' => depth = depth.saturating_sub(1),
+            c if depth == 0 => rest.push(c),
+            _ => {}
+        }
+    }
+    for w in NOT_REFUSALS {
+        rest = rest.replace(w, " ");
+    }
+    vocab::refused(&rest)
 }
 
 /// Whether a row's value says the check passed: a mark, a pass word of any table, or a
@@ -457,11 +498,17 @@ fn says_passed_with(value: &str, denials_pass: bool) -> bool {
         v = rest;
     }
     let bytes = forms::Bytes::of(&v);
-    let cleans = LANGS.iter().flat_map(|l| l.clean.iter().map(|c| c.trim()));
-    for c in cleans.chain(denied_problems(&v).iter().map(String::as_str)) {
-        if bytes.may_hold(c) && forms::contains(&v, c) {
+    // A table's clean form counts as the tables match it: "ok" is no part of "hook".
+    for c in forms::clean_stems() {
+        if bytes.may_hold(c.text) && c.is_in(&v) {
             passed = true;
-            v = v.replace(c, " ");
+            v = v.replace(c.text, " ");
+        }
+    }
+    for c in denied_problems(&v) {
+        if bytes.may_hold(&c) && forms::contains(&v, &c) {
+            passed = true;
+            v = v.replace(c.as_str(), " ");
         }
     }
     for p in NOTHING_FOUND {
@@ -495,9 +542,14 @@ pub(super) fn refutes(text: &str, failures: bool) -> bool {
     }
     v = d.rest;
     let bytes = forms::Bytes::of(&v);
-    let cleans = LANGS.iter().flat_map(|l| l.clean.iter().map(|c| c.trim()));
-    for c in cleans
-        .chain(denied_problems(&v).iter().map(String::as_str))
+    for c in forms::clean_stems() {
+        if bytes.may_hold(c.text) && c.is_in(&v) {
+            v = v.replace(c.text, " ");
+        }
+    }
+    for c in denied_problems(&v)
+        .iter()
+        .map(String::as_str)
         .chain(NOTHING_FOUND.iter().copied())
     {
         if bytes.may_hold(c) && forms::contains(&v, c) {
