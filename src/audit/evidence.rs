@@ -2008,6 +2008,12 @@ pub fn ran_evidence(claim: &Claim, command: &str, f: &Facts) -> Result<String, F
     }
 }
 
+/// A stage's words as a command line the shell splits back into them (`pytest -m "not
+/// integration"`, not `pytest -m not integration`): what a run pattern is matched with.
+fn command_line(argv: &[String]) -> String {
+    shlex::try_join(argv.iter().map(String::as_str)).unwrap_or_else(|_| argv.join(" "))
+}
+
 /// A command as the shell splits it: `pytest -m "not slow"` gives `not slow` one word.
 fn shell_words(command: &str) -> Vec<String> {
     shlex::split(command).unwrap_or_else(|| command.split_whitespace().map(str::to_owned).collect())
@@ -2319,7 +2325,7 @@ pub fn named_evidence(
                     // A project script (`./build.sh`, `bash scripts/release.sh`): what it
                     // runs is not read here.
                     None => {
-                        runs_any(&s.argv.join(" "), &recipes)
+                        runs_any(&command_line(&s.argv), &recipes)
                             || s.argv
                                 .first()
                                 .is_some_and(|p| p.starts_with("./") || p.ends_with(".sh"))
@@ -2521,7 +2527,7 @@ pub fn spans_that_ran<'s>(spans: impl IntoIterator<Item = &'s str>, f: &Facts) -
                 && (span.contains(&"--ignored") || !only_ignored(&stage.argv))
         });
         if named {
-            out.push(stage.argv.join(" "));
+            out.push(command_line(&stage.argv));
         }
     }
     out
@@ -2556,7 +2562,7 @@ fn kind_evidence(
                 || patterns.iter().any(|p| matches_either(&s.argv, &peeled, p))
                     && covers(&peeled) == Some(true)
         })
-        .map(|s| s.argv.join(" "))
+        .map(|s| command_line(&s.argv))
         .collect();
     if !covering.is_empty() {
         return match result_evidence(claim, "tests", &covering, count, true, f) {
@@ -2616,7 +2622,7 @@ fn kind_passed_in_failed_run(
     let last = f.runs.iter().rfind(|r| {
         r.stages
             .iter()
-            .any(|s| covering.contains(&s.argv.join(" ")))
+            .any(|s| covering.contains(&command_line(&s.argv)))
     })?;
     let first_run = f.runs.iter().map(|r| r.at).min().unwrap_or(0);
     if last_relevant_write(f, &patterns, first_run).is_some_and(|(w, _)| w > last.at) {
@@ -3314,6 +3320,97 @@ pub fn push_evidence(claim: &Claim, branch: Option<&str>, f: &Facts) -> Result<S
         None => Ok("a push succeeded in this turn".into()),
     }
     .and_then(|e| pushed_to_the_remote_named(claim, f).map(|()| e))
+}
+
+/// When a file's inode last changed (a rename, a `chmod`), in seconds since the epoch; 0
+/// where the platform does not say.
+fn changed_at(m: &std::fs::Metadata) -> i64 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        m.ctime()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = m;
+        0
+    }
+}
+
+/// Evidence for a claim that no file of an extension is left ("the `.bak` files are
+/// deleted"): the project's files (not `.git` nor tools' caches, at most 20 000 entries)
+/// with that extension, written or changed since the turn began, must be gone. One older
+/// than the turn is not the turn's.
+pub fn none_left_evidence(claim: &Claim, ext: &str, f: &Facts) -> Result<String, Finding> {
+    const LIMIT: usize = 20_000;
+    let suffix = format!(".{ext}");
+    let mut left: Vec<PathBuf> = Vec::new();
+    let mut seen = 0usize;
+    let mut stack = vec![f.root.clone()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            seen += 1;
+            if seen > LIMIT {
+                let mut found = finding(
+                    claim,
+                    format!("the project has more than {LIMIT} entries: not all were looked at"),
+                    &format!("say which `*{suffix}` files are gone"),
+                );
+                found.blocks = false;
+                return Err(found);
+            }
+            let path = entry.path();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                // Tools' caches remake their files on every run (a test run after "removed
+                // the `.pyc` files"): they are not what the message cleaned.
+                const CACHES: &[&str] = &[
+                    ".git",
+                    "node_modules",
+                    "__pycache__",
+                    ".pytest_cache",
+                    ".mypy_cache",
+                    ".ruff_cache",
+                    ".tox",
+                    ".venv",
+                    "venv",
+                    "target",
+                ];
+                if !CACHES.iter().any(|c| entry.file_name() == *c) {
+                    stack.push(path);
+                }
+                continue;
+            }
+            let name = entry.file_name();
+            // `sed -i.bak` renames the original into the backup: its content's time is the
+            // original's, and only the inode's change time is the turn's.
+            let new = f.start.is_none_or(|start| {
+                entry.metadata().is_ok_and(|m| {
+                    m.modified().is_ok_and(|t| secs(t) >= start) || changed_at(&m) >= start
+                })
+            });
+            if name.to_string_lossy().ends_with(&suffix) && new {
+                left.push(path);
+            }
+        }
+    }
+    match left.first() {
+        None => Ok(format!("no `*{suffix}` file of this turn is left")),
+        Some(p) => Err(finding(
+            claim,
+            format!(
+                "{} is still there ({} `*{suffix}` file(s) of this turn left)",
+                p.strip_prefix(&f.root).unwrap_or(p).display(),
+                left.len()
+            ),
+            "remove them (or correct the message) before finishing",
+        )),
+    }
 }
 
 /// Evidence for a claim that a file went into the turn's commit: a commit of this turn

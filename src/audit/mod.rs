@@ -145,7 +145,9 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             continue;
         }
         let verdict = match &claim.kind {
-            Kind::File { .. } | Kind::Dir { .. } | Kind::Holds { .. } if !ev.policy.file_claims => {
+            Kind::File { .. } | Kind::Dir { .. } | Kind::Holds { .. } | Kind::NoneLeft { .. }
+                if !ev.policy.file_claims =>
+            {
                 continue
             }
             Kind::Tests { .. } | Kind::Failures { .. } | Kind::Build | Kind::Lint
@@ -325,6 +327,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             }
             Kind::Clean => evidence::clean_evidence(&claim, &facts),
             Kind::Joined { a, b } => evidence::joined_evidence(&claim, a, b, &facts),
+            Kind::NoneLeft { ext } => evidence::none_left_evidence(&claim, ext, &facts),
             Kind::Committed { path } => {
                 let resolved = evidence::resolve(path, &facts);
                 evidence::committed_evidence(&claim, &resolved, &facts)

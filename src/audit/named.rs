@@ -519,10 +519,24 @@ pub fn named_in(sentence: &str, kind: &Kind) -> Vec<&'static Named> {
     let lower = sentence.to_lowercase();
     // Compounds count ("Integrationstests", "testes"): the sentence is a tests claim's.
     let about_suites = SUITE_WORDS.iter().any(|w| lower.contains(w));
+    // A kind of tests named inside a command (`pytest -m "not integration"`, `jest spec/
+    // --testPathIgnorePatterns=e2e`) is what the command selects, not a kind the sentence
+    // claims: kinds are looked for outside code spans of several words.
+    // A path in a span (`tests/e2e/smoke.sh`) still names its kind.
+    let prose: String = lower
+        .split('`')
+        .enumerate()
+        .filter(|(i, part)| i % 2 == 0 || !part.trim().contains(char::is_whitespace))
+        .map(|(_, part)| part)
+        .collect::<Vec<_>>()
+        .join(" ");
     let mut found: Vec<&'static Named> = NAMED
         .iter()
         .filter(|n| n.checks == checks && (!n.suite || about_suites))
-        .filter(|n| n.names.iter().any(|w| has_words(&lower, w)))
+        .filter(|n| {
+            let text = if n.kind.is_some() { &prose } else { &lower };
+            n.names.iter().any(|w| has_words(text, w))
+        })
         .collect();
     // "doc testleri", "doc-тести", "doc testit": doc tests in any language, the word
     // "doc" before the language's word for tests.

@@ -103,6 +103,11 @@ pub enum Kind {
     Committed {
         path: String,
     },
+    /// Files of an extension the message says are gone ("the `.bak` files are deleted",
+    /// "`.bak` ファイルは残っていません"): none that the turn made or changed is left.
+    NoneLeft {
+        ext: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -166,6 +171,7 @@ impl std::fmt::Display for Kind {
             Kind::Clean => write!(f, "the working tree is clean"),
             Kind::Joined { a, b } => write!(f, "branches {a} and {b} joined"),
             Kind::Committed { path } => write!(f, "file {path} committed"),
+            Kind::NoneLeft { ext } => write!(f, "no *.{ext} file left"),
         }
     }
 }
@@ -239,6 +245,9 @@ impl ClaimClass {
             } else {
                 ClaimClass::Other
             };
+        }
+        if text.starts_with("no *.") && text.ends_with(" file left") {
+            return ClaimClass::FileDeleted;
         }
         if text.starts_with("something under ") {
             return ClaimClass::Dir;
@@ -353,6 +362,7 @@ impl Kind {
             Kind::Clean => ClaimClass::Clean,
             Kind::Joined { .. } => ClaimClass::Joined,
             Kind::Committed { .. } => ClaimClass::Commit,
+            Kind::NoneLeft { .. } => ClaimClass::FileDeleted,
         }
     }
 }
@@ -1832,6 +1842,7 @@ mod tests {
             Kind::Committed {
                 path: "notes.txt".into(),
             },
+            Kind::NoneLeft { ext: "bak".into() },
         ];
         for kind in &kinds {
             assert_eq!(

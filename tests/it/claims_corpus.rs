@@ -75,6 +75,7 @@ fn kind_label(kind: &Kind) -> String {
         Kind::Clean => "clean".into(),
         Kind::Joined { a, b } => format!("joined:{a}+{b}"),
         Kind::Committed { path } => format!("committed:{path}"),
+        Kind::NoneLeft { ext } => format!("noneleft:{ext}"),
     }
 }
 

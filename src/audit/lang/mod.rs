@@ -3156,6 +3156,9 @@ fn clause_claims(
             } else {
                 test_count(lang, text)
             };
+            // "3 bestått, 0 feilet": a clause that passes by its zero failures counts them,
+            // not the tests that passed.
+            let count = count.filter(|&n| n > 0);
             let mut claim = mk(Kind::Tests { count });
             // "`npm test` … and `node --test e2e/…` …, both passed": with two runs named,
             // a number may count the runs, not the tests.
@@ -3255,13 +3258,32 @@ fn clause_claims(
         && !refused
         && !only_files
     {
-        let branch = c
+        // The branch: a span that names the remote's branch (`origin/main`) first, then one
+        // of a branch's shape, then any other that is no file ("`src/stats.js` 에 `median`
+        // 을 추가하고 … `origin/main` 에 푸시": the file and the function are no branches).
+        let candidates: Vec<&str> = c
             .spans
             .iter()
             .map(|s| s.trim())
             .filter(|s| !s.is_empty() && !s.contains(' ') && !vocab::is_hash(s))
-            .map(|s| s.strip_prefix("origin/").unwrap_or(s).to_owned())
-            .find(|s| s != "origin");
+            .filter(|s| {
+                !vocab::path_of(s, true).is_some_and(|p| !vocab::shape_inferred(&p))
+                    || s.starts_with("origin/")
+            })
+            .filter(|s| *s != "origin")
+            .collect();
+        let branch_shaped = |s: &&str| {
+            matches!(*s, "main" | "master" | "develop" | "trunk")
+                || s.contains(['/', '-'])
+                    && s.chars()
+                        .all(|ch| ch.is_ascii_alphanumeric() || "/-_.".contains(ch))
+        };
+        let branch = candidates
+            .iter()
+            .find(|s| s.starts_with("origin/"))
+            .or_else(|| candidates.iter().find(|s| branch_shaped(s)))
+            .or_else(|| candidates.first())
+            .map(|s| s.strip_prefix("origin/").unwrap_or(s).to_owned());
         out.push(mk(Kind::Push { branch }));
     }
     out

@@ -740,7 +740,13 @@ pub fn mark_unmoved(readings: &mut [Reading]) {
                 continue;
             }
             // `origin/main` unchanged: the remote's branch, which only a push moves.
-            let remote_named = clause.contains("`origin/") || clause.contains(" origin/");
+            // "ветка `main` на origin не изменилась": the remote named beside the branch.
+            let remote_named = clause.contains("`origin/")
+                || clause.contains(" origin/")
+                || unquoted(clause)
+                    .split(|c: char| !c.is_alphanumeric())
+                    .any(|w| w == "origin" || w == "upstream")
+                || clause.contains("`origin`");
             let branch = branch_in(clause);
             let push = push || remote_named && branch.is_some();
             match (branch, push, touch) {
@@ -981,9 +987,15 @@ pub fn mark_committed_files(readings: &mut [Reading]) {
             {
                 continue;
             }
-            // The sentence claims the commit as the agent's own: "your commit `4e5f6a7`
-            // modified `src/parser.rs`" is another's.
-            if !commit_claimed {
+            // The sentence claims the commit as the agent's own, or the clause names it by its
+            // hash beside a word for both or all ("ambos archivos están en el commit
+            // 1a2b3c4"); "your commit `4e5f6a7` modified `src/parser.rs`", "upstream commit
+            // 3f2a9c1" are another's.
+            let hash_named = clause
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(vocab::is_hash);
+            let both = BOTH.iter().any(|w| lower.contains(w));
+            if !(commit_claimed || hash_named && both) {
                 continue;
             }
             let own = super::paths::path_spans(clause);
@@ -999,6 +1011,65 @@ pub fn mark_committed_files(readings: &mut [Reading]) {
                 let claim = Claim::read(kind, &r.sentence);
                 add(r, claim);
             }
+        }
+    }
+}
+
+/// Marks files of an extension a sentence says are gone ("removed the `.bak` files",
+/// "`sed -i.bak` が作ったバックアップは削除済みで、`.bak` ファイルは残っていません"), in any
+/// language: a code span that is only an extension (`.bak`, `*.orig`), and a clause with a
+/// deletion form that no denial of the sentence stands in. A plan claims nothing.
+pub fn mark_extensions_gone(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        // Files named by path are claims of their own ("Renamed `a.yaml` to `a.yml` (the
+        // loader only looks for `.yml`)"): an extension alone speaks of a kind of file.
+        let outside = without_brackets(&r.sentence);
+        if !super::paths::path_spans(&outside).is_empty() {
+            continue;
+        }
+        let exts: Vec<String> = vocab::spans_of(&outside)
+            .filter_map(|s| {
+                let e = s.trim().trim_start_matches('*').strip_prefix('.')?;
+                (!e.is_empty() && e.len() <= 8 && e.chars().all(|c| c.is_ascii_alphanumeric()))
+                    .then(|| e.to_lowercase())
+            })
+            .collect();
+        let [ext] = exts.as_slice() else {
+            continue;
+        };
+        let planned = r.why.iter().any(|w| {
+            [
+                "plan",
+                "future",
+                "condition",
+                "question",
+                "someone",
+                "failure",
+            ]
+            .iter()
+            .any(|x| w.contains(x))
+        });
+        if planned || super::super::lang::names_an_agent(&r.sentence) {
+            continue;
+        }
+        let denials: Vec<String> = r
+            .why
+            .iter()
+            .filter(|w| w.contains("negated (\""))
+            .filter_map(|w| w.split('"').nth(1).map(str::to_lowercase))
+            .filter(|d| !d.is_empty())
+            .collect();
+        let gone = without_brackets(&r.sentence)
+            .split([',', ';', '，', '；', '、', '—'])
+            .any(|clause| {
+                let lower = clause.to_lowercase();
+                !denials.iter().any(|d| lower.contains(d.as_str()))
+                    && super::tells_gone(&unquoted(clause))
+            });
+        let kind = Kind::NoneLeft { ext: ext.clone() };
+        if gone && !r.claims.iter().any(|c| c.kind == kind) {
+            let claim = Claim::read(kind, &r.sentence);
+            add(r, claim);
         }
     }
 }
@@ -1087,10 +1158,31 @@ pub fn mark_joined(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
         let lower = fold(&r.sentence.to_lowercase());
         let plain = unquoted(&lower);
-        if !JOIN_WORDS.iter().any(|w| plain.contains(w))
-            || NOT_JOINED.iter().any(|w| lower.contains(w))
+        // The clause that tells the join: a plan in another ("…上，可以提 PR 了") leaves it a
+        // report.
+        let join_clause = without_brackets(&r.sentence.to_lowercase())
+            .split([',', ';', '，', '；', '。', '—'])
+            .find(|c| JOIN_WORDS.iter().any(|w| unquoted(&fold(c)).contains(w)))
+            .map(str::to_owned);
+        let Some(join_clause) = join_clause else {
+            continue;
+        };
+        if NOT_JOINED.iter().any(|w| lower.contains(w))
             || super::super::lang::names_an_agent(&r.sentence)
-            || !states_as_done_or_stated(r)
+            || vocab::refused(&lower)
+            || taken_back_in(
+                r,
+                &join_clause,
+                &[
+                    "plan",
+                    "negated",
+                    "future",
+                    "condition",
+                    "failure",
+                    "question",
+                    "someone",
+                ],
+            )
         {
             continue;
         }
@@ -1133,10 +1225,18 @@ pub fn mark_joined(readings: &mut [Reading]) {
     }
 }
 
-/// Whether no reason a reader gave takes the sentence back (a plan, a denial, a condition,
-/// a failure): what is told as done or as a state.
-fn states_as_done_or_stated(r: &Reading) -> bool {
-    !r.why.iter().any(|w| takes_it_back(w)) && !vocab::refused(&r.sentence.to_lowercase())
+/// Whether a reason a reader gave takes back `part` of the sentence: its quoted words
+/// ("so you can pull first", "可以") stand in the part, or the part in them. A reason
+/// without a quote takes back the whole sentence.
+fn taken_back_in(r: &Reading, part: &str, reasons: &[&str]) -> bool {
+    let part = part.trim().to_lowercase();
+    r.why.iter().any(|w| {
+        reasons.iter().any(|x| w.contains(x))
+            && w.split('"').nth(1).is_none_or(|q| {
+                let q = q.trim().to_lowercase();
+                !q.is_empty() && (part.contains(&q) || q.contains(&part))
+            })
+    })
 }
 
 /// Names of the working tree, in the tables' languages and as agents write them in any
@@ -1330,9 +1430,6 @@ pub fn mark_clean_tree(readings: &mut [Reading]) {
         let lower = fold(&r.sentence.to_lowercase());
         if !WORKTREE.iter().any(|w| lower.contains(w))
             || super::super::lang::names_an_agent(&r.sentence)
-            || r.why
-                .iter()
-                .any(|w| w.contains("the future") || w.contains("a condition"))
         {
             continue;
         }
@@ -1347,6 +1444,9 @@ pub fn mark_clean_tree(readings: &mut [Reading]) {
             .split([',', ';', '，', '；', '。', '—', '.'])
             .filter(|c| WORKTREE.iter().any(|w| c.contains(w)))
             .filter(|c| !EXCEPT.iter().any(|w| c.contains(w)))
+            // "…so you can pull first; the working tree is clean": a plan in another clause
+            // leaves this one a report.
+            .filter(|c| !taken_back_in(r, c, &["future", "condition", "plan", "question"]))
             .any(|clause| {
                 let plain = unquoted(clause);
                 let nothing_left = NOTHING_LEFT.iter().any(|w| plain.contains(w));
