@@ -2580,7 +2580,10 @@ fn kind_evidence(
             verdict => verdict,
         };
     }
-    let passed = result_evidence(claim, "tests", patterns, count, false, f)?;
+    // Which kinds the runs selected decides first: a count that does not match a run that
+    // never included the kind (unittest's 3 for "both doctests pass") is no reason to let
+    // the kind through as only uncertain.
+    let passed = result_evidence(claim, "tests", patterns, count, false, f);
     let selections: Vec<Option<bool>> = f
         .runs
         .iter()
@@ -2592,8 +2595,8 @@ fn kind_evidence(
         })
         .map(|s| covers(&shellrun::peel(&s.argv)))
         .collect();
-    if selections.contains(&Some(true)) {
-        return Ok(passed);
+    if selections.contains(&Some(true)) || passed.as_ref().is_err_and(|e| e.blocks) {
+        return passed;
     }
     let mut finding = finding(
         claim,
@@ -3335,6 +3338,64 @@ fn changed_at(m: &std::fs::Metadata) -> i64 {
         let _ = m;
         0
     }
+}
+
+/// Evidence for a claim that a branch was deleted: no local branch of that name is left,
+/// nor, when the claim names the remote, `origin`'s branch as this clone last saw it (a
+/// `git push origin --delete` of the turn removes that too).
+pub fn branch_gone_evidence(
+    claim: &Claim,
+    name: &str,
+    remote: bool,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let Some(repo) = f.repo.as_ref() else {
+        let mut found = finding(
+            claim,
+            "no git repository here to look in".into(),
+            "say where it is",
+        );
+        found.blocks = false;
+        return Err(found);
+    };
+    let fix = "delete it (or say why it is still there) before finishing";
+    // Only a deletion the turn tried (`git branch -d`, `git push --delete`, `git push
+    // origin :name`) holds the sentence to it: a branch no command touched may be named in
+    // a sentence this reading took for a deletion ("the branch already existed").
+    let tried = f.runs.iter().flat_map(|r| &r.stages).any(|s| {
+        let argv = shellrun::peel(&s.argv);
+        let git = argv
+            .first()
+            .is_some_and(|p| p.rsplit('/').next() == Some("git"));
+        let names = argv.iter().any(|a| {
+            a == name || a.strip_prefix(':') == Some(name) || a.ends_with(&format!("/{name}"))
+        });
+        let deletes = argv
+            .iter()
+            .any(|a| matches!(a.as_str(), "-d" | "-D" | "--delete") || a.starts_with(':'));
+        git && names && deletes
+    });
+    let still = |what: String| {
+        let mut found = finding(claim, what, fix);
+        if !tried {
+            found.blocks = false;
+            found.why.push_str(" (no command of this turn deleted it)");
+        }
+        found
+    };
+    if repo.find_reference(&format!("refs/heads/{name}")).is_ok() {
+        return Err(still(format!("the branch {name} is still there")));
+    }
+    if remote
+        && repo
+            .find_reference(&format!("refs/remotes/origin/{name}"))
+            .is_ok()
+    {
+        return Err(still(format!(
+            "origin/{name} is still there: no push of the turn deleted it"
+        )));
+    }
+    Ok(format!("no branch {name} is left"))
 }
 
 /// Evidence for a claim that no file of an extension is left ("the `.bak` files are

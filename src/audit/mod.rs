@@ -116,6 +116,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 | Kind::Clean
                 | Kind::Joined { .. }
                 | Kind::Committed { .. }
+                | Kind::BranchGone { .. }
         ) || c.tools.iter().any(|t| t.kind.is_some())
     });
     let facts = evidence::Facts::gather(ev, needs_repo);
@@ -163,6 +164,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             | Kind::Clean
             | Kind::Joined { .. }
             | Kind::Committed { .. }
+            | Kind::BranchGone { .. }
                 if !ev.policy.git_claims =>
             {
                 continue
@@ -328,6 +330,9 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             Kind::Clean => evidence::clean_evidence(&claim, &facts),
             Kind::Joined { a, b } => evidence::joined_evidence(&claim, a, b, &facts),
             Kind::NoneLeft { ext } => evidence::none_left_evidence(&claim, ext, &facts),
+            Kind::BranchGone { name, remote } => {
+                evidence::branch_gone_evidence(&claim, name, *remote, &facts)
+            }
             Kind::Committed { path } => {
                 let resolved = evidence::resolve(path, &facts);
                 evidence::committed_evidence(&claim, &resolved, &facts)

@@ -108,6 +108,13 @@ pub enum Kind {
     NoneLeft {
         ext: String,
     },
+    /// A branch the message says was deleted ("`spike/cache` silindi", "deleted the branch
+    /// `feature/old-login` locally and on `origin`"): it is gone, and from `origin`'s
+    /// branches too when the clause names the remote (`remote`).
+    BranchGone {
+        name: String,
+        remote: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -172,6 +179,13 @@ impl std::fmt::Display for Kind {
             Kind::Joined { a, b } => write!(f, "branches {a} and {b} joined"),
             Kind::Committed { path } => write!(f, "file {path} committed"),
             Kind::NoneLeft { ext } => write!(f, "no *.{ext} file left"),
+            Kind::BranchGone {
+                name,
+                remote: false,
+            } => write!(f, "branch {name} deleted"),
+            Kind::BranchGone { name, remote: true } => {
+                write!(f, "branch {name} deleted here and on origin")
+            }
         }
     }
 }
@@ -280,6 +294,10 @@ impl ClaimClass {
             ClaimClass::Joined
         } else if text.starts_with("pushed to ") {
             ClaimClass::Push
+        } else if text.starts_with("branch ")
+            && (text.ends_with(" deleted") || text.ends_with(" deleted here and on origin"))
+        {
+            ClaimClass::Ref
         } else if (text.starts_with("tag ") || text.starts_with("branch "))
             && text.ends_with(" made")
             || text.starts_with("tag ") && text.contains(" made at ")
@@ -363,6 +381,7 @@ impl Kind {
             Kind::Joined { .. } => ClaimClass::Joined,
             Kind::Committed { .. } => ClaimClass::Commit,
             Kind::NoneLeft { .. } => ClaimClass::FileDeleted,
+            Kind::BranchGone { .. } => ClaimClass::Ref,
         }
     }
 }
@@ -1843,6 +1862,14 @@ mod tests {
                 path: "notes.txt".into(),
             },
             Kind::NoneLeft { ext: "bak".into() },
+            Kind::BranchGone {
+                name: "spike/cache".into(),
+                remote: false,
+            },
+            Kind::BranchGone {
+                name: "feature/old".into(),
+                remote: true,
+            },
         ];
         for kind in &kinds {
             assert_eq!(

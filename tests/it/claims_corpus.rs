@@ -76,6 +76,11 @@ fn kind_label(kind: &Kind) -> String {
         Kind::Joined { a, b } => format!("joined:{a}+{b}"),
         Kind::Committed { path } => format!("committed:{path}"),
         Kind::NoneLeft { ext } => format!("noneleft:{ext}"),
+        Kind::BranchGone {
+            name,
+            remote: false,
+        } => format!("branchgone:{name}"),
+        Kind::BranchGone { name, remote: true } => format!("branchgone:{name}@origin"),
     }
 }
 

@@ -3137,7 +3137,14 @@ fn clause_claims(
             }
         }
         // "`mean of nothing` passe encore": one test, named, passes; the suite may not.
-        (Some("tests"), Some(_), None) if names_one_test(lang, c) => {
+        // "Doctests : les deux exemples de `slugify` passent": a function's doc tests are
+        // the doc tests a run must hold, not one test named.
+        (Some("tests"), Some(_), None)
+            if names_one_test(lang, c)
+                && !super::named::named_in(sentence, &Kind::Tests { count: None })
+                    .iter()
+                    .any(|n| n.kind == Some("doc")) =>
+        {
             why.push("a named test passes: not a claim about the tests".into());
         }
         (Some("tests"), Some(_), None) => {

@@ -39,9 +39,9 @@ pub use paths::{
     mark_value_changes, mark_whole_counts, mark_whole_suites,
 };
 pub use refs::{
-    mark_checked_git_lines, mark_clean_tree, mark_committed_files, mark_extensions_gone,
-    mark_git_refs, mark_git_rows, mark_git_steps, mark_gone_beside_denials, mark_joined,
-    mark_named_commits, mark_remote_pushes, mark_unmoved,
+    mark_branches_deleted, mark_checked_git_lines, mark_clean_tree, mark_committed_files,
+    mark_extensions_gone, mark_git_refs, mark_git_rows, mark_git_steps, mark_gone_beside_denials,
+    mark_joined, mark_named_commits, mark_remote_pushes, mark_unmoved,
 };
 pub use structure::add_structured_rows;
 

@@ -139,11 +139,12 @@ const ABSENT: &[&str] = &[
 pub fn mark_said_absent(readings: &mut [Reading]) {
     let absent: Vec<String> = readings
         .iter()
-        .filter(|r| !r.skipped)
+        .filter(|r| !r.skipped && r.sentence.contains('`'))
         .flat_map(|r| {
             let lower = r.sentence.to_lowercase();
             lower
                 .split([',', ';', '，', '；', '。', '.', ':'])
+                .filter(|clause| clause.contains('`') || clause.contains('/'))
                 .filter(|clause| ABSENT.iter().any(|w| clause.contains(w)))
                 .flat_map(path_spans)
                 .collect::<Vec<_>>()

@@ -745,7 +745,13 @@ pub fn mark_unmoved(readings: &mut [Reading]) {
                 || clause.contains(" origin/")
                 || unquoted(clause)
                     .split(|c: char| !c.is_alphanumeric())
-                    .any(|w| w == "origin" || w == "upstream")
+                    .any(|w| {
+                        // A particle glued on ("origin의", "originの") is still the remote.
+                        ["origin", "upstream"].iter().any(|r| {
+                            w.strip_prefix(r)
+                                .is_some_and(|rest| rest.chars().all(|c| !c.is_ascii()))
+                        })
+                    })
                 || clause.contains("`origin`");
             let branch = branch_in(clause);
             let push = push || remote_named && branch.is_some();
@@ -965,6 +971,10 @@ const BOTH: &[&str] = &[
 /// later commit claims none.
 pub fn mark_committed_files(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let lower = r.sentence.to_lowercase();
+        if !COMMIT_WORDS.iter().any(|w| lower.contains(w)) {
+            continue;
+        }
         let denied = r.why.iter().any(|w| takes_it_back(w));
         if denied
             || undoes_history(&r.sentence)
@@ -1074,6 +1084,100 @@ pub fn mark_extensions_gone(readings: &mut [Reading]) {
     }
 }
 
+/// Marks the branches a clause says were deleted ("`spike/cache` silindi", "deleted the
+/// branch `feature/old-login` locally and on `origin`"), in any language: one span of a
+/// branch's shape and a deletion form of any table, with no denial of the sentence in
+/// that clause, no plan, no refusal. A clause that names `origin` claims the remote's
+/// branch gone too.
+pub fn mark_branches_deleted(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if !r.sentence.contains('`')
+            || !vocab::spans_of(&r.sentence).any(|s| is_branch_name(s.trim()))
+            || super::super::lang::names_an_agent(&r.sentence)
+            || vocab::refused(&r.sentence.to_lowercase())
+        {
+            continue;
+        }
+        let denials: Vec<String> = r
+            .why
+            .iter()
+            .filter(|w| w.contains("negated (\""))
+            .filter_map(|w| w.split('"').nth(1).map(str::to_lowercase))
+            .filter(|d| !d.is_empty())
+            .collect();
+        let mut kinds = Vec::new();
+        for clause in without_brackets(&r.sentence).split([',', ';', '，', '；', '。', '—', ':'])
+        {
+            let lower = clause.to_lowercase();
+            let branches: Vec<&str> = vocab::spans_of(clause)
+                .map(str::trim)
+                .filter(|s| is_branch_name(s))
+                .collect();
+            let [name] = branches.as_slice() else {
+                continue;
+            };
+            let plain = unquoted(&lower);
+            // "pushed `feat/login`", "someone has to push `feat/audit`": a push is no
+            // deletion, whatever deletion form a table's stem finds in its word.
+            if denials.iter().any(|d| lower.contains(d.as_str()))
+                || PUSH_WORDS.iter().any(|w| plain.contains(w))
+                || ["you", "someone", "somebody"]
+                    .iter()
+                    .any(|w| plain.split(|c: char| !c.is_alphanumeric()).any(|x| x == *w))
+                || !super::tells_gone(&unquoted(clause))
+                || taken_back_in(
+                    r,
+                    clause,
+                    &[
+                        "plan",
+                        "future",
+                        "condition",
+                        "question",
+                        "someone",
+                        "failure",
+                    ],
+                )
+            {
+                continue;
+            }
+            let remote = unquoted(&lower)
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| w.starts_with("origin") || w == "remote" || w == "upstream")
+                || lower.contains("`origin`");
+            kinds.push(Kind::BranchGone {
+                name: (*name).to_owned(),
+                remote,
+            });
+        }
+        for kind in kinds {
+            // The branch is no file: a reader's deletion of a path of that name was the
+            // branch's.
+            if let Kind::BranchGone { name, .. } = &kind {
+                r.claims.retain(|c| {
+                    !matches!(&c.kind, Kind::File { path, change: Change::Deleted }
+                        | Kind::Dir { path, change: Change::Deleted }
+                        if path.trim_end_matches('/') == name)
+                });
+            }
+            if !r.claims.iter().any(|c| c.kind == kind) {
+                let claim = Claim::read(kind, &r.sentence);
+                add(r, claim);
+            }
+        }
+    }
+}
+
+/// Whether a lower-cased sentence may hold one of `words`: a word of it starts with one of
+/// the ASCII `stems`, or, in a sentence with other letters, it holds one of the non-ASCII
+/// `words`. A gate before a reader's longer lists: a word list's `contains` builds a
+/// searcher per word, and most sentences hold none of them (`BENCHMARKS.md`).
+fn may_mention(lower: &str, stems: &[&str], words: &[&str]) -> bool {
+    lower
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| !w.is_empty() && stems.iter().any(|s| w.starts_with(s)))
+        || !lower.is_ascii() && words.iter().any(|w| !w.is_ascii() && lower.contains(w))
+}
+
 /// Words for rebasing and merging, as agents write them in any language ("rebased",
 /// "rebase कर दिया", "gemergt", "合并", "マージ").
 const JOIN_WORDS: &[&str] = &[
@@ -1155,8 +1259,15 @@ const NOT_JOINED: &[&str] = &[
 /// be branches (code spans of a ref's shape; `main` or `master` written bare). Which
 /// names are branches is the repository's to say.
 pub fn mark_joined(readings: &mut [Reading]) {
+    const STEMS: &[&str] = &[
+        "rebase", "merg", "gemerg", "fusion", "mescl", "scalon", "zmerg", "digabung", "birle",
+    ];
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        let lower = fold(&r.sentence.to_lowercase());
+        let lower = r.sentence.to_lowercase();
+        if !may_mention(&lower, STEMS, JOIN_WORDS) {
+            continue;
+        }
+        let lower = fold(&lower);
         let plain = unquoted(&lower);
         // The clause that tells the join: a plan in another ("…上，可以提 PR 了") leaves it a
         // report.
@@ -1426,8 +1537,37 @@ const EXCEPT: &[&str] = &[
 /// beside "no changes". A clause that leaves something out ("clean except `a.txt`"), a
 /// plan, or what a subagent said, claims nothing of the tree.
 pub fn mark_clean_tree(readings: &mut [Reading]) {
+    const STEMS: &[&str] = &[
+        "work",
+        "status",
+        "arbeit",
+        "trabaj",
+        "travail",
+        "lavoro",
+        "trabalh",
+        "werk",
+        "robocz",
+        "pracovn",
+        "kerja",
+        "pohon",
+        "arbets",
+        "arbejds",
+        "arbeids",
+        "munka",
+        "lucru",
+        "copia",
+        "copie",
+        "directorio",
+        "directory",
+        "kopia",
+        "katalog",
+    ];
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        let lower = fold(&r.sentence.to_lowercase());
+        let lower = r.sentence.to_lowercase();
+        if !may_mention(&lower, STEMS, WORKTREE) {
+            continue;
+        }
+        let lower = fold(&lower);
         if !WORKTREE.iter().any(|w| lower.contains(w))
             || super::super::lang::names_an_agent(&r.sentence)
         {
