@@ -3350,13 +3350,7 @@ pub fn branch_gone_evidence(
     f: &Facts,
 ) -> Result<String, Finding> {
     let Some(repo) = f.repo.as_ref() else {
-        let mut found = finding(
-            claim,
-            "no git repository here to look in".into(),
-            "say where it is",
-        );
-        found.blocks = false;
-        return Err(found);
+        return Err(no_repository(claim));
     };
     let fix = "delete it (or say why it is still there) before finishing";
     // Only a deletion the turn tried (`git branch -d`, `git push --delete`, `git push
@@ -3396,6 +3390,17 @@ pub fn branch_gone_evidence(
         )));
     }
     Ok(format!("no branch {name} is left"))
+}
+
+/// A claim about git that has no repository to look in: reported, not blocked.
+fn no_repository(claim: &Claim) -> Finding {
+    let mut found = finding(
+        claim,
+        "no git repository here to look in".into(),
+        "say where it is",
+    );
+    found.blocks = false;
+    found
 }
 
 /// Evidence for a claim that no file of an extension is left ("the `.bak` files are
@@ -3480,17 +3485,28 @@ pub fn none_left_evidence(claim: &Claim, ext: &str, f: &Facts) -> Result<String,
 /// turn at all, the commit claim beside it says so.
 pub fn committed_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<String, Finding> {
     let Some(repo) = f.repo.as_ref() else {
-        return Ok("no git repository here to look in".into());
+        return Err(no_repository(claim));
     };
     let commits = turn_commits(f);
     if commits.is_empty() {
         return Ok("no commit of this turn (the commit claim answers for it)".into());
     }
+    // What cannot be looked at is reported, never taken as committed.
+    let unknown = |why: String| {
+        let mut found = finding(claim, why, "say which commit holds it");
+        found.blocks = false;
+        found
+    };
     let Some(workdir) = repo.workdir().map(crate::fsutil::canonical) else {
-        return Ok("a bare repository".into());
+        return Err(unknown(
+            "the repository has no working tree to look in".into(),
+        ));
     };
     let Ok(rel) = path.strip_prefix(&workdir) else {
-        return Ok(format!("{} is outside the repository", path.display()));
+        return Err(unknown(format!(
+            "{} is outside the repository",
+            path.display()
+        )));
     };
     let touched = commits.iter().any(|&id| {
         let Ok(commit) = repo.find_commit(id) else {
@@ -3544,13 +3560,7 @@ pub fn committed_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<Strin
 /// no branch here makes no claim of this kind.
 pub fn joined_evidence(claim: &Claim, a: &str, b: &str, f: &Facts) -> Result<String, Finding> {
     let Some(repo) = f.repo.as_ref() else {
-        let mut found = finding(
-            claim,
-            "no git repository here to look in".into(),
-            "say where it is",
-        );
-        found.blocks = false;
-        return Err(found);
+        return Err(no_repository(claim));
     };
     let tip = |name: &str| {
         repo.refname_to_id(&format!("refs/heads/{name}"))
@@ -3583,13 +3593,7 @@ pub fn joined_evidence(claim: &Claim, a: &str, b: &str, f: &Facts) -> Result<Str
 /// which an agent may fairly leave out.
 pub fn clean_evidence(claim: &Claim, f: &Facts) -> Result<String, Finding> {
     let Some(repo) = f.repo.as_ref() else {
-        let mut found = finding(
-            claim,
-            "no git repository here to look in".into(),
-            "say where it is",
-        );
-        found.blocks = false;
-        return Err(found);
+        return Err(no_repository(claim));
     };
     let mut opts = git2::StatusOptions::new();
     opts.include_untracked(true)
@@ -3669,13 +3673,7 @@ pub fn unmoved_evidence(
     f: &Facts,
 ) -> Result<String, Finding> {
     let Some(repo) = f.repo.as_ref() else {
-        let mut found = finding(
-            claim,
-            "no git repository here to look in".into(),
-            "say where it is",
-        );
-        found.blocks = false;
-        return Err(found);
+        return Err(no_repository(claim));
     };
     if remote {
         // A claim that nothing moved blocks on a push: only one surely of this turn (not

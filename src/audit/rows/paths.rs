@@ -1168,19 +1168,7 @@ pub fn mark_held_values(readings: &mut [Reading]) {
 /// Whether no reason a reader gave takes the sentence back (a plan, a denial, a
 /// condition): a state ("que vuelve a tener …") as much as a change told as done.
 fn states_as_done_or_state(r: &Reading) -> bool {
-    !r.why.iter().any(|w| {
-        [
-            "plan",
-            "negated",
-            "future",
-            "condition",
-            "question",
-            "someone",
-            "failure",
-        ]
-        .iter()
-        .any(|x| w.contains(x))
-    })
+    !refs::plans_or_doubts(r) && !r.why.iter().any(|w| w.contains("negated"))
 }
 
 /// The sentence's one code span that is a setting (`port: 8080`, `log=debug`, `"version":

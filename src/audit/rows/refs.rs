@@ -687,12 +687,7 @@ const TOUCH_WORDS: &[&str] = &[
 /// (the work as the turn left it was not pushed).
 pub fn mark_unmoved(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        let denials: Vec<String> = r
-            .why
-            .iter()
-            .filter(|w| w.contains("negated (\""))
-            .filter_map(|w| w.split('"').nth(1).map(str::to_lowercase))
-            .collect();
+        let denials = denials_of(r);
         let lower = fold(&r.sentence.to_lowercase());
         // A push that was refused is told by the refusal; what a subagent did not do, the
         // parent may have done after: neither says what the turn left.
@@ -791,25 +786,8 @@ pub fn mark_unmoved(readings: &mut [Reading]) {
 /// denial of the sentence in that clause, and no plan.
 pub fn mark_gone_beside_denials(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        let denials: Vec<String> = r
-            .why
-            .iter()
-            .filter(|w| w.contains("negated (\""))
-            .filter_map(|w| w.split('"').nth(1).map(str::to_lowercase))
-            .filter(|d| !d.is_empty())
-            .collect();
-        let planned = r.why.iter().any(|w| {
-            [
-                "plan",
-                "future",
-                "condition",
-                "question",
-                "someone",
-                "failure",
-            ]
-            .iter()
-            .any(|x| w.contains(x))
-        });
+        let denials = denials_of(r);
+        let planned = plans_or_doubts(r);
         if denials.is_empty()
             || planned
             || r.claims.iter().any(|c| {
@@ -1047,28 +1025,11 @@ pub fn mark_extensions_gone(readings: &mut [Reading]) {
         let [ext] = exts.as_slice() else {
             continue;
         };
-        let planned = r.why.iter().any(|w| {
-            [
-                "plan",
-                "future",
-                "condition",
-                "question",
-                "someone",
-                "failure",
-            ]
-            .iter()
-            .any(|x| w.contains(x))
-        });
+        let planned = plans_or_doubts(r);
         if planned || super::super::lang::names_an_agent(&r.sentence) {
             continue;
         }
-        let denials: Vec<String> = r
-            .why
-            .iter()
-            .filter(|w| w.contains("negated (\""))
-            .filter_map(|w| w.split('"').nth(1).map(str::to_lowercase))
-            .filter(|d| !d.is_empty())
-            .collect();
+        let denials = denials_of(r);
         let gone = without_brackets(&r.sentence)
             .split([',', ';', '，', '；', '、', '—'])
             .any(|clause| {
@@ -1098,13 +1059,7 @@ pub fn mark_branches_deleted(readings: &mut [Reading]) {
         {
             continue;
         }
-        let denials: Vec<String> = r
-            .why
-            .iter()
-            .filter(|w| w.contains("negated (\""))
-            .filter_map(|w| w.split('"').nth(1).map(str::to_lowercase))
-            .filter(|d| !d.is_empty())
-            .collect();
+        let denials = denials_of(r);
         let mut kinds = Vec::new();
         for clause in without_brackets(&r.sentence).split([',', ';', '，', '；', '。', '—', ':'])
         {
@@ -1125,18 +1080,7 @@ pub fn mark_branches_deleted(readings: &mut [Reading]) {
                     .iter()
                     .any(|w| plain.split(|c: char| !c.is_alphanumeric()).any(|x| x == *w))
                 || !super::tells_gone(&unquoted(clause))
-                || taken_back_in(
-                    r,
-                    clause,
-                    &[
-                        "plan",
-                        "future",
-                        "condition",
-                        "question",
-                        "someone",
-                        "failure",
-                    ],
-                )
+                || taken_back_in(r, clause, NOT_REPORTED)
             {
                 continue;
             }
@@ -1334,6 +1278,26 @@ pub fn mark_joined(readings: &mut [Reading]) {
             add(r, claim);
         }
     }
+}
+
+/// Reasons a reader gives when a sentence plans, asks, doubts, reports a failure or tells
+/// another's work: not a report of what was done (a denial is not among them: "no `.bak`
+/// file is left" reports a deletion).
+pub(super) const NOT_REPORTED: &[&str] = &[
+    "plan",
+    "future",
+    "condition",
+    "question",
+    "someone",
+    "failure",
+];
+
+/// Whether a reader took the sentence for a plan, a question, a doubt, a failure or
+/// another's work ([`NOT_REPORTED`]).
+pub(super) fn plans_or_doubts(r: &Reading) -> bool {
+    r.why
+        .iter()
+        .any(|w| NOT_REPORTED.iter().any(|x| w.contains(x)))
 }
 
 /// Whether a reason a reader gave takes back `part` of the sentence: its quoted words
@@ -1573,13 +1537,7 @@ pub fn mark_clean_tree(readings: &mut [Reading]) {
         {
             continue;
         }
-        let denials: Vec<String> = r
-            .why
-            .iter()
-            .filter(|w| w.contains("negated (\""))
-            .filter_map(|w| w.split('"').nth(1).map(str::to_lowercase))
-            .filter(|d| !d.is_empty())
-            .collect();
+        let denials = denials_of(r);
         let says_clean = without_brackets(&lower)
             .split([',', ';', '，', '；', '。', '—', '.'])
             .filter(|c| WORKTREE.iter().any(|w| c.contains(w)))
@@ -1639,8 +1597,19 @@ const NOT_CLEAN: &[&str] = &[
     "belum bersih",
 ];
 
+/// The words a reader found a denial in ("negated (\"не\")"), lower-cased: what a clause
+/// must hold for the sentence's denial to be its own.
+fn denials_of(r: &Reading) -> Vec<String> {
+    r.why
+        .iter()
+        .filter(|w| w.contains("negated (\""))
+        .filter_map(|w| w.split('"').nth(1).map(str::to_lowercase))
+        .filter(|d| !d.is_empty())
+        .collect()
+}
+
 /// Text without what stands in brackets.
-fn without_brackets(text: &str) -> String {
+pub(super) fn without_brackets(text: &str) -> String {
     let mut out = String::new();
     let mut depth = 0usize;
     for c in text.chars() {

@@ -452,16 +452,7 @@ pub(super) fn refuses_the_step(text: &str) -> bool {
     ];
     // What a bracket holds is an aside ("solo cae test_range (no rechaza puertos > 65535)":
     // the test's subject, not the check's verdict).
-    let mut rest = String::new();
-    let mut depth = 0usize;
-    for c in text.chars() {
-        match c {
-            '(' | '（' => depth += 1,
-            ')' | '）' => depth = depth.saturating_sub(1),
-            c if depth == 0 => rest.push(c),
-            _ => {}
-        }
-    }
+    let mut rest = super::refs::without_brackets(text);
     for w in NOT_REFUSALS {
         rest = rest.replace(w, " ");
     }
