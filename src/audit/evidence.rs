@@ -247,6 +247,111 @@ fn start_head(repo: &Repository, start: Option<i64>) -> Option<Oid> {
 }
 
 fn command_runs(ev: &Evidence) -> Vec<Run> {
+    let runs = shell_runs(ev);
+    if !runs
+        .iter()
+        .any(|r| r.stages.iter().any(|s| hooks_of(s).is_some()))
+    {
+        return runs;
+    }
+    let hooks = HookDir::find(ev.cwd);
+    runs.into_iter()
+        .flat_map(|run| {
+            let ran = hooks.as_ref().map(|h| h.runs_of(&run)).unwrap_or_default();
+            std::iter::once(run).chain(ran)
+        })
+        .collect()
+}
+
+/// The hooks a git stage lets run, by name: a `git commit` its `pre-commit` and
+/// `commit-msg`, a `git push` its `pre-push` (none with `--no-verify`).
+fn hooks_of(stage: &Stage) -> Option<&'static [&'static str]> {
+    if stage.ran == Ran::No {
+        return None;
+    }
+    if runs_git_hooks(&stage.argv, "commit") {
+        Some(&["pre-commit", "commit-msg"])
+    } else if runs_git_hooks(&stage.argv, "push") {
+        Some(&["pre-push"])
+    } else {
+        None
+    }
+}
+
+/// Where the repository's hooks are: `core.hooksPath` (against the work tree), or the
+/// git directory's `hooks`.
+struct HookDir(PathBuf);
+
+impl HookDir {
+    fn find(cwd: &Path) -> Option<HookDir> {
+        let repo = Repository::discover(cwd).ok()?;
+        let set = repo
+            .config()
+            .ok()
+            .and_then(|c| c.get_path("core.hooksPath").ok());
+        let dir = match set {
+            Some(p) if p.is_absolute() => p,
+            Some(p) => repo.workdir().unwrap_or_else(|| repo.path()).join(p),
+            None => repo.path().join("hooks"),
+        };
+        Some(HookDir(dir))
+    }
+
+    /// The hook scripts a run's git stages ran, each as a run of its own at the same
+    /// place in the turn: a check a hook runs ("the pre-commit hook ran the tests") is run
+    /// by the commit. git runs a hook only when its file is executable. A git command that
+    /// succeeded ran its hooks and they succeeded; one that failed may have failed in
+    /// them or elsewhere (their status is not known). A push that had nothing to send
+    /// ran no `pre-push`.
+    fn runs_of(&self, run: &Run) -> Vec<Run> {
+        let mut out = Vec::new();
+        for stage in &run.stages {
+            let Some(names) = hooks_of(stage) else {
+                continue;
+            };
+            if names == ["pre-push"] && run.output.contains("Everything up-to-date") {
+                continue;
+            }
+            let succeeded = stage.ran == Ran::Yes && !run.is_error && stage.owns_status
+                || stage.and_chain && !run.is_error;
+            for name in names {
+                let Some(script) = executable_script(&self.0.join(name)) else {
+                    continue;
+                };
+                let failed = if succeeded { Some(false) } else { None };
+                // Its output is in the command's, mixed with the other stages' (a test
+                // run before the commit): none of it is the hook's to claim.
+                out.push(Run {
+                    stages: shellrun::stages_run(&script, failed),
+                    is_error: !succeeded && run.is_error,
+                    command: script,
+                    at: run.at,
+                    output: String::new(),
+                });
+            }
+        }
+        out
+    }
+}
+
+/// A hook's commands (its comment lines left out), when the file is one git runs: an
+/// executable file of at most 64 KiB.
+fn executable_script(path: &Path) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 || meta.len() > 64 * 1024 {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    Some(
+        text.lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
+fn shell_runs(ev: &Evidence) -> Vec<Run> {
     let turn = ev.turn;
     turn.events
         .iter()
@@ -549,7 +654,6 @@ pub fn holds_evidence(claim: &Claim, path: &Path, value: &str) -> Result<String,
             .map(str::to_lowercase)
             .collect()
     };
-    let held: std::collections::HashSet<String> = words(&text).into_iter().collect();
     // A version or a dotted number is one value ("1.1.0" is not held by "1.0.0", which has
     // the same digits): it is looked for whole.
     let dotted = |t: &str| -> Vec<String> {
@@ -571,11 +675,34 @@ pub fn holds_evidence(claim: &Claim, path: &Path, value: &str) -> Result<String,
             .map(str::to_owned)
             .collect()
     };
-    let held_dotted: std::collections::HashSet<String> = dotted(&text).into_iter().collect();
+    // The value's few words are looked for in the file, not the file's words hashed.
+    let lower = text.to_lowercase();
+    let held = |w: &str| {
+        lower.match_indices(w).any(|(i, _)| {
+            lower[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric())
+                && lower[i + w.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| !c.is_alphanumeric())
+        })
+    };
+    let held_dotted = |w: &str| {
+        let edge = |c: Option<char>| c.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '.'));
+        lower.match_indices(w).any(|(i, _)| {
+            let after = &lower[i + w.len()..];
+            edge(lower[..i].chars().next_back())
+                && (edge(after.chars().next())
+                    // A sentence's full stop after the version ("… 1.1.0.").
+                    || after.starts_with('.') && edge(after[1..].chars().next()))
+        })
+    };
     let missing: Vec<String> = dotted(value)
         .into_iter()
-        .filter(|w| !held_dotted.contains(w))
-        .chain(words(value).into_iter().filter(|w| !held.contains(w)))
+        .filter(|w| !held_dotted(w))
+        .chain(words(value).into_iter().filter(|w| !held(w)))
         .collect();
     if missing.is_empty() {
         Ok(format!("{shown} holds `{value}` at the end of the turn"))
@@ -1053,8 +1180,6 @@ fn matches_pattern(argv: &[String], pattern: &str) -> bool {
     matches_either(argv, &shellrun::peel(argv), pattern)
 }
 
-/// Whether a stage, as written or with its wrappers peeled (`peeled`, computed once per
-/// stage: peeling per pattern was most of a stop's time), runs `pattern`.
 /// Whether a test run runs only the tests the suite leaves out (`cargo test -- --ignored`):
 /// not a run of the suite, whose result it neither backs nor refutes.
 fn only_ignored(argv: &[String]) -> bool {
@@ -1063,6 +1188,8 @@ fn only_ignored(argv: &[String]) -> bool {
         .any(|a| a == "--ignored")
 }
 
+/// Whether a stage, as written or with its wrappers peeled (`peeled`, computed once per
+/// stage: peeling per pattern was most of a stop's time), runs `pattern`.
 fn matches_either(argv: &[String], peeled: &[String], pattern: &str) -> bool {
     if let Some(module) = pattern.strip_prefix(INLINE) {
         return runs_inline(peeled, module);
@@ -1070,8 +1197,15 @@ fn matches_either(argv: &[String], peeled: &[String], pattern: &str) -> bool {
     if let Some(sub) = pattern.strip_prefix(HOOKED) {
         return runs_git_hooks(peeled, sub);
     }
-    let split = shell_words(pattern);
-    let words: Vec<&str> = split.iter().map(String::as_str).collect();
+    // Most patterns hold no quotes: their words are split without the shell's lexer (this
+    // runs for every pattern and every command of the turn).
+    let split;
+    let words: Vec<&str> = if pattern.contains(['"', '\'', '\\']) {
+        split = shell_words(pattern);
+        split.iter().map(String::as_str).collect()
+    } else {
+        pattern.split_whitespace().collect()
+    };
     let Some((first, rest)) = words.split_first() else {
         return false;
     };
@@ -1737,6 +1871,12 @@ pub fn result_evidence(
                     f.blocks = false;
                     return Err(f);
                 }
+                // "`tests/test_text.py`: all three pass" after a run whose failures are
+                // all in another file: the files the claim names passed.
+                Outcome::Failed(_) if tests && failed_elsewhere(claim, c) => {
+                    passed.push((c, None));
+                    decided = true;
+                }
                 Outcome::Failed(why) => {
                     return Err(finding(
                         claim,
@@ -1890,6 +2030,45 @@ pub fn result_evidence(
         "`{}` ran after the last write and succeeded",
         cut(&run.run.command)
     ))
+}
+
+/// Whether every failure a test run printed by its file (pytest's `FAILED a.py::t` and
+/// `ERROR a.py::t`, jest's `FAIL a.test.js`) is in a file the claim does not name, where
+/// the claim names test files: those passed. Output that names no failing file tells
+/// nothing of which failed.
+fn failed_elsewhere(claim: &Claim, c: &Check) -> bool {
+    // "All tests pass, including `tests/test_a.py`" speaks of every file.
+    if claim.test_files.is_empty() || claim.whole_suite || claim.count_whole {
+        return false;
+    }
+    let failing = failing_files(&c.run.output);
+    if failing.is_empty() {
+        return false;
+    }
+    let same = |a: &str, b: &str| {
+        let (a, b) = (a.trim_start_matches("./"), b.trim_start_matches("./"));
+        a == b || a.ends_with(&format!("/{b}")) || b.ends_with(&format!("/{a}"))
+    };
+    !claim
+        .test_files
+        .iter()
+        .any(|t| failing.iter().any(|f| same(f, t)))
+}
+
+/// The files a test run's output names as failing.
+fn failing_files(output: &str) -> Vec<&str> {
+    output
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let rest = l
+                .strip_prefix("FAILED ")
+                .or_else(|| l.strip_prefix("ERROR "))
+                .or_else(|| l.strip_prefix("FAIL "))?;
+            let path = rest.split("::").next()?.split_whitespace().next()?;
+            path.contains(['/', '.']).then_some(path)
+        })
+        .collect()
 }
 
 /// Whether a claim's test count is the passed count of a failed run's summary, in a
@@ -3323,6 +3502,64 @@ pub fn push_evidence(claim: &Claim, branch: Option<&str>, f: &Facts) -> Result<S
         None => Ok("a push succeeded in this turn".into()),
     }
     .and_then(|e| pushed_to_the_remote_named(claim, f).map(|()| e))
+    .and_then(|e| named_refs_not_refused(claim, &pushed, f).map(|()| e))
+}
+
+/// "Pushed `main` and the moved tag `v1.0`" after a push that updated `main` and printed
+/// `! [rejected] v1.0 -> v1.0 (already exists)`: a ref the sentence names in a code span
+/// that a push of the turn refused, and no push of the turn updated, was not pushed.
+fn named_refs_not_refused(claim: &Claim, pushed: &[String], f: &Facts) -> Result<(), Finding> {
+    let refused = refused_refs(f);
+    if refused.is_empty() {
+        return Ok(());
+    }
+    let named: Vec<&str> = claim
+        .sentence
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::trim)
+        .collect();
+    let short = |r: &str| {
+        r.trim_start_matches("refs/heads/")
+            .trim_start_matches("refs/tags/")
+            .to_owned()
+    };
+    match refused.iter().find(|(r, _)| {
+        named.iter().any(|n| short(n) == short(r)) && !pushed.iter().any(|p| short(p) == short(r))
+    }) {
+        Some((r, line)) => Err(finding(
+            claim,
+            format!("the push refused `{}`: {}", short(r), cut(line.trim())),
+            "report what the push refused (or fix the cause and push again)",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The refs the turn's `git push` output lists as refused (`! [rejected] a -> b (…)`,
+/// `! [remote rejected] …`), with their line: the destination, as pushed.
+fn refused_refs(f: &Facts) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for r in &f.runs {
+        if !r.stages.iter().any(|s| git_sub(s, "push")) {
+            continue;
+        }
+        for l in r.output.lines() {
+            let t = l.trim_start();
+            if !t.starts_with("! [") {
+                continue;
+            }
+            if let Some(dst) = t
+                .split(" -> ")
+                .nth(1)
+                .and_then(|d| d.split_whitespace().next())
+            {
+                out.push((dst.to_owned(), l.to_owned()));
+            }
+        }
+    }
+    out
 }
 
 /// When a file's inode last changed (a rename, a `chmod`), in seconds since the epoch; 0
@@ -3882,6 +4119,33 @@ mod tests {
 
     fn argv(s: &str) -> Vec<String> {
         s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn failing_files_are_read_from_the_runners_lines() {
+        let out = "F.E\n=== short test summary info ===\nFAILED tests/test_words.py::test_drop - AssertionError\nERROR tests/test_words.py::test_sample - FileNotFoundError\n1 failed, 4 passed, 1 error in 0.1s";
+        assert_eq!(
+            failing_files(out),
+            ["tests/test_words.py", "tests/test_words.py"]
+        );
+        assert_eq!(
+            failing_files("FAIL spec/a.test.js\n  ● sums"),
+            ["spec/a.test.js"]
+        );
+        assert!(failing_files("test result: FAILED. 1 passed; 1 failed").is_empty());
+        assert!(failing_files("ERROR: could not build").is_empty());
+    }
+
+    #[test]
+    fn patterns_with_and_without_quotes_split_alike() {
+        let cmd = argv("pytest -m not_slow tests");
+        assert!(matches_pattern(&cmd, "pytest"));
+        assert!(matches_pattern(&argv("python3 -m pytest -q"), "pytest"));
+        let quoted = shellrun::stages(r#"pytest -m "not integration""#)[0]
+            .argv
+            .clone();
+        assert!(matches_pattern(&quoted, r#"pytest -m "not integration""#));
+        assert!(!matches_pattern(&cmd, r#"pytest -m "not integration""#));
     }
 
     #[test]

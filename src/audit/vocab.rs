@@ -604,6 +604,7 @@ pub(crate) const CREATE_VERBS: &[&str] = &[
     "scaffolded",
     "delivered",
     "deliverables",
+    "produced",
 ];
 
 pub(crate) const DELETE_VERBS: &[&str] =

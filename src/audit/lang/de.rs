@@ -54,6 +54,7 @@ pub const DE: Lang = Lang {
         "erstellt",
         "angelegt",
         "erzeugt",
+        "produziert",
         "neu geschrieben",
         "generiert",
     ],

@@ -100,7 +100,17 @@ pub const ES: Lang = Lang {
         "escrito",
         "escribí",
     ],
-    created: &["entregad", "entregué", "cread", "creé", "generad", "generé"],
+    created: &[
+        "entregad",
+        "entregué",
+        "cread",
+        "creé",
+        "generad",
+        "generé",
+        "producid",
+        "produjo",
+        "produje",
+    ],
     deleted: &[
         "eliminad", "eliminé", "borrad", "borré", "quitad", "quité", "suprimid",
     ],

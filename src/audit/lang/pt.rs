@@ -53,7 +53,9 @@ pub const PT: Lang = Lang {
         "mudei",
         "escrevi",
     ],
-    created: &["entregue", "criei", "criad", "gerei", "gerad"],
+    created: &[
+        "entregue", "criei", "criad", "gerei", "gerad", "produzi", "produziu", "produzid",
+    ],
     deleted: &[
         "removi", "removid", "excluí", "excluid", "apaguei", "apagad", "deletei", "deletad",
     ],

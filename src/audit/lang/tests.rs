@@ -3632,3 +3632,15 @@ fn georgian_armenian_amharic_sinhala_khmer_telugu_lists_digits_and_relays() {
         Detected::Unknown("ethiopic")
     );
 }
+
+#[test]
+fn an_error_label_is_read_from_the_first_word() {
+    assert!(labelled_an_error(
+        "error (un)   `t`: el fixture no troba `a.txt`"
+    ));
+    assert!(labelled_an_error("**fehler:** keine datei"));
+    assert!(labelled_an_error("エラー（1）"));
+    assert!(!labelled_an_error("errorless run: no errors"));
+    assert!(!labelled_an_error("no errors"));
+    assert!(!labelled_an_error(""));
+}

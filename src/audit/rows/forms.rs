@@ -458,6 +458,28 @@ pub(super) fn find(text: &str, form: &str) -> Option<usize> {
     None
 }
 
+/// Where `word` first stands in `text` with no letter or digit on either side.
+pub(super) fn has_word_at(text: &str, word: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = find(&text[from..], word) {
+        let at = from + i;
+        let end = at + word.len();
+        if text[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric())
+            && text[end..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric())
+        {
+            return Some(at);
+        }
+        from = end.max(at + 1);
+    }
+    None
+}
+
 /// Whether `form` stands in `text` ([`find`]).
 pub(super) fn contains(text: &str, form: &str) -> bool {
     find(text, form).is_some()

@@ -544,12 +544,21 @@ const AMBIGUOUS_NAMES: &[&str] = &["jest", "black", "mocha", "biome"];
 
 /// Where `word` stands in `text` as a whole word (not `black` in `blacklist`).
 fn whole_word_at(text: &str, word: &str) -> Option<usize> {
-    text.match_indices(word).map(|(i, _)| i).find(|&i| {
+    let mut from = 0;
+    // `forms::find`, not `str::match_indices`: its searcher costs more to set up than the
+    // short sentences this reads take to scan, and this runs for every tool name.
+    while let Some(i) = forms::find(&text[from..], word) {
+        let i = from + i;
         let before = text[..i].chars().next_back();
         let after = text[i + word.len()..].chars().next();
-        before.is_none_or(|c| !c.is_alphanumeric() && c != '-' && c != '_' && c != '/')
+        if before.is_none_or(|c| !c.is_alphanumeric() && c != '-' && c != '_' && c != '/')
             && after.is_none_or(|c| !c.is_alphanumeric() && c != '_')
-    })
+        {
+            return Some(i);
+        }
+        from = i + word.len().max(1);
+    }
+    None
 }
 
 /// The check a label names in brackets ("sintaxi (bash -n)"), when its words name none.
@@ -614,7 +623,8 @@ fn named_check(subject: &str) -> Option<(&'static vocab::Named, Kind)> {
     if words.is_empty() || words.len() > 8 {
         return None;
     }
-    let peeled = super::shellrun::peel(&words.iter().map(|w| w.to_string()).collect::<Vec<_>>());
+    let own: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+    let peeled = super::shellrun::peel(&own);
     // `python3 -m doctest a.py` runs the doc tests: the kind's, whatever the runner.
     if peeled.first().is_some_and(|p| p == "doctest") {
         return super::named::NAMED
@@ -627,13 +637,19 @@ fn named_check(subject: &str) -> Option<(&'static vocab::Named, Kind)> {
         .filter(|n| !n.suite && n.kind.is_none())
         .find(|n| {
             n.names.iter().chain(n.runs).any(|name| {
-                let name: Vec<&str> = name.split_whitespace().collect();
+                // Whether `w` starts with the name's words (no list of them is built: this
+                // runs for every name of every tool).
                 let leads = |w: &[String]| {
-                    w.len() >= name.len() && w.iter().zip(&name).all(|(a, b)| a == b)
-                        // What follows the name is arguments, not words of a sentence.
-                        && w[name.len()..].iter().all(|a| is_argument(a))
+                    let mut at = 0;
+                    for part in name.split_whitespace() {
+                        if w.get(at).is_none_or(|a| a != part) {
+                            return false;
+                        }
+                        at += 1;
+                    }
+                    // What follows the name is arguments, not words of a sentence.
+                    w[at..].iter().all(|a| is_argument(a))
                 };
-                let own: Vec<String> = words.iter().map(|w| w.to_string()).collect();
                 leads(&own) || leads(&peeled)
             })
         })
@@ -662,6 +678,28 @@ mod tests {
 
     fn read(sentence: &str) -> Option<Kind> {
         results_in(sentence).into_iter().next().map(|(_, _, k)| k)
+    }
+
+    #[test]
+    fn zero_failures_are_taken_out_of_a_value_whole() {
+        let out = |v: &str| without_zero_failures(v.to_owned());
+        assert_eq!(out("5 passed, 0 failed"), "5 passed,  ");
+        assert_eq!(out("3 bestått, 0 feilet"), "3 bestått,  ");
+        assert_eq!(out("0fehlgeschlagen, 4 ok"), " , 4 ok");
+        assert_eq!(out("10 passed"), "10 passed");
+        assert_eq!(out("2 failed"), "2 failed");
+        assert_eq!(out("no zero here"), "no zero here");
+    }
+
+    #[test]
+    fn tool_names_stand_as_whole_words() {
+        assert_eq!(whole_word_at("ran black and ruff", "black"), Some(4));
+        assert_eq!(
+            whole_word_at("the blacklist, then black", "black"),
+            Some(20)
+        );
+        assert_eq!(whole_word_at("pre-black", "black"), None);
+        assert_eq!(whole_word_at("", "black"), None);
     }
 
     #[test]

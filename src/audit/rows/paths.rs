@@ -1427,17 +1427,9 @@ fn after_now(sentence: &str) -> Option<&str> {
                         | "改為"
                 );
                 let found = if !unspaced {
-                    lower
-                        .match_indices(now)
-                        .find(|(j, _)| {
-                            let before = lower[..*j].chars().next_back();
-                            let after = lower[j + now.len()..].chars().next();
-                            before.is_none_or(|c| !c.is_alphanumeric())
-                                && after.is_none_or(|c| !c.is_alphanumeric())
-                        })
-                        .map(|(j, _)| j)
+                    forms::has_word_at(&lower, now)
                 } else {
-                    lower.find(now)
+                    forms::find(&lower, now)
                 };
                 // Lower-casing keeps these scripts' byte lengths.
                 if let Some(j) = found.filter(|_| lower.len() == part.len()) {
@@ -1560,6 +1552,8 @@ pub(super) const WHOLE: &[&str] = &[
     "全て",
     "모든",
     "전체",
+    "전부",
+    "모두",
     "wszystkie",
     "tüm",
     "bütün",
@@ -1771,6 +1765,9 @@ pub fn mark_whole_suites(readings: &mut [Reading]) {
                     | "všechno"
                     | "allt"
                     | "alt"
+                    | "전부"
+                    | "모두"
+                    | "全部"
             )
         });
         if whole {

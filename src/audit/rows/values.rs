@@ -557,23 +557,38 @@ pub(super) fn refutes(text: &str, failures: bool) -> bool {
 
 /// `v` without its zero counts of failures ("0 failed", "0 fehlgeschlagen"): part of a
 /// pass, in any table's words.
-pub(super) fn without_zero_failures(mut v: String) -> String {
-    static ZEROS: OnceLock<Vec<String>> = OnceLock::new();
-    let zeros = ZEROS.get_or_init(|| {
-        LANGS
+pub(super) fn without_zero_failures(v: String) -> String {
+    if !v.contains('0') {
+        return v;
+    }
+    // Each "0", then (after one space or none) the longest failure word of any table that
+    // starts there: no list of "0 word" strings is built for a hook that runs once.
+    let mut out = String::with_capacity(v.len());
+    let mut rest = v.as_str();
+    while let Some(i) = rest.find('0') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let gap = usize::from(after.starts_with(' '));
+        let failure = LANGS
             .iter()
             .flat_map(|l| l.failed.iter())
-            .flat_map(|f| [format!("0 {}", f.trim()), format!("0{}", f.trim())])
-            .collect()
-    });
-    if v.contains('0') {
-        for zero in zeros {
-            if v.contains(zero.as_str()) {
-                v = v.replace(zero.as_str(), " ");
+            .map(|f| f.trim())
+            .filter(|f| !f.is_empty() && after[gap..].starts_with(f))
+            .map(str::len)
+            .max();
+        match failure {
+            Some(len) => {
+                out.push(' ');
+                rest = &after[gap + len..];
+            }
+            None => {
+                out.push('0');
+                rest = after;
             }
         }
     }
-    v
+    out.push_str(rest);
+    out
 }
 
 /// `v` (lower-cased) without the problems it denies, and whether it denied one: a
@@ -603,19 +618,19 @@ pub(super) struct Denials {
 /// [`without_denials`], and whether a negation denied the check's run or its pass ("ei
 /// vielä ole puhdas", "not run"): the value then says it did not pass.
 pub(super) fn denials(v: &str) -> Denials {
-    static NEGATIONS: OnceLock<Vec<Vec<String>>> = OnceLock::new();
+    static NEGATIONS: OnceLock<Vec<Vec<&'static str>>> = OnceLock::new();
     let negations = NEGATIONS.get_or_init(|| {
-        let mut out: Vec<Vec<String>> = LANGS
+        let mut out: Vec<Vec<&'static str>> = LANGS
             .iter()
             .flat_map(|l| l.negations.iter())
             .chain(NO_BEFORE)
             .chain(NO_AFTER)
             .chain(&["0", "zero", "零", "〇"])
-            .map(|n| n.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+            .map(|n| n.split_whitespace().collect::<Vec<_>>())
             .filter(|n| !n.is_empty())
             .collect();
         // The longest first: "ни одной" before "ни".
-        out.sort_by_key(|n| std::cmp::Reverse(n.iter().map(String::len).sum::<usize>()));
+        out.sort_by_key(|n| std::cmp::Reverse(n.iter().copied().map(str::len).sum::<usize>()));
         out.dedup();
         out
     });
