@@ -27,6 +27,8 @@ pub struct Run {
     pub is_error: bool,
     pub output: String,
     pub stages: Vec<Stage>,
+    /// For a git hook's script run by a commit or push of the turn: the hook's file.
+    pub hook: Option<PathBuf>,
 }
 
 pub struct Facts<'a> {
@@ -57,7 +59,7 @@ impl<'a> Facts<'a> {
         };
         let start = ev.turn.started.map(secs);
         let start_head = repo.as_ref().and_then(|r| start_head(r, start));
-        let runs = command_runs(ev);
+        let mut runs = command_runs(ev);
         let writes = {
             let start_tree = repo
                 .as_ref()
@@ -65,6 +67,34 @@ impl<'a> Facts<'a> {
                 .and_then(|(r, h)| Some((r, r.find_commit(h).ok()?.tree().ok()?)));
             turn_writes(ev, &runs, start_tree.as_ref().map(|(r, t)| (*r, t)))
         };
+        // A hook the turn wrote or touched after the commit that would have run it (made,
+        // rewritten, `chmod +x`) is read as it is now, not as it was then: the commit did
+        // not run what it holds now.
+        runs.retain(|r| {
+            let Some(hook) = &r.hook else {
+                return true;
+            };
+            let canonical = crate::fsutil::canonical(hook);
+            let name = hook.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let written_after = writes
+                .iter()
+                .any(|(at, p, _)| *at > r.at && (*p == canonical || *p == *hook));
+            // A later command that names the hook and may write it or its mode (`chmod +x`,
+            // a redirection, `cp`, `mv`, `tee`, `ln`, `install`); reading it (`cat`) is not.
+            let changes_it = |c: &str| {
+                c.contains(name)
+                    && ["chmod", ">", "cp ", "mv ", "tee", "ln ", "install "]
+                        .iter()
+                        .any(|w| c.contains(w))
+            };
+            let touched_after = ev.turn.events.iter().enumerate().any(|(at, e)| {
+                at > r.at
+                    && matches!(e, Entry::ToolUse { name: tool, input, .. }
+                        if tools::is_shell(tool)
+                            && input.get("command").and_then(|c| c.as_str()).is_some_and(changes_it))
+            });
+            !written_after && !touched_after
+        });
         Facts {
             ev,
             root: crate::fsutil::canonical(&root),
@@ -327,6 +357,7 @@ impl HookDir {
                     command: script,
                     at: run.at,
                     output: String::new(),
+                    hook: Some(self.0.join(name)),
                 });
             }
         }
@@ -375,6 +406,7 @@ fn shell_runs(ev: &Evidence) -> Vec<Run> {
                     at,
                     is_error: is_error || denied,
                     output: text.to_owned(),
+                    hook: None,
                 })
             }
             _ => None,
@@ -1783,6 +1815,9 @@ fn changed_lines_are_comments(old: &str, new: &str) -> bool {
     blanks_only || old != new && only_comments(&old, &new) && only_comments(&new, &old)
 }
 
+/// Why a check that ran does not back a claim: it ran before the last write that matters.
+const BEFORE_LAST_WRITE: &str = "ran, but before the turn's last write";
+
 /// `strict`: only `patterns` run the check (a named tool); otherwise a command outside
 /// them whose output holds a runner's summary counts too.
 pub fn result_evidence(
@@ -1836,7 +1871,7 @@ pub fn result_evidence(
         return Err(finding(
             claim,
             format!(
-                "`{}` ran, but before the turn's last write ({})",
+                "`{}` {BEFORE_LAST_WRITE} ({})",
                 cut(&last.run.command),
                 p.display()
             ),
@@ -1873,7 +1908,9 @@ pub fn result_evidence(
                 }
                 // "`tests/test_text.py`: all three pass" after a run whose failures are
                 // all in another file: the files the claim names passed.
-                Outcome::Failed(_) if tests && failed_elsewhere(claim, c) => {
+                Outcome::Failed(_)
+                    if tests && (failed_elsewhere(claim, c) || named_tests_passed(claim, c)) =>
+                {
                     passed.push((c, None));
                     decided = true;
                 }
@@ -2053,6 +2090,67 @@ fn failed_elsewhere(claim: &Claim, c: &Check) -> bool {
         .test_files
         .iter()
         .any(|t| failing.iter().any(|f| same(f, t)))
+}
+
+/// Whether the tests a claim names in code spans ("the two old tests (`sum`, `mean`)
+/// pass") all stand in a run's output, none on a line that reports a failure (TAP's `not
+/// ok`, `FAILED`, `FAIL`, `✕`, `--- FAIL`, unittest's `ERROR:`): a run that failed in other
+/// tests. Names only: no paths, no commands, and not a claim about every test.
+fn named_tests_passed(claim: &Claim, c: &Check) -> bool {
+    if claim.whole_suite || claim.count_whole {
+        return false;
+    }
+    let names: Vec<&str> = super::vocab::spans_of(&claim.sentence)
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && !s.contains(['/', ' ']))
+        .filter(|s| {
+            s.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && s.chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.'))
+        })
+        .collect();
+    if names.is_empty() {
+        return false;
+    }
+    let output = &c.run.output;
+    let fails = |l: &str| {
+        let t = l.trim_start();
+        t.starts_with("not ok")
+            || t.starts_with("FAIL")
+            || t.starts_with("ERROR")
+            || t.starts_with('✕')
+            || t.starts_with('✗')
+            || t.starts_with('✖')
+            || t.starts_with("--- FAIL")
+            || t.ends_with("FAILED")
+            || t.ends_with("ERROR")
+    };
+    let stands = |l: &str, name: &str| {
+        super::scan::find_all(l, name).any(|i| {
+            let before = l[..i].chars().next_back();
+            let after = l[i + name.len()..].chars().next();
+            before.is_none_or(|ch| !ch.is_alphanumeric() && ch != '_')
+                && after.is_none_or(|ch| !ch.is_alphanumeric() && ch != '_')
+        })
+    };
+    // A line that reports the test passed (TAP's `ok 1 - sum`, `✓ sum`, `test sum ... ok`,
+    // `PASSED`, `--- PASS: Sum`): a runner's or tool's name elsewhere in the output is none.
+    let passes = |l: &str| {
+        let t = l.trim_start();
+        !fails(l)
+            && (t.starts_with("ok ")
+                || t.starts_with('✓')
+                || t.starts_with('✔')
+                || t.starts_with("--- PASS")
+                || t.ends_with(" ok")
+                || t.contains("PASSED"))
+    };
+    names.iter().all(|name| {
+        output.lines().any(|l| passes(l) && stands(l, name))
+            && !output.lines().any(|l| fails(l) && stands(l, name))
+    })
 }
 
 /// The files a test run's output names as failing.
@@ -2525,6 +2623,8 @@ pub fn named_evidence(
     // A kind whose selection cannot be read is reported only after every other kind
     // named has been judged: one that surely did not run blocks.
     let mut uncertain: Option<Finding> = None;
+    // A run the sentence names, before the last write, with a later run that passed.
+    let mut history: Option<Finding> = None;
     for tool in &claim.tools {
         if let Some(kind) = tool.kind {
             match kind_evidence(claim, kind, count, f) {
@@ -2558,7 +2658,9 @@ pub fn named_evidence(
             })
             .cloned()
             .collect();
-        if !own.is_empty() {
+        let every_run = runs.clone();
+        let names_its_run = !own.is_empty();
+        if names_its_run {
             runs = own;
         }
         // `npm test` whose script is `node --test` runs the node test runner: its result
@@ -2566,6 +2668,21 @@ pub fn named_evidence(
         runs.extend(recipes_running(&runs, f));
         match result_evidence(claim, what, &runs, count, true, f) {
             Ok(e) => backed.push(e),
+            // "1. `pytest --ignore=tests/regression`: 4 passed. … 3. the whole run again: 7
+            // passed": the run the sentence names is history when a later run of the tool,
+            // after the last write, passed.
+            Err(mut finding)
+                if names_its_run
+                    && finding.why.contains(BEFORE_LAST_WRITE)
+                    && result_evidence(claim, what, &every_run, None, true, f).is_ok() =>
+            {
+                finding.why = format!(
+                    "it names {}: {} (a later run of {}, after the last write, passed)",
+                    tool.names[0], finding.why, tool.names[0]
+                );
+                finding.blocks = false;
+                history.get_or_insert(finding);
+            }
             Err(mut finding) => {
                 finding.why = format!("it names {}: {}", tool.names[0], finding.why);
                 let never_ran = !f.runs.iter().any(|r| runs_any(&r.command, &runs));
@@ -2590,6 +2707,9 @@ pub fn named_evidence(
         }
     }
     if let Some(finding) = uncertain {
+        return Err(finding);
+    }
+    if let (None, Some(finding)) = (&missing, history) {
         return Err(finding);
     }
     match missing {
@@ -2687,6 +2807,19 @@ fn count_cut(c: &Check) -> bool {
 /// app`): each is a check
 /// command for its claim. A span names a stage when its words come in the stage's order,
 /// options left out.
+/// The test runs a claim's sentence writes out in a code span (`npm run test:unit`, more
+/// than a runner's bare name), as they ran: the runs the claim reports.
+pub fn own_test_runs(claim: &Claim, patterns: &[String], f: &Facts) -> Vec<String> {
+    let spans = super::vocab::spans_of(&claim.sentence)
+        .chain(claim.commands.iter().map(String::as_str))
+        .filter(|s| s.split_whitespace().count() >= 2)
+        .filter(|s| runs_any(s, patterns));
+    let mut own = spans_that_ran(spans, f);
+    own.sort();
+    own.dedup();
+    own
+}
+
 pub fn spans_that_ran<'s>(spans: impl IntoIterator<Item = &'s str>, f: &Facts) -> Vec<String> {
     let spans: Vec<Vec<&str>> = spans
         .into_iter()
@@ -3802,9 +3935,26 @@ pub fn joined_evidence(claim: &Claim, a: &str, b: &str, f: &Facts) -> Result<Str
     let tip = |name: &str| {
         repo.refname_to_id(&format!("refs/heads/{name}"))
             .or_else(|_| repo.refname_to_id(&format!("refs/remotes/origin/{name}")))
+            .or_else(|_| repo.refname_to_id(&format!("refs/remotes/{name}")))
             .ok()
     };
     let (Some(ta), Some(tb)) = (tip(a), tip(b)) else {
+        // "`origin/feature/title` merged into `main`" after `git merge origin/feature/title`
+        // answered "not something we can merge": the merge the sentence tells never was.
+        if let Some((name, line)) = [a, b]
+            .into_iter()
+            .filter(|n| tip(n).is_none())
+            .find_map(|n| refused_join_of(n, f).map(|l| (n, l)))
+        {
+            return Err(finding(
+                claim,
+                format!(
+                    "`{name}` is no branch here, and the turn's merge or rebase of it failed: {}",
+                    cut(&line)
+                ),
+                "report the merge or rebase as it ended (fetch the branch first)",
+            ));
+        }
         return Ok(format!("`{a}` and `{b}` are not both branches here"));
     };
     let holds = |tip: Oid, other: Oid| {
@@ -3822,6 +3972,32 @@ pub fn joined_evidence(claim: &Claim, a: &str, b: &str, f: &Facts) -> Result<Str
         ),
         "report the rebase or merge as it ended (a conflict, an abort)",
     ))
+}
+
+/// The line of git's refusal, where a `git merge` or `git rebase` of the turn named `name`
+/// and git answered that it cannot ("not something we can merge", "invalid upstream").
+fn refused_join_of(name: &str, f: &Facts) -> Option<String> {
+    f.runs
+        .iter()
+        .filter(|r| {
+            r.stages.iter().any(|s| {
+                (git_sub(s, "merge") || git_sub(s, "rebase"))
+                    && s.argv
+                        .iter()
+                        .any(|a| a == name || a.ends_with(&format!("/{name}")))
+            })
+        })
+        .find_map(|r| {
+            r.output
+                .lines()
+                .find(|l| {
+                    l.contains(name)
+                        && (l.contains("not something we can merge")
+                            || l.contains("invalid upstream")
+                            || l.starts_with("fatal:"))
+                })
+                .map(str::to_owned)
+        })
 }
 
 /// Evidence for a claim that the working tree is clean: git's own status of the tree as

@@ -11,6 +11,7 @@ mod fast_hash;
 pub mod lang;
 pub mod named;
 mod rows;
+mod scan;
 pub use evidence::{commit_lines, runs_any, runs_git};
 mod shellrun;
 pub mod summary;
@@ -278,8 +279,15 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 evidence::named_evidence(&claim, what, None, &facts)
             }
             Kind::Tests { count } => {
-                let list = with_spans(&ev.policy.test_commands, &claim, &facts);
-                evidence::result_evidence(&claim, "tests", &list, *count, false, &facts)
+                // "`npm run test:unit`: 3 tests, all passed" speaks of that run: a later
+                // `npm run test:e2e` neither backs nor refutes it.
+                let own = evidence::own_test_runs(&claim, &ev.policy.test_commands, &facts);
+                if own.is_empty() {
+                    let list = with_spans(&ev.policy.test_commands, &claim, &facts);
+                    evidence::result_evidence(&claim, "tests", &list, *count, false, &facts)
+                } else {
+                    evidence::result_evidence(&claim, "tests", &own, *count, true, &facts)
+                }
             }
             Kind::Build => {
                 let list = with_spans(&ev.policy.build_commands, &claim, &facts);

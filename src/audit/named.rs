@@ -630,15 +630,37 @@ fn has_words(text: &str, words: &str) -> bool {
     // Scripts written without spaces between words (Japanese, Chinese) have no word
     // edges to look for.
     if words.chars().next().is_some_and(is_unspaced) {
-        return text.contains(words);
+        return super::scan::find(text, words).is_some();
     }
-    text.match_indices(words).any(|(i, w)| {
+    super::scan::find_all(text, words).any(|i| {
+        if in_a_path(text, i, i + words.len()) {
+            return false;
+        }
         let before = text[..i].chars().next_back();
-        let after = text[i + w.len()..].chars().next();
+        let after = text[i + words.len()..].chars().next();
         let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric() && c != '-' && c != '_');
         // "the mocha-suite", "jest-tests": a hyphen after the name still ends it.
         edge(before) && (edge(after) || after == Some('-'))
     })
+}
+
+/// Whether `text[at..end]` is a part of a path ("`build/old.o`", "`src/lint.rs`",
+/// "`build/`"), not a tool's name: a slash joins it to a file name (one with a dot) or a
+/// folder's end. "ruff/black" names two tools.
+fn in_a_path(text: &str, at: usize, end: usize) -> bool {
+    let is_edge = |c: char| c.is_whitespace() || matches!(c, '`' | '(' | ')' | ',' | '"' | '\'');
+    let start = text[..at].rfind(is_edge).map_or(0, |i| {
+        i + text[i..].chars().next().map_or(1, char::len_utf8)
+    });
+    let stop = text[end..].find(is_edge).map_or(text.len(), |i| end + i);
+    let token = &text[start..stop];
+    let after_slash = text[end..].starts_with('/');
+    let before_slash = text[..at].ends_with('/');
+    let file_name = token
+        .rsplit('/')
+        .next()
+        .is_some_and(|last| last.contains('.'));
+    (after_slash || before_slash) && (file_name || token.ends_with('/'))
 }
 
 /// Whether `c` belongs to a script written without spaces between words.

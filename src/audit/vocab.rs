@@ -562,6 +562,7 @@ pub(crate) const MODIFY_VERBS: &[&str] = &[
     "pinned",
     "inlined",
     "applied",
+    "reapplied",
     "deduplicated",
     "raised",
     "lowered",
@@ -1916,4 +1917,20 @@ mod tests {
             assert_eq!(path_of(p, true).as_deref(), Some(p), "{p}");
         }
     }
+}
+
+/// `text` without markdown's bold marks (`**`, `__`) outside its code spans: `__main__.py`
+/// in a span is a name.
+pub(crate) fn without_emphasis(text: &str) -> String {
+    text.split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                part.to_owned()
+            } else {
+                part.replace("**", "").replace("__", "")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("`")
 }

@@ -52,6 +52,7 @@ pub const ES: Lang = Lang {
         "aplicado",
         "aplicada",
         "apliqué",
+        "reaplicad",
         "actualizad",
         "actualicé",
         "modificad",

@@ -52,6 +52,7 @@ pub const FR: Lang = Lang {
         // Applied (a commit, a patch): "ho applicato il commit con `git cherry-pick`".
         "appliqué",
         "appliquée",
+        "réappliqu",
         "modifié",
         "mis à jour",
         "mise à jour",

@@ -17,6 +17,7 @@ pub const IT: Lang = Lang {
         "applicato",
         "applicata",
         "applicati",
+        "riapplicat",
         "aggiornat",
         "modificat",
         "cambiat",

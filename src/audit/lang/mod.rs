@@ -76,6 +76,7 @@ mod uz;
 
 use super::fast_hash::FastMap;
 use super::vocab::{self, Change, Claim, Kind, Reading};
+use std::cell::Cell;
 
 /// What a language's agents write when they claim something, as data.
 pub struct Lang {
@@ -1552,7 +1553,7 @@ fn find(lang: &Lang, text: &str, form: &str) -> Option<usize> {
     let word = form.strip_suffix(' ');
     let needle = word.unwrap_or(form);
     let mut from = 0;
-    while let Some(i) = text[from..].find(needle) {
+    while let Some(i) = super::scan::find(&text[from..], needle) {
         let at = from + i;
         let end = at + needle.len();
         let starts_word = !lang.spaced
@@ -1700,6 +1701,36 @@ const INSIDE_AFTER: &[&str] = &[
     ":ssä",
 ];
 
+/// Where the bracket opened at `open` closes, when it holds one code span naming a test and
+/// nothing else ("(`test_x`)").
+fn span_alone_in_brackets(chars: &[char], open: usize) -> Option<usize> {
+    let mut i = open + 1;
+    let skip = |i: &mut usize| {
+        while chars.get(*i).is_some_and(|c| c.is_whitespace()) {
+            *i += 1;
+        }
+    };
+    skip(&mut i);
+    if chars.get(i) != Some(&'`') {
+        return None;
+    }
+    let len = chars.get(i + 1..)?.iter().position(|&c| c == '`')?;
+    // A test's name (`test_word_count`, `Tests::sum`), not a path or a pattern.
+    let name = &chars[i + 1..i + 1 + len];
+    if name.is_empty()
+        || !name
+            .iter()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.'))
+        || name.iter().all(|c| c.is_ascii_digit())
+    {
+        return None;
+    }
+    i += 1 + len;
+    i += 1;
+    skip(&mut i);
+    matches!(chars.get(i), Some(')' | '）')).then_some(i)
+}
+
 /// Splits a sentence into clauses at commas, semicolons, colons and the language's joining
 /// words, never inside a code span.
 fn clauses(lang: &Lang, sentence: &str) -> Vec<Clause> {
@@ -1711,6 +1742,8 @@ fn clauses(lang: &Lang, sentence: &str) -> Vec<Clause> {
     // A quoted commit subject ("notes: second note", « fix: x ») is one name.
     let (mut in_straight, mut quoted) = (false, 0i32);
     let chars: Vec<char> = sentence.chars().collect();
+    // The closing bracket of a bracket that names a code span only.
+    let mut named_aside: Option<usize> = None;
     for (i, &c) in chars.iter().enumerate() {
         // Finnish glues its case endings with a colon ("`a.rs`:stä", "4:stä", "CI:ssä"):
         // no clause ends there.
@@ -1727,6 +1760,21 @@ fn clauses(lang: &Lang, sentence: &str) -> Vec<Clause> {
             '«' | '“' | '„' | '「' | '『' if !in_code => quoted += 1,
             '»' | '”' | '」' | '』' if !in_code => quoted = (quoted - 1).max(0),
             _ => {}
+        }
+        // A bracket that holds one code span and nothing else names what stands before it
+        // ("yalnızca biri (`test_x`) başarısız": the count, the test, its failure): the
+        // clause goes on through it.
+        if !in_code && matches!(c, '(' | '（') {
+            if let Some(close) = span_alone_in_brackets(&chars, i) {
+                named_aside = Some(close);
+            }
+        }
+        if named_aside.is_some_and(|close| i <= close) {
+            parts.last_mut().expect("a part").push(c);
+            if named_aside == Some(i) {
+                named_aside = None;
+            }
+            continue;
         }
         // A parenthesis is an aside: "Eliminado `old.o` (ya no se usa)" claims the
         // deletion; the negation inside the aside is its own.
@@ -2015,7 +2063,7 @@ fn clean_line(line: &str) -> String {
         Some(rest) if digits > 0 => rest,
         _ => t,
     };
-    t.replace("**", "").replace("__", "")
+    vocab::without_emphasis(t)
 }
 
 /// What a line of the message is.
@@ -2051,6 +2099,27 @@ fn line_kind(t: &str) -> LineKind {
             LineKind::Text { item }
         }
     }
+}
+
+/// `text` with each code span replaced by `§`, as a clause's prose is.
+fn without_spans(text: &str) -> String {
+    text.split('`')
+        .enumerate()
+        .map(|(i, part)| if i % 2 == 1 { "§" } else { part })
+        .collect()
+}
+
+thread_local! {
+    /// The item read stands under a heading that names tests ("## Test results", "## テスト"):
+    /// a result it tells without a subject ("結果: 九件成功") is the tests'.
+    static UNDER_TESTS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether a heading names tests, in its table's words or in English.
+fn names_tests(lang: &Lang, heading: &str) -> bool {
+    let text = fold(&heading.to_lowercase());
+    first(lang, &text, lang.tests).is_some()
+        || text.split_whitespace().any(|w| w.starts_with("test"))
 }
 
 /// The verb class a heading gives the verbless items under it, or that its items are not
@@ -2280,8 +2349,26 @@ fn error_count(lang: &Lang, text: &str, failed_form: &str) -> u64 {
         .find_map(|e| {
             let at = find(lang, text, e.trim())?;
             count_beside(lang, text, at, at + e.trim().len())
+                .or_else(|| count_words_before(text, at))
         })
         .unwrap_or(0)
+}
+
+/// A count up to three words before `at`, where a verb stands between it and the error
+/// ("due vanno in errore": two go into error), no clause mark between.
+fn count_words_before(text: &str, at: usize) -> Option<u64> {
+    let before = &text[..at];
+    let clause = before
+        .rfind([',', ';', ':', '(', ')', '，', '；', '。'])
+        .map_or(before, |i| {
+            &before[i + before[i..].chars().next().map_or(1, char::len_utf8)..]
+        });
+    clause.split_whitespace().rev().take(3).find_map(|w| {
+        number_of(
+            &w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase(),
+        )
+    })
 }
 
 /// The count written next to a word at `at..end` of `text` ("2 fehlgeschlagen",
@@ -3124,9 +3211,12 @@ fn clause_claims(
         let spans: Vec<String> = sentence_spans.iter().map(|s| s.to_string()).collect();
         match from_prev {
             Some((_, s)) => Some(s),
+            // The sentence's prose, its code spans aside: `build/old.o` names no build.
             None => inherited
-                .then(|| check_subject(lang, &whole, &spans, sentence))
-                .flatten(),
+                .then(|| check_subject(lang, &without_spans(&whole), &spans, sentence))
+                .flatten()
+                // "## Test results / - 結果: 全十件中九件成功": the heading's tests.
+                .or_else(|| (inherited && UNDER_TESTS.with(Cell::get)).then_some("tests")),
         }
     });
     let mk = |kind: Kind| {
@@ -3135,6 +3225,17 @@ fn clause_claims(
             Some((p, _)) => {
                 claim.tools = super::named::named_in(&p.raw, &claim.kind);
                 claim.bind_spans(p.spans.iter().map(String::as_str));
+                // "testy … end-to-end (`tests/e2e/smoke.sh`) przechodzą": the aside right
+                // before the verdict names what the subject's tests are.
+                if let Some(aside) = before.last().filter(|b| b.aside) {
+                    claim.bind_spans(
+                        aside
+                            .spans
+                            .iter()
+                            .map(String::as_str)
+                            .filter(|s| !s.contains(['*', '?'])),
+                    );
+                }
             }
             None if inherited => {
                 if claim.tools.is_empty() && !matches!(claim.kind, Kind::Tests { .. }) {
@@ -3567,6 +3668,10 @@ fn check_subject(lang: &Lang, text: &str, spans: &[String], raw: &str) -> Option
     if first(lang, text, lang.tests).is_some()
         || matches!(span_kind, Some(Kind::Tests { .. }))
         || names(Kind::Tests { count: None })
+        // "`tests/test_edge.py`: también en verde": a test file's result is its tests'.
+        || spans
+            .iter()
+            .any(|s| vocab::test_file_span(s) && !s.contains(['*', '?']))
     {
         Some("tests")
     } else if first(lang, text, lang.lint).is_some()
@@ -3696,6 +3801,7 @@ pub fn read(message: &str, lang: &'static Lang) -> Vec<Reading> {
     let mut out = Vec::new();
     let mut fence = false;
     let mut section = HeadingScope::Neutral;
+    let mut section_tests = false;
     let mut list: Option<HeadingScope> = None;
     for raw in message.lines() {
         let t = raw.trim_start();
@@ -3721,6 +3827,7 @@ pub fn read(message: &str, lang: &'static Lang) -> Vec<Reading> {
                 if t.starts_with('#') {
                     section = scope;
                     list = None;
+                    section_tests = names_tests(lang, &clean_line(raw));
                 } else {
                     list = Some(scope);
                 }
@@ -3753,9 +3860,11 @@ pub fn read(message: &str, lang: &'static Lang) -> Vec<Reading> {
         let checked = ["✅", "✓", "✔", "☑", "[x]", "🟢"]
             .iter()
             .any(|m| text.contains(m));
+        UNDER_TESTS.with(|u| u.set(item && section_tests));
         for sentence in vocab::split_sentences(&text) {
             out.push(read_sentence(lang, &sentence, item, heading_verb, checked));
         }
+        UNDER_TESTS.with(|u| u.set(false));
     }
     out
 }

@@ -16,6 +16,7 @@ pub const PT: Lang = Lang {
         // Applied (a commit, a patch): "ho applicato il commit con `git cherry-pick`".
         "aplicado",
         "aplicada",
+        "reaplicad",
         "apliquei",
         "atualizad",
         "atualizei",

@@ -3644,3 +3644,17 @@ fn an_error_label_is_read_from_the_first_word() {
     assert!(!labelled_an_error("no errors"));
     assert!(!labelled_an_error(""));
 }
+
+#[test]
+fn a_count_before_an_error_reaches_past_its_verb() {
+    let t = "quattro passano，uno fallisce e due vanno in ";
+    assert_eq!(count_words_before(t, t.len()), Some(2));
+    assert_eq!(
+        count_words_before("， due vanno in ", "， due vanno in ".len()),
+        Some(2)
+    );
+    assert_eq!(
+        count_words_before("errori，vanno in ", "errori，vanno in ".len()),
+        None
+    );
+}

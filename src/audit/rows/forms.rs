@@ -441,22 +441,7 @@ impl Bytes {
     }
 }
 
-/// Where `form` first stands in `text`: a byte search from the form's first byte, which
-/// costs less than `str::find`'s searcher on the short values rows hold. A match of a
-/// whole UTF-8 form starts at a character boundary (its first byte is no continuation).
-pub(super) fn find(text: &str, form: &str) -> Option<usize> {
-    let (hay, needle) = (text.as_bytes(), form.as_bytes());
-    let (&first, rest) = needle.split_first()?;
-    let mut from = 0;
-    while let Some(i) = hay[from..].iter().position(|&b| b == first) {
-        let at = from + i;
-        if hay[at + 1..].starts_with(rest) {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
-}
+pub(super) use crate::audit::scan::find;
 
 /// Where `word` first stands in `text` with no letter or digit on either side.
 pub(super) fn has_word_at(text: &str, word: &str) -> Option<usize> {

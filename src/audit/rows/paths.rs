@@ -511,6 +511,105 @@ const REFERENCE_TO: &[&str] = &[
     "liên kết đến",
     "tautan ke",
     "pautan ke",
+    // What something follows or is set by, not what the verb changed ("the port in the
+    // note follows `config/app.yaml`").
+    "according to",
+    "follows",
+    "based on",
+    "in line with",
+    "gemäß",
+    "laut",
+    "selon",
+    "d'après",
+    "según",
+    "segundo",
+    "conforme",
+    "secondo",
+    "volgens",
+    "согласно",
+    "відповідно до",
+    "według",
+    "zgodnie z",
+    "podle",
+    "odkazuje na",
+    "enligt",
+    "ifølge",
+    "theo",
+    "dựa trên",
+    "menurut",
+    "mengikut",
+    "mengikuti",
+    "merujuk ke",
+    "merujuk pada",
+    "berdasarkan",
+    "sesuai dengan",
+    "ayon sa",
+    "nagtuturo sa",
+    "tumuturo sa",
+    "根据",
+    "按照",
+    "के अनुसार",
+    "حسب",
+    "وفقًا لـ",
+];
+
+/// Words that open a relative clause ("…, which copies `config/app.yaml` to …", "…,
+/// který zkopíruje `config/app.yaml`"): a path in one describes what a path named before
+/// it does, and is no path the sentence's verb changed.
+const RELATIVE_PRONOUNS: &[&str] = &[
+    "which",
+    "who",
+    "který",
+    "která",
+    "které",
+    "ktorý",
+    "ktorá",
+    "ktoré",
+    "który",
+    "która",
+    "które",
+    "который",
+    "которая",
+    "которое",
+    "которые",
+    "який",
+    "яка",
+    "яке",
+    "які",
+    "който",
+    "която",
+    "което",
+    "welche",
+    "welcher",
+    "welches",
+    "qui",
+    "lequel",
+    "laquelle",
+    "el cual",
+    "la cual",
+    "il quale",
+    "la quale",
+    "che",
+    "welke",
+    "som",
+    "joka",
+    "jota",
+    "amely",
+    "ami",
+    "amelyik",
+    "care",
+    "yang",
+    "koji",
+    "koja",
+    "koje",
+    "kuris",
+    "kuri",
+    "kurš",
+    "kura",
+    "mis",
+    "mille",
+    "που",
+    "mà",
 ];
 
 /// Takes out the file claims that are no file's change: a pattern (`build/*.o` names
@@ -726,7 +825,30 @@ fn is_aside(sentence: &str, path: &str) -> bool {
             .any(|w| REFERENCE_NOUNS.iter().any(|n| w.starts_with(n)));
         right_after || toward && named
     });
-    bracketed || referenced
+    // In a relative clause after another path ("`scripts/snapshot.sh`, který zkopíruje
+    // `config/app.yaml` do …"): what that path does with it.
+    let relative = places.iter().all(|&(at, end)| {
+        let clause_start = sentence[..end]
+            .rfind([',', ';', ':', '(', '，', '；', '：'])
+            .map_or(0, |i| {
+                i + sentence[i..].chars().next().map_or(1, char::len_utf8)
+            });
+        let opens = sentence[clause_start..end].trim_start().to_lowercase();
+        let first_word = opens
+            .split(|c: char| c.is_whitespace())
+            .next()
+            .unwrap_or("");
+        let two_words: String = opens
+            .split_whitespace()
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let relative_opening = RELATIVE_PRONOUNS
+            .iter()
+            .any(|w| *w == first_word || *w == two_words);
+        relative_opening && first_outside.is_some_and(|f| f < at && f < clause_start)
+    });
+    bracketed || referenced || relative
 }
 
 /// Phrases that set a value, verb first ("set to `debug`", "sat til", "mis à", "设置为"):
@@ -978,6 +1100,10 @@ pub fn mark_now_states(readings: &mut [Reading]) {
         let [path] = paths.as_slice() else {
             continue;
         };
+        // "the port in the note follows `config/app.yaml` now": what the note follows.
+        if is_aside(&r.sentence, path) {
+            continue;
+        }
         let Some(after_now) = after_now(&r.sentence) else {
             continue;
         };

@@ -39,6 +39,12 @@ pub(super) const TAG_WORDS: &[&str] = &[
     "ٹیگ",
     "ট্যাগ",
     "címk",
+    "oznak",
+    "етикет",
+    "tagi",
+    "tagu",
+    "tunnist",
+    "žym",
 ];
 
 /// Words for a branch.
@@ -1162,6 +1168,13 @@ const JOIN_WORDS: &[&str] = &[
     "ادغام",
     "मर्ज",
     "ผสาน",
+    "слят",
+    "слях",
+    "сляна",
+    "слети",
+    "spojen",
+    "spojil",
+    "sloučen",
 ];
 
 /// What makes a join sentence no claim that the branches were joined: a squash (no shared
@@ -1205,6 +1218,7 @@ const NOT_JOINED: &[&str] = &[
 pub fn mark_joined(readings: &mut [Reading]) {
     const STEMS: &[&str] = &[
         "rebase", "merg", "gemerg", "fusion", "mescl", "scalon", "zmerg", "digabung", "birle",
+        "spojen", "spojil",
     ];
     for r in readings.iter_mut().filter(|r| !r.skipped) {
         let lower = r.sentence.to_lowercase();

@@ -92,7 +92,7 @@ pub(super) fn plain_lines(message: &str) -> Vec<&str> {
 /// A row's text without list marks and emphasis.
 pub(super) fn row_text(line: &str) -> String {
     let t = line.trim_start_matches(|c: char| c.is_whitespace() || "-*•+#".contains(c));
-    t.replace("**", "").replace("__", "").trim().to_owned()
+    vocab::without_emphasis(t).trim().to_owned()
 }
 
 /// The check a label line names when its value is on the next line: "Kontrola syntaxe
