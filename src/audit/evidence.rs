@@ -59,7 +59,7 @@ impl<'a> Facts<'a> {
         };
         let start = ev.turn.started.map(secs);
         let start_head = repo.as_ref().and_then(|r| start_head(r, start));
-        let mut runs = command_runs(ev);
+        let mut runs = command_runs(ev, repo.as_ref());
         let writes = {
             let start_tree = repo
                 .as_ref()
@@ -276,7 +276,7 @@ fn start_head(repo: &Repository, start: Option<i64>) -> Option<Oid> {
     }
 }
 
-fn command_runs(ev: &Evidence) -> Vec<Run> {
+fn command_runs(ev: &Evidence, repo: Option<&Repository>) -> Vec<Run> {
     let runs = shell_runs(ev);
     if !runs
         .iter()
@@ -284,7 +284,11 @@ fn command_runs(ev: &Evidence) -> Vec<Run> {
     {
         return runs;
     }
-    let hooks = HookDir::find(ev.cwd);
+    // The repository the facts opened, else one opened only now (a turn that committed).
+    let hooks = match repo {
+        Some(repo) => Some(HookDir::of(repo)),
+        None => Repository::discover(ev.cwd).ok().map(|r| HookDir::of(&r)),
+    };
     runs.into_iter()
         .flat_map(|run| {
             let ran = hooks.as_ref().map(|h| h.runs_of(&run)).unwrap_or_default();
@@ -313,8 +317,7 @@ fn hooks_of(stage: &Stage) -> Option<&'static [&'static str]> {
 struct HookDir(PathBuf);
 
 impl HookDir {
-    fn find(cwd: &Path) -> Option<HookDir> {
-        let repo = Repository::discover(cwd).ok()?;
+    fn of(repo: &Repository) -> HookDir {
         let set = repo
             .config()
             .ok()
@@ -324,7 +327,7 @@ impl HookDir {
             Some(p) => repo.workdir().unwrap_or_else(|| repo.path()).join(p),
             None => repo.path().join("hooks"),
         };
-        Some(HookDir(dir))
+        HookDir(dir)
     }
 
     /// The hook scripts a run's git stages ran, each as a run of its own at the same
@@ -2080,6 +2083,22 @@ fn failed_elsewhere(claim: &Claim, c: &Check) -> bool {
     }
     let failing = failing_files(&c.run.output);
     if failing.is_empty() {
+        return false;
+    }
+    // Output cut short (`| tail`) may have lost a failure line: where the runner prints a
+    // line per failing test (pytest's `FAILED a.py::t`), every failure its summary counts
+    // must have one, else which files failed is not known. (jest prints one per file.)
+    let per_test = c
+        .run
+        .output
+        .lines()
+        .filter(|l| {
+            let l = l.trim_start();
+            (l.starts_with("FAILED ") || l.starts_with("ERROR ")) && l.contains("::")
+        })
+        .count() as u64;
+    let summed = summary::parse(c.runner, &c.run.output).map_or(0, |s| s.failed);
+    if per_test > 0 && per_test < summed {
         return false;
     }
     let same = |a: &str, b: &str| {

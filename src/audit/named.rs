@@ -649,9 +649,9 @@ fn has_words(text: &str, words: &str) -> bool {
 /// folder's end. "ruff/black" names two tools.
 fn in_a_path(text: &str, at: usize, end: usize) -> bool {
     let is_edge = |c: char| c.is_whitespace() || matches!(c, '`' | '(' | ')' | ',' | '"' | '\'');
-    let start = text[..at].rfind(is_edge).map_or(0, |i| {
-        i + text[i..].chars().next().map_or(1, char::len_utf8)
-    });
+    let start = text[..at]
+        .rfind(is_edge)
+        .map_or(0, |i| super::scan::after_char(text, i));
     let stop = text[end..].find(is_edge).map_or(text.len(), |i| end + i);
     let token = &text[start..stop];
     let after_slash = text[end..].starts_with('/');

@@ -20,6 +20,12 @@ pub(crate) fn find(text: &str, form: &str) -> Option<usize> {
     None
 }
 
+/// Where the character at byte `at` of `text` ends: the start of what follows a mark found
+/// there (`，` is three bytes).
+pub(crate) fn after_char(text: &str, at: usize) -> usize {
+    at + text[at..].chars().next().map_or(1, char::len_utf8)
+}
+
 /// Every place `form` stands in `text`, not overlapping (as `str::match_indices`).
 pub(crate) fn find_all<'t>(text: &'t str, form: &'t str) -> impl Iterator<Item = usize> + 't {
     let mut from = 0;

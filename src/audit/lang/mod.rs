@@ -2360,9 +2360,7 @@ fn count_words_before(text: &str, at: usize) -> Option<u64> {
     let before = &text[..at];
     let clause = before
         .rfind([',', ';', ':', '(', ')', '，', '；', '。'])
-        .map_or(before, |i| {
-            &before[i + before[i..].chars().next().map_or(1, char::len_utf8)..]
-        });
+        .map_or(before, |i| &before[super::scan::after_char(before, i)..]);
     clause.split_whitespace().rev().take(3).find_map(|w| {
         number_of(
             &w.trim_matches(|c: char| !c.is_alphanumeric())

@@ -830,9 +830,7 @@ fn is_aside(sentence: &str, path: &str) -> bool {
     let relative = places.iter().all(|&(at, end)| {
         let clause_start = sentence[..end]
             .rfind([',', ';', ':', '(', '，', '；', '：'])
-            .map_or(0, |i| {
-                i + sentence[i..].chars().next().map_or(1, char::len_utf8)
-            });
+            .map_or(0, |i| crate::audit::scan::after_char(sentence, i));
         let opens = sentence[clause_start..end].trim_start().to_lowercase();
         let first_word = opens
             .split(|c: char| c.is_whitespace())
