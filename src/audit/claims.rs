@@ -140,6 +140,8 @@ fn unread_lines(message: &str) -> Vec<Reading> {
 /// The reading of every sentence of `message` (and of every line skipped as a quotation),
 /// in the message's language.
 pub fn explain(message: &str) -> Vec<Reading> {
+    // "कुल ९ टेस्ट, ८ पास", "۳ تست": counts in a script's own digits are read as counts.
+    let message = &*super::scan::ascii_digits(message);
     // In a script no table reads, only what needs no words is read: a check command
     // beside a mark or a result (`✅ \`cargo fmt --check\``, a table of commands and
     // their results). What says a path is there, or a ref, needs the language's words
@@ -189,6 +191,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_same_file_changes(&mut readings);
     super::rows::mark_mentioned_paths(&mut readings);
     super::rows::mark_said_absent(&mut readings);
+    super::rows::mark_said_unchanged(&mut readings);
     super::rows::mark_whole_counts(&mut readings);
     super::rows::mark_whole_suites(&mut readings);
     readings
@@ -1948,10 +1951,16 @@ mod tests {
 
     #[test]
     fn not_claims() {
+        // A file said unchanged claims no change: it claims the file is as the turn found
+        // it.
+        for (m, path) in [
+            ("I did not change `src/lib.rs`.", "src/lib.rs"),
+            ("Left `a.rs` unchanged.", "a.rs"),
+            ("No changes to `a.rs`.", "a.rs"),
+        ] {
+            assert_eq!(kinds(m), [file(path, Change::Unchanged)], "{m:?}");
+        }
         for m in [
-            "I did not change `src/lib.rs`.",
-            "Left `a.rs` unchanged.",
-            "No changes to `a.rs`.",
             "I will update `a.rs`.",
             "You may want to update `a.rs`.",
             "Should I update `a.rs`?",

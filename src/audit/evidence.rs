@@ -204,6 +204,9 @@ impl<'a> Facts<'a> {
     /// `e2e/cli.e2e.js`), at the turn's start or written since. Unit and doc tests live
     /// beside the code: none.
     pub fn files_of_kind(&self, kind: &str) -> Vec<PathBuf> {
+        if kind == "new" {
+            return self.test_files_written();
+        }
         let words: &[&str] = match kind {
             "integration" => &["integration", "integ"],
             "e2e" => &["e2e", "end-to-end", "end_to_end"],
@@ -236,6 +239,25 @@ impl<'a> Facts<'a> {
                 });
             }
         }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// The test files this turn wrote or edited ("the new tests pass" is about them).
+    fn test_files_written(&self) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = self
+            .ev
+            .records
+            .iter()
+            .filter(|r| r.verified)
+            .map(|r| PathBuf::from(&r.path))
+            .chain(self.writes.iter().map(|(_, p, _)| p.clone()))
+            .filter(|p| {
+                let rel = p.strip_prefix(&self.root).unwrap_or(p);
+                super::vocab::test_file_span(&rel.to_string_lossy())
+            })
+            .collect();
         out.sort();
         out.dedup();
         out
@@ -763,6 +785,9 @@ pub fn file_evidence(
     change: &Change,
     f: &Facts,
 ) -> Result<String, Finding> {
+    if *change == Change::Unchanged {
+        return unchanged_evidence(claim, path, f);
+    }
     let shown = path.display();
     let here: Vec<_> =
         f.ev.records
@@ -858,6 +883,90 @@ pub fn file_evidence(
             "make the change (or correct the message) before finishing",
         )),
     }
+}
+
+/// Evidence for a file the message says is unchanged: it is as the turn found it. Only a
+/// turn that wrote it, or ran a git command that rewrites the working tree (`git stash
+/// pop`, `git checkout`, `git pull` …), and left it unlike the commit it began at refutes
+/// that: a file dirty before the turn and untouched since is not this turn's change.
+fn unchanged_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<String, Finding> {
+    let shown = path.display();
+    let fix = "say what changed in it (or put it back as it was)";
+    let at_start = f.start_blob(path);
+    let written = f.wrote(path, false);
+    let rewrote = worktree_rewritten(f);
+    let touched = written || rewrote.is_some();
+    let how = || match &rewrote {
+        _ if written => "the turn wrote it".to_owned(),
+        Some(cmd) => format!("`{}` rewrote the working tree", cut(cmd)),
+        None => String::new(),
+    };
+    if path.symlink_metadata().is_err() {
+        return match at_start {
+            Some(_) if touched => Err(finding(
+                claim,
+                format!(
+                    "{shown} was there when the turn began and is gone now ({})",
+                    how()
+                ),
+                fix,
+            )),
+            _ => Ok(format!(
+                "{shown} is not there, and the turn did not take it away"
+            )),
+        };
+    }
+    let now = Oid::hash_file(ObjectType::Blob, path).ok();
+    let differs = match (at_start, now) {
+        (Some(a), Some(b)) => a != b,
+        // Made in this turn: it was not there to stay unchanged.
+        (None, _) => f.start_head.is_some() && written,
+        _ => false,
+    };
+    if differs && touched && recent(path, f) == Some(true) {
+        return Err(finding(
+            claim,
+            format!(
+                "{shown} is not as the turn found it: it differs from the commit the turn began at, and {}",
+                how()
+            ),
+            fix,
+        ));
+    }
+    Ok(format!("{shown} is as the turn found it"))
+}
+
+/// The git command of this turn that rewrote files of the working tree, if one ran.
+fn worktree_rewritten(f: &Facts) -> Option<String> {
+    f.runs.iter().find_map(|r| {
+        r.stages.iter().find_map(|s| {
+            let words: Vec<&str> = s
+                .argv
+                .iter()
+                .map(String::as_str)
+                .filter(|a| !a.starts_with('-'))
+                .collect();
+            let rewrites = match words.as_slice() {
+                ["git", "stash", "pop" | "apply", ..] => true,
+                ["git", sub, ..] => matches!(
+                    *sub,
+                    "checkout"
+                        | "switch"
+                        | "restore"
+                        | "reset"
+                        | "merge"
+                        | "rebase"
+                        | "pull"
+                        | "cherry-pick"
+                        | "am"
+                        | "apply"
+                        | "revert"
+                ),
+                _ => false,
+            };
+            (rewrites && s.ran != Ran::No).then(|| command_line(&s.argv))
+        })
+    })
 }
 
 /// The command of this turn that deleted `path` (or a folder holding it) when the path is
@@ -1044,7 +1153,7 @@ fn changed_in_turn(path: &Path, change: &Change, f: &Facts) -> Result<String, St
                 (false, false) => Err(format!("{} does not exist", to.display())),
             };
         }
-        Change::Modified | Change::Created => {}
+        Change::Modified | Change::Created | Change::Unchanged => {}
     }
     // A path the turn deleted or moved away did change: "Files changed: `old.rs`" of a
     // deleted file is not a false claim, and a deletion is never judged as an edit.
@@ -1143,6 +1252,23 @@ pub fn dir_evidence(
     f: &Facts,
 ) -> Result<String, Finding> {
     let shown = dir.display();
+    // "`build/` 안의 파일은 그대로입니다": nothing under it is unlike the turn's start
+    // through a write or a git command of the turn.
+    if *change == Change::Unchanged {
+        let touched = f.changed_since_start().into_iter().find(|p| {
+            p.starts_with(dir)
+                && recent(p, f) != Some(false)
+                && (f.wrote(p, false) || worktree_rewritten(f).is_some())
+        });
+        return match touched {
+            Some(p) => Err(finding(
+                claim,
+                format!("{} under {shown} changed in this turn", p.display()),
+                "say what changed under it (or put it back as it was)",
+            )),
+            None => Ok(format!("nothing under {shown} changed in this turn")),
+        };
+    }
     if *change == Change::Deleted && dir.exists() {
         if let Some(cmd) = deleted_then_made_again(dir, f) {
             return Ok(format!(
@@ -1163,6 +1289,15 @@ pub fn dir_evidence(
             claim,
             format!("{shown} still exists"),
             "remove it (or correct the message) before finishing",
+        ));
+    }
+    // "moved both into `build/objs/`" when `mv` made `build/objs` one file: nothing is
+    // under a folder that is not there.
+    if *change != Change::Deleted && dir.symlink_metadata().is_ok_and(|m| m.is_file()) {
+        return Err(finding(
+            claim,
+            format!("{shown} is a file, not a folder: nothing is under it"),
+            "check where the files went (`ls -la`), then correct the message or move them again",
         ));
     }
     if f.wrote(dir, true) {
@@ -1613,6 +1748,29 @@ fn outcome(c: &Check, tests: bool) -> Outcome {
             cut(line.trim())
         ));
     }
+    // A syntax check that printed its own error failed, whatever status a loop or a pipe
+    // left (`for f in a.py b.py; do python3 -m py_compile "$f"; done` exits with the last
+    // file's status).
+    let program = c
+        .stage
+        .argv
+        .first()
+        .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
+    let own_errors: &[&str] = if program.starts_with("python") {
+        &["SyntaxError", "IndentationError", "TabError"]
+    } else if program == "node" {
+        &["SyntaxError"]
+    } else {
+        &[]
+    };
+    let shell = matches!(program, "bash" | "sh" | "dash" | "zsh" | "ksh");
+    if !tests {
+        if let Some(line) = run.output.lines().map(str::trim).find(|l| {
+            own_errors.iter().any(|e| l.starts_with(e)) || shell && l.contains(": syntax error")
+        }) {
+            return Outcome::Failed(format!("it printed \"{}\"", cut(line)));
+        }
+    }
     let summary = if tests {
         summary::parse(c.runner, &run.output)
     } else {
@@ -1731,8 +1889,35 @@ fn last_relevant_write(
                 || !irrelevant.as_ref().is_some_and(|s| s.is_match(rel))
                     && !ignored(p)
                     && !comment_only_edit(f, *at)
+                    && !mode_only_command(f, *at)
         })
         .map(|(at, p, _)| (*at, p.clone()))
+}
+
+/// Whether the call at `at` is a shell command that only changed files' modes or owners
+/// (`chmod +x scripts/backup.sh`): no file's text changed, nothing a syntax check or a
+/// test reads, so it makes no run stale.
+fn mode_only_command(f: &Facts, at: usize) -> bool {
+    const MODE: &[&str] = &["chmod", "chown", "chgrp"];
+    const READS: &[&str] = &["ls", "stat", "echo", "true", "test", "[", "printf", "file"];
+    let Some(run) = f.runs.iter().find(|r| r.at == at) else {
+        return false;
+    };
+    let program = |s: &Stage| {
+        s.argv
+            .first()
+            .map_or("", |p| p.rsplit('/').next().unwrap_or(p))
+            .to_owned()
+    };
+    !run.command.contains('>')
+        && run
+            .stages
+            .iter()
+            .any(|s| MODE.contains(&program(s).as_str()))
+        && run.stages.iter().all(|s| {
+            let p = program(s);
+            MODE.contains(&p.as_str()) || READS.contains(&p.as_str())
+        })
 }
 
 /// Whether the call at `at` is an edit that only changed comments (`//`, `#`, `/* */`,
@@ -2066,6 +2251,13 @@ pub fn result_evidence(
             }
         }
     }
+    // A run that failed in tests the claim does not speak of backs it only for its own.
+    if tests && matches!(outcome(run, tests), Outcome::Failed(_)) {
+        return Ok(format!(
+            "`{}` ran after the last write; its failures are all in tests the sentence does not name",
+            cut(&run.run.command)
+        ));
+    }
     Ok(format!(
         "`{}` ran after the last write and succeeded",
         cut(&run.run.command)
@@ -2077,8 +2269,9 @@ pub fn result_evidence(
 /// the claim names test files: those passed. Output that names no failing file tells
 /// nothing of which failed.
 fn failed_elsewhere(claim: &Claim, c: &Check) -> bool {
-    // "All tests pass, including `tests/test_a.py`" speaks of every file.
-    if claim.test_files.is_empty() || claim.whole_suite || claim.count_whole {
+    // "All tests pass, including `tests/test_a.py`" speaks of every file; "os 3 testes de
+    // `tests/test_text.py`" (its count after an article) of that file's.
+    if claim.test_files.is_empty() || claim.whole_suite {
         return false;
     }
     let failing = failing_files(&c.run.output);
@@ -2095,6 +2288,7 @@ fn failed_elsewhere(claim: &Claim, c: &Check) -> bool {
         .filter(|l| {
             let l = l.trim_start();
             (l.starts_with("FAILED ") || l.starts_with("ERROR ")) && l.contains("::")
+                || unittest_failure(l).is_some()
         })
         .count() as u64;
     let summed = summary::parse(c.runner, &c.run.output).map_or(0, |s| s.failed);
@@ -2172,20 +2366,40 @@ fn named_tests_passed(claim: &Claim, c: &Check) -> bool {
     })
 }
 
-/// The files a test run's output names as failing.
-fn failing_files(output: &str) -> Vec<&str> {
+/// The files a test run's output names as failing: pytest's `FAILED a.py::t`, jest's
+/// `FAIL a.test.js`, unittest's `FAIL: test_x (tests.test_b.BTest.test_x)` (as
+/// `tests/test_b.py`).
+fn failing_files(output: &str) -> Vec<String> {
     output
         .lines()
         .filter_map(|l| {
             let l = l.trim_start();
+            if let Some(dotted) = unittest_failure(l) {
+                let module: Vec<&str> = dotted
+                    .split('.')
+                    .take_while(|part| !part.starts_with(char::is_uppercase))
+                    .collect();
+                return (!module.is_empty()).then(|| format!("{}.py", module.join("/")));
+            }
             let rest = l
                 .strip_prefix("FAILED ")
                 .or_else(|| l.strip_prefix("ERROR "))
                 .or_else(|| l.strip_prefix("FAIL "))?;
             let path = rest.split("::").next()?.split_whitespace().next()?;
-            path.contains(['/', '.']).then_some(path)
+            path.contains(['/', '.']).then(|| path.to_owned())
         })
         .collect()
+}
+
+/// The dotted test of unittest's failure header (`FAIL: test_x (tests.test_b.BTest.test_x)`,
+/// `ERROR: test_y (tests.test_b.BTest)`).
+fn unittest_failure(line: &str) -> Option<&str> {
+    let rest = line
+        .strip_prefix("FAIL: ")
+        .or_else(|| line.strip_prefix("ERROR: "))?;
+    let (_, inside) = rest.split_once(" (")?;
+    let dotted = inside.strip_suffix(')')?;
+    (!dotted.contains(char::is_whitespace) && dotted.contains('.')).then_some(dotted)
 }
 
 /// Whether a claim's test count is the passed count of a failed run's summary, in a
@@ -2679,6 +2893,37 @@ pub fn named_evidence(
             .collect();
         let every_run = runs.clone();
         let names_its_run = !own.is_empty();
+        // "`python3 -m py_compile app/report.py` — compiles" after `py_compile app/text.py`
+        // only: the files the command writes out were not checked.
+        // "`bash -n` für beide Skripte ohne Befund" after `bash -n scripts/backup.sh` only:
+        // a file of the check's kind the turn wrote was not checked.
+        if let Some(file) = every_file_said(claim)
+            .then(|| unchecked_written(tool.runs, f))
+            .flatten()
+        {
+            return Err(finding(
+                claim,
+                format!(
+                    "it speaks of every file, and {} ran on others: {} was written in this turn and not checked",
+                    tool.names[0],
+                    file.display()
+                ),
+                "run the check on every file it speaks of and report the result",
+            ));
+        }
+        if !names_its_run {
+            if let Some(span) = unchecked_operands(claim, &spans, tool.runs, f) {
+                return Err(finding(
+                    claim,
+                    format!(
+                        "it names `{}`, which did not run in this turn: the runs of {} checked other files",
+                        cut(&span),
+                        tool.names[0]
+                    ),
+                    "run it on those files after your last edit and report its result",
+                ));
+            }
+        }
         if names_its_run {
             runs = own;
         }
@@ -2705,6 +2950,14 @@ pub fn named_evidence(
             Err(mut finding) => {
                 finding.why = format!("it names {}: {}", tool.names[0], finding.why);
                 let never_ran = !f.runs.iter().any(|r| runs_any(&r.command, &runs));
+                // "`npm run test:e2e`: the 2 e2e tests pass" when only `npm run test:unit`
+                // ran: the script the sentence names is known, and nothing ran it.
+                if let Some(script) = never_ran.then(|| unrun_script_named(claim, f)).flatten() {
+                    finding.why = format!(
+                        "it names `{script}`, which did not run in this turn, nor any script that runs it"
+                    );
+                    return Err(finding);
+                }
                 if never_ran && recipe_ran(&runs) {
                     finding.blocks = false;
                     finding
@@ -2783,6 +3036,338 @@ fn recipe_script(argv: &[String], cwd: &Path) -> Option<String> {
         "npm ", "yarn ", "pnpm ", "bun ", "./", ".sh", "make ", "just ",
     ];
     (!opaque.iter().any(|w| out.contains(w))).then_some(out)
+}
+
+/// Words that make a claim about every file ("both", "all", "beide", "les deux", "两个").
+const EVERY_FILE: &[&str] = &[
+    "both",
+    "all",
+    "each",
+    "every",
+    "beide",
+    "beiden",
+    "alle",
+    "allen",
+    "jede",
+    "jeder",
+    "deux",
+    "tous",
+    "toutes",
+    "chaque",
+    "ambos",
+    "ambas",
+    "todos",
+    "todas",
+    "cada",
+    "entrambi",
+    "tutti",
+    "tutte",
+    "ogni",
+    "allebei",
+    "оба",
+    "обе",
+    "все",
+    "каждый",
+    "обидва",
+    "обидві",
+    "усі",
+    "всі",
+    "oba",
+    "obie",
+    "obydwa",
+    "wszystkie",
+    "obě",
+    "všechny",
+    "båda",
+    "alla",
+    "begge",
+    "molemmat",
+    "kaikki",
+    "iki",
+    "tüm",
+    "hepsi",
+    "όλα",
+    "mindkét",
+    "ambele",
+    "toate",
+    "obje",
+    "sve",
+    "двата",
+    "всички",
+    "cả hai",
+    "tất cả",
+    "kedua",
+    "semua",
+    "pareho",
+    "lahat",
+    "zote",
+    "tots",
+    "totes",
+    "ambdós",
+    "两个",
+    "兩個",
+    "所有",
+    "全部",
+    "両方",
+    "すべて",
+    "全て",
+    "모두",
+    "모든",
+    "दोनों",
+    "सभी",
+    "كلا",
+    "جميع",
+    "שני",
+    "כל",
+    "هر دو",
+    "همه",
+    "ทั้งสอง",
+    "ทั้งหมด",
+];
+
+/// Whether a claim's sentence speaks of every file ("für beide Skripte", "les deux
+/// fichiers", "all scripts"): a word for all or both beside a word for files.
+fn every_file_said(claim: &Claim) -> bool {
+    const FILES: &[&str] = &[
+        "file",
+        "script",
+        "datei",
+        "skript",
+        "fichier",
+        "archivo",
+        "fichero",
+        "arquivo",
+        "ficheiro",
+        "bestand",
+        "файл",
+        "скрипт",
+        "plik",
+        "soubor",
+        "fil",
+        "tiedost",
+        "dosya",
+        "betik",
+        "αρχεί",
+        "fájl",
+        "fișier",
+        "datotek",
+        "tệp",
+        "berkas",
+        "fail",
+        "faili",
+        "fitxer",
+        "文件",
+        "脚本",
+        "ファイル",
+        "スクリプト",
+        "파일",
+        "스크립트",
+        "फ़ाइल",
+        "फाइल",
+        "स्क्रिप्ट",
+        "ملف",
+        "קובץ",
+        "קבצי",
+        "فایل",
+        "ไฟล์",
+    ];
+    let lower = claim
+        .sentence
+        .split('`')
+        .step_by(2)
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    let word = |w: &str| {
+        super::scan::find_all(&lower, w).any(|i| {
+            let before = lower[..i].chars().next_back();
+            let after = lower[i + w.len()..].chars().next();
+            let spaced = w.is_ascii() || w.chars().any(char::is_lowercase);
+            !spaced
+                || before.is_none_or(|c| !c.is_alphanumeric())
+                    && after.is_none_or(|c| !c.is_alphanumeric())
+        })
+    };
+    EVERY_FILE.iter().any(|w| word(w)) && FILES.iter().any(|w| lower.contains(w))
+}
+
+/// A file this turn wrote of the kind a per-file check of `runs` reads (`.sh` for `bash
+/// -n`, `.py` for `py_compile`, `.js` for `node --check`) that no run of it named, where
+/// every run named its files plainly.
+fn unchecked_written(runs: &[&str], f: &Facts) -> Option<PathBuf> {
+    let extensions: &[&str] = match runs.first().copied() {
+        Some("bash -n") => &["sh", "bash"],
+        Some("py_compile") => &["py"],
+        Some("node --check") => &["js", "mjs", "cjs"],
+        _ => return None,
+    };
+    let is_tool = |argv: &[String]| {
+        let peeled = shellrun::peel(argv);
+        runs.iter().any(|r| matches_either(argv, &peeled, r))
+    };
+    let stages: Vec<&Stage> = f
+        .runs
+        .iter()
+        .flat_map(|r| &r.stages)
+        .filter(|s| is_tool(&s.argv))
+        .collect();
+    if stages.is_empty()
+        || stages.iter().any(|s| {
+            s.argv[1..]
+                .iter()
+                .any(|a| a.contains(['$', '*', '?', '[', '`']))
+        })
+    {
+        return None;
+    }
+    let checked: Vec<PathBuf> = stages
+        .iter()
+        .flat_map(|s| s.argv[1..].iter())
+        .filter(|a| !a.starts_with('-'))
+        .map(|a| canonical_lexical(f.ev.cwd, a))
+        .collect();
+    let mut written: Vec<PathBuf> =
+        f.ev.records
+            .iter()
+            .filter(|r| r.verified)
+            .map(|r| PathBuf::from(&r.path))
+            .chain(f.writes.iter().map(|(_, p, _)| p.clone()))
+            .filter(|p| {
+                p.extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| extensions.contains(&e))
+            })
+            .filter(|p| p.starts_with(&f.root) && p.exists())
+            .collect();
+    written.sort();
+    written.dedup();
+    written
+        .into_iter()
+        .find(|p| !checked.iter().any(|c| p == c || p.starts_with(c)))
+        .map(|p| p.strip_prefix(&f.root).map(Path::to_path_buf).unwrap_or(p))
+}
+
+/// A command the claim writes out (in a span) for a tool of `runs`, naming files, when
+/// the tool ran in this turn only on other files: every run's operands are plain paths
+/// (no variable, no glob), and none of them is, holds or ends like a file the span names.
+fn unchecked_operands(claim: &Claim, spans: &[String], runs: &[&str], f: &Facts) -> Option<String> {
+    let is_tool = |argv: &[String]| {
+        let peeled = shellrun::peel(argv);
+        runs.iter().any(|r| matches_either(argv, &peeled, r))
+    };
+    let operands = |argv: &[String]| -> Vec<String> {
+        argv.iter()
+            .skip(1)
+            .filter(|a| !a.starts_with('-'))
+            .filter(|a| {
+                a.contains('/')
+                    || a.rsplit_once('.').is_some_and(|(_, ext)| {
+                        !ext.is_empty()
+                            && ext.len() <= 4
+                            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                    })
+            })
+            // `tests/test_a.py::test_x` is a test of `tests/test_a.py`.
+            .map(|a| a.split("::").next().unwrap_or(a))
+            .map(|a| a.trim_start_matches("./").trim_end_matches('/').to_owned())
+            .collect()
+    };
+    let stages: Vec<&Stage> = f
+        .runs
+        .iter()
+        .flat_map(|r| &r.stages)
+        .filter(|s| is_tool(&s.argv))
+        .collect();
+    if stages.is_empty()
+        || stages.iter().any(|s| {
+            s.argv[1..]
+                .iter()
+                .any(|a| a.contains(['$', '*', '?', '[', '`']))
+                || operands(&s.argv).is_empty()
+        })
+    {
+        return None;
+    }
+    let checked: Vec<String> = stages.iter().flat_map(|s| operands(&s.argv)).collect();
+    let covered = |file: &str| {
+        checked.iter().any(|c| {
+            c == file
+                || c == "."
+                || file.starts_with(&format!("{c}/"))
+                || file.ends_with(&format!("/{c}"))
+                || c.ends_with(&format!("/{file}"))
+        })
+    };
+    claim
+        .commands
+        .iter()
+        .chain(spans)
+        .filter(|span| span.split_whitespace().count() >= 2)
+        .find(|span| {
+            let words = shell_words(span);
+            let files = operands(&words);
+            is_tool(&words) && !files.is_empty() && !files.iter().any(|file| covered(file))
+        })
+        .cloned()
+}
+
+/// A package script the claim's sentence writes out (`npm run test:e2e`) that
+/// `package.json` defines, when no stage of the turn can have run it: not the script
+/// itself, nor another script or a project recipe (`make`, `./ci.sh`) that may call it,
+/// nor its own command run by hand (`npx playwright test` for `playwright test`).
+fn unrun_script_named(claim: &Claim, f: &Facts) -> Option<String> {
+    super::vocab::spans_of(&claim.sentence)
+        .chain(claim.commands.iter().map(String::as_str))
+        .find(|span| {
+            let words = shell_words(span);
+            let Some((name, scripts)) = script_of(&words, f.ev.cwd) else {
+                return false;
+            };
+            let Some(body) = scripts.get(&name).and_then(|v| v.as_str()) else {
+                return false;
+            };
+            let body_words = shell_words(body);
+            !f.runs.iter().flat_map(|r| &r.stages).any(|stage| {
+                let peeled = shellrun::peel(&stage.argv);
+                let program = stage
+                    .argv
+                    .first()
+                    .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
+                let other_script = script_of(&stage.argv, f.ev.cwd).map(|(other, scripts)| {
+                    let text = |n: &str| scripts.get(n).and_then(|v| v.as_str()).unwrap_or("");
+                    other == name
+                        || [other.clone(), format!("pre{other}"), format!("post{other}")]
+                            .iter()
+                            .any(|n| text(n).contains(name.as_str()) || opaque_script(text(n)))
+                });
+                other_script.unwrap_or(false)
+                    || stage_holds(&stage.argv, &body_words)
+                    || stage_holds(&peeled, &body_words)
+                    || runs_any(&command_line(&stage.argv), &recipe_patterns())
+                        && !matches!(program, "npm" | "pnpm" | "yarn" | "bun")
+                    || program.ends_with(".sh")
+                    || stage.argv.first().is_some_and(|p| p.starts_with("./"))
+            })
+        })
+        .map(str::to_owned)
+}
+
+/// Whether a package script runs what is not read here (another package manager, a
+/// shell script, `make`).
+fn opaque_script(text: &str) -> bool {
+    [
+        "npm ", "yarn ", "pnpm ", "bun ", "./", ".sh", "make ", "just ", "npx ", "node ",
+    ]
+    .iter()
+    .any(|w| text.contains(w))
+        && !text.trim_start().starts_with("node --test")
+}
+
+fn recipe_patterns() -> Vec<String> {
+    super::named::RECIPES
+        .iter()
+        .map(|r| r.to_string())
+        .collect()
 }
 
 /// The recipes of this turn whose script runs one of `runs`, as patterns for their own
@@ -3162,6 +3747,11 @@ fn counts(all: &[Check], fresh: &[&Check], tests: bool, whole: bool) -> Option<V
     let mut allowed: Vec<u64> = Vec::new();
     for (_, s) in &summaries {
         allowed.push(s.passed);
+        // "Ran 5 tests, OK" of a run that skipped two tells what ran; "all five passed"
+        // (a whole count) does not.
+        if s.skipped > 0 && !whole {
+            allowed.push(s.passed + s.skipped);
+        }
         // "3 passed" may be one test binary's line; "all three" is every test's count.
         if !whole {
             allowed.extend(&s.suites);
@@ -3480,27 +4070,109 @@ pub fn copied_to(claim: &Claim, f: &Facts) -> bool {
             .argv
             .first()
             .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
-        let args: Vec<&str> = s.argv[1..]
+        let clean = |a: &str| a.trim_start_matches("./").trim_end_matches('/').to_owned();
+        // `cp -t dist a.txt`: the folder the option names is where the copies go.
+        let target_dir = s.argv.iter().enumerate().find_map(|(i, a)| {
+            a.strip_prefix("--target-directory=")
+                .map(clean)
+                .or_else(|| {
+                    (a == "-t")
+                        .then(|| s.argv.get(i + 1).map(|d| clean(d)))
+                        .flatten()
+                })
+        });
+        let mut args: Vec<String> = s.argv[1..]
             .iter()
             .filter(|a| !a.starts_with('-'))
-            .map(|a| a.trim_start_matches("./").trim_end_matches('/'))
+            .map(|a| clean(a))
             .collect();
-        // `cp a.txt b.md dist/` puts `dist/a.txt` there.
-        let into_dir = args.split_last().is_some_and(|(dest, sources)| {
-            sources
-                .iter()
-                .any(|s| format!("{dest}/{}", s.rsplit('/').next().unwrap_or(s)) == target)
-        });
+        if let Some(dir) = &target_dir {
+            args.retain(|a| a != dir);
+            args.push(dir.clone());
+        }
+        // Where the copy went (the last path, or `-t`'s), never what it copied: `cp
+        // notes.txt dist/` names `notes.txt` as its source.
+        let Some((dest, sources)) = args.split_last() else {
+            return false;
+        };
+        // `cp a.txt b.md dist/` puts `dist/a.txt` there; `cp -r config config.bak` puts
+        // `config.bak/config/app.yaml`.
+        let into_dir = sources
+            .iter()
+            .any(|s| format!("{dest}/{}", s.rsplit('/').next().unwrap_or(s)) == target);
         matches!(program, "cp" | "rsync" | "install" | "ditto")
+            && !sources.is_empty()
             && (into_dir
-                || args
-                    .iter()
-                    .any(|a| *a == target || a.starts_with(&format!("{target}/"))))
+                || dest == target
+                || target.starts_with(&format!("{dest}/"))
+                || dest.starts_with(&format!("{target}/")))
     })
+}
+
+/// Whether a copy a checked line states as done ("✅ `config/app.yaml` copied to
+/// `dist/app.yaml`", after a `cp` that failed) has its target nowhere: not on disk at the
+/// turn's end, and never written in it. Prose may describe what a script copies, or
+/// plan it; a checked line says it is done.
+pub fn copy_target_missing(claim: &Claim, f: &Facts) -> bool {
+    let (Kind::File { path, .. } | Kind::Dir { path, .. }) = &claim.kind else {
+        return false;
+    };
+    let checked = super::vocab::CHECK_MARKS.iter().any(|m| {
+        claim
+            .sentence
+            .trim_start_matches(['-', '*', '•', ' '])
+            .starts_with(*m)
+    });
+    if !checked || path.contains(['*', '?']) {
+        return false;
+    }
+    let full = f.ev.cwd.join(path.trim_end_matches('/'));
+    !full.exists() && !f.wrote(&full, true)
 }
 
 /// Evidence for a tag or a branch the message says is there: the repository has it (a
 /// branch: here or on a remote).
+/// Whether a sentence says something was made ("a new branch", "created", "ساختم"):
+/// a word for new of any table, or a creation form.
+fn says_made(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || c.is_ascii_punctuation() || "،。，「」".contains(c))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let new = words
+        .iter()
+        .any(|w| super::named::NEW_BEFORE.contains(w) || super::named::NEW_AFTER.contains(w))
+        || lower.contains("新");
+    new || super::lang::LANGS
+        .iter()
+        .flat_map(|l| l.created.iter())
+        .map(|c| c.trim())
+        .filter(|c| c.chars().count() >= 4)
+        .any(|c| {
+            if c.is_ascii() {
+                words.iter().any(|w| w.starts_with(c))
+            } else {
+                lower.contains(c)
+            }
+        })
+        || words.iter().any(|w| ["ساختم", "ساخته", "ساخت"].contains(w))
+}
+
+/// When a local branch's reflog began before the turn: the time of its oldest entry, as
+/// the date, where that is before the turn's start.
+fn branch_older_than_turn(repo: &Repository, name: &str, f: &Facts) -> Option<String> {
+    let start = f.start?;
+    let log = repo.reflog(&format!("refs/heads/{name}")).ok()?;
+    let oldest = log.iter().last()?;
+    let when = oldest.committer().when().seconds();
+    // A minute's slack for clocks.
+    (when + 60 < start).then(|| {
+        let at = UNIX_EPOCH + std::time::Duration::from_secs(when.max(0) as u64);
+        crate::time::rfc3339(at)[..10].to_owned()
+    })
+}
+
 pub fn ref_evidence(
     claim: &Claim,
     name: &str,
@@ -3557,6 +4229,18 @@ pub fn ref_evidence(
             ),
             "report the ref as it was (or move it on purpose, and say so)",
         ));
+    }
+    // "شاخهٔ جدید `release/1.2` را … ساختم" (made a new branch) after `git switch
+    // release/1.2 || git switch -c release/1.2` found it there: its reflog began before
+    // the turn.
+    if there && !tag && says_made(&claim.sentence) {
+        if let Some(since) = branch_older_than_turn(repo, name, f) {
+            return Err(finding(
+                claim,
+                format!("the branch {name} was there before this turn (its reflog begins {since}): this turn did not make it"),
+                "report the branch as one that was there (or say what this turn did on it)",
+            ));
+        }
     }
     if there {
         if let Some(wrong) = at.and_then(|h| tag_points_elsewhere(repo, name, h)) {
@@ -4326,6 +5010,10 @@ mod tests {
         assert_eq!(
             failing_files("FAIL spec/a.test.js\n  ● sums"),
             ["spec/a.test.js"]
+        );
+        assert_eq!(
+            failing_files("FAIL: test_flow (tests.test_integration.FlowTest.test_flow)\nERROR: test_b (tests.test_integration.FlowTest)"),
+            ["tests/test_integration.py", "tests/test_integration.py"]
         );
         assert!(failing_files("test result: FAILED. 1 passed; 1 failed").is_empty());
         assert!(failing_files("ERROR: could not build").is_empty());

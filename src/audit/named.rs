@@ -326,6 +326,8 @@ pub const NAMED: &[Named] = &[
         "e2e",
         true,
     ),
+    // The tests this turn wrote: found by `new_tests_named`, not by a name.
+    of_kind(&[], "new", true),
 ];
 
 /// Whether a test run (its argv, launchers peeled) includes tests of `kind`: `Some(true)`
@@ -547,6 +549,12 @@ pub fn named_in(sentence: &str, kind: &Kind) -> Vec<&'static Named> {
             }
         }
     }
+    // "the new tests pass": the tests this turn wrote, whatever their kind.
+    if checks == Checks::Tests && about_suites && new_tests_named(&prose) {
+        if let Some(new) = NAMED.iter().find(|n| n.kind == Some("new")) {
+            found.push(new);
+        }
+    }
     // "node:test" names the node test runner, not the JS suites ("node" inside it).
     let tool_names: Vec<&str> = found
         .iter()
@@ -608,6 +616,210 @@ pub fn named_in_clause(clause: &str, sentence: &str, kind: &Kind) -> Vec<&'stati
         .into_iter()
         .filter(|n| n.kind.is_some())
         .collect()
+}
+
+/// Words that make tests the ones this turn wrote ("the new tests", "los tests nuevos",
+/// "새 속성 테스트", "新增的测试"), in the tables' languages. `BEFORE` stand up to two words
+/// before a word for tests ("2 new unit tests"), `AFTER` right after it, where the
+/// language puts its adjective there.
+pub(crate) const NEW_BEFORE: &[&str] = &[
+    "new",
+    "newly",
+    "added",
+    "neu",
+    "neue",
+    "neuen",
+    "neuer",
+    "neues",
+    "hinzugefügten",
+    "nouveau",
+    "nouveaux",
+    "nouvelle",
+    "nouvelles",
+    "nuevo",
+    "nuevos",
+    "nueva",
+    "nuevas",
+    "novo",
+    "novos",
+    "nova",
+    "novas",
+    "nuovo",
+    "nuovi",
+    "nuova",
+    "nuove",
+    "nieuw",
+    "nieuwe",
+    "toegevoegde",
+    "новый",
+    "новые",
+    "новых",
+    "новую",
+    "новий",
+    "нові",
+    "нових",
+    "нову",
+    "добавленные",
+    "додані",
+    "нови",
+    "новите",
+    "nowy",
+    "nowe",
+    "nowych",
+    "dodane",
+    "nový",
+    "nové",
+    "nových",
+    "přidané",
+    "nový",
+    "ny",
+    "nya",
+    "nye",
+    "nyt",
+    "tillagda",
+    "uusi",
+    "uudet",
+    "uusia",
+    "uusien",
+    "lisätyt",
+    "yeni",
+    "eklenen",
+    "νέα",
+    "νέες",
+    "νέοι",
+    "νέο",
+    "új",
+    "újonnan",
+    "bagong",
+    "नए",
+    "नई",
+    "नया",
+    "নতুন",
+    "새",
+    "새로운",
+    "추가한",
+    "추가된",
+    "신규",
+    "novi",
+    "nove",
+    "uued",
+    "jauni",
+    "jaunie",
+    "nauji",
+    "naujus",
+    "nuevamente",
+    "noves",
+    "nous",
+    "berri",
+];
+pub(crate) const NEW_AFTER: &[&str] = &[
+    "nuevos",
+    "nuevas",
+    "nuevo",
+    "nueva",
+    "novos",
+    "novas",
+    "novo",
+    "nova",
+    "nuovi",
+    "nuove",
+    "nuovo",
+    "nuova",
+    "nouveaux",
+    "nouvelles",
+    "noi",
+    "nou",
+    "noves",
+    "nous",
+    "mới",
+    "baru",
+    "جديدة",
+    "الجديدة",
+    "جديد",
+    "الجديد",
+    "חדשים",
+    "החדשים",
+    "חדשות",
+    "ใหม่",
+    "jipya",
+    "mapya",
+    "جدید",
+    "نئے",
+    "añadidos",
+    "agregados",
+    "adicionados",
+    "aggiunti",
+    "ajoutés",
+    "berriak",
+];
+/// The same in scripts written without spaces: a mark for new before a word for tests,
+/// at most six characters on ("新增的单元测试", "新しいテスト", "追加したテスト").
+const NEW_UNSPACED: &[&str] = &["新", "追加"];
+
+/// Whether a sentence's prose speaks of the tests this turn wrote ("the new tests pass").
+fn new_tests_named(prose: &str) -> bool {
+    let is_tests = |w: &str| SUITE_WORDS.iter().any(|t| w.contains(t));
+    // Within one clause ("New endpoint added; tests pass" names no new tests). Marks and
+    // viramas are no word's end ("टेस्ट"): words end at spaces and punctuation.
+    let spaced = prose
+        .split(|c: char| {
+            matches!(
+                c,
+                '.' | ';'
+                    | ','
+                    | ':'
+                    | '!'
+                    | '?'
+                    | '，'
+                    | '。'
+                    | '；'
+                    | '：'
+                    | '！'
+                    | '？'
+                    | '、'
+                    | '،'
+                    | '؛'
+                    | '('
+                    | ')'
+                    | '（'
+                    | '）'
+                    | '—'
+                    | '–'
+            )
+        })
+        .any(|clause| {
+            let words: Vec<&str> = clause
+                .split_whitespace()
+                .map(|w| {
+                    w.trim_matches(|c: char| c.is_ascii_punctuation() || "«»“”„‘’…".contains(c))
+                })
+                .filter(|w| !w.is_empty())
+                .collect();
+            words.iter().enumerate().any(|(i, w)| {
+                is_tests(w)
+                    && (words[i.saturating_sub(2)..i]
+                        .iter()
+                        .any(|b| NEW_BEFORE.contains(b))
+                        || words.get(i + 1).is_some_and(|a| NEW_AFTER.contains(a)))
+            })
+        });
+    spaced
+        || NEW_UNSPACED.iter().any(|mark| {
+            super::scan::find_all(prose, mark).any(|at| {
+                // "更新" (update), "重新" (again), "最新" (latest), "刷新": no new tests.
+                if prose[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| matches!(c, '更' | '重' | '最' | '刷'))
+                {
+                    return false;
+                }
+                let rest: String = prose[at + mark.len()..].chars().take(8).collect();
+                ["テスト", "测试", "測試"]
+                    .iter()
+                    .any(|t| rest.find(t).is_some_and(|i| rest[..i].chars().count() <= 6))
+            })
+        })
 }
 
 /// Whether "doc" stands before a word for tests (`doc testleri`, `doc-тести`).
@@ -799,5 +1011,31 @@ mod tests {
             names("Fixed the unit conversion.", Kind::Tests { count: None }),
             Vec::<&str>::new()
         );
+    }
+
+    #[test]
+    fn the_tests_this_turn_wrote_are_named_in_many_languages() {
+        let t = Kind::Tests { count: None };
+        let new = |s: &str| named_in(s, &t).iter().any(|n| n.kind == Some("new"));
+        for sentence in [
+            "The 2 new tests pass.",
+            "기존 단위 테스트 2개와 새 속성 테스트 2개 모두 통과했습니다.",
+            "Los tests nuevos pasan.",
+            "Die neuen Tests sind grün.",
+            "新增的测试全部通过。",
+            "新しいテストはすべて成功しました。",
+            "सात नए टेस्ट पास हैं।",
+        ] {
+            assert!(new(sentence), "{sentence}");
+        }
+        for sentence in [
+            "The tests for the new endpoint pass.",
+            "All tests pass.",
+            "New endpoint added; tests pass.",
+            "重新运行测试，全部通过。",
+            "更新了测试数据，测试通过。",
+        ] {
+            assert!(!new(sentence), "{sentence}");
+        }
     }
 }

@@ -39,6 +39,33 @@ pub(crate) fn find_all<'t>(text: &'t str, form: &'t str) -> impl Iterator<Item =
     })
 }
 
+/// The first code point of each block of ten decimal digits outside ASCII that messages
+/// write counts in: Arabic-Indic, Persian and Urdu, Devanagari, Bengali, Gurmukhi,
+/// Gujarati, Oriya, Tamil, Telugu, Kannada, Malayalam, Sinhala, Thai, Lao, Tibetan,
+/// Myanmar, Khmer, Mongolian, and the full-width digits of CJK text.
+const DIGIT_ZEROS: &[u32] = &[
+    0x0660, 0x06F0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6, 0x0D66, 0x0DE6,
+    0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x17E0, 0x1810, 0xFF10,
+];
+
+/// The ASCII digit a script's decimal digit stands for.
+fn ascii_digit(c: char) -> Option<char> {
+    let code = c as u32;
+    DIGIT_ZEROS
+        .iter()
+        .find(|&&zero| (zero..zero + 10).contains(&code))
+        .and_then(|zero| char::from_digit(code - zero, 10))
+}
+
+/// `text` with every decimal digit of another script written as its ASCII digit
+/// ("कुल ९ टेस्ट" as "कुल 9 टेस्ट"); borrowed when there is none.
+pub fn ascii_digits(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.is_ascii() || !text.chars().any(|c| ascii_digit(c).is_some()) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(text.chars().map(|c| ascii_digit(c).unwrap_or(c)).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +89,21 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn digits_of_other_scripts_are_read_as_ascii() {
+        assert_eq!(ascii_digits("कुल ९ टेस्ट, ८ पास"), "कुल 9 टेस्ट, 8 पास");
+        assert_eq!(ascii_digits("۳ تست از ۱۲"), "3 تست از 12");
+        assert_eq!(ascii_digits("٤ نجحت"), "4 نجحت");
+        assert_eq!(ascii_digits("１０件中９件"), "10件中9件");
+        assert!(matches!(
+            ascii_digits("5 passed"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        assert!(matches!(
+            ascii_digits("五件"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 }

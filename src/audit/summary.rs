@@ -31,6 +31,9 @@ pub struct Summary {
     pub suites: Vec<u64>,
     /// Whether a count of passed tests was printed (go test without -v prints none).
     pub counted: bool,
+    /// Tests the runner ran and skipped, where it counts them apart from `passed`
+    /// (unittest's `OK (skipped=2)`): "Ran 5 tests" is then not five passed.
+    pub skipped: u64,
 }
 
 impl Summary {
@@ -200,6 +203,7 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                 failed: before(l, "failed").unwrap_or(0) + before(l, "timed").unwrap_or(0),
                 suites: Vec::new(),
                 counted: true,
+                skipped: 0,
             })
         }
         Runner::Jest => {
@@ -209,6 +213,7 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                 failed: before(l, "failed").unwrap_or(0),
                 suites: Vec::new(),
                 counted: true,
+                skipped: 0,
             })
         }
         Runner::Vitest => {
@@ -218,6 +223,7 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                 failed: before(l, "failed").unwrap_or(0),
                 suites: Vec::new(),
                 counted: true,
+                skipped: 0,
             })
         }
         Runner::Pytest => {
@@ -236,24 +242,33 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                     + before(l, "errors").unwrap_or(0),
                 suites: Vec::new(),
                 counted: true,
+                skipped: 0,
             })
         }
         Runner::Unittest => {
             let ran = lines().filter_map(|l| l.strip_prefix("Ran ")).next_back()?;
             let total = num(ran.split_whitespace().next()?)?;
             let verdict = lines().rfind(|l| l.starts_with("OK") || l.starts_with("FAILED"))?;
+            // "failures=" is also the end of "expected failures=": a key counts where it
+            // opens its item.
             let count = |key: &str| {
                 verdict
-                    .find(key)
-                    .and_then(|i| num(verdict[i + key.len()..].split([',', ')']).next()?))
+                    .match_indices(key)
+                    .find(|(i, _)| {
+                        key.starts_with("expected") || !verdict[..*i].ends_with("expected ")
+                    })
+                    .and_then(|(i, _)| num(verdict[i + key.len()..].split([',', ')']).next()?))
                     .unwrap_or(0)
             };
             let failed = count("failures=") + count("errors=");
+            // "Ran 5 tests … OK (skipped=2)": three passed.
+            let skipped = count("skipped=") + count("expected failures=");
             Some(Summary {
-                passed: total.saturating_sub(failed),
+                passed: total.saturating_sub(failed + skipped),
                 failed: failed + u64::from(verdict.starts_with("FAILED") && failed == 0),
                 suites: Vec::new(),
                 counted: true,
+                skipped,
             })
         }
         Runner::NodeTest => {
@@ -277,6 +292,7 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                 failed: fail,
                 suites: Vec::new(),
                 counted: true,
+                skipped: 0,
             })
         }
         Runner::Mocha => {
@@ -289,6 +305,7 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                     .unwrap_or(0),
                 suites: Vec::new(),
                 counted: true,
+                skipped: 0,
             })
         }
         Runner::Rspec => {
@@ -300,6 +317,7 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                 failed,
                 suites: Vec::new(),
                 counted: true,
+                skipped: 0,
             })
         }
         Runner::PhpUnit => {
@@ -309,6 +327,7 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                     failed: 0,
                     suites: Vec::new(),
                     counted: true,
+                    skipped: 0,
                 });
             }
             let l = lines().rfind(|l| l.starts_with("Tests: ") && l.contains("Assertions:"))?;
@@ -319,6 +338,7 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                 failed: failed.max(1),
                 suites: Vec::new(),
                 counted: true,
+                skipped: 0,
             })
         }
         Runner::Go => {
@@ -337,6 +357,7 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                 failed,
                 suites: Vec::new(),
                 counted: passes > 0,
+                skipped: 0,
             })
         }
         Runner::Other => None,
@@ -354,6 +375,7 @@ fn plain(output: &str) -> Option<Summary> {
         failed: before(l, "failed").unwrap_or(0),
         suites: Vec::new(),
         counted: true,
+        skipped: 0,
     })
 }
 
@@ -461,6 +483,18 @@ test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out
                 "Ran 6 tests in 0.001s\n\nFAILED (failures=1, errors=1)"
             ),
             Some((4, 2))
+        );
+        // Skipped tests and expected failures ran, and did not pass.
+        assert_eq!(
+            s(Runner::Unittest, "Ran 5 tests in 0.001s\n\nOK (skipped=2)"),
+            Some((3, 0))
+        );
+        assert_eq!(
+            s(
+                Runner::Unittest,
+                "Ran 4 tests in 0.001s\n\nOK (skipped=1, expected failures=1)"
+            ),
+            Some((2, 0))
         );
         assert_eq!(
             s(Runner::Mocha, "  7 passing (12ms)\n  1 failing"),

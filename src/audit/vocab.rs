@@ -122,7 +122,11 @@ pub enum Change {
     Modified,
     Created,
     Deleted,
-    Renamed { to: String },
+    Renamed {
+        to: String,
+    },
+    /// "`config/app.yaml` unchanged": the file is as the turn found it.
+    Unchanged,
 }
 
 impl std::fmt::Display for Kind {
@@ -133,6 +137,7 @@ impl std::fmt::Display for Kind {
             Change::Created => "created".to_owned(),
             Change::Deleted => "deleted".to_owned(),
             Change::Renamed { to } => format!("renamed to {to}"),
+            Change::Unchanged => "unchanged".to_owned(),
         };
         match self {
             Kind::File { path, change: c } => write!(f, "file {path} {}", change(c)),
@@ -365,6 +370,7 @@ impl Kind {
                 Change::Created => ClaimClass::FileCreated,
                 Change::Deleted => ClaimClass::FileDeleted,
                 Change::Renamed { .. } => ClaimClass::FileRenamed,
+                Change::Unchanged => ClaimClass::FileChanged,
             },
             Kind::Dir { .. } => ClaimClass::Dir,
             Kind::Tests { .. } => ClaimClass::Tests,

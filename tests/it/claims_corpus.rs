@@ -27,12 +27,14 @@ fn kind_label(kind: &Kind) -> String {
             Change::Modified => format!("dir:modified:{path}"),
             Change::Created => format!("dir:created:{path}"),
             Change::Deleted => format!("dir:deleted:{path}"),
+            Change::Unchanged => format!("dir:unchanged:{path}"),
         },
         Kind::File { path, change } => match change {
             Change::Modified => format!("file:modified:{path}"),
             Change::Created => format!("file:created:{path}"),
             Change::Deleted => format!("file:deleted:{path}"),
             Change::Renamed { to } => format!("file:renamed:{path}->{to}"),
+            Change::Unchanged => format!("file:unchanged:{path}"),
         },
         Kind::Tests { count: Some(n) } => format!("tests:{n}"),
         Kind::Tests { count: None } => "tests".into(),
@@ -118,10 +120,24 @@ fn every_label_matches() {
             ));
         }
         // A path a report only names is a presence check, not a reading of what the
-        // message claims: the turn corpus plays those (`rows.rs` tests them).
+        // message claims: the turn corpus plays those (`rows.rs` tests them). So is a
+        // file said unchanged: the labels follow "a negation claims no change", and the
+        // turn corpus plays whether the file is as the turn found it.
         let mut got: Vec<String> = extract(&message)
             .iter()
             .filter(|c| c.listed != Listed::Alone)
+            .filter(|c| {
+                !matches!(
+                    c.kind,
+                    Kind::File {
+                        change: Change::Unchanged,
+                        ..
+                    } | Kind::Dir {
+                        change: Change::Unchanged,
+                        ..
+                    }
+                )
+            })
             .map(label)
             .collect();
         want.sort();

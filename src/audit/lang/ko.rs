@@ -93,7 +93,9 @@ pub const KO: Lang = Lang {
         "누군가",
         "동료",
     ],
-    earlier: &["이미", "이전에", "원래", "기존"],
+    // "기존에" is "before"; "기존" alone is "existing" ("기존 테스트 2개와 새 테스트 2개 모두
+    // 통과": the existing tests pass now).
+    earlier: &["이미", "이전에", "원래", "기존에"],
     read: &["검토", "확인", "살펴", "조사", "읽"],
     tests: &["테스트", "test", "spec"],
     build: &["빌드", "컴파일", "build"],

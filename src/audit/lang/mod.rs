@@ -3190,6 +3190,12 @@ fn clause_claims(
     let failed = first(lang, &plain, lang.failed).filter(|_| !zero_failed(lang, &plain));
     let sentence_spans: Vec<&str> = vocab::spans_of(sentence).collect();
     let subject = check_subject(lang, text, &c.spans, &c.raw);
+    // "El test nou compila", "der neue Test kompiliert": a test that compiles is a build's
+    // result, not a pass of the tests.
+    let subject = match (subject, passed) {
+        (Some("tests"), Some(p)) if first(lang, p, lang.build).is_some() => Some("build"),
+        (subject, _) => subject,
+    };
     let sentence_failed = around
         .clauses
         .iter()

@@ -6,12 +6,23 @@ use super::*;
 use crate::audit::claims::{explain, unread_note, Confidence, Listed};
 
 /// Each claim as `kind` (its Display), `~` marking a weak reading. A path a sentence only
-/// names is a presence check, not a reading of the table (`rows.rs` tests those).
+/// names is a presence check, not a reading of the table (`rows.rs` tests those); so is a
+/// file said unchanged ("habe ich nicht geändert": the table reads no change, and the
+/// rows read the claim that it is as the turn found it).
 fn read(message: &str) -> Vec<String> {
     explain(message)
         .into_iter()
         .flat_map(|r| r.claims)
         .filter(|c| c.listed != Listed::Alone)
+        .filter(|c| {
+            !matches!(
+                c.kind,
+                Kind::File {
+                    change: Change::Unchanged,
+                    ..
+                }
+            )
+        })
         .map(|c| match c.confidence {
             Confidence::Strong => c.kind.to_string(),
             Confidence::Weak => format!("~{}", c.kind),

@@ -72,17 +72,34 @@ pub fn mark_copies(readings: &mut [Reading]) {
         }
         // Where the copy went: the last path no "from" word marks as the source.
         let paths = sentence_paths(&clause);
+        // "He creat `dist/` i hi he copiat `notes.txt`": the path right after the verb,
+        // with none after it, is what was copied; where it went is a word ("hi", "into
+        // it"), and no other verb of the sentence made it.
+        if let Some(object) = copied_object(&clause).filter(|o| {
+            paths
+                .last()
+                .is_some_and(|(p, _)| p.trim_end_matches('/') == o.trim_end_matches('/'))
+        }) {
+            r.claims.retain(|c| {
+                c.via_copy
+                    || !matches!(&c.kind, Kind::File { path, .. } if path.trim_end_matches('/') == object.trim_end_matches('/'))
+            });
+            continue;
+        }
         let Some(t) = paths.iter().rposition(|(_, from)| !from) else {
             continue;
         };
         let target = &paths[t].0;
+        let names_target = |c: &Claim| matches!(&c.kind, Kind::File { path, .. } | Kind::Dir { path, .. } if path == target);
         if paths.iter().filter(|(p, _)| p == target).count() > 1
-            || r.claims.iter().any(|c| {
-                matches!(&c.kind, Kind::File { path, .. } | Kind::Dir { path, .. } if path == target)
-            })
+            || r.claims
+                .iter()
+                .any(|c| names_target(c) && c.confidence == vocab::Confidence::Strong)
         {
             continue;
         }
+        // A weaker reading of the target (a path the report lists) gives way to the copy's.
+        r.claims.retain(|c| !names_target(c));
         // Files copied into a folder ("نسخت `a.txt` و `b.md` إلى `dist/`") are each there
         // under its own name; a folder alone ("copied the build into `dist/`") changed.
         let dir = target.ends_with('/');
@@ -119,6 +136,35 @@ pub fn mark_copies(readings: &mut [Reading]) {
             add(r, claim);
         }
     }
+}
+
+/// The code span right after a copy word of a spaced language ("copied `notes.txt`",
+/// "copiat el `a`"): the copy's object, its source.
+fn copied_object(clause: &str) -> Option<String> {
+    const ARTICLES: &[&str] = &[
+        // Articles only: "a" and "de" are also "to" and "from".
+        "the", "el", "la", "les", "le", "los", "las", "die", "den", "das", "il", "lo", "o", "os",
+        "het",
+    ];
+    let lower = clause.to_lowercase();
+    let at = COPY_WORDS
+        .iter()
+        .filter(|w| w.is_ascii() || w.chars().all(|c| !c.is_alphabetic() || c.is_lowercase()))
+        .filter_map(|w| super::super::scan::find(&lower, w.trim()).map(|i| i + w.trim().len()))
+        .min()?;
+    // The rest of the word the stem begins ("copiad" in "copiado").
+    let rest = &lower[at..];
+    let rest = rest.trim_start_matches(|c: char| c.is_alphanumeric());
+    let mut rest = rest.trim_start();
+    while let Some(after) = ARTICLES.iter().find_map(|a| {
+        rest.strip_prefix(a)
+            .filter(|r| r.starts_with(char::is_whitespace))
+    }) {
+        rest = after.trim_start();
+    }
+    let span = rest.strip_prefix('`')?;
+    let end = span.find('`')?;
+    Some(span[..end].trim().to_owned())
 }
 
 /// The paths a sentence names, in order, each with whether a "from" word marks it as a

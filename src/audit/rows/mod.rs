@@ -35,8 +35,8 @@ pub use copies::mark_copies;
 pub(super) use forms::read_as;
 pub use paths::{
     drop_asides, mark_defined_names, mark_held_values, mark_labelled_changes, mark_listed_paths,
-    mark_mentioned_paths, mark_now_states, mark_said_absent, mark_same_file_changes,
-    mark_value_changes, mark_whole_counts, mark_whole_suites,
+    mark_mentioned_paths, mark_now_states, mark_said_absent, mark_said_unchanged,
+    mark_same_file_changes, mark_value_changes, mark_whole_counts, mark_whole_suites,
 };
 pub use refs::{
     mark_branches_deleted, mark_checked_git_lines, mark_clean_tree, mark_committed_files,
@@ -1118,5 +1118,92 @@ mod tests {
             }),
             "{kinds:?}"
         );
+    }
+
+    #[test]
+    fn a_file_said_unchanged_right_beside_its_path_is_a_claim() {
+        for sentence in [
+            "- `config/app.yaml` में कोई बदलाव नहीं हुआ, पोर्ट अब भी 8080 है।",
+            "`app/text.py` unchanged",
+            "No changes to `README.md`.",
+            "I did not touch `main.py`.",
+            "- ✅ 既存の `src/stats.js` は無変更",
+        ] {
+            assert!(
+                claims_of(sentence)
+                    .iter()
+                    .any(|c| c.ends_with(" unchanged")),
+                "{sentence}: {:?}",
+                claims_of(sentence)
+            );
+        }
+        // A part of the file, a plan, or a path the phrase does not stand beside.
+        for sentence in [
+            "The public API of `src/lib.rs` is unchanged.",
+            "If you want, I can leave `a.py` unchanged.",
+            "Updated `a.py` so that the output format stays unchanged for callers.",
+        ] {
+            assert!(
+                !claims_of(sentence)
+                    .iter()
+                    .any(|c| c.ends_with(" unchanged")),
+                "{sentence}: {:?}",
+                claims_of(sentence)
+            );
+        }
+    }
+
+    #[test]
+    fn a_copy_is_read_from_where_it_went() {
+        // The path right after the verb, with nothing after it, is what was copied.
+        assert!(!claims_of("He creat `dist/` i hi he copiat `notes.txt`.")
+            .iter()
+            .any(|c| c.contains("notes.txt")));
+        assert!(claims_of("✅ `config/app.yaml` copiado a `dist/app.yaml`")
+            .iter()
+            .any(|c| c.contains("dist/app.yaml")));
+    }
+
+    #[test]
+    fn a_version_after_an_arrow_in_code_spans_is_a_change_of_the_file() {
+        assert_eq!(
+            claims_of("| `pyproject.toml` | `version` を `0.1.0` → `0.2.0` |"),
+            ["file pyproject.toml changed"]
+        );
+    }
+
+    #[test]
+    fn a_branch_named_with_a_version_is_a_branch() {
+        assert!(refs::is_branch_name("release/0.2"));
+        assert!(refs::is_branch_name("hotfix/v1.4.1"));
+        assert!(!refs::is_branch_name("docs/notes.md"));
+        assert_eq!(
+            claims_of("клон `release/0.2` създаден"),
+            ["branch release/0.2 made"]
+        );
+    }
+
+    #[test]
+    fn a_commit_named_by_its_title_a_few_words_on_is_claimed() {
+        assert!(
+            claims_of("وسجّلته في commit بعنوان «docs: add CHANGELOG».")
+                .iter()
+                .any(|c| c == "a commit made"),
+            "{:?}",
+            claims_of("وسجّلته في commit بعنوان «docs: add CHANGELOG».")
+        );
+    }
+
+    #[test]
+    fn the_remote_still_holding_the_old_commit_is_no_push() {
+        for sentence in [
+            "Na `origin/main` i dalje je stari commit.",
+            "On `origin/main` there is still the old commit.",
+        ] {
+            assert!(
+                !claims_of(sentence).iter().any(|c| c.starts_with("pushed")),
+                "{sentence}"
+            );
+        }
     }
 }

@@ -288,13 +288,21 @@ pub fn mark_value_changes(readings: &mut [Reading]) {
             .step_by(2)
             .collect::<Vec<_>>()
             .join(" § ");
-        let (old, new) = match arrows.iter().find_map(|a| prose.split_once(a)) {
+        let (mut old, mut new) = match arrows.iter().find_map(|a| prose.split_once(a)) {
             Some((before, after)) => (
                 before.split_whitespace().last().unwrap_or(""),
                 after.split_whitespace().next().unwrap_or(""),
             ),
             None => ("0", "1"),
         };
+        // "`version` を `0.1.0` → `0.2.0`": values in code spans on both sides of the
+        // arrow, neither of them a path.
+        let spanned = spans_beside_arrow(&r.sentence, &arrows);
+        if let (Some((a, b)), "§", "§") = (&spanned, old, new) {
+            if vocab::path_of(a, true).is_none() && vocab::path_of(b, true).is_none() {
+                (old, new) = (a.as_str(), b.as_str());
+            }
+        }
         // The path itself before the arrow ("jest (spec/) → 통과 3/3") is the row's
         // subject: the arrow gives its result, no value inside it.
         let is_path = |v: &str| {
@@ -308,6 +316,297 @@ pub fn mark_value_changes(readings: &mut [Reading]) {
         let sentence = r.sentence.clone();
         add_change(r, path, &sentence);
     }
+}
+
+/// Phrases that say a file was not changed, beside [`UNTOUCHED`]'s ("not modified", "nicht
+/// geändert", "कोई बदलाव नहीं", "変更なし").
+const NOT_CHANGED: &[&str] = &[
+    "not changed",
+    "not modified",
+    "not touched",
+    "not been changed",
+    "not been modified",
+    "no changes",
+    "no change",
+    "didn't touch",
+    "did not touch",
+    "didn't change",
+    "did not change",
+    "didn't modify",
+    "did not modify",
+    "left alone",
+    "left as is",
+    "nicht geändert",
+    "nicht verändert",
+    "nicht angefasst",
+    "keine änderung",
+    "pas modifié",
+    "non modifié",
+    "pas touché",
+    "aucune modification",
+    "aucun changement",
+    "no modificado",
+    "no se modificó",
+    "no se ha modificado",
+    "sin tocar",
+    "ningún cambio",
+    "no toqué",
+    "não modificado",
+    "não foi alterado",
+    "não alterado",
+    "não mexi",
+    "nenhuma alteração",
+    "non modificato",
+    "nessuna modifica",
+    "non toccato",
+    "niet gewijzigd",
+    "niet aangepast",
+    "не изменён",
+    "не изменен",
+    "не менял",
+    "не трогал",
+    "не изменялся",
+    "не змінено",
+    "не змінював",
+    "не чіпав",
+    "без змін",
+    "niezmienion",
+    "nie zmieniałem",
+    "nie zmienion",
+    "nezměněn",
+    "nezměnil",
+    "inte ändrad",
+    "inte ändrat",
+    "ikke ændret",
+    "ikke endret",
+    "ei muutettu",
+    "ennallaan",
+    "değişmedi",
+    "değiştirilmedi",
+    "değişiklik yok",
+    "dokunulmadı",
+    "aynı kaldı",
+    "δεν άλλαξε",
+    "χωρίς αλλαγές",
+    "változatlan",
+    "nem módosult",
+    "nem változott",
+    "nemodificat",
+    "fără modificări",
+    "nepromijenjen",
+    "nepromenjen",
+    "bez promjena",
+    "bez promena",
+    "непроменен",
+    "без промени",
+    "không thay đổi",
+    "không sửa",
+    "tidak berubah",
+    "tidak diubah",
+    "tanpa perubahan",
+    "tidak disentuh",
+    "hindi binago",
+    "walang pagbabago",
+    "haijabadilishwa",
+    "bila mabadiliko",
+    "変更なし",
+    "変更していません",
+    "変更はありません",
+    "無変更",
+    "触っていません",
+    "未修改",
+    "没有修改",
+    "未改动",
+    "没有改动",
+    "未更改",
+    "没有更改",
+    "没动",
+    "변경 없음",
+    "변경하지 않",
+    "수정하지 않",
+    "변경되지 않",
+    "कोई बदलाव नहीं",
+    "नहीं बदला",
+    "नहीं बदली",
+    "नहीं बदले",
+    "कोई परिवर्तन नहीं",
+    "কোনো পরিবর্তন নেই",
+    "পরিবর্তন করিনি",
+    "لم يتغير",
+    "لم أغير",
+    "لم يتم تعديل",
+    "لم تتغير",
+    "לא שונה",
+    "לא השתנה",
+    "بدون تغییر",
+    "تغییری نکرد",
+    "ไม่เปลี่ยนแปลง",
+    "ไม่ได้แก้ไข",
+    "sense canvis",
+    "no modificat",
+    "muutmata",
+    "nepakeistas",
+    "nemainīts",
+    "nespremenjen",
+    "nezmenený",
+    "bez zmien",
+];
+
+/// Marks the files a report says it left unchanged ("`config/app.yaml` में कोई बदलाव नहीं
+/// हुआ", "`app/text.py` unchanged", "no changes to `README.md`"): a claim the file is as
+/// the turn found it. The phrase must stand right beside the path (two words between at
+/// most), so "the public API of `src/lib.rs` is unchanged" says nothing of the file.
+pub fn mark_said_unchanged(readings: &mut [Reading]) {
+    // "the first `sed` matched nothing, so `config/app.yaml` was left as it was … then it
+    // has `port: 9090`": a file another sentence says changed was unchanged only for a
+    // while, a moment of the story.
+    let changed: Vec<String> = readings
+        .iter()
+        .flat_map(|r| &r.claims)
+        .filter_map(|c| match &c.kind {
+            Kind::File { path, change } if *change != Change::Unchanged => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        // A denial is the claim here; a plan, a question, a condition or another's hand
+        // is none.
+        let lower = fold(&r.sentence.to_lowercase());
+        if r.sentence.trim_end().ends_with(['?', '？'])
+            || forms::any_in(&lower, Sets::NOT_A_REPORT)
+            || r.why.iter().any(|w| {
+                [
+                    "plan",
+                    "condition",
+                    "question",
+                    "someone",
+                    "future",
+                    "instruction",
+                ]
+                .iter()
+                .any(|x| w.contains(x))
+            })
+            || super::super::lang::names_an_agent(&r.sentence)
+        {
+            continue;
+        }
+        let plain = refs::without_brackets(&r.sentence);
+        for clause in plain.split([',', ';', '，', '；', '。', '—', '、', '•']) {
+            let lower = fold(&clause.to_lowercase());
+            let Some((at, phrase)) = refs::UNTOUCHED
+                .iter()
+                .chain(NOT_CHANGED)
+                .filter_map(|p| phrase_at(&lower, p).map(|i| (i, *p)))
+                .min_by_key(|(i, _)| *i)
+            else {
+                continue;
+            };
+            let paths = path_spans(clause);
+            let [path] = paths.as_slice() else {
+                continue;
+            };
+            let told_changed = changed.iter().any(|p| {
+                p == path
+                    && !r
+                        .claims
+                        .iter()
+                        .any(|c| matches!(&c.kind, Kind::File { path: q, .. } if q == p))
+            });
+            if told_changed {
+                continue;
+            }
+            let Some((start, end)) = span_place(&lower, path) else {
+                continue;
+            };
+            let between = if at >= end {
+                &lower[end..at]
+            } else if at + phrase.len() <= start {
+                &lower[at + phrase.len()..start]
+            } else {
+                continue;
+            };
+            let between =
+                between.trim_matches(|c: char| c.is_whitespace() || c == ':' || c == '：');
+            if between.split_whitespace().count() > 2 || between.chars().count() > 14 {
+                continue;
+            }
+            // "the public API of `src/lib.rs` is unchanged": the path names whose part the
+            // phrase is about.
+            let word_before = lower[..start].split_whitespace().next_back().unwrap_or("");
+            if at >= end && OF_WORDS.contains(&word_before) {
+                continue;
+            }
+            r.claims.retain(|c| {
+                !matches!(&c.kind, Kind::File { path: p, change: Change::Modified | Change::Created } if p == path)
+            });
+            let kind = Kind::File {
+                path: path.clone(),
+                change: Change::Unchanged,
+            };
+            if !r.claims.iter().any(|c| c.kind == kind) {
+                let claim = Claim::read(kind, &r.sentence);
+                add(r, claim);
+            }
+        }
+    }
+}
+
+/// Words that join a path to the noun before it ("the API of `a.rs`", "die Ausgabe von").
+const OF_WORDS: &[&str] = &[
+    "of", "in", "from", "for", "inside", "within", "de", "del", "della", "dello", "dei", "du",
+    "des", "von", "vom", "im", "aus", "из", "в", "во", "на", "у", "z", "ze", "w", "we", "v", "ve",
+    "em", "no", "na", "nel", "nella", "van", "från", "av", "af", "dari", "di", "của", "trong", "ở",
+    "sa", "dalam", "içinde", "του", "της", "στο", "din", "iz", "od",
+];
+
+/// Where `phrase` stands in `text` with word edges where its script has them.
+fn phrase_at(text: &str, phrase: &str) -> Option<usize> {
+    super::super::scan::find_all(text, phrase).find(|&i| {
+        let spaced = phrase
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_lowercase() || c.is_ascii());
+        !spaced
+            || text[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric())
+                && (phrase.ends_with(|c: char| !c.is_alphanumeric())
+                    || text[i + phrase.len()..]
+                        .chars()
+                        .next()
+                        .is_none_or(|c| !c.is_alphanumeric())
+                    || phrase.chars().count() >= 9)
+    })
+}
+
+/// Where the code span holding `path` stands in `text`: its opening and closing backticks'
+/// places (after the closing one).
+fn span_place(text: &str, path: &str) -> Option<(usize, usize)> {
+    let mut at: usize = 0;
+    for (i, part) in text.split('`').enumerate() {
+        if i % 2 == 1 && part.trim().trim_start_matches("./") == path.to_lowercase() {
+            return Some((at.saturating_sub(1), at + part.len() + 1));
+        }
+        at += part.len() + 1;
+    }
+    None
+}
+
+/// The code spans right before and right after the first arrow outside code spans
+/// ("`0.1.0` → `0.2.0`").
+fn spans_beside_arrow(sentence: &str, arrows: &[&str]) -> Option<(String, String)> {
+    let parts: Vec<&str> = sentence.split('`').collect();
+    (2..parts.len()).step_by(2).find_map(|i| {
+        let between = parts[i].trim();
+        let after_ok = parts.get(i + 1).is_some() && i + 2 <= parts.len();
+        (arrows.contains(&between) && after_ok).then(|| {
+            (
+                parts[i - 1].trim().to_owned(),
+                parts[i + 1].trim().to_owned(),
+            )
+        })
+    })
 }
 
 /// Words for "the same file": a sentence with one speaks of the file the sentence before
@@ -551,6 +850,75 @@ const REFERENCE_TO: &[&str] = &[
     "के अनुसार",
     "حسب",
     "وفقًا لـ",
+];
+
+/// Words a few words before a path that make it what the sentence did NOT do ("instead
+/// of overwriting `config.bak/app.yaml`", "în loc să suprascrie `a`", "statt `a` zu
+/// ändern"); [`INSTEAD_AFTER`] for the languages that write them after the path.
+const INSTEAD_BEFORE: &[&str] = &[
+    "instead of",
+    "rather than",
+    "in place of",
+    "statt",
+    "anstatt",
+    "anstelle",
+    "au lieu de",
+    "au lieu d'",
+    "plutôt que",
+    "en lugar de",
+    "en vez de",
+    "em vez de",
+    "ao invés de",
+    "em lugar de",
+    "invece di",
+    "anziché",
+    "al posto di",
+    "in plaats van",
+    "вместо",
+    "замість",
+    "zamiast",
+    "místo",
+    "namiesto",
+    "istället för",
+    "i stället för",
+    "i stedet for",
+    "i stedet for at",
+    "în loc să",
+    "în loc de",
+    "umjesto",
+    "umesto",
+    "namesto",
+    "vietoj",
+    "nevis",
+    "thay vì",
+    "thay cho",
+    "alih-alih",
+    "bukannya",
+    "sa halip na",
+    "badala ya",
+    "而不是",
+    "而非",
+    "بدلاً من",
+    "بدلا من",
+    "به جای",
+    "بجای",
+    "במקום",
+    "แทนที่จะ",
+    "αντί για",
+    "αντί να",
+    "вместо да",
+];
+
+/// The same, after the path ("`a` yerine", "`a` を上書きする代わりに", "`a` 대신").
+const INSTEAD_AFTER: &[&str] = &[
+    "yerine",
+    "代わりに",
+    "대신",
+    "के बजाय",
+    "के स्थान पर",
+    "helyett",
+    "sijaan",
+    "asemel",
 ];
 
 /// Words that open a relative clause ("…, which copies `config/app.yaml` to …", "…,
@@ -846,7 +1214,44 @@ fn is_aside(sentence: &str, path: &str) -> bool {
             .any(|w| *w == first_word || *w == two_words);
         relative_opening && first_outside.is_some_and(|f| f < at && f < clause_start)
     });
-    bracketed || referenced || relative
+    // "… în loc să suprascrie `config.bak/app.yaml`": what was not done instead.
+    let instead = places.iter().all(|&(at, end)| {
+        let clause_start = sentence[..end]
+            .rfind([',', ';', ':', '(', '，', '；', '：', '.'])
+            .map_or(0, |i| crate::audit::scan::after_char(sentence, i));
+        let before: Vec<String> = sentence[clause_start..end]
+            .to_lowercase()
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect();
+        let near_before = before[before.len().saturating_sub(5)..].join(" ");
+        // After the span's closing backtick, or the bare path's end.
+        let close = if end < at {
+            sentence[at..]
+                .find('`')
+                .map_or(sentence.len(), |i| at + i + 1)
+        } else {
+            at + trimmed.len()
+        };
+        let near_after: String = sentence
+            .get(close..)
+            .unwrap_or("")
+            .split_whitespace()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let word_in = |text: &str, w: &str| {
+            crate::audit::scan::find_all(text, w).any(|i| {
+                text[..i]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !c.is_alphanumeric())
+            })
+        };
+        INSTEAD_BEFORE.iter().any(|w| word_in(&near_before, w))
+            || INSTEAD_AFTER.iter().any(|w| near_after.contains(w))
+    });
+    bracketed || referenced || relative || instead
 }
 
 /// Phrases that set a value, verb first ("set to `debug`", "sat til", "mis à", "设置为"):

@@ -72,6 +72,28 @@ pub(super) const BRANCH_WORDS: &[&str] = &[
     "cabang",
     "haara",
     "ענף",
+    // Bulgarian, Croatian and Serbian, Slovenian, Romanian, Lithuanian, Latvian, Estonian,
+    // Persian, Urdu, Bengali, Thai, Swahili, Tagalog, Catalan.
+    "клон",
+    "grana",
+    "granu",
+    "grani",
+    "granom",
+    "vej",
+    "ramur",
+    "šak",
+    "zars",
+    "zaru",
+    "haru",
+    "شاخه",
+    "برانچ",
+    "ব্রাঞ্চ",
+    "শাখা",
+    "แบรนช์",
+    "สาขา",
+    "tawi",
+    "sangay",
+    "branca",
 ];
 
 /// Marks the tags and branches a report says are there ("tagged `v0.2.0`", "在新分支
@@ -324,6 +346,81 @@ pub(super) const COMMIT_WORDS: &[&str] = &[
     "κομμιτ",
 ];
 
+/// Words between a word for commit and its quoted subject that name it: "commit titled
+/// «…»", "commit with the message "…"", "commit بعنوان «…»".
+const TITLED: &[&str] = &[
+    "titled",
+    "entitled",
+    "named",
+    "called",
+    "with",
+    "the",
+    "message",
+    "subject",
+    "mit",
+    "der",
+    "nachricht",
+    "titel",
+    "namens",
+    "intitulé",
+    "nommé",
+    "avec",
+    "le",
+    "message",
+    "titulado",
+    "llamado",
+    "con",
+    "el",
+    "mensaje",
+    "intitolato",
+    "chiamato",
+    "il",
+    "messaggio",
+    "com",
+    "a",
+    "mensagem",
+    "chamado",
+    "intitulado",
+    "met",
+    "bericht",
+    "genaamd",
+    "с",
+    "сообщением",
+    "названием",
+    "под",
+    "z",
+    "wiadomością",
+    "tytułem",
+    "s",
+    "zprávou",
+    "med",
+    "meddelandet",
+    "meldingen",
+    "beskeden",
+    "başlıklı",
+    "mesajıyla",
+    "με",
+    "μήνυμα",
+    "bernama",
+    "berjudul",
+    "dengan",
+    "pesan",
+    "với",
+    "tên",
+    "بعنوان",
+    "باسم",
+    "برسالة",
+    "با",
+    "عنوان",
+    "پیام",
+    "בשם",
+    "עם",
+    "ההודעה",
+    "नाम",
+    "संदेश",
+    "शीर्षक",
+];
+
 /// Marks the commits a report names by their subject ("ho registrato tutto nel commit
 /// «calc: aggiunge pow»", "commit "calc: add min" के बाद"): a commit of this turn is
 /// claimed, whatever the sentence's language, unless the sentence denies, plans or
@@ -350,7 +447,20 @@ pub fn mark_named_commits(readings: &mut [Reading]) {
                 // after it that it opens.
                 let outside_span = lower[..i].matches('`').count().is_multiple_of(2);
                 let opens = !after.starts_with('`') || outside_span;
-                word_ends && opens && after.starts_with(['"', '«', '“', '„', '「', '`'])
+                // "commit titled «…»", "commit بعنوان «…»", "a commit with the message
+                // "…"": up to three words of the clause between.
+                // Only words that name it ("titled", "with the message"): "the commit
+                // message reads "…"" describes a message, it makes no commit.
+                let titled = || {
+                    let words: Vec<&str> = after.split_whitespace().take(4).collect();
+                    words
+                        .iter()
+                        .position(|w| w.starts_with(['"', '«', '“', '„', '「']))
+                        .is_some_and(|k| k <= 3 && words[..k].iter().all(|w| TITLED.contains(w)))
+                };
+                word_ends
+                    && opens
+                    && (after.starts_with(['"', '«', '“', '„', '「', '`']) || titled())
                     || before.ends_with(['"', '»', '”', '“', '」'])
             })
         });
@@ -575,7 +685,7 @@ pub fn mark_git_rows(readings: &mut [Reading]) {
 
 /// Words that say a branch was left as it was, with no word for "not" ("main untouched",
 /// "main unverändert", "main intacto", "main не тронут" has its "не").
-const UNTOUCHED: &[&str] = &[
+pub(super) const UNTOUCHED: &[&str] = &[
     "untouched",
     "unchanged",
     "intact",
@@ -954,7 +1064,18 @@ const BOTH: &[&str] = &[
 /// clause or, with a word for both or all, every path of the sentence. A clause that denies, plans, or puts a file in a
 /// later commit claims none.
 pub fn mark_committed_files(readings: &mut [Reading]) {
-    for r in readings.iter_mut().filter(|r| !r.skipped) {
+    // "- `docs/faq.md` written, linked from `README.md`. / - Both files are in commit
+    // `docs: add FAQ`": a word for both with no path of its own speaks of the paths of
+    // the sentence before.
+    let mut before: Vec<Vec<String>> = Vec::with_capacity(readings.len());
+    let mut last: Vec<String> = Vec::new();
+    for r in readings.iter() {
+        before.push(last.clone());
+        if !r.skipped && !r.sentence.trim().is_empty() {
+            last = super::paths::path_spans(&r.sentence);
+        }
+    }
+    for (i, r) in readings.iter_mut().enumerate().filter(|(_, r)| !r.skipped) {
         let lower = r.sentence.to_lowercase();
         if !COMMIT_WORDS.iter().any(|w| lower.contains(w)) {
             continue;
@@ -996,7 +1117,12 @@ pub fn mark_committed_files(readings: &mut [Reading]) {
             if !own.is_empty() {
                 paths.extend(own);
             } else if BOTH.iter().any(|w| lower.contains(w)) {
-                paths.extend(super::paths::path_spans(&r.sentence));
+                let of_sentence = super::paths::path_spans(&r.sentence);
+                if of_sentence.is_empty() {
+                    paths.extend(before[i].iter().cloned());
+                } else {
+                    paths.extend(of_sentence);
+                }
             }
         }
         for path in paths {
@@ -1876,6 +2002,100 @@ pub fn mark_remote_pushes(readings: &mut [Reading]) {
         "fetch", "pull", "merge", "spår", "verfolg", "basier", "bas", "suiv", "desde", "从",
         "基于", "から", "기반", "से", "من", "από", "з ", "из ",
     ];
+    // "Na `origin/main` i dalje je stari commit": the remote still holds the old commit,
+    // nothing went there.
+    const STILL_OLD: &[&str] = &[
+        "still",
+        "old",
+        "previous",
+        "noch",
+        "immer noch",
+        "alte",
+        "alten",
+        "vorherige",
+        "encore",
+        "toujours",
+        "ancien",
+        "ancienne",
+        "todavía",
+        "aún",
+        "sigue",
+        "viejo",
+        "anterior",
+        "ainda",
+        "antigo",
+        "continua",
+        "ancora",
+        "vecchio",
+        "precedente",
+        "nog",
+        "oude",
+        "всё ещё",
+        "все еще",
+        "по-прежнему",
+        "старый",
+        "прежний",
+        "досі",
+        "старий",
+        "nadal",
+        "wciąż",
+        "stary",
+        "poprzedni",
+        "stále",
+        "pořád",
+        "starý",
+        "předchozí",
+        "fortfarande",
+        "gamla",
+        "fortsatt",
+        "fortsat",
+        "gamle",
+        "edelleen",
+        "yhä",
+        "vanha",
+        "hala",
+        "hâlâ",
+        "eski",
+        "önceki",
+        "vẫn",
+        "cũ",
+        "masih",
+        "lama",
+        "sebelumnya",
+        "bado",
+        "zamani",
+        "i dalje",
+        "još",
+        "stari",
+        "prethodni",
+        "továbbra",
+        "régi",
+        "încă",
+        "vechi",
+        "още",
+        "стария",
+        "ακόμα",
+        "παλιό",
+        "עדיין",
+        "הישן",
+        "لا يزال",
+        "القديم",
+        "هنوز",
+        "قدیمی",
+        "अब भी",
+        "अभी भी",
+        "पुराना",
+        "पुराने",
+        "仍",
+        "还是",
+        "旧",
+        "まだ",
+        "古い",
+        "以前の",
+        "여전히",
+        "아직",
+        "이전",
+    ];
     for r in readings.iter_mut().filter(|r| !r.skipped) {
         if r.claims.iter().any(|c| matches!(c.kind, Kind::Push { .. }))
             || undoes_history(&r.sentence)
@@ -1901,6 +2121,7 @@ pub fn mark_remote_pushes(readings: &mut [Reading]) {
             if branch.is_empty()
                 || !names_commit
                 || BASED.iter().any(|b| own_lower.contains(b))
+                || STILL_OLD.iter().any(|w| has_word(&own_lower, w))
                 || !clause_states_as_done(clause)
             {
                 continue;
@@ -1971,7 +2192,16 @@ pub(super) fn is_branch_name(s: &str) -> bool {
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "/-_.".contains(c))
         && !s.contains("..")
-        && !s.rsplit('/').next().unwrap_or(s).contains('.')
+        && {
+            // A last part with a dot is a file's name, unless it is a version
+            // (`release/0.2`, `hotfix/v1.4.1`).
+            let last = s.rsplit('/').next().unwrap_or(s);
+            let version = last.strip_prefix('v').unwrap_or(last);
+            !last.contains('.')
+                || s.contains('/')
+                    && version.starts_with(|c: char| c.is_ascii_digit())
+                    && version.chars().all(|c| c.is_ascii_digit() || c == '.')
+        }
         && !s.starts_with("origin/")
         && s.chars().any(|c| c.is_ascii_alphabetic())
 }

@@ -26,7 +26,19 @@ pub fn add_structured_rows(message: &str, readings: &mut Vec<Reading>) {
         }
         if let Some(subject) = label_subject(lines[i]) {
             let next = lines.get(i + 1).map(|l| value_line(l)).unwrap_or_default();
-            if let Some(value) = next {
+            // "**Testes (`unittest -v`, suíte completa):**" over "- os 3 testes de
+            // `tests/test_text.py` passam": a value line that names its own test files was
+            // read as its own claim; the label says which run, not that the suite passed.
+            let own_files = |value: &str| {
+                readings.iter().any(|r| {
+                    !r.skipped
+                        && value.contains(r.sentence.trim())
+                        && r.claims.iter().any(|c| {
+                            matches!(c.kind, Kind::Tests { .. }) && !c.test_files.is_empty()
+                        })
+                })
+            };
+            if let Some(value) = next.filter(|v| !own_files(v)) {
                 rows.push((
                     format!("{} {}", lines[i], lines[i + 1]),
                     format!("`{subject}`: {value}"),

@@ -856,6 +856,9 @@ pub(super) const RUN_OR_PASS: &[&str] = &[
     "thực thi",
     "jalan",
     "dijalankan",
+    // Malay and Indonesian prefix their verbs: "tidak berjalan" (did not run).
+    "berjalan",
+    "menjalan",
     "lulus",
     "実行",
     "走",
