@@ -194,7 +194,45 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_said_unchanged(&mut readings);
     super::rows::mark_whole_counts(&mut readings);
     super::rows::mark_whole_suites(&mut readings);
+    super::rows::drop_quoted_output(&mut readings);
+    mark_undo_told(&mut readings);
     readings
+}
+
+/// Marks the file claims whose path another sentence puts back with a command it writes
+/// out (`git checkout -- config/app.yaml`, `git restore config/app.yaml`).
+fn mark_undo_told(readings: &mut [Reading]) {
+    let restored: Vec<String> = readings
+        .iter()
+        .flat_map(|r| super::vocab::spans_of(&r.sentence))
+        .filter_map(|span| {
+            let words: Vec<&str> = span.split_whitespace().collect();
+            match words.as_slice() {
+                ["git", "restore", rest @ ..] | ["git", "checkout", rest @ ..]
+                    if words[1] == "restore" || rest.contains(&"--") =>
+                {
+                    Some(
+                        rest.iter()
+                            .filter(|a| !a.starts_with('-') && **a != "HEAD")
+                            .map(|a| a.trim_start_matches("./").to_owned())
+                            .collect::<Vec<_>>(),
+                    )
+                }
+                _ => None,
+            }
+        })
+        .flatten()
+        .collect();
+    if restored.is_empty() {
+        return;
+    }
+    for c in readings.iter_mut().flat_map(|r| r.claims.iter_mut()) {
+        if let Kind::File { path, .. } = &c.kind {
+            if restored.iter().any(|p| p == path.trim_start_matches("./")) {
+                c.undo_told = true;
+            }
+        }
+    }
 }
 
 fn explain_in_language(message: &str, detected: super::lang::Detected) -> Vec<Reading> {

@@ -789,6 +789,17 @@ pub fn file_evidence(
         return unchanged_evidence(claim, path, f);
     }
     let shown = path.display();
+    // "moved both into `build/objs/`" when `mv` made `build/objs` one file: a folder the
+    // message names is not there.
+    let as_folder = matches!(&claim.kind, Kind::File { path: p, .. } if p.ends_with('/'));
+    if as_folder && *change != Change::Deleted && path.symlink_metadata().is_ok_and(|m| m.is_file())
+    {
+        return Err(finding(
+            claim,
+            format!("{shown} is a file, not a folder: nothing is under it"),
+            "check where the files went (`ls -la`), then correct the message or move them again",
+        ));
+    }
     let here: Vec<_> =
         f.ev.records
             .iter()
@@ -1833,6 +1844,70 @@ fn last_relevant_write(
     check_patterns: &[&String],
     first_run: usize,
 ) -> Option<(usize, PathBuf)> {
+    last_relevant_write_but(f, check_patterns, first_run, &|_| false)
+}
+
+/// Whether a test run may read `file`, a test file: its selection (through a package
+/// script's command) names it or a folder holding it, or, with no paths, the runner's own
+/// default patterns take it. Runners whose defaults are not known here may.
+fn selects_file(c: &Check, file: &Path, f: &Facts) -> bool {
+    let rel = file.strip_prefix(&f.root).unwrap_or(file);
+    // A test file by its name, or a program file in a folder of specs or tests by its
+    // name (`mspec/sum.js`, `unit_tests/a.py`).
+    let in_specs = rel.parent().is_some_and(|d| {
+        d.components().any(|c| {
+            let c = c.as_os_str().to_string_lossy().to_lowercase();
+            c.contains("spec") || c.contains("test")
+        })
+    }) && rel
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e, "js" | "mjs" | "cjs" | "ts" | "py" | "rb"));
+    if !in_specs && !super::vocab::test_file_span(&rel.to_string_lossy()) {
+        return true;
+    }
+    let stages: Vec<Vec<String>> = match recipe_script(&c.stage.argv, f.ev.cwd) {
+        Some(script) => shellrun::stages(&script)
+            .into_iter()
+            .map(|s| shellrun::peel(&s.argv))
+            .filter(|a| summary::runner_of(a) != Runner::Other)
+            .collect(),
+        None => vec![shellrun::peel(&c.stage.argv)],
+    };
+    if stages.is_empty() {
+        return true;
+    }
+    stages.iter().any(|argv| {
+        let runner = summary::runner_of(argv);
+        let paths = super::named::selection_paths(runner, argv);
+        if !paths.is_empty() {
+            return paths.iter().any(|p| {
+                let p = canonical_lexical(f.ev.cwd, p);
+                file.starts_with(&p) || p.starts_with(file.with_extension(""))
+            });
+        }
+        let name = rel.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        match runner {
+            Runner::NodeTest => node_test_default(rel),
+            Runner::Jest | Runner::Vitest => {
+                name.contains(".test.")
+                    || name.contains(".spec.")
+                    || rel.components().any(|c| c.as_os_str() == "__tests__")
+            }
+            // mocha reads `./test` (not its subfolders) unless told otherwise.
+            Runner::Mocha => rel.parent() == Some(Path::new("test")),
+            _ => true,
+        }
+    })
+}
+
+/// [`last_relevant_write`], leaving out the writes `skip` says the checks cannot read.
+fn last_relevant_write_but(
+    f: &Facts,
+    check_patterns: &[&String],
+    first_run: usize,
+    skip: &dyn Fn(&Path) -> bool,
+) -> Option<(usize, PathBuf)> {
     let check_at: std::collections::HashSet<usize> = f
         .runs
         .iter()
@@ -1855,6 +1930,7 @@ fn last_relevant_write(
         // A write to the whole project (`git clean -fd` takes away what git does not
         // track) cannot be shown to change what a test sees: it makes no run stale.
         .filter(|(_, p, _)| *p != f.root)
+        .filter(|(_, p, _)| !skip(p))
         .collect();
     candidates.sort_by_key(|(at, _, _)| std::cmp::Reverse(*at));
     match candidates.first() {
@@ -1899,7 +1975,11 @@ fn last_relevant_write(
 /// test reads, so it makes no run stale.
 fn mode_only_command(f: &Facts, at: usize) -> bool {
     const MODE: &[&str] = &["chmod", "chown", "chgrp"];
-    const READS: &[&str] = &["ls", "stat", "echo", "true", "test", "[", "printf", "file"];
+    // Programs that only read and print (a redirection, which writes, is ruled out).
+    const READS: &[&str] = &[
+        "ls", "stat", "echo", "true", "test", "[", "printf", "file", "cut", "head", "tail", "cat",
+        "wc", "grep", "sort", "uniq", "tr", "basename", "dirname", "realpath", "readlink", "pwd",
+    ];
     let Some(run) = f.runs.iter().find(|r| r.at == at) else {
         return false;
     };
@@ -2048,7 +2128,10 @@ pub fn result_evidence(
         ));
     }
     let first_run = all.iter().map(|c| c.run.at).min().unwrap_or(0);
-    let after = last_relevant_write(f, &check_patterns, first_run);
+    // A test file that none of the runs selects (`mspec/sum.js` written after `npm test`,
+    // whose script runs `node --test test/`) is nothing those runs read.
+    let unselected = |p: &Path| tests && all.iter().all(|c| !selects_file(c, p, f));
+    let after = last_relevant_write_but(f, &check_patterns, first_run, &unselected);
     let fresh: Vec<&Check> = all
         .iter()
         .filter(|c| after.as_ref().is_none_or(|(w, _)| c.run.at > *w))
@@ -4017,22 +4100,16 @@ fn pushed_branches_since(f: &Facts, slack: i64) -> Vec<String> {
             }
         }
     }
-    for r in &f.runs {
-        if !r.stages.iter().any(|s| git_sub(s, "push")) {
-            continue;
-        }
-        for l in r.output.lines() {
-            if l.contains("[rejected]") || l.contains("[remote rejected]") || !l.contains(" -> ") {
-                continue;
-            }
-            if let Some(dst) = l
-                .split(" -> ")
-                .nth(1)
-                .and_then(|d| d.split_whitespace().next())
-            {
-                out.push(dst.to_owned());
-            }
-        }
+    out.extend(
+        push_ref_lines(f)
+            .filter(|line| !line.refused)
+            .map(|line| line.dst.to_owned()),
+    );
+    for r in f
+        .runs
+        .iter()
+        .filter(|r| r.stages.iter().any(|s| git_sub(s, "push")))
+    {
         let failed = r.output.contains("failed to push")
             || r.output.contains("fatal:")
             || r.output.contains("[rejected]");
@@ -4106,6 +4183,132 @@ pub fn copied_to(claim: &Claim, f: &Facts) -> bool {
                 || dest == target
                 || target.starts_with(&format!("{dest}/"))
                 || dest.starts_with(&format!("{target}/")))
+    })
+}
+
+/// What command a file or folder claim's sentence may describe rather than report, where
+/// that command did not run in this turn: the command a row leads with (`` `make clean`:
+/// removes `build/` `` after `make -n clean` only), or a script or Makefile the turn wrote
+/// whose text names the claim's path and that no stage ran (`bash -n` and `make -n` only
+/// read it).
+pub fn describes_an_unrun_command(claim: &Claim, f: &Facts) -> Option<String> {
+    let (Kind::File { path, .. } | Kind::Dir { path, .. }) = &claim.kind else {
+        return None;
+    };
+    let dry = |argv: &[String]| {
+        argv.iter().any(|a| {
+            matches!(
+                a.as_str(),
+                "-n" | "--dry-run" | "--just-print" | "--recon" | "--check"
+            )
+        })
+    };
+    // A row that leads with a command: `make clean`: …
+    let row = claim
+        .sentence
+        .trim_start_matches(['-', '*', '•', ' ', '|'])
+        .strip_prefix('`')
+        .and_then(|rest| rest.split_once('`'))
+        .filter(|(_, after)| {
+            after
+                .trim_start()
+                .starts_with([':', '：', '|', '—', '-', '→'])
+        })
+        .map(|(span, _)| span.trim().to_owned())
+        .filter(|span| {
+            span.split_whitespace().count() >= 2 && super::vocab::path_of(span, true).is_none()
+        });
+    if let Some(command) = row {
+        let words = shell_words(&command);
+        let ran = f
+            .runs
+            .iter()
+            .flat_map(|r| &r.stages)
+            .any(|s| s.ran != Ran::No && stage_holds(&s.argv, &words) && !dry(&s.argv));
+        if !ran {
+            return Some(format!("`{}`", cut(&command)));
+        }
+        return None;
+    }
+    // A script or Makefile written in this turn that names the path, and never ran.
+    let bare = path.trim_end_matches('/');
+    let written: Vec<PathBuf> =
+        f.ev.records
+            .iter()
+            .filter(|r| r.verified)
+            .map(|r| PathBuf::from(&r.path))
+            .chain(f.writes.iter().map(|(_, p, _)| p.clone()))
+            .filter(|p| {
+                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                name.ends_with(".sh")
+                    || name.ends_with(".bash")
+                    || name == "Makefile"
+                    || name == "justfile"
+            })
+            .collect();
+    written.into_iter().find_map(|script| {
+        let text = std::fs::read_to_string(&script).ok()?;
+        if text.len() > 64 * 1024 || !text.contains(bare) {
+            return None;
+        }
+        let name = script.file_name()?.to_str()?.to_owned();
+        let is_make = name == "Makefile" || name == "justfile";
+        let ran = f.runs.iter().flat_map(|r| &r.stages).any(|s| {
+            let program = s
+                .argv
+                .first()
+                .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
+            if is_make {
+                matches!(program, "make" | "just") && !dry(&s.argv)
+            } else {
+                // The script run as a program, or given to a shell (`chmod +x` and `cat`
+                // of it run nothing; `bash -n` only reads it).
+                let shell = matches!(
+                    program,
+                    "bash" | "sh" | "zsh" | "dash" | "ksh" | "source" | "."
+                );
+                s.argv.first().is_some_and(|p| p.ends_with(&name))
+                    || shell
+                        && !s.argv.iter().any(|a| a == "-n")
+                        && s.argv[1..]
+                            .iter()
+                            .find(|a| !a.starts_with('-'))
+                            .is_some_and(|a| a.ends_with(&name))
+            }
+        });
+        let rel = script
+            .strip_prefix(&f.root)
+            .unwrap_or(&script)
+            .display()
+            .to_string();
+        (!ran).then(|| format!("`{rel}`"))
+    })
+}
+
+/// The command of this turn that put a file claim's path back by name (`git checkout --
+/// config/app.yaml`, `git restore config/app.yaml`, `git checkout HEAD -- a`), where the
+/// file is as the turn found it.
+pub fn restored_by_name(claim: &Claim, f: &Facts) -> Option<String> {
+    let (Kind::File { path, change } | Kind::Dir { path, change }) = &claim.kind else {
+        return None;
+    };
+    if *change != Change::Modified {
+        return None;
+    }
+    let full = resolve(path, f);
+    let now = Oid::hash_file(ObjectType::Blob, &full).ok();
+    if now.is_none() || now != f.start_blob(&full) {
+        return None;
+    }
+    f.runs.iter().flat_map(|r| &r.stages).find_map(|s| {
+        let restores =
+            git_sub(s, "restore") || git_sub(s, "checkout") && s.argv.iter().any(|a| a == "--");
+        let names = s
+            .argv
+            .iter()
+            .skip(2)
+            .any(|a| !a.starts_with('-') && canonical_lexical(f.ev.cwd, a) == full);
+        (restores && names && s.ran != Ran::No).then(|| command_line(&s.argv))
     })
 }
 
@@ -4376,26 +4579,36 @@ fn named_refs_not_refused(claim: &Claim, pushed: &[String], f: &Facts) -> Result
 /// The refs the turn's `git push` output lists as refused (`! [rejected] a -> b (…)`,
 /// `! [remote rejected] …`), with their line: the destination, as pushed.
 fn refused_refs(f: &Facts) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for r in &f.runs {
-        if !r.stages.iter().any(|s| git_sub(s, "push")) {
-            continue;
-        }
-        for l in r.output.lines() {
-            let t = l.trim_start();
-            if !t.starts_with("! [") {
-                continue;
-            }
-            if let Some(dst) = t
-                .split(" -> ")
-                .nth(1)
-                .and_then(|d| d.split_whitespace().next())
-            {
-                out.push((dst.to_owned(), l.to_owned()));
-            }
-        }
-    }
-    out
+    push_ref_lines(f)
+        .filter(|line| line.refused)
+        .map(|line| (line.dst.to_owned(), line.text.to_owned()))
+        .collect()
+}
+
+/// One ref line of a `git push`'s output (` * [new branch]  a -> a`, `   1a2b..3c4d  main ->
+/// main`, `! [rejected]  main -> main (fetch first)`).
+struct PushRefLine<'a> {
+    text: &'a str,
+    /// The ref it went to (or would have), as the push names it.
+    dst: &'a str,
+    /// Marked `!`: rejected by git or refused by the remote.
+    refused: bool,
+}
+
+/// The ref lines of every `git push` output of the turn.
+fn push_ref_lines<'a>(f: &'a Facts) -> impl Iterator<Item = PushRefLine<'a>> + 'a {
+    f.runs
+        .iter()
+        .filter(|r| r.stages.iter().any(|s| git_sub(s, "push")))
+        .flat_map(|r| r.output.lines())
+        .filter_map(|text| {
+            let t = text.trim_start();
+            let refused = t.starts_with("! [")
+                || text.contains("[rejected]")
+                || text.contains("[remote rejected]");
+            let dst = t.split(" -> ").nth(1)?.split_whitespace().next()?;
+            Some(PushRefLine { text, dst, refused })
+        })
 }
 
 /// When a file's inode last changed (a rename, a `chmod`), in seconds since the epoch; 0

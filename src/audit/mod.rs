@@ -385,6 +385,43 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 );
                 Err(f)
             }
+            // "`make clean`: removes `build/` and `dist/`" after `make -n clean`; "it does
+            // two things: - delete every `*.o` under `build/`" of a script written and not
+            // run: the sentence tells what a command would do.
+            Err(mut f)
+                if f.blocks
+                    && matches!(claim.kind, Kind::File { .. } | Kind::Dir { .. })
+                    && !matches!(
+                        claim.kind,
+                        Kind::File {
+                            change: vocab::Change::Unchanged,
+                            ..
+                        } | Kind::Dir {
+                            change: vocab::Change::Unchanged,
+                            ..
+                        }
+                    ) =>
+            {
+                if let Some(what) = evidence::describes_an_unrun_command(&claim, &facts) {
+                    f.blocks = false;
+                    f.why.push_str(&format!(
+                        " (the sentence may tell what {what} would do: it did not run in this turn)"
+                    ));
+                } else if let Some(cmd) = claim
+                    .undo_told
+                    .then(|| evidence::restored_by_name(&claim, &facts))
+                    .flatten()
+                {
+                    // "`sed` also caught `config/app.yaml` … I put it back with `git checkout
+                    // -- config/app.yaml`": a change the turn undid by name, and the message
+                    // writes out the undo in another sentence.
+                    f.blocks = false;
+                    f.why.push_str(&format!(
+                        " (a later `{cmd}` of this turn put it back by name: the sentence may tell a change that was undone)"
+                    ));
+                }
+                Err(f)
+            }
             v => v,
         };
         out.claims.push((claim, verdict));

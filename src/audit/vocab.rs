@@ -439,6 +439,9 @@ pub struct Claim {
     /// copy command of the turn names its target (one that may not have run); else it
     /// is reported.
     pub via_copy: bool,
+    /// For a file: another sentence of the message writes out the command that put it back
+    /// (`git checkout -- config/app.yaml`): a change the message also tells was undone.
+    pub undo_told: bool,
 }
 
 /// Whether a claim's path leads a list item ("- `docs/faq.md` — the FAQ", a table row):
@@ -477,6 +480,7 @@ impl Claim {
             listed: Listed::No,
             no_warnings: false,
             via_copy: false,
+            undo_told: false,
         }
     }
 
@@ -1587,7 +1591,11 @@ pub(crate) fn refused(text: &str) -> bool {
         "từ chối",
         "ditolak",
         "avvisad",
-        "נדח",
+        // Rejected ("נדחה", "נדחתה", "נדחו"), not pushed ("נדחף", "נדחפה").
+        "נדחה",
+        "נדחת",
+        "נדחו",
+        "נדחית",
         "ปฏิเสธ",
         "odbij",
         "zavrn",

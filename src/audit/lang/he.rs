@@ -424,6 +424,7 @@ pub const HE: Lang = Lang {
         "ביצעתי קומיט",
     ],
     pushed: &[
+        "נדחפה",
         "עשה push",
         "ו-push",
         "ביצע push",

@@ -45,7 +45,7 @@ pub const VI: Lang = Lang {
         "chuyển đổi",
     ],
     created: &["tạo", "khởi tạo", "viết mới", "sinh ra"],
-    deleted: &["xóa", "xoá", "loại bỏ", "gỡ bỏ"],
+    deleted: &["xóa", "xoá", "loại bỏ", "gỡ bỏ", "đã bỏ"],
     renamed: &["đổi tên", "di chuyển", "chuyển tệp", "chuyển file"],
     from: &[
         "khỏi",

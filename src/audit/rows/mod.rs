@@ -183,6 +183,30 @@ pub fn add_row_claims(readings: &mut [Reading]) {
     }
 }
 
+/// Drops the claims of a line that is one code span of words and no command
+/// ("`pre-commit: debug logging must not be committed`" under "the hook refused it —"):
+/// output the message quotes, whatever words for commits or passes it holds.
+pub fn drop_quoted_output(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.claims.is_empty()) {
+        let line = r
+            .sentence
+            .trim()
+            .trim_start_matches(['-', '*', '•', '>', ' '])
+            .trim_end_matches(['.', '。', ' ']);
+        let Some(inner) = line
+            .strip_prefix('`')
+            .and_then(|rest| rest.strip_suffix('`'))
+        else {
+            continue;
+        };
+        if !inner.contains('`') && inner.trim().contains(' ') && !looks_like_command(inner) {
+            r.claims.clear();
+            r.why
+                .push("a quotation of output in a code span: no claim".into());
+        }
+    }
+}
+
 /// A line without the label that opens it ("**Syntaxcontrole:** ", "Check: "): a few
 /// words and a colon, bold or not.
 fn without_label(line: &str) -> &str {
@@ -1205,5 +1229,38 @@ mod tests {
                 "{sentence}"
             );
         }
+    }
+
+    #[test]
+    fn a_line_of_quoted_output_claims_nothing() {
+        assert!(claims_of("`pre-commit: debug logging must not be committed`").is_empty());
+        // A command a line leads with is still read.
+        assert!(!claims_of("✅ `cargo fmt --check`").is_empty());
+    }
+
+    #[test]
+    fn what_a_file_holds_and_what_was_not_done_are_no_changes() {
+        for sentence in [
+            "Gumawa ng bagong `.gitignore` na may `tmp/`.",
+            "`cp -r config config.bak` a creat `config.bak/config/app.yaml` în loc să suprascrie `config.bak/app.yaml`.",
+        ] {
+            let claims = claims_of(sentence);
+            assert!(
+                !claims.iter().any(|c| c.contains("tmp/") || c.contains("config.bak/app.yaml")),
+                "{sentence}: {claims:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_hebrew_push_in_the_passive_is_a_push_not_a_refusal() {
+        assert_eq!(claims_of("הענף נדחף ל-`origin`."), ["pushed"]);
+    }
+
+    #[test]
+    fn a_row_whose_label_stands_before_the_mark_claims_its_push() {
+        assert!(claims_of("| Пуш | ✅ `origin/main` → b849d21 |")
+            .iter()
+            .any(|c| c.starts_with("pushed")));
     }
 }

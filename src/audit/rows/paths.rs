@@ -450,6 +450,37 @@ const NOT_CHANGED: &[&str] = &[
     "nespremenjen",
     "nezmenený",
     "bez zmien",
+    // Not touched, in the languages' own verbs.
+    "ছুঁইনি",
+    "হাত দিইনি",
+    "छुआ नहीं",
+    "नहीं छुआ",
+    "हाथ नहीं लगाया",
+    "いじっていません",
+    "没有动",
+    "没碰",
+    "未动",
+    "건드리지 않",
+    "손대지 않",
+    "لم ألمس",
+    "دست نزدم",
+    "dokunmadım",
+    "nicht angerührt",
+    "non touché",
+    "no he tocado",
+    "não toquei",
+    "non ho toccato",
+    "не тронут",
+    "nie ruszałem",
+    "nietknięt",
+    "niet aangeraakt",
+    "inte rört",
+    "không đụng",
+    "không động",
+    "tidak saya sentuh",
+    "ไม่ได้แตะ",
+    "netaknut",
+    "nedotknut",
 ];
 
 /// Marks the files a report says it left unchanged ("`config/app.yaml` में कोई बदलाव नहीं
@@ -1214,6 +1245,31 @@ fn is_aside(sentence: &str, path: &str) -> bool {
             .any(|w| *w == first_word || *w == two_words);
         relative_opening && first_outside.is_some_and(|f| f < at && f < clause_start)
     });
+    // "a new `.gitignore` with `tmp/`", "bagong `.gitignore` na may `tmp/`": a path right
+    // after another and a word for containing is what the first holds.
+    let contained = places.iter().all(|&(_, end)| {
+        let before = &sentence[..end];
+        let Some(close) = before.rfind('`') else {
+            return false;
+        };
+        let between = before[close + 1..].to_lowercase();
+        let words: Vec<&str> = between.split_whitespace().collect();
+        let opened = before[..close].matches('`').count() % 2 == 1;
+        // A folder holds files ("`dist/` now holds `app.yaml`": a path there); a file
+        // holds text.
+        let holder = before[..close].rsplit('`').next().unwrap_or("").trim();
+        opened
+            && !holder.ends_with('/')
+            && !is_extension(holder)
+            && vocab::path_of(holder, true).is_some()
+            && words.len() <= 3
+            && CONTAINING.iter().any(|c| {
+                between.trim() == *c
+                    || words.iter().any(|w| w == c)
+                    || between.contains(&format!(" {c} "))
+                    || between.trim_start().starts_with(&format!("{c} "))
+            })
+    });
     // "… în loc să suprascrie `config.bak/app.yaml`": what was not done instead.
     let instead = places.iter().all(|&(at, end)| {
         let clause_start = sentence[..end]
@@ -1251,8 +1307,56 @@ fn is_aside(sentence: &str, path: &str) -> bool {
         INSTEAD_BEFORE.iter().any(|w| word_in(&near_before, w))
             || INSTEAD_AFTER.iter().any(|w| near_after.contains(w))
     });
-    bracketed || referenced || relative || instead
+    bracketed || referenced || relative || instead || contained
 }
+
+/// Words for holding, between two paths: the second is what the first holds ("a new
+/// `.gitignore` with `tmp/`").
+const CONTAINING: &[&str] = &[
+    // Only words that hold: the short prepositions ("з", "с", "z", "s") are also "from".
+    "with",
+    "containing",
+    "contains",
+    "holding",
+    "listing",
+    "mit",
+    "enthält",
+    "avec",
+    "contenant",
+    "contiene",
+    "contendo",
+    "contém",
+    "bevat",
+    "содержащий",
+    "содержит",
+    "що містить",
+    "zawierający",
+    "obsahující",
+    "som innehåller",
+    "jossa",
+    "içeren",
+    "dengan",
+    "berisi",
+    "có",
+    "chứa",
+    "na may",
+    "yenye",
+    "que conté",
+    "que contiene",
+    "qui contient",
+    "die enthält",
+    "tartalmazó",
+    "conținând",
+    "koji sadrži",
+    "съдържащ",
+    "تحتوي",
+    "يحتوي",
+    "שמכיל",
+    "حاوی",
+    "ที่มี",
+    "包含",
+    "含有",
+];
 
 /// Phrases that set a value, verb first ("set to `debug`", "sat til", "mis à", "设置为"):
 /// after one, as after "now", a file's value is what it holds.
@@ -1788,7 +1892,10 @@ pub fn mark_defined_names(readings: &mut [Reading]) {
             continue;
         };
         let lower = r.sentence.to_lowercase();
+        // A deletion form of any table ("đã bỏ `.lower()`", "hat `x()` entfernt"), another's
+        // hand or an earlier state takes the name out of what the file now holds.
         if says_taken_out(&r.sentence)
+            || forms::any_in(&fold(&refs::unquoted(&lower)), Sets::GONE)
             || AWAY.iter().any(|w| lower.contains(w))
             || !states_as_done(r)
         {

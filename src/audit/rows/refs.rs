@@ -604,6 +604,20 @@ pub(super) const PUSH_WORDS: &[&str] = &[
     "พุช",
     "পুশ",
     "פוש",
+    // Pushing in the language's own verb: Vietnamese, Hebrew, Romanian, Indonesian,
+    // Tagalog, Swahili, Polish, Greek.
+    "đẩy lên",
+    "נדחף",
+    "נדחפה",
+    "דחפתי",
+    "דחפנו",
+    "împins",
+    "didorong",
+    "itinulak",
+    "imesukumwa",
+    "wypchnię",
+    "wypchną",
+    "ωθήθηκ",
 ];
 
 /// Marks the git steps a status row says are done ("commit + push a `main` ágra: kész",
@@ -807,9 +821,21 @@ pub fn mark_unmoved(readings: &mut [Reading]) {
         let lower = fold(&r.sentence.to_lowercase());
         // A push that was refused is told by the refusal; what a subagent did not do, the
         // parent may have done after: neither says what the turn left.
+        // "`git merge --squash feat/notes` only staged the changes, committed nothing on
+        // `main`": what that command did not do, not what the turn left (a commit may follow).
+        let command_subject = r
+            .sentence
+            .trim_start_matches(['-', '*', '•', ' '])
+            .strip_prefix('`')
+            .and_then(|rest| rest.split_once('`'))
+            .is_some_and(|(span, _)| {
+                let span = span.trim();
+                span.starts_with("git ") && span.split_whitespace().count() >= 2
+            });
         if denials.is_empty() && !UNTOUCHED.iter().any(|w| lower.contains(w))
             || vocab::refused(&lower)
             || super::super::lang::names_an_agent(&r.sentence)
+            || command_subject
         {
             continue;
         }
@@ -1937,8 +1963,26 @@ pub fn mark_checked_git_lines(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
         let sentence = r.sentence.clone();
         let line = sentence.trim().trim_start_matches(['-', '*', '•', ' ']);
-        let Some(rest) = vocab::CHECK_MARKS.iter().find_map(|m| line.strip_prefix(m)) else {
-            continue;
+        // "✅ pushed to `origin/main`", or a row whose label stands before the mark ("Пуш
+        // | ✅ `origin/main` → b849d21"): the label is part of what the mark says is done.
+        let labelled;
+        let rest = match vocab::CHECK_MARKS.iter().find_map(|m| line.strip_prefix(m)) {
+            Some(rest) => rest,
+            None => {
+                let Some((at, mark)) = vocab::CHECK_MARKS
+                    .iter()
+                    .filter_map(|m| line.find(m).map(|i| (i, *m)))
+                    .min_by_key(|(i, _)| *i)
+                else {
+                    continue;
+                };
+                let label = line[..at].trim().trim_end_matches(['|', ':', '：']).trim();
+                if label.is_empty() || label.contains('`') || label.split_whitespace().count() > 2 {
+                    continue;
+                }
+                labelled = format!("{label} {}", &line[at + mark.len()..]);
+                labelled.as_str()
+            }
         };
         if r.why.iter().any(|w| takes_it_back(w)) || !clause_states_as_done(rest) {
             continue;
