@@ -31,8 +31,8 @@ pub struct Summary {
     pub suites: Vec<u64>,
     /// Whether a count of passed tests was printed (go test without -v prints none).
     pub counted: bool,
-    /// Tests the runner ran and skipped, where it counts them apart from `passed`
-    /// (unittest's `OK (skipped=2)`): "Ran 5 tests" is then not five passed.
+    /// Tests the runner skipped, where it counts them apart from `passed` (unittest's `OK
+    /// (skipped=2)`): "Ran 5 tests" is then not five passed.
     pub skipped: u64,
 }
 
@@ -261,10 +261,12 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                     .unwrap_or(0)
             };
             let failed = count("failures=") + count("errors=");
-            // "Ran 5 tests … OK (skipped=2)": three passed.
-            let skipped = count("skipped=") + count("expected failures=");
+            // "Ran 5 tests … OK (skipped=2)": three passed; an expected failure ran and
+            // failed, as it was meant to: no pass either.
+            let skipped = count("skipped=");
+            let expected = count("expected failures=");
             Some(Summary {
-                passed: total.saturating_sub(failed + skipped),
+                passed: total.saturating_sub(failed + skipped + expected),
                 failed: failed + u64::from(verdict.starts_with("FAILED") && failed == 0),
                 suites: Vec::new(),
                 counted: true,

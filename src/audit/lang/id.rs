@@ -321,7 +321,8 @@ pub const ID: Lang = Lang {
         "serta",
     ],
     not_claims_headings: &[
-        "langkah berikutnya",
+        // "Langkah berikut" and "Langkah berikutnya": next steps.
+        "langkah berikut",
         "langkah selanjutnya",
         "saran",
         "rekomendasi",

@@ -153,6 +153,11 @@ pub const IS: Lang = Lang {
         "engin ",
         "enginn ",
         "ekkert",
+        // The other cases of "enginn" ("engu ýtt": nothing pushed).
+        "engu ",
+        "engan ",
+        "engri ",
+        "einskis ",
         "aldrei",
         "hvorki",
         "óbreytt",

@@ -829,8 +829,27 @@ pub fn mark_unmoved(readings: &mut [Reading]) {
             .strip_prefix('`')
             .and_then(|rest| rest.split_once('`'))
             .is_some_and(|(span, _)| {
-                let span = span.trim();
-                span.starts_with("git ") && span.split_whitespace().count() >= 2
+                // A command that moves things (`git status`, `git log` only look).
+                let words: Vec<&str> = span.split_whitespace().collect();
+                matches!(
+                    words.as_slice(),
+                    [
+                        "git",
+                        "merge"
+                            | "rebase"
+                            | "commit"
+                            | "push"
+                            | "stash"
+                            | "cherry-pick"
+                            | "reset"
+                            | "checkout"
+                            | "switch"
+                            | "pull"
+                            | "revert"
+                            | "am",
+                        ..
+                    ]
+                )
             });
         if denials.is_empty() && !UNTOUCHED.iter().any(|w| lower.contains(w))
             || vocab::refused(&lower)
@@ -2042,9 +2061,49 @@ pub fn mark_checked_git_lines(readings: &mut [Reading]) {
 /// claims none, nor one that denies, plans or reports a refusal.
 pub fn mark_remote_pushes(readings: &mut [Reading]) {
     const BASED: &[&str] = &[
-        "rebase", "based", "base", "onto", "from", "track", "behind", "ahead", "compare", "diff",
-        "fetch", "pull", "merge", "spår", "verfolg", "basier", "bas", "suiv", "desde", "从",
-        "基于", "から", "기반", "से", "من", "από", "з ", "из ",
+        "rebase",
+        "based",
+        "base",
+        "onto",
+        "from",
+        "track",
+        "behind",
+        "ahead",
+        "compare",
+        "diff",
+        "fetch",
+        "pull",
+        "merge",
+        "spår",
+        "verfolg",
+        "basier",
+        "bas",
+        "suiv",
+        "desde",
+        "从",
+        "基于",
+        "から",
+        "기반",
+        "से",
+        "من",
+        "από",
+        "з ",
+        "из ",
+        // Ahead of the remote: not there yet ("to commits foran", "2 Commits voraus").
+        "foran",
+        "voraus",
+        "en avance",
+        "por delante",
+        "à frente",
+        "avanti",
+        "впереди",
+        "попереду",
+        "före",
+        "edellä",
+        "önde",
+        "领先",
+        "先行",
+        "앞서",
     ];
     // "Na `origin/main` i dalje je stari commit": the remote still holds the old commit,
     // nothing went there.
@@ -2162,7 +2221,11 @@ pub fn mark_remote_pushes(readings: &mut [Reading]) {
             let branch = branch.trim_end_matches(['.', '/']).to_owned();
             let names_commit = committed || COMMIT_WORDS.iter().any(|w| lower.contains(w));
             let own_lower = fold(&without_paths(&unquoted(clause)).to_lowercase());
+            // git's own status quoted (`## main...origin/main [ahead 2]`): ahead or behind
+            // the remote, not on it.
+            let status_quoted = lower.contains("[ahead") || lower.contains("[behind");
             if branch.is_empty()
+                || status_quoted
                 || !names_commit
                 || BASED.iter().any(|b| own_lower.contains(b))
                 || STILL_OLD.iter().any(|w| has_word(&own_lower, w))
