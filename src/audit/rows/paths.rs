@@ -523,6 +523,15 @@ pub fn mark_said_unchanged(readings: &mut [Reading]) {
         }
         let plain = refs::without_brackets(&r.sentence);
         for clause in plain.split([',', ';', '，', '；', '。', '—', '、', '•']) {
+            // One path in a code span first: most clauses have none, and the phrases are
+            // many.
+            if !clause.contains('`') {
+                continue;
+            }
+            let paths = path_spans(clause);
+            let [path] = paths.as_slice() else {
+                continue;
+            };
             let lower = fold(&clause.to_lowercase());
             let Some((at, phrase)) = refs::UNTOUCHED
                 .iter()
@@ -530,10 +539,6 @@ pub fn mark_said_unchanged(readings: &mut [Reading]) {
                 .filter_map(|p| phrase_at(&lower, p).map(|i| (i, *p)))
                 .min_by_key(|(i, _)| *i)
             else {
-                continue;
-            };
-            let paths = path_spans(clause);
-            let [path] = paths.as_slice() else {
                 continue;
             };
             let told_changed = changed.iter().any(|p| {
@@ -1263,12 +1268,9 @@ fn is_aside(sentence: &str, path: &str) -> bool {
             && !is_extension(holder)
             && vocab::path_of(holder, true).is_some()
             && words.len() <= 3
-            && CONTAINING.iter().any(|c| {
-                between.trim() == *c
-                    || words.iter().any(|w| w == c)
-                    || between.contains(&format!(" {c} "))
-                    || between.trim_start().starts_with(&format!("{c} "))
-            })
+            && CONTAINING
+                .iter()
+                .any(|c| words.contains(c) || c.contains(' ') && between.contains(c))
     });
     // "… în loc să suprascrie `config.bak/app.yaml`": what was not done instead.
     let instead = places.iter().all(|&(at, end)| {
