@@ -3284,28 +3284,10 @@ fn unchecked_written(runs: &[&str], f: &Facts) -> Option<PathBuf> {
         Some("node --check") => &["js", "mjs", "cjs"],
         _ => return None,
     };
-    let is_tool = |argv: &[String]| {
-        let peeled = shellrun::peel(argv);
-        runs.iter().any(|r| matches_either(argv, &peeled, r))
-    };
-    let stages: Vec<&Stage> = f
-        .runs
-        .iter()
-        .flat_map(|r| &r.stages)
-        .filter(|s| is_tool(&s.argv))
-        .collect();
-    if stages.is_empty()
-        || stages.iter().any(|s| {
-            s.argv[1..]
-                .iter()
-                .any(|a| a.contains(['$', '*', '?', '[', '`']))
-        })
-    {
-        return None;
-    }
+    let stages = plain_runs_of(runs, f)?;
     let checked: Vec<PathBuf> = stages
         .iter()
-        .flat_map(|s| s.argv[1..].iter())
+        .flat_map(|s| s.argv.iter().skip(1))
         .filter(|a| !a.starts_with('-'))
         .map(|a| canonical_lexical(f.ev.cwd, a))
         .collect();
@@ -3328,6 +3310,28 @@ fn unchecked_written(runs: &[&str], f: &Facts) -> Option<PathBuf> {
         .into_iter()
         .find(|p| !checked.iter().any(|c| p == c || p.starts_with(c)))
         .map(|p| p.strip_prefix(&f.root).map(Path::to_path_buf).unwrap_or(p))
+}
+
+/// The stages of this turn that ran a tool of `runs`, when there is one and every one names
+/// its operands plainly (no variable, glob or command substitution: what they are is read
+/// from the command line).
+fn plain_runs_of<'f>(runs: &[&str], f: &'f Facts) -> Option<Vec<&'f Stage>> {
+    let stages: Vec<&Stage> = f
+        .runs
+        .iter()
+        .flat_map(|r| &r.stages)
+        .filter(|s| {
+            let peeled = shellrun::peel(&s.argv);
+            runs.iter().any(|r| matches_either(&s.argv, &peeled, r))
+        })
+        .collect();
+    let plain = |s: &&Stage| {
+        !s.argv
+            .iter()
+            .skip(1)
+            .any(|a| a.contains(['$', '*', '?', '[', '`']))
+    };
+    (!stages.is_empty() && stages.iter().all(plain)).then_some(stages)
 }
 
 /// A command the claim writes out (in a span) for a tool of `runs`, naming files, when
@@ -3355,20 +3359,8 @@ fn unchecked_operands(claim: &Claim, spans: &[String], runs: &[&str], f: &Facts)
             .map(|a| a.trim_start_matches("./").trim_end_matches('/').to_owned())
             .collect()
     };
-    let stages: Vec<&Stage> = f
-        .runs
-        .iter()
-        .flat_map(|r| &r.stages)
-        .filter(|s| is_tool(&s.argv))
-        .collect();
-    if stages.is_empty()
-        || stages.iter().any(|s| {
-            s.argv[1..]
-                .iter()
-                .any(|a| a.contains(['$', '*', '?', '[', '`']))
-                || operands(&s.argv).is_empty()
-        })
-    {
+    let stages = plain_runs_of(runs, f)?;
+    if stages.iter().any(|s| operands(&s.argv).is_empty()) {
         return None;
     }
     let checked: Vec<String> = stages.iter().flat_map(|s| operands(&s.argv)).collect();
