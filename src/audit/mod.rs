@@ -127,8 +127,8 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             .is_ok_and(|rel| ignored.as_ref().is_some_and(|s| s.is_match(rel)))
     };
     for mut claim in claims {
-        // A copy the turn's commands put there, or one whose target is nowhere (not on
-        // disk, never written): either way the copy reading decides.
+        // A copy the turn's commands put there, or one a checked line (✅) states as done
+        // whose target is nowhere (not on disk, never written): the copy reading decides.
         if claim.via_copy
             && (evidence::copied_to(&claim, &facts)
                 || evidence::copy_target_missing(&claim, &facts))
