@@ -244,15 +244,20 @@ impl<'a> Facts<'a> {
         out
     }
 
-    /// The test files this turn wrote or edited ("the new tests pass" is about them).
-    fn test_files_written(&self) -> Vec<PathBuf> {
-        let mut out: Vec<PathBuf> = self
-            .ev
+    /// Every path this turn wrote: verified write-tool records and shell writes.
+    fn written_paths(&self) -> impl Iterator<Item = PathBuf> + '_ {
+        self.ev
             .records
             .iter()
             .filter(|r| r.verified)
             .map(|r| PathBuf::from(&r.path))
             .chain(self.writes.iter().map(|(_, p, _)| p.clone()))
+    }
+
+    /// The test files this turn wrote or edited ("the new tests pass" is about them).
+    fn test_files_written(&self) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = self
+            .written_paths()
             .filter(|p| {
                 let rel = p.strip_prefix(&self.root).unwrap_or(p);
                 super::vocab::test_file_span(&rel.to_string_lossy())
@@ -3291,19 +3296,15 @@ fn unchecked_written(runs: &[&str], f: &Facts) -> Option<PathBuf> {
         .filter(|a| !a.starts_with('-'))
         .map(|a| canonical_lexical(f.ev.cwd, a))
         .collect();
-    let mut written: Vec<PathBuf> =
-        f.ev.records
-            .iter()
-            .filter(|r| r.verified)
-            .map(|r| PathBuf::from(&r.path))
-            .chain(f.writes.iter().map(|(_, p, _)| p.clone()))
-            .filter(|p| {
-                p.extension()
-                    .and_then(|e| e.to_str())
-                    .is_some_and(|e| extensions.contains(&e))
-            })
-            .filter(|p| p.starts_with(&f.root) && p.exists())
-            .collect();
+    let mut written: Vec<PathBuf> = f
+        .written_paths()
+        .filter(|p| {
+            p.extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| extensions.contains(&e))
+        })
+        .filter(|p| p.starts_with(&f.root) && p.exists())
+        .collect();
     written.sort();
     written.dedup();
     written
@@ -4224,20 +4225,16 @@ pub fn describes_an_unrun_command(claim: &Claim, f: &Facts) -> Option<String> {
     }
     // A script or Makefile written in this turn that names the path, and never ran.
     let bare = path.trim_end_matches('/');
-    let written: Vec<PathBuf> =
-        f.ev.records
-            .iter()
-            .filter(|r| r.verified)
-            .map(|r| PathBuf::from(&r.path))
-            .chain(f.writes.iter().map(|(_, p, _)| p.clone()))
-            .filter(|p| {
-                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                name.ends_with(".sh")
-                    || name.ends_with(".bash")
-                    || name == "Makefile"
-                    || name == "justfile"
-            })
-            .collect();
+    let written: Vec<PathBuf> = f
+        .written_paths()
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name.ends_with(".sh")
+                || name.ends_with(".bash")
+                || name == "Makefile"
+                || name == "justfile"
+        })
+        .collect();
     written.into_iter().find_map(|script| {
         let text = std::fs::read_to_string(&script).ok()?;
         if text.len() > 64 * 1024 || !text.contains(bare) {
