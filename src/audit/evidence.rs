@@ -1792,6 +1792,17 @@ fn outcome(c: &Check, tests: bool) -> Outcome {
     } else {
         None
     };
+    // `timeout 5 python3 -m unittest -v; echo …`: a run that printed its tests one by one
+    // and no summary was stopped before it finished (killed, crashed): it passed nothing,
+    // whatever status the line after it left.
+    if tests && summary.is_none() {
+        if let Some(last) = started_without_summary(c.runner, &run.output) {
+            return Outcome::Failed(format!(
+                "it stopped before its summary (the last test it started: \"{}\")",
+                cut(last)
+            ));
+        }
+    }
     if summary.is_none() && c.stage.ran == Ran::Maybe {
         return Outcome::Unknown(
             "the command failed before or at it, so it may not have run (and it printed no summary)"
@@ -1801,6 +1812,12 @@ fn outcome(c: &Check, tests: bool) -> Outcome {
     if let Some(s) = summary {
         if !s.ok() {
             return Outcome::Failed(format!("its summary reports {} failed", s.failed));
+        }
+        // "Ran 0 tests … OK", a filter that matched nothing: a run of no test backs no
+        // claim about tests. (Not through a pipe: `cargo test | tail -3` shows only its
+        // last section, the doc tests' 0.)
+        if s.counted && s.passed == 0 && s.skipped == 0 && c.stage.piped_into.is_empty() {
+            return Outcome::Unknown("it ran no test (its summary counts none)".into());
         }
         if c.stage.owns_status && run.is_error {
             return Outcome::Failed("it exited with an error".into());
@@ -1829,6 +1846,29 @@ fn outcome(c: &Check, tests: bool) -> Outcome {
         };
     }
     Outcome::Unknown("other commands ran after it, so its exit status is not its own".into())
+}
+
+/// The last test line of a runner that prints its tests one by one (unittest's `-v`
+/// `test_x (tests.test_a.A.test_x) ... ok`, pytest's `-v` `tests/test_a.py::test_x
+/// PASSED`), in output that holds no summary of the run.
+fn started_without_summary(runner: Runner, output: &str) -> Option<&str> {
+    let is_test_line = |l: &str| match runner {
+        Runner::Unittest => l.starts_with("test") && l.contains(" (") && l.contains(") ... "),
+        Runner::Pytest => {
+            l.contains("::")
+                && [" PASSED", " FAILED", " ERROR"]
+                    .iter()
+                    .any(|w| l.contains(w))
+        }
+        _ => false,
+    };
+    let last = output.lines().map(str::trim).rfind(|l| is_test_line(l))?;
+    // A runner's own closing lines, in case the summary parser did not take them.
+    let closed = runner == Runner::Unittest
+        && output.lines().map(str::trim).any(|l| {
+            l.starts_with("Ran ") || l == "OK" || l.starts_with("OK (") || l.starts_with("FAILED (")
+        });
+    (!closed).then_some(last)
 }
 
 fn output_has_errors(text: &str) -> bool {
@@ -2154,6 +2194,14 @@ pub fn result_evidence(
             &fix,
         ));
     }
+    // "`cargo test` (debug): 3 pass" beside "`cargo test --release`: fails": a claim that
+    // names its command line is about the runs of exactly that line, when there are some.
+    let exact: Vec<&Check> = fresh
+        .iter()
+        .copied()
+        .filter(|c| names_exactly(claim, c))
+        .collect();
+    let fresh = if exact.is_empty() { fresh } else { exact };
     // The last run of each runner decides.
     let mut keys: Vec<&str> = Vec::new();
     for c in fresh.iter().rev() {
@@ -2167,6 +2215,20 @@ pub fn result_evidence(
         // Runs that ran no test (`--no-run`) or showed nothing do not replace a real one.
         let mut decided = false;
         for c in fresh.iter().rev().filter(|c| c.key == *key) {
+            if let Some(why) = missing_script(&c.stage.argv, f.ev.cwd) {
+                unknown.push((c, why));
+                continue;
+            }
+            if let Some(dir) = ran_elsewhere(c, f) {
+                unknown.push((
+                    c,
+                    format!(
+                        "it ran in {}, outside the project, which is another tree than the work the message reports",
+                        dir.display()
+                    ),
+                ));
+                continue;
+            }
             match outcome(c, tests) {
                 Outcome::Failed(why) if tests && passed_count_beside_another(claim, count, c) => {
                     // "3 минават и 1 пада": the count said is the run's passed count, and
@@ -2229,6 +2291,14 @@ pub fn result_evidence(
             && c.stage.ran != Ran::No
             && !c.stage.and_chain
             && c.stage.piped_into.is_empty()
+        {
+            found.blocks = false;
+        }
+        // "verified in a clean worktree (`../wt-check`): 3 passed": a sentence that says
+        // where the run was tells that tree's result.
+        if ran_elsewhere(c, f)
+            .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .is_some_and(|name| claim.sentence.contains(&name))
         {
             found.blocks = false;
         }
@@ -2561,7 +2631,14 @@ pub fn ran_evidence(claim: &Claim, command: &str, f: &Facts) -> Result<String, F
         });
         // So is an install or a file step told as done ("installed with `pip install -r
         // requirements.txt`"): the sentence may hand it to the user.
-        if (checked_line || super::vocab::names_a_step(command))
+        // A package script that checks (`npm run check:data`, `pnpm run lint`) is no step
+        // to hand over: told as gone through, it is a check that never ran.
+        let check_script = script_of(&words, f.ev.cwd).is_some_and(|(name, _)| {
+            ["test", "check", "lint", "verify", "validate", "typecheck"]
+                .iter()
+                .any(|w| name.to_lowercase().contains(w))
+        });
+        if (checked_line || super::vocab::names_a_step(command) && !check_script)
             && words.first().is_none_or(|w| w != "git")
         {
             found.blocks = false;
@@ -2686,6 +2763,64 @@ fn script_of(
     };
     let scripts = package_scripts(cwd)?;
     Some(((*name).to_owned(), scripts))
+}
+
+/// The folder a run ran in when a `cd` earlier on its command line took it outside the
+/// project (`git worktree add ../wt HEAD && cd ../wt && pytest`): it tested that tree,
+/// not the project's. A `cd` whose target the line cannot tell (`cd "$d"`, `cd -`) says
+/// nothing.
+fn ran_elsewhere(c: &Check, f: &Facts) -> Option<PathBuf> {
+    let at = c.run.stages.iter().position(|s| std::ptr::eq(s, c.stage))?;
+    let mut dir = f.ev.cwd.to_path_buf();
+    let mut moved = false;
+    for s in c.run.stages[..at].iter().filter(|s| s.ran != Ran::No) {
+        if s.argv.first().is_none_or(|p| p != "cd") {
+            continue;
+        }
+        let target = s.argv.get(1)?;
+        if target.starts_with(['$', '~', '-']) || target.contains(['$', '`', '*']) {
+            return None;
+        }
+        dir = crate::fsutil::lexical(&dir.join(target));
+        moved = true;
+    }
+    // The same folder by another spelling (a symlink on the way) is not elsewhere.
+    let inside = |d: &Path| {
+        d.starts_with(&f.root)
+            || std::fs::canonicalize(d)
+                .ok()
+                .zip(std::fs::canonicalize(&f.root).ok())
+                .is_some_and(|(d, root)| d.starts_with(root))
+    };
+    (moved && !inside(&dir)).then_some(dir)
+}
+
+/// Whether a claim names a check's command line as it ran (launchers and redirections
+/// aside): `cargo test`, not `cargo test --release`.
+fn names_exactly(claim: &Claim, c: &Check) -> bool {
+    let ran = shellrun::peel(&c.stage.argv);
+    claim
+        .commands
+        .iter()
+        .any(|span| shellrun::peel(&shell_words(span)) == ran)
+}
+
+/// `npm run lint --if-present` where package.json has no `lint` script: npm exits 0 and
+/// runs nothing. (Without the flag npm fails, which its status already says; `yarn` and
+/// `bun` run a binary or a file of that name instead, so only npm and pnpm are read.)
+fn missing_script(argv: &[String], cwd: &Path) -> Option<String> {
+    let program = argv.first()?.rsplit('/').next()?;
+    let run_form = argv
+        .iter()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .is_some_and(|a| matches!(a.as_str(), "run" | "run-script"));
+    if !matches!(program, "npm" | "pnpm") || !run_form {
+        return None;
+    }
+    let (name, scripts) = script_of(argv, cwd)?;
+    (!scripts.contains_key(&name))
+        .then(|| format!("package.json has no `{name}` script, so it ran nothing"))
 }
 
 /// The `scripts` of `cwd`'s `package.json`, read once per process: every check claim asks
@@ -3557,6 +3692,9 @@ fn kind_evidence(
         .map(|s| command_line(&s.argv))
         .collect();
     if !covering.is_empty() {
+        if let Some(found) = kind_ran_none(claim, kind, count, &covering, f) {
+            return Err(found);
+        }
         return match result_evidence(claim, "tests", &covering, count, true, f) {
             Err(found) if found.blocks => kind_passed_in_failed_run(kind, count, &covering, f)
                 // "він запускав лише `cargo test --lib` (3 passed)", then a whole `cargo
@@ -3602,6 +3740,42 @@ fn kind_evidence(
             .push_str(" (as far as their selections show: a run's paths do not say)");
     }
     Err(finding)
+}
+
+/// "doc tests: 1 passed" after a `cargo test` whose `Doc-tests` section ran 0: the last
+/// run that selected the kind printed its sections, and those of the kind counted none.
+/// With a count said it blocks; "the doc tests pass" of none that ran is only reported
+/// (true of nothing, and an honest "doc: 0" is near it).
+fn kind_ran_none(
+    claim: &Claim,
+    kind: &str,
+    count: Option<u64>,
+    covering: &[String],
+    f: &Facts,
+) -> Option<Finding> {
+    let last = f.runs.iter().rfind(|r| {
+        r.stages
+            .iter()
+            .any(|s| s.ran != Ran::No && covering.contains(&command_line(&s.argv)))
+    })?;
+    let sections = summary::cargo_sections(&last.output);
+    let of_kind: Vec<_> = sections
+        .iter()
+        .filter(|(s, _, _)| s.kind() == kind)
+        .collect();
+    if of_kind.is_empty() || of_kind.iter().any(|(_, n, ok)| *n > 0 || !ok) {
+        return None;
+    }
+    let mut found = finding(
+        claim,
+        format!(
+            "`{}` ran no {kind} tests: its {kind} section counts 0",
+            cut(&last.command)
+        ),
+        &format!("report that no {kind} tests ran (or write one and run it)"),
+    );
+    found.blocks = count.is_some_and(|n| n > 0);
+    Some(found)
 }
 
 /// "통합 테스트: 1개 통과" after a `cargo test` that failed in its unit tests: the last
@@ -3887,6 +4061,66 @@ fn git_sub(stage: &Stage, sub: &str) -> bool {
 }
 
 /// Commits the turn created: the HEAD and branch reflogs' commit entries since the start.
+/// "Commit `text: document slugify` ikhona ku-`main`": a sentence that names a commit of
+/// the turn by its subject and a local branch by its name says the branch holds it. A
+/// `git reset --hard` after it, or a commit made on another branch, leaves the branch
+/// without it (and without any commit of the turn).
+fn named_commit_off_branch(claim: &Claim, made: &[Oid], f: &Facts) -> Option<Finding> {
+    let repo = f.repo.as_ref()?;
+    let spans: Vec<&str> = super::vocab::spans_of(&claim.sentence)
+        .map(str::trim)
+        .collect();
+    let (commit, subject) = made.iter().find_map(|oid| {
+        let c = repo.find_commit(*oid).ok()?;
+        let subject = c.summary()?.to_owned();
+        spans.contains(&subject.as_str()).then_some((*oid, subject))
+    })?;
+    let branches: Vec<(&str, Oid)> = spans
+        .iter()
+        .filter(|s| **s != subject)
+        .filter_map(|s| {
+            let tip = repo
+                .find_reference(&format!("refs/heads/{s}"))
+                .ok()?
+                .target()?;
+            Some((*s, tip))
+        })
+        .collect();
+    let [(branch, tip)] = branches.as_slice() else {
+        return None;
+    };
+    let holds = *tip == commit || repo.graph_descendant_of(*tip, commit).unwrap_or(true);
+    // A branch that holds a commit of the same subject (a rebase or a cherry-pick made it
+    // again) holds it too.
+    let same_subject = || {
+        let mut walk = repo.revwalk().ok()?;
+        walk.push(*tip).ok()?;
+        Some(walk.take(200).flatten().any(|o| {
+            repo.find_commit(o)
+                .ok()
+                .and_then(|c| c.summary().map(|s| s == subject))
+                .unwrap_or(false)
+        }))
+    };
+    // A branch that holds another commit of the turn may hold this one rewritten (`git
+    // commit --amend`, a rebase, a squash), which a story of the turn may tell: only a
+    // branch with none of the turn's commits is held to it.
+    let holds_another = made
+        .iter()
+        .any(|m| m == tip || repo.graph_descendant_of(*tip, *m).unwrap_or(true));
+    if holds || holds_another || same_subject().unwrap_or(true) {
+        return None;
+    }
+    Some(finding(
+        claim,
+        format!(
+            "the commit \"{subject}\" ({:.7}) was made in this turn, and `{branch}` does not hold it",
+            commit.to_string()
+        ),
+        "say where the commit is (or put it on the branch) before finishing",
+    ))
+}
+
 fn turn_commits(f: &Facts) -> Vec<Oid> {
     let (Some(repo), Some(start)) = (f.repo.as_ref(), f.start) else {
         return Vec::new();
@@ -4003,6 +4237,9 @@ pub fn commit_evidence(claim: &Claim, hash: Option<&str>, f: &Facts) -> Result<S
     let fix = "commit, then report the commit it made";
     match hash.map(str::to_lowercase) {
         None => {
+            if let Some(found) = named_commit_off_branch(claim, &made, f) {
+                return Err(found);
+            }
             if let Some(c) = made.first() {
                 return Ok(format!("commit {:.7} was made in this turn", c.to_string()));
             }
@@ -4485,6 +4722,19 @@ fn tag_points_elsewhere(repo: &git2::Repository, name: &str, hash: &str) -> Opti
     (tagged != named).then(|| tagged.to_string()[..7].to_owned())
 }
 
+/// The refs a push list names, once each, without the remotes' own names (`git push
+/// origin mian` lists `origin` among its arguments).
+fn shown_refs(pushed: &[String], f: &Facts) -> String {
+    let mut shown: Vec<&str> = Vec::new();
+    for p in pushed.iter().map(String::as_str).filter(|p| !p.is_empty()) {
+        let remote = f.repo.as_ref().is_some_and(|r| r.find_remote(p).is_ok());
+        if !remote && !shown.contains(&p) {
+            shown.push(p);
+        }
+    }
+    shown.join(", ")
+}
+
 pub fn push_evidence(claim: &Claim, branch: Option<&str>, f: &Facts) -> Result<String, Finding> {
     let pushed = pushed_branches(f);
     let fix = "push, then report where it went";
@@ -4514,15 +4764,7 @@ pub fn push_evidence(claim: &Claim, branch: Option<&str>, f: &Facts) -> Result<S
             } else {
                 Err(finding(
                     claim,
-                    format!(
-                        "the turn pushed {}, not {b}",
-                        pushed
-                            .iter()
-                            .filter(|p| !p.is_empty())
-                            .cloned()
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
+                    format!("the turn pushed {}, not {b}", shown_refs(&pushed, f)),
                     "push to that branch, or name the branch it went to",
                 ))
             }
@@ -4631,6 +4873,9 @@ pub fn branch_gone_evidence(
     // Only a deletion the turn tried (`git branch -d`, `git push --delete`, `git push
     // origin :name`) holds the sentence to it: a branch no command touched may be named in
     // a sentence this reading took for a deletion ("the branch already existed").
+    // `git branch --merged | … | xargs git branch -d` names its branches from the pipe (the
+    // stage reads as `git branch -d` with no operand): a deletion of the branches the line
+    // picked, this one among them or not.
     let tried = f.runs.iter().flat_map(|r| &r.stages).any(|s| {
         let argv = shellrun::peel(&s.argv);
         let git = argv
@@ -4642,7 +4887,9 @@ pub fn branch_gone_evidence(
         let deletes = argv
             .iter()
             .any(|a| matches!(a.as_str(), "-d" | "-D" | "--delete") || a.starts_with(':'));
-        git && names && deletes
+        let branch_fed = argv.get(1).is_some_and(|a| a == "branch")
+            && argv[2..].iter().all(|a| a.starts_with('-'));
+        git && (names || branch_fed) && deletes
     });
     let still = |what: String| {
         let mut found = finding(claim, what, fix);
@@ -5219,6 +5466,46 @@ mod tests {
         );
         assert!(failing_files("test result: FAILED. 1 passed; 1 failed").is_empty());
         assert!(failing_files("ERROR: could not build").is_empty());
+    }
+
+    #[test]
+    fn a_run_that_printed_its_tests_and_no_summary_stopped_before_its_end() {
+        let killed = "test_a (tests.test_a.A.test_a) ... ok\ntest_slow (tests.test_a.A.test_slow) ... exit: 124";
+        assert_eq!(
+            started_without_summary(Runner::Unittest, killed),
+            Some("test_slow (tests.test_a.A.test_slow) ... exit: 124")
+        );
+        let done = "test_a (tests.test_a.A.test_a) ... ok\n\nRan 1 test in 0.001s\n\nOK";
+        assert_eq!(started_without_summary(Runner::Unittest, done), None);
+        let pytest = "tests/test_a.py::test_a PASSED [ 50%]\ntests/test_a.py::test_b ";
+        assert!(started_without_summary(Runner::Pytest, pytest).is_some());
+        // Runners that print no test lines here are not judged by them.
+        assert_eq!(started_without_summary(Runner::Cargo, killed), None);
+    }
+
+    #[test]
+    fn a_package_script_that_is_not_there_ran_nothing() {
+        let dir = std::env::temp_dir().join(format!("dia-missing-script-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("package.json"),
+            r#"{"scripts": {"test": "node --test"}}"#,
+        )
+        .unwrap();
+        let why = missing_script(&argv("npm run lint --if-present"), &dir);
+        assert_eq!(
+            why.as_deref(),
+            Some("package.json has no `lint` script, so it ran nothing")
+        );
+        assert_eq!(missing_script(&argv("npm run test"), &dir), None);
+        assert_eq!(
+            missing_script(&argv("pnpm run --if-present lint"), &dir).is_some(),
+            true
+        );
+        // `npm test` of a script that is there, and yarn, which runs a binary of that name.
+        assert_eq!(missing_script(&argv("npm test"), &dir), None);
+        assert_eq!(missing_script(&argv("yarn run eslint"), &dir), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -33,6 +33,10 @@ pub struct Summary {
     pub counted: bool,
     /// Tests the runner skipped, where it counts them apart from `passed` (unittest's `OK
     /// (skipped=2)`): "Ran 5 tests" is then not five passed.
+    /// Only runners whose own total counts them are read (unittest's `Ran 5 tests`,
+    /// jest's `3 total`, node's `# tests 3`): a count an agent quotes from that total is
+    /// what ran. Where the runner prints no such total (pytest, mocha, cargo), passed and
+    /// skipped together are nothing it printed.
     pub skipped: u64,
 }
 
@@ -213,7 +217,7 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                 failed: before(l, "failed").unwrap_or(0),
                 suites: Vec::new(),
                 counted: true,
-                skipped: 0,
+                skipped: before(l, "skipped").unwrap_or(0) + before(l, "todo").unwrap_or(0),
             })
         }
         Runner::Vitest => {
@@ -223,27 +227,44 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                 failed: before(l, "failed").unwrap_or(0),
                 suites: Vec::new(),
                 counted: true,
-                skipped: 0,
+                skipped: before(l, "skipped").unwrap_or(0) + before(l, "todo").unwrap_or(0),
             })
         }
         Runner::Pytest => {
             // "==== 1 failed, 11 passed in 0.31s ====", or "11 passed in 0.05s" with -q.
-            let l = lines().rfind(|l| {
-                let core = l.trim_matches(|c| c == '=' || c == ' ');
-                (core.contains(" passed") || core.contains(" failed") || core.contains(" error"))
-                    && core.contains(" in ")
-                    && core.ends_with('s')
-                    || core.starts_with("no tests ran")
-            })?;
-            Some(Summary {
-                passed: before(l, "passed").unwrap_or(0),
-                failed: before(l, "failed").unwrap_or(0)
-                    + before(l, "error").unwrap_or(0)
-                    + before(l, "errors").unwrap_or(0),
-                suites: Vec::new(),
+            // A loop of runs (`for f in tests/test_*.py; do pytest -q "$f"; done`) prints one
+            // per session: they add up, as cargo's sections do.
+            let summaries: Vec<&str> = lines()
+                .filter(|l| {
+                    let core = l.trim_matches(|c| c == '=' || c == ' ');
+                    (core.contains(" passed")
+                        || core.contains(" failed")
+                        || core.contains(" error"))
+                        && core.contains(" in ")
+                        && core.ends_with('s')
+                        && core.starts_with(|c: char| c.is_ascii_digit())
+                        || core.starts_with("no tests ran")
+                })
+                .collect();
+            if summaries.is_empty() {
+                return None;
+            }
+            let mut s = Summary {
                 counted: true,
-                skipped: 0,
-            })
+                ..Summary::default()
+            };
+            for l in summaries {
+                let passed = before(l, "passed").unwrap_or(0);
+                s.passed += passed;
+                s.suites.push(passed);
+                s.failed += before(l, "failed").unwrap_or(0)
+                    + before(l, "error").unwrap_or(0)
+                    + before(l, "errors").unwrap_or(0);
+            }
+            if s.suites.len() == 1 {
+                s.suites.clear();
+            }
+            Some(s)
         }
         Runner::Unittest => {
             let ran = lines().filter_map(|l| l.strip_prefix("Ran ")).next_back()?;
@@ -289,12 +310,22 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                 })
                 .next_back()
                 .unwrap_or(0);
+            let other = |key: &str| {
+                lines()
+                    .filter_map(|l| {
+                        l.strip_prefix(&format!("# {key} "))
+                            .or_else(|| l.strip_prefix(&format!("ℹ {key} ")))
+                            .and_then(num)
+                    })
+                    .next_back()
+                    .unwrap_or(0)
+            };
             Some(Summary {
                 passed: pass,
                 failed: fail,
                 suites: Vec::new(),
                 counted: true,
-                skipped: 0,
+                skipped: other("skipped") + other("todo"),
             })
         }
         Runner::Mocha => {
@@ -438,6 +469,27 @@ test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out
     }
 
     #[test]
+    fn tests_that_ran_and_did_not_pass_are_counted_apart() {
+        let skipped = |r, o| parse(r, o).map(|s: Summary| (s.passed, s.skipped));
+        assert_eq!(
+            skipped(Runner::Jest, "Tests:       1 skipped, 2 passed, 3 total"),
+            Some((2, 1))
+        );
+        assert_eq!(
+            skipped(
+                Runner::NodeTest,
+                "# tests 3\n# pass 1\n# fail 0\n# skipped 1\n# todo 1"
+            ),
+            Some((1, 2))
+        );
+        // Runners that print no total: what they skipped is not read.
+        assert_eq!(
+            skipped(Runner::Mocha, "  2 passing (3ms)\n  1 pending"),
+            Some((2, 0))
+        );
+    }
+
+    #[test]
     fn each_runner() {
         let s = |r, o| parse(r, o).map(|s: Summary| (s.passed, s.failed));
         assert_eq!(
@@ -445,6 +497,14 @@ test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out
             Some((11, 1))
         );
         assert_eq!(s(Runner::Pytest, "12 passed in 0.05s"), Some((12, 0)));
+        // A loop of sessions: each one's line counts.
+        assert_eq!(
+            s(
+                Runner::Pytest,
+                "..F\n2 failed, 1 passed in 0.05s\n...\n3 passed in 0.04s"
+            ),
+            Some((4, 2))
+        );
         assert_eq!(
             s(Runner::Pytest, "== 3 passed, 1 error in 0.2s =="),
             Some((3, 1))

@@ -223,6 +223,11 @@ const AGENT_WORDS: &[&str] = &[
     "ఏజెంట్",
 ];
 
+/// The first `n` characters of `text`.
+fn head_chars(text: &str, n: usize) -> String {
+    text.chars().take(n).collect()
+}
+
 /// Whether a message names an agent it delegated to.
 pub(crate) fn names_an_agent(message: &str) -> bool {
     let lower = message.to_lowercase();
@@ -2563,7 +2568,12 @@ fn void(lang: &Lang, text: &str) -> Option<String> {
     if let Some(n) = first(lang, &plain, lang.negations) {
         return Some(format!("negated (\"{}\"): not a claim", n.trim()));
     }
-    if let Some(o) = first(lang, text, lang.others) {
+    // "נוצר על ידי הסוכן המשנה" (made by the subagent): the other is the agent the parent
+    // delegated to, whose work the parent relays as its own claim.
+    if let Some(o) = lang.others.iter().copied().find(|o| {
+        find(lang, text, o)
+            .is_some_and(|at| !names_an_agent(&head_chars(&text[at + o.trim_end().len()..], 24)))
+    }) {
         return Some(format!(
             "about someone else (\"{}\"): not the agent's claim",
             o.trim()
@@ -3336,10 +3346,34 @@ fn clause_claims(
                         && check_subject(lang, &o.text, &o.spans, &o.raw) == Some("tests")
                         && test_count(lang, &o.text).0.is_some()
                 });
+            // "`cargo test`: 4 тест, бәрі өтті", "`unittest` → Ran 4 tests, OK": the clause
+            // right before, which counts the tests of the run the sentence names with no
+            // verdict of its own, gives the count. Not an aside ("passa (3 test) e anche il
+            // doctest è verde") nor a clause of files ("dois testes em `tests/…`").
+            let count_before = || {
+                from_prev
+                    .map(|(p, _)| p)
+                    .or_else(|| {
+                        before.last().filter(|p| {
+                            check_subject(lang, &p.text, &p.spans, &p.raw) == Some("tests")
+                        })
+                    })
+                    .filter(|p| {
+                        !p.aside
+                            && p.spans.iter().all(|s| vocab::check_command_span(s))
+                            && sentence_spans.iter().any(|s| vocab::check_command_span(s))
+                            && first(lang, &p.text, lang.passed).is_none()
+                            && first(lang, &p.text, lang.failed).is_none()
+                    })
+                    .map_or((None, true), |p| test_count(lang, &p.text))
+            };
             let (count, sure) = if counted_elsewhere {
                 (None, true)
             } else {
-                test_count(lang, text)
+                match test_count(lang, text) {
+                    (None, _) => count_before(),
+                    own => own,
+                }
             };
             // "3 bestått, 0 feilet": a clause that passes by its zero failures counts them,
             // not the tests that passed.

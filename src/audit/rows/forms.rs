@@ -130,9 +130,16 @@ impl Forms {
         } else {
             sets
         };
+        // An identifier's parts are no words ("pull_request" holds no "pull"); "_not_"
+        // (emphasis) still holds "not".
         let mut prev: Option<char> = None;
+        let mut before_prev: Option<char> = None;
         for (i, c) in text.char_indices() {
-            let word_start = prev.is_none_or(|p| !p.is_alphanumeric());
+            let word_start = prev.is_none_or(|p| {
+                !p.is_alphanumeric()
+                    && !(p == '_' && before_prev.is_some_and(char::is_alphanumeric))
+            });
+            before_prev = prev;
             prev = Some(c);
             let Some(bucket) = self.starting_with(c) else {
                 continue;
@@ -147,10 +154,12 @@ impl Forms {
                     continue;
                 }
                 let end = i + f.text.len();
-                let ends_word = text[end..]
-                    .chars()
-                    .next()
-                    .is_none_or(|n| !n.is_alphanumeric());
+                let mut after = text[end..].chars();
+                let ends_word = match (after.next(), after.next()) {
+                    (None, _) => true,
+                    (Some('_'), next) => next.is_none_or(|n| !n.is_alphanumeric()),
+                    (Some(n), _) => !n.is_alphanumeric(),
+                };
                 if !f.whole || ends_word {
                     return true;
                 }

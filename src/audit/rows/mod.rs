@@ -278,13 +278,44 @@ fn row_claim(span: &str, value: &str, kind: Kind, sentence: &str) -> Claim {
     claim.bind_spans([span]);
     // "4 件成功", "OK (3)", "4개 통과": the count the value gives. A row's number may be
     // something else than the tests that passed, so a mismatch is only reported.
+    // A number the word for tests follows ("pasan los 2 tests", "4 тест") is the count of
+    // tests, and is compared like a sentence's.
     if claim.kind == (Kind::Tests { count: None }) {
         if let Some(n) = value_count(head) {
             claim.kind = Kind::Tests { count: Some(n) };
-            claim.count_sure = false;
+            claim.count_sure = counts_tests(head);
         }
     }
     claim
+}
+
+/// Whether the first number of a row's value has the word for tests right after it, and
+/// the value holds no other number ("2 tests", "4 тест", "3 テスト"; not "3/4 tests").
+fn counts_tests(head: &str) -> bool {
+    let prose: String = head.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+    let words: Vec<&str> = prose.split_whitespace().collect();
+    let numbers: Vec<usize> = words
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.chars().any(|c| c.is_ascii_digit()))
+        .map(|(i, _)| i)
+        .collect();
+    let [at] = numbers.as_slice() else {
+        return false;
+    };
+    let w = words[*at];
+    let glued = w.trim_start_matches(|c: char| c.is_ascii_digit());
+    let next = if glued.is_empty() {
+        words.get(at + 1).copied().unwrap_or("")
+    } else if w.starts_with(|c: char| c.is_ascii_digit()) {
+        glued
+    } else {
+        return false;
+    };
+    let next = next.to_lowercase();
+    super::named::SUITE_WORDS
+        .iter()
+        .any(|t| *t != "suite" && *t != "spec" && next.starts_with(t))
 }
 
 /// The first number of a row's value: a word that opens with digits ("4", "4개", "(3)"),
@@ -705,6 +736,18 @@ mod tests {
     }
 
     #[test]
+    fn a_negation_passes_a_check_only_by_denying_a_problem_or_a_difference() {
+        assert_eq!(read("`cargo clippy`: keine Warnungen"), Some(Kind::Lint));
+        assert_eq!(
+            read("`cargo fmt --check`: inga avvikelser"),
+            Some(Kind::Lint)
+        );
+        // "I did not run it", in a language no table has: the word denied is no problem.
+        assert_eq!(read("`make check` mi ne rulis."), None);
+        assert_eq!(read("`make check` xx no yy."), None);
+    }
+
+    #[test]
     fn zero_failures_are_taken_out_of_a_value_whole() {
         let out = |v: &str| without_zero_failures(v.to_owned());
         assert_eq!(out("5 passed, 0 failed"), "5 passed,  ");
@@ -870,6 +913,18 @@ mod tests {
         assert_eq!(whole("`cargo test`: 3 passed"), [false]);
     }
 
+    #[test]
+    fn a_rows_number_before_the_word_for_tests_is_a_sure_count() {
+        assert!(counts_tests("pasan los 2 tests (`sum` y `mean`)"));
+        assert!(counts_tests("4 тест"));
+        assert!(counts_tests("3 テスト"));
+        // A number of something else, or two numbers: only reported on a mismatch.
+        assert!(!counts_tests("3 passed, 1 skipped"));
+        assert!(!counts_tests("3/4 tests"));
+        assert!(!counts_tests("4 files"));
+        assert!(!counts_tests("4개 테스트"));
+    }
+
     /// The claims `explain` reads in `message`, as text.
     fn claims_of(message: &str) -> Vec<String> {
         crate::audit::claims::explain(message)
@@ -878,6 +933,46 @@ mod tests {
             .filter(|c| c.listed == Listed::No)
             .map(|c| c.kind.to_string())
             .collect()
+    }
+
+    #[test]
+    fn a_signature_binds_to_the_file_of_its_own_part() {
+        let claims = claims_of(
+            "- `median()` — сабагент 1: добавлена в `src/stats.js` и экспортируется, тест в `test/stats.test.js`.",
+        );
+        assert!(
+            claims.contains(&"file src/stats.js holds `median`".to_owned()),
+            "{claims:?}"
+        );
+        assert!(!claims
+            .iter()
+            .any(|c| c.contains("test/stats.test.js holds")));
+    }
+
+    #[test]
+    fn an_identifiers_parts_are_no_words_and_a_clause_negation_keeps_a_branch() {
+        // "pull" is another's hand; "pull_request" is a name.
+        let claims = |m: &str| {
+            crate::audit::claims::explain(m)
+                .into_iter()
+                .flat_map(|r| r.claims)
+                .map(|c| c.kind.to_string())
+                .collect::<Vec<_>>()
+        };
+        let listed = claims(
+            "Added CI.\n\n- `.github/workflows/ci.yaml` — runs `npm test` on push and pull_request",
+        );
+        assert!(
+            listed
+                .iter()
+                .any(|c| c.contains(".github/workflows/ci.yaml")),
+            "{listed:?}"
+        );
+        let kept = claims("Opprydding av grener:\n- `spike/x` er IKKE slettet: den har én commit som ikke er i `main`, så `-d` ville nektet.");
+        assert!(
+            !kept.iter().any(|c| c.contains("spike/x deleted")),
+            "{kept:?}"
+        );
     }
 
     #[test]

@@ -1880,19 +1880,32 @@ fn table_row_new_value(sentence: &str, path: &str) -> Option<String> {
 /// claims nothing of it.
 pub fn mark_defined_names(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        let paths = path_spans(&r.sentence);
-        let [path] = paths.as_slice() else {
-            continue;
-        };
-        if is_data_file(path) || vocab::shape_inferred(path) {
-            continue;
-        }
         let signatures: Vec<String> = vocab::spans_of(&r.sentence)
             .filter_map(signature_name)
             .collect();
         let [name] = signatures.as_slice() else {
             continue;
         };
+        // With several files, the one in the signature's own comma part ("`median()` …
+        // добавлена в `src/stats.js`, тест в `test/stats.test.js`").
+        let paths = path_spans(&r.sentence);
+        let paths = if paths.len() > 1 {
+            r.sentence
+                .split([',', ';', '，', '；'])
+                .find(|part| {
+                    vocab::spans_of(part).any(|s| signature_name(s).as_ref() == Some(name))
+                })
+                .map(path_spans)
+                .unwrap_or_default()
+        } else {
+            paths
+        };
+        let [path] = paths.as_slice() else {
+            continue;
+        };
+        if is_data_file(path) || vocab::shape_inferred(path) {
+            continue;
+        }
         let lower = r.sentence.to_lowercase();
         // A deletion form of any table ("đã bỏ `.lower()`", "hat `x()` entfernt"), another's
         // hand or an earlier state takes the name out of what the file now holds.

@@ -1252,6 +1252,7 @@ pub fn mark_branches_deleted(readings: &mut [Reading]) {
             // "pushed `feat/login`", "someone has to push `feat/audit`": a push is no
             // deletion, whatever deletion form a table's stem finds in its word.
             if denials.iter().any(|d| lower.contains(d.as_str()))
+                || negates(&plain)
                 || PUSH_WORDS.iter().any(|w| plain.contains(w))
                 || ["you", "someone", "somebody"]
                     .iter()
@@ -1889,6 +1890,25 @@ const NOT_CLEAN: &[&str] = &[
 
 /// The words a reader found a denial in ("negated (\"не\")"), lower-cased: what a clause
 /// must hold for the sentence's denial to be its own.
+/// Whether a clause (lower-cased, code spans out) holds a negation of any table as a
+/// whole word ("`spike/x` er IKKE slettet: …", where the sentence's other clauses made
+/// claims, so its reading names no negation).
+fn negates(clause: &str) -> bool {
+    let words: Vec<&str> = clause
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .collect();
+    crate::audit::lang::LANGS.iter().any(|l| {
+        l.negations.iter().any(|n| {
+            let n = n.trim();
+            if n.contains(' ') || !n.chars().all(char::is_alphabetic) {
+                return false;
+            }
+            words.contains(&n)
+        })
+    })
+}
+
 fn denials_of(r: &Reading) -> Vec<String> {
     r.why
         .iter()
@@ -1984,8 +2004,17 @@ pub fn mark_checked_git_lines(readings: &mut [Reading]) {
         let line = sentence.trim().trim_start_matches(['-', '*', '•', ' ']);
         // "✅ pushed to `origin/main`", or a row whose label stands before the mark ("Пуш
         // | ✅ `origin/main` → b849d21"): the label is part of what the mark says is done.
+        // "Push: `origin/main` waa la cusbooneysiiyay ✅": a mark that closes the line says
+        // the whole line is done.
         let labelled;
-        let rest = match vocab::CHECK_MARKS.iter().find_map(|m| line.strip_prefix(m)) {
+        let closing = vocab::CHECK_MARKS
+            .iter()
+            .find_map(|m| line.trim_end_matches(['.', '。', ' ']).strip_suffix(m));
+        let rest = match vocab::CHECK_MARKS
+            .iter()
+            .find_map(|m| line.strip_prefix(m))
+            .or(closing)
+        {
             Some(rest) => rest,
             None => {
                 let Some((at, mark)) = vocab::CHECK_MARKS

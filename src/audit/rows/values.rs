@@ -304,6 +304,55 @@ pub(super) const NO_AFTER: &[&str] = &[
 ];
 
 /// Stems of what a check finds. A value that denies one says the check was clean.
+/// Words for what a formatter or a diff finds ("inga avvikelser", "keine Abweichungen",
+/// "no changes", "差分なし"): denied, the check is clean. Beside a negation, only a
+/// problem or one of these makes a pass: "`make check` mi ne rulis" (did not run, in a
+/// language no table has) denies a word nobody knows, which says nothing passed.
+const DIFFERENCES: &[&str] = &[
+    "diff",
+    "change",
+    "avvik",
+    "afvig",
+    "abweich",
+    "änderung",
+    "écart",
+    "différen",
+    "modification",
+    "diferen",
+    "desvi",
+    "cambio",
+    "scostament",
+    "modific",
+    "afwijking",
+    "verschil",
+    "wijziging",
+    "uwag",
+    "odchyl",
+    "różnic",
+    "zmian",
+    "rozdíl",
+    "změn",
+    "отклонен",
+    "различ",
+    "расхожд",
+    "изменен",
+    "відмінн",
+    "змін",
+    "eltér",
+    "poikkeam",
+    "muutok",
+    "farklı",
+    "değişiklik",
+    "差分",
+    "差异",
+    "差異",
+    "变更",
+    "變更",
+    "変更",
+    "차이",
+    "변경",
+];
+
 pub(super) const PROBLEMS: &[&str] = &[
     "warning",
     "error",
@@ -483,7 +532,8 @@ fn says_passed_with(value: &str, denials_pass: bool) -> bool {
     }
     // "0 fehlgeschlagen", "0 failed": a zero count of failures is part of a pass.
     v = without_zero_failures(v);
-    let (rest, denied) = without_denials(&v);
+    let d = denials(&v);
+    let (rest, denied) = (d.rest, d.problem);
     if denied && denials_pass {
         passed = true;
         v = rest;
@@ -711,9 +761,12 @@ pub(super) fn denials(v: &str) -> Denials {
         // A verb-final language negates the run before it ("ruff इंस्टॉल नहीं है", "kurulu
         // değil"): the word before the negation is its run, unless what follows it is a
         // problem the run was without ("ran without errors").
-        let denies_a_problem = span
-            .iter()
-            .any(|&j| PROBLEMS.iter().any(|p| bare_words[j].contains(p)));
+        let denies_a_problem = span.iter().any(|&j| {
+            PROBLEMS
+                .iter()
+                .chain(DIFFERENCES)
+                .any(|p| bare_words[j].contains(p))
+        });
         let run_before = !inside
             && !denies_a_problem
             && i.checked_sub(1)
