@@ -182,15 +182,18 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_branches_deleted(&mut readings);
     super::rows::mark_copies(&mut readings);
     super::rows::mark_remote_pushes(&mut readings);
+    super::rows::mark_apart_counts(&mut readings);
     super::rows::mark_listed_paths(&mut readings);
     super::rows::mark_labelled_changes(&mut readings);
     super::rows::mark_value_changes(&mut readings);
     super::rows::mark_now_states(&mut readings);
     super::rows::mark_held_values(&mut readings);
     super::rows::mark_defined_names(&mut readings);
+    super::rows::mark_contained_keys(&mut readings);
     super::rows::mark_same_file_changes(&mut readings);
     super::rows::mark_mentioned_paths(&mut readings);
     super::rows::mark_said_absent(&mut readings);
+    super::rows::mark_branches_said_gone(&mut readings);
     super::rows::mark_said_unchanged(&mut readings);
     super::rows::mark_whole_counts(&mut readings);
     super::rows::mark_whole_suites(&mut readings);

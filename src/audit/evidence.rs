@@ -2015,6 +2015,83 @@ fn last_relevant_write_but(
         .map(|(at, p, _)| (*at, p.clone()))
 }
 
+/// Whether `file`, a JavaScript or Python program file that is no test, is named by no
+/// other source file of its language in the project: no test imports it, runs it or
+/// reads it by name, so no test run can see it. Its stem must be long enough to tell
+/// (three characters); past 5 000 entries, or a file that cannot be read, it may be named.
+fn named_by_no_source(file: &Path, f: &Facts) -> bool {
+    const LIMIT: usize = 5_000;
+    const CAP: u64 = 256 << 10;
+    let family: &[&str] = match file.extension().and_then(|e| e.to_str()) {
+        Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts") => {
+            &["js", "mjs", "cjs", "ts", "mts", "cts", "json"]
+        }
+        Some("py") => &["py", "toml", "cfg", "ini"],
+        _ => return false,
+    };
+    let rel = file.strip_prefix(&f.root).unwrap_or(file);
+    if super::vocab::test_file_span(&rel.to_string_lossy()) {
+        return false;
+    }
+    let Some(stem) = file.file_stem().and_then(|s| s.to_str()) else {
+        return false;
+    };
+    if stem.len() < 3 || stem == "index" || stem == "__init__" || stem == "main" {
+        return false;
+    }
+    let names = |text: &str| {
+        text.match_indices(stem).any(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + stem.len()..].chars().next();
+            before.is_none_or(|c| !c.is_alphanumeric() && c != '_')
+                && after.is_none_or(|c| !c.is_alphanumeric() && c != '_')
+        })
+    };
+    let mut stack = vec![f.root.clone()];
+    let mut seen = 0usize;
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return false;
+        };
+        for e in entries.flatten() {
+            seen += 1;
+            if seen > LIMIT {
+                return false;
+            }
+            let path = e.path();
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            let Ok(kind) = e.file_type() else {
+                return false;
+            };
+            if kind.is_dir() {
+                if !matches!(
+                    name.as_ref(),
+                    ".git" | "node_modules" | "target" | ".venv" | "venv" | "__pycache__"
+                ) {
+                    stack.push(path);
+                }
+                continue;
+            }
+            let in_family = path
+                .extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| family.contains(&x));
+            if !in_family || path == file {
+                continue;
+            }
+            let mut text = String::new();
+            let read = std::fs::File::open(&path).and_then(|h| {
+                std::io::Read::read_to_string(&mut std::io::Read::take(h, CAP), &mut text)
+            });
+            if read.is_err() || names(&text) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 /// Whether the call at `at` is a shell command that only changed files' modes or owners
 /// (`chmod +x scripts/backup.sh`): no file's text changed, nothing a syntax check or a
 /// test reads, so it makes no run stale.
@@ -2175,7 +2252,20 @@ pub fn result_evidence(
     let first_run = all.iter().map(|c| c.run.at).min().unwrap_or(0);
     // A test file that none of the runs selects (`mspec/sum.js` written after `npm test`,
     // whose script runs `node --test test/`) is nothing those runs read.
-    let unselected = |p: &Path| tests && all.iter().all(|c| !selects_file(c, p, f));
+    // Nor is a program file no other source file of the project names (`bin/report.js`,
+    // written after the runs, that no test or module requires).
+    // (Looked for only for files written after a run: the walk reads the project.)
+    let late: Vec<&Path> = f
+        .writes
+        .iter()
+        .filter(|(at, _, _)| *at > first_run)
+        .map(|(_, p, _)| p.as_path())
+        .collect();
+    let unselected = |p: &Path| {
+        tests
+            && (all.iter().all(|c| !selects_file(c, p, f))
+                || late.contains(&p) && named_by_no_source(p, f))
+    };
     let after = last_relevant_write_but(f, &check_patterns, first_run, &unselected);
     let fresh: Vec<&Check> = all
         .iter()
@@ -4139,10 +4229,17 @@ fn turn_commits(f: &Facts) -> Vec<Oid> {
                 break;
             }
             let msg = e.message().unwrap_or("");
+            // A rebase makes its commits anew ("rebase (pick)", "rebase (fixup)", "rebase
+            // -i (squash)", "pull --rebase (pick)"); its start and finish make none.
+            let rebased = (msg.starts_with("rebase") || msg.starts_with("pull --rebase"))
+                && !msg.contains("(start)")
+                && !msg.contains("(finish)")
+                && !msg.contains("(abort)");
             if msg.starts_with("commit")
                 || msg.starts_with("cherry-pick")
                 || msg.starts_with("revert")
                 || msg.starts_with("merge")
+                || rebased
             {
                 out.push(e.id_new());
             }
@@ -4912,6 +5009,67 @@ pub fn branch_gone_evidence(
         )));
     }
     Ok(format!("no branch {name} is left"))
+}
+
+/// Evidence for how far a branch and its upstream stand apart: the count the message
+/// gives is how far ahead or how far behind the branch is, as the turn left them. After a
+/// push, pull or fetch of the turn the sentence may tell an earlier moment: reported.
+pub fn apart_evidence(
+    claim: &Claim,
+    branch: &str,
+    upstream: &str,
+    count: u64,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let Some(repo) = f.repo.as_ref() else {
+        return Err(no_repository(claim));
+    };
+    let tip = |name: &str| repo.find_reference(name).ok()?.target();
+    let (Some(local), Some(remote)) = (
+        tip(&format!("refs/heads/{branch}")),
+        tip(&format!("refs/remotes/{upstream}")),
+    ) else {
+        let mut found = finding(
+            claim,
+            format!("the repository has no {branch} or no {upstream} to count between"),
+            "say which branches you compared",
+        );
+        found.blocks = false;
+        return Err(found);
+    };
+    let Ok((ahead, behind)) = repo.graph_ahead_behind(local, remote) else {
+        let mut found = finding(
+            claim,
+            format!("{branch} and {upstream} could not be compared"),
+            "say which branches you compared",
+        );
+        found.blocks = false;
+        return Err(found);
+    };
+    if count == ahead as u64 || count == behind as u64 {
+        return Ok(format!(
+            "{branch} is {ahead} ahead of {upstream} and {behind} behind"
+        ));
+    }
+    let mut found = finding(
+        claim,
+        format!(
+            "the message says {count}, and {branch} is {ahead} ahead of {upstream} and {behind} behind"
+        ),
+        "report the count `git status -sb` or `git rev-list --count` gives",
+    );
+    let moved = f
+        .runs
+        .iter()
+        .flat_map(|r| &r.stages)
+        .any(|s| ["push", "pull", "fetch"].iter().any(|sub| git_sub(s, sub)));
+    if moved {
+        found.blocks = false;
+        found
+            .why
+            .push_str(" (a push, pull or fetch of this turn may have changed it since)");
+    }
+    Err(found)
 }
 
 /// A claim about git that has no repository to look in: reported, not blocked.

@@ -116,6 +116,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 | Kind::Unmoved { .. }
                 | Kind::Clean
                 | Kind::Joined { .. }
+                | Kind::Apart { .. }
                 | Kind::Committed { .. }
                 | Kind::BranchGone { .. }
         ) || c.tools.iter().any(|t| t.kind.is_some())
@@ -169,6 +170,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             | Kind::Unmoved { .. }
             | Kind::Clean
             | Kind::Joined { .. }
+            | Kind::Apart { .. }
             | Kind::Committed { .. }
             | Kind::BranchGone { .. }
                 if !ev.policy.git_claims =>
@@ -342,6 +344,11 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             }
             Kind::Clean => evidence::clean_evidence(&claim, &facts),
             Kind::Joined { a, b } => evidence::joined_evidence(&claim, a, b, &facts),
+            Kind::Apart {
+                branch,
+                upstream,
+                count,
+            } => evidence::apart_evidence(&claim, branch, upstream, *count, &facts),
             Kind::NoneLeft { ext } => evidence::none_left_evidence(&claim, ext, &facts),
             Kind::BranchGone { name, remote } => {
                 evidence::branch_gone_evidence(&claim, name, *remote, &facts)

@@ -33,10 +33,9 @@ pub struct Summary {
     pub counted: bool,
     /// Tests the runner skipped, where it counts them apart from `passed` (unittest's `OK
     /// (skipped=2)`): "Ran 5 tests" is then not five passed.
-    /// Only runners whose own total counts them are read (unittest's `Ran 5 tests`,
-    /// jest's `3 total`, node's `# tests 3`): a count an agent quotes from that total is
-    /// what ran. Where the runner prints no such total (pytest, mocha, cargo), passed and
-    /// skipped together are nothing it printed.
+    /// Only unittest's are read: its `Ran 5 tests` counts them, and an agent quotes it as
+    /// what ran. Elsewhere passed and skipped together are no pass count ("all 5 pass"
+    /// after node's `# pass 4`, `# todo 1`).
     pub skipped: u64,
 }
 
@@ -217,7 +216,7 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                 failed: before(l, "failed").unwrap_or(0),
                 suites: Vec::new(),
                 counted: true,
-                skipped: before(l, "skipped").unwrap_or(0) + before(l, "todo").unwrap_or(0),
+                skipped: 0,
             })
         }
         Runner::Vitest => {
@@ -227,7 +226,7 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                 failed: before(l, "failed").unwrap_or(0),
                 suites: Vec::new(),
                 counted: true,
-                skipped: before(l, "skipped").unwrap_or(0) + before(l, "todo").unwrap_or(0),
+                skipped: 0,
             })
         }
         Runner::Pytest => {
@@ -310,22 +309,12 @@ fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
                 })
                 .next_back()
                 .unwrap_or(0);
-            let other = |key: &str| {
-                lines()
-                    .filter_map(|l| {
-                        l.strip_prefix(&format!("# {key} "))
-                            .or_else(|| l.strip_prefix(&format!("ℹ {key} ")))
-                            .and_then(num)
-                    })
-                    .next_back()
-                    .unwrap_or(0)
-            };
             Some(Summary {
                 passed: pass,
                 failed: fail,
                 suites: Vec::new(),
                 counted: true,
-                skipped: other("skipped") + other("todo"),
+                skipped: 0,
             })
         }
         Runner::Mocha => {
@@ -469,22 +458,19 @@ test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out
     }
 
     #[test]
-    fn tests_that_ran_and_did_not_pass_are_counted_apart() {
+    fn only_unittests_skipped_tests_are_counted_apart() {
         let skipped = |r, o| parse(r, o).map(|s: Summary| (s.passed, s.skipped));
         assert_eq!(
+            skipped(Runner::Unittest, "Ran 5 tests in 0.001s\n\nOK (skipped=2)"),
+            Some((3, 2))
+        );
+        // A runner's todo or skipped tests are no passes, and no part of a pass count.
+        assert_eq!(
+            skipped(Runner::NodeTest, "# tests 5\n# pass 4\n# fail 0\n# todo 1"),
+            Some((4, 0))
+        );
+        assert_eq!(
             skipped(Runner::Jest, "Tests:       1 skipped, 2 passed, 3 total"),
-            Some((2, 1))
-        );
-        assert_eq!(
-            skipped(
-                Runner::NodeTest,
-                "# tests 3\n# pass 1\n# fail 0\n# skipped 1\n# todo 1"
-            ),
-            Some((1, 2))
-        );
-        // Runners that print no total: what they skipped is not read.
-        assert_eq!(
-            skipped(Runner::Mocha, "  2 passing (3ms)\n  1 pending"),
             Some((2, 0))
         );
     }

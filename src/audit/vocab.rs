@@ -97,6 +97,14 @@ pub enum Kind {
         a: String,
         b: String,
     },
+    /// How far a branch and its upstream stand apart, as the message counts it ("`main`
+    /// ligger 3 commits före `origin/main`"): the count must be one of the two the
+    /// repository gives (ahead or behind) as the turn left them.
+    Apart {
+        branch: String,
+        upstream: String,
+        count: u64,
+    },
     /// A file the message says went into the turn's commit ("оба файла вошли в коммит",
     /// "committed `notes.txt` and `README.md`"): a commit of the turn changed it, or it has
     /// nothing left to commit.
@@ -182,6 +190,11 @@ impl std::fmt::Display for Kind {
             } => write!(f, "the branches left as they were"),
             Kind::Clean => write!(f, "the working tree is clean"),
             Kind::Joined { a, b } => write!(f, "branches {a} and {b} joined"),
+            Kind::Apart {
+                branch,
+                upstream,
+                count,
+            } => write!(f, "branch {branch} {count} commits apart from {upstream}"),
             Kind::Committed { path } => write!(f, "file {path} committed"),
             Kind::NoneLeft { ext } => write!(f, "no *.{ext} file left"),
             Kind::BranchGone {
@@ -300,7 +313,9 @@ impl ClaimClass {
         } else if text.starts_with("pushed to ") {
             ClaimClass::Push
         } else if text.starts_with("branch ")
-            && (text.ends_with(" deleted") || text.ends_with(" deleted here and on origin"))
+            && (text.ends_with(" deleted")
+                || text.ends_with(" deleted here and on origin")
+                || text.contains(" commits apart from "))
         {
             ClaimClass::Ref
         } else if (text.starts_with("tag ") || text.starts_with("branch "))
@@ -385,6 +400,7 @@ impl Kind {
             Kind::Unmoved { .. } => ClaimClass::Unmoved,
             Kind::Clean => ClaimClass::Clean,
             Kind::Joined { .. } => ClaimClass::Joined,
+            Kind::Apart { .. } => ClaimClass::Ref,
             Kind::Committed { .. } => ClaimClass::Commit,
             Kind::NoneLeft { .. } => ClaimClass::FileDeleted,
             Kind::BranchGone { .. } => ClaimClass::Ref,
@@ -1873,6 +1889,11 @@ mod tests {
             Kind::Joined {
                 a: "feat".into(),
                 b: "main".into(),
+            },
+            Kind::Apart {
+                branch: "main".into(),
+                upstream: "origin/main".into(),
+                count: 2,
             },
             Kind::Committed {
                 path: "notes.txt".into(),

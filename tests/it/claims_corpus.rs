@@ -76,6 +76,11 @@ fn kind_label(kind: &Kind) -> String {
         } => "unmoved".into(),
         Kind::Clean => "clean".into(),
         Kind::Joined { a, b } => format!("joined:{a}+{b}"),
+        Kind::Apart {
+            branch,
+            upstream,
+            count,
+        } => format!("apart:{branch}+{upstream}:{count}"),
         Kind::Committed { path } => format!("committed:{path}"),
         Kind::NoneLeft { ext } => format!("noneleft:{ext}"),
         Kind::BranchGone {

@@ -34,14 +34,16 @@ mod values;
 pub use copies::mark_copies;
 pub(super) use forms::read_as;
 pub use paths::{
-    drop_asides, mark_defined_names, mark_held_values, mark_labelled_changes, mark_listed_paths,
-    mark_mentioned_paths, mark_now_states, mark_said_absent, mark_said_unchanged,
-    mark_same_file_changes, mark_value_changes, mark_whole_counts, mark_whole_suites,
+    drop_asides, mark_contained_keys, mark_defined_names, mark_held_values, mark_labelled_changes,
+    mark_listed_paths, mark_mentioned_paths, mark_now_states, mark_said_absent,
+    mark_said_unchanged, mark_same_file_changes, mark_value_changes, mark_whole_counts,
+    mark_whole_suites,
 };
 pub use refs::{
-    mark_branches_deleted, mark_checked_git_lines, mark_clean_tree, mark_committed_files,
-    mark_extensions_gone, mark_git_refs, mark_git_rows, mark_git_steps, mark_gone_beside_denials,
-    mark_joined, mark_named_commits, mark_remote_pushes, mark_unmoved,
+    mark_apart_counts, mark_branches_deleted, mark_branches_said_gone, mark_checked_git_lines,
+    mark_clean_tree, mark_committed_files, mark_extensions_gone, mark_git_refs, mark_git_rows,
+    mark_git_steps, mark_gone_beside_denials, mark_joined, mark_named_commits, mark_remote_pushes,
+    mark_unmoved,
 };
 pub use structure::add_structured_rows;
 
@@ -283,7 +285,11 @@ fn row_claim(span: &str, value: &str, kind: Kind, sentence: &str) -> Claim {
     if claim.kind == (Kind::Tests { count: None }) {
         if let Some(n) = value_count(head) {
             claim.kind = Kind::Tests { count: Some(n) };
-            claim.count_sure = counts_tests(head);
+            // "2 tests, 1 skipped": the count is of what ran, not of what passed.
+            let skips = ["skip", "todo", "pending", "ignored", "xfail"]
+                .iter()
+                .any(|w| value.to_lowercase().contains(w));
+            claim.count_sure = counts_tests(head) && !skips;
         }
     }
     claim
@@ -933,6 +939,61 @@ mod tests {
             .filter(|c| c.listed == Listed::No)
             .map(|c| c.kind.to_string())
             .collect()
+    }
+
+    #[test]
+    fn a_distance_to_the_upstream_is_counted_and_is_no_push() {
+        let all = |m: &str| {
+            crate::audit::claims::explain(m)
+                .into_iter()
+                .flat_map(|r| r.claims)
+                .map(|c| c.kind.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            all("### Git\n`main` ligger 3 commits före `origin/main`."),
+            ["branch main 3 commits apart from origin/main"]
+        );
+        let zh = all("我完成了修改。\n`main` 领先 `origin/main` 2 个提交。");
+        assert!(
+            zh.contains(&"branch main 2 commits apart from origin/main".to_owned()),
+            "{zh:?}"
+        );
+        assert!(!zh.iter().any(|c| c.starts_with("pushed")), "{zh:?}");
+        // "one commit ahead", in a table's words: no push either.
+        let hr = all("Gotovo.\nLokalni `main` je jedan commit ispred `origin/main`.");
+        assert!(!hr.iter().any(|c| c.starts_with("pushed")), "{hr:?}");
+    }
+
+    #[test]
+    fn keys_a_data_file_is_said_to_contain_are_claims() {
+        let claims = claims_of(
+            "**Hotovo**\n- `config/app.json` vytvořen a obsahuje `port` (8080) i `log` (`info`)",
+        );
+        assert!(
+            claims.contains(&"file config/app.json holds `log`".to_owned()),
+            "{claims:?}"
+        );
+        assert!(
+            claims.contains(&"file config/app.json holds `port`".to_owned()),
+            "{claims:?}"
+        );
+        // Denied, or after a denial: not the file's.
+        let none = claims_of("- `config/app.json` does not contain `log`.");
+        assert!(!none.iter().any(|c| c.contains("holds")), "{none:?}");
+        let czech = claims_of("- `config/app.json` neobsahuje `log`.");
+        assert!(!czech.iter().any(|c| c.contains("holds")), "{czech:?}");
+    }
+
+    #[test]
+    fn a_word_for_tag_inside_another_commands_span_makes_no_tag() {
+        let claims = claims_of("- `npm version minor --no-git-tag-version` → `v1.1.0`");
+        assert!(!claims.iter().any(|c| c.starts_with("tag ")), "{claims:?}");
+        let tagged = claims_of("Tagged the release `v1.1.0`.");
+        assert!(
+            tagged.iter().any(|c| c.starts_with("tag v1.1.0")),
+            "{tagged:?}"
+        );
     }
 
     #[test]

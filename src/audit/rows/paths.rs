@@ -563,7 +563,11 @@ pub fn mark_said_unchanged(readings: &mut [Reading]) {
             };
             let between =
                 between.trim_matches(|c: char| c.is_whitespace() || c == ':' || c == '：');
-            if between.split_whitespace().count() > 2 || between.chars().count() > 14 {
+            // "`config/app.yaml` | `port` ongewijzigd": a name between is what stayed.
+            if between.split_whitespace().count() > 2
+                || between.chars().count() > 14
+                || between.contains('`')
+            {
                 continue;
             }
             // "the public API of `src/lib.rs` is unchanged": the path names whose part the
@@ -1871,6 +1875,122 @@ fn table_row_new_value(sentence: &str, path: &str) -> Option<String> {
             && !v.ends_with('.')
     };
     (versionish(old) && versionish(new) && old != new).then(|| new.trim_matches('`').to_owned())
+}
+
+/// Words that say a file holds what follows ("`config/app.json` vytvořen a obsahuje
+/// `port` i `log`"), in the tables' languages.
+const CONTAINS: &[&str] = &[
+    "contains",
+    "contain",
+    "includes",
+    "enthält",
+    "enthalten",
+    "contient",
+    "contiene",
+    "contienen",
+    "contém",
+    "bevat",
+    "innehåller",
+    "indeholder",
+    "inneholder",
+    "sisältää",
+    "tartalmaz",
+    "zawiera",
+    "obsahuje",
+    "vsebuje",
+    "sadrži",
+    "conține",
+    "içerir",
+    "içeriyor",
+    "содержит",
+    "містить",
+    "съдържа",
+    "περιέχει",
+    "chứa",
+    "berisi",
+    "mengandung",
+    "naglalaman",
+    "מכיל",
+    "يحتوي",
+    "شامل",
+    "包含",
+    "含む",
+    "含ま",
+    "포함",
+];
+
+/// Marks the keys a sentence says a data file contains ("`config/app.json` created, and
+/// it contains `port` (8080) and `log` (`info`)"): each code span after the word for
+/// "contains" that is a key's shape, up to a negation ("… `port`, but not `log`"). The
+/// file as the turn left it must hold each. One data file only, told as done.
+pub fn mark_contained_keys(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let paths = path_spans(&r.sentence);
+        let [path] = paths.as_slice() else {
+            continue;
+        };
+        if !is_data_file(path) || !states_as_done(r) || says_taken_out(&r.sentence) {
+            continue;
+        }
+        let lower = r.sentence.to_lowercase();
+        let Some(at) = CONTAINS
+            .iter()
+            .filter_map(|w| {
+                lower.match_indices(w).find_map(|(i, _)| {
+                    let outside = lower[..i].matches('`').count().is_multiple_of(2);
+                    // A word of its own ("neobsahuje" is "does not contain").
+                    let starts = lower[..i]
+                        .chars()
+                        .next_back()
+                        .is_none_or(|c| !c.is_alphanumeric());
+                    (outside
+                        && starts
+                        && lower[..i].contains(&format!("`{}`", path.to_lowercase())))
+                    .then_some(i)
+                })
+            })
+            .min()
+        else {
+            continue;
+        };
+        // "does not contain", "nie zawiera": the words from the file to the verb.
+        let from_file = lower[..at]
+            .rfind('`')
+            .map_or(&lower[..at], |i| &lower[i + 1..at]);
+        if refs::negates(from_file) {
+            continue;
+        }
+        let tail = &r.sentence[at..];
+        // Up to the first negation: what follows it the file lacks.
+        let mut keys = Vec::new();
+        for (i, part) in tail.split('`').enumerate() {
+            if i % 2 == 0 {
+                if i > 0 && refs::negates(&part.to_lowercase()) {
+                    break;
+                }
+                continue;
+            }
+            let key = part.trim();
+            let keyish = (2..=40).contains(&key.len())
+                && key
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "_-.".contains(c))
+                && key.starts_with(|c: char| c.is_alphabetic());
+            if keyish && vocab::path_of(key, true).is_none() {
+                keys.push(key.to_owned());
+            }
+        }
+        for key in keys {
+            let kind = Kind::Holds {
+                path: path.clone(),
+                value: key,
+            };
+            if !r.claims.iter().any(|c| c.kind == kind) {
+                let claim = Claim::read(kind, &r.sentence);
+                add(r, claim);
+            }
+        }
+    }
 }
 
 /// Marks the functions a sentence says a program file has, by their signature ("`app/text.py`:

@@ -3,6 +3,7 @@
 //! placed on a remote branch.
 
 use super::*;
+use std::sync::OnceLock;
 
 /// Words for a tag, in the tables' languages and beyond.
 pub(super) const TAG_WORDS: &[&str] = &[
@@ -113,7 +114,18 @@ pub fn mark_git_refs(readings: &mut [Reading]) {
             })
         };
         let mut names: Vec<(String, bool)> = Vec::new();
-        if has(TAG_WORDS) {
+        // The word for tag in the prose, or a `git tag` the sentence writes out: inside
+        // another command's span it is an option's part (`npm version minor
+        // --no-git-tag-version` → `v1.1.0` made no tag).
+        let prose = fold(&unquoted(&r.sentence).to_lowercase());
+        let tag_said = TAG_WORDS.iter().any(|w| {
+            if w.is_ascii() {
+                has_stem(&prose, w)
+            } else {
+                prose.contains(w)
+            }
+        }) || vocab::spans_of(&r.sentence).any(|s| s.trim().starts_with("git tag"));
+        if has(TAG_WORDS) && tag_said {
             for w in lower.split(|c: char| c.is_whitespace() || "`'\"«»“”()[]，。、：".contains(c))
             {
                 let w = w.trim_end_matches([',', '.', ';', ':', '!']);
@@ -1890,23 +1902,143 @@ const NOT_CLEAN: &[&str] = &[
 
 /// The words a reader found a denial in ("negated (\"не\")"), lower-cased: what a clause
 /// must hold for the sentence's denial to be its own.
+/// Weakens what a message says of a branch another of its sentences says was deleted
+/// ("On the branch `feat/clamp`: …", then "`feat/clamp` was deleted after the merge"):
+/// the branch is where the work was, told honestly as gone. Reported, never blocked.
+pub fn mark_branches_said_gone(readings: &mut [Reading]) {
+    let mut gone: Vec<String> = readings
+        .iter()
+        .flat_map(|r| &r.claims)
+        .filter_map(|c| match &c.kind {
+            Kind::BranchGone { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    // "`git branch -d feat/clamp` — lokalna grana obrisana": the deletion written out.
+    for r in readings.iter().filter(|r| !r.skipped) {
+        for span in vocab::spans_of(&r.sentence) {
+            let words: Vec<&str> = span.split_whitespace().collect();
+            let deletes = match words.as_slice() {
+                ["git", "branch", rest @ ..] => {
+                    rest.iter().any(|w| matches!(*w, "-d" | "-D" | "--delete"))
+                }
+                ["git", "push", rest @ ..] => rest.iter().any(|w| *w == "--delete" || *w == "-d"),
+                _ => false,
+            };
+            if deletes {
+                gone.extend(
+                    words[2..]
+                        .iter()
+                        .filter(|w| !w.starts_with('-') && **w != "origin")
+                        .map(|w| (*w).to_owned()),
+                );
+            }
+        }
+    }
+    if gone.is_empty() {
+        return;
+    }
+    for c in readings.iter_mut().flat_map(|r| &mut r.claims) {
+        if matches!(&c.kind, Kind::Ref { name, tag: false, .. } if gone.contains(name)) {
+            c.weaken("the message says elsewhere that the branch was deleted");
+        }
+    }
+}
+
+/// Marks how far a branch and its upstream stand apart, as a report counts it ("`main`
+/// ligger 3 commits före `origin/main`", "`main` 領先 `origin/main` 2 個提交"): the
+/// sentence names the branch and `origin/<branch>` in code spans, and one number with a
+/// word for commits right after it. Neither a denial nor a plan.
+pub fn mark_apart_counts(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if !r.sentence.contains('`') {
+            continue;
+        }
+        let spans: Vec<&str> = vocab::spans_of(&r.sentence).map(str::trim).collect();
+        let Some((branch, upstream)) = spans.iter().find_map(|up| {
+            let (remote, b) = up.split_once('/')?;
+            (matches!(remote, "origin" | "upstream") && spans.contains(&b))
+                .then(|| (b.to_owned(), (*up).to_owned()))
+        }) else {
+            continue;
+        };
+        let prose: String = r
+            .sentence
+            .split('`')
+            .step_by(2)
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase();
+        let words: Vec<&str> = prose.split_whitespace().collect();
+        let counted: Vec<(usize, u64)> = words
+            .iter()
+            .enumerate()
+            .filter_map(|(i, w)| {
+                let digits: String = w.chars().take_while(char::is_ascii_digit).collect();
+                let rest = &w[digits.len()..];
+                let counter = rest.is_empty() || !rest.starts_with(|c: char| c.is_ascii());
+                if !digits.is_empty() && counter {
+                    return Some((i, digits.parse().ok()?));
+                }
+                // "jedan commit": a table's number word right before the word for commit.
+                let next = words.get(i + 1)?;
+                COMMIT_WORDS.iter().any(|c| next.starts_with(c)).then(|| {
+                    Some((
+                        i,
+                        number_of(w.trim_matches(|c: char| !c.is_alphanumeric()))?,
+                    ))
+                })?
+            })
+            .collect();
+        let [(at, count)] = counted.as_slice() else {
+            continue;
+        };
+        let of_commits = words[*at..]
+            .iter()
+            .take(3)
+            .any(|w| COMMIT_WORDS.iter().any(|c| w.contains(c)));
+        // The comma part of the count: "2 commits ahead of `origin/main`, not pushed" is
+        // no denial of the count.
+        let part = prose
+            .split([',', ';', '，', '；', '—', '–'])
+            .find(|p| p.split_whitespace().any(|w| w == words[*at]))
+            .unwrap_or(&prose);
+        if !of_commits || negates(part) || !clause_states_as_done(&r.sentence) {
+            continue;
+        }
+        // A distance to the upstream is no push of the branch, whatever push reading a
+        // remote's name drew from the sentence.
+        r.claims
+            .retain(|c| !matches!(&c.kind, Kind::Push { branch: Some(b) } if *b == branch));
+        let kind = Kind::Apart {
+            branch,
+            upstream,
+            count: *count,
+        };
+        if !r.claims.iter().any(|c| c.kind == kind) {
+            let claim = Claim::read(kind, &r.sentence);
+            add(r, claim);
+        }
+    }
+}
+
 /// Whether a clause (lower-cased, code spans out) holds a negation of any table as a
 /// whole word ("`spike/x` er IKKE slettet: …", where the sentence's other clauses made
 /// claims, so its reading names no negation).
-fn negates(clause: &str) -> bool {
-    let words: Vec<&str> = clause
+pub(super) fn negates(clause: &str) -> bool {
+    // The tables' one-word negations, gathered once.
+    static WORDS: OnceLock<std::collections::HashSet<&'static str>> = OnceLock::new();
+    let negations = WORDS.get_or_init(|| {
+        crate::audit::lang::LANGS
+            .iter()
+            .flat_map(|l| l.negations.iter())
+            .map(|n| n.trim())
+            .filter(|n| !n.is_empty() && n.chars().all(char::is_alphabetic))
+            .collect()
+    });
+    clause
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
-        .collect();
-    crate::audit::lang::LANGS.iter().any(|l| {
-        l.negations.iter().any(|n| {
-            let n = n.trim();
-            if n.contains(' ') || !n.chars().all(char::is_alphabetic) {
-                return false;
-            }
-            words.contains(&n)
-        })
-    })
+        .any(|w| !w.is_empty() && negations.contains(w))
 }
 
 fn denials_of(r: &Reading) -> Vec<String> {
@@ -2133,6 +2265,9 @@ pub fn mark_remote_pushes(readings: &mut [Reading]) {
         "领先",
         "先行",
         "앞서",
+        "ispred",
+        "on top",
+        "மேல்",
     ];
     // "Na `origin/main` i dalje je stari commit": the remote still holds the old commit,
     // nothing went there.
@@ -2256,6 +2391,7 @@ pub fn mark_remote_pushes(readings: &mut [Reading]) {
             if branch.is_empty()
                 || status_quoted
                 || !names_commit
+                || counts_commits(&own_lower)
                 || BASED.iter().any(|b| own_lower.contains(b))
                 || STILL_OLD.iter().any(|w| has_word(&own_lower, w))
                 || !clause_states_as_done(clause)
@@ -2272,6 +2408,19 @@ pub fn mark_remote_pushes(readings: &mut [Reading]) {
             break;
         }
     }
+}
+
+/// Whether a clause counts commits ("jedan commit ispred", "2 commits", "ایک commit"):
+/// a number, in digits or a table's words, right before a word for commit tells how far
+/// apart two refs are, not that one went to the other.
+fn counts_commits(clause: &str) -> bool {
+    let words: Vec<&str> = clause.split_whitespace().collect();
+    words.windows(2).any(|w| {
+        let count = w[0].trim_matches(|c: char| !c.is_alphanumeric());
+        COMMIT_WORDS.iter().any(|c| w[1].starts_with(c))
+            && (count.bytes().all(|b| b.is_ascii_digit()) && !count.is_empty()
+                || number_of(count).is_some())
+    })
 }
 
 /// A version tag's shape: `v1.2`, `v0.2.0`, `v1.0.0-rc.1`.
