@@ -963,6 +963,9 @@ mod tests {
         // "one commit ahead", in a table's words: no push either.
         let hr = all("Gotovo.\nLokalni `main` je jedan commit ispred `origin/main`.");
         assert!(!hr.iter().any(|c| c.starts_with("pushed")), "{hr:?}");
+        // A sentence that says the branch was not pushed claims no push in its other part.
+        let hu = all("- A helyi `main` egy committal az `origin/main` előtt jár; a `main` ágat nem pusholtam");
+        assert_eq!(hu, ["nothing pushed to main"]);
     }
 
     #[test]

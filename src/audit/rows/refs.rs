@@ -2266,6 +2266,7 @@ pub fn mark_remote_pushes(readings: &mut [Reading]) {
         "先行",
         "앞서",
         "ispred",
+        "előtt",
         "on top",
         "மேல்",
     ];
@@ -2364,8 +2365,14 @@ pub fn mark_remote_pushes(readings: &mut [Reading]) {
         "이전",
     ];
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        if r.claims.iter().any(|c| matches!(c.kind, Kind::Push { .. }))
-            || undoes_history(&r.sentence)
+        // "… a `main` ágat nem pusholtam": a sentence that says nothing went out claims
+        // no push in its other clause.
+        if r.claims.iter().any(|c| {
+            matches!(
+                c.kind,
+                Kind::Push { .. } | Kind::Unmoved { remote: true, .. }
+            )
+        }) || undoes_history(&r.sentence)
         {
             continue;
         }
