@@ -742,15 +742,20 @@ mod tests {
     }
 
     #[test]
-    fn a_negation_passes_a_check_only_by_denying_a_problem_or_a_difference() {
+    fn a_negation_passes_a_check_unless_the_agent_denies_its_own_doing() {
         assert_eq!(read("`cargo clippy`: keine Warnungen"), Some(Kind::Lint));
         assert_eq!(
             read("`cargo fmt --check`: inga avvikelser"),
             Some(Kind::Lint)
         );
-        // "I did not run it", in a language no table has: the word denied is no problem.
+        assert_eq!(
+            read("`cargo clippy -- -D warnings`: nessuna segnalazione"),
+            Some(Kind::Lint)
+        );
+        // "I did not run it", in a language no table has: "I … not" is what the agent did
+        // not do, never a problem the check found.
         assert_eq!(read("`make check` mi ne rulis."), None);
-        assert_eq!(read("`make check` xx no yy."), None);
+        assert_eq!(read("`make check`: ich nicht gestartet"), None);
     }
 
     #[test]

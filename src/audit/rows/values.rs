@@ -304,10 +304,15 @@ pub(super) const NO_AFTER: &[&str] = &[
 ];
 
 /// Stems of what a check finds. A value that denies one says the check was clean.
+/// First-person subject pronouns: "I … not" before a check's result tells what the agent
+/// did not do.
+const FIRST_PERSON: &[&str] = &[
+    "ich", "je", "yo", "eu", "io", "ik", "jag", "jeg", "minä", "én", "я", "mi", "ben", "saya",
+    "aku", "tôi", "ego", "我", "私", "나는", "저는",
+];
+
 /// Words for what a formatter or a diff finds ("inga avvikelser", "keine Abweichungen",
-/// "no changes", "差分なし"): denied, the check is clean. Beside a negation, only a
-/// problem or one of these makes a pass: "`make check` mi ne rulis" (did not run, in a
-/// language no table has) denies a word nobody knows, which says nothing passed.
+/// "no changes", "差分なし"): denied, the check is clean.
 const DIFFERENCES: &[&str] = &[
     "diff",
     "change",
@@ -532,8 +537,7 @@ fn says_passed_with(value: &str, denials_pass: bool) -> bool {
     }
     // "0 fehlgeschlagen", "0 failed": a zero count of failures is part of a pass.
     v = without_zero_failures(v);
-    let d = denials(&v);
-    let (rest, denied) = (d.rest, d.problem);
+    let (rest, denied) = without_denials(&v);
     if denied && denials_pass {
         passed = true;
         v = rest;
@@ -771,9 +775,16 @@ pub(super) fn denials(v: &str) -> Denials {
             && !denies_a_problem
             && i.checked_sub(1)
                 .is_some_and(|j| !clause_ends(words[j]) && is_run_or_pass(&bare_words[j]));
+        // "`make check` mi ne rulis" (I did not run it, in a language no table has): the
+        // agent's own "I … not" denies what it did, never a problem the check found.
+        let mine = !inside
+            && !denies_a_problem
+            && i.checked_sub(1)
+                .is_some_and(|j| FIRST_PERSON.contains(&bare_words[j].as_str()));
         let of_run_or_pass = span.iter().any(|&j| is_run_or_pass(&bare_words[j]))
             || (inside && is_run_or_pass(words[i]))
-            || run_before;
+            || run_before
+            || mine;
         negated_pass |= of_run_or_pass;
         if !span.is_empty() && !of_run_or_pass {
             denied = true;
