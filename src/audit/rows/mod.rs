@@ -756,6 +756,7 @@ mod tests {
         // not do, never a problem the check found.
         assert_eq!(read("`make check` mi ne rulis."), None);
         assert_eq!(read("`make check`: ich nicht gestartet"), None);
+        assert_eq!(read("`cargo clippy` nem futott"), None);
     }
 
     #[test]
