@@ -1264,13 +1264,14 @@ pub fn mark_branches_deleted(readings: &mut [Reading]) {
             // "pushed `feat/login`", "someone has to push `feat/audit`": a push is no
             // deletion, whatever deletion form a table's stem finds in its word.
             if denials.iter().any(|d| lower.contains(d.as_str()))
-                || negates(&plain)
                 || PUSH_WORDS.iter().any(|w| plain.contains(w))
                 || ["you", "someone", "somebody"]
                     .iter()
                     .any(|w| plain.split(|c: char| !c.is_alphanumeric()).any(|x| x == *w))
                 || !super::tells_gone(&unquoted(clause))
                 || taken_back_in(r, clause, NOT_REPORTED)
+                // Last: only a clause that tells a deletion is looked through for one.
+                || negates(&plain)
             {
                 continue;
             }
@@ -2027,7 +2028,7 @@ pub fn mark_apart_counts(readings: &mut [Reading]) {
 /// claims, so its reading names no negation).
 pub(super) fn negates(clause: &str) -> bool {
     // The tables' one-word negations, gathered once.
-    static WORDS: OnceLock<std::collections::HashSet<&'static str>> = OnceLock::new();
+    static WORDS: OnceLock<crate::audit::fast_hash::FastSet<&'static str>> = OnceLock::new();
     let negations = WORDS.get_or_init(|| {
         crate::audit::lang::LANGS
             .iter()
