@@ -2660,12 +2660,7 @@ fn passed_count_beside_another(claim: &Claim, count: Option<u64>, c: &Check) -> 
     let Some(s) = summary::parse(c.runner, &c.run.output) else {
         return false;
     };
-    let prose: String = claim
-        .sentence
-        .split('`')
-        .step_by(2)
-        .collect::<Vec<_>>()
-        .join(" ");
+    let prose = super::vocab::outside_spans(&claim.sentence, " ");
     let numbers = prose
         .split(|ch: char| !ch.is_alphanumeric())
         .filter_map(super::lang::number_of)

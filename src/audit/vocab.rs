@@ -1535,6 +1535,12 @@ pub(crate) fn names_a_step(span: &str) -> bool {
 /// Marks that open a line told as done ("✅ `npm ci`", "✔ Commit qilindi: …").
 pub(crate) const CHECK_MARKS: &[&str] = &["✅", "✔", "☑", "✓"];
 
+/// The text outside a sentence's code spans, the spans' places joined by `sep` (what the
+/// prose says, not the names it quotes).
+pub(crate) fn outside_spans(text: &str, sep: &str) -> String {
+    text.split('`').step_by(2).collect::<Vec<_>>().join(sep)
+}
+
 /// The code spans of a text, in order: what stands between its backticks.
 pub(crate) fn spans_of(
     text: &str,

@@ -298,7 +298,7 @@ fn row_claim(span: &str, value: &str, kind: Kind, sentence: &str) -> Claim {
 /// Whether the first number of a row's value has the word for tests right after it, and
 /// the value holds no other number ("2 tests", "4 тест", "3 テスト"; not "3/4 tests").
 fn counts_tests(head: &str) -> bool {
-    let prose: String = head.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+    let prose = vocab::outside_spans(head, " ");
     let words: Vec<&str> = prose.split_whitespace().collect();
     let numbers: Vec<usize> = words
         .iter()

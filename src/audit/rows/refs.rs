@@ -1963,13 +1963,7 @@ pub fn mark_apart_counts(readings: &mut [Reading]) {
         }) else {
             continue;
         };
-        let prose: String = r
-            .sentence
-            .split('`')
-            .step_by(2)
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_lowercase();
+        let prose = vocab::outside_spans(&r.sentence, " ").to_lowercase();
         let words: Vec<&str> = prose.split_whitespace().collect();
         let counted: Vec<(usize, u64)> = words
             .iter()
