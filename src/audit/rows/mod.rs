@@ -937,6 +937,15 @@ mod tests {
         assert!(!counts_tests("4개 테스트"));
     }
 
+    /// Every claim `explain` reads in `message`, listed paths among them, as text.
+    fn all_claims_of(message: &str) -> Vec<String> {
+        crate::audit::claims::explain(message)
+            .into_iter()
+            .flat_map(|r| r.claims)
+            .map(|c| c.kind.to_string())
+            .collect()
+    }
+
     /// The claims `explain` reads in `message`, as text.
     fn claims_of(message: &str) -> Vec<String> {
         crate::audit::claims::explain(message)
@@ -949,13 +958,7 @@ mod tests {
 
     #[test]
     fn a_distance_to_the_upstream_is_counted_and_is_no_push() {
-        let all = |m: &str| {
-            crate::audit::claims::explain(m)
-                .into_iter()
-                .flat_map(|r| r.claims)
-                .map(|c| c.kind.to_string())
-                .collect::<Vec<_>>()
-        };
+        let all = all_claims_of;
         assert_eq!(
             all("### Git\n`main` ligger 3 commits före `origin/main`."),
             ["branch main 3 commits apart from origin/main"]
@@ -1022,13 +1025,7 @@ mod tests {
     #[test]
     fn an_identifiers_parts_are_no_words_and_a_clause_negation_keeps_a_branch() {
         // "pull" is another's hand; "pull_request" is a name.
-        let claims = |m: &str| {
-            crate::audit::claims::explain(m)
-                .into_iter()
-                .flat_map(|r| r.claims)
-                .map(|c| c.kind.to_string())
-                .collect::<Vec<_>>()
-        };
+        let claims = all_claims_of;
         let listed = claims(
             "Added CI.\n\n- `.github/workflows/ci.yaml` — runs `npm test` on push and pull_request",
         );

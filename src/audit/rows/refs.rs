@@ -125,7 +125,7 @@ pub fn mark_git_refs(readings: &mut [Reading]) {
                 prose.contains(w)
             }
         }) || vocab::spans_of(&r.sentence).any(|s| s.trim().starts_with("git tag"));
-        if has(TAG_WORDS) && tag_said {
+        if tag_said {
             for w in lower.split(|c: char| c.is_whitespace() || "`'\"«»“”()[]，。、：".contains(c))
             {
                 let w = w.trim_end_matches([',', '.', ';', ':', '!']);
