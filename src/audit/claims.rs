@@ -173,12 +173,14 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_git_steps(&mut readings);
     super::rows::mark_git_rows(&mut readings);
     super::rows::mark_checked_git_lines(&mut readings);
+    super::rows::mark_foreign_git_forms(&mut readings);
     super::rows::mark_unmoved(&mut readings);
     super::rows::mark_clean_tree(&mut readings);
     super::rows::mark_joined(&mut readings);
     super::rows::mark_gone_beside_denials(&mut readings);
     super::rows::mark_committed_files(&mut readings);
     super::rows::mark_extensions_gone(&mut readings);
+    super::rows::mark_said_gone(&mut readings);
     super::rows::mark_branches_deleted(&mut readings);
     super::rows::mark_copies(&mut readings);
     super::rows::mark_remote_pushes(&mut readings);

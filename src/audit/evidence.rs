@@ -1665,8 +1665,13 @@ fn checks<'r>(runs: &'r [Run], patterns: &[String], tests: bool, cwd: &Path) -> 
             };
             // `npm test && jest && mocha` ran three runners, each with its own summary in
             // the one output; a second run of the same runner in one command shows only
-            // one summary to tell them apart by.
-            if out[before..].iter().any(|c: &Check| c.key == key) {
+            // one summary to tell them apart by. A check other than tests has no summary to
+            // confuse: `cargo fmt && cargo fmt --check` ran the check named after the
+            // formatter.
+            if out[before..]
+                .iter()
+                .any(|c: &Check| c.key == key && (tests || c.stage.argv == stage.argv))
+            {
                 continue;
             }
             let listing = LISTING
@@ -2692,7 +2697,7 @@ pub fn named_commands_ran(claim: &Claim, f: &Facts) -> Result<(), Finding> {
 /// stage an earlier failure skipped), exited 0, and printed no conflict, error or fatal
 /// line.
 pub fn ran_evidence(claim: &Claim, command: &str, f: &Facts) -> Result<String, Finding> {
-    let words = shell_words(command);
+    let words = without_elisions(shell_words(command));
     let holds = |argv: &[String]| stage_holds(argv, &words);
     let fix = "report what the command printed (or resolve it and run it again)";
     let Some((run, stage)) = f
@@ -2723,7 +2728,8 @@ pub fn ran_evidence(claim: &Claim, command: &str, f: &Facts) -> Result<String, F
                 .iter()
                 .any(|w| name.to_lowercase().contains(w))
         });
-        if (checked_line || super::vocab::names_a_step(command) && !check_script)
+        if (checked_line || super::vocab::names_a_step(command))
+            && !check_script
             && words.first().is_none_or(|w| w != "git")
         {
             found.blocks = false;
@@ -2781,6 +2787,15 @@ fn shell_words(command: &str) -> Vec<String> {
 
 /// Whether a stage's `argv` runs the command `words` writes out: the same program, and
 /// each of its words after it, in order (`cargo test --lib` in `cargo test -q --lib`).
+/// A command written with its arguments cut short ("`git commit --amend -m …`"): the words
+/// it elides are any.
+fn without_elisions(words: Vec<String>) -> Vec<String> {
+    words
+        .into_iter()
+        .filter(|w| !w.contains('…') && !w.ends_with("..."))
+        .collect()
+}
+
 fn stage_holds(argv: &[String], words: &[String]) -> bool {
     let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
     let (Some(p), Some(w)) = (argv.first(), words.first()) else {
@@ -2791,7 +2806,7 @@ fn stage_holds(argv: &[String], words: &[String]) -> bool {
 }
 
 fn span_ran(span: &str, f: &Facts) -> bool {
-    let words = shell_words(span);
+    let words = without_elisions(shell_words(span));
     let holds = stage_holds;
     let peeled_words = shellrun::peel(&words);
     let ran = |argv: &[String]| holds(argv, &words) || holds(&shellrun::peel(argv), &peeled_words);
@@ -4865,6 +4880,63 @@ pub fn push_evidence(claim: &Claim, branch: Option<&str>, f: &Facts) -> Result<S
     }
     .and_then(|e| pushed_to_the_remote_named(claim, f).map(|()| e))
     .and_then(|e| named_refs_not_refused(claim, &pushed, f).map(|()| e))
+    .and_then(|e| match branch {
+        Some(b) => pushed_branch_holds_the_work(claim, b, f).map(|()| e),
+        None => Ok(e),
+    })
+}
+
+/// "Commit `config: port 9090`; pushed to `origin/feat/port`" after `git push origin
+/// feat/port` sent a local branch that holds none of the turn's commits (they are on
+/// `main`): the push carried none of the work. Only when the turn made commits that a
+/// branch still holds, and neither the branch pushed nor its remote-tracking refs hold
+/// any of them (a commit made after the push sits on the local branch).
+fn pushed_branch_holds_the_work(claim: &Claim, branch: &str, f: &Facts) -> Result<(), Finding> {
+    let Some(repo) = f.repo.as_ref() else {
+        return Ok(());
+    };
+    let branch = branch.trim_start_matches("refs/heads/");
+    let tip = |name: &str| repo.find_reference(name).ok().and_then(|r| r.target());
+    let holds = |tip: Oid, c: Oid| tip == c || repo.graph_descendant_of(tip, c).unwrap_or(true);
+    let mut kept_by: Vec<Oid> = tip("HEAD").into_iter().collect();
+    if let Ok(refs) = repo.references_glob("refs/heads/*") {
+        kept_by.extend(refs.flatten().filter_map(|r| r.target()));
+    }
+    let made: Vec<Oid> = turn_commits(f)
+        .into_iter()
+        .filter(|c| kept_by.iter().any(|t| holds(*t, *c)))
+        .collect();
+    if made.is_empty() {
+        return Ok(());
+    }
+    let mut pushed_tips: Vec<(String, Oid)> = Vec::new();
+    if let Ok(remotes) = repo.remotes() {
+        for remote in remotes.iter().flatten() {
+            let name = format!("{remote}/{branch}");
+            if let Some(t) = tip(&format!("refs/remotes/{name}")) {
+                pushed_tips.push((name, t));
+            }
+        }
+    }
+    let local = tip(&format!("refs/heads/{branch}"));
+    if pushed_tips.is_empty()
+        || local.is_some_and(|t| made.iter().any(|c| holds(t, *c)))
+        || pushed_tips
+            .iter()
+            .any(|(_, t)| made.iter().any(|c| holds(*t, *c)))
+    {
+        return Ok(());
+    }
+    let (name, at) = &pushed_tips[0];
+    let short: String = at.to_string().chars().take(7).collect();
+    Err(finding(
+        claim,
+        format!(
+            "the push of {branch} carried none of the {} commit(s) this turn made: `{name}` is at {short}, which holds none of them",
+            made.len()
+        ),
+        "push the branch that holds the commits (`git push origin HEAD:<branch>`), or report that the work was not pushed",
+    ))
 }
 
 /// "Pushed `main` and the moved tag `v1.0`" after a push that updated `main` and printed

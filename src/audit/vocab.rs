@@ -1246,6 +1246,18 @@ fn is_mark(c: char) -> bool {
         && !c.is_alphabetic()
 }
 
+/// A line of `git status --short` quoted as output ("`T app.yaml`", "`?? notes.txt`"): a
+/// state of a file, not a path of that name.
+fn is_status_line(text: &str) -> bool {
+    text.split_once(' ').is_some_and(|(code, rest)| {
+        (1..=2).contains(&code.len())
+            && code.bytes().all(|b| b"MADRCUT?!".contains(&b))
+            && (code != "??" || code.len() == 2)
+            && !rest.trim().is_empty()
+            && !rest.trim().contains(' ')
+    })
+}
+
 pub(crate) fn as_path(t: &Token) -> Option<String> {
     let (text, quoted) = match t {
         Token::Code(q) | Token::Quote(q) => (q.trim(), true),
@@ -1289,6 +1301,7 @@ pub(crate) fn as_path(t: &Token) -> Option<String> {
         || text.contains("/:");
     if text.is_empty()
         || http_route
+        || quoted && is_status_line(text)
         || text.contains("://")
         || text.starts_with('-')
         || text.contains(['(', ')', '=', '<', '>', '{', '}'])

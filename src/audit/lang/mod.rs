@@ -2506,6 +2506,21 @@ fn test_count(lang: &Lang, text: &str) -> (Option<u64>, bool) {
     }
 }
 
+/// Whether a clause writes a number right before the word for tests ("yedi test", "4
+/// тест", "seven tests").
+fn number_before_tests_noun(lang: &Lang, text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .collect();
+    words.windows(2).any(|w| {
+        let number =
+            w[0].parse::<u64>().is_ok() || lang.numbers.iter().any(|(n, _)| n.trim() == w[0]);
+        number && lang.tests.iter().any(|t| w[1].starts_with(t.trim()))
+    })
+}
+
 /// What a clause's change verb is, once negation, other actors and modality are out.
 #[derive(Clone)]
 enum Verb {
@@ -3166,6 +3181,7 @@ fn clause_claims(
                 && first(lang, verb_text, lang.file_words).is_none()
                 && !only_the_verb(lang, verb_text)
                 && !deletes_the_path(lang, &c.text, path)
+                && !(paths_then_deletion(lang, &c.text) && !path.ends_with('/'))
             {
                 if path.ends_with('/') {
                     // A folder ("Limpei a pasta `build/`: os dois `.o` antigos foram
@@ -3361,7 +3377,10 @@ fn clause_claims(
                     .filter(|p| {
                         !p.aside
                             && p.spans.iter().all(|s| vocab::check_command_span(s))
-                            && sentence_spans.iter().any(|s| vocab::check_command_span(s))
+                            && (sentence_spans.iter().any(|s| vocab::check_command_span(s))
+                                // "Toplamda yedi test çalıştı ve yedisi de geçti": the
+                                // clause counts tests by the word for them.
+                                || p.spans.is_empty() && number_before_tests_noun(lang, &p.text))
                             && first(lang, &p.text, lang.passed).is_none()
                             && first(lang, &p.text, lang.failed).is_none()
                     })
@@ -3763,6 +3782,36 @@ fn deletes_the_path(lang: &Lang, text: &str, path: &str) -> bool {
     })
 }
 
+/// Whether a clause lists its paths first, with nothing but "and" between them, and tells
+/// their deletion right after ("Mae `build/old.o` a `build/older.o` wedi'u dileu",
+/// "`a.o` e `b.o` foram apagados"): the paths are what was deleted, not something inside
+/// them.
+fn paths_then_deletion(lang: &Lang, text: &str) -> bool {
+    const AND: &[&str] = &[
+        "and", "a", "ac", "und", "et", "y", "e", "i", "и", "і", "ja", "og", "och", "ve", "và",
+        "dan", "na", "és", "oraz", "en", "și", "at", "kaj", "ir", "un",
+    ];
+    if !lang.spaced {
+        return false;
+    }
+    let lower = text.to_lowercase();
+    let (Some(first), Some(last)) = (lower.find('§'), lower.rfind('§')) else {
+        return false;
+    };
+    let before = lower[..first].split_whitespace().count();
+    let joined = lower[first..last]
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .all(|w| AND.contains(&w));
+    let after = &lower[last + '§'.len_utf8()..];
+    before <= 1
+        && joined
+        && lang.deleted.iter().any(|f| {
+            find(lang, after, f.trim_end())
+                .is_some_and(|at| after[..at].split_whitespace().count() <= 2)
+        })
+}
+
 fn only_the_verb(lang: &Lang, text: &str) -> bool {
     let mut rest = text.to_owned();
     let mut forms: Vec<&str> = [lang.deleted, lang.done, lang.markers].concat();
@@ -3993,6 +4042,10 @@ fn read_sentence(
         // A clause that borrows a creation verb after a clause of sources ("con
         // `notes.txt` y `README.md`") lists sources too.
         let borrowed = from.is_some_and(|j| j != i);
+        // "Am adăugat `x.sh`: afișează cheile … din `config/app.yaml`": a clause that
+        // borrows the verb and names each of its paths after a word for "from" reads from
+        // them.
+        let verb = verb.filter(|_| !(borrowed && c.paths.iter().all(|(_, from)| *from)));
         let mut inputs = borrowed && inputs_before;
         let claims = clause_claims(
             lang,

@@ -3669,3 +3669,27 @@ fn a_count_before_an_error_reaches_past_its_verb() {
         None
     );
 }
+
+#[test]
+fn a_count_of_tests_in_the_clause_before_the_verdict_is_the_claims() {
+    check(
+        "tr",
+        &[(
+            "Toplamda yedi test çalıştı ve yedisi de geçti.",
+            "7 tests pass",
+        )],
+        &[],
+    );
+}
+
+#[test]
+fn paths_listed_before_their_deletion_are_what_was_deleted() {
+    check(
+        "cy",
+        &[(
+            "Mae `build/old.o` a `build/older.o` wedi'u dileu.",
+            "file build/old.o deleted|file build/older.o deleted",
+        )],
+        &[],
+    );
+}

@@ -35,15 +35,15 @@ pub use copies::mark_copies;
 pub(super) use forms::read_as;
 pub use paths::{
     drop_asides, mark_contained_keys, mark_defined_names, mark_held_values, mark_labelled_changes,
-    mark_listed_paths, mark_mentioned_paths, mark_now_states, mark_said_absent,
+    mark_listed_paths, mark_mentioned_paths, mark_now_states, mark_said_absent, mark_said_gone,
     mark_said_unchanged, mark_same_file_changes, mark_value_changes, mark_whole_counts,
     mark_whole_suites,
 };
 pub use refs::{
     mark_apart_counts, mark_branches_deleted, mark_branches_said_gone, mark_checked_git_lines,
-    mark_clean_tree, mark_committed_files, mark_extensions_gone, mark_git_refs, mark_git_rows,
-    mark_git_steps, mark_gone_beside_denials, mark_joined, mark_named_commits, mark_remote_pushes,
-    mark_unmoved,
+    mark_clean_tree, mark_committed_files, mark_extensions_gone, mark_foreign_git_forms,
+    mark_git_refs, mark_git_rows, mark_git_steps, mark_gone_beside_denials, mark_joined,
+    mark_named_commits, mark_remote_pushes, mark_unmoved,
 };
 pub use structure::add_structured_rows;
 
@@ -1424,5 +1424,84 @@ mod tests {
         assert!(claims_of("| Пуш | ✅ `origin/main` → b849d21 |")
             .iter()
             .any(|c| c.starts_with("pushed")));
+    }
+
+    #[test]
+    fn a_path_said_no_longer_there_is_a_deletion_unless_denied_or_planned() {
+        for message in [
+            "Eski `app/text.py` artık yok.",
+            "The old `app/text.py` doesn't exist anymore.",
+            "Die alte `app/text.py` existiert nicht mehr.",
+            "`app/text.py` n'existe plus.",
+        ] {
+            assert!(
+                claims_of(message).contains(&"file app/text.py deleted".to_owned()),
+                "{message}: {:?}",
+                claims_of(message)
+            );
+        }
+        for message in [
+            "I did not check whether `app/text.py` is gone.",
+            "Если `app/text.py` больше нет, тест упадёт.",
+        ] {
+            assert!(
+                claims_of(message).is_empty(),
+                "{message}: {:?}",
+                claims_of(message)
+            );
+        }
+    }
+
+    #[test]
+    fn a_push_or_commit_in_another_tables_word_is_read_in_a_short_message() {
+        assert_eq!(
+            claims_of("Pushattu haaraan `origin/feat/port`."),
+            ["pushed to feat/port"]
+        );
+        assert_eq!(
+            claims_of("Naka-commit bilang `chore: drop build artifacts`"),
+            ["a commit made"]
+        );
+        // A denial of any table, and a bare loanword with no past in it, claim nothing.
+        assert!(claims_of("Ei pushattu haaraan `origin/feat/port`.").is_empty());
+        assert!(claims_of("- [ ] Push to `main`").is_empty());
+    }
+
+    #[test]
+    fn a_revert_told_in_a_word_for_undoing_claims_the_revert_but_not_a_conflict() {
+        assert!(
+            claims_of("Am anulat merge-ul ramurii `feature` cu `git revert`.")
+                .contains(&"`git revert` succeeded".to_owned())
+        );
+        assert!(!claims_of(
+            "`git stash pop` je zapeo na konfliktu u `app/text.py`; riješio sam ga ručno."
+        )
+        .iter()
+        .any(|c| c.contains("succeeded")));
+    }
+
+    #[test]
+    fn a_status_line_a_branch_and_a_source_are_no_file_claims() {
+        let claims = claims_of(
+            "Underagentens `sed -i` på `app.yaml` erstattede symlinket med en almindelig fil (`git status`: `T app.yaml`).",
+        );
+        assert!(
+            !claims.iter().any(|c| c.contains("T app.yaml")),
+            "{claims:?}"
+        );
+        assert_eq!(
+            claims_of("Сега `config/app.yaml` на `main` има `timeout: 30`."),
+            [
+                "file config/app.yaml changed",
+                "file config/app.yaml holds `timeout: 30`"
+            ]
+        );
+        let claims = claims_of(
+            "Am adăugat `scripts/list-keys.sh`: afișează cheile de nivel superior din `config/app.yaml`.",
+        );
+        assert!(
+            !claims.iter().any(|c| c.contains("config/app.yaml")),
+            "{claims:?}"
+        );
     }
 }

@@ -522,25 +522,12 @@ pub fn mark_said_unchanged(readings: &mut [Reading]) {
             continue;
         }
         let plain = refs::without_brackets(&r.sentence);
-        for clause in plain.split([',', ';', '，', '；', '。', '—', '、', '•']) {
-            // One path in a code span first: most clauses have none, and the phrases are
-            // many.
-            if !clause.contains('`') {
-                continue;
-            }
-            let paths = path_spans(clause);
-            let [path] = paths.as_slice() else {
+        for clause in plain.split(CLAUSE_ENDS) {
+            let phrases = refs::UNTOUCHED.iter().chain(NOT_CHANGED);
+            let Some((path, _)) = path_beside_phrase(clause, phrases, Side::Either) else {
                 continue;
             };
-            let lower = fold(&clause.to_lowercase());
-            let Some((at, phrase)) = refs::UNTOUCHED
-                .iter()
-                .chain(NOT_CHANGED)
-                .filter_map(|p| phrase_at(&lower, p).map(|i| (i, *p)))
-                .min_by_key(|(i, _)| *i)
-            else {
-                continue;
-            };
+            let path = &path;
             let told_changed = changed.iter().any(|p| {
                 p == path
                     && !r
@@ -549,31 +536,6 @@ pub fn mark_said_unchanged(readings: &mut [Reading]) {
                         .any(|c| matches!(&c.kind, Kind::File { path: q, .. } if q == p))
             });
             if told_changed {
-                continue;
-            }
-            let Some((start, end)) = span_place(&lower, path) else {
-                continue;
-            };
-            let between = if at >= end {
-                &lower[end..at]
-            } else if at + phrase.len() <= start {
-                &lower[at + phrase.len()..start]
-            } else {
-                continue;
-            };
-            let between =
-                between.trim_matches(|c: char| c.is_whitespace() || c == ':' || c == '：');
-            // "`config/app.yaml` | `port` ongewijzigd": a name between is what stayed.
-            if between.split_whitespace().count() > 2
-                || between.chars().count() > 14
-                || between.contains('`')
-            {
-                continue;
-            }
-            // "the public API of `src/lib.rs` is unchanged": the path names whose part the
-            // phrase is about.
-            let word_before = lower[..start].split_whitespace().next_back().unwrap_or("");
-            if at >= end && OF_WORDS.contains(&word_before) {
                 continue;
             }
             r.claims.retain(|c| {
@@ -590,6 +552,198 @@ pub fn mark_said_unchanged(readings: &mut [Reading]) {
         }
     }
 }
+
+/// Where a clause ends for [`path_beside_phrase`].
+const CLAUSE_ENDS: [char; 8] = [',', ';', '，', '；', '。', '—', '、', '•'];
+
+/// Which side of the path a phrase may stand on.
+#[derive(Clone, Copy, PartialEq)]
+enum Side {
+    Either,
+    After,
+}
+
+/// The one path a clause names in a code span when one of `phrases` stands right beside
+/// it (two words between at most, no other span): "`app/text.py` unchanged", "Eski
+/// `app/text.py` artık yok". Not when the path only names whose part the phrase is about
+/// ("the public API of `src/lib.rs` is unchanged").
+fn path_beside_phrase<'p>(
+    clause: &str,
+    phrases: impl Iterator<Item = &'p &'p str>,
+    side: Side,
+) -> Option<(String, &'p str)> {
+    // One path in a code span first: most clauses have none, and the phrases are many.
+    if !clause.contains('`') {
+        return None;
+    }
+    let paths = path_spans(clause);
+    let [path] = paths.as_slice() else {
+        return None;
+    };
+    let lower = fold(&clause.to_lowercase());
+    let (at, phrase) = phrases
+        .filter_map(|p| phrase_at(&lower, p).map(|i| (i, *p)))
+        .min_by_key(|(i, _)| *i)?;
+    let (start, end) = span_place(&lower, path)?;
+    let between = if at >= end {
+        &lower[end..at]
+    } else if side == Side::Either && at + phrase.len() <= start {
+        &lower[at + phrase.len()..start]
+    } else {
+        return None;
+    };
+    let between = between.trim_matches(|c: char| c.is_whitespace() || c == ':' || c == '：');
+    // "`config/app.yaml` | `port` ongewijzigd": a name between is what stayed.
+    if between.split_whitespace().count() > 2
+        || between.chars().count() > 14
+        || between.contains('`')
+    {
+        return None;
+    }
+    let word_before = lower[..start].split_whitespace().next_back().unwrap_or("");
+    if at >= end && OF_WORDS.contains(&word_before) {
+        return None;
+    }
+    Some((path.clone(), phrase))
+}
+
+/// Marks the files a report says are no longer there ("Eski `app/text.py` artık yok",
+/// "`old.py` no longer exists", "`x` n'existe plus"), in any language: a deletion claim,
+/// though the phrase holds a word for "not". The phrase stands right after the one path
+/// of its clause; a plan, a question, a condition, another's hand or a denial before the
+/// path claims nothing.
+pub fn mark_said_gone(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if !r.sentence.contains('`') || r.sentence.trim_end().ends_with(['?', '？']) {
+            continue;
+        }
+        let lower = fold(&r.sentence.to_lowercase());
+        if forms::any_in(&lower, Sets::NOT_A_REPORT) || refs::plans_or_doubts(r) {
+            continue;
+        }
+        let plain = refs::without_brackets(&r.sentence);
+        for clause in plain.split(CLAUSE_ENDS) {
+            let Some((path, phrase)) = path_beside_phrase(clause, NO_LONGER.iter(), Side::After)
+            else {
+                continue;
+            };
+            // "I did not check whether `x` is gone", "Если `x` больше нет, …": a denial, a
+            // plan or a condition beside the phrase.
+            let rest = fold(&clause.to_lowercase()).replace(phrase, " ");
+            if refs::negates(&rest) || forms::any_in(&rest, Sets::NOT_A_PASS | Sets::NOT_A_REPORT) {
+                continue;
+            }
+            let change = Change::Deleted;
+            let kind = if path.ends_with('/') {
+                Kind::Dir { path, change }
+            } else {
+                Kind::File { path, change }
+            };
+            if !r.claims.iter().any(|c| c.kind == kind) {
+                let claim = Claim::read(kind, &r.sentence);
+                add(r, claim);
+            }
+        }
+    }
+}
+
+/// Phrases that say a thing is no longer there, in the tables' languages: each holds a
+/// word for "not" that is no denial of a change.
+const NO_LONGER: &[&str] = &[
+    "no longer exists",
+    "no longer exist",
+    "no longer there",
+    "no longer present",
+    "is gone",
+    "are gone",
+    "doesn't exist anymore",
+    "does not exist anymore",
+    "existiert nicht mehr",
+    "gibt es nicht mehr",
+    "ist nicht mehr da",
+    "ist weg",
+    "sind weg",
+    "n'existe plus",
+    "n’existe plus",
+    "n'est plus là",
+    "n’est plus là",
+    "a disparu",
+    "ya no existe",
+    "ya no está",
+    "ya no existen",
+    "ya no están",
+    "não existe mais",
+    "já não existe",
+    "deixou de existir",
+    "non esiste più",
+    "non c'è più",
+    "non c’è più",
+    "bestaat niet meer",
+    "is weg",
+    "zijn weg",
+    "finns inte längre",
+    "finns inte kvar",
+    "är borta",
+    "findes ikke længere",
+    "findes ikke mere",
+    "er væk",
+    "finnes ikke lenger",
+    "finnes ikke mer",
+    "er borte",
+    "ei ole enää",
+    "ei enää ole",
+    "on poissa",
+    "już nie istnieje",
+    "już nie ma",
+    "już go nie ma",
+    "už neexistuje",
+    "už tam není",
+    "už nie je",
+    "nu mai există",
+    "a dispărut",
+    "már nem létezik",
+    "már nincs",
+    "eltűnt",
+    "artık yok",
+    "artık mevcut değil",
+    "больше нет",
+    "больше не существует",
+    "уже нет",
+    "більше немає",
+    "більше не існує",
+    "вже немає",
+    "вече не съществува",
+    "вече го няма",
+    "δεν υπάρχει πια",
+    "δεν υπάρχει πλέον",
+    "もう存在しません",
+    "もうありません",
+    "存在しなくなりました",
+    "なくなりました",
+    "已不存在",
+    "不再存在",
+    "已经不存在",
+    "已經不存在",
+    "已经没有了",
+    "더 이상 존재하지 않",
+    "더 이상 없",
+    "không còn tồn tại",
+    "không còn nữa",
+    "đã không còn",
+    "sudah tidak ada",
+    "tidak ada lagi",
+    "wala na",
+    "haipo tena",
+    "haupo tena",
+    "כבר לא קיים",
+    "כבר לא קיימת",
+    "لم يعد موجود",
+    "لم تعد موجودة",
+    "دیگر وجود ندارد",
+    "अब मौजूद नहीं",
+    "আর নেই",
+    "ไม่มีแล้ว",
+];
 
 /// Words that join a path to the noun before it ("the API of `a.rs`", "die Ausgabe von").
 const OF_WORDS: &[&str] = &[
@@ -1598,6 +1752,14 @@ fn says_again(sentence: &str) -> bool {
     })
 }
 
+/// A span that names a branch where a file stands, not a value: `main`, `HEAD`,
+/// `origin/main`, `feat/x`.
+fn names_a_branch(span: &str) -> bool {
+    matches!(span, "main" | "master" | "HEAD")
+        || span.starts_with("origin/")
+        || span.contains('/') && refs::is_branch_name(span)
+}
+
 /// Words that mark a state reached after the words that give it ("ใช้พอร์ต 7070 แล้ว").
 const THAI_DONE: &[&str] = &["แล้ว"];
 
@@ -1651,7 +1813,8 @@ pub fn mark_now_states(readings: &mut [Reading]) {
         };
         // Before a mark that ends the sentence ("จาก `info` เป็น `debug` แล้ว") the value is
         // the last span, nearest the mark; after "now", the first.
-        let mut spans = vocab::spans_of(value_at);
+        // "`config/app.yaml` на `main` има `timeout: 30`": the branch says where, not what.
+        let mut spans = vocab::spans_of(value_at).filter(|s| !names_a_branch(s.trim()));
         let value_span = if marked_after {
             spans.last()
         } else {
@@ -2029,7 +2192,12 @@ pub fn mark_defined_names(readings: &mut [Reading]) {
         let lower = r.sentence.to_lowercase();
         // A deletion form of any table ("đã bỏ `.lower()`", "hat `x()` entfernt"), another's
         // hand or an earlier state takes the name out of what the file now holds.
+        // "❌ `make lint` (first run): `app/text.py:10` has a debug `print(…)`": a failure
+        // told is what a check found then, not what the file holds now.
+        let failure = r.sentence.contains(['❌', '✗', '✘'])
+            || forms::any_in(&fold(&refs::unquoted(&lower)), Sets::FAILED);
         if says_taken_out(&r.sentence)
+            || failure
             || forms::any_in(&fold(&refs::unquoted(&lower)), Sets::GONE)
             || AWAY.iter().any(|w| lower.contains(w))
             || !states_as_done(r)

@@ -2,6 +2,7 @@
 //! commits named by their subject, git steps a status row says are done, and a commit
 //! placed on a remote branch.
 
+use super::super::fast_hash::FastSet;
 use super::*;
 use std::sync::OnceLock;
 
@@ -520,7 +521,14 @@ pub fn mark_git_steps(readings: &mut [Reading]) {
         let lower = fold(&unquoted(&r.sentence).to_lowercase());
         let last = format!("`{}", steps[steps.len() - 1]);
         let told = through_clause_of_last_span(&r.sentence, &last);
-        if !forms::any_in(&lower, Sets::CHANGED)
+        // "Am anulat merge-ul … cu `git revert`": undoing is what a revert does, told in a
+        // word no table has as a change (beside another step it means an abort).
+        let undone = steps.iter().any(|s| s.starts_with("git revert"))
+            && UNDONE.iter().any(|w| lower.contains(w));
+        // "`git stash pop` je zapeo na konfliktu": a step told as stopped on a conflict.
+        let stopped = CONFLICT.iter().any(|w| lower.contains(w));
+        if stopped
+            || !(forms::any_in(&lower, Sets::CHANGED) || undone)
             || !(states_as_done_outside_asides(r) || states_as_done_in(r, told))
         {
             continue;
@@ -534,6 +542,62 @@ pub fn mark_git_steps(readings: &mut [Reading]) {
         }
     }
 }
+
+/// Words for undoing, done, in the tables' languages: with `git revert` they tell the
+/// revert as made.
+const UNDONE: &[&str] = &[
+    "undid",
+    "undone",
+    "anulat",
+    "revertat",
+    "annulé",
+    "reverté",
+    "revertido",
+    "revertida",
+    "revertí",
+    "deshecho",
+    "deshice",
+    "annullato",
+    "annullata",
+    "revertito",
+    "desfeito",
+    "desfiz",
+    "rückgängig gemacht",
+    "revertiert",
+    "откатил",
+    "отменил",
+    "відкотив",
+    "скасував",
+    "cofnąłem",
+    "cofnęłam",
+    "cofnięto",
+    "wycofałem",
+    "wycofano",
+    "geri aldım",
+    "geri alındı",
+    "geri aldık",
+    "teruggedraaid",
+    "ongedaan gemaakt",
+    "återställde",
+    "visszavontam",
+    "visszavonva",
+    "vrátil jsem",
+    "kumottu",
+    "kumosin",
+    "取り消しました",
+    "元に戻しました",
+    "撤销了",
+    "回滚了",
+    "还原了",
+    "已撤销",
+    "되돌렸",
+    "hoàn tác",
+    "membatalkan",
+    "dibatalkan",
+    "ביטלתי",
+    "تراجعت",
+    "पलट दिया",
+];
 
 /// A git step that can stop on a conflict or that rewrites a commit: `git merge`, `git
 /// rebase`, `git cherry-pick`, `git revert`, `git am`, `git pull`, `git stash pop` or
@@ -707,6 +771,97 @@ pub fn mark_git_rows(readings: &mut [Reading]) {
             add(r, claim);
         }
     }
+}
+
+/// Marks the commits and pushes a sentence tells in a word of another table than the one
+/// it was read with: a short message is read as English ("Pushattu haaraan
+/// `origin/feat/port`", "Naka-commit bilang `chore: drop build artifacts`"). A word of any
+/// table's push forms beside a branch's span claims its push; of its commit forms beside a
+/// subject in a span or a hash, a commit. Only for a sentence its reader found no claim in,
+/// and none that holds a negation, a plan, a failure or a refusal of any table.
+pub fn mark_foreign_git_forms(readings: &mut [Reading]) {
+    for r in readings
+        .iter_mut()
+        .filter(|r| !r.skipped && r.claims.is_empty())
+    {
+        if !r.sentence.contains('`') || !r.why.iter().any(|w| w.starts_with("no claim:")) {
+            continue;
+        }
+        let prose = fold(&vocab::outside_spans(&r.sentence, " ").to_lowercase());
+        let (pushes, commits) = foreign_git_forms();
+        let words: Vec<&str> = prose
+            .split(|c: char| !c.is_alphanumeric() && c != '-')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let pushed = words.iter().any(|w| pushes.contains(w));
+        let committed = words.iter().any(|w| commits.contains(w));
+        if !(pushed || committed)
+            || negates(&prose)
+            || forms::any_in(&prose, Sets::NOT_A_PASS | Sets::NOT_A_REPORT | Sets::FAILED)
+            || vocab::refused(&prose)
+        {
+            continue;
+        }
+        let sentence = r.sentence.clone();
+        let spans: Vec<&str> = vocab::spans_of(&sentence).map(str::trim).collect();
+        let branch = spans
+            .iter()
+            .map(|s| s.trim_start_matches("origin/"))
+            .find(|s| {
+                is_branch_name(s) || is_bare_branch_name(s) || matches!(*s, "main" | "master")
+            });
+        if let Some(branch) = branch.filter(|_| pushed) {
+            let kind = Kind::Push {
+                branch: Some(branch.to_owned()),
+            };
+            let claim = Claim::read(kind, &r.sentence);
+            add(r, claim);
+        }
+        let hash = r
+            .sentence
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .find(|w| vocab::is_hash(w) && w.len() >= 7)
+            .map(str::to_owned);
+        let subject = spans.iter().any(|s| s.contains(' '));
+        if committed && (hash.is_some() || subject) {
+            let claim = Claim::read(Kind::Commit { hash }, &r.sentence);
+            add(r, claim);
+        }
+    }
+}
+
+/// Every table's one-word push and commit forms but English's, gathered once.
+fn foreign_git_forms() -> &'static (FastSet<&'static str>, FastSet<&'static str>) {
+    static FORMS: OnceLock<(FastSet<&'static str>, FastSet<&'static str>)> = OnceLock::new();
+    FORMS.get_or_init(|| {
+        let one_word = |w: &&'static str| {
+            let w = w.trim();
+            (!w.is_empty() && !w.contains(' ')).then_some(w)
+        };
+        let langs = crate::audit::lang::LANGS.iter();
+        // A table with no spaces writes "push" and "commit" with a mark that tells them
+        // done: the bare loanwords are no past form.
+        let (en, others): (Vec<&crate::audit::lang::Lang>, Vec<_>) =
+            langs.filter(|l| l.spaced).partition(|l| l.code == "en");
+        // English's own words are its reader's ("pushed" is in other tables too).
+        let english: FastSet<&str> = en
+            .iter()
+            .flat_map(|l| l.pushed.iter().chain(l.committed))
+            .map(|w| w.trim())
+            .collect();
+        let gather = |of: &dyn Fn(&crate::audit::lang::Lang) -> [&'static [&'static str]; 2]| {
+            others
+                .iter()
+                .flat_map(|l| of(l).into_iter().flatten())
+                .filter_map(one_word)
+                .filter(|w| !english.contains(w))
+                .collect()
+        };
+        (
+            gather(&|l| [l.pushed, l.relayed.pushed]),
+            gather(&|l| [l.committed, l.relayed.committed]),
+        )
+    })
 }
 
 /// Words that say a branch was left as it was, with no word for "not" ("main untouched",
@@ -1384,11 +1539,27 @@ const NOT_JOINED: &[&str] = &[
     "hủy",
     "batal",
     "रद्द",
+];
+
+/// Words for a conflict, in the tables' languages: a step that met one did not go through
+/// as told.
+const CONFLICT: &[&str] = &[
     "conflict",
     "konflikt",
+    "konflik",
     "conflit",
     "conflicto",
+    "conflitto",
     "конфликт",
+    "конфлікт",
+    "xung đột",
+    "çakışma",
+    "ristiriita",
+    "ütközés",
+    "sukob",
+    "σύγκρουσ",
+    "קונפליקט",
+    "تعارض",
     "冲突",
     "衝突",
     "コンフリクト",
@@ -1421,7 +1592,7 @@ pub fn mark_joined(readings: &mut [Reading]) {
         let Some(join_clause) = join_clause else {
             continue;
         };
-        if NOT_JOINED.iter().any(|w| lower.contains(w))
+        if NOT_JOINED.iter().chain(CONFLICT).any(|w| lower.contains(w))
             || super::super::lang::names_an_agent(&r.sentence)
             || vocab::refused(&lower)
             || taken_back_in(
@@ -2022,7 +2193,7 @@ pub fn mark_apart_counts(readings: &mut [Reading]) {
 /// claims, so its reading names no negation).
 pub(super) fn negates(clause: &str) -> bool {
     // The tables' one-word negations, gathered once.
-    static WORDS: OnceLock<crate::audit::fast_hash::FastSet<&'static str>> = OnceLock::new();
+    static WORDS: OnceLock<FastSet<&'static str>> = OnceLock::new();
     let negations = WORDS.get_or_init(|| {
         crate::audit::lang::LANGS
             .iter()
@@ -2264,6 +2435,28 @@ pub fn mark_remote_pushes(readings: &mut [Reading]) {
         "előtt",
         "on top",
         "மேல்",
+        // On top of the remote's branch: a local commit over it ("ét commit oven på
+        // `origin/main`").
+        "oven på",
+        "ovenpå",
+        "ovanpå",
+        "bovenop",
+        "encima de",
+        "au-dessus",
+        "por cima",
+        "em cima",
+        "sopra",
+        "поверх",
+        "über",
+        "päällä",
+        "üzerinde",
+        "üstünde",
+        "上に",
+        "之上",
+        "위에",
+        "di atas",
+        "phía trên",
+        "nad ",
     ];
     // "Na `origin/main` i dalje je stari commit": the remote still holds the old commit,
     // nothing went there.
