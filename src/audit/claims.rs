@@ -181,6 +181,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_committed_files(&mut readings);
     super::rows::mark_extensions_gone(&mut readings);
     super::rows::mark_said_gone(&mut readings);
+    super::rows::mark_now_inside(&mut readings);
     super::rows::mark_branches_deleted(&mut readings);
     super::rows::mark_copies(&mut readings);
     super::rows::mark_remote_pushes(&mut readings);

@@ -3105,6 +3105,18 @@ pub fn failure_evidence(
     })?;
     let command = cut(&c.run.command);
     if said == s.failed {
+        // "`npm test`: 8 testů, 7 prošlo, 1 selhal" after `# tests 6`, `# pass 5`: the
+        // failures agree, the other counts of the sentence must too.
+        if let Some(why) = other_counts_differ(&claim.sentence, &s) {
+            return Some(Err(finding(
+                claim,
+                format!(
+                    "{why}, and the last test run (`{command}`) reported {} passed and {} failed",
+                    s.passed, s.failed
+                ),
+                "report the counts the run printed",
+            )));
+        }
         return Some(Ok(format!("`{command}` reported {} failed", s.failed)));
     }
     let mut found = finding(
@@ -3131,6 +3143,51 @@ pub fn failure_evidence(
         found.blocks = false;
     }
     Some(Err(found))
+}
+
+/// The total or passed count a sentence that counts failures gives, by the word after each
+/// number ("8 testů, 7 prošlo, 1 selhal": a word for tests, one for passing, of any
+/// table), when it is not the run's. Only for a runner that prints one summary (cargo's
+/// and go's report theirs by suite, which a sentence may count apart).
+fn other_counts_differ(sentence: &str, s: &Summary) -> Option<String> {
+    // A sentence that names files may count each apart ("`a.test.js`: 2 tests, …").
+    let names_a_file = super::vocab::spans_of(sentence)
+        .any(|span| super::vocab::path_of(span, true).is_some_and(|p| p.contains(['/', '.'])));
+    // Nor one that names no command may count several runs ("between the two runs, six
+    // tests").
+    let names_a_run = super::vocab::spans_of(sentence).any(super::vocab::check_command_span);
+    if !s.suites.is_empty() || !s.counted || names_a_file || !names_a_run {
+        return None;
+    }
+    let prose = super::vocab::outside_spans(sentence, " ").to_lowercase();
+    let words: Vec<&str> = prose
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | ':'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let starts = |w: &str, forms: &dyn Fn(&super::lang::Lang) -> &'static [&'static str]| {
+        super::lang::LANGS.iter().any(|l| {
+            l.spaced
+                && forms(l)
+                    .iter()
+                    .any(|f| f.trim().len() >= 4 && w.starts_with(f.trim()))
+        })
+    };
+    let total = s.passed + s.failed + s.skipped;
+    for pair in words.windows(2) {
+        let Ok(n) = pair[0].parse::<u64>() else {
+            continue;
+        };
+        // "8 testů" is a total; "2 testy selhaly", "3 اختبارات" after "نجح" count the
+        // failed or the passed: any of the run's counts holds it.
+        let counts = [total, s.passed + s.failed, s.passed, s.failed];
+        if starts(pair[1], &|l| l.tests) && !counts.contains(&n) {
+            return Some(format!("the message counts {n} tests"));
+        }
+        if starts(pair[1], &|l| l.passed) && n != s.passed {
+            return Some(format!("the message says {n} passed"));
+        }
+    }
+    None
 }
 
 /// Evidence for a check claim that names its tools ("clippy is clean", "the Python and
@@ -5454,6 +5511,30 @@ pub fn clean_evidence(claim: &Claim, f: &Facts) -> Result<String, Finding> {
     ))
 }
 
+/// Whether `name` is a local tag and a `git push --tags` (or `--mirror`) of the turn went
+/// through: it sent every tag, quietly (`-q` prints no ref line to read).
+/// Where the remote is a folder here, it must hold the tag too (one made after the push is
+/// not on it).
+fn sent_with_every_tag(repo: &Repository, name: &str, f: &Facts) -> bool {
+    let tag = format!("refs/tags/{name}");
+    let on_local_remote = repo
+        .find_remote("origin")
+        .ok()
+        .and_then(|r| r.url().map(str::to_owned))
+        .filter(|url| Path::new(url).is_dir())
+        .and_then(|url| Repository::open_bare(&url).ok())
+        .map(|remote| remote.find_reference(&tag).is_ok());
+    repo.find_reference(&tag).is_ok()
+        && on_local_remote != Some(false)
+        && f.runs.iter().filter(|r| !r.is_error).any(|r| {
+            r.stages.iter().any(|s| {
+                s.ran == Ran::Yes
+                    && git_sub(s, "push")
+                    && s.argv.iter().any(|a| a == "--tags" || a == "--mirror")
+            })
+        })
+}
+
 /// Evidence for a claim that something did not move: a branch as the turn began
 /// (`remote` false), or no push of the branch (or of the work, without one) in this turn.
 pub fn unmoved_evidence(
@@ -5473,6 +5554,11 @@ pub fn unmoved_evidence(
             Some(b) if pushed.iter().any(|p| p == b) => Err(finding(
                 claim,
                 format!("the turn pushed {b}"),
+                "report the push as it happened",
+            )),
+            Some(b) if sent_with_every_tag(repo, b, f) => Err(finding(
+                claim,
+                format!("a `git push --tags` of this turn went through, and it sends every local tag: {b} among them"),
                 "report the push as it happened",
             )),
             Some(b) => Ok(format!("no push of {b} in this turn")),

@@ -35,9 +35,9 @@ pub use copies::mark_copies;
 pub(super) use forms::read_as;
 pub use paths::{
     drop_asides, mark_contained_keys, mark_defined_names, mark_held_values, mark_labelled_changes,
-    mark_listed_paths, mark_mentioned_paths, mark_now_states, mark_said_absent, mark_said_gone,
-    mark_said_unchanged, mark_same_file_changes, mark_value_changes, mark_whole_counts,
-    mark_whole_suites,
+    mark_listed_paths, mark_mentioned_paths, mark_now_inside, mark_now_states, mark_said_absent,
+    mark_said_gone, mark_said_unchanged, mark_same_file_changes, mark_value_changes,
+    mark_whole_counts, mark_whole_suites,
 };
 pub use refs::{
     mark_apart_counts, mark_branches_deleted, mark_branches_said_gone, mark_checked_git_lines,
@@ -1502,6 +1502,56 @@ mod tests {
         assert!(
             !claims.iter().any(|c| c.contains("config/app.yaml")),
             "{claims:?}"
+        );
+    }
+
+    #[test]
+    fn files_said_now_in_a_folder_are_claimed_there() {
+        let claims = all_claims_of(
+            "`git mv logs/*.log archive/`: все три файла (`app.log`, `worker.log`, `cron.LOG`) теперь лежат в `archive/`.",
+        );
+        for path in ["archive/app.log", "archive/worker.log", "archive/cron.LOG"] {
+            assert!(
+                claims.contains(&format!("file {path} created")),
+                "{claims:?}"
+            );
+        }
+        let claims = all_claims_of("`app.log` is not in `archive/` now.");
+        assert!(
+            !claims.iter().any(|c| c.contains("archive/app.log")),
+            "{claims:?}"
+        );
+    }
+
+    #[test]
+    fn a_subject_span_before_the_word_for_commit_names_a_commit() {
+        assert_eq!(
+            claims_of("`text: clamp via min of max` commit'i artık `main` dalında."),
+            ["a commit made"]
+        );
+        assert!(claims_of("`cargo test` commit öncesi geçti.")
+            .iter()
+            .all(|c| c != "a commit made"));
+    }
+
+    #[test]
+    fn a_tag_made_in_its_own_clause_is_claimed_beside_a_denied_push() {
+        assert!(claims_of(
+            "🏷️ Taggen `v1.1.0` er opprettet lokalt på fbef0d8, men ikke pushet ennå."
+        )
+        .contains(&"tag v1.1.0 made at fbef0d8".to_owned()));
+        assert!(
+            !claims_of("Taggen `v1.1.0` er ikke opprettet, og ingenting er pushet.")
+                .iter()
+                .any(|c| c.starts_with("tag"))
+        );
+    }
+
+    #[test]
+    fn a_ref_denied_sent_is_one_not_pushed() {
+        assert_eq!(
+            claims_of("Локалният ти таг `tmp-bisect` не е изпратен, остава само при теб"),
+            ["nothing pushed to tmp-bisect"]
         );
     }
 }

@@ -745,6 +745,68 @@ const NO_LONGER: &[&str] = &[
     "ไม่มีแล้ว",
 ];
 
+/// Marks the files a report says now stand in a folder ("`git mv logs/*.log archive/`: все
+/// три файла (`app.log`, `worker.log`, `cron.LOG`) теперь лежат в `archive/`"): each name
+/// written before the folder, with a word for "now" between, is a claim that the folder
+/// holds it. It blocks only where the project never had that path; a denial, a plan or a
+/// question claims nothing.
+pub fn mark_now_inside(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if !r.sentence.contains('`') || r.sentence.trim_end().ends_with(['?', '？']) {
+            continue;
+        }
+        let sentence = r.sentence.clone();
+        let spans: Vec<&str> = vocab::spans_of(&sentence).map(str::trim).collect();
+        // The folder is the sentence's last span, and its only one.
+        let Some(dir) = spans.last().filter(|d| d.ends_with('/') && d.len() > 1) else {
+            continue;
+        };
+        if spans
+            .iter()
+            .filter(|s| s.ends_with('/') && !s.contains(' '))
+            .count()
+            != 1
+        {
+            continue;
+        }
+        let Some(dir_at) = sentence.rfind(&format!("`{dir}`")) else {
+            continue;
+        };
+        let Some(now) = after_now(&sentence[..dir_at]) else {
+            continue;
+        };
+        let now_at = dir_at - now.len();
+        let names: Vec<&str> = vocab::spans_of(&sentence[..now_at])
+            .map(str::trim)
+            .filter(|n| {
+                !n.contains(['/', ' ', '*'])
+                    && n.contains('.')
+                    && !n.starts_with('.')
+                    && vocab::path_of(n, true).is_some()
+            })
+            .collect();
+        let lower = fold(&refs::unquoted(&r.sentence.to_lowercase()).to_lowercase());
+        if names.is_empty()
+            || refs::negates(&lower)
+            || forms::any_in(&lower, Sets::NOT_A_PASS | Sets::NOT_A_REPORT)
+            || refs::plans_or_doubts(r)
+        {
+            continue;
+        }
+        for name in names {
+            let path = format!("{dir}{name}");
+            if r.claims
+                .iter()
+                .any(|c| matches!(&c.kind, Kind::File { path: p, .. } if *p == path))
+            {
+                continue;
+            }
+            let claim = presence(path, &sentence, "a file a report says is now in a folder");
+            add(r, claim);
+        }
+    }
+}
+
 /// Words that join a path to the noun before it ("the API of `a.rs`", "die Ausgabe von").
 const OF_WORDS: &[&str] = &[
     "of", "in", "from", "for", "inside", "within", "de", "del", "della", "dello", "dei", "du",

@@ -167,7 +167,23 @@ pub fn mark_git_refs(readings: &mut [Reading]) {
         // Whether the sentence states what is: read only where it names a ref (the forms
         // it is read with are thousands). An aside in brackets ("(ยังไม่ได้ push แท็ก)")
         // denies or plans only itself.
-        if names.is_empty() || !states_as_done_outside_asides(r) {
+        // "Taggen `v1.1.0` er opprettet lokalt på fbef0d8, men ikke pushet ennå": a denial
+        // in another clause leaves the one that makes the ref, with a change form, a report.
+        let made_in_own_clause = || {
+            names.iter().all(|(name, _)| {
+                without_brackets(&r.sentence)
+                    .split([',', ';', ':', '—', '–', '，', '；'])
+                    .find(|part| part.to_lowercase().contains(name.as_str()))
+                    .is_some_and(|part| {
+                        let lower = fold(&unquoted(part).to_lowercase());
+                        forms::any_in(&lower, Sets::CHANGED)
+                            && !negates(&lower)
+                            && !forms::any_in(&lower, Sets::NOT_A_PASS | Sets::NOT_A_REPORT)
+                            && states_as_done_in(r, part)
+                    })
+            })
+        };
+        if names.is_empty() || !(states_as_done_outside_asides(r) || made_in_own_clause()) {
             continue;
         }
         let tags = names.iter().filter(|(_, tag)| *tag).count();
@@ -471,10 +487,18 @@ pub fn mark_named_commits(readings: &mut [Reading]) {
                         .position(|w| w.starts_with(['"', '«', '“', '„', '「']))
                         .is_some_and(|k| k <= 3 && words[..k].iter().all(|w| TITLED.contains(w)))
                 };
+                // "`text: clamp via min of max` commit'i artık `main` dalında": a subject
+                // in the code span right before the word.
+                let span_before = before.ends_with('`')
+                    && before[..before.len() - 1]
+                        .rsplit('`')
+                        .next()
+                        .is_some_and(is_subject_span);
                 word_ends
                     && opens
                     && (after.starts_with(['"', '«', '“', '„', '「', '`']) || titled())
                     || before.ends_with(['"', '»', '”', '“', '」'])
+                    || span_before
             })
         });
         if named && states_as_done(r) {
@@ -482,6 +506,18 @@ pub fn mark_named_commits(readings: &mut [Reading]) {
             add(r, claim);
         }
     }
+}
+
+/// A code span written like a commit's subject (`text: clamp via min of max`): words with
+/// a space, no command, path or option.
+fn is_subject_span(span: &str) -> bool {
+    let span = span.trim();
+    span.contains(' ')
+        && !span.starts_with("git ")
+        && !span.contains(" -")
+        && !vocab::check_command_span(span)
+        && !vocab::names_a_step(span)
+        && span.split_whitespace().count() <= 12
 }
 
 /// Whether a sentence tells a step that takes commits or changes back (`git reset`, `git
@@ -864,6 +900,40 @@ fn foreign_git_forms() -> &'static (FastSet<&'static str>, FastSet<&'static str>
     })
 }
 
+/// Words for sending, in the tables' languages: denied beside a ref, they say it was not
+/// pushed.
+const SENT: &[&str] = &[
+    "sent",
+    "envoy",
+    "enviad",
+    "enviou",
+    "inviat",
+    "изпрат",
+    "отправ",
+    "надісл",
+    "wysłan",
+    "odeslán",
+    "gesendet",
+    "verschickt",
+    "verstuurd",
+    "skickad",
+    "sendt",
+    "lähetet",
+    "elküld",
+    "gönderil",
+    "gönderme",
+    "trimis",
+    "送信",
+    "发送",
+    "發送",
+    "보내",
+    "gửi",
+    "dikirim",
+    "נשלח",
+    "أرسل",
+    "ارسال",
+];
+
 /// Words that say a branch was left as it was, with no word for "not" ("main untouched",
 /// "main unverändert", "main intacto", "main не тронут" has its "не").
 pub(super) const UNTOUCHED: &[&str] = &[
@@ -1043,7 +1113,9 @@ pub fn mark_unmoved(readings: &mut [Reading]) {
                 continue;
             }
             let plain = unquoted(clause);
-            let push = PUSH_WORDS.iter().any(|w| plain.contains(w));
+            // "Локалният ти таг `tmp-bisect` не е изпратен": a ref denied sent is one not
+            // pushed (a word for sending says so only beside a denial).
+            let push = PUSH_WORDS.iter().chain(SENT).any(|w| plain.contains(w));
             let touch = untouched
                 || COMMIT_WORDS.iter().any(|w| plain.contains(w))
                 || TOUCH_WORDS.iter().any(|w| plain.contains(w));
