@@ -1252,7 +1252,6 @@ fn is_status_line(text: &str) -> bool {
     text.split_once(' ').is_some_and(|(code, rest)| {
         (1..=2).contains(&code.len())
             && code.bytes().all(|b| b"MADRCUT?!".contains(&b))
-            && (code != "??" || code.len() == 2)
             && !rest.trim().is_empty()
             && !rest.trim().contains(' ')
     })
