@@ -343,6 +343,14 @@ fn add(r: &mut Reading, claim: Claim) {
     r.claims.push(claim);
 }
 
+/// Adds the claim of `kind` the sentence makes, unless a reader read it already.
+fn add_new(r: &mut Reading, kind: Kind) {
+    if !r.claims.iter().any(|c| c.kind == kind) {
+        let claim = Claim::read(kind, &r.sentence);
+        add(r, claim);
+    }
+}
+
 /// Words that make a sentence ask for a check rather than report one.
 const ASKED_FOR: &[&str] = &[
     "run",

@@ -545,10 +545,7 @@ pub fn mark_said_unchanged(readings: &mut [Reading]) {
                 path: path.clone(),
                 change: Change::Unchanged,
             };
-            if !r.claims.iter().any(|c| c.kind == kind) {
-                let claim = Claim::read(kind, &r.sentence);
-                add(r, claim);
-            }
+            add_new(r, kind);
         }
     }
 }
@@ -639,10 +636,7 @@ pub fn mark_said_gone(readings: &mut [Reading]) {
             } else {
                 Kind::File { path, change }
             };
-            if !r.claims.iter().any(|c| c.kind == kind) {
-                let claim = Claim::read(kind, &r.sentence);
-                add(r, claim);
-            }
+            add_new(r, kind);
         }
     }
 }
@@ -785,7 +779,7 @@ pub fn mark_now_inside(readings: &mut [Reading]) {
                     && vocab::path_of(n, true).is_some()
             })
             .collect();
-        let lower = fold(&refs::unquoted(&r.sentence.to_lowercase()).to_lowercase());
+        let lower = fold(&refs::unquoted(&r.sentence).to_lowercase());
         if names.is_empty()
             || refs::negates(&lower)
             || forms::any_in(&lower, Sets::NOT_A_PASS | Sets::NOT_A_REPORT)
@@ -2210,10 +2204,7 @@ pub fn mark_contained_keys(readings: &mut [Reading]) {
                 path: path.clone(),
                 value: key,
             };
-            if !r.claims.iter().any(|c| c.kind == kind) {
-                let claim = Claim::read(kind, &r.sentence);
-                add(r, claim);
-            }
+            add_new(r, kind);
         }
     }
 }
@@ -2270,10 +2261,7 @@ pub fn mark_defined_names(readings: &mut [Reading]) {
             path: path.clone(),
             value: name.clone(),
         };
-        if !r.claims.iter().any(|c| c.kind == kind) {
-            let claim = Claim::read(kind, &r.sentence);
-            add(r, claim);
-        }
+        add_new(r, kind);
     }
 }
 

@@ -571,10 +571,7 @@ pub fn mark_git_steps(readings: &mut [Reading]) {
         }
         for command in steps {
             let kind = Kind::Ran { command };
-            if !r.claims.iter().any(|c| c.kind == kind) {
-                let claim = Claim::read(kind, &r.sentence);
-                add(r, claim);
-            }
+            add_new(r, kind);
         }
     }
 }
@@ -1171,10 +1168,7 @@ pub fn mark_unmoved(readings: &mut [Reading]) {
             }
         }
         for kind in kinds {
-            if !r.claims.iter().any(|c| c.kind == kind) {
-                let claim = Claim::read(kind, &r.sentence);
-                add(r, claim);
-            }
+            add_new(r, kind);
         }
     }
 }
@@ -1411,10 +1405,7 @@ pub fn mark_committed_files(readings: &mut [Reading]) {
         }
         for path in paths {
             let kind = Kind::Committed { path };
-            if !r.claims.iter().any(|c| c.kind == kind) {
-                let claim = Claim::read(kind, &r.sentence);
-                add(r, claim);
-            }
+            add_new(r, kind);
         }
     }
 }
@@ -1521,10 +1512,7 @@ pub fn mark_branches_deleted(readings: &mut [Reading]) {
                         if path.trim_end_matches('/') == name)
                 });
             }
-            if !r.claims.iter().any(|c| c.kind == kind) {
-                let claim = Claim::read(kind, &r.sentence);
-                add(r, claim);
-            }
+            add_new(r, kind);
         }
     }
 }
@@ -1715,10 +1703,7 @@ pub fn mark_joined(readings: &mut [Reading]) {
             a: a.clone(),
             b: b.clone(),
         };
-        if !r.claims.iter().any(|c| c.kind == kind) {
-            let claim = Claim::read(kind, &r.sentence);
-            add(r, claim);
-        }
+        add_new(r, kind);
     }
 }
 
@@ -2253,10 +2238,7 @@ pub fn mark_apart_counts(readings: &mut [Reading]) {
             upstream,
             count: *count,
         };
-        if !r.claims.iter().any(|c| c.kind == kind) {
-            let claim = Claim::read(kind, &r.sentence);
-            add(r, claim);
-        }
+        add_new(r, kind);
     }
 }
 
