@@ -177,10 +177,13 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_unmoved(&mut readings);
     super::rows::mark_clean_tree(&mut readings);
     super::rows::mark_joined(&mut readings);
+    super::rows::mark_subjects_in_history(&mut readings);
+    super::rows::mark_stash_states(&mut readings);
     super::rows::mark_gone_beside_denials(&mut readings);
     super::rows::mark_committed_files(&mut readings);
     super::rows::mark_extensions_gone(&mut readings);
     super::rows::mark_said_gone(&mut readings);
+    super::rows::mark_still_there(&mut readings);
     super::rows::mark_now_inside(&mut readings);
     super::rows::mark_branches_deleted(&mut readings);
     super::rows::mark_copies(&mut readings);
@@ -200,6 +203,8 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_said_unchanged(&mut readings);
     super::rows::mark_whole_counts(&mut readings);
     super::rows::mark_whole_suites(&mut readings);
+    super::rows::mark_others_unmoved(&mut readings);
+    super::rows::drop_described_paths(&mut readings);
     super::rows::drop_quoted_output(&mut readings);
     mark_undo_told(&mut readings);
     readings

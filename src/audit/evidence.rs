@@ -793,6 +793,9 @@ pub fn file_evidence(
     if *change == Change::Unchanged {
         return unchanged_evidence(claim, path, f);
     }
+    if *change == Change::Kept {
+        return kept_evidence(claim, path, f);
+    }
     let shown = path.display();
     // "moved both into `build/objs/`" when `mv` made `build/objs` one file: a folder the
     // message names is not there.
@@ -1169,7 +1172,7 @@ fn changed_in_turn(path: &Path, change: &Change, f: &Facts) -> Result<String, St
                 (false, false) => Err(format!("{} does not exist", to.display())),
             };
         }
-        Change::Modified | Change::Created | Change::Unchanged => {}
+        Change::Modified | Change::Created | Change::Unchanged | Change::Kept => {}
     }
     // A path the turn deleted or moved away did change: "Files changed: `old.rs`" of a
     // deleted file is not a false claim, and a deletion is never judged as an edit.
@@ -1850,6 +1853,17 @@ fn outcome(c: &Check, tests: bool) -> Outcome {
             Outcome::Passed(None)
         };
     }
+    // `if cargo fmt --check >/dev/null 2>&1; then echo "fmt: ok"; fi` that printed no
+    // "fmt: ok": the `if` took the other way.
+    match shellrun::status_by_branch(&run.command, &c.stage.argv, &run.output) {
+        Some(true) => return Outcome::Passed(None),
+        Some(false) => {
+            return Outcome::Failed(
+                "it was an `if`'s condition, and the `then` branch's message is not in the output: the condition failed".into(),
+            )
+        }
+        None => {}
+    }
     Outcome::Unknown("other commands ran after it, so its exit status is not its own".into())
 }
 
@@ -2348,14 +2362,29 @@ pub fn result_evidence(
                     decided = true;
                 }
                 Outcome::Failed(why) => {
-                    return Err(finding(
+                    let mut found = finding(
                         claim,
                         format!(
                             "the last {what} run (`{}`) failed: {why}",
                             cut(&c.run.command)
                         ),
                         &fix,
-                    ))
+                    );
+                    // "the first pytest run: five passed, one warning": a sentence that
+                    // tells the first run, which passed, reports history; the last run's
+                    // failure is reported, not blocked.
+                    if tells_the_first_run(&claim.sentence)
+                        && all
+                            .iter()
+                            .filter(|e| e.key == *key && e.run.at < c.run.at)
+                            .any(|e| matches!(outcome(e, tests), Outcome::Passed(_)))
+                    {
+                        found.blocks = false;
+                        found
+                            .why
+                            .push_str(" (the sentence tells the first run, which passed)");
+                    }
+                    return Err(found);
                 }
                 Outcome::Passed(s) => {
                     passed.push((c, s));
@@ -2400,8 +2429,8 @@ pub fn result_evidence(
         return Err(found);
     };
     // "clippy: no warnings" of a run that printed some (and exited 0: warnings are not
-    // errors unless the run says so).
-    if claim.no_warnings && !tests {
+    // errors unless the run says so); "5 passed, no warnings" of pytest's "1 warning".
+    if claim.no_warnings {
         if let Some((c, n)) = passed
             .iter()
             .map(|(c, _)| (c, warnings_in(&c.run.output)))
@@ -4031,6 +4060,11 @@ fn selects_kind(kind: &str, argv: &[String], kind_files: &[PathBuf], f: &Facts) 
     if kind_files.is_empty() || runner == Runner::Cargo {
         return by_flags;
     }
+    // `python -m unittest` (or `discover`) without a start folder: discovery enters only
+    // packages, folders with an `__init__.py`, from the working directory down.
+    if runner == Runner::Unittest && unittest_discovers_all(argv) {
+        return Some(kind_files.iter().any(|k| unittest_discovers(k, f.ev.cwd)));
+    }
     let runner = summary::runner_of(argv);
     let paths: Vec<PathBuf> = super::named::selection_paths(runner, argv)
         .iter()
@@ -4049,6 +4083,48 @@ fn selects_kind(kind: &str, argv: &[String], kind_files: &[PathBuf], f: &Facts) 
         return Some(kind_files.iter().any(|k| node_test_default(k)));
     }
     by_flags
+}
+
+/// Whether a `python -m unittest` run discovers from the working directory with the
+/// default pattern: no module, path, `-s` or `-p` given.
+fn unittest_discovers_all(argv: &[String]) -> bool {
+    let Some(at) = argv.iter().position(|a| a == "unittest") else {
+        return false;
+    };
+    argv[at + 1..].iter().all(|a| {
+        matches!(
+            a.as_str(),
+            "-v" | "-q"
+                | "-b"
+                | "-f"
+                | "-c"
+                | "--verbose"
+                | "--quiet"
+                | "--buffer"
+                | "--failfast"
+                | "discover"
+        )
+    })
+}
+
+/// Whether unittest's discovery from `cwd` finds `file`: a `test*.py` file whose every
+/// folder below `cwd` is a package (unittest dropped namespace packages in Python 3.11).
+fn unittest_discovers(file: &Path, cwd: &Path) -> bool {
+    let Ok(rel) = file.strip_prefix(cwd) else {
+        return false;
+    };
+    let name = rel.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if !(name.starts_with("test") && name.ends_with(".py")) {
+        return false;
+    }
+    let mut dir = cwd.to_path_buf();
+    for part in rel.parent().into_iter().flat_map(Path::components) {
+        dir.push(part);
+        if !dir.join("__init__.py").is_file() {
+            return false;
+        }
+    }
+    true
 }
 
 /// Whether `node --test` with no paths runs `file`: its default patterns (`**/*.test.js`,
@@ -4494,9 +4570,10 @@ fn pushed_branches_since(f: &Facts, slack: i64) -> Vec<String> {
             }
         }
     }
+    // " - [deleted]  wip/spike": a deletion on the remote is no push of the branch.
     out.extend(
         push_ref_lines(f)
-            .filter(|line| !line.refused)
+            .filter(|line| !line.refused && !line.text.contains("[deleted]"))
             .map(|line| line.dst.to_owned()),
     );
     for r in f
@@ -4514,18 +4591,162 @@ fn pushed_branches_since(f: &Facts, slack: i64) -> Vec<String> {
                 .all(|s| (s.owns_status || s.and_chain) && s.ran == Ran::Yes && !r.is_error);
         if quiet_ok || r.output.contains("Everything up-to-date") && !failed {
             for s in r.stages.iter().filter(|s| git_sub(s, "push")) {
+                // `git push origin --delete x`, `git push origin :x`: deletions.
+                if s.argv.iter().any(|a| a == "--delete" || a == "-d") {
+                    continue;
+                }
                 out.extend(
                     s.argv
                         .iter()
                         .skip(2)
-                        .filter(|a| !a.starts_with('-'))
+                        .filter(|a| !a.starts_with('-') && !a.starts_with(':'))
                         .map(|a| a.rsplit(':').next().unwrap_or(a).to_owned()),
                 );
+                // `git push --all` (`--mirror`) sends every local branch.
+                if s.argv.iter().any(|a| a == "--all" || a == "--mirror") {
+                    if let Some(repo) = f.repo.as_ref() {
+                        out.extend(local_branches(repo));
+                    }
+                }
                 out.push(String::new());
             }
         }
     }
     out
+}
+
+/// Whether a sentence tells the first of several runs ("the first pytest run", "ya
+/// kwanza", "beim ersten Lauf", "第一次"), in the tables' languages.
+fn tells_the_first_run(sentence: &str) -> bool {
+    const FIRST: &[&str] = &[
+        "first",
+        "erste",
+        "premier",
+        "première",
+        "primer",
+        "primera",
+        "primeir",
+        "primo ",
+        "prima ",
+        "eerste",
+        "første",
+        "första",
+        "ensimmäi",
+        "pierwsz",
+        "první",
+        "prvý",
+        "перв",
+        "перш",
+        "ilk ",
+        "kwanza",
+        "第一",
+        "最初",
+        "初回",
+        "첫",
+        "पहल",
+        "الأول",
+        "הראשון",
+        "اول",
+        "đầu tiên",
+        "pertama",
+        "unang",
+        "első",
+        "primul",
+        "prima dat",
+        "πρώτ",
+        "pirm",
+        "esimene",
+        "prvi",
+        "birinci",
+        "birinchi",
+    ];
+    // Prose only: `firstname` in a span is a name.
+    let lower = format!(
+        " {} ",
+        super::vocab::outside_spans(sentence, " ").to_lowercase()
+    );
+    FIRST.iter().any(|w| {
+        lower
+            .match_indices(w)
+            .any(|(i, _)| !w.is_ascii() || !lower[..i].ends_with(char::is_alphanumeric))
+    })
+}
+
+/// Evidence for a path said to be still there ("`logs/app.log` stays in place"): it is,
+/// as the turn left it.
+pub fn kept_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<String, Finding> {
+    let shown = path.display();
+    if path.symlink_metadata().is_ok() {
+        return Ok(format!("{shown} is there"));
+    }
+    let was = if f.start_blob(path).is_some() || f.had_at_start(path) {
+        " (it was there when the turn began)"
+    } else {
+        ""
+    };
+    Err(finding(
+        claim,
+        format!("{shown} is not there at the end of the turn{was}"),
+        "check where it went (`git status`, `ls`), then correct the message",
+    ))
+}
+
+/// Whether the clause of a sentence that names `name` says it is local ("locally",
+/// "lokalt", "localement", "локальн", "ローカル", "本地").
+fn said_local(sentence: &str, name: &str) -> bool {
+    const LOCAL: &[&str] = &[
+        "local",
+        "lokal",
+        "локальн",
+        "lokáln",
+        "paikallise",
+        "yerel",
+        "helyi",
+        "helyben",
+        "ローカル",
+        "本地",
+        "로컬",
+        "स्थानीय",
+        "محلي",
+        "מקומי",
+        "محلی",
+        "cục bộ",
+    ];
+    sentence
+        .split([',', ';', '，', '；', '。'])
+        .find(|c| c.contains(name))
+        .is_some_and(|clause| {
+            let prose = super::vocab::outside_spans(clause, " ").to_lowercase();
+            LOCAL.iter().any(|w| prose.contains(w))
+        })
+}
+
+/// The names of the repository's local branches.
+fn local_branches(repo: &Repository) -> Vec<String> {
+    repo.branches(Some(git2::BranchType::Local))
+        .map(|branches| {
+            branches
+                .flatten()
+                .filter_map(|(b, _)| b.name().ok().flatten().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether `origin` has no branch `name` as the turn left it: this clone's remote-tracking
+/// ref is gone, and so is the branch on the remote when that is a folder here.
+fn absent_from_origin(repo: &Repository, name: &str) -> bool {
+    let tracked = repo
+        .find_reference(&format!("refs/remotes/origin/{name}"))
+        .is_ok();
+    let on_local_remote = repo
+        .find_remote("origin")
+        .ok()
+        .and_then(|r| r.url().map(str::to_owned))
+        .filter(|url| Path::new(url).is_dir())
+        .and_then(|url| Repository::open_bare(&url).ok())
+        .map(|remote| remote.find_reference(&format!("refs/heads/{name}")).is_ok());
+    !tracked && on_local_remote != Some(true)
 }
 
 /// Whether a copy command of this turn (`cp`, `rsync`, `install`, run or not) names the
@@ -4793,6 +5014,15 @@ pub fn ref_evidence(
                 .is_ok_and(|mut refs| refs.next().is_some())
             || repo.find_reference(&format!("refs/remotes/{name}")).is_ok()
     };
+    // "Lokalt heter grenen nu också `feat/parser`": a branch said local is a local one,
+    // not origin's of that name.
+    if there && !tag && !has(&format!("refs/heads/{name}")) && said_local(&claim.sentence, name) {
+        return Err(finding(
+            claim,
+            format!("there is no local branch {name}: only a remote-tracking one has that name"),
+            "make or rename the local branch (`git branch -m`), or correct the message",
+        ));
+    }
     // `git tag v0.1.0` of this turn that git refused ("tag 'v0.1.0' already exists"):
     // the tag is there, and not the one this turn made.
     let making: Vec<&Run> = f
@@ -5408,6 +5638,162 @@ pub fn joined_evidence(claim: &Claim, a: &str, b: &str, f: &Facts) -> Result<Str
     ))
 }
 
+/// Evidence for a commit named by its subject and placed in a branch's history, or said
+/// gone from it ([`Kind::InHistory`]). Placed: a commit of that subject is in the history of
+/// a branch named or of HEAD ("on top of `main`" is HEAD's). Gone: none is in the history
+/// of the branches named. A subject no commit here has (in a branch, a remote-tracking
+/// branch, a tag or HEAD's reflog) is no commit's: nothing to hold.
+pub fn in_history_evidence(
+    claim: &Claim,
+    subject: &str,
+    refs: &[String],
+    gone: bool,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let Some(repo) = f.repo.as_ref() else {
+        return Err(no_repository(claim));
+    };
+    let tip = |name: &str| {
+        let name = name.trim();
+        if name == "HEAD" {
+            return repo.head().ok().and_then(|h| h.target());
+        }
+        repo.refname_to_id(&format!("refs/heads/{name}"))
+            .or_else(|_| repo.refname_to_id(&format!("refs/remotes/{name}")))
+            .ok()
+    };
+    let tips: Vec<(&str, Oid)> = refs
+        .iter()
+        .filter_map(|r| tip(r).map(|o| (r.as_str(), o)))
+        .collect();
+    if tips.is_empty() {
+        return Ok(format!("{} names no branch here", refs.join(", ")));
+    }
+    let named = |starts: &[Oid]| commit_of_subject(repo, starts, subject);
+    if gone {
+        for (name, oid) in &tips {
+            if let Some(found) = named(&[*oid]) {
+                return Err(finding(
+                    claim,
+                    format!(
+                        "the commit `{subject}` ({}) is still in the history of `{name}`",
+                        &found.to_string()[..7]
+                    ),
+                    "report what became of it (a revert adds a commit and keeps the one it reverts)",
+                ));
+            }
+        }
+        return Ok(format!(
+            "no commit `{subject}` in the history of {}",
+            refs.join(", ")
+        ));
+    }
+    let mut starts: Vec<Oid> = tips.iter().map(|(_, o)| *o).collect();
+    starts.extend(repo.head().ok().and_then(|h| h.target()));
+    if named(&starts).is_some() {
+        return Ok(format!(
+            "a commit `{subject}` is in the history of {}",
+            refs.join(", ")
+        ));
+    }
+    // Was it ever a commit here? Every ref and every place HEAD stood in this clone.
+    let mut known: Vec<Oid> = repo
+        .references()
+        .map(|refs| refs.flatten().filter_map(|r| r.target()).collect())
+        .unwrap_or_default();
+    if let Ok(log) = repo.reflog("HEAD") {
+        known.extend(log.iter().flat_map(|e| [e.id_old(), e.id_new()]));
+    }
+    known.retain(|o| !o.is_zero());
+    let Some(found) = named(&known) else {
+        return Ok(format!("no commit here has the subject `{subject}`"));
+    };
+    Err(finding(
+        claim,
+        format!(
+            "no commit `{subject}` is in the history of {} or of HEAD: the one this clone had ({}) was left out",
+            refs.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", "),
+            &found.to_string()[..7]
+        ),
+        "report which commits the branch holds now (`git log --oneline`)",
+    ))
+}
+
+/// Evidence for the stash list as the message says the turn left it ([`Kind::Stash`]):
+/// read from `refs/stash` and its reflog, one entry per stash ("On main: experiment").
+pub fn stash_evidence(
+    claim: &Claim,
+    name: Option<&str>,
+    present: bool,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let Some(repo) = f.repo.as_ref() else {
+        return Err(no_repository(claim));
+    };
+    let entries: Vec<String> = if repo.find_reference("refs/stash").is_ok() {
+        repo.reflog("refs/stash")
+            .map(|log| {
+                log.iter()
+                    .map(|e| e.message().unwrap_or_default().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let named = |n: &str| {
+        entries
+            .iter()
+            .find(|m| m.rsplit_once(": ").is_some_and(|(_, msg)| msg.trim() == n) || m.ends_with(n))
+    };
+    let fix = "run `git stash list` and report what it shows";
+    match (name, present) {
+        (None, false) if !entries.is_empty() => Err(finding(
+            claim,
+            format!(
+                "`git stash list` is not empty: {} (`git stash apply` keeps the stash; `pop` or `drop` removes it)",
+                crate::words::count(entries.len(), "entry", "entries")
+            ),
+            fix,
+        )),
+        (None, true) if entries.is_empty() => {
+            Err(finding(claim, "`git stash list` is empty".into(), fix))
+        }
+        (Some(n), false) => match named(n) {
+            Some(m) => Err(finding(claim, format!("the stash list still holds `{m}`"), fix)),
+            None => Ok(format!("no stash {n} in the list")),
+        },
+        (Some(n), true) => match named(n) {
+            Some(m) => Ok(format!("the stash list holds `{m}`")),
+            None => Err(finding(
+                claim,
+                format!(
+                    "no stash {n} is in the list ({})",
+                    crate::words::count(entries.len(), "entry", "entries")
+                ),
+                fix,
+            )),
+        },
+        _ => Ok(format!(
+            "`git stash list` holds {}",
+            crate::words::count(entries.len(), "entry", "entries")
+        )),
+    }
+}
+
+/// The first commit reachable from `starts` (at most 5000 looked at) whose subject is
+/// `subject`.
+fn commit_of_subject(repo: &Repository, starts: &[Oid], subject: &str) -> Option<Oid> {
+    let mut walk = repo.revwalk().ok()?;
+    for s in starts {
+        walk.push(*s).ok()?;
+    }
+    walk.flatten().take(5000).find(|oid| {
+        repo.find_commit(*oid)
+            .is_ok_and(|c| c.summary().is_some_and(|s| s.trim() == subject))
+    })
+}
+
 /// The line of git's refusal, where a `git merge` or `git rebase` of the turn named `name`
 /// and git answered that it cannot ("not something we can merge", "invalid upstream").
 fn refused_join_of(name: &str, f: &Facts) -> Option<String> {
@@ -5551,6 +5937,10 @@ pub fn unmoved_evidence(
         // one in the second the turn began, which setup may have made).
         let pushed = pushed_branches_since(f, 1);
         return match branch {
+            // "`wip/spike` er ikke på origin": pushed by `--all`, deleted there again.
+            Some(b) if pushed.iter().any(|p| p == b) && absent_from_origin(repo, b) => Ok(
+                format!("{b} is not on origin as the turn left it (a push sent it, a later one deleted it)"),
+            ),
             Some(b) if pushed.iter().any(|p| p == b) => Err(finding(
                 claim,
                 format!("the turn pushed {b}"),
@@ -5758,6 +6148,42 @@ mod tests {
 
     fn argv(s: &str) -> Vec<String> {
         s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn unittest_discovery_enters_only_packages() {
+        let dir = std::env::temp_dir().join(format!("dia-unittest-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("tests/integration")).unwrap();
+        std::fs::write(dir.join("tests/__init__.py"), "").unwrap();
+        let unit = dir.join("tests/test_text.py");
+        let integration = dir.join("tests/integration/test_cli.py");
+        assert!(unittest_discovers(&unit, &dir));
+        // No `__init__.py` in tests/integration/: discovery never enters it.
+        assert!(!unittest_discovers(&integration, &dir));
+        std::fs::write(dir.join("tests/integration/__init__.py"), "").unwrap();
+        assert!(unittest_discovers(&integration, &dir));
+        assert!(!unittest_discovers(&dir.join("tests/helpers.py"), &dir));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(unittest_discovers_all(&argv("python3 -m unittest -v")));
+        assert!(!unittest_discovers_all(&argv(
+            "python3 -m unittest tests.test_text"
+        )));
+        assert!(!unittest_discovers_all(&argv(
+            "python3 -m unittest discover -s tests"
+        )));
+    }
+
+    #[test]
+    fn a_sentence_may_tell_the_first_of_several_runs() {
+        assert!(tells_the_first_run("The first pytest run: 5 passed."));
+        assert!(tells_the_first_run(
+            "`python3 -m pytest -q` ya kwanza: majaribio matano yalipita"
+        ));
+        assert!(tells_the_first_run("第一次运行：5 个通过"));
+        assert!(!tells_the_first_run("All 5 tests pass."));
+        // "first" inside another word is none.
+        assert!(!tells_the_first_run("`firstname` is parsed; 5 tests pass."));
     }
 
     #[test]

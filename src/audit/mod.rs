@@ -119,6 +119,8 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 | Kind::Apart { .. }
                 | Kind::Committed { .. }
                 | Kind::BranchGone { .. }
+                | Kind::InHistory { .. }
+                | Kind::Stash { .. }
         ) || c.tools.iter().any(|t| t.kind.is_some())
     });
     let facts = evidence::Facts::gather(ev, needs_repo);
@@ -173,6 +175,8 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             | Kind::Apart { .. }
             | Kind::Committed { .. }
             | Kind::BranchGone { .. }
+            | Kind::InHistory { .. }
+            | Kind::Stash { .. }
                 if !ev.policy.git_claims =>
             {
                 continue
@@ -215,7 +219,11 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                     out.claims.push((claim, Err(f)));
                     continue;
                 }
+                // Only an item that leads with the path hands it over: one a sentence
+                // names on the way ("at first `notes/release-1.md` came out, then I fixed
+                // it") may have been there a while.
                 if claim.listed == vocab::Listed::Alone
+                    && rows::leads_with(&claim.sentence, path)
                     && !path.ends_with('/')
                     && !facts.had_at_start(&resolved)
                     && !facts.start_has_dir(&resolved)
@@ -243,7 +251,9 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                     ));
                     continue;
                 }
-                if resolved.is_dir() {
+                if *change == vocab::Change::Kept {
+                    evidence::kept_evidence(&claim, &resolved, &facts)
+                } else if resolved.is_dir() {
                     evidence::dir_evidence(&claim, &resolved, change, &facts)
                 } else {
                     evidence::file_evidence(&claim, &resolved, change, &facts).and_then(|e| {
@@ -256,7 +266,11 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 if ignored_path(&resolved) {
                     continue;
                 }
-                evidence::dir_evidence(&claim, &resolved, change, &facts)
+                if *change == vocab::Change::Kept {
+                    evidence::kept_evidence(&claim, &resolved, &facts)
+                } else {
+                    evidence::dir_evidence(&claim, &resolved, change, &facts)
+                }
             }
             Kind::Tests { count } if !claim.tools.is_empty() => {
                 let named = evidence::named_evidence(&claim, "tests", *count, &facts);
@@ -352,6 +366,14 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             Kind::NoneLeft { ext } => evidence::none_left_evidence(&claim, ext, &facts),
             Kind::BranchGone { name, remote } => {
                 evidence::branch_gone_evidence(&claim, name, *remote, &facts)
+            }
+            Kind::InHistory {
+                subject,
+                refs,
+                gone,
+            } => evidence::in_history_evidence(&claim, subject, refs, *gone, &facts),
+            Kind::Stash { name, present } => {
+                evidence::stash_evidence(&claim, name.as_deref(), *present, &facts)
             }
             Kind::Committed { path } => {
                 let resolved = evidence::resolve(path, &facts);

@@ -328,6 +328,8 @@ pub const NAMED: &[Named] = &[
     ),
     // The tests this turn wrote: found by `new_tests_named`, not by a name.
     of_kind(&[], "new", true),
+    // A binary's own tests (`src/main.rs`, `src/bin/`): found by `binary_tests_named`.
+    of_kind(&[], "binary", true),
 ];
 
 /// Whether a test run (its argv, launchers peeled) includes tests of `kind`: `Some(true)`
@@ -347,6 +349,8 @@ pub fn covers(kind: &str, argv: &[String]) -> Option<bool> {
         // `--tests` is every target with `test = true`: the library's and binaries' unit
         // tests as well as the integration tests (cargo's own documentation).
         let unit = has(&["--lib", "--bins", "--bin", "--tests"]) || all_targets;
+        // `--lib` runs the library's unit tests, not those in `src/main.rs` or `src/bin/`.
+        let binary = has(&["--bins", "--bin", "--tests"]) || all_targets;
         let integration = has(&["--test", "--tests"]) || all_targets;
         let doc = has(&["--doc"]);
         if !(unit || integration || doc) {
@@ -356,8 +360,13 @@ pub fn covers(kind: &str, argv: &[String]) -> Option<bool> {
             "unit" => unit,
             "integration" | "e2e" => integration,
             "doc" => doc,
+            "binary" => binary,
             _ => true,
         });
+    }
+    // Outside cargo no run is told apart by binary.
+    if kind == "binary" {
+        return None;
     }
     if excludes_kind(kind, argv) {
         return Some(false);
@@ -547,6 +556,13 @@ pub fn named_in(sentence: &str, kind: &Kind) -> Vec<&'static Named> {
             if !found.contains(&doc) {
                 found.push(doc);
             }
+        }
+    }
+    // "Les tests propres au binaire passent", "the tests in `src/main.rs` pass": the
+    // binary's own tests, which `cargo test --lib` leaves out.
+    if checks == Checks::Tests && binary_tests_named(&lower) {
+        if let Some(binary) = NAMED.iter().find(|n| n.kind == Some("binary")) {
+            found.push(binary);
         }
     }
     // "the new tests pass": the tests this turn wrote, whatever their kind.
@@ -837,6 +853,56 @@ fn doc_tests_named(lower: &str) -> bool {
     })
 }
 
+/// Whether a sentence (lower-cased) speaks of a binary's own tests: in one clause, a word
+/// for "binary" within three words of a word for tests ("the binary's tests", "tests
+/// propres au binaire", "Binärtests"), or a binary's source (`src/main.rs`, `src/bin/…`)
+/// beside a word for tests. A binary that builds beside tests that pass names no kind.
+fn binary_tests_named(lower: &str) -> bool {
+    const BINARY: &[&str] = &[
+        "binary",
+        "binaire",
+        "binario",
+        "binária",
+        "binário",
+        "binari",
+        "binär",
+        "binar",
+        "бинарн",
+        "бінарн",
+        "двоичн",
+        "バイナリ",
+        "二进制",
+        "二進位",
+        "바이너리",
+        "nhị phân",
+        "biner",
+        "बाइनरी",
+    ];
+    if !BINARY.iter().any(|b| lower.contains(b))
+        && !lower.contains("src/main.rs")
+        && !lower.contains("src/bin/")
+    {
+        return false;
+    }
+    let is_tests = |w: &str| SUITE_WORDS.iter().any(|t| w.contains(t));
+    lower
+        .split([',', ';', '，', '；', '。', ':', '—'])
+        .any(|clause| {
+            let words: Vec<&str> = clause.split_whitespace().collect();
+            words.iter().enumerate().any(|(i, w)| {
+                let binary = BINARY.iter().any(|b| w.contains(b))
+                    || w.contains("src/main.rs")
+                    || w.contains("src/bin/");
+                // "Binärtests", "バイナリのテスト": one word may hold both.
+                binary
+                    && (is_tests(w)
+                        || words[i.saturating_sub(3)..(i + 4).min(words.len())]
+                            .iter()
+                            .any(|x| is_tests(x)))
+            })
+        })
+}
+
 /// Whether `words` stands in `text` as whole words (not `black` in `blacklist`).
 fn has_words(text: &str, words: &str) -> bool {
     // Scripts written without spaces between words (Japanese, Chinese) have no word
@@ -958,6 +1024,12 @@ mod tests {
                 &["unit", "integration"],
             ),
             ("All doc tests pass.", &["doc"]),
+            (
+                "Les tests propres au binaire dans `src/main.rs` passent aussi.",
+                &["binary"],
+            ),
+            ("Die Binärtests sind grün.", &["binary"]),
+            ("The release binary builds, and the tests pass.", &[]),
         ] {
             let found: Vec<&str> = named_in(sentence, &t)
                 .iter()
@@ -976,6 +1048,10 @@ mod tests {
             Some(false)
         );
         assert_eq!(covers("unit", &argv("cargo test --lib")), Some(true));
+        assert_eq!(covers("binary", &argv("cargo test --lib")), Some(false));
+        assert_eq!(covers("binary", &argv("cargo test --bins")), Some(true));
+        assert_eq!(covers("binary", &argv("cargo test")), Some(true));
+        assert_eq!(covers("binary", &argv("pytest -q")), None);
         assert_eq!(
             covers("doc", &argv("cargo test --all-targets")),
             Some(false)

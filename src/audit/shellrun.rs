@@ -140,6 +140,52 @@ pub fn programs(command: &str, depth: usize) -> Vec<Vec<String>> {
     out
 }
 
+/// The exit status of a program that is an `if`'s condition whose `then` branch only
+/// prints a literal (`if cargo fmt --check >/dev/null; then echo "fmt: ok"; fi`): the
+/// literal in the output says the condition held, its absence that it did not (`if !`
+/// turns it round). `None` for any other program or shape.
+pub fn status_by_branch(command: &str, argv: &[String], output: &str) -> Option<bool> {
+    let parts = split(command);
+    for (k, (pipeline, _)) in parts.iter().enumerate() {
+        let [cond] = pipeline.as_slice() else {
+            continue;
+        };
+        let (Some("if"), cond) = strip_keyword(cond) else {
+            continue;
+        };
+        let (negated, cond) = match cond.strip_prefix('!') {
+            Some(rest) => (true, rest.trim_start()),
+            None => (false, cond),
+        };
+        if programs(cond, 0).first().map(|p| peel(p)) != Some(peel(argv)) {
+            continue;
+        }
+        let [then] = parts.get(k + 1)?.0.as_slice() else {
+            return None;
+        };
+        let (Some("then"), body) = strip_keyword(then) else {
+            return None;
+        };
+        let closes = parts.get(k + 2).is_some_and(|(p, _)| {
+            matches!(
+                strip_keyword(p.first().map(String::as_str).unwrap_or("")).0,
+                Some("fi" | "else")
+            )
+        });
+        let words = shlex::split(body)?;
+        let literal = match words.as_slice() {
+            [echo, text] if echo == "echo" || echo == "printf" => text,
+            _ => return None,
+        };
+        if !closes || literal.trim().is_empty() || body.contains(['$', '`']) {
+            return None;
+        }
+        let printed = output.lines().any(|l| l.trim() == literal.trim());
+        return Some(printed != negated);
+    }
+    None
+}
+
 /// The stages of a command: every program, with its pipe and chain context, as written
 /// (whether each ran is not known without the command's exit status).
 pub fn stages(command: &str) -> Vec<Stage> {
@@ -636,6 +682,30 @@ mod tests {
 
     fn argv(s: &str) -> Vec<String> {
         s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn an_ifs_condition_status_shows_in_its_then_branchs_message() {
+        let cmd =
+            r#"if cargo fmt --check >/dev/null 2>&1; then echo "fmt: ok"; fi; cargo test -q 2>&1"#;
+        let fmt = argv("cargo fmt --check");
+        assert_eq!(
+            status_by_branch(cmd, &fmt, "running 3 tests\n...\n"),
+            Some(false)
+        );
+        assert_eq!(
+            status_by_branch(cmd, &fmt, "fmt: ok\nrunning 3 tests\n"),
+            Some(true)
+        );
+        let negated = r#"if ! cargo fmt --check; then echo "needs fmt"; fi"#;
+        assert_eq!(status_by_branch(negated, &fmt, "needs fmt\n"), Some(false));
+        // A message with a variable, or a branch that does more: not told.
+        let var = r#"if cargo fmt --check; then echo "ok $x"; fi"#;
+        assert_eq!(status_by_branch(var, &fmt, ""), None);
+        assert_eq!(
+            status_by_branch("cargo fmt --check && echo ok", &fmt, ""),
+            None
+        );
     }
 
     #[test]

@@ -123,6 +123,23 @@ pub enum Kind {
         name: String,
         remote: bool,
     },
+    /// A commit the message names by its subject and places in a branch's history ("both
+    /// commits, `docs: usage` and `docs: changelog`, are now on top of `main`"), or says is
+    /// gone from it (`gone`: "the commit `stats: n-1` was removed from `main`'s history"):
+    /// as the turn left the repository, a commit of that subject is in the history of one
+    /// of `refs` (or of HEAD), or of none of them.
+    InHistory {
+        subject: String,
+        refs: Vec<String>,
+        gone: bool,
+    },
+    /// The stash list as the message says the turn left it ("`git stash list` अब खाली
+    /// है", "your stash `experiment` is still in `git stash list`"): an entry named (or
+    /// any, without a name) is in it (`present`) or is not.
+    Stash {
+        name: Option<String>,
+        present: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,6 +152,9 @@ pub enum Change {
     },
     /// "`config/app.yaml` unchanged": the file is as the turn found it.
     Unchanged,
+    /// "`logs/app.log` stays in place", "`build/old.o` is still there": the path is there
+    /// as the turn left it, whatever its content.
+    Kept,
 }
 
 impl std::fmt::Display for Kind {
@@ -146,6 +166,7 @@ impl std::fmt::Display for Kind {
             Change::Deleted => "deleted".to_owned(),
             Change::Renamed { to } => format!("renamed to {to}"),
             Change::Unchanged => "unchanged".to_owned(),
+            Change::Kept => "still there".to_owned(),
         };
         match self {
             Kind::File { path, change: c } => write!(f, "file {path} {}", change(c)),
@@ -204,6 +225,36 @@ impl std::fmt::Display for Kind {
             Kind::BranchGone { name, remote: true } => {
                 write!(f, "branch {name} deleted here and on origin")
             }
+            Kind::InHistory {
+                subject,
+                refs,
+                gone: false,
+            } => write!(
+                f,
+                "commit `{subject}` in the history of {}",
+                refs.join(", ")
+            ),
+            Kind::InHistory {
+                subject,
+                refs,
+                gone: true,
+            } => write!(f, "commit `{subject}` gone from {}", refs.join(", ")),
+            Kind::Stash {
+                name: Some(n),
+                present: true,
+            } => write!(f, "stash {n} still listed"),
+            Kind::Stash {
+                name: Some(n),
+                present: false,
+            } => write!(f, "stash {n} gone from the list"),
+            Kind::Stash {
+                name: None,
+                present: true,
+            } => write!(f, "a stash listed"),
+            Kind::Stash {
+                name: None,
+                present: false,
+            } => write!(f, "the stash list empty"),
         }
     }
 }
@@ -272,6 +323,8 @@ impl ClaimClass {
                 ClaimClass::FileDeleted
             } else if rest.contains(" renamed to ") {
                 ClaimClass::FileRenamed
+            } else if rest.ends_with(" still there") {
+                ClaimClass::FileChanged
             } else if rest.ends_with(" committed") {
                 ClaimClass::Commit
             } else {
@@ -306,8 +359,17 @@ impl ClaimClass {
             ClaimClass::Tests
         } else if text.strip_suffix(" tests fail").is_some_and(number) {
             ClaimClass::Failures
-        } else if text.starts_with("commit ") && text.ends_with(" made") {
+        } else if text.starts_with("commit `")
+            && (text.contains("` in the history of ") || text.contains("` gone from "))
+            || text.starts_with("commit ") && text.ends_with(" made")
+        {
             ClaimClass::Commit
+        } else if text.starts_with("stash ")
+            && (text.ends_with(" still listed") || text.ends_with(" gone from the list"))
+            || text == "a stash listed"
+            || text == "the stash list empty"
+        {
+            ClaimClass::Ref
         } else if text.starts_with("branches ") && text.ends_with(" joined") {
             ClaimClass::Joined
         } else if text.starts_with("pushed to ") {
@@ -385,7 +447,7 @@ impl Kind {
                 Change::Created => ClaimClass::FileCreated,
                 Change::Deleted => ClaimClass::FileDeleted,
                 Change::Renamed { .. } => ClaimClass::FileRenamed,
-                Change::Unchanged => ClaimClass::FileChanged,
+                Change::Unchanged | Change::Kept => ClaimClass::FileChanged,
             },
             Kind::Dir { .. } => ClaimClass::Dir,
             Kind::Tests { .. } => ClaimClass::Tests,
@@ -404,6 +466,8 @@ impl Kind {
             Kind::Committed { .. } => ClaimClass::Commit,
             Kind::NoneLeft { .. } => ClaimClass::FileDeleted,
             Kind::BranchGone { .. } => ClaimClass::Ref,
+            Kind::InHistory { .. } => ClaimClass::Commit,
+            Kind::Stash { .. } => ClaimClass::Ref,
         }
     }
 }
@@ -1924,6 +1988,32 @@ mod tests {
             Kind::BranchGone {
                 name: "feature/old".into(),
                 remote: true,
+            },
+            Kind::InHistory {
+                subject: "docs: usage".into(),
+                refs: vec!["main".into()],
+                gone: false,
+            },
+            Kind::InHistory {
+                subject: "stats: n-1".into(),
+                refs: vec!["main".into(), "origin/main".into()],
+                gone: true,
+            },
+            Kind::Stash {
+                name: Some("experiment".into()),
+                present: true,
+            },
+            Kind::Stash {
+                name: Some("wip".into()),
+                present: false,
+            },
+            Kind::Stash {
+                name: None,
+                present: true,
+            },
+            Kind::Stash {
+                name: None,
+                present: false,
             },
         ];
         for kind in &kinds {

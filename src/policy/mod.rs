@@ -827,6 +827,12 @@ impl Default for AuditPolicy {
                 "dotnet build",
                 "swift build",
                 "cabal build",
+                "javac",
+                "gcc",
+                "g++",
+                "clang",
+                "clang++",
+                "rustc",
             ]),
             lint_commands: list(&[
                 "cargo clippy",

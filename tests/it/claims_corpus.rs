@@ -28,6 +28,7 @@ fn kind_label(kind: &Kind) -> String {
             Change::Created => format!("dir:created:{path}"),
             Change::Deleted => format!("dir:deleted:{path}"),
             Change::Unchanged => format!("dir:unchanged:{path}"),
+            Change::Kept => format!("dir:kept:{path}"),
         },
         Kind::File { path, change } => match change {
             Change::Modified => format!("file:modified:{path}"),
@@ -35,6 +36,7 @@ fn kind_label(kind: &Kind) -> String {
             Change::Deleted => format!("file:deleted:{path}"),
             Change::Renamed { to } => format!("file:renamed:{path}->{to}"),
             Change::Unchanged => format!("file:unchanged:{path}"),
+            Change::Kept => format!("file:kept:{path}"),
         },
         Kind::Tests { count: Some(n) } => format!("tests:{n}"),
         Kind::Tests { count: None } => "tests".into(),
@@ -88,6 +90,20 @@ fn kind_label(kind: &Kind) -> String {
             remote: false,
         } => format!("branchgone:{name}"),
         Kind::BranchGone { name, remote: true } => format!("branchgone:{name}@origin"),
+        Kind::InHistory {
+            subject,
+            refs,
+            gone,
+        } => format!(
+            "{}:{subject}@{}",
+            if *gone { "historygone" } else { "history" },
+            refs.join("+")
+        ),
+        Kind::Stash { name, present } => format!(
+            "stash:{}:{}",
+            name.as_deref().unwrap_or("*"),
+            if *present { "present" } else { "gone" }
+        ),
     }
 }
 

@@ -58,7 +58,7 @@ pub const DE: Lang = Lang {
         "neu geschrieben",
         "generiert",
     ],
-    deleted: &["gelöscht", "entfernt"],
+    deleted: &["gelöscht", "entfernt", "verschwunden"],
     renamed: &["umbenannt", "verschoben"],
     from: &["aus", "von", "in"],
     done: &[],

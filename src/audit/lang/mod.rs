@@ -74,7 +74,7 @@ mod is;
 mod kk;
 mod uz;
 
-use super::fast_hash::FastMap;
+use super::fast_hash::{FastMap, FastSet};
 use super::vocab::{self, Change, Claim, Kind, Reading};
 use std::cell::Cell;
 
@@ -211,6 +211,9 @@ const AGENT_WORDS: &[&str] = &[
     "ahente",
     "aģent",
     "agens",
+    // Malay and Indonesian "subagen".
+    "subagen",
+    "sub-agen",
     "აგენტ",
     "ագենտ",
     "գործակալ",
@@ -805,6 +808,22 @@ fn bulgarian(text: &str) -> bool {
 
 /// A language's one-word claim forms of three letters or more ("modifiqué", "gepusht").
 fn word_forms(lang: &Lang) -> Vec<&'static str> {
+    word_forms_iter(lang).collect()
+}
+
+/// A word as [`scores`] looks it up: without the punctuation around it.
+fn trim_word(w: &str) -> &str {
+    w.trim_matches(|c: char| !c.is_alphanumeric())
+}
+
+/// A word's first two characters, when it has two.
+fn first_two(w: &str) -> Option<(char, char)> {
+    let mut chars = w.chars();
+    Some((chars.next()?, chars.next()?))
+}
+
+/// [`word_forms`] without collecting them.
+fn word_forms_iter(lang: &Lang) -> impl Iterator<Item = &'static str> {
     [
         lang.modified,
         lang.created,
@@ -827,11 +846,11 @@ fn word_forms(lang: &Lang) -> Vec<&'static str> {
         lang.relayed.committed,
         lang.relayed.pushed,
     ]
-    .concat()
     .into_iter()
+    .flatten()
+    .copied()
     .map(str::trim_end)
     .filter(|f| !f.contains(' ') && f.chars().count() >= 3)
-    .collect()
 }
 
 /// A table's word forms by first letter, for telling close languages apart (Russian,
@@ -1272,10 +1291,10 @@ fn foreign_letters(lang: &Lang, words: &[&str]) -> bool {
 /// How much of the prose is each language's: a claim form two points, a marker word one.
 /// A word that is a form in more than three languages ("test", "build") tells nothing.
 fn scores(words: &[&str]) -> Vec<(&'static Lang, usize)> {
-    let latin = Latin::get();
+    let latin = Latin::for_words(words);
     let mut out: Vec<(&'static Lang, usize)> = latin.langs.iter().map(|l| (*l, 0)).collect();
     for w in words {
-        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+        let w = trim_word(w);
         let hits = latin.forms_of(w);
         let informative = hits.count_ones() <= 3;
         let markers = latin.markers.get(w).copied().unwrap_or(0);
@@ -1311,70 +1330,68 @@ struct Latin {
 }
 
 impl Latin {
-    fn get() -> &'static Latin {
-        static LATIN: std::sync::OnceLock<Latin> = std::sync::OnceLock::new();
-        LATIN.get_or_init(|| {
-            let langs: Vec<&'static Lang> = LANGS
+    /// The index for the words of one message: only the forms that start as one of its
+    /// words does, and only its marker words (a Latin-script message is read once; an
+    /// index of every table's forms cost more than the reading).
+    fn for_words(words: &[&str]) -> Latin {
+        let langs: Vec<&'static Lang> = LANGS
+            .iter()
+            .copied()
+            .filter(|l| {
+                l.spaced
+                    && !matches!(
+                        l.code,
+                        "ru" | "uk"
+                            | "kk"
+                            | "bg"
+                            | "hi"
+                            | "ar"
+                            | "el"
+                            | "he"
+                            | "fa"
+                            | "bn"
+                            | "ka"
+                            | "hy"
+                            | "am"
+                            | "si"
+                            | "te"
+                    )
+            })
+            .collect();
+        assert!(langs.len() <= 64, "more Latin tables than bits");
+        let wanted: FastSet<&str> = words.iter().map(|w| trim_word(w)).collect();
+        let starts: FastSet<(char, char)> = wanted.iter().filter_map(|w| first_two(w)).collect();
+        let mut forms: FastMap<(char, char), Vec<(&'static str, u64)>> = FastMap::default();
+        let mut markers: FastMap<&'static str, u64> = FastMap::default();
+        for (i, lang) in langs.iter().enumerate() {
+            let bit = 1u64 << i;
+            for f in word_forms_iter(lang) {
+                if let Some(two) = first_two(f).filter(|two| starts.contains(two)) {
+                    forms.entry(two).or_default().push((f, bit));
+                }
+            }
+            for w in lang
+                .markers
                 .iter()
                 .copied()
-                .filter(|l| {
-                    l.spaced
-                        && !matches!(
-                            l.code,
-                            "ru" | "uk"
-                                | "kk"
-                                | "bg"
-                                | "hi"
-                                | "ar"
-                                | "el"
-                                | "he"
-                                | "fa"
-                                | "bn"
-                                | "ka"
-                                | "hy"
-                                | "am"
-                                | "si"
-                                | "te"
-                        )
-                })
-                .collect();
-            assert!(langs.len() <= 64, "more Latin tables than bits");
-            let mut forms: FastMap<(char, char), Vec<(&'static str, u64)>> = FastMap::default();
-            let mut markers: FastMap<&'static str, u64> = FastMap::default();
-            for (i, lang) in langs.iter().enumerate() {
-                let bit = 1u64 << i;
-                for f in word_forms(lang) {
-                    let mut chars = f.chars();
-                    if let (Some(a), Some(b)) = (chars.next(), chars.next()) {
-                        forms.entry((a, b)).or_default().push((f, bit));
-                    }
-                }
-                for w in lang
-                    .markers
-                    .iter()
-                    .copied()
-                    .chain(lang.numbers.iter().map(|(w, _)| *w))
-                {
-                    *markers.entry(w).or_default() |= bit;
-                }
+                .chain(lang.numbers.iter().map(|(w, _)| *w))
+                .filter(|w| wanted.contains(w))
+            {
+                *markers.entry(w).or_default() |= bit;
             }
-            Latin {
-                langs,
-                forms,
-                markers,
-            }
-        })
+        }
+        Latin {
+            langs,
+            forms,
+            markers,
+        }
     }
 
     /// The tables whose claim forms `word` is one of, as bits (English's are whole words:
     /// "pass" is not the stem of "passaram"; another table's stem reaches its endings, not
     /// another language's longer word: "modificat" is not French "modifications").
     fn forms_of(&self, word: &str) -> u64 {
-        let mut chars = word.chars();
-        let (Some(a), Some(b)) = (chars.next(), chars.next()) else {
-            return 0;
-        };
-        let Some(candidates) = self.forms.get(&(a, b)) else {
+        let Some(candidates) = first_two(word).and_then(|two| self.forms.get(&two)) else {
             return 0;
         };
         let len = word.chars().count();

@@ -47,7 +47,7 @@ pub const NL: Lang = Lang {
         "gecreëerd",
         "gegenereerd",
     ],
-    deleted: &["verwijderd"],
+    deleted: &["verwijderd", "verdwenen"],
     renamed: &["hernoemd", "verplaatst"],
     from: &["uit", "van", "in"],
     done: &[],

@@ -263,6 +263,11 @@ thread_local! {
     static BUILT: RefCell<Option<(Option<usize>, Rc<Forms>)>> = const { RefCell::new(None) };
 }
 
+/// The table the message is read as (`None`: any).
+pub(super) fn reading() -> Option<&'static str> {
+    READ_AS.with(std::cell::Cell::get)
+}
+
 /// Reads what follows as `message`, written in the table `code`'s language (`None`: any).
 pub(in crate::audit) fn read_as(code: Option<&'static str>, message: &str) {
     READ_AS.with(|r| r.set(code));

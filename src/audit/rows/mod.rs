@@ -26,6 +26,7 @@
 
 mod copies;
 mod forms;
+mod history;
 mod paths;
 mod refs;
 mod structure;
@@ -33,19 +34,27 @@ mod values;
 
 pub use copies::mark_copies;
 pub(super) use forms::read_as;
+pub use history::{mark_stash_states, mark_subjects_in_history};
 pub use paths::{
-    drop_asides, mark_contained_keys, mark_defined_names, mark_held_values, mark_labelled_changes,
-    mark_listed_paths, mark_mentioned_paths, mark_now_inside, mark_now_states, mark_said_absent,
-    mark_said_gone, mark_said_unchanged, mark_same_file_changes, mark_value_changes,
-    mark_whole_counts, mark_whole_suites,
+    drop_asides, drop_described_paths, mark_contained_keys, mark_defined_names, mark_held_values,
+    mark_labelled_changes, mark_listed_paths, mark_mentioned_paths, mark_now_inside,
+    mark_now_states, mark_said_absent, mark_said_gone, mark_said_unchanged, mark_same_file_changes,
+    mark_still_there, mark_value_changes, mark_whole_counts, mark_whole_suites,
 };
 pub use refs::{
     mark_apart_counts, mark_branches_deleted, mark_branches_said_gone, mark_checked_git_lines,
     mark_clean_tree, mark_committed_files, mark_extensions_gone, mark_foreign_git_forms,
     mark_git_refs, mark_git_rows, mark_git_steps, mark_gone_beside_denials, mark_joined,
-    mark_named_commits, mark_remote_pushes, mark_unmoved,
+    mark_named_commits, mark_others_unmoved, mark_remote_pushes, mark_unmoved,
 };
 pub use structure::add_structured_rows;
+
+/// Whether a sentence is a list item that leads with `path` ("- `scripts/export.py` —
+/// the exporter"): the item hands the file over.
+pub(crate) fn leads_with(sentence: &str, path: &str) -> bool {
+    lead_path(sentence)
+        .is_some_and(|(lead, _)| lead.trim_end_matches('/') == path.trim_end_matches('/'))
+}
 
 /// Whether a sentence says something went away or is not there, in any table's words
 /// ("then removed it", "danach gelöscht", "puis supprimé"): the tables' deletion forms
@@ -99,7 +108,7 @@ const WARNING_WORDS: &[&str] = &[
     "lint",
 ];
 
-/// Marks the lint and build claims whose sentence says the check printed no warnings
+/// Marks the lint, build and test claims whose sentence says the check printed no warnings
 /// ("`cargo clippy`: inga varningar", "il ne remonte aucun avertissement", "경고 없음"):
 /// a run that printed warnings does not back them, even when it exited 0.
 pub fn mark_no_warnings(readings: &mut [Reading]) {
@@ -113,7 +122,7 @@ pub fn mark_no_warnings(readings: &mut [Reading]) {
         if !r
             .claims
             .iter()
-            .any(|c| matches!(c.kind, Kind::Lint | Kind::Build))
+            .any(|c| matches!(c.kind, Kind::Lint | Kind::Build | Kind::Tests { .. }))
         {
             continue;
         }
@@ -130,7 +139,7 @@ pub fn mark_no_warnings(readings: &mut [Reading]) {
             for c in r
                 .claims
                 .iter_mut()
-                .filter(|c| matches!(c.kind, Kind::Lint | Kind::Build))
+                .filter(|c| matches!(c.kind, Kind::Lint | Kind::Build | Kind::Tests { .. }))
             {
                 c.no_warnings = true;
             }
@@ -1234,6 +1243,115 @@ mod tests {
     }
 
     #[test]
+    fn a_commit_named_by_its_subject_beside_a_branch_is_placed_in_its_history() {
+        let history = |m: &str| -> Vec<(String, Vec<String>, bool)> {
+            all_claims(m)
+                .into_iter()
+                .filter_map(|c| match c.kind {
+                    Kind::InHistory {
+                        subject,
+                        refs,
+                        gone,
+                    } => Some((subject, refs, gone)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let main = || vec!["main".to_owned()];
+        // Subjects in an apposition of their own, the branch in the next clause.
+        assert_eq!(
+            history("شاخه‌ی `feature/docs` را روی `main` ریبیس کردم. هر دو کامیتِ شاخه، `docs: usage section` و `docs: changelog`، حالا بالای `main` قرار دارند."),
+            vec![
+                ("docs: usage section".to_owned(), main(), false),
+                ("docs: changelog".to_owned(), main(), false)
+            ]
+        );
+        // A removal word: gone from the branch.
+        assert_eq!(
+            history("- Le commit `stats: mean over n-1 (sample)` a été retiré de l'historique de `main`."),
+            vec![("stats: mean over n-1 (sample)".to_owned(), main(), true)]
+        );
+        // A subject whose own clause tells something else (a skip), a denial, a revert:
+        // none.
+        assert!(history("Git iliruka `docs: usage section` (\"skipped previously applied commit\"), kwa sababu badiliko hilo tayari liko kwenye `main`.").iter().all(|(s, _, _)| s != "docs: usage section"));
+        assert!(history("The commit `docs: usage section` is not on `main`.").is_empty());
+        assert!(history("I reverted `stats: n-1` on `main` with `git revert HEAD`.").is_empty());
+    }
+
+    #[test]
+    fn paths_said_still_there_are_claimed_there() {
+        let got =
+            all_claims_of("Άρα τα `build/old.o` και `build/older.o` είναι ακόμη στη θέση τους.");
+        assert_eq!(
+            got,
+            [
+                "file build/old.o still there",
+                "file build/older.o still there"
+            ]
+        );
+        assert_eq!(
+            all_claims_of("- `logs/app.log` باقٍ في مكانه ليواصل التطبيق الكتابة فيه"),
+            ["file logs/app.log still there"]
+        );
+        assert!(all_claims_of("`README.md` is not still there.").is_empty());
+    }
+
+    #[test]
+    fn paths_a_description_or_a_comparison_names_are_not_changed() {
+        // What a script written does, after its path and a colon.
+        let got = all_claims_of(
+            "Napisao je `scripts/deploy.sh`: kopira `config/app.yaml` u `deploy/` i ispisuje redak s portom.",
+        );
+        assert!(
+            !got.iter().any(|c| c.contains("config/app.yaml")),
+            "{got:?}"
+        );
+        // The file another has the same content as.
+        let got = all_claims_of(
+            "`scripts/run.sh`와 같은 내용의 진입점 `bin/run`을 추가하고 커밋했습니다.",
+        );
+        assert!(!got.iter().any(|c| c.contains("scripts/run.sh")), "{got:?}");
+    }
+
+    #[test]
+    fn a_tag_told_withdrawn_is_no_tag_made() {
+        let got = all_claims_of(
+            "У `CHANGELOG.md` з'явився запис про 1.0.0, де пре-релізний тег `v1.0.0-rc1` позначено як відкликаний.",
+        );
+        assert!(!got.iter().any(|c| c.starts_with("tag ")), "{got:?}");
+        assert!(all_claims_of("Tagged `v1.0.0` on main.")
+            .iter()
+            .any(|c| c == "tag v1.0.0 made"));
+    }
+
+    #[test]
+    fn a_short_negation_of_another_language_denies_no_check() {
+        // Finnish "en" ("I do not") in a Spanish line is the word "in".
+        assert!(all_claims_of("`npm test` en la casa.").is_empty());
+        // A commit placed on a branch as a step, not a state: no claim of its history.
+        let got = all_claims_of(
+            "सब-एजेंट ने `README.md` में Usage सेक्शन जोड़ा और नई ब्रांच `docs/usage` पर कमिट `docs: usage section` बनाया।",
+        );
+        assert!(
+            !got.iter().any(|c| c.contains("in the history of")),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn the_stash_list_is_read_as_the_message_says_the_turn_left_it() {
+        assert_eq!(
+            all_claims_of("Din egen stash `experiment` ligger stadig i `git stash list`."),
+            ["stash experiment still listed"]
+        );
+        assert_eq!(
+            all_claims_of("- stash हटा दिया गया है, `git stash list` अब खाली है।"),
+            ["the stash list empty"]
+        );
+        assert!(all_claims_of("`git stash list` is not empty.").is_empty());
+    }
+
+    #[test]
     fn a_table_of_passed_and_failed_columns_gives_counts() {
         let kinds = |m: &str| -> Vec<Kind> { all_claims(m).into_iter().map(|c| c.kind).collect() };
         let got = kinds(
@@ -1535,7 +1653,10 @@ mod tests {
     fn a_subject_span_before_the_word_for_commit_names_a_commit() {
         assert_eq!(
             claims_of("`text: clamp via min of max` commit'i artık `main` dalında."),
-            ["a commit made"]
+            [
+                "a commit made",
+                "commit `text: clamp via min of max` in the history of main"
+            ]
         );
         assert!(claims_of("`cargo test` commit öncesi geçti.")
             .iter()

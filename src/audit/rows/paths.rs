@@ -551,7 +551,7 @@ pub fn mark_said_unchanged(readings: &mut [Reading]) {
 }
 
 /// Where a clause ends for [`path_beside_phrase`].
-const CLAUSE_ENDS: [char; 8] = [',', ';', '，', '；', '。', '—', '、', '•'];
+pub(super) const CLAUSE_ENDS: [char; 8] = [',', ';', '，', '；', '。', '—', '、', '•'];
 
 /// Which side of the path a phrase may stand on.
 #[derive(Clone, Copy, PartialEq)]
@@ -643,7 +643,7 @@ pub fn mark_said_gone(readings: &mut [Reading]) {
 
 /// Phrases that say a thing is no longer there, in the tables' languages: each holds a
 /// word for "not" that is no denial of a change.
-const NO_LONGER: &[&str] = &[
+pub(super) const NO_LONGER: &[&str] = &[
     "no longer exists",
     "no longer exist",
     "no longer there",
@@ -1696,7 +1696,7 @@ const NOW: &[&str] = &[
 
 /// Whether a sentence says a state is back or still as before ("`config/app.yaml` dabar
 /// vėl su `port: 8080`", "is back to", "ist wieder"): no change of the turn's.
-fn says_again(sentence: &str) -> bool {
+pub(super) fn says_again(sentence: &str) -> bool {
     const AGAIN: &[&str] = &[
         "again",
         "back",
@@ -2431,6 +2431,12 @@ fn after_now(sentence: &str) -> Option<&str> {
     None
 }
 
+/// Whether a text tells a state, not a step: a word for "now" ("حالا", "jetzt") or for
+/// "still", "again" ("yhä", "wieder").
+pub(super) fn tells_a_state(text: &str) -> bool {
+    after_now(text).is_some() || says_again(text)
+}
+
 /// Whether a sentence takes a version from one value to another in words ("from 0.1.0 to
 /// 0.2.0", "dinaikkan dari 0.1.0 ke 0.2.0", "von 1.4 auf 1.5"): two different versions
 /// with a word or two between them, in any language.
@@ -2839,3 +2845,304 @@ pub(super) fn denies_it_is_there(description: &str) -> bool {
     }
     forms::any_in(&words[..3].join(" "), Sets::NOT_THERE) || forms::any_in(&lower, Sets::GONE)
 }
+
+/// Drops the file claims on paths a sentence names only to say what another file does or
+/// is like: after a path and a colon that a description follows ("Napisao je
+/// `scripts/deploy.sh`: kopira `config/app.yaml` u `deploy/`", what the script does), and
+/// right beside a word for "same as" ("`scripts/run.sh`와 같은 내용의 `bin/run`", "the
+/// same content as `scripts/run.sh`"). And a file told made where another sentence of the
+/// message says it (or its folder) was deleted later is history the message tells: weak.
+pub fn drop_described_paths(readings: &mut [Reading]) {
+    let deleted: Vec<String> = readings
+        .iter()
+        .flat_map(|r| &r.claims)
+        .filter_map(|c| match &c.kind {
+            Kind::File {
+                path,
+                change: Change::Deleted,
+            }
+            | Kind::Dir {
+                path,
+                change: Change::Deleted,
+            } => Some(path.trim_end_matches('/').to_owned()),
+            _ => None,
+        })
+        .collect();
+    for r in readings
+        .iter_mut()
+        .filter(|r| !r.skipped && !r.claims.is_empty())
+    {
+        let described = described_after_colon(&r.sentence);
+        let compared = compared_paths(&r.sentence);
+        r.claims.retain(|c| match &c.kind {
+            Kind::File { path, change } | Kind::Dir { path, change } => {
+                let made = matches!(change, Change::Created | Change::Modified);
+                !(made && (described.contains(path) || compared.contains(path)))
+            }
+            Kind::Committed { path } => !described.contains(path) && !compared.contains(path),
+            _ => true,
+        });
+        for c in &mut r.claims {
+            let (Kind::File { path, change } | Kind::Dir { path, change }) = &c.kind else {
+                continue;
+            };
+            let path = path.trim_end_matches('/');
+            let under = |d: &String| path == d || path.starts_with(&format!("{d}/"));
+            if matches!(change, Change::Created | Change::Modified) && deleted.iter().any(under) {
+                c.weaken("the message says elsewhere that it was deleted");
+            }
+        }
+    }
+}
+
+/// The paths named after "`path`:" where a description follows the colon (a word, not a
+/// path or a list of them).
+fn described_after_colon(sentence: &str) -> Vec<String> {
+    let Some(at) = sentence.match_indices("`:").map(|(i, _)| i).find(|&i| {
+        let before = &sentence[..i];
+        let span = before.rsplit('`').next().unwrap_or("");
+        before.matches('`').count() % 2 == 1 && vocab::path_of(span.trim(), true).is_some()
+    }) else {
+        return Vec::new();
+    };
+    let after = &sentence[at + 2..];
+    if !after.trim_start().starts_with(char::is_alphabetic) {
+        return Vec::new();
+    }
+    path_spans(after)
+}
+
+/// The paths a sentence names right beside a word for "same as": compared with, not
+/// changed.
+fn compared_paths(sentence: &str) -> Vec<String> {
+    const SAME_AFTER: &[&str] = &[
+        "와 같은",
+        "과 같은",
+        "와 동일",
+        "과 동일",
+        "と同じ",
+        "と同様",
+        "相同",
+        "一样",
+        "一樣",
+        "ile aynı",
+        "ile özdeş",
+        "gibi",
+        "की तरह",
+        "जैसा",
+        "जैसी",
+        "जैसे",
+        "سان",
+    ];
+    // Phrases, not the one-word "like" or "as" ("saved as `x`", "jako `x`" name what was
+    // made).
+    const SAME_BEFORE: &[&str] = &[
+        "same as",
+        "identical to",
+        "same content as",
+        "a copy of",
+        "gleich wie",
+        "genauso wie",
+        "identisch mit",
+        "même que",
+        "identique à",
+        "mismo que",
+        "igual que",
+        "idéntico a",
+        "mesmo que",
+        "idêntico a",
+        "stesso di",
+        "uguale a",
+        "identico a",
+        "hetzelfde als",
+        "identiek aan",
+        "samma som",
+        "identisk med",
+        "samme som",
+        "sama kuin",
+        "такой же, как",
+        "такий самий, як",
+        "taki sam jak",
+        "identyczny z",
+        "stejný jako",
+        "la fel ca",
+        "identic cu",
+        "ίδιο με",
+        "giống như",
+        "sama seperti",
+        "זהה ל",
+    ];
+    let mut out = Vec::new();
+    let parts: Vec<&str> = sentence.split('`').collect();
+    for (i, span) in parts.iter().enumerate().skip(1).step_by(2) {
+        let Some(path) = vocab::path_of(span.trim(), true) else {
+            continue;
+        };
+        let before = parts[i - 1].trim_end().to_lowercase();
+        let after = parts
+            .get(i + 1)
+            .map_or(String::new(), |a| a.trim_start().to_lowercase());
+        let said_before = SAME_BEFORE.iter().any(|w| {
+            before
+                .strip_suffix(w)
+                .is_some_and(|b| b.is_empty() || !b.ends_with(char::is_alphanumeric))
+        });
+        if said_before || SAME_AFTER.iter().any(|w| after.starts_with(w)) {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// Marks the paths a report says are still there ("`logs/app.log` باقٍ في مكانه", "τα
+/// `build/old.o` και `build/older.o` είναι ακόμη στη θέση τους", "`README.md` ligger kvar i
+/// roten"): each path of the clause is there as the turn left it ([`Change::Kept`]).
+/// Nothing where the clause denies, plans, asks or doubts.
+pub fn mark_still_there(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if !r.sentence.contains('`') || r.sentence.trim_end().ends_with(['?', '？']) {
+            continue;
+        }
+        let lower = fold(&r.sentence.to_lowercase());
+        if forms::any_in(&lower, Sets::NOT_A_REPORT) || refs::plans_or_doubts(r) {
+            continue;
+        }
+        let plain = refs::without_brackets(&r.sentence);
+        for clause in plain.split(CLAUSE_ENDS) {
+            let prose = fold(&vocab::outside_spans(clause, " ").to_lowercase());
+            let Some(phrase) = STILL_THERE.iter().find(|p| {
+                prose
+                    .match_indices(*p)
+                    .any(|(i, _)| !p.is_ascii() || !prose[..i].ends_with(char::is_alphanumeric))
+            }) else {
+                continue;
+            };
+            let rest = prose.replacen(phrase, " ", 1);
+            if refs::negates(&rest) || forms::any_in(&rest, Sets::NOT_A_PASS) {
+                continue;
+            }
+            let paths = path_spans(clause);
+            // "บรรทัด `ops: rotate logs weekly` ใน `notes.txt` ยังอยู่ครบ": a line still in
+            // the one file the clause names is a value the file holds.
+            let values: Vec<&str> = vocab::spans_of(clause)
+                .map(str::trim)
+                .filter(|s| {
+                    !s.is_empty()
+                        && vocab::path_of(s, true).is_none()
+                        && !s.starts_with("git ")
+                        && !vocab::check_command_span(s)
+                })
+                .collect();
+            if let ([path], false) = (paths.as_slice(), values.is_empty()) {
+                for value in values {
+                    let kind = Kind::Holds {
+                        path: path.clone(),
+                        value: value.to_owned(),
+                    };
+                    add_new(r, kind);
+                }
+                continue;
+            }
+            for path in paths {
+                let kind = Kind::File {
+                    path: path.clone(),
+                    change: Change::Kept,
+                };
+                // The path is there, not made: a reading of it as made gives way.
+                r.claims.retain(|c| {
+                    !matches!(&c.kind, Kind::File { path: p, change: Change::Created | Change::Modified } if *p == path)
+                });
+                add_new(r, kind);
+            }
+        }
+    }
+}
+
+/// Phrases that say a thing is still where it was, in the tables' languages.
+const STILL_THERE: &[&str] = &[
+    "still there",
+    "still in place",
+    "ยังอยู่",
+    "stays in place",
+    "stays where it is",
+    "left in place",
+    "remains in place",
+    "kept in place",
+    "is still in the",
+    "ist noch da",
+    "noch vorhanden",
+    "weiterhin vorhanden",
+    "bleibt liegen",
+    "bleibt an seinem platz",
+    "reste en place",
+    "est toujours là",
+    "toujours présent",
+    "sigue ahí",
+    "sigue en su sitio",
+    "sigue en su lugar",
+    "permanece en su lugar",
+    "continua no lugar",
+    "continua lá",
+    "permanece no lugar",
+    "resta al suo posto",
+    "è ancora lì",
+    "rimane al suo posto",
+    "staat er nog",
+    "blijft staan",
+    "ligger kvar",
+    "finns kvar",
+    "är kvar",
+    "ligger igjen",
+    "finnes fortsatt",
+    "er der fortsatt",
+    "er der stadig",
+    "findes stadig",
+    "on yhä paikallaan",
+    "on edelleen paikallaan",
+    "jäi paikalleen",
+    "zostaje na miejscu",
+    "nadal jest na miejscu",
+    "wciąż jest na miejscu",
+    "zůstává na místě",
+    "je stále na místě",
+    "zostáva na mieste",
+    "остаётся на месте",
+    "остается на месте",
+    "остался на месте",
+    "всё ещё на месте",
+    "все еще на месте",
+    "залишається на місці",
+    "досі на місці",
+    "ακόμη στη θέση",
+    "ακόμα στη θέση",
+    "παραμένει στη θέση",
+    "yerinde duruyor",
+    "yerinde kalıyor",
+    "yerinde kaldı",
+    "باقٍ في مكانه",
+    "باق في مكانه",
+    "باقية في مكانها",
+    "لا يزال في مكانه",
+    "נשאר במקומו",
+    "עדיין במקומו",
+    "هنوز سر جایش",
+    "سر جای خود",
+    "अपनी जगह पर है",
+    "अब भी मौजूद",
+    "そのまま残",
+    "残ったまま",
+    "仍在原处",
+    "还在原处",
+    "保留在原处",
+    "그대로 남아",
+    "그대로 있",
+    "vẫn còn nguyên",
+    "vẫn nằm",
+    "tetap di tempatnya",
+    "masih di tempatnya",
+    "még a helyén",
+    "a helyén maradt",
+    "rămâne pe loc",
+    "a rămas pe loc",
+    "și acum e acolo",
+];

@@ -134,6 +134,8 @@ pub fn mark_git_refs(readings: &mut [Reading]) {
                     names.push((w.to_owned(), true));
                 }
             }
+            // "the tag `v1.0.0-rc1` is marked withdrawn": a tag told withdrawn is no tag made.
+            names.retain(|(name, _)| !withdrawn_in_its_clause(&r.sentence, name));
         }
         if has(BRANCH_WORDS) {
             let parts: Vec<&str> = r.sentence.split('`').collect();
@@ -218,6 +220,74 @@ pub fn mark_git_refs(readings: &mut [Reading]) {
             add(r, claim);
         }
     }
+}
+
+/// Weakens "nothing pushed" where the sentence is about a subagent ("Subagen tidak push
+/// apa-apa sendiri; push hanya daripada saya"): that another agent pushed nothing says
+/// nothing of the turn's own pushes, which the parent may have made.
+pub fn mark_others_unmoved(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if !super::super::lang::names_an_agent(&r.sentence) {
+            continue;
+        }
+        for c in r.claims.iter_mut().filter(|c| {
+            matches!(
+                c.kind,
+                Kind::Unmoved {
+                    branch: None,
+                    remote: true
+                }
+            )
+        }) {
+            c.weaken("the sentence tells what a subagent did not push, not the turn");
+        }
+    }
+}
+
+/// Whether the clause of a sentence that names tag `name` tells it withdrawn ("тег
+/// `v1.0.0-rc1` позначено як відкликаний", "yanked", "zurückgezogen").
+fn withdrawn_in_its_clause(sentence: &str, name: &str) -> bool {
+    const WITHDRAWN: &[&str] = &[
+        "withdrawn",
+        "withdraw",
+        "revoked",
+        "retracted",
+        "yanked",
+        "відклик",
+        "отозван",
+        "отзыв",
+        "оттеглен",
+        "zurückgezogen",
+        "zurückziehen",
+        "retirad",
+        "ritirat",
+        "wycofan",
+        "stažen",
+        "stiahnut",
+        "återkallad",
+        "tilbakekalt",
+        "tilbaketrukket",
+        "trukket tilbage",
+        "ingetrokken",
+        "vedetty",
+        "peruttu",
+        "geri çekil",
+        "visszavon",
+        "retras",
+        "ανακλ",
+        "thu hồi",
+        "ditarik",
+        "取り下げ",
+        "撤回",
+        "철회",
+        "वापस ले",
+        "سحب",
+    ];
+    let lower = sentence.to_lowercase();
+    without_brackets(&lower)
+        .split([',', ';', ':', '—', '–', '，', '；', '。'])
+        .find(|part| part.contains(name))
+        .is_some_and(|part| WITHDRAWN.iter().any(|w| part.contains(w)))
 }
 
 /// Whether the clause of a sentence that names tag `name` (between commas, semicolons or
@@ -510,7 +580,7 @@ pub fn mark_named_commits(readings: &mut [Reading]) {
 
 /// A code span written like a commit's subject (`text: clamp via min of max`): words with
 /// a space, no command, path or option.
-fn is_subject_span(span: &str) -> bool {
+pub(super) fn is_subject_span(span: &str) -> bool {
     let span = span.trim();
     span.contains(' ')
         && !span.starts_with("git ")
@@ -578,7 +648,7 @@ pub fn mark_git_steps(readings: &mut [Reading]) {
 
 /// Words for undoing, done, in the tables' languages: with `git revert` they tell the
 /// revert as made.
-const UNDONE: &[&str] = &[
+pub(super) const UNDONE: &[&str] = &[
     "undid",
     "undone",
     "anulat",
@@ -1603,7 +1673,7 @@ const NOT_JOINED: &[&str] = &[
 
 /// Words for a conflict, in the tables' languages: a step that met one did not go through
 /// as told.
-const CONFLICT: &[&str] = &[
+pub(super) const CONFLICT: &[&str] = &[
     "conflict",
     "konflikt",
     "konflik",

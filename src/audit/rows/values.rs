@@ -672,22 +672,28 @@ pub(super) struct Denials {
 /// [`without_denials`], and whether a negation denied the check's run or its pass ("ei
 /// vielä ole puhdas", "not run"): the value then says it did not pass.
 pub(super) fn denials(v: &str) -> Denials {
-    static NEGATIONS: OnceLock<Vec<Vec<&'static str>>> = OnceLock::new();
+    // Each negation with its table ("" for the lists of every language).
+    static NEGATIONS: OnceLock<Vec<(Vec<&'static str>, &'static str)>> = OnceLock::new();
     let negations = NEGATIONS.get_or_init(|| {
-        let mut out: Vec<Vec<&'static str>> = LANGS
+        let mut out: Vec<(Vec<&'static str>, &'static str)> = LANGS
             .iter()
-            .flat_map(|l| l.negations.iter())
-            .chain(NO_BEFORE)
-            .chain(NO_AFTER)
-            .chain(&["0", "zero", "零", "〇"])
-            .map(|n| n.split_whitespace().collect::<Vec<_>>())
-            .filter(|n| !n.is_empty())
+            .flat_map(|l| l.negations.iter().map(|n| (*n, l.code)))
+            .chain(
+                NO_BEFORE
+                    .iter()
+                    .chain(NO_AFTER)
+                    .chain(&["0", "zero", "零", "〇"])
+                    .map(|n| (*n, "")),
+            )
+            .map(|(n, code)| (n.split_whitespace().collect::<Vec<_>>(), code))
+            .filter(|(n, _)| !n.is_empty())
             .collect();
         // The longest first: "ни одной" before "ни".
-        out.sort_by_key(|n| std::cmp::Reverse(n.iter().copied().map(str::len).sum::<usize>()));
+        out.sort_by_key(|(n, _)| std::cmp::Reverse(n.iter().copied().map(str::len).sum::<usize>()));
         out.dedup();
         out
     });
+    let reading = forms::reading();
     // What a code span holds is a name, not words of the value (`mean of nothing`).
     let v: String = v
         .split('`')
@@ -717,8 +723,20 @@ pub(super) fn denials(v: &str) -> Denials {
     while i < words.len() {
         // A negation of whole words, or one written inside a word of a script without
         // spaces ("差分なし", "경고없음").
-        let whole = negations.iter().find(|n| {
+        let found = negations.iter().find(|(n, _)| {
             n.len() <= words.len() - i && n.iter().zip(&bare_words[i..]).all(|(a, b)| a == b)
+        });
+        let whole = found.map(|(n, _)| n);
+        // A negation of two letters from another table than the message's ("en" is
+        // Finnish "I do not", and Spanish, Dutch and French "in", "and", "of") denies only
+        // a problem it names.
+        let foreign_short = found.is_some_and(|(n, _)| {
+            n.len() == 1
+                && n[0].chars().count() <= 2
+                && reading.is_some()
+                && !negations
+                    .iter()
+                    .any(|(m, code)| m == n && (code.is_empty() || Some(*code) == reading))
         });
         // Inside a word only the forms that say "none" ("なし", "없음", "没有"): a verb's
         // own negation ("入っていない") may deny anything.
@@ -771,6 +789,10 @@ pub(super) fn denials(v: &str) -> Denials {
                 .chain(DIFFERENCES)
                 .any(|p| bare_words[j].contains(p))
         });
+        if foreign_short && !denies_a_problem {
+            i += 1;
+            continue;
+        }
         let run_before = !inside
             && !denies_a_problem
             && i.checked_sub(1)
