@@ -179,6 +179,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_joined(&mut readings);
     super::rows::mark_subjects_in_history(&mut readings);
     super::rows::mark_stash_states(&mut readings);
+    super::rows::mark_printed(&mut readings);
     super::rows::mark_gone_beside_denials(&mut readings);
     super::rows::mark_committed_files(&mut readings);
     super::rows::mark_extensions_gone(&mut readings);

@@ -2796,6 +2796,16 @@ pub fn ran_evidence(claim: &Claim, command: &str, f: &Facts) -> Result<String, F
             format!("`{}` failed (it exited with an error)", cut(command)),
             fix,
         )),
+        // "`javac -Xlint:all …`: 0 figyelmeztetés" of a run that printed "3 warnings".
+        None if claim.no_warnings && warnings_in(&run.output) > 0 => Err(finding(
+            claim,
+            format!(
+                "the message says no warnings, and `{}` printed {}",
+                cut(command),
+                crate::words::count(warnings_in(&run.output) as usize, "warning", "warnings")
+            ),
+            "report the warnings the run printed (or fix them and run it again)",
+        )),
         None => Ok(format!(
             "`{}` ran and printed no trouble",
             cut(&run.command)
@@ -5717,6 +5727,41 @@ pub fn in_history_evidence(
         ),
         "report which commits the branch holds now (`git log --oneline`)",
     ))
+}
+
+/// Evidence for text the message says a command printed ([`Kind::Printed`]): some output
+/// of the turn (the main agent's or a subagent's) holds it, whitespace aside; an elided
+/// quotation ("`Ran 4 tests … OK`") holds each of its parts in order.
+pub fn printed_evidence(claim: &Claim, text: &str, f: &Facts) -> Result<String, Finding> {
+    if f.runs.is_empty() {
+        return Ok("no command ran in this turn to compare with".into());
+    }
+    let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let parts: Vec<String> = text
+        .split(['…'])
+        .flat_map(|p| p.split("..."))
+        .map(squash)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let holds = |output: &str| {
+        let out = squash(output);
+        let mut from = 0;
+        parts.iter().all(|p| match out[from..].find(p.as_str()) {
+            Some(i) => {
+                from += i + p.len();
+                true
+            }
+            None => false,
+        })
+    };
+    match f.runs.iter().find(|r| holds(&r.output)) {
+        Some(r) => Ok(format!("`{}` printed it", cut(&r.command))),
+        None => Err(finding(
+            claim,
+            format!("no command of this turn printed `{}`", cut(text)),
+            "quote what the command really printed",
+        )),
+    }
 }
 
 /// Evidence for the stash list as the message says the turn left it ([`Kind::Stash`]):

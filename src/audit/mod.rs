@@ -146,6 +146,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 | Kind::Build
                 | Kind::Lint
                 | Kind::Ran { .. }
+                | Kind::Printed { .. }
         );
         if needs_transcript && !ev.transcript_ok {
             out.notes.push(format!(
@@ -372,6 +373,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 refs,
                 gone,
             } => evidence::in_history_evidence(&claim, subject, refs, *gone, &facts),
+            Kind::Printed { text } => evidence::printed_evidence(&claim, text, &facts),
             Kind::Stash { name, present } => {
                 evidence::stash_evidence(&claim, name.as_deref(), *present, &facts)
             }

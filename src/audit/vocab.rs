@@ -140,6 +140,11 @@ pub enum Kind {
         name: Option<String>,
         present: bool,
     },
+    /// Text the message says a command of the turn printed ("skript vypsal `skipped: …`"):
+    /// some output of the turn holds it.
+    Printed {
+        text: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -255,6 +260,7 @@ impl std::fmt::Display for Kind {
                 name: None,
                 present: false,
             } => write!(f, "the stash list empty"),
+            Kind::Printed { text } => write!(f, "`{text}` printed"),
         }
     }
 }
@@ -337,7 +343,7 @@ impl ClaimClass {
         if text.starts_with("something under ") {
             return ClaimClass::Dir;
         }
-        if text.starts_with('`') && text.ends_with("` succeeded") {
+        if text.starts_with('`') && (text.ends_with("` succeeded") || text.ends_with("` printed")) {
             return ClaimClass::Ran;
         }
         if text.starts_with("nothing pushed")
@@ -468,6 +474,7 @@ impl Kind {
             Kind::BranchGone { .. } => ClaimClass::Ref,
             Kind::InHistory { .. } => ClaimClass::Commit,
             Kind::Stash { .. } => ClaimClass::Ref,
+            Kind::Printed { .. } => ClaimClass::Ran,
         }
     }
 }
@@ -2014,6 +2021,9 @@ mod tests {
             Kind::Stash {
                 name: None,
                 present: false,
+            },
+            Kind::Printed {
+                text: "layout ready".into(),
             },
         ];
         for kind in &kinds {

@@ -99,6 +99,7 @@ fn kind_label(kind: &Kind) -> String {
             if *gone { "historygone" } else { "history" },
             refs.join("+")
         ),
+        Kind::Printed { text } => format!("printed:{text}"),
         Kind::Stash { name, present } => format!(
             "stash:{}:{}",
             name.as_deref().unwrap_or("*"),

@@ -28,6 +28,7 @@ mod copies;
 mod forms;
 mod history;
 mod paths;
+mod printed;
 mod refs;
 mod structure;
 mod values;
@@ -41,6 +42,7 @@ pub use paths::{
     mark_now_states, mark_said_absent, mark_said_gone, mark_said_unchanged, mark_same_file_changes,
     mark_still_there, mark_value_changes, mark_whole_counts, mark_whole_suites,
 };
+pub use printed::mark_printed;
 pub use refs::{
     mark_apart_counts, mark_branches_deleted, mark_branches_said_gone, mark_checked_git_lines,
     mark_clean_tree, mark_committed_files, mark_extensions_gone, mark_foreign_git_forms,
@@ -50,10 +52,15 @@ pub use refs::{
 pub use structure::add_structured_rows;
 
 /// Whether a sentence is a list item that leads with `path` ("- `scripts/export.py` —
-/// the exporter"): the item hands the file over.
+/// the exporter"), or names it after an arrow: the item hands the file over.
 pub(crate) fn leads_with(sentence: &str, path: &str) -> bool {
-    lead_path(sentence)
-        .is_some_and(|(lead, _)| lead.trim_end_matches('/') == path.trim_end_matches('/'))
+    let path = path.trim_end_matches('/');
+    lead_path(sentence).is_some_and(|(lead, _)| lead.trim_end_matches('/') == path)
+        // "- `config/app.yaml` → `backup/config.yml`": the target an arrow hands over.
+        || ["→", "->", "=>"].iter().any(|arrow| {
+            sentence.contains(&format!("{arrow} `{path}`"))
+                || sentence.contains(&format!("{arrow} `{path}/`"))
+        })
 }
 
 /// Whether a sentence says something went away or is not there, in any table's words
@@ -119,11 +126,12 @@ pub fn mark_no_warnings(readings: &mut [Reading]) {
             .sum::<usize>()
     };
     for r in readings.iter_mut() {
-        if !r
-            .claims
-            .iter()
-            .any(|c| matches!(c.kind, Kind::Lint | Kind::Build | Kind::Tests { .. }))
-        {
+        if !r.claims.iter().any(|c| {
+            matches!(
+                c.kind,
+                Kind::Lint | Kind::Build | Kind::Tests { .. } | Kind::Ran { .. }
+            )
+        }) {
             continue;
         }
         let v = fold(&r.sentence.to_lowercase());
@@ -136,11 +144,12 @@ pub fn mark_no_warnings(readings: &mut [Reading]) {
             .iter()
             .any(|z| v.contains(z));
         if zero || denied && count(&rest) < said {
-            for c in r
-                .claims
-                .iter_mut()
-                .filter(|c| matches!(c.kind, Kind::Lint | Kind::Build | Kind::Tests { .. }))
-            {
+            for c in r.claims.iter_mut().filter(|c| {
+                matches!(
+                    c.kind,
+                    Kind::Lint | Kind::Build | Kind::Tests { .. } | Kind::Ran { .. }
+                )
+            }) {
                 c.no_warnings = true;
             }
         }
@@ -1349,6 +1358,17 @@ mod tests {
             ["the stash list empty"]
         );
         assert!(all_claims_of("`git stash list` is not empty.").is_empty());
+    }
+
+    #[test]
+    fn text_said_printed_is_a_claim_on_the_output() {
+        assert_eq!(
+            all_claims_of("Zkušební běh bez `DEPLOY_TOKEN`: krok se přeskočil, skript vypsal `skipped: DEPLOY_TOKEN not set`."),
+            ["`skipped: DEPLOY_TOKEN not set` printed"]
+        );
+        // Denied, or what a script does (the present): none.
+        assert!(all_claims_of("It did not print `done`.").is_empty());
+        assert!(all_claims_of("The script prints `done` when it finishes.").is_empty());
     }
 
     #[test]
