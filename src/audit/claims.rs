@@ -205,6 +205,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_whole_counts(&mut readings);
     super::rows::mark_whole_suites(&mut readings);
     super::rows::mark_others_unmoved(&mut readings);
+    super::rows::mark_always_passing(&mut readings);
     super::rows::drop_described_paths(&mut readings);
     super::rows::drop_quoted_output(&mut readings);
     mark_undo_told(&mut readings);

@@ -2845,6 +2845,14 @@ fn stage_holds(argv: &[String], words: &[String]) -> bool {
 }
 
 fn span_ran(span: &str, f: &Facts) -> bool {
+    // `cargo fmt --check && cargo test -q`: a line of several commands ran when each of
+    // them did (as stages of `cargo fmt && cargo fmt --check && cargo test -q 2>&1`).
+    if span.contains("&&") || span.contains("||") || span.contains(';') {
+        let parts = shellrun::stages(span);
+        if parts.len() > 1 {
+            return parts.iter().all(|p| span_ran(&command_line(&p.argv), f));
+        }
+    }
     let words = without_elisions(shell_words(span));
     let holds = stage_holds;
     let peeled_words = shellrun::peel(&words);
@@ -3422,7 +3430,12 @@ fn warnings_in(output: &str) -> u64 {
     let mut summary = 0u64;
     for line in output.lines() {
         let l = line.trim_start().to_lowercase();
-        if (l.starts_with("warning:") || l.starts_with("warning[")) && !l.contains("generated") {
+        // `warning: …` (cargo, git), `tools/lc.c:7:23: warning: …` (gcc, clang, javac).
+        let warns = l.starts_with("warning:")
+            || l.starts_with("warning[")
+            || l.contains(": warning:")
+            || l.contains(": warning[");
+        if warns && !l.contains("generated") {
             lines += 1;
         }
         let words: Vec<&str> = l
@@ -6193,6 +6206,17 @@ mod tests {
 
     fn argv(s: &str) -> Vec<String> {
         s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn warnings_are_counted_in_compilers_lines_and_summaries() {
+        assert_eq!(warnings_in("tools/lc.c:7:23: warning: comparison of integer expressions of different signedness [-Wsign-compare]\n"), 1);
+        assert_eq!(
+            warnings_in("Note: Tally.java uses unchecked or unsafe operations.\n3 warnings\n"),
+            3
+        );
+        assert_eq!(warnings_in("5 passed, 1 warning in 0.02s\n"), 1);
+        assert_eq!(warnings_in("5 passed in 0.02s\n"), 0);
     }
 
     #[test]

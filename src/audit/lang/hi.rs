@@ -343,6 +343,10 @@ pub const HI: Lang = Lang {
         "मिटाई",
         "मिटा दि",
         "मिटा दी",
+        // "`scratch/` भी मिट गए": erased, intransitive.
+        "मिट गए",
+        "मिट गया",
+        "मिट गई",
     ],
     renamed: &[
         "रीनेम कि",

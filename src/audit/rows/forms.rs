@@ -593,3 +593,44 @@ pub(super) fn has_word(text: &str, w: &str) -> bool {
     }
     false
 }
+
+/// A list of phrases indexed by their first character, for readers that look for any of
+/// a hundred phrases in every sentence: one pass over the text, not one search per phrase.
+pub(super) struct Phrases {
+    by_first: FastMap<char, Vec<&'static str>>,
+}
+
+impl Phrases {
+    pub(super) fn new(list: &[&'static str]) -> Phrases {
+        let mut by_first: FastMap<char, Vec<&'static str>> = FastMap::default();
+        for p in list {
+            if let Some(c) = p.chars().next() {
+                by_first.entry(c).or_default().push(p);
+            }
+        }
+        // The longest first: "still in place" before "still".
+        for v in by_first.values_mut() {
+            v.sort_by_key(|p| std::cmp::Reverse(p.len()));
+        }
+        Phrases { by_first }
+    }
+
+    /// The first phrase that stands in `text` (lower-cased): at a word's start where the
+    /// phrase begins with a letter of a spaced script.
+    pub(super) fn find_in(&self, text: &str) -> Option<&'static str> {
+        let mut prev: Option<char> = None;
+        for (i, c) in text.char_indices() {
+            let at_start = prev.is_none_or(|p| !p.is_alphanumeric());
+            prev = Some(c);
+            let Some(candidates) = self.by_first.get(&c) else {
+                continue;
+            };
+            for p in candidates {
+                if (at_start || !c.is_ascii_alphabetic()) && text[i..].starts_with(p) {
+                    return Some(p);
+                }
+            }
+        }
+        None
+    }
+}

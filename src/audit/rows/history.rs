@@ -175,7 +175,15 @@ fn removal_in(prose: &str) -> Option<&'static str> {
 /// clause denies, plans, asks or doubts.
 pub fn mark_stash_states(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        if !r.sentence.contains('`') || r.sentence.trim_end().ends_with(['?', '？']) {
+        let stash = |text: &str| {
+            text.as_bytes()
+                .windows(5)
+                .any(|w| w.eq_ignore_ascii_case(b"stash"))
+        };
+        if !r.sentence.contains('`')
+            || !stash(&r.sentence)
+            || r.sentence.trim_end().ends_with(['?', '？'])
+        {
             continue;
         }
         let lower = fold(&r.sentence.to_lowercase());

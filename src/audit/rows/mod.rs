@@ -44,10 +44,10 @@ pub use paths::{
 };
 pub use printed::mark_printed;
 pub use refs::{
-    mark_apart_counts, mark_branches_deleted, mark_branches_said_gone, mark_checked_git_lines,
-    mark_clean_tree, mark_committed_files, mark_extensions_gone, mark_foreign_git_forms,
-    mark_git_refs, mark_git_rows, mark_git_steps, mark_gone_beside_denials, mark_joined,
-    mark_named_commits, mark_others_unmoved, mark_remote_pushes, mark_unmoved,
+    mark_always_passing, mark_apart_counts, mark_branches_deleted, mark_branches_said_gone,
+    mark_checked_git_lines, mark_clean_tree, mark_committed_files, mark_extensions_gone,
+    mark_foreign_git_forms, mark_git_refs, mark_git_rows, mark_git_steps, mark_gone_beside_denials,
+    mark_joined, mark_named_commits, mark_others_unmoved, mark_remote_pushes, mark_unmoved,
 };
 pub use structure::add_structured_rows;
 
@@ -1368,7 +1368,35 @@ mod tests {
         );
         // Denied, or what a script does (the present): none.
         assert!(all_claims_of("It did not print `done`.").is_empty());
+        // A file printed is shown, not quoted.
+        assert!(
+            !all_claims_of("Printed `config/app.yaml` to confirm it is unchanged.")
+                .iter()
+                .any(|c| c.ends_with("printed"))
+        );
         assert!(all_claims_of("The script prints `done` when it finishes.").is_empty());
+    }
+
+    #[test]
+    fn a_path_with_no_before_it_and_any_longer_beside_it_is_gone() {
+        assert_eq!(
+            all_claims_of("Roten har ingen `notes.txt` längre."),
+            ["file notes.txt deleted"]
+        );
+        assert_eq!(
+            all_claims_of("There is no `x.log` anymore."),
+            ["file x.log deleted"]
+        );
+        assert!(all_claims_of("`x.py` is no longer needed.").is_empty());
+    }
+
+    #[test]
+    fn a_check_said_to_always_pass_tells_a_behaviour() {
+        let got = all_claims("ולכן הבדיקה תמיד הצליחה.");
+        assert!(
+            got.iter().all(|c| c.confidence == vocab::Confidence::Weak),
+            "{got:?}"
+        );
     }
 
     #[test]

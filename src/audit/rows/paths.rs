@@ -614,22 +614,31 @@ pub fn mark_said_gone(readings: &mut [Reading]) {
         if !r.sentence.contains('`') || r.sentence.trim_end().ends_with(['?', '？']) {
             continue;
         }
+        let plain = refs::without_brackets(&r.sentence);
+        let mut found: Vec<String> = Vec::new();
+        for clause in plain.split(CLAUSE_ENDS) {
+            let (path, rest) = match path_beside_phrase(clause, NO_LONGER.iter(), Side::After) {
+                Some((path, phrase)) => (path, fold(&clause.to_lowercase()).replace(phrase, " ")),
+                None => match no_path_any_longer(clause) {
+                    Some(found) => found,
+                    None => continue,
+                },
+            };
+            // "I did not check whether `x` is gone", "Если `x` больше нет, …": a denial, a
+            // plan or a condition beside the phrase.
+            if refs::negates(&rest) || forms::any_in(&rest, Sets::NOT_A_PASS | Sets::NOT_A_REPORT) {
+                continue;
+            }
+            found.push(path);
+        }
+        if found.is_empty() {
+            continue;
+        }
         let lower = fold(&r.sentence.to_lowercase());
         if forms::any_in(&lower, Sets::NOT_A_REPORT) || refs::plans_or_doubts(r) {
             continue;
         }
-        let plain = refs::without_brackets(&r.sentence);
-        for clause in plain.split(CLAUSE_ENDS) {
-            let Some((path, phrase)) = path_beside_phrase(clause, NO_LONGER.iter(), Side::After)
-            else {
-                continue;
-            };
-            // "I did not check whether `x` is gone", "Если `x` больше нет, …": a denial, a
-            // plan or a condition beside the phrase.
-            let rest = fold(&clause.to_lowercase()).replace(phrase, " ");
-            if refs::negates(&rest) || forms::any_in(&rest, Sets::NOT_A_PASS | Sets::NOT_A_REPORT) {
-                continue;
-            }
+        for path in found {
             let change = Change::Deleted;
             let kind = if path.ends_with('/') {
                 Kind::Dir { path, change }
@@ -639,6 +648,96 @@ pub fn mark_said_gone(readings: &mut [Reading]) {
             add_new(r, kind);
         }
     }
+}
+
+/// A path a clause says is no longer there with a word for "no" right before it and one
+/// for "any longer" beside it ("Roten har ingen `notes.txt` längre", "kein `x` mehr",
+/// "no `x` anymore", "больше нет `x`"), and the clause without those words.
+fn no_path_any_longer(clause: &str) -> Option<(String, String)> {
+    const NO: &[&str] = &[
+        "no",
+        "ingen",
+        "inget",
+        "inga",
+        "kein",
+        "keine",
+        "keinen",
+        "geen",
+        "aucun",
+        "aucune",
+        "nessun",
+        "nessuna",
+        "ningún",
+        "ninguna",
+        "nenhum",
+        "nenhuma",
+        "нет",
+        "немає",
+        "ei",
+        "žádný",
+        "żadnego",
+        "nincs",
+        "yok",
+    ];
+    const LONGER: &[&str] = &[
+        "längre",
+        "lenger",
+        "længere",
+        "mehr",
+        "anymore",
+        "more",
+        "longer",
+        "meer",
+        "più",
+        "plus",
+        "más",
+        "mais",
+        "już",
+        "už",
+        "больше",
+        "більше",
+        "enää",
+        "artık",
+        "már",
+    ];
+    let said = |list: &[&str]| {
+        clause.split_whitespace().any(|w| {
+            let w = w
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
+            list.contains(&w.as_str())
+        })
+    };
+    if !said(LONGER) || !said(NO) {
+        return None;
+    }
+    let parts: Vec<&str> = clause.split('`').collect();
+    for (i, span) in parts.iter().enumerate().skip(1).step_by(2) {
+        let Some(path) = vocab::path_of(span.trim(), true) else {
+            continue;
+        };
+        let before = fold(&parts[i - 1].to_lowercase());
+        let after = fold(&parts.get(i + 1).copied().unwrap_or("").to_lowercase());
+        let words_before: Vec<&str> = before.split_whitespace().rev().take(3).collect();
+        let words_after: Vec<&str> = after
+            .split_whitespace()
+            .take(2)
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .collect();
+        let no_right_before = words_before.first().is_some_and(|w| NO.contains(w));
+        let longer = words_after.iter().any(|w| LONGER.contains(w))
+            || words_before.iter().any(|w| LONGER.contains(w));
+        if no_right_before && longer {
+            let mut rest = format!("{before} {after}");
+            for w in words_before.iter().chain(&words_after) {
+                if NO.contains(w) || LONGER.contains(w) {
+                    rest = rest.replacen(w, " ", 1);
+                }
+            }
+            return Some((path, rest));
+        }
+    }
+    None
 }
 
 /// Phrases that say a thing is no longer there, in the tables' languages: each holds a
@@ -3003,18 +3102,19 @@ pub fn mark_still_there(readings: &mut [Reading]) {
         if !r.sentence.contains('`') || r.sentence.trim_end().ends_with(['?', '？']) {
             continue;
         }
+        static PHRASES: OnceLock<forms::Phrases> = OnceLock::new();
+        let phrases = PHRASES.get_or_init(|| forms::Phrases::new(STILL_THERE));
         let lower = fold(&r.sentence.to_lowercase());
-        if forms::any_in(&lower, Sets::NOT_A_REPORT) || refs::plans_or_doubts(r) {
+        if phrases.find_in(&lower).is_none()
+            || forms::any_in(&lower, Sets::NOT_A_REPORT)
+            || refs::plans_or_doubts(r)
+        {
             continue;
         }
         let plain = refs::without_brackets(&r.sentence);
         for clause in plain.split(CLAUSE_ENDS) {
             let prose = fold(&vocab::outside_spans(clause, " ").to_lowercase());
-            let Some(phrase) = STILL_THERE.iter().find(|p| {
-                prose
-                    .match_indices(*p)
-                    .any(|(i, _)| !p.is_ascii() || !prose[..i].ends_with(char::is_alphanumeric))
-            }) else {
+            let Some(phrase) = phrases.find_in(&prose) else {
                 continue;
             };
             let rest = prose.replacen(phrase, " ", 1);

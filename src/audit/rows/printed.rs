@@ -12,8 +12,9 @@ pub fn mark_printed(readings: &mut [Reading]) {
         if !r.sentence.contains('`') || r.sentence.trim_end().ends_with(['?', '？']) {
             continue;
         }
-        let lower = r.sentence.to_lowercase();
-        if !PRINTED.iter().any(|w| lower.contains(w)) || plans_or_doubts(r) {
+        static PHRASES: std::sync::OnceLock<forms::Phrases> = std::sync::OnceLock::new();
+        let phrases = PHRASES.get_or_init(|| forms::Phrases::new(PRINTED));
+        if phrases.find_in(&r.sentence.to_lowercase()).is_none() || plans_or_doubts(r) {
             continue;
         }
         let mut kinds = Vec::new();
@@ -32,8 +33,10 @@ pub fn mark_printed(readings: &mut [Reading]) {
                 .next()
                 .unwrap_or(before);
             let clause = fold(clause);
+            // "Printed `config/app.yaml` to confirm it": a file shown, not text quoted.
             if !said
                 || span.trim().chars().count() < 3
+                || vocab::path_of(span.trim(), true).is_some()
                 || negates(&clause)
                 || forms::any_in(&clause, Sets::NOT_A_REPORT)
             {

@@ -226,8 +226,17 @@ pub fn mark_git_refs(readings: &mut [Reading]) {
 /// apa-apa sendiri; push hanya daripada saya"): that another agent pushed nothing says
 /// nothing of the turn's own pushes, which the parent may have made.
 pub fn mark_others_unmoved(readings: &mut [Reading]) {
+    let unmoved = |c: &Claim| {
+        matches!(
+            c.kind,
+            Kind::Unmoved {
+                branch: None,
+                remote: true
+            }
+        )
+    };
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        if !super::super::lang::names_an_agent(&r.sentence) {
+        if !r.claims.iter().any(unmoved) || !super::super::lang::names_an_agent(&r.sentence) {
             continue;
         }
         for c in r.claims.iter_mut().filter(|c| {
@@ -240,6 +249,72 @@ pub fn mark_others_unmoved(readings: &mut [Reading]) {
             )
         }) {
             c.weaken("the sentence tells what a subagent did not push, not the turn");
+        }
+    }
+}
+
+/// Weakens the pass claims of a sentence that says a check "always" passes ("ולכן הבדיקה
+/// תמיד הצליחה", "so the check always succeeded"): it tells how a condition behaves, not
+/// what a run of this turn showed.
+pub fn mark_always_passing(readings: &mut [Reading]) {
+    const ALWAYS: &[&str] = &[
+        "always",
+        "immer",
+        "toujours",
+        "siempre",
+        "sempre",
+        "altijd",
+        "alltid",
+        "aina",
+        "zawsze",
+        "vždy",
+        "всегда",
+        "завжди",
+        "винаги",
+        "her zaman",
+        "hep",
+        "mindig",
+        "întotdeauna",
+        "πάντα",
+        "luôn",
+        "selalu",
+        "常に",
+        "总是",
+        "總是",
+        "항상",
+        "हमेशा",
+        "دائما",
+        "دائمًا",
+        "תמיד",
+        "همیشه",
+        "altid",
+        "alati",
+        "vedno",
+        "alltaf",
+        "mindig",
+    ];
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let passes = |c: &Claim| {
+            matches!(
+                c.kind,
+                Kind::Tests { count: None } | Kind::Build | Kind::Lint
+            )
+        };
+        if !r.claims.iter().any(passes) {
+            continue;
+        }
+        let prose = vocab::outside_spans(&r.sentence, " ").to_lowercase();
+        let always = ALWAYS.iter().any(|w| {
+            prose.match_indices(w).any(|(i, _)| {
+                !w.is_ascii()
+                    || !prose[..i].ends_with(char::is_alphanumeric)
+                        && !prose[i + w.len()..].starts_with(char::is_alphanumeric)
+            })
+        });
+        if always {
+            for c in r.claims.iter_mut().filter(|c| passes(c)) {
+                c.weaken("the sentence says how a check always goes, not what a run showed");
+            }
         }
     }
 }
