@@ -220,11 +220,15 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                     out.claims.push((claim, Err(f)));
                     continue;
                 }
-                // Only an item that leads with the path hands it over: one a sentence
-                // names on the way ("at first `notes/release-1.md` came out, then I fixed
-                // it") may have been there a while.
+                // An item that leads with the path, or a folder said to hold it now,
+                // hands it over: a path a sentence names on the way ("at first
+                // `notes/release-1.md` came out, then I fixed it") may have been there a
+                // while.
+                let on_the_way = claim.hedge.as_deref() == Some(rows::MENTIONED)
+                    && !rows::leads_with(&claim.sentence, path)
+                    && rows::tells_a_sequence(&claim.sentence);
                 if claim.listed == vocab::Listed::Alone
-                    && rows::leads_with(&claim.sentence, path)
+                    && !on_the_way
                     && !path.ends_with('/')
                     && !facts.had_at_start(&resolved)
                     && !facts.start_has_dir(&resolved)

@@ -51,6 +51,53 @@ pub use refs::{
 };
 pub use structure::add_structured_rows;
 
+pub(crate) use paths::MENTIONED;
+
+/// Whether a sentence tells steps in order ("at first … then", "əvvəlcə … sonra",
+/// "zuerst … dann"): a path it names may have been there only on the way.
+pub(crate) fn tells_a_sequence(sentence: &str) -> bool {
+    const FIRST: &[&str] = &[
+        "at first",
+        "initially",
+        "first",
+        "zuerst",
+        "zunächst",
+        "d'abord",
+        "primero",
+        "prima",
+        "eerst",
+        "först",
+        "først",
+        "aluksi",
+        "najpierw",
+        "nejprve",
+        "сначала",
+        "спочатку",
+        "önce",
+        "əvvəlcə",
+        "elsőre",
+        "mai întâi",
+        "πρώτα",
+        "ban đầu",
+        "awalnya",
+        "最初",
+        "先",
+        "처음",
+        "पहले",
+        "أولا",
+        "בהתחלה",
+        "ابتدا",
+    ];
+    let lower = vocab::outside_spans(sentence, " ").to_lowercase();
+    FIRST.iter().any(|w| {
+        lower.match_indices(w).any(|(i, _)| {
+            !w.is_ascii()
+                || !lower[..i].ends_with(char::is_alphanumeric)
+                    && !lower[i + w.len()..].starts_with(char::is_alphanumeric)
+        })
+    })
+}
+
 /// Whether a sentence is a list item that leads with `path` ("- `scripts/export.py` —
 /// the exporter"), or names it after an arrow: the item hands the file over.
 pub(crate) fn leads_with(sentence: &str, path: &str) -> bool {

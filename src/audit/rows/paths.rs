@@ -171,6 +171,9 @@ pub fn mark_said_absent(readings: &mut [Reading]) {
     }
 }
 
+/// Why a path a sentence names on the way is claimed there ([`mark_mentioned_paths`]).
+pub(crate) const MENTIONED: &str = "a path a report names: the project has it, or it is a claim";
+
 /// Adds the claim that a path is there for each path a sentence names in a code span
 /// that no claim of it names: a report that names a path says the project has it. It
 /// blocks only where the project never had it ([`Listed::Alone`]).
@@ -210,7 +213,7 @@ pub fn mark_mentioned_paths(readings: &mut [Reading]) {
             if named {
                 continue;
             }
-            let why = "a path a report names: the project has it, or it is a claim";
+            let why = MENTIONED;
             let claim = presence(path, &r.sentence, why);
             add(r, claim);
         }

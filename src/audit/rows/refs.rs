@@ -257,10 +257,9 @@ pub fn mark_others_unmoved(readings: &mut [Reading]) {
 /// תמיד הצליחה", "so the check always succeeded"): it tells how a condition behaves, not
 /// what a run of this turn showed.
 pub fn mark_always_passing(readings: &mut [Reading]) {
+    // Not "toujours" nor "immer": "les tests passent toujours" is "still pass", a claim.
     const ALWAYS: &[&str] = &[
         "always",
-        "immer",
-        "toujours",
         "siempre",
         "sempre",
         "altijd",
