@@ -4744,6 +4744,16 @@ fn said_local(sentence: &str, name: &str) -> bool {
         })
 }
 
+/// `origin` opened, when it is a folder on this machine (a bare repository): what it
+/// holds, not what this clone last saw of it.
+fn origin_folder(repo: &Repository) -> Option<Repository> {
+    let url = repo.find_remote("origin").ok()?.url()?.to_owned();
+    Path::new(&url)
+        .is_dir()
+        .then(|| Repository::open_bare(&url).ok())
+        .flatten()
+}
+
 /// The names of the repository's local branches.
 fn local_branches(repo: &Repository) -> Vec<String> {
     repo.branches(Some(git2::BranchType::Local))
@@ -4762,12 +4772,7 @@ fn absent_from_origin(repo: &Repository, name: &str) -> bool {
     let tracked = repo
         .find_reference(&format!("refs/remotes/origin/{name}"))
         .is_ok();
-    let on_local_remote = repo
-        .find_remote("origin")
-        .ok()
-        .and_then(|r| r.url().map(str::to_owned))
-        .filter(|url| Path::new(url).is_dir())
-        .and_then(|url| Repository::open_bare(&url).ok())
+    let on_local_remote = origin_folder(repo)
         .map(|remote| remote.find_reference(&format!("refs/heads/{name}")).is_ok());
     !tracked && on_local_remote != Some(true)
 }
@@ -5961,13 +5966,7 @@ pub fn clean_evidence(claim: &Claim, f: &Facts) -> Result<String, Finding> {
 /// not on it).
 fn sent_with_every_tag(repo: &Repository, name: &str, f: &Facts) -> bool {
     let tag = format!("refs/tags/{name}");
-    let on_local_remote = repo
-        .find_remote("origin")
-        .ok()
-        .and_then(|r| r.url().map(str::to_owned))
-        .filter(|url| Path::new(url).is_dir())
-        .and_then(|url| Repository::open_bare(&url).ok())
-        .map(|remote| remote.find_reference(&tag).is_ok());
+    let on_local_remote = origin_folder(repo).map(|remote| remote.find_reference(&tag).is_ok());
     repo.find_reference(&tag).is_ok()
         && on_local_remote != Some(false)
         && f.runs.iter().filter(|r| !r.is_error).any(|r| {
