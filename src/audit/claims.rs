@@ -195,6 +195,8 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_value_changes(&mut readings);
     super::rows::mark_now_states(&mut readings);
     super::rows::mark_held_values(&mut readings);
+    super::rows::mark_settings_of_a_file_before(&mut readings);
+    super::rows::mark_branch_tips(&mut readings);
     super::rows::mark_defined_names(&mut readings);
     super::rows::mark_contained_keys(&mut readings);
     super::rows::mark_same_file_changes(&mut readings);
@@ -207,6 +209,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_others_unmoved(&mut readings);
     super::rows::mark_always_passing(&mut readings);
     super::rows::drop_described_paths(&mut readings);
+    super::rows::drop_dotted_keys(&mut readings);
     super::rows::drop_quoted_output(&mut readings);
     mark_undo_told(&mut readings);
     readings

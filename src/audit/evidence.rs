@@ -2034,13 +2034,153 @@ fn last_relevant_write_but(
         .map(|(at, p, _)| (*at, p.clone()))
 }
 
+/// Whether `file` is a scratch file: made by the turn (not in the tree it began with), gone
+/// at its end (`jq … > app.json.new && mv app.json.new app.json`), and no program or test
+/// (what it held went where it was moved, a write of its own).
+fn scratch_file_gone(file: &Path, f: &Facts) -> bool {
+    const CODE: &[&str] = &[
+        "js", "mjs", "cjs", "ts", "mts", "cts", "jsx", "tsx", "py", "rs", "go", "rb", "java", "sh",
+        "c", "h", "cc", "cpp",
+    ];
+    if file.exists()
+        || file
+            .extension()
+            .and_then(|x| x.to_str())
+            .is_some_and(|x| CODE.contains(&x))
+    {
+        return false;
+    }
+    in_start_tree(f, file, |_, tree, rel| Some(tree.get_path(rel).is_err())) == Some(true)
+}
+
+/// `with` the repository, the tree of the commit the turn began at, and `path` relative
+/// to the work tree (the repository opened here when the claims did not need it).
+fn in_start_tree<T>(
+    f: &Facts,
+    path: &Path,
+    with: impl FnOnce(&Repository, &git2::Tree, &Path) -> Option<T>,
+) -> Option<T> {
+    let opened;
+    let repo = match f.repo.as_ref() {
+        Some(r) => r,
+        None => {
+            opened = Repository::discover(f.ev.cwd).ok()?;
+            &opened
+        }
+    };
+    let head = f.start_head.or_else(|| start_head(repo, f.start))?;
+    let workdir = crate::fsutil::canonical(repo.workdir()?);
+    let rel = path.strip_prefix(&workdir).ok()?;
+    let tree = repo.find_commit(head).ok()?.tree().ok()?;
+    with(repo, &tree, rel)
+}
+
+/// Whether `file`, a data file (`config/app.json`, `settings.yaml`) outside the tests'
+/// folders, is named by its path by no source file of the project: no program or test
+/// reads it by that name, so no test run can be shown to see it (a test that writes its
+/// own `app.json` in a temporary folder does not read this one).
+fn data_file_named_by_no_source(file: &Path, f: &Facts) -> bool {
+    const DATA: &[&str] = &[
+        "json",
+        "yaml",
+        "yml",
+        "toml",
+        "ini",
+        "cfg",
+        "conf",
+        "env",
+        "properties",
+        "xml",
+    ];
+    const SOURCES: &[&str] = &[
+        "js", "mjs", "cjs", "ts", "mts", "cts", "py", "rs", "go", "rb", "java", "sh", "json",
+        "toml", "cfg", "ini",
+    ];
+    let Ok(rel) = file.strip_prefix(&f.root) else {
+        return false;
+    };
+    let rel_text = rel.to_string_lossy().replace('\\', "/");
+    let name = rel.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    // The tools' own settings (`package.json`, `pyproject.toml`, `jest.config.json`,
+    // `pytest.ini`) shape every run.
+    let tools_own = matches!(
+        name,
+        "package.json"
+            | "package-lock.json"
+            | "tsconfig.json"
+            | "pyproject.toml"
+            | "setup.cfg"
+            | "tox.ini"
+            | "pytest.ini"
+            | "Cargo.toml"
+            | "Cargo.lock"
+            | ".env"
+    ) || name.contains("jest")
+        || name.contains("babel")
+        || name.contains("mocha")
+        || name.contains("vitest")
+        || name.starts_with('.');
+    let data = rel
+        .extension()
+        .and_then(|x| x.to_str())
+        .is_some_and(|x| DATA.contains(&x));
+    let in_tests = rel.components().any(|c| {
+        let c = c.as_os_str().to_string_lossy().to_lowercase();
+        c.contains("test") || c.contains("spec") || c.contains("fixture")
+    });
+    if !data || tools_own || in_tests || !rel_text.contains('/') {
+        return false;
+    }
+    no_source_says(
+        f,
+        file,
+        |path| {
+            path.extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| SOURCES.contains(&x))
+                || path.file_name().is_some_and(|n| n == "Makefile")
+        },
+        |_, text| text.contains(&rel_text),
+    )
+}
+
+/// The files a folder held when the turn began, when the folder is gone now (`git rm -r
+/// spec`, `rm -r build`): read from the tree of the commit the turn began at. `None` when
+/// it is there, was no folder then, or holds more than a few hundred files.
+fn files_of_a_folder_taken_away(dir: &Path, f: &Facts) -> Option<Vec<PathBuf>> {
+    const LIMIT: usize = 500;
+    if dir.exists() {
+        return None;
+    }
+    in_start_tree(f, dir, |repo, tree, rel| {
+        let sub = tree
+            .get_path(rel)
+            .ok()?
+            .to_object(repo)
+            .ok()?
+            .into_tree()
+            .ok()?;
+        let mut files = Vec::new();
+        let mut too_many = false;
+        let _ = sub.walk(git2::TreeWalkMode::PreOrder, |parent, e| {
+            if e.kind() == Some(git2::ObjectType::Blob) {
+                if files.len() == LIMIT {
+                    too_many = true;
+                    return git2::TreeWalkResult::Abort;
+                }
+                files.push(dir.join(parent).join(e.name().unwrap_or("")));
+            }
+            git2::TreeWalkResult::Ok
+        });
+        (!too_many && !files.is_empty()).then_some(files)
+    })
+}
+
 /// Whether `file`, a JavaScript or Python program file that is no test, is named by no
 /// other source file of its language in the project: no test imports it, runs it or
 /// reads it by name, so no test run can see it. Its stem must be long enough to tell
 /// (three characters); past 5 000 entries, or a file that cannot be read, it may be named.
 fn named_by_no_source(file: &Path, f: &Facts) -> bool {
-    const LIMIT: usize = 5_000;
-    const CAP: u64 = 256 << 10;
     let family: &[&str] = match file.extension().and_then(|e| e.to_str()) {
         Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts") => {
             &["js", "mjs", "cjs", "ts", "mts", "cts", "json"]
@@ -2066,6 +2206,45 @@ fn named_by_no_source(file: &Path, f: &Facts) -> bool {
                 && after.is_none_or(|c| !c.is_alphanumeric() && c != '_')
         })
     };
+    no_source_says(
+        f,
+        file,
+        |path| {
+            path.extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| family.contains(&x))
+        },
+        |path, mut text| {
+            // A package's scripts other than its tests' (`"build": "node
+            // scripts/build.js"`) run nothing a test run does.
+            if path.file_name().is_some_and(|n| n == "package.json") {
+                if let Ok(mut json) = serde_json::from_str::<serde_json::Value>(&text) {
+                    if let Some(scripts) = json.get_mut("scripts").and_then(|s| s.as_object_mut()) {
+                        scripts.retain(|k, _| {
+                            k.starts_with("test")
+                                || k.starts_with("pretest")
+                                || k.starts_with("posttest")
+                        });
+                    }
+                    text = json.to_string();
+                }
+            }
+            names(&text)
+        },
+    )
+}
+
+/// Whether no source file of the project (`is_source`, past `file` itself) `says` what is
+/// looked for: a walk of the work tree past `.git`, dependencies and build output. Past
+/// 5 000 entries, or a file that cannot be read, one may.
+fn no_source_says(
+    f: &Facts,
+    file: &Path,
+    is_source: impl Fn(&Path) -> bool,
+    says: impl Fn(&Path, String) -> bool,
+) -> bool {
+    const LIMIT: usize = 5_000;
+    const CAP: u64 = 256 << 10;
     let mut stack = vec![f.root.clone()];
     let mut seen = 0usize;
     while let Some(dir) = stack.pop() {
@@ -2078,32 +2257,26 @@ fn named_by_no_source(file: &Path, f: &Facts) -> bool {
                 return false;
             }
             let path = e.path();
-            let name = e.file_name();
-            let name = name.to_string_lossy();
             let Ok(kind) = e.file_type() else {
                 return false;
             };
             if kind.is_dir() {
                 if !matches!(
-                    name.as_ref(),
+                    e.file_name().to_string_lossy().as_ref(),
                     ".git" | "node_modules" | "target" | ".venv" | "venv" | "__pycache__"
                 ) {
                     stack.push(path);
                 }
                 continue;
             }
-            let in_family = path
-                .extension()
-                .and_then(|x| x.to_str())
-                .is_some_and(|x| family.contains(&x));
-            if !in_family || path == file {
+            if !is_source(&path) || path == file {
                 continue;
             }
             let mut text = String::new();
             let read = std::fs::File::open(&path).and_then(|h| {
                 std::io::Read::read_to_string(&mut std::io::Read::take(h, CAP), &mut text)
             });
-            if read.is_err() || names(&text) {
+            if read.is_err() || says(&path, text) {
                 return false;
             }
         }
@@ -2280,10 +2453,20 @@ pub fn result_evidence(
         .filter(|(at, _, _)| *at > first_run)
         .map(|(_, p, _)| p.as_path())
         .collect();
+    // A folder the turn took away (`git rm -r spec`) held what the turn began with: it is
+    // unselected when every file it held is.
     let unselected = |p: &Path| {
         tests
             && (all.iter().all(|c| !selects_file(c, p, f))
-                || late.contains(&p) && named_by_no_source(p, f))
+                || late.contains(&p) && named_by_no_source(p, f)
+                || late.contains(&p) && scratch_file_gone(p, f)
+                || late.contains(&p) && data_file_named_by_no_source(p, f)
+                || late.contains(&p)
+                    && files_of_a_folder_taken_away(p, f).is_some_and(|files| {
+                        files
+                            .iter()
+                            .all(|file| all.iter().all(|c| !selects_file(c, file, f)))
+                    }))
     };
     let after = last_relevant_write_but(f, &check_patterns, first_run, &unselected);
     let fresh: Vec<&Check> = all
@@ -2718,6 +2901,78 @@ pub fn named_commands_ran(claim: &Claim, f: &Facts) -> Result<(), Finding> {
     ))
 }
 
+/// A build or lint claim that names one program file ("`app/table.py` compile sans
+/// erreur"): the last run after the file's last write whose output names the file must not
+/// print an error for it (`find … -exec python3 -m py_compile {} \;` prints the
+/// `SyntaxError` and still exits 0).
+pub fn no_error_for_named_file(claim: &Claim, f: &Facts) -> Result<(), Finding> {
+    if !matches!(claim.kind, Kind::Build | Kind::Lint) {
+        return Ok(());
+    }
+    const CODE: &[&str] = &[
+        "py", "js", "mjs", "cjs", "ts", "rs", "go", "rb", "c", "h", "cc", "cpp", "java", "sh",
+    ];
+    let files: Vec<String> = super::vocab::spans_of(&claim.sentence)
+        .filter_map(|s| super::vocab::path_of(s.trim(), true))
+        .filter(|p| {
+            Path::new(p)
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| CODE.contains(&e))
+        })
+        .collect();
+    let [file] = files.as_slice() else {
+        return Ok(());
+    };
+    let file = file.trim_start_matches("./");
+    let abs = canonical_lexical(f.ev.cwd, file);
+    let last_write = f
+        .writes
+        .iter()
+        .filter(|(_, p, _)| *p == abs)
+        .map(|(at, _, _)| *at)
+        .max();
+    let Some(run) = f
+        .runs
+        .iter()
+        .rev()
+        .filter(|r| last_write.is_none_or(|w| r.at > w))
+        .find(|r| r.output.contains(file))
+    else {
+        return Ok(());
+    };
+    let lines: Vec<&str> = run.output.lines().collect();
+    let error = lines.iter().enumerate().find_map(|(i, l)| {
+        l.contains(file).then(|| {
+            lines[i..lines.len().min(i + 6)]
+                .iter()
+                .find(|l| {
+                    let t = l.trim_start();
+                    t.starts_with("SyntaxError")
+                        || t.starts_with("IndentationError")
+                        || t.starts_with("TabError")
+                        || t.starts_with("error:")
+                        || t.starts_with("error[")
+                        || l.contains(": error:")
+                        || l.contains(": error ")
+                })
+                .copied()
+        })?
+    });
+    match error {
+        None => Ok(()),
+        Some(line) => Err(finding(
+            claim,
+            format!(
+                "`{}` printed an error for {file}: {}",
+                cut(&run.command),
+                cut(line.trim())
+            ),
+            "fix the error and run the check again, then report its result",
+        )),
+    }
+}
+
 /// Whether a command named in a code span ran: a stage that may have run whose program is
 /// the span's and whose arguments hold the span's words in order (options the span left
 /// out do not matter), as written or with launchers peeled (`pytest -q` is `python3 -m
@@ -2726,6 +2981,18 @@ pub fn named_commands_ran(claim: &Claim, f: &Facts) -> Result<(), Finding> {
 /// stage an earlier failure skipped), exited 0, and printed no conflict, error or fatal
 /// line.
 pub fn ran_evidence(claim: &Claim, command: &str, f: &Facts) -> Result<String, Finding> {
+    // `git pull --rebase && git push`: a line of several commands went through when each
+    // of them did (as stages of `git pull --rebase && git push -q origin main && …`).
+    if command.contains("&&") || command.contains("||") || command.contains(';') {
+        let parts = shellrun::stages(command);
+        if parts.len() > 1 {
+            let mut backed = Vec::new();
+            for p in &parts {
+                backed.push(ran_evidence(claim, &command_line(&p.argv), f)?);
+            }
+            return Ok(backed.join("; "));
+        }
+    }
     let words = without_elisions(shell_words(command));
     let holds = |argv: &[String]| stage_holds(argv, &words);
     let fix = "report what the command printed (or resolve it and run it again)";
@@ -2868,6 +3135,25 @@ fn span_ran(span: &str, f: &Facts) -> bool {
         || stages
             .iter()
             .any(|s| package_script(&s.argv, f).iter().any(|argv| ran(argv)))
+        || echoed_by_make(f).any(|argv| ran(&argv))
+}
+
+/// The command lines `make` printed as it ran its recipes (it echoes each one that is not
+/// written with `@`), in the runs of this turn where a `make` stage ran.
+fn echoed_by_make<'f>(f: &'f Facts) -> impl Iterator<Item = Vec<String>> + 'f {
+    f.runs
+        .iter()
+        .filter(|r| {
+            r.stages.iter().any(|s| {
+                s.ran != Ran::No
+                    && s.argv
+                        .first()
+                        .is_some_and(|p| p.rsplit('/').next() == Some("make"))
+            })
+        })
+        .flat_map(|r| r.output.lines())
+        .filter(|l| !l.starts_with("make") && !l.trim().is_empty())
+        .flat_map(|l| shellrun::stages(l).into_iter().map(|s| s.argv))
 }
 
 /// What a package manager's script run (`npm test`, `npm run lint`, `yarn build`, `pnpm
@@ -3015,7 +3301,23 @@ pub fn test_files_selected(claim: &Claim, patterns: &[String], f: &Facts) -> Res
     };
     doctests_of_named_modules(claim, f)?;
     for file in &claim.test_files {
-        if !runs.iter().any(|c| selects(c, file)) && !ran_itself(file) {
+        let selecting: Vec<&Check> = runs.iter().filter(|c| selects(c, file)).collect();
+        // `tests/api/limits.rs` with no `tests/api.rs` that says `mod limits;`: cargo
+        // never compiled it, whatever it selected.
+        if !selecting.is_empty()
+            && selecting.iter().all(|c| c.runner == Runner::Cargo)
+            && super::crate_tree::compiled(&f.root, Path::new(file.trim_start_matches("./")))
+                == Some(false)
+        {
+            return Err(finding(
+                claim,
+                format!(
+                    "it names {file}, which no crate of the package compiles (no `mod` line reaches it): `cargo test` ran none of its tests"
+                ),
+                &format!("declare its module (`mod …;`) and run `cargo test`, or say its tests did not run"),
+            ));
+        }
+        if selecting.is_empty() && !ran_itself(file) {
             return Err(finding(
                 claim,
                 format!("it names {file}, and no test run of this turn selected it"),
@@ -5093,6 +5395,18 @@ pub fn ref_evidence(
             ));
         }
     }
+    if there && !tag {
+        if let Some((wrong, tips)) = at.and_then(|h| branch_points_elsewhere(repo, name, h)) {
+            return Err(finding(
+                claim,
+                format!(
+                    "{name} points at {wrong}, not at the commit {} the message names ({tips})",
+                    at.unwrap_or_default()
+                ),
+                "report where the branch points (`git rev-parse`), or move it there",
+            ));
+        }
+    }
     if there {
         if let Some(wrong) = at.and_then(|h| tag_points_elsewhere(repo, name, h)) {
             return Err(finding(
@@ -5128,6 +5442,41 @@ pub fn ref_evidence(
             "create the branch, or correct the message"
         },
     ))
+}
+
+/// Where a branch points when the message names another commit for it: `None` when it (or,
+/// for `origin/…`, origin's own branch where origin is a folder here) points there, or when
+/// the hash names no commit here. Otherwise the tip, and where it was read.
+fn branch_points_elsewhere(
+    repo: &git2::Repository,
+    name: &str,
+    hash: &str,
+) -> Option<(String, String)> {
+    let named = repo.revparse_single(hash).ok()?.peel_to_commit().ok()?.id();
+    let tip = |r: &git2::Repository, refname: &str| {
+        r.revparse_single(refname)
+            .ok()
+            .and_then(|o| o.peel_to_commit().ok())
+            .map(|c| c.id())
+    };
+    let mut tips: Vec<(Oid, String)> = Vec::new();
+    for refname in [format!("refs/heads/{name}"), format!("refs/remotes/{name}")] {
+        if let Some(id) = tip(repo, &refname) {
+            tips.push((id, refname));
+        }
+    }
+    if let Some(branch) = name.strip_prefix("origin/") {
+        if let Some(origin) = origin_folder(repo) {
+            if let Some(id) = tip(&origin, &format!("refs/heads/{branch}")) {
+                tips.push((id, format!("origin's own {branch}")));
+            }
+        }
+    }
+    let (first, read) = tips.first()?;
+    if tips.iter().any(|(id, _)| *id == named) {
+        return None;
+    }
+    Some((first.to_string()[..7].to_owned(), read.clone()))
 }
 
 /// Where a tag points when the message names another commit for it: `None` when it points
@@ -5664,6 +6013,35 @@ pub fn joined_evidence(claim: &Claim, a: &str, b: &str, f: &Facts) -> Result<Str
         ),
         "report the rebase or merge as it ended (a conflict, an abort)",
     ))
+}
+
+/// Evidence for a merge or a rebase told done with no two branches named
+/// ([`Kind::Concluded`]): the repository as the turn left it is not in the middle of one.
+/// (A merge stopped on a conflict and a `git commit` refused for unmerged paths leave
+/// `MERGE_HEAD`; a rebase stopped leaves its folder under `.git`.)
+pub fn concluded_evidence(claim: &Claim, rebase: bool, f: &Facts) -> Result<String, Finding> {
+    use git2::RepositoryState as S;
+    let Some(repo) = f.repo.as_ref() else {
+        return Err(no_repository(claim));
+    };
+    let stopped = match repo.state() {
+        S::Merge if !rebase => Some("a merge is still in progress (`MERGE_HEAD` is there)"),
+        S::Rebase | S::RebaseInteractive | S::RebaseMerge | S::ApplyMailboxOrRebase if rebase => {
+            Some("a rebase is still in progress (`git rebase --continue` or `--abort` is pending)")
+        }
+        _ => None,
+    };
+    match stopped {
+        None => Ok(format!(
+            "no {} is in progress in the repository",
+            if rebase { "rebase" } else { "merge" }
+        )),
+        Some(why) => Err(finding(
+            claim,
+            format!("{why}: it did not finish"),
+            "finish it (resolve, `git add`, `git commit` or `--continue`) or report it as stopped",
+        )),
+    }
 }
 
 /// Evidence for a commit named by its subject and placed in a branch's history, or said

@@ -6,6 +6,7 @@
 //! end a loop) is the hook's (`hooks::audit_turn`) and the `audit` command's.
 
 pub mod claims;
+mod crate_tree;
 mod evidence;
 mod fast_hash;
 pub mod lang;
@@ -116,6 +117,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 | Kind::Unmoved { .. }
                 | Kind::Clean
                 | Kind::Joined { .. }
+                | Kind::Concluded { .. }
                 | Kind::Apart { .. }
                 | Kind::Committed { .. }
                 | Kind::BranchGone { .. }
@@ -173,6 +175,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             | Kind::Unmoved { .. }
             | Kind::Clean
             | Kind::Joined { .. }
+            | Kind::Concluded { .. }
             | Kind::Apart { .. }
             | Kind::Committed { .. }
             | Kind::BranchGone { .. }
@@ -363,6 +366,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             }
             Kind::Clean => evidence::clean_evidence(&claim, &facts),
             Kind::Joined { a, b } => evidence::joined_evidence(&claim, a, b, &facts),
+            Kind::Concluded { rebase } => evidence::concluded_evidence(&claim, *rebase, &facts),
             Kind::Apart {
                 branch,
                 upstream,
@@ -400,6 +404,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                     .and_then(|()| {
                         evidence::test_files_selected(&claim, &ev.policy.test_commands, &facts)
                     })
+                    .and_then(|()| evidence::no_error_for_named_file(&claim, &facts))
                     .and(verdict)
             }
             _ => verdict,

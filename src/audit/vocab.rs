@@ -97,6 +97,12 @@ pub enum Kind {
         a: String,
         b: String,
     },
+    /// A merge or a rebase the message says is done without naming the two branches
+    /// ("merge selesai dengan merge commit di `main`", "the rebase went through"): the
+    /// repository is not left in the middle of one (`MERGE_HEAD`, a rebase's folder).
+    Concluded {
+        rebase: bool,
+    },
     /// How far a branch and its upstream stand apart, as the message counts it ("`main`
     /// ligger 3 commits före `origin/main`"): the count must be one of the two the
     /// repository gives (ahead or behind) as the turn left them.
@@ -194,6 +200,11 @@ impl std::fmt::Display for Kind {
                 name, tag: true, ..
             } => write!(f, "tag {name} made"),
             Kind::Ref {
+                name,
+                tag: false,
+                at: Some(h),
+            } => write!(f, "branch {name} at {h}"),
+            Kind::Ref {
                 name, tag: false, ..
             } => write!(f, "branch {name} made"),
             Kind::Holds { path, value } => write!(f, "file {path} holds `{value}`"),
@@ -216,6 +227,8 @@ impl std::fmt::Display for Kind {
             } => write!(f, "the branches left as they were"),
             Kind::Clean => write!(f, "the working tree is clean"),
             Kind::Joined { a, b } => write!(f, "branches {a} and {b} joined"),
+            Kind::Concluded { rebase: true } => write!(f, "the rebase is done"),
+            Kind::Concluded { rebase: false } => write!(f, "the merge is done"),
             Kind::Apart {
                 branch,
                 upstream,
@@ -376,7 +389,10 @@ impl ClaimClass {
             || text == "the stash list empty"
         {
             ClaimClass::Ref
-        } else if text.starts_with("branches ") && text.ends_with(" joined") {
+        } else if text.starts_with("branches ") && text.ends_with(" joined")
+            || text == "the merge is done"
+            || text == "the rebase is done"
+        {
             ClaimClass::Joined
         } else if text.starts_with("pushed to ") {
             ClaimClass::Push
@@ -389,6 +405,7 @@ impl ClaimClass {
         } else if (text.starts_with("tag ") || text.starts_with("branch "))
             && text.ends_with(" made")
             || text.starts_with("tag ") && text.contains(" made at ")
+            || text.starts_with("branch ") && text.contains(" at ")
         {
             ClaimClass::Ref
         } else {
@@ -467,7 +484,7 @@ impl Kind {
             Kind::Ran { .. } => ClaimClass::Ran,
             Kind::Unmoved { .. } => ClaimClass::Unmoved,
             Kind::Clean => ClaimClass::Clean,
-            Kind::Joined { .. } => ClaimClass::Joined,
+            Kind::Joined { .. } | Kind::Concluded { .. } => ClaimClass::Joined,
             Kind::Apart { .. } => ClaimClass::Ref,
             Kind::Committed { .. } => ClaimClass::Commit,
             Kind::NoneLeft { .. } => ClaimClass::FileDeleted,
@@ -1383,8 +1400,12 @@ pub(crate) fn as_path(t: &Token) -> Option<String> {
     if quoted && BARE_FILE_NAMES.contains(&text) {
         return Some(text.to_owned());
     }
+    // `docs: setup guide, FAQ; notes under docs/` is a commit's subject or a sentence,
+    // with the separators prose puts a space after.
+    let prose = [": ", "; ", ", "].iter().any(|sep| text.contains(sep));
     if text.contains(char::is_whitespace)
         && (!quoted
+            || prose
             || (!text.contains('/') && !text.contains('.'))
             || check_command_span(text)
             || command_shaped(text))
@@ -1428,7 +1449,11 @@ pub(crate) fn as_path(t: &Token) -> Option<String> {
         // shape (`shape_inferred` reads it so too); a branch rarely has both.
         has_ext(true) || (slash && (path_like_start || has_ext(false))) || dir_word
     };
-    if !ok || text.ends_with("/.") {
+    // `.PHONY`, `.SUFFIXES`: make's special targets, not hidden files.
+    let special_target = name.len() > 3
+        && name.starts_with('.')
+        && name[1..].bytes().all(|b| b.is_ascii_uppercase());
+    if !ok || text.ends_with("/.") || special_target {
         return None;
     }
     if matches!(text.to_ascii_lowercase().as_str(), "e.g" | "i.e" | "etc")
@@ -1446,7 +1471,9 @@ pub(crate) fn as_path(t: &Token) -> Option<String> {
 pub(crate) fn placeholder(text: &str) -> bool {
     text.split(|c: char| !c.is_alphanumeric()).any(|word| {
         let chars: Vec<char> = word.chars().collect();
-        if chars.len() < 4 || !chars.iter().all(|c| c.is_uppercase()) {
+        // `NNN`, `XXX`: one capital three times is a number's place too.
+        let one_run = chars.len() == 3 && chars.iter().all(|c| *c == chars[0]);
+        if chars.len() < 4 && !one_run || !chars.iter().all(|c| c.is_uppercase()) {
             return false;
         }
         // Runs of two or more of one letter, and nothing else (not `README`, `LLVM`).
@@ -1465,7 +1492,7 @@ pub(crate) fn placeholder(text: &str) -> bool {
 /// Whether a code span with spaces is a command line, not a path with spaces: it starts
 /// with a program (`bash scripts/pack.sh`, `python3 -m py_compile a.py`), or has an option
 /// or a shell operator (`mkdir -p dist && cp src/*.js dist/`).
-fn command_shaped(text: &str) -> bool {
+pub(crate) fn command_shaped(text: &str) -> bool {
     const PROGRAMS: &[&str] = &[
         "bash", "sh", "zsh", "mkdir", "cp", "mv", "rm", "git", "cd", "echo", "cat", "ls", "touch",
         "chmod", "tar", "zip", "curl", "wget", "sed", "awk", "grep", "find", "env", "sudo",
@@ -1963,6 +1990,11 @@ mod tests {
                 at: Some("3f2a9c1".into()),
             },
             Kind::Ref {
+                name: "origin/main".into(),
+                tag: false,
+                at: Some("0f3e2d1".into()),
+            },
+            Kind::Ref {
                 name: "feat/x".into(),
                 tag: false,
                 at: None,
@@ -1979,6 +2011,7 @@ mod tests {
                 a: "feat".into(),
                 b: "main".into(),
             },
+            Kind::Concluded { rebase: false },
             Kind::Apart {
                 branch: "main".into(),
                 upstream: "origin/main".into(),

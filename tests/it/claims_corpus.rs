@@ -56,6 +56,11 @@ fn kind_label(kind: &Kind) -> String {
             name, tag: true, ..
         } => format!("tag:{name}"),
         Kind::Ref {
+            name,
+            tag: false,
+            at: Some(h),
+        } => format!("branch:{name}@{h}"),
+        Kind::Ref {
             name, tag: false, ..
         } => format!("branch:{name}"),
         Kind::Holds { path, value } => format!("holds:{path}={value}"),
@@ -78,6 +83,8 @@ fn kind_label(kind: &Kind) -> String {
         } => "unmoved".into(),
         Kind::Clean => "clean".into(),
         Kind::Joined { a, b } => format!("joined:{a}+{b}"),
+        Kind::Concluded { rebase: true } => "concluded:rebase".into(),
+        Kind::Concluded { rebase: false } => "concluded:merge".into(),
         Kind::Apart {
             branch,
             upstream,

@@ -1835,6 +1835,11 @@ fn clauses(lang: &Lang, sentence: &str) -> Vec<Clause> {
                     .iter()
                     .find(|n| !n.is_whitespace())
                     .is_some_and(|n| *n == '`')
+            // The Greek semicolon (`·`, ano teleia, or the middle dot typed for it) before
+            // a space; inside a word it is Catalan's `l·l`.
+            || matches!(c, '·' | '\u{387}')
+                && !in_code
+                && chars.get(i + 1).is_none_or(|n| n.is_whitespace())
         {
             if !in_code && !in_straight && quoted == 0 {
                 match c {
@@ -2264,12 +2269,16 @@ fn counts(lang: &Lang, text: &str) -> Vec<u64> {
         }
     }
     if out.is_empty() {
-        out.extend(
-            lang.numbers
-                .iter()
-                .filter(|(w, _)| has(lang, text, w))
-                .map(|(_, n)| *n),
-        );
+        // In the order the clause writes them ("öt teszt … a három régi és a két új": five,
+        // then three and two), the longest word where two start at one place.
+        let mut words: Vec<(usize, usize, u64)> = lang
+            .numbers
+            .iter()
+            .filter_map(|(w, n)| find(lang, text, w).map(|at| (at, w.len(), *n)))
+            .collect();
+        words.sort_by_key(|&(at, len, _)| (at, std::cmp::Reverse(len)));
+        words.dedup_by_key(|w| w.0);
+        out.extend(words.into_iter().map(|(_, _, n)| n));
     }
     if out.is_empty() && !lang.spaced {
         out.extend(cjk_numbers(text).into_iter().map(|(_, n)| n));
@@ -2513,13 +2522,36 @@ fn count_beside(lang: &Lang, text: &str, at: usize, end: usize) -> Option<u64> {
 /// The test count a clause claims: one number, or a ratio `n/n`; `sure` when nothing else
 /// in the clause is a count.
 fn test_count(lang: &Lang, text: &str) -> (Option<u64>, bool) {
+    // "mind az öt sikeres — a három régi": a verdict with its count, then a dash and a
+    // breakdown; the count is the verdict's.
+    // Not where what follows the dash is a verdict on tests of its own ("Cả hai bước đều
+    // thành công — 3 test đạt": both steps went well, then the tests' count).
+    let text = match text.split_once(['—', '–']) {
+        Some((verdict, breakdown))
+            if first(lang, verdict, lang.passed).is_some()
+                && !counts(lang, verdict).is_empty()
+                && first(lang, breakdown, lang.passed).is_none()
+                && first(lang, breakdown, lang.tests).is_none() =>
+        {
+            verdict
+        }
+        _ => text,
+    };
     let ns = counts(lang, text);
     // One number read twice (a native numeral and its table word, "2/2") is one count.
     let all_same = ns.windows(2).all(|w| w[0] == w[1]);
+    // Of several, the one beside the word for passing ("öt tesztből három sikeres": of
+    // five tests, three passed).
+    let beside_pass = || {
+        lang.passed.iter().find_map(|p| {
+            let at = find(lang, text, p)?;
+            count_beside(lang, text, at, at + p.trim_end().len())
+        })
+    };
     match ns.as_slice() {
         [] => (None, true),
         [n, ..] if all_same => (Some(*n), true),
-        [a, ..] => (Some(*a), false),
+        [a, ..] => (Some(beside_pass().unwrap_or(*a)), false),
     }
 }
 

@@ -3693,3 +3693,15 @@ fn paths_listed_before_their_deletion_are_what_was_deleted() {
         &[],
     );
 }
+
+#[test]
+fn a_dash_ends_the_count_of_the_verdict_before_it() {
+    check(
+        "hu",
+        &[(
+            "A `python3 -m pytest -q` lefutott: öt teszt, mind az öt sikeres — a három régi és a két új.",
+            "5 tests pass",
+        )],
+        &[],
+    );
+}

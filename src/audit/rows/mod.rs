@@ -37,10 +37,11 @@ pub use copies::mark_copies;
 pub(super) use forms::read_as;
 pub use history::{mark_stash_states, mark_subjects_in_history};
 pub use paths::{
-    drop_asides, drop_described_paths, mark_contained_keys, mark_defined_names, mark_held_values,
-    mark_labelled_changes, mark_listed_paths, mark_mentioned_paths, mark_now_inside,
-    mark_now_states, mark_said_absent, mark_said_gone, mark_said_unchanged, mark_same_file_changes,
-    mark_still_there, mark_value_changes, mark_whole_counts, mark_whole_suites,
+    drop_asides, drop_described_paths, drop_dotted_keys, mark_branch_tips, mark_contained_keys,
+    mark_defined_names, mark_held_values, mark_labelled_changes, mark_listed_paths,
+    mark_mentioned_paths, mark_now_inside, mark_now_states, mark_said_absent, mark_said_gone,
+    mark_said_unchanged, mark_same_file_changes, mark_settings_of_a_file_before, mark_still_there,
+    mark_value_changes, mark_whole_counts, mark_whole_suites,
 };
 pub use printed::mark_printed;
 pub use refs::{
@@ -1027,6 +1028,57 @@ mod tests {
             .filter(|c| c.listed == Listed::No)
             .map(|c| c.kind.to_string())
             .collect()
+    }
+
+    #[test]
+    fn settings_told_now_or_still_are_held_by_the_data_file_named_before() {
+        let holds = |m: &str| -> Vec<String> {
+            all_claims_of(m)
+                .into_iter()
+                .filter(|k| k.contains(" holds "))
+                .collect()
+        };
+        assert_eq!(
+            holds("Cambié el puerto de servicio a 9090 y lo subí.\n\n**Cambios**\n- `config/app.yaml`: `port: 8080` → `port: 9090`.\n- `metrics_port` sigue en `8080`; esa línea no la toqué."),
+            ["file config/app.yaml holds `metrics_port: 8080`"]
+        );
+        assert_eq!(
+            holds("`config/app.yaml` regenerado a partir de `config/app.yaml.tpl` com `envsubst`.\n\nValores no arquivo agora: `port: 9090`, `log: warn`."),
+            [
+                "file config/app.yaml holds `port: 9090`",
+                "file config/app.yaml holds `log: warn`"
+            ]
+        );
+        // Two data files before, a denial, an old value beside the new one, a line taken
+        // out: no file is known to hold it, or nothing is told held.
+        for m in [
+            "Updated `a.yaml` and `b.yaml`.\nThe `port: 9090` line is still there.",
+            "Updated `config/app.yaml`.\nThe `port: 9090` line is not there any more.",
+            "Updated `config/app.yaml`.\nNow `port: 9090` (it was 8080).",
+            "Updated `config/app.yaml`.\nI removed `debug: true`; `port: 9090` is still set.",
+            "Updated `src/main.rs`.\n`port: 9090` is still the default.",
+        ] {
+            assert!(holds(m).is_empty(), "{m}: {:?}", holds(m));
+        }
+    }
+
+    #[test]
+    fn a_merge_or_rebase_told_done_without_its_two_branches_must_have_finished() {
+        assert_eq!(
+            claims_of("Hasil: merge selesai dengan merge commit di `main`."),
+            ["the merge is done"]
+        );
+        assert_eq!(
+            claims_of("The rebase went through."),
+            ["the rebase is done"]
+        );
+        for m in [
+            "The merge stopped on a conflict in `config/app.yaml`.",
+            "I aborted the merge.",
+            "Did not rebase.",
+        ] {
+            assert!(claims_of(m).is_empty(), "{m}: {:?}", claims_of(m));
+        }
     }
 
     #[test]

@@ -301,6 +301,13 @@ pub fn mark_value_changes(readings: &mut [Reading]) {
         // "`version` を `0.1.0` → `0.2.0`": values in code spans on both sides of the
         // arrow, neither of them a path.
         let spanned = spans_beside_arrow(&r.sentence, &arrows);
+        // "`python3 -m pytest -q` → `5 passed` (… `tests/test_text.py`)": a command's
+        // arrow gives what it printed; the path says where, nothing changed.
+        if spanned.as_ref().is_some_and(|(a, _)| {
+            vocab::check_command_span(a) || a.contains(' ') && vocab::command_shaped(a)
+        }) {
+            continue;
+        }
         if let (Some((a, b)), "§", "§") = (&spanned, old, new) {
             if vocab::path_of(a, true).is_none() && vocab::path_of(b, true).is_none() {
                 (old, new) = (a.as_str(), b.as_str());
@@ -554,7 +561,8 @@ pub fn mark_said_unchanged(readings: &mut [Reading]) {
 }
 
 /// Where a clause ends for [`path_beside_phrase`].
-pub(super) const CLAUSE_ENDS: [char; 8] = [',', ';', '，', '；', '。', '—', '、', '•'];
+pub(super) const CLAUSE_ENDS: [char; 10] =
+    [',', ';', '，', '；', '。', '—', '、', '•', '·', '\u{387}'];
 
 /// Which side of the path a phrase may stand on.
 #[derive(Clone, Copy, PartialEq)]
@@ -2948,6 +2956,44 @@ pub(super) fn denies_it_is_there(description: &str) -> bool {
     forms::any_in(&words[..3].join(" "), Sets::NOT_THERE) || forms::any_in(&lower, Sets::GONE)
 }
 
+/// Drops the file claims on dotted names that are a setting's keys: `server.log` beside
+/// `server.port` or `worker.threads` ("`docs/config.md` — новий: `server.port`,
+/// `server.log`/`worker.log`, `worker.threads`"). A name without a folder whose first part
+/// another span of the sentence also starts, with a last part no file has, is a key of
+/// that section, not a file.
+pub fn drop_dotted_keys(readings: &mut [Reading]) {
+    let dotted = |s: &str| -> Option<(String, String)> {
+        let (head, last) = s.rsplit_once('.')?;
+        let first = head.split('.').next()?;
+        let word =
+            |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        (!s.contains('/') && word(first) && word(last))
+            .then(|| (first.to_owned(), last.to_lowercase()))
+    };
+    for r in readings.iter_mut() {
+        if r.claims.is_empty() || r.sentence.matches('`').count() < 4 {
+            continue;
+        }
+        let spans: Vec<(String, String)> = vocab::spans_of(&r.sentence)
+            .filter_map(|s| dotted(s.trim()))
+            .collect();
+        let key_sections: Vec<&String> = spans
+            .iter()
+            .filter(|(_, last)| !vocab::FILE_EXTENSIONS.contains(&last.as_str()))
+            .map(|(first, _)| first)
+            .collect();
+        if key_sections.is_empty() {
+            continue;
+        }
+        r.claims.retain(|c| {
+            let Kind::File { path, .. } = &c.kind else {
+                return true;
+            };
+            !dotted(path).is_some_and(|(first, _)| key_sections.contains(&&first))
+        });
+    }
+}
+
 /// Drops the file claims on paths a sentence names only to say what another file does or
 /// is like: after a path and a colon that a description follows ("Napisao je
 /// `scripts/deploy.sh`: kopira `config/app.yaml` u `deploy/`", what the script does), and
@@ -3151,15 +3197,282 @@ pub fn mark_still_there(readings: &mut [Reading]) {
                     path: path.clone(),
                     change: Change::Kept,
                 };
-                // The path is there, not made: a reading of it as made gives way.
+                // The path is there, not made nor taken away: a reading of it as made, or
+                // as deleted by the verb of a clause before ("`a.o`: διαγράφηκε· το `b.o`
+                // μένει"), gives way.
                 r.claims.retain(|c| {
-                    !matches!(&c.kind, Kind::File { path: p, change: Change::Created | Change::Modified } if *p == path)
+                    !matches!(&c.kind, Kind::File { path: p, change: Change::Created | Change::Modified | Change::Deleted } if *p == path)
                 });
                 add_new(r, kind);
             }
         }
     }
 }
+
+/// Marks settings a report tells as the state of a file it named before, in a sentence that
+/// names no file ("Valores no arquivo agora: `port: 9090`, `log: warn`." after "`config/app.yaml`
+/// regenerado …"; "`metrics_port` sigue en `8080`" below "`config/app.yaml`: `port: 8080` →
+/// `port: 9090`"): each setting (`key: value`, `key=value`, or a key's span and its value's
+/// span) in the clause that tells it as now or still, and in the bare list of settings that
+/// follows it, is a value the one data file of the nearest earlier line naming paths must
+/// hold. Nothing where that clause denies, plans or asks, takes out or replaces, or where
+/// the line names another number (an old value beside the new one).
+pub fn mark_settings_of_a_file_before(readings: &mut [Reading]) {
+    static STILL: OnceLock<forms::Phrases> = OnceLock::new();
+    let still = STILL.get_or_init(|| forms::Phrases::new(STILL_WORDS));
+    let mut file: Option<String> = None;
+    for r in readings.iter_mut() {
+        let paths = path_spans(&r.sentence);
+        if !paths.is_empty() {
+            let data: Vec<&String> = paths.iter().filter(|p| is_data_file(p)).collect();
+            file = match data.as_slice() {
+                [one] => Some((*one).clone()),
+                _ => None,
+            };
+            continue;
+        }
+        let Some(path) = file.as_ref() else {
+            continue;
+        };
+        if r.skipped
+            || !r.sentence.contains('`')
+            || r.sentence.trim_end().ends_with(['?', '？'])
+            || refs::plans_or_doubts(r)
+            || says_taken_out(&r.sentence)
+        {
+            continue;
+        }
+        let lower = fold(&r.sentence.to_lowercase());
+        if AWAY.iter().any(|w| lower.contains(w))
+            || forms::any_in(&lower, Sets::GONE)
+            || forms::any_in(&lower, Sets::NOT_A_REPORT)
+            || number_outside_spans(&r.sentence)
+        {
+            continue;
+        }
+        let plain = refs::without_brackets(&r.sentence);
+        let mut values: Vec<String> = Vec::new();
+        let mut listing = false;
+        for clause in plain.split(CLAUSE_ENDS) {
+            let prose = fold(&vocab::outside_spans(clause, " ").to_lowercase());
+            let told = after_now(clause).is_some() || still.find_in(&prose).is_some();
+            // "`port: 9090`, `log: warn`": a clause of settings alone goes on the list.
+            let bare = prose
+                .split_whitespace()
+                .all(|w| w.chars().count() <= 3 || w.chars().all(|c| !c.is_alphanumeric()));
+            if told {
+                // The phrase stands in for itself ("ما زال" holds a negation, and what
+                // follows it does not lead the clause).
+                let rest = still
+                    .find_in(&prose)
+                    .map_or(prose.clone(), |p| prose.replacen(p, " still ", 1));
+                if refs::negates(&rest) || forms::any_in(&rest, Sets::NOT_A_PASS) {
+                    listing = false;
+                    continue;
+                }
+                listing = true;
+            } else if !(listing && bare) {
+                listing = false;
+                continue;
+            }
+            values.extend(settings_in(clause));
+        }
+        for value in values {
+            let kind = Kind::Holds {
+                path: path.clone(),
+                value,
+            };
+            add_new(r, kind);
+        }
+    }
+}
+
+/// The settings a clause writes: `key: value` and `key=value` spans, or a key's span right
+/// before its value's (`metrics_port` … `8080`) when the clause has just those two.
+fn settings_in(clause: &str) -> Vec<String> {
+    let spans: Vec<&str> = vocab::spans_of(clause)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    let settings: Vec<String> = spans
+        .iter()
+        .filter_map(|s| setting_of(s))
+        .map(|(k, v)| format!("{k}: {v}"))
+        .collect();
+    if !settings.is_empty() {
+        return settings;
+    }
+    // A value by its own span is a number (`8080`, `30s`) or a switch (`true`): two names
+    // (`main` … `main`) are no key and its value.
+    let valueish = |v: &str| {
+        v.starts_with(|c: char| c.is_ascii_digit())
+            || matches!(v, "true" | "false" | "on" | "off" | "yes" | "no")
+    };
+    match spans.as_slice() {
+        [key, value]
+            if is_key(key)
+                && key.contains(['_', '.', '-'])
+                && valueish(value)
+                && !value.contains(char::is_whitespace) =>
+        {
+            vec![format!("{key}: {value}")]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A span written as a setting (`port: 8080`, `log=debug`, `"version": "1.1.0"`): its key
+/// and value.
+fn setting_of(span: &str) -> Option<(&str, &str)> {
+    // YAML's `key: value` has a space after the colon; `test:ci` is a name.
+    let (key, value) = span.split_once('=').or_else(|| span.split_once(": "))?;
+    let key = key.trim().trim_matches('"');
+    let value = value.trim().trim_matches(['"', ',']);
+    (is_key(key) && !value.is_empty() && !value.contains(char::is_whitespace))
+        .then_some((key, value))
+}
+
+/// A setting's key: a letter or `_` first, then letters, digits, `_`, `.` and `-`.
+fn is_key(key: &str) -> bool {
+    key.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+        && vocab::path_of(key, true).is_none()
+}
+
+/// Whether a line writes a number of two digits or more outside its code spans (an old
+/// value, a count): the settings it names may not be the state it tells.
+fn number_outside_spans(sentence: &str) -> bool {
+    sentence
+        .split('`')
+        .step_by(2)
+        .flat_map(|part| part.split(|c: char| !c.is_ascii_digit()))
+        .any(|w| w.len() >= 2)
+}
+
+/// Marks a branch a sentence says now (or still) points at a commit ("📤 Push: `origin/main`
+/// artık 1a2b3c4", "`main` is still at 0f3e2d1"): the one branch span (`main`, `master`,
+/// `origin/…`, a name with a `/`), one commit hash of seven to forty hex digits, and a word
+/// for "now" or "still". The branch (or origin's) must point at that commit as the turn
+/// left it. Nothing where the line names two commits (a move from one to the other), or
+/// denies, plans or asks.
+pub fn mark_branch_tips(readings: &mut [Reading]) {
+    static STILL: OnceLock<forms::Phrases> = OnceLock::new();
+    let still = STILL.get_or_init(|| forms::Phrases::new(STILL_WORDS));
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if !r.sentence.contains('`') || r.sentence.trim_end().ends_with(['?', '？']) {
+            continue;
+        }
+        let branches: Vec<&str> = vocab::spans_of(&r.sentence)
+            .map(str::trim)
+            .filter(|s| names_a_branch(s) && *s != "HEAD")
+            .collect();
+        let [branch] = branches.as_slice() else {
+            continue;
+        };
+        let hashes: Vec<&str> = r
+            .sentence
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| {
+                (7..=40).contains(&w.len())
+                    && w.bytes()
+                        .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+                    && w.bytes().any(|b| b.is_ascii_digit())
+            })
+            .collect();
+        let [hash] = hashes.as_slice() else {
+            continue;
+        };
+        // The clause that names the branch tells it ("…; benim commit'im … duruyor" is
+        // another's).
+        let quoted = format!("`{branch}`");
+        let Some(clause) = r
+            .sentence
+            .split([';', '；', '—'])
+            .find(|c| c.contains(&quoted) && c.contains(hash))
+        else {
+            continue;
+        };
+        let prose = fold(&vocab::outside_spans(clause, " ").to_lowercase());
+        let told = after_now(clause).is_some() || still.find_in(&prose).is_some();
+        if !told || refs::plans_or_doubts(r) || refs::negates(&prose) {
+            continue;
+        }
+        let kind = Kind::Ref {
+            name: (*branch).to_owned(),
+            tag: false,
+            at: Some((*hash).to_owned()),
+        };
+        add_new(r, kind);
+    }
+}
+
+/// Words for "still", in the tables' languages: a state that has not changed.
+const STILL_WORDS: &[&str] = &[
+    "still",
+    "remains",
+    "stays",
+    "sigue",
+    "siguen",
+    "todavía",
+    "noch",
+    "weiterhin",
+    "toujours",
+    "reste",
+    "ancora",
+    "rimane",
+    "resta ",
+    "ainda",
+    "continua",
+    "nog steeds",
+    "blijft",
+    "fortfarande",
+    "fortsatt",
+    "stadig",
+    "edelleen",
+    "yhä",
+    "wciąż",
+    "nadal",
+    "stále",
+    "pořád",
+    "még mindig",
+    "továbbra is",
+    "всё ещё",
+    "все еще",
+    "по-прежнему",
+    "досі",
+    "все ще",
+    "仍",
+    "依然",
+    "还是",
+    "まだ",
+    "のまま",
+    "여전히",
+    "그대로",
+    "hâlâ",
+    "vẫn",
+    "masih",
+    "tetap",
+    "עדיין",
+    "لا يزال",
+    "ما زال",
+    "همچنان",
+    "هنوز",
+    "مانده",
+    "अब भी",
+    "अभी भी",
+    "ยังคง",
+    "ακόμη",
+    "ακόμα",
+    "i dalje",
+    "još uvijek",
+    "încă",
+    "bado",
+    "pa rin",
+];
 
 /// Phrases that say a thing is still where it was, in the tables' languages.
 const STILL_THERE: &[&str] = &[
@@ -3219,6 +3532,8 @@ const STILL_THERE: &[&str] = &[
     "ακόμη στη θέση",
     "ακόμα στη θέση",
     "παραμένει στη θέση",
+    "μένει",
+    "μένουν",
     "yerinde duruyor",
     "yerinde kalıyor",
     "yerinde kaldı",

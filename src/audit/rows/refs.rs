@@ -2,7 +2,7 @@
 //! commits named by their subject, git steps a status row says are done, and a commit
 //! placed on a remote branch.
 
-use super::super::fast_hash::FastSet;
+use super::super::fast_hash::{FastMap, FastSet};
 use super::*;
 use std::sync::OnceLock;
 
@@ -1840,6 +1840,15 @@ pub fn mark_joined(readings: &mut [Reading]) {
                 }
             }
         }
+        // "merge selesai dengan merge commit di `main`": a join told done without its two
+        // branches must at least have finished.
+        if names.len() < 2 {
+            let rebase = ["rebase", "ребейз", "リベース", "变基", "變基", "리베이스"]
+                .iter()
+                .any(|w| join_clause.contains(w));
+            add_new(r, Kind::Concluded { rebase });
+            continue;
+        }
         let [a, b] = names.as_slice() else {
             continue;
         };
@@ -2390,19 +2399,36 @@ pub fn mark_apart_counts(readings: &mut [Reading]) {
 /// whole word ("`spike/x` er IKKE slettet: …", where the sentence's other clauses made
 /// claims, so its reading names no negation).
 pub(super) fn negates(clause: &str) -> bool {
-    // The tables' one-word negations, gathered once.
-    static WORDS: OnceLock<FastSet<&'static str>> = OnceLock::new();
+    // The tables' one-word negations, gathered once, each with the tables that have it.
+    static WORDS: OnceLock<FastMap<&'static str, Vec<&'static str>>> = OnceLock::new();
     let negations = WORDS.get_or_init(|| {
-        crate::audit::lang::LANGS
-            .iter()
-            .flat_map(|l| l.negations.iter())
-            .map(|n| n.trim())
-            .filter(|n| !n.is_empty() && n.chars().all(char::is_alphabetic))
-            .collect()
+        let mut map: FastMap<&'static str, Vec<&'static str>> = FastMap::default();
+        for l in crate::audit::lang::LANGS {
+            for n in l.negations.iter().map(|n| n.trim()) {
+                if !n.is_empty() && n.chars().all(char::is_alphabetic) {
+                    map.entry(n).or_default().push(l.code);
+                }
+            }
+        }
+        map
     });
+    let reading = super::forms::reading();
     clause
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .any(|w| !w.is_empty() && negations.contains(w))
+        .filter(|w| !w.is_empty())
+        .enumerate()
+        .any(|(i, w)| {
+            negations.get(w).is_some_and(|codes| {
+                // A negation of two letters from another table than the message's ("en" is
+                // Finnish "I do not", and Spanish, Dutch and French "in", "and", "of")
+                // denies nothing inside a clause; leading it ("Ei pushattu …" in a line
+                // too short to tell its language) it does.
+                i == 0
+                    || w.chars().count() > 2
+                    || reading.is_none()
+                    || codes.iter().any(|c| Some(*c) == reading)
+            })
+        })
 }
 
 fn denials_of(r: &Reading) -> Vec<String> {
