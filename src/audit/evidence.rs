@@ -4,6 +4,7 @@
 //! turn's shell runs with their pipes and chains, and every file the turn wrote (write
 //! tools and shell writes).
 
+use super::rows::forms::Phrases;
 use super::shellrun::{self, Ran, Stage};
 use super::summary::{self, Runner, Summary};
 use super::{Evidence, Finding};
@@ -13,6 +14,7 @@ use crate::tools;
 use crate::transcript::Entry;
 use git2::{ObjectType, Oid, Repository};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// A file's modification time may trail the turn's start by this much (clock steps,
@@ -2241,7 +2243,7 @@ fn no_source_says(
     f: &Facts,
     file: &Path,
     is_source: impl Fn(&Path) -> bool,
-    says: impl Fn(&Path, String) -> bool,
+    mut says: impl FnMut(&Path, String) -> bool,
 ) -> bool {
     const LIMIT: usize = 5_000;
     const CAP: u64 = 256 << 10;
@@ -3300,6 +3302,7 @@ pub fn test_files_selected(claim: &Claim, patterns: &[String], f: &Facts) -> Res
         })
     };
     doctests_of_named_modules(claim, f)?;
+    rust_tests_named_are_compiled(claim, &runs, f)?;
     for file in &claim.test_files {
         let selecting: Vec<&Check> = runs.iter().filter(|c| selects(c, file)).collect();
         // `tests/api/limits.rs` with no `tests/api.rs` that says `mod limits;`: cargo
@@ -3322,6 +3325,68 @@ pub fn test_files_selected(claim: &Claim, patterns: &[String], f: &Facts) -> Res
                 claim,
                 format!("it names {file}, and no test run of this turn selected it"),
                 &format!("run the tests in {file} after your last edit and report their result"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A tests claim that names a Rust test by its function ("`parses_pair` lief mit und
+/// besteht") after cargo runs: the test must be defined in a file some crate compiles
+/// (`src/parse.rs` without `mod parse;` in `src/lib.rs` is never built, so `cargo test`
+/// never ran it). Looked for only where every run was cargo's and the sentence names an
+/// identifier; a name defined nowhere, or in a file whose place cannot be told, passes.
+fn rust_tests_named_are_compiled(claim: &Claim, runs: &[Check], f: &Facts) -> Result<(), Finding> {
+    if runs.is_empty() || runs.iter().any(|c| c.runner != Runner::Cargo) {
+        return Ok(());
+    }
+    let names: Vec<&str> = super::vocab::spans_of(&claim.sentence)
+        .map(str::trim)
+        .filter(|s| {
+            s.len() >= 3
+                && s.starts_with(|c: char| c.is_ascii_lowercase())
+                && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+        .collect();
+    if names.is_empty() || !f.root.join("Cargo.toml").is_file() {
+        return Ok(());
+    }
+    for name in names {
+        let defines = |text: &str| {
+            text.match_indices(&format!("fn {name}"))
+                .any(|(i, m)| text[i + m.len()..].trim_start().starts_with(['(', '<']))
+        };
+        let mut files: Vec<PathBuf> = Vec::new();
+        // The walk looks at every file (nothing it finds stops it): it is whole when it
+        // says so.
+        let whole = no_source_says(
+            f,
+            Path::new(""),
+            |p| p.extension().is_some_and(|e| e == "rs"),
+            |p, text| {
+                if defines(&text) {
+                    files.push(p.to_path_buf());
+                }
+                false
+            },
+        );
+        if !whole || files.is_empty() {
+            continue;
+        }
+        let uncompiled: Vec<String> = files
+            .iter()
+            .filter_map(|p| p.strip_prefix(&f.root).ok())
+            .filter(|rel| super::crate_tree::compiled(&f.root, rel) == Some(false))
+            .map(|rel| rel.display().to_string())
+            .collect();
+        if uncompiled.len() == files.len() {
+            return Err(finding(
+                claim,
+                format!(
+                    "the test `{name}` is defined only in {}, which no crate of the package compiles (no `mod` line reaches it): `cargo test` never ran it",
+                    uncompiled.join(", ")
+                ),
+                "declare its module (`mod …;`), run `cargo test` again and report its result",
             ));
         }
     }
@@ -4985,16 +5050,16 @@ fn tells_the_first_run(sentence: &str) -> bool {
         "birinci",
         "birinchi",
     ];
+    static PHRASES: OnceLock<Phrases> = OnceLock::new();
     // Prose only: `firstname` in a span is a name.
     let lower = format!(
         " {} ",
         super::vocab::outside_spans(sentence, " ").to_lowercase()
     );
-    FIRST.iter().any(|w| {
-        lower
-            .match_indices(w)
-            .any(|(i, _)| !w.is_ascii() || !lower[..i].ends_with(char::is_alphanumeric))
-    })
+    PHRASES
+        .get_or_init(|| Phrases::new(FIRST))
+        .find_in(&lower)
+        .is_some()
 }
 
 /// Evidence for a path said to be still there ("`logs/app.log` stays in place"): it is,
@@ -5037,12 +5102,14 @@ fn said_local(sentence: &str, name: &str) -> bool {
         "محلی",
         "cục bộ",
     ];
+    static PHRASES: OnceLock<Phrases> = OnceLock::new();
+    let local = PHRASES.get_or_init(|| Phrases::new(LOCAL));
     sentence
         .split([',', ';', '，', '；', '。'])
         .find(|c| c.contains(name))
         .is_some_and(|clause| {
             let prose = super::vocab::outside_spans(clause, " ").to_lowercase();
-            LOCAL.iter().any(|w| prose.contains(w))
+            local.find_in(&prose).is_some()
         })
 }
 
@@ -5460,16 +5527,22 @@ fn branch_points_elsewhere(
             .map(|c| c.id())
     };
     let mut tips: Vec<(Oid, String)> = Vec::new();
-    for refname in [format!("refs/heads/{name}"), format!("refs/remotes/{name}")] {
+    // A bare name may be told of origin's branch ("`main` на origin по-прежнему
+    // указывает на …"): the local branch, the remote-tracking one and origin's own each
+    // back it.
+    let branch = name.strip_prefix("origin/").unwrap_or(name);
+    for refname in [
+        format!("refs/heads/{name}"),
+        format!("refs/remotes/{name}"),
+        format!("refs/remotes/origin/{branch}"),
+    ] {
         if let Some(id) = tip(repo, &refname) {
             tips.push((id, refname));
         }
     }
-    if let Some(branch) = name.strip_prefix("origin/") {
-        if let Some(origin) = origin_folder(repo) {
-            if let Some(id) = tip(&origin, &format!("refs/heads/{branch}")) {
-                tips.push((id, format!("origin's own {branch}")));
-            }
+    if let Some(origin) = origin_folder(repo) {
+        if let Some(id) = tip(&origin, &format!("refs/heads/{branch}")) {
+            tips.push((id, format!("origin's own {branch}")));
         }
     }
     let (first, read) = tips.first()?;
@@ -6013,6 +6086,33 @@ pub fn joined_evidence(claim: &Claim, a: &str, b: &str, f: &Facts) -> Result<Str
         ),
         "report the rebase or merge as it ended (a conflict, an abort)",
     ))
+}
+
+/// Evidence for a file said committed with a mode ([`Kind::Mode`]): HEAD's tree holds it
+/// with that mode. A file HEAD does not hold is left to the claims about the commit.
+pub fn mode_evidence(claim: &Claim, path: &Path, mode: &str, f: &Facts) -> Result<String, Finding> {
+    let Some(repo) = f.repo.as_ref() else {
+        return Err(no_repository(claim));
+    };
+    let shown = path.display();
+    let rel = repo
+        .workdir()
+        .map(crate::fsutil::canonical)
+        .and_then(|w| path.strip_prefix(w).ok().map(Path::to_path_buf));
+    let entry_mode = rel.and_then(|rel| {
+        let tree = repo.head().ok()?.peel_to_tree().ok()?;
+        let entry = tree.get_path(&rel).ok()?;
+        Some(format!("{:o}", entry.filemode()))
+    });
+    match entry_mode {
+        None => Ok(format!("{shown} is not in HEAD's tree: its mode is not checked here")),
+        Some(m) if m == mode => Ok(format!("HEAD's tree holds {shown} with mode {m}")),
+        Some(m) => Err(finding(
+            claim,
+            format!("HEAD's tree holds {shown} with mode {m}, not {mode}"),
+            "check `git ls-files -s`, and report the mode git recorded (`core.fileMode`, `git update-index --chmod=+x`)",
+        )),
+    }
 }
 
 /// Evidence for a merge or a rebase told done with no two branches named

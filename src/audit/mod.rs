@@ -123,6 +123,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 | Kind::BranchGone { .. }
                 | Kind::InHistory { .. }
                 | Kind::Stash { .. }
+                | Kind::Mode { .. }
         ) || c.tools.iter().any(|t| t.kind.is_some())
     });
     let facts = evidence::Facts::gather(ev, needs_repo);
@@ -181,6 +182,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             | Kind::BranchGone { .. }
             | Kind::InHistory { .. }
             | Kind::Stash { .. }
+            | Kind::Mode { .. }
                 if !ev.policy.git_claims =>
             {
                 continue
@@ -388,6 +390,10 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             Kind::Committed { path } => {
                 let resolved = evidence::resolve(path, &facts);
                 evidence::committed_evidence(&claim, &resolved, &facts)
+            }
+            Kind::Mode { path, mode } => {
+                let resolved = evidence::resolve(path, &facts);
+                evidence::mode_evidence(&claim, &resolved, mode, &facts)
             }
             Kind::Holds { path, value } => {
                 let resolved = evidence::resolve(path, &facts);

@@ -146,6 +146,13 @@ pub enum Kind {
         name: Option<String>,
         present: bool,
     },
+    /// The mode the message says a file was committed with ("`bin/run` … 実行ビット付き
+    /// （100755）でコミットされています", "в commit-а скриптът е записан … с режим `100755`"):
+    /// HEAD's tree holds the file with that mode.
+    Mode {
+        path: String,
+        mode: String,
+    },
     /// Text the message says a command of the turn printed ("skript vypsal `skipped: …`"):
     /// some output of the turn holds it.
     Printed {
@@ -273,6 +280,7 @@ impl std::fmt::Display for Kind {
                 name: None,
                 present: false,
             } => write!(f, "the stash list empty"),
+            Kind::Mode { path, mode } => write!(f, "file {path} committed with mode {mode}"),
             Kind::Printed { text } => write!(f, "`{text}` printed"),
         }
     }
@@ -344,7 +352,7 @@ impl ClaimClass {
                 ClaimClass::FileRenamed
             } else if rest.ends_with(" still there") {
                 ClaimClass::FileChanged
-            } else if rest.ends_with(" committed") {
+            } else if rest.ends_with(" committed") || rest.contains(" committed with mode ") {
                 ClaimClass::Commit
             } else {
                 ClaimClass::Other
@@ -491,6 +499,7 @@ impl Kind {
             Kind::BranchGone { .. } => ClaimClass::Ref,
             Kind::InHistory { .. } => ClaimClass::Commit,
             Kind::Stash { .. } => ClaimClass::Ref,
+            Kind::Mode { .. } => ClaimClass::Commit,
             Kind::Printed { .. } => ClaimClass::Ran,
         }
     }
@@ -2057,6 +2066,10 @@ mod tests {
             },
             Kind::Printed {
                 text: "layout ready".into(),
+            },
+            Kind::Mode {
+                path: "bin/run".into(),
+                mode: "100755".into(),
             },
         ];
         for kind in &kinds {

@@ -107,6 +107,7 @@ fn kind_label(kind: &Kind) -> String {
             refs.join("+")
         ),
         Kind::Printed { text } => format!("printed:{text}"),
+        Kind::Mode { path, mode } => format!("mode:{path}={mode}"),
         Kind::Stash { name, present } => format!(
             "stash:{}:{}",
             name.as_deref().unwrap_or("*"),

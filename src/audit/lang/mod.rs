@@ -204,8 +204,6 @@ const AGENT_WORDS: &[&str] = &[
     "एजेंट",
     "এজেন্ট",
     "เอเจนต์",
-    "ajan",
-    "ajen",
     "πράκτορ",
     "wakala",
     "ahente",
@@ -233,8 +231,17 @@ fn head_chars(text: &str, n: usize) -> String {
 
 /// Whether a message names an agent it delegated to.
 pub(crate) fn names_an_agent(message: &str) -> bool {
+    // Compounds glue the word on ("Aliagentti", "Alamagent", "Apakšaģents"); the short
+    // ones stand at a word's start: "ajan" is Turkish for agent, and inside "spajanje"
+    // (Serbian, merging) it is nothing.
+    static AT_START: std::sync::OnceLock<crate::audit::rows::forms::Phrases> =
+        std::sync::OnceLock::new();
     let lower = message.to_lowercase();
     AGENT_WORDS.iter().any(|w| lower.contains(w))
+        || AT_START
+            .get_or_init(|| crate::audit::rows::forms::Phrases::new(&["ajan", "ajen"]))
+            .find_in(&lower)
+            .is_some()
 }
 
 /// `lang` with its third-person forms joined to their fields: built once per table, for

@@ -596,12 +596,12 @@ pub(super) fn has_word(text: &str, w: &str) -> bool {
 
 /// A list of phrases indexed by their first character, for readers that look for any of
 /// a hundred phrases in every sentence: one pass over the text, not one search per phrase.
-pub(super) struct Phrases {
+pub(in crate::audit) struct Phrases {
     by_first: FastMap<char, Vec<&'static str>>,
 }
 
 impl Phrases {
-    pub(super) fn new(list: &[&'static str]) -> Phrases {
+    pub(in crate::audit) fn new(list: &[&'static str]) -> Phrases {
         let mut by_first: FastMap<char, Vec<&'static str>> = FastMap::default();
         for p in list {
             if let Some(c) = p.chars().next() {
@@ -617,7 +617,17 @@ impl Phrases {
 
     /// The first phrase that stands in `text` (lower-cased): at a word's start where the
     /// phrase begins with a letter of a spaced script.
-    pub(super) fn find_in(&self, text: &str) -> Option<&'static str> {
+    pub(in crate::audit) fn find_in(&self, text: &str) -> Option<&'static str> {
+        self.find(text, false)
+    }
+
+    /// [`Phrases::find_in`], and at a word's end too where the phrase ends with a letter or
+    /// digit of ASCII ("hep" is not "hepsi", "first" not "firstname").
+    pub(in crate::audit) fn find_word_in(&self, text: &str) -> Option<&'static str> {
+        self.find(text, true)
+    }
+
+    fn find(&self, text: &str, whole: bool) -> Option<&'static str> {
         let mut prev: Option<char> = None;
         for (i, c) in text.char_indices() {
             let at_start = prev.is_none_or(|p| !p.is_alphanumeric());
@@ -626,11 +636,36 @@ impl Phrases {
                 continue;
             };
             for p in candidates {
-                if (at_start || !c.is_ascii_alphabetic()) && text[i..].starts_with(p) {
+                let ends = || {
+                    !whole
+                        || !p.ends_with(|e: char| e.is_ascii_alphanumeric())
+                        || !text[i + p.len()..].starts_with(char::is_alphanumeric)
+                };
+                if (at_start || !c.is_ascii_alphabetic()) && text[i..].starts_with(p) && ends() {
                     return Some(p);
                 }
             }
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Phrases;
+
+    #[test]
+    fn phrases_stand_at_a_words_start_and_for_whole_words_at_its_end_too() {
+        let p = Phrases::new(&["hep", "still in place", "still", "空"]);
+        assert_eq!(p.find_in("hepsi geçti"), Some("hep"));
+        assert_eq!(p.find_word_in("hepsi geçti"), None);
+        assert_eq!(p.find_word_in("testler hep geçti"), Some("hep"));
+        assert_eq!(
+            p.find_in("the file is still in place"),
+            Some("still in place")
+        );
+        assert_eq!(p.find_in("distilled"), None);
+        // A script without spaces has no word edges.
+        assert_eq!(p.find_word_in("列表为空了"), Some("空"));
     }
 }

@@ -211,11 +211,11 @@ pub fn mark_stash_states(readings: &mut [Reading]) {
                         && !s.starts_with("stash@")
                 })
                 .collect();
-            let empty = EMPTY.iter().any(|w| {
-                prose
-                    .match_indices(w)
-                    .any(|(i, _)| !w.is_ascii() || !prose[..i].ends_with(char::is_alphanumeric))
-            });
+            static PHRASES: OnceLock<forms::Phrases> = OnceLock::new();
+            let empty = PHRASES
+                .get_or_init(|| forms::Phrases::new(EMPTY))
+                .find_in(&prose)
+                .is_some();
             let removed = removal_in(&prose);
             let rest = removed.map_or(prose.clone(), |p| prose.replacen(p, " ", 1));
             if negates(&rest) {

@@ -25,7 +25,7 @@
 //! it says it made.
 
 mod copies;
-mod forms;
+pub(super) mod forms;
 mod history;
 mod paths;
 mod printed;
@@ -46,9 +46,10 @@ pub use paths::{
 pub use printed::mark_printed;
 pub use refs::{
     mark_always_passing, mark_apart_counts, mark_branches_deleted, mark_branches_said_gone,
-    mark_checked_git_lines, mark_clean_tree, mark_committed_files, mark_extensions_gone,
-    mark_foreign_git_forms, mark_git_refs, mark_git_rows, mark_git_steps, mark_gone_beside_denials,
-    mark_joined, mark_named_commits, mark_others_unmoved, mark_remote_pushes, mark_unmoved,
+    mark_checked_git_lines, mark_clean_tree, mark_committed_files, mark_committed_modes,
+    mark_extensions_gone, mark_foreign_git_forms, mark_git_refs, mark_git_rows, mark_git_steps,
+    mark_gone_beside_denials, mark_joined, mark_named_commits, mark_others_unmoved,
+    mark_remote_pushes, mark_unmoved,
 };
 pub use structure::add_structured_rows;
 
@@ -89,14 +90,12 @@ pub(crate) fn tells_a_sequence(sentence: &str) -> bool {
         "בהתחלה",
         "ابتدا",
     ];
+    static PHRASES: std::sync::OnceLock<forms::Phrases> = std::sync::OnceLock::new();
     let lower = vocab::outside_spans(sentence, " ").to_lowercase();
-    FIRST.iter().any(|w| {
-        lower.match_indices(w).any(|(i, _)| {
-            !w.is_ascii()
-                || !lower[..i].ends_with(char::is_alphanumeric)
-                    && !lower[i + w.len()..].starts_with(char::is_alphanumeric)
-        })
-    })
+    PHRASES
+        .get_or_init(|| forms::Phrases::new(FIRST))
+        .find_word_in(&lower)
+        .is_some()
 }
 
 /// Whether a sentence is a list item that leads with `path` ("- `scripts/export.py` —

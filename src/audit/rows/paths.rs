@@ -2208,7 +2208,7 @@ fn table_row_new_value(sentence: &str, path: &str) -> Option<String> {
 
 /// Words that say a file holds what follows ("`config/app.json` vytvořen a obsahuje
 /// `port` i `log`"), in the tables' languages.
-const CONTAINS: &[&str] = &[
+pub(super) const CONTAINS: &[&str] = &[
     "contains",
     "contain",
     "includes",

@@ -302,14 +302,12 @@ pub fn mark_always_passing(readings: &mut [Reading]) {
         if !r.claims.iter().any(passes) {
             continue;
         }
+        static PHRASES: OnceLock<forms::Phrases> = OnceLock::new();
         let prose = vocab::outside_spans(&r.sentence, " ").to_lowercase();
-        let always = ALWAYS.iter().any(|w| {
-            prose.match_indices(w).any(|(i, _)| {
-                !w.is_ascii()
-                    || !prose[..i].ends_with(char::is_alphanumeric)
-                        && !prose[i + w.len()..].starts_with(char::is_alphanumeric)
-            })
-        });
+        let always = PHRASES
+            .get_or_init(|| forms::Phrases::new(ALWAYS))
+            .find_word_in(&prose)
+            .is_some();
         if always {
             for c in r.claims.iter_mut().filter(|c| passes(c)) {
                 c.weaken("the sentence says how a check always goes, not what a run showed");
@@ -357,11 +355,13 @@ fn withdrawn_in_its_clause(sentence: &str, name: &str) -> bool {
         "वापस ले",
         "سحب",
     ];
+    static PHRASES: OnceLock<forms::Phrases> = OnceLock::new();
+    let withdrawn = PHRASES.get_or_init(|| forms::Phrases::new(WITHDRAWN));
     let lower = sentence.to_lowercase();
     without_brackets(&lower)
         .split([',', ';', ':', '—', '–', '，', '；', '。'])
         .find(|part| part.contains(name))
-        .is_some_and(|part| WITHDRAWN.iter().any(|w| part.contains(w)))
+        .is_some_and(|part| withdrawn.find_in(part).is_some())
 }
 
 /// Whether the clause of a sentence that names tag `name` (between commas, semicolons or
@@ -1078,6 +1078,17 @@ const SENT: &[&str] = &[
 /// Words that say a branch was left as it was, with no word for "not" ("main untouched",
 /// "main unverändert", "main intacto", "main не тронут" has its "не").
 pub(super) const UNTOUCHED: &[&str] = &[
+    "netaknut",
+    "nedotaknjen",
+    "nedotknut",
+    "недокоснат",
+    "незачеплен",
+    "érintetlen",
+    "koskematon",
+    "uberørt",
+    "dokunulma",
+    "ανέγγιχτ",
+    "tidak tersentuh",
     "untouched",
     "unchanged",
     "intact",
@@ -1530,9 +1541,13 @@ pub fn mark_committed_files(readings: &mut [Reading]) {
             // 3f2a9c1" are another's.
             let hash_named = clause
                 .split(|c: char| !c.is_ascii_alphanumeric())
-                .any(vocab::is_hash);
+                .any(vocab::is_hash)
+                || commit_then_digits(clause);
             let both = BOTH.iter().any(|w| lower.contains(w));
-            if !(commit_claimed || hash_named && both) {
+            // "Commit 1a2b3c4 berisi `docs/setup.md` dan `docs/faq.md`": the commit named by
+            // its hash holds the paths that follow a word for "contains".
+            let contains = super::paths::CONTAINS.iter().any(|w| plain.contains(w));
+            if !(commit_claimed || hash_named && (both || contains)) {
                 continue;
             }
             let own = super::paths::path_spans(clause);
@@ -1552,6 +1567,62 @@ pub fn mark_committed_files(readings: &mut [Reading]) {
             add_new(r, kind);
         }
     }
+}
+
+/// Marks the mode a sentence says a file was committed with ("`bin/run` は実行ビット付き
+/// （100755）でコミットされています", "В commit-а скриптът е записан като изпълним, с режим
+/// `100755`"): a git file mode (`100755`, `100644`, `120000`), a word for a commit, and the
+/// file: the sentence's one path, or else the one path of the nearest line before that
+/// names paths ("the script"). Nothing where the clause denies, plans or asks.
+pub fn mark_committed_modes(readings: &mut [Reading]) {
+    const MODES: &[&str] = &["100755", "100644", "100664", "120000"];
+    let mut last_paths: Vec<String> = Vec::new();
+    for r in readings.iter_mut() {
+        let paths = super::paths::path_spans(&r.sentence);
+        let mode = r
+            .sentence
+            .split(|c: char| !c.is_ascii_digit())
+            .find(|w| MODES.contains(w))
+            .map(str::to_owned);
+        let earlier = last_paths.clone();
+        if !paths.is_empty() {
+            last_paths = paths;
+        }
+        let Some(mode) = mode else {
+            continue;
+        };
+        let lower = r.sentence.to_lowercase();
+        if r.skipped
+            || !COMMIT_WORDS.iter().any(|w| lower.contains(w))
+            || plans_or_doubts(r)
+            || negates(&unquoted(&lower))
+        {
+            continue;
+        }
+        // With several paths, the one the sentence leads with ("`bin/run` は
+        // `scripts/run.sh` と同じく …": the other is what it is compared with).
+        let lead = vocab::spans_of(&r.sentence).find_map(|s| vocab::path_of(s.trim(), true));
+        let path = match (lead, earlier.as_slice()) {
+            (Some(lead), _) => lead,
+            (None, [one]) => one.clone(),
+            _ => continue,
+        };
+        add_new(r, Kind::Mode { path, mode });
+    }
+}
+
+/// Whether a word for commit is followed by seven to twelve digits ("Commit 4617434
+/// berisi …"): a short hash that happens to hold no letter.
+fn commit_then_digits(clause: &str) -> bool {
+    let words: Vec<&str> = clause
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .collect();
+    words.windows(2).any(|w| {
+        w[0].to_lowercase().starts_with("commit")
+            && (7..=12).contains(&w[1].len())
+            && w[1].bytes().all(|b| b.is_ascii_digit())
+    })
 }
 
 /// Marks files of an extension a sentence says are gone ("removed the `.bak` files",
