@@ -2082,18 +2082,6 @@ fn in_start_tree<T>(
 /// reads it by that name, so no test run can be shown to see it (a test that writes its
 /// own `app.json` in a temporary folder does not read this one).
 fn data_file_named_by_no_source(file: &Path, f: &Facts) -> bool {
-    const DATA: &[&str] = &[
-        "json",
-        "yaml",
-        "yml",
-        "toml",
-        "ini",
-        "cfg",
-        "conf",
-        "env",
-        "properties",
-        "xml",
-    ];
     const SOURCES: &[&str] = &[
         "js", "mjs", "cjs", "ts", "mts", "cts", "py", "rs", "go", "rb", "java", "sh", "json",
         "toml", "cfg", "ini",
@@ -2122,10 +2110,7 @@ fn data_file_named_by_no_source(file: &Path, f: &Facts) -> bool {
         || name.contains("mocha")
         || name.contains("vitest")
         || name.starts_with('.');
-    let data = rel
-        .extension()
-        .and_then(|x| x.to_str())
-        .is_some_and(|x| DATA.contains(&x));
+    let data = super::rows::is_data_file(&rel_text);
     let in_tests = rel.components().any(|c| {
         let c = c.as_os_str().to_string_lossy().to_lowercase();
         c.contains("test") || c.contains("spec") || c.contains("fixture")

@@ -53,7 +53,7 @@ pub use refs::{
 };
 pub use structure::add_structured_rows;
 
-pub(crate) use paths::MENTIONED;
+pub(crate) use paths::{is_data_file, MENTIONED};
 
 /// Whether a sentence tells steps in order ("at first … then", "əvvəlcə … sonra",
 /// "zuerst … dann"): a path it names may have been there only on the way.

@@ -2149,28 +2149,9 @@ fn setting_span(sentence: &str) -> Option<String> {
     let [span] = others.as_slice() else {
         return None;
     };
-    // YAML's `key: value` has a space after the colon; `test:ci` is a name.
-    let (key, value) = span.split_once('=').or_else(|| span.split_once(": "))?;
-    let key = key.trim().trim_matches('"');
-    let value = value.trim().trim_matches(['"', ',']);
-    let keyish = !key.is_empty()
-        && key
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c));
-    if !keyish || value.is_empty() || value.contains(char::is_whitespace) {
-        return None;
-    }
+    setting_of(span)?;
     // "`port: 8080` → 9090": another value beside it is the new one, or the old.
-    let outside: String = sentence.split('`').step_by(2).collect::<Vec<_>>().join(" ");
-    let numbers = outside
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|w| w.len() >= 2)
-        .count();
-    (numbers == 0).then(|| (*span).to_owned())
+    (!number_outside_spans(sentence)).then(|| (*span).to_owned())
 }
 
 /// A table row's new value for a data file: the row's cells (`   ` between them, as the
@@ -2395,7 +2376,7 @@ fn signature_name(span: &str) -> Option<String> {
 }
 
 /// Files whose state is the text of their values: configuration and data.
-fn is_data_file(path: &str) -> bool {
+pub(crate) fn is_data_file(path: &str) -> bool {
     const DATA: &[&str] = &[
         "yaml",
         "yml",
@@ -3311,6 +3292,7 @@ fn settings_in(clause: &str) -> Vec<String> {
     match spans.as_slice() {
         [key, value]
             if is_key(key)
+                && vocab::path_of(key, true).is_none()
                 && key.contains(['_', '.', '-'])
                 && valueish(value)
                 && !value.contains(char::is_whitespace) =>
@@ -3340,7 +3322,6 @@ fn is_key(key: &str) -> bool {
         && key
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
-        && vocab::path_of(key, true).is_none()
 }
 
 /// Whether a line writes a number of two digits or more outside its code spans (an old
