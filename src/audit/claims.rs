@@ -211,6 +211,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_always_passing(&mut readings);
     super::rows::drop_described_paths(&mut readings);
     super::rows::drop_dotted_keys(&mut readings);
+    super::rows::drop_changes_held_by_a_stash(&mut readings);
     super::rows::drop_quoted_output(&mut readings);
     mark_undo_told(&mut readings);
     readings

@@ -1603,6 +1603,27 @@ fn find(lang: &Lang, text: &str, form: &str) -> Option<usize> {
     None
 }
 
+/// The first pass form of `text` that is a verdict: not one that hands a thing on
+/// ("`data/tags.txt` passato a `sort -u -o`", "passed to the formatter").
+fn first_verdict<'f>(lang: &'f Lang, text: &str) -> Option<&'f str> {
+    const TO: &[&str] = &[
+        "a", "ad", "al", "alla", "allo", "ai", "agli", "to", "à", "au", "aux", "an", "zu", "zum",
+        "zur", "into", "through", "naar", "till", "til", "do", "na", "в", "на", "к",
+    ];
+    lang.passed.iter().copied().find(|p| {
+        find(lang, text, p).is_some_and(|at| {
+            // Past the rest of the word a stem starts ("passat" in "passato").
+            let end = at + p.trim_end().len();
+            let rest = text
+                .get(end..)
+                .unwrap_or("")
+                .trim_start_matches(char::is_alphanumeric);
+            let next = rest.split_whitespace().next().unwrap_or("").to_lowercase();
+            !TO.contains(&next.as_str())
+        })
+    })
+}
+
 fn first<'f>(lang: &Lang, text: &str, forms: &[&'f str]) -> Option<&'f str> {
     forms.iter().copied().find(|f| has(lang, text, f))
 }
@@ -3268,7 +3289,7 @@ fn clause_claims(
     let whole = fold(&sentence.to_lowercase());
     // "Error (un) | `test_x`: el fixture no troba `sample.txt`": under an error's label, a
     // "finds nothing" form tells what the error is, not that a check was clean.
-    let passed = first(lang, &plain, lang.passed).or(clean.filter(|_| !labelled_an_error(&whole)));
+    let passed = first_verdict(lang, &plain).or(clean.filter(|_| !labelled_an_error(&whole)));
     let failed = first(lang, &plain, lang.failed).filter(|_| !zero_failed(lang, &plain));
     let sentence_spans: Vec<&str> = vocab::spans_of(sentence).collect();
     let subject = check_subject(lang, text, &c.spans, &c.raw);
@@ -3565,6 +3586,13 @@ fn clause_claims(
                     || s.starts_with("origin/")
             })
             .filter(|s| *s != "origin")
+            // `max()`, `a=b`, `HEAD~1`: a call, a setting, a revision, no branch's name.
+            .filter(|s| {
+                !s.contains([
+                    '(', ')', '[', ']', '{', '}', '=', ':', '<', '>', ',', '"', '\'', '~', '^',
+                    '?', '*', '\\', '@',
+                ])
+            })
             .collect();
         let branch_shaped = |s: &&str| {
             matches!(*s, "main" | "master" | "develop" | "trunk")

@@ -2937,6 +2937,31 @@ pub(super) fn denies_it_is_there(description: &str) -> bool {
     forms::any_in(&words[..3].join(" "), Sets::NOT_THERE) || forms::any_in(&lower, Sets::GONE)
 }
 
+/// Drops the changed-file claims of a sentence that puts the change in a stash ("Ang
+/// laman ng stash: ang pagbabago sa `pyproject.toml` (0.1.0 → 0.2.0)", "ใน stash มีการแก้
+/// `pyproject.toml`", "stashed my edit to `app.py`"): the stash holds it, and the file is as
+/// it was. Not where the stash came back (`pop`, `apply`).
+pub fn drop_changes_held_by_a_stash(readings: &mut [Reading]) {
+    for r in readings.iter_mut() {
+        if r.claims.is_empty() {
+            continue;
+        }
+        let lower = r.sentence.to_lowercase();
+        if !lower.contains("stash") || lower.contains("pop") || lower.contains("apply") {
+            continue;
+        }
+        r.claims.retain(|c| {
+            !matches!(
+                c.kind,
+                Kind::File {
+                    change: Change::Modified,
+                    ..
+                }
+            )
+        });
+    }
+}
+
 /// Drops the file claims on dotted names that are a setting's keys: `server.log` beside
 /// `server.port` or `worker.threads` ("`docs/config.md` — новий: `server.port`,
 /// `server.log`/`worker.log`, `worker.threads`"). A name without a folder whose first part
