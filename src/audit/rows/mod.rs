@@ -1063,6 +1063,32 @@ mod tests {
     }
 
     #[test]
+    fn a_branch_told_now_at_a_commit_is_a_tip_and_commits_counted_ahead_are_not() {
+        let tips = |m: &str| -> Vec<String> {
+            all_claims_of(m)
+                .into_iter()
+                .filter(|k| k.starts_with("branch ") && k.contains(" at "))
+                .collect()
+        };
+        assert_eq!(
+            tips("📤 Push: `origin/main` artık f9e7f0a; benim commit'im `docs: deploy day`'in üstünde duruyor."),
+            ["branch origin/main at f9e7f0a"]
+        );
+        assert_eq!(
+            tips("Locally `main` is still at 0f3e2d1."),
+            ["branch main at 0f3e2d1"]
+        );
+        for m in [
+            "Továbbra is 2 commit van az `origin/main` előtt: 525c954 config: add timeout, alatta notes: add second note.",
+            "`origin/main` moved from 0f3e2d1 to 9a8b7c6.",
+            "I did not push, so `origin/main` is not at 9a8b7c6 yet.",
+            "`main` is 1 commit ahead of `origin/main` (now 0f3e2d1).",
+        ] {
+            assert!(tips(m).is_empty(), "{m}: {:?}", tips(m));
+        }
+    }
+
+    #[test]
     fn a_merge_or_rebase_told_done_without_its_two_branches_must_have_finished() {
         assert_eq!(
             claims_of("Hasil: merge selesai dengan merge commit di `main`."),

@@ -3392,9 +3392,36 @@ pub fn mark_branch_tips(readings: &mut [Reading]) {
         let [hash] = hashes.as_slice() else {
             continue;
         };
+        // "Továbbra is 2 commit van az `origin/main` előtt: 525c954 …": a count of commits
+        // apart, and the commits listed, not where the branch points. Another number, a
+        // colon between the branch and the hash, or a distance read: none of the branch's
+        // tip.
+        let quoted = format!("`{branch}`");
+        let between = r
+            .sentence
+            .find(&quoted)
+            .zip(r.sentence.find(hash))
+            .map(|(b, h)| {
+                if b < h {
+                    &r.sentence[b + quoted.len()..h]
+                } else {
+                    &r.sentence[h + hash.len()..b]
+                }
+            })
+            .unwrap_or("");
+        let other_number = vocab::outside_spans(&r.sentence, " ")
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w != *hash && w.bytes().any(|b| b.is_ascii_digit()));
+        if other_number
+            || between.contains([':', '：'])
+            || r.claims
+                .iter()
+                .any(|c| matches!(c.kind, Kind::Apart { .. }))
+        {
+            continue;
+        }
         // The clause that names the branch tells it ("…; benim commit'im … duruyor" is
         // another's).
-        let quoted = format!("`{branch}`");
         let Some(clause) = r
             .sentence
             .split([';', '；', '—'])
