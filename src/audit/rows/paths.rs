@@ -3401,11 +3401,12 @@ pub fn mark_branch_tips(readings: &mut [Reading]) {
             .sentence
             .find(&quoted)
             .zip(r.sentence.find(hash))
-            .map(|(b, h)| {
+            // (`get`: the hash may stand inside the branch's own span.)
+            .and_then(|(b, h)| {
                 if b < h {
-                    &r.sentence[b + quoted.len()..h]
+                    r.sentence.get(b + quoted.len()..h)
                 } else {
-                    &r.sentence[h + hash.len()..b]
+                    r.sentence.get(h + hash.len()..b)
                 }
             })
             .unwrap_or("");
