@@ -13,6 +13,7 @@ use crate::shell;
 use crate::tools;
 use crate::transcript::Entry;
 use git2::{ObjectType, Oid, Repository};
+use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -36,11 +37,13 @@ pub struct Run {
 pub struct Facts<'a> {
     pub ev: &'a Evidence<'a>,
     pub root: PathBuf,
-    pub repo: Option<Repository>,
+    /// The repository, opened when the claims need it and otherwise on first use (most
+    /// turns' claims never ask, and opening one costs a process a few hundred µs).
+    repo: OnceCell<Option<Repository>>,
     /// The turn's start, in seconds since the epoch.
     pub start: Option<i64>,
-    /// The commit HEAD pointed at when the turn began.
-    pub start_head: Option<Oid>,
+    /// The commit HEAD pointed at when the turn began, read with the repository.
+    start_head: OnceCell<Option<Oid>>,
     pub runs: Vec<Run>,
     /// Files the turn wrote, with the call's place: write tools and shell writes.
     pub writes: Vec<(usize, PathBuf, bool)>,
@@ -54,18 +57,21 @@ fn secs(t: SystemTime) -> i64 {
 impl<'a> Facts<'a> {
     pub fn gather(ev: &'a Evidence<'a>, need_repo: bool) -> Facts<'a> {
         let root = crate::policy::repo_root(ev.cwd).unwrap_or_else(|| ev.cwd.to_owned());
-        let repo = if need_repo {
-            Repository::discover(ev.cwd).ok()
-        } else {
-            None
-        };
+        // Without the claims asking, the repository is opened on first use (a hook a commit
+        // ran, a claim's evidence); with them, now, with the commit the turn began at, for
+        // the runs and writes to read.
+        let (repo, head) = (OnceCell::new(), OnceCell::new());
         let start = ev.turn.started.map(secs);
-        let start_head = repo.as_ref().and_then(|r| start_head(r, start));
-        let mut runs = command_runs(ev, repo.as_ref());
+        if need_repo {
+            let opened = repo.get_or_init(|| Repository::discover(ev.cwd).ok());
+            let _ = head.set(opened.as_ref().and_then(|r| start_head(r, start)));
+        }
+        let mut runs = command_runs(ev, &repo);
         let writes = {
             let start_tree = repo
-                .as_ref()
-                .zip(start_head)
+                .get()
+                .and_then(Option::as_ref)
+                .zip(head.get().copied().flatten())
                 .and_then(|(r, h)| Some((r, r.find_commit(h).ok()?.tree().ok()?)));
             turn_writes(ev, &runs, start_tree.as_ref().map(|(r, t)| (*r, t)))
         };
@@ -102,25 +108,45 @@ impl<'a> Facts<'a> {
             root: crate::fsutil::canonical(&root),
             repo,
             start,
-            start_head,
+            start_head: head,
             runs,
             writes,
         }
     }
 
-    fn workdir(&self) -> Option<PathBuf> {
+    /// The repository the turn ran in, if there is one.
+    pub fn repo(&self) -> Option<&Repository> {
         self.repo
+            .get_or_init(|| Repository::discover(self.ev.cwd).ok())
             .as_ref()
+    }
+
+    /// The commit HEAD pointed at when the turn began.
+    pub fn start_head(&self) -> Option<Oid> {
+        *self
+            .start_head
+            .get_or_init(|| start_head(self.repo()?, self.start))
+    }
+
+    fn workdir(&self) -> Option<PathBuf> {
+        self.repo()
             .and_then(|r| r.workdir())
             .map(crate::fsutil::canonical)
     }
 
+    /// The tree of the commit HEAD pointed at when the turn began, with `path` relative to
+    /// the work tree.
+    fn at_start(&self, path: &Path) -> Option<(git2::Tree<'_>, PathBuf)> {
+        let repo = self.repo()?;
+        let rel = path.strip_prefix(self.workdir()?).ok()?.to_owned();
+        let tree = repo.find_commit(self.start_head()?).ok()?.tree().ok()?;
+        Some((tree, rel))
+    }
+
     /// The blob id of `path` in the commit HEAD pointed at when the turn began.
     fn start_blob(&self, path: &Path) -> Option<Oid> {
-        let repo = self.repo.as_ref()?;
-        let rel = path.strip_prefix(self.workdir()?).ok()?;
-        let tree = repo.find_commit(self.start_head?).ok()?.tree().ok()?;
-        let entry = tree.get_path(rel).ok()?;
+        let (tree, rel) = self.at_start(path)?;
+        let entry = tree.get_path(&rel).ok()?;
         (entry.kind() == Some(ObjectType::Blob)).then(|| entry.id())
     }
 
@@ -131,29 +157,24 @@ impl<'a> Facts<'a> {
 
     /// Whether `dir` held anything at the turn's start.
     pub fn start_has_dir(&self, dir: &Path) -> bool {
-        let Some(repo) = self.repo.as_ref() else {
-            return false;
-        };
-        let Some(rel) = self
-            .workdir()
-            .and_then(|w| dir.strip_prefix(w).ok().map(Path::to_owned))
-        else {
-            return false;
-        };
-        self.start_head
-            .and_then(|h| repo.find_commit(h).ok())
-            .and_then(|c| c.tree().ok())
-            .and_then(|t| t.get_path(&rel).ok())
+        self.at_start(dir)
+            .and_then(|(tree, rel)| tree.get_path(&rel).ok())
             .is_some_and(|e| e.kind() == Some(ObjectType::Tree))
+    }
+
+    /// Whether the history at the turn's start is known and lacks `path`.
+    fn lacked_at_start(&self, path: &Path) -> bool {
+        self.at_start(path)
+            .is_some_and(|(tree, rel)| tree.get_path(&rel).is_err())
     }
 
     /// Files that differ from the turn's start (committed since or not), absolute.
     fn changed_since_start(&self) -> Vec<PathBuf> {
-        let (Some(repo), Some(workdir)) = (self.repo.as_ref(), self.workdir()) else {
+        let (Some(repo), Some(workdir)) = (self.repo(), self.workdir()) else {
             return Vec::new();
         };
         let tree = self
-            .start_head
+            .start_head()
             .and_then(|h| repo.find_commit(h).ok())
             .and_then(|c| c.tree().ok());
         let mut opts = git2::DiffOptions::new();
@@ -182,7 +203,7 @@ impl<'a> Facts<'a> {
         {
             return true;
         }
-        let (Some(repo), Some(head)) = (self.repo.as_ref(), self.start_head) else {
+        let (Some(repo), Some(head)) = (self.repo(), self.start_head()) else {
             // Without the history the path's past is unknown: not a ghost.
             return true;
         };
@@ -229,7 +250,7 @@ impl<'a> Facts<'a> {
             .filter(|p| of_kind(p.strip_prefix(&self.root).unwrap_or(p)))
             .collect();
         if let (Some(repo), Some(head), Some(workdir)) =
-            (self.repo.as_ref(), self.start_head, self.workdir())
+            (self.repo(), self.start_head(), self.workdir())
         {
             if let Some(tree) = repo.find_commit(head).ok().and_then(|c| c.tree().ok()) {
                 let _ = tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
@@ -305,7 +326,7 @@ fn start_head(repo: &Repository, start: Option<i64>) -> Option<Oid> {
     }
 }
 
-fn command_runs(ev: &Evidence, repo: Option<&Repository>) -> Vec<Run> {
+fn command_runs(ev: &Evidence, repo: &OnceCell<Option<Repository>>) -> Vec<Run> {
     let runs = shell_runs(ev);
     if !runs
         .iter()
@@ -314,10 +335,10 @@ fn command_runs(ev: &Evidence, repo: Option<&Repository>) -> Vec<Run> {
         return runs;
     }
     // The repository the facts opened, else one opened only now (a turn that committed).
-    let hooks = match repo {
-        Some(repo) => Some(HookDir::of(repo)),
-        None => Repository::discover(ev.cwd).ok().map(|r| HookDir::of(&r)),
-    };
+    let hooks = repo
+        .get_or_init(|| Repository::discover(ev.cwd).ok())
+        .as_ref()
+        .map(HookDir::of);
     runs.into_iter()
         .flat_map(|run| {
             let ran = hooks.as_ref().map(|h| h.runs_of(&run)).unwrap_or_default();
@@ -629,6 +650,15 @@ pub fn finding(claim: &Claim, why: String, fix: &str) -> Finding {
     }
 }
 
+/// A finding that is only reported, never blocks: the evidence could not be read or the
+/// reading is uncertain (an honest turn must not be stopped on what was not seen).
+pub fn reported(claim: &Claim, why: String, fix: &str) -> Finding {
+    Finding {
+        blocks: false,
+        ..finding(claim, why, fix)
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Files
 
@@ -697,9 +727,11 @@ pub fn holds_evidence(claim: &Claim, path: &Path, value: &str) -> Result<String,
             ))
         }
         Err(e) => {
-            let mut f = finding(claim, format!("{shown} could not be read: {e}"), fix);
-            f.blocks = false;
-            return Err(f);
+            return Err(reported(
+                claim,
+                format!("{shown} could not be read: {e}"),
+                fix,
+            ));
         }
     };
     // A file a merge or a stash left in conflict holds both sides, and neither.
@@ -941,7 +973,7 @@ fn unchanged_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<String, F
     let differs = match (at_start, now) {
         (Some(a), Some(b)) => a != b,
         // Made in this turn: it was not there to stay unchanged.
-        (None, _) => f.start_head.is_some() && written,
+        (None, _) => f.start_head().is_some() && written,
         _ => false,
     };
     if differs && touched && recent(path, f) == Some(true) {
@@ -1104,7 +1136,7 @@ pub fn not_emptied(claim: &Claim, path: &Path, change: &Change, f: &Facts) -> Re
     }
     let had_text = f
         .start_blob(path)
-        .and_then(|id| f.repo.as_ref()?.find_blob(id).ok())
+        .and_then(|id| f.repo()?.find_blob(id).ok())
         .is_some_and(|b| !b.content().is_empty());
     let shown = path.display();
     let why = match change {
@@ -1156,7 +1188,9 @@ fn changed_in_turn(path: &Path, change: &Change, f: &Facts) -> Result<String, St
                     )),
                     None => Err(format!("{shown} still exists")),
                 }
-            } else if f.start_blob(path).is_some() || f.wrote(path, false) || f.start_head.is_none()
+            } else if f.start_blob(path).is_some()
+                || f.wrote(path, false)
+                || f.start_head().is_none()
             {
                 Ok(format!("{shown} is gone"))
             } else {
@@ -1191,7 +1225,7 @@ fn changed_in_turn(path: &Path, change: &Change, f: &Facts) -> Result<String, St
     let in_repo = f.workdir().is_some_and(|w| path.starts_with(w));
     let differs = match (at_start, now) {
         (Some(a), Some(b)) => Some(a != b),
-        (None, _) if f.start_head.is_some() && in_repo => Some(true),
+        (None, _) if f.start_head().is_some() && in_repo => Some(true),
         _ => None,
     };
     let recent = recent(path, f);
@@ -2006,17 +2040,9 @@ fn last_relevant_write_but(
     }
     let irrelevant = super::glob_set(&f.ev.policy.test_irrelevant);
     // Git's ignore rules tell generated files (logs, build output) from sources.
-    let opened;
-    let repo = match f.repo.as_ref() {
-        Some(r) => Some(r),
-        None => {
-            opened = Repository::discover(f.ev.cwd).ok();
-            opened.as_ref()
-        }
-    };
-    let workdir = repo.and_then(|r| r.workdir()).map(crate::fsutil::canonical);
+    let workdir = f.workdir();
     let ignored = |p: &Path| {
-        let (Some(r), Some(w)) = (repo, workdir.as_ref()) else {
+        let (Some(r), Some(w)) = (f.repo(), workdir.as_ref()) else {
             return false;
         };
         p.strip_prefix(w).ok().is_some_and(|rel| {
@@ -2052,29 +2078,7 @@ fn scratch_file_gone(file: &Path, f: &Facts) -> bool {
     {
         return false;
     }
-    in_start_tree(f, file, |_, tree, rel| Some(tree.get_path(rel).is_err())) == Some(true)
-}
-
-/// `with` the repository, the tree of the commit the turn began at, and `path` relative
-/// to the work tree (the repository opened here when the claims did not need it).
-fn in_start_tree<T>(
-    f: &Facts,
-    path: &Path,
-    with: impl FnOnce(&Repository, &git2::Tree, &Path) -> Option<T>,
-) -> Option<T> {
-    let opened;
-    let repo = match f.repo.as_ref() {
-        Some(r) => r,
-        None => {
-            opened = Repository::discover(f.ev.cwd).ok()?;
-            &opened
-        }
-    };
-    let head = f.start_head.or_else(|| start_head(repo, f.start))?;
-    let workdir = crate::fsutil::canonical(repo.workdir()?);
-    let rel = path.strip_prefix(&workdir).ok()?;
-    let tree = repo.find_commit(head).ok()?.tree().ok()?;
-    with(repo, &tree, rel)
+    f.lacked_at_start(file)
 }
 
 /// Whether `file`, a data file (`config/app.json`, `settings.yaml`) outside the tests'
@@ -2139,28 +2143,27 @@ fn files_of_a_folder_taken_away(dir: &Path, f: &Facts) -> Option<Vec<PathBuf>> {
     if dir.exists() {
         return None;
     }
-    in_start_tree(f, dir, |repo, tree, rel| {
-        let sub = tree
-            .get_path(rel)
-            .ok()?
-            .to_object(repo)
-            .ok()?
-            .into_tree()
-            .ok()?;
-        let mut files = Vec::new();
-        let mut too_many = false;
-        let _ = sub.walk(git2::TreeWalkMode::PreOrder, |parent, e| {
-            if e.kind() == Some(git2::ObjectType::Blob) {
-                if files.len() == LIMIT {
-                    too_many = true;
-                    return git2::TreeWalkResult::Abort;
-                }
-                files.push(dir.join(parent).join(e.name().unwrap_or("")));
+    let (tree, rel) = f.at_start(dir)?;
+    let sub = tree
+        .get_path(&rel)
+        .ok()?
+        .to_object(f.repo()?)
+        .ok()?
+        .into_tree()
+        .ok()?;
+    let mut files = Vec::new();
+    let mut too_many = false;
+    let _ = sub.walk(git2::TreeWalkMode::PreOrder, |parent, e| {
+        if e.kind() == Some(git2::ObjectType::Blob) {
+            if files.len() == LIMIT {
+                too_many = true;
+                return git2::TreeWalkResult::Abort;
             }
-            git2::TreeWalkResult::Ok
-        });
-        (!too_many && !files.is_empty()).then_some(files)
-    })
+            files.push(dir.join(parent).join(e.name().unwrap_or("")));
+        }
+        git2::TreeWalkResult::Ok
+    });
+    (!too_many && !files.is_empty()).then_some(files)
 }
 
 /// Whether `file`, a JavaScript or Python program file that is no test, is named by no
@@ -4674,7 +4677,7 @@ fn git_sub(stage: &Stage, sub: &str) -> bool {
 /// `git reset --hard` after it, or a commit made on another branch, leaves the branch
 /// without it (and without any commit of the turn).
 fn named_commit_off_branch(claim: &Claim, made: &[Oid], f: &Facts) -> Option<Finding> {
-    let repo = f.repo.as_ref()?;
+    let repo = f.repo()?;
     let spans: Vec<&str> = super::vocab::spans_of(&claim.sentence)
         .map(str::trim)
         .collect();
@@ -4730,7 +4733,7 @@ fn named_commit_off_branch(claim: &Claim, made: &[Oid], f: &Facts) -> Option<Fin
 }
 
 fn turn_commits(f: &Facts) -> Vec<Oid> {
-    let (Some(repo), Some(start)) = (f.repo.as_ref(), f.start) else {
+    let (Some(repo), Some(start)) = (f.repo(), f.start) else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -4832,7 +4835,7 @@ fn earlier_commit_named(sentence: &str, f: &Facts) -> Option<String> {
     if quoted.is_empty() {
         return None;
     }
-    let repo = f.repo.as_ref()?;
+    let repo = f.repo()?;
     let mut walk = repo.revwalk().ok()?;
     walk.push_head().ok()?;
     walk.take(200)
@@ -4888,8 +4891,7 @@ pub fn commit_evidence(claim: &Claim, hash: Option<&str>, f: &Facts) -> Result<S
                 return Ok(format!("`git commit` made {h} in this turn"));
             }
             let existing = f
-                .repo
-                .as_ref()
+                .repo()
                 .and_then(|r| r.revparse_single(&h).ok())
                 .and_then(|o| o.peel_to_commit().ok());
             let none_made = made.is_empty() && from_output.is_empty();
@@ -4925,7 +4927,7 @@ fn pushed_branches(f: &Facts) -> Vec<String> {
 /// ref lines of the turn's `git push` output.
 fn pushed_branches_since(f: &Facts, slack: i64) -> Vec<String> {
     let mut out = Vec::new();
-    if let (Some(repo), Some(start)) = (f.repo.as_ref(), f.start.map(|s| s + slack)) {
+    if let (Some(repo), Some(start)) = (f.repo(), f.start.map(|s| s + slack)) {
         if let Ok(refs) = repo.references_glob("refs/remotes/*") {
             for r in refs.flatten() {
                 let Some(name) = r.name().map(str::to_owned) else {
@@ -4979,7 +4981,7 @@ fn pushed_branches_since(f: &Facts, slack: i64) -> Vec<String> {
                 );
                 // `git push --all` (`--mirror`) sends every local branch.
                 if s.argv.iter().any(|a| a == "--all" || a == "--mirror") {
-                    if let Some(repo) = f.repo.as_ref() {
+                    if let Some(repo) = f.repo() {
                         out.extend(local_branches(repo));
                     }
                 }
@@ -5377,14 +5379,12 @@ pub fn ref_evidence(
     f: &Facts,
 ) -> Result<String, Finding> {
     let what = if tag { "tag" } else { "branch" };
-    let Some(repo) = f.repo.as_ref() else {
-        let mut found = finding(
+    let Some(repo) = f.repo() else {
+        return Err(reported(
             claim,
             format!("no git repository here to look for the {what} {name} in"),
             "say where it is",
-        );
-        found.blocks = false;
-        return Err(found);
+        ));
     };
     let has = |r: &str| repo.find_reference(r).is_ok();
     let there = if tag {
@@ -5556,7 +5556,7 @@ fn tag_points_elsewhere(repo: &git2::Repository, name: &str, hash: &str) -> Opti
 fn shown_refs(pushed: &[String], f: &Facts) -> String {
     let mut shown: Vec<&str> = Vec::new();
     for p in pushed.iter().map(String::as_str).filter(|p| !p.is_empty()) {
-        let remote = f.repo.as_ref().is_some_and(|r| r.find_remote(p).is_ok());
+        let remote = f.repo().is_some_and(|r| r.find_remote(p).is_ok());
         if !remote && !shown.contains(&p) {
             shown.push(p);
         }
@@ -5614,7 +5614,7 @@ pub fn push_evidence(claim: &Claim, branch: Option<&str>, f: &Facts) -> Result<S
 /// branch still holds, and neither the branch pushed nor its remote-tracking refs hold
 /// any of them (a commit made after the push sits on the local branch).
 fn pushed_branch_holds_the_work(claim: &Claim, branch: &str, f: &Facts) -> Result<(), Finding> {
-    let Some(repo) = f.repo.as_ref() else {
+    let Some(repo) = f.repo() else {
         return Ok(());
     };
     let branch = branch.trim_start_matches("refs/heads/");
@@ -5752,7 +5752,7 @@ pub fn branch_gone_evidence(
     remote: bool,
     f: &Facts,
 ) -> Result<String, Finding> {
-    let Some(repo) = f.repo.as_ref() else {
+    let Some(repo) = f.repo() else {
         return Err(no_repository(claim));
     };
     let fix = "delete it (or say why it is still there) before finishing";
@@ -5810,7 +5810,7 @@ pub fn apart_evidence(
     count: u64,
     f: &Facts,
 ) -> Result<String, Finding> {
-    let Some(repo) = f.repo.as_ref() else {
+    let Some(repo) = f.repo() else {
         return Err(no_repository(claim));
     };
     let tip = |name: &str| repo.find_reference(name).ok()?.target();
@@ -5818,22 +5818,18 @@ pub fn apart_evidence(
         tip(&format!("refs/heads/{branch}")),
         tip(&format!("refs/remotes/{upstream}")),
     ) else {
-        let mut found = finding(
+        return Err(reported(
             claim,
             format!("the repository has no {branch} or no {upstream} to count between"),
             "say which branches you compared",
-        );
-        found.blocks = false;
-        return Err(found);
+        ));
     };
     let Ok((ahead, behind)) = repo.graph_ahead_behind(local, remote) else {
-        let mut found = finding(
+        return Err(reported(
             claim,
             format!("{branch} and {upstream} could not be compared"),
             "say which branches you compared",
-        );
-        found.blocks = false;
-        return Err(found);
+        ));
     };
     if count == ahead as u64 || count == behind as u64 {
         return Ok(format!(
@@ -5863,13 +5859,11 @@ pub fn apart_evidence(
 
 /// A claim about git that has no repository to look in: reported, not blocked.
 fn no_repository(claim: &Claim) -> Finding {
-    let mut found = finding(
+    reported(
         claim,
         "no git repository here to look in".into(),
         "say where it is",
-    );
-    found.blocks = false;
-    found
+    )
 }
 
 /// Evidence for a claim that no file of an extension is left ("the `.bak` files are
@@ -5889,13 +5883,11 @@ pub fn none_left_evidence(claim: &Claim, ext: &str, f: &Facts) -> Result<String,
         for entry in entries.flatten() {
             seen += 1;
             if seen > LIMIT {
-                let mut found = finding(
+                return Err(reported(
                     claim,
                     format!("the project has more than {LIMIT} entries: not all were looked at"),
                     &format!("say which `*{suffix}` files are gone"),
-                );
-                found.blocks = false;
-                return Err(found);
+                ));
             }
             let path = entry.path();
             let Ok(kind) = entry.file_type() else {
@@ -5953,7 +5945,7 @@ pub fn none_left_evidence(claim: &Claim, ext: &str, f: &Facts) -> Result<String,
 /// or ignored that no commit of the turn holds was not committed. With no commit of the
 /// turn at all, the commit claim beside it says so.
 pub fn committed_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<String, Finding> {
-    let Some(repo) = f.repo.as_ref() else {
+    let Some(repo) = f.repo() else {
         return Err(no_repository(claim));
     };
     let commits = turn_commits(f);
@@ -5961,11 +5953,7 @@ pub fn committed_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<Strin
         return Ok("no commit of this turn (the commit claim answers for it)".into());
     }
     // What cannot be looked at is reported, never taken as committed.
-    let unknown = |why: String| {
-        let mut found = finding(claim, why, "say which commit holds it");
-        found.blocks = false;
-        found
-    };
+    let unknown = |why: String| reported(claim, why, "say which commit holds it");
     let Some(workdir) = repo.workdir().map(crate::fsutil::canonical) else {
         return Err(unknown(
             "the repository has no working tree to look in".into(),
@@ -6028,7 +6016,7 @@ pub fn committed_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<Strin
 /// in its history as the turn left them (local branches, else `origin`'s). A name that is
 /// no branch here makes no claim of this kind.
 pub fn joined_evidence(claim: &Claim, a: &str, b: &str, f: &Facts) -> Result<String, Finding> {
-    let Some(repo) = f.repo.as_ref() else {
+    let Some(repo) = f.repo() else {
         return Err(no_repository(claim));
     };
     let tip = |name: &str| {
@@ -6076,7 +6064,7 @@ pub fn joined_evidence(claim: &Claim, a: &str, b: &str, f: &Facts) -> Result<Str
 /// Evidence for a file said committed with a mode ([`Kind::Mode`]): HEAD's tree holds it
 /// with that mode. A file HEAD does not hold is left to the claims about the commit.
 pub fn mode_evidence(claim: &Claim, path: &Path, mode: &str, f: &Facts) -> Result<String, Finding> {
-    let Some(repo) = f.repo.as_ref() else {
+    let Some(repo) = f.repo() else {
         return Err(no_repository(claim));
     };
     let shown = path.display();
@@ -6090,7 +6078,11 @@ pub fn mode_evidence(claim: &Claim, path: &Path, mode: &str, f: &Facts) -> Resul
         Some(format!("{:o}", entry.filemode()))
     });
     match entry_mode {
-        None => Ok(format!("{shown} is not in HEAD's tree: its mode is not checked here")),
+        None => Err(reported(
+            claim,
+            format!("{shown} is not in HEAD's tree, so no mode was recorded for it"),
+            "commit it, then report the mode `git ls-files -s` shows",
+        )),
         Some(m) if m == mode => Ok(format!("HEAD's tree holds {shown} with mode {m}")),
         Some(m) => Err(finding(
             claim,
@@ -6106,7 +6098,7 @@ pub fn mode_evidence(claim: &Claim, path: &Path, mode: &str, f: &Facts) -> Resul
 /// `MERGE_HEAD`; a rebase stopped leaves its folder under `.git`.)
 pub fn concluded_evidence(claim: &Claim, rebase: bool, f: &Facts) -> Result<String, Finding> {
     use git2::RepositoryState as S;
-    let Some(repo) = f.repo.as_ref() else {
+    let Some(repo) = f.repo() else {
         return Err(no_repository(claim));
     };
     let stopped = match repo.state() {
@@ -6141,7 +6133,7 @@ pub fn in_history_evidence(
     gone: bool,
     f: &Facts,
 ) -> Result<String, Finding> {
-    let Some(repo) = f.repo.as_ref() else {
+    let Some(repo) = f.repo() else {
         return Err(no_repository(claim));
     };
     let tip = |name: &str| {
@@ -6253,7 +6245,7 @@ pub fn stash_evidence(
     present: bool,
     f: &Facts,
 ) -> Result<String, Finding> {
-    let Some(repo) = f.repo.as_ref() else {
+    let Some(repo) = f.repo() else {
         return Err(no_repository(claim));
     };
     let entries: Vec<String> = if repo.find_reference("refs/stash").is_ok() {
@@ -6351,7 +6343,7 @@ fn refused_join_of(name: &str, f: &Facts) -> Option<String> {
 /// untracked makes it false; an untracked file older than the turn is the user's clutter,
 /// which an agent may fairly leave out.
 pub fn clean_evidence(claim: &Claim, f: &Facts) -> Result<String, Finding> {
-    let Some(repo) = f.repo.as_ref() else {
+    let Some(repo) = f.repo() else {
         return Err(no_repository(claim));
     };
     let mut opts = git2::StatusOptions::new();
@@ -6362,16 +6354,14 @@ pub fn clean_evidence(claim: &Claim, f: &Facts) -> Result<String, Finding> {
     let statuses = match repo.statuses(Some(&mut opts)) {
         Ok(s) => s,
         Err(e) => {
-            let mut found = finding(
+            return Err(reported(
                 claim,
                 format!(
                     "git could not read the working tree's status: {}",
                     e.message()
                 ),
                 "run `git status` and report what it shows",
-            );
-            found.blocks = false;
-            return Err(found);
+            ));
         }
     };
     let workdir = repo.workdir().map(Path::to_path_buf).unwrap_or_default();
@@ -6449,7 +6439,7 @@ pub fn unmoved_evidence(
     remote: bool,
     f: &Facts,
 ) -> Result<String, Finding> {
-    let Some(repo) = f.repo.as_ref() else {
+    let Some(repo) = f.repo() else {
         return Err(no_repository(claim));
     };
     if remote {
@@ -6487,13 +6477,11 @@ pub fn unmoved_evidence(
     };
     let name = format!("refs/heads/{b}");
     let Ok(now) = repo.refname_to_id(&name) else {
-        let mut found = finding(
+        return Err(reported(
             claim,
             format!("the repository has no branch {b}"),
             "say which branch",
-        );
-        found.blocks = false;
-        return Err(found);
+        ));
     };
     if let Some(subject) = committed_here(repo, &name, f) {
         return Err(finding(
@@ -6612,7 +6600,7 @@ fn head_pushed(repo: &Repository, f: &Facts) -> Option<String> {
 /// `origin`", "`origin` को `main` मा push गरें") went there: with two remotes or more, a
 /// push of this turn that went only to others (`git push mirror main`) is not a push to it.
 fn pushed_to_the_remote_named(claim: &Claim, f: &Facts) -> Result<(), Finding> {
-    let Some(repo) = f.repo.as_ref() else {
+    let Some(repo) = f.repo() else {
         return Ok(());
     };
     let remotes: Vec<String> = repo

@@ -304,3 +304,46 @@ fn a_long_shell_command_is_counted_not_hidden() {
     assert!(matches!(&turn.events[..], [Entry::ToolUse { name, .. }] if name == "Bash"));
     assert_eq!(turn.last_assistant_text.as_deref(), Some("running"));
 }
+
+/// A file told committed with a mode: HEAD's tree entry decides; a file HEAD's tree does
+/// not hold has no recorded mode, which is reported and does not block (it may be committed
+/// elsewhere).
+#[test]
+fn a_mode_told_committed_is_read_from_heads_tree() {
+    use crate::support::repo::git;
+    let dir = crate::support::scratch_root().join(format!("dia-mode-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    git(&dir, &["init", "-q", "-b", "main"]);
+    std::fs::write(dir.join("run.sh"), "echo run\n").unwrap();
+    git(&dir, &["add", "run.sh"]);
+    git(&dir, &["commit", "-q", "-m", "add run.sh"]);
+    std::fs::write(dir.join("new.sh"), "echo new\n").unwrap();
+    let empty = dir.join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let audit = |message: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+            .args(["audit", "--transcript"])
+            .arg(&empty)
+            .args(["--message", message])
+            .current_dir(&dir)
+            .env_remove("DID_IT_ACTUALLY_POLICY")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).replace(&*dir.to_string_lossy(), "<repo>");
+        (out.status.code(), text)
+    };
+    let (code, wrong) = audit("`run.sh` is committed with mode `100755`.");
+    assert_eq!(code, Some(1), "{wrong}");
+    assert!(wrong.contains("with mode 100644, not 100755"), "{wrong}");
+    let (code, right) = audit("`run.sh` is committed with mode `100644`.");
+    assert_eq!(code, Some(0), "{right}");
+    let (code, uncommitted) = audit("`new.sh` is committed with mode `100755`.");
+    assert_eq!(code, Some(0), "{uncommitted}");
+    assert!(
+        uncommitted.contains("reported, never blocks): file new.sh committed with mode 100755")
+            && uncommitted.contains("is not in HEAD's tree, so no mode was recorded for it"),
+        "{uncommitted}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
