@@ -119,6 +119,58 @@ fn declares(text: &str, name: &str) -> bool {
         })
 }
 
+/// The library crates of a workspace's member packages (`members = ["crates/units"]`,
+/// globs ending in `/*` read from the folder), by the name cargo gives their test binary
+/// and doc tests (`units`, `my_lib` for `my-lib`): only members with a `src/lib.rs` or
+/// `src/main.rs`, whose unit tests run as `deps/<name>-…`. Empty outside a workspace.
+pub fn workspace_members(root: &Path) -> Vec<String> {
+    let Ok(manifest) = std::fs::read_to_string(root.join("Cargo.toml")) else {
+        return Vec::new();
+    };
+    let Some(list) = manifest
+        .find("members")
+        .and_then(|at| manifest[at..].split_once('[').map(|(_, rest)| rest))
+        .and_then(|rest| rest.split_once(']').map(|(list, _)| list))
+    else {
+        return Vec::new();
+    };
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for quoted in list.split(',').map(|m| m.trim().trim_matches('"')) {
+        match quoted.strip_suffix("/*") {
+            Some(parent) => dirs.extend(
+                std::fs::read_dir(root.join(parent))
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .map(|e| e.path()),
+            ),
+            None if !quoted.is_empty() && !quoted.contains(['*', '?', '[']) => {
+                dirs.push(root.join(quoted))
+            }
+            None => {}
+        }
+    }
+    let mut names: Vec<String> = dirs
+        .iter()
+        .filter(|d| d.join("src/lib.rs").is_file() || d.join("src/main.rs").is_file())
+        .filter_map(|d| package_name(&std::fs::read_to_string(d.join("Cargo.toml")).ok()?))
+        .map(|n| n.replace('-', "_"))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The `name = "…"` of a manifest's `[package]` table.
+fn package_name(manifest: &str) -> Option<String> {
+    let package = manifest.split("[package]").nth(1)?;
+    let table = package.split("\n[").next()?;
+    table.lines().find_map(|l| {
+        let (key, value) = l.split_once('=')?;
+        (key.trim() == "name").then(|| value.trim().trim_matches('"').to_owned())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,6 +240,34 @@ mod tests {
         assert_eq!(c("tests/api/limits.rs"), Some(false));
         std::fs::write(p.path().join("tests/api.rs"), "mod limits;").unwrap();
         assert_eq!(c("tests/api/limits.rs"), Some(true));
+    }
+
+    #[test]
+    fn workspace_members_are_read_by_their_crate_names() {
+        let p = package(&[
+            ("src/lib.rs", ""),
+            (
+                "crates/units/Cargo.toml",
+                "[package]\nname = \"units\"\nversion = \"0.1.0\"\n",
+            ),
+            ("crates/units/src/lib.rs", ""),
+            (
+                "crates/my-fmt/Cargo.toml",
+                "[package]\nname = \"my-fmt\"\n[dependencies]\nname = \"x\"\n",
+            ),
+            ("crates/my-fmt/src/main.rs", ""),
+            (
+                "crates/only-tests/Cargo.toml",
+                "[package]\nname = \"only-tests\"\n",
+            ),
+            ("tools/gen/Cargo.toml", "[package]\nname = \"gen\"\n"),
+            ("tools/gen/src/lib.rs", ""),
+        ]);
+        let manifest = "[package]\nname = \"p\"\n[workspace]\nmembers = [\n  \"crates/*\",\n  \"tools/gen\",\n]\n";
+        std::fs::write(p.path().join("Cargo.toml"), manifest).unwrap();
+        assert_eq!(workspace_members(p.path()), ["gen", "my_fmt", "units"]);
+        std::fs::write(p.path().join("Cargo.toml"), "[package]\nname = \"p\"\n").unwrap();
+        assert!(workspace_members(p.path()).is_empty());
     }
 
     #[test]

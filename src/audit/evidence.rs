@@ -3333,13 +3333,15 @@ fn rust_tests_named_are_compiled(claim: &Claim, runs: &[Check], f: &Facts) -> Re
         .filter(|s| {
             s.len() >= 3
                 && s.starts_with(|c: char| c.is_ascii_lowercase())
-                && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         })
         .collect();
     if names.is_empty() || !f.root.join("Cargo.toml").is_file() {
         return Ok(());
     }
-    for name in names {
+    workspace_members_named_ran(claim, &names, runs, f)?;
+    for name in names.into_iter().filter(|n| !n.contains('-')) {
         let defines = |text: &str| {
             text.match_indices(&format!("fn {name}"))
                 .any(|(i, m)| text[i + m.len()..].trim_start().starts_with(['(', '<']))
@@ -3377,8 +3379,122 @@ fn rust_tests_named_are_compiled(claim: &Claim, runs: &[Check], f: &Facts) -> Re
                 "declare its module (`mod …;`), run `cargo test` again and report its result",
             ));
         }
+        // A test cargo compiled but did not run (an example's or a bench's own tests, a
+        // test of another workspace member, one a filter left out): every run listed the
+        // tests it ran by name, and none listed it.
+        let is_test = files
+            .iter()
+            .any(|p| std::fs::read_to_string(p).is_ok_and(|text| defines_a_test(&text, name)));
+        let listings: Vec<Vec<&str>> = runs
+            .iter()
+            .filter_map(|c| cargo_tests_listed(&c.run.output))
+            .collect();
+        if is_test
+            && listings.len() == runs.len()
+            && !listings.iter().flatten().any(|listed| *listed == name)
+        {
+            return Err(finding(
+                claim,
+                format!(
+                    "the test `{name}` is not among the tests the runs of this turn listed by name (`{}` ran {} tests): it did not run",
+                    cut(&runs[runs.len() - 1].run.command),
+                    listings[listings.len() - 1].len()
+                ),
+                "run the tests that hold it (`cargo test --examples`, `-p <member>`, no filter) and report their result",
+            ));
+        }
     }
     Ok(())
+}
+
+/// A tests claim that names a member package of the workspace ("`units` 的两个测试也都通过了")
+/// after cargo runs none of which ran it: a `cargo test` at the root runs the root package
+/// only (without `--workspace`), and a member's unit tests run as `deps/<name>-…`, its
+/// doc tests as `Doc-tests <name>`. Looked for only where every run's output shows which
+/// binaries it ran and was not cut by a pipe.
+fn workspace_members_named_ran(
+    claim: &Claim,
+    names: &[&str],
+    runs: &[Check],
+    f: &Facts,
+) -> Result<(), Finding> {
+    let shows_its_binaries = |c: &Check| {
+        c.stage.piped_into.is_empty()
+            && c.run
+                .output
+                .lines()
+                .any(|l| l.trim_start().starts_with("Running ") && l.contains("deps/"))
+    };
+    if !runs.iter().all(shows_its_binaries) {
+        return Ok(());
+    }
+    let members = super::crate_tree::workspace_members(&f.root);
+    for name in names {
+        let crate_name = name.replace('-', "_");
+        if !members.contains(&crate_name) {
+            continue;
+        }
+        let ran = runs.iter().any(|c| {
+            c.run.output.contains(&format!("deps/{crate_name}-"))
+                || c.run.output.contains(&format!("Doc-tests {crate_name}"))
+        });
+        if !ran {
+            return Err(finding(
+                claim,
+                format!(
+                    "it names the workspace member `{name}`, and no cargo run of this turn ran its tests (`{}` ran the root package's: add `--workspace` or `-p {name}`)",
+                    cut(&runs[runs.len() - 1].run.command)
+                ),
+                &format!("run `cargo test -p {name}` (or `--workspace`) and report its result"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `text` defines `name` as a test: a `fn name` whose attributes, on the lines
+/// right above it, hold one ending in `test]` (`#[test]`, `#[tokio::test]`).
+fn defines_a_test(text: &str, name: &str) -> bool {
+    let lines: Vec<&str> = text.lines().collect();
+    lines.iter().enumerate().any(|(i, line)| {
+        let Some(at) = line.find(&format!("fn {name}")) else {
+            return false;
+        };
+        let after = &line[at + 3 + name.len()..];
+        if !after.trim_start().starts_with(['(', '<']) {
+            return false;
+        }
+        lines[..i]
+            .iter()
+            .rev()
+            .map(|l| l.trim())
+            .take_while(|l| l.starts_with("#[") || l.starts_with("//") || l.is_empty())
+            .any(|l| l.starts_with("#[") && (l.ends_with("test]") || l.contains("test(")))
+    })
+}
+
+/// The names of the tests a cargo run's output lists (`test tests::adds ... ok`, the last
+/// path segment), when it lists every test it ran: as many lines as its `running N tests`
+/// add up to. `None` for a quiet run (`-q` prints dots) or an output cut short.
+fn cargo_tests_listed(output: &str) -> Option<Vec<&str>> {
+    let mut announced = 0usize;
+    let mut listed = Vec::new();
+    for line in output.lines() {
+        let line = line.trim_end();
+        if let Some(n) = line
+            .strip_prefix("running ")
+            .and_then(|r| r.strip_suffix(" tests").or_else(|| r.strip_suffix(" test")))
+            .and_then(|n| n.parse::<usize>().ok())
+        {
+            announced += n;
+        } else if let Some((name, _)) = line
+            .strip_prefix("test ")
+            .and_then(|rest| rest.split_once(" ... "))
+        {
+            listed.push(name.rsplit("::").next().unwrap_or(name).trim());
+        }
+    }
+    (announced > 0 && listed.len() == announced).then_some(listed)
 }
 
 /// A doc tests claim that names a Python module ("the doctests of `app/text.py` pass"):
@@ -5965,23 +6081,85 @@ pub fn committed_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<Strin
             path.display()
         )));
     };
-    let touched = commits.iter().any(|&id| {
-        let Ok(commit) = repo.find_commit(id) else {
-            return false;
-        };
-        let Ok(tree) = commit.tree() else {
-            return false;
-        };
-        let parent = commit.parent(0).ok().and_then(|p| p.tree().ok());
-        let mut opts = git2::DiffOptions::new();
-        opts.pathspec(rel);
-        repo.diff_tree_to_tree(parent.as_ref(), Some(&tree), Some(&mut opts))
-            .is_ok_and(|d| d.deltas().len() > 0)
-    });
-    if touched {
+    if commits.iter().any(|&id| commit_changed(repo, id, rel)) {
         return Ok(format!("a commit of this turn changed {}", rel.display()));
     }
-    let state = match repo.status_file(rel) {
+    match left_to_commit(repo, rel) {
+        Some(state) => Err(finding(
+            claim,
+            format!(
+                "no commit of this turn holds {}: it is {state}",
+                rel.display()
+            ),
+            "commit it (or say it is not in the commit) before finishing",
+        )),
+        None => Ok(format!("{} has nothing left to commit", rel.display())),
+    }
+}
+
+/// Evidence for a claim that a file is not committed: it still has changes to commit, or
+/// no commit of this turn changed it. A file a commit of the turn changed, with nothing
+/// left to commit, was committed.
+pub fn uncommitted_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<String, Finding> {
+    let Some(repo) = f.repo() else {
+        return Err(no_repository(claim));
+    };
+    let Some(rel) = repo
+        .workdir()
+        .map(crate::fsutil::canonical)
+        .and_then(|w| path.strip_prefix(w).ok().map(Path::to_path_buf))
+    else {
+        return Err(reported(
+            claim,
+            format!("{} is outside the repository", path.display()),
+            "say where it is",
+        ));
+    };
+    if let Some(state) = left_to_commit(repo, &rel) {
+        return Ok(format!("{} is {state}", rel.display()));
+    }
+    let committing = turn_commits(f)
+        .into_iter()
+        .filter(|&id| commit_changed(repo, id, &rel))
+        .filter_map(|id| repo.find_commit(id).ok())
+        .last();
+    match committing {
+        None => Ok(format!(
+            "no commit of this turn changed {}",
+            rel.display()
+        )),
+        Some(commit) => Err(finding(
+            claim,
+            format!(
+                "commit {} (`{}`) of this turn changed {}, and it has nothing left to commit: it is committed",
+                &commit.id().to_string()[..7],
+                commit.summary().unwrap_or(""),
+                rel.display()
+            ),
+            "say that it is committed, and in which commit",
+        )),
+    }
+}
+
+/// Whether commit `id` changed `rel` against its first parent.
+fn commit_changed(repo: &Repository, id: Oid, rel: &Path) -> bool {
+    let Ok(commit) = repo.find_commit(id) else {
+        return false;
+    };
+    let Ok(tree) = commit.tree() else {
+        return false;
+    };
+    let parent = commit.parent(0).ok().and_then(|p| p.tree().ok());
+    let mut opts = git2::DiffOptions::new();
+    opts.pathspec(rel);
+    repo.diff_tree_to_tree(parent.as_ref(), Some(&tree), Some(&mut opts))
+        .is_ok_and(|d| d.deltas().len() > 0)
+}
+
+/// What `rel` has left to commit, as `git status` tells it: untracked, ignored, staged or
+/// changed; `None` when it is as HEAD holds it.
+fn left_to_commit(repo: &Repository, rel: &Path) -> Option<&'static str> {
+    match repo.status_file(rel) {
         Ok(st) if st.is_ignored() => Some("ignored by git"),
         Ok(st) if st.is_wt_new() => Some("untracked"),
         Ok(st)
@@ -5998,17 +6176,6 @@ pub fn committed_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<Strin
             Some("changed, not committed")
         }
         _ => None,
-    };
-    match state {
-        Some(state) => Err(finding(
-            claim,
-            format!(
-                "no commit of this turn holds {}: it is {state}",
-                rel.display()
-            ),
-            "commit it (or say it is not in the commit) before finishing",
-        )),
-        None => Ok(format!("{} has nothing left to commit", rel.display())),
     }
 }
 
@@ -6656,6 +6823,21 @@ mod tests {
 
     fn argv(s: &str) -> Vec<String> {
         s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn cargo_runs_list_their_tests_by_name_unless_quiet() {
+        let out = "running 2 tests\ntest tests::adds ... ok\ntest tests::subs ... ignored, slow\n\ntest result: ok. 1 passed; 0 failed; 1 ignored\n\n   Doc-tests calc\n\nrunning 0 tests\n";
+        assert_eq!(cargo_tests_listed(out), Some(vec!["adds", "subs"]));
+        assert_eq!(
+            cargo_tests_listed("running 2 tests\n..\ntest result: ok. 2 passed"),
+            None
+        );
+        assert_eq!(cargo_tests_listed("running 0 tests\n"), None);
+        let src = "#[cfg(test)]\nmod tests {\n    #[test]\n    // rows\n    fn formats_row() {}\n    fn formats_rows_helper() {}\n}\nfn row() {}\n";
+        assert!(defines_a_test(src, "formats_row"));
+        assert!(!defines_a_test(src, "row"));
+        assert!(!defines_a_test(src, "formats_rows_helper"));
     }
 
     #[test]

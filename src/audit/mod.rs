@@ -120,6 +120,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 | Kind::Concluded { .. }
                 | Kind::Apart { .. }
                 | Kind::Committed { .. }
+                | Kind::Uncommitted { .. }
                 | Kind::BranchGone { .. }
                 | Kind::InHistory { .. }
                 | Kind::Stash { .. }
@@ -179,6 +180,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             | Kind::Concluded { .. }
             | Kind::Apart { .. }
             | Kind::Committed { .. }
+            | Kind::Uncommitted { .. }
             | Kind::BranchGone { .. }
             | Kind::InHistory { .. }
             | Kind::Stash { .. }
@@ -390,6 +392,10 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             Kind::Committed { path } => {
                 let resolved = evidence::resolve(path, &facts);
                 evidence::committed_evidence(&claim, &resolved, &facts)
+            }
+            Kind::Uncommitted { path } => {
+                let resolved = evidence::resolve(path, &facts);
+                evidence::uncommitted_evidence(&claim, &resolved, &facts)
             }
             Kind::Mode { path, mode } => {
                 let resolved = evidence::resolve(path, &facts);

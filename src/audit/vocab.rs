@@ -117,6 +117,12 @@ pub enum Kind {
     Committed {
         path: String,
     },
+    /// A file the message says is not committed ("`notes.txt` — ikke committet", "the bump
+    /// in `package.json` is not committed yet"): no commit of the turn changed it, or it
+    /// still has changes to commit.
+    Uncommitted {
+        path: String,
+    },
     /// Files of an extension the message says are gone ("the `.bak` files are deleted",
     /// "`.bak` ファイルは残っていません"): none that the turn made or changed is left.
     NoneLeft {
@@ -242,6 +248,7 @@ impl std::fmt::Display for Kind {
                 count,
             } => write!(f, "branch {branch} {count} commits apart from {upstream}"),
             Kind::Committed { path } => write!(f, "file {path} committed"),
+            Kind::Uncommitted { path } => write!(f, "file {path} not committed"),
             Kind::NoneLeft { ext } => write!(f, "no *.{ext} file left"),
             Kind::BranchGone {
                 name,
@@ -494,7 +501,7 @@ impl Kind {
             Kind::Clean => ClaimClass::Clean,
             Kind::Joined { .. } | Kind::Concluded { .. } => ClaimClass::Joined,
             Kind::Apart { .. } => ClaimClass::Ref,
-            Kind::Committed { .. } => ClaimClass::Commit,
+            Kind::Committed { .. } | Kind::Uncommitted { .. } => ClaimClass::Commit,
             Kind::NoneLeft { .. } => ClaimClass::FileDeleted,
             Kind::BranchGone { .. } => ClaimClass::Ref,
             Kind::InHistory { .. } => ClaimClass::Commit,
@@ -2027,6 +2034,9 @@ mod tests {
                 count: 2,
             },
             Kind::Committed {
+                path: "notes.txt".into(),
+            },
+            Kind::Uncommitted {
                 path: "notes.txt".into(),
             },
             Kind::NoneLeft { ext: "bak".into() },

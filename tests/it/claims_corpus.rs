@@ -91,6 +91,7 @@ fn kind_label(kind: &Kind) -> String {
             count,
         } => format!("apart:{branch}+{upstream}:{count}"),
         Kind::Committed { path } => format!("committed:{path}"),
+        Kind::Uncommitted { path } => format!("uncommitted:{path}"),
         Kind::NoneLeft { ext } => format!("noneleft:{ext}"),
         Kind::BranchGone {
             name,

@@ -505,6 +505,28 @@ pub(super) fn unquoted(sentence: &str) -> String {
     out
 }
 
+/// A sentence with each code span or quoted string in it as the one word `q`.
+fn spans_as_words(sentence: &str) -> String {
+    let quoted = unquoted(sentence);
+    if quoted.len() == sentence.len() {
+        return quoted;
+    }
+    let mut out = String::with_capacity(sentence.len());
+    let mut inside = false;
+    for c in sentence.chars() {
+        match (inside, c) {
+            (false, '`' | '"' | '«' | '“' | '„' | '「' | '『') => {
+                inside = true;
+                out.push_str(" q ");
+            }
+            (true, '`' | '"' | '»' | '”' | '“' | '」' | '』') => inside = false,
+            (true, _) => {}
+            (false, _) => out.push(c),
+        }
+    }
+    out
+}
+
 /// Words for a commit, in the tables' languages and beyond (the English word is the
 /// one most agents use in any language).
 pub(super) const COMMIT_WORDS: &[&str] = &[
@@ -1609,6 +1631,107 @@ pub fn mark_committed_modes(readings: &mut [Reading]) {
         };
         add_new(r, Kind::Mode { path, mode });
     }
+}
+
+/// Marks the files a sentence says are not committed ("`notes.txt`: new line … — ikke
+/// committet, som du bad om", "Verzija podignuta na 1.0.1 u `package.json` — ta promjena
+/// još nije commitana"): a clause where a negation stands within three words of a word for
+/// commit, with no path between them, and the clause's paths (or the sentence's one
+/// path, when the clause has none). A clause that names a commit by its hash, a branch,
+/// another agent or a later commit, and a plan or a question, mark nothing: "not committed
+/// to `main`", "not in commit 1a2b3c4" speak of where, not whether.
+pub fn mark_uncommitted_files(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let lower = r.sentence.to_lowercase();
+        if !COMMIT_WORDS.iter().any(|w| lower.contains(w))
+            || super::super::lang::names_an_agent(&r.sentence)
+            || r.why.iter().any(|w| {
+                ["plan", "future", "condition", "question", "someone"]
+                    .iter()
+                    .any(|x| w.contains(x))
+            })
+        {
+            continue;
+        }
+        let of_sentence = super::paths::path_spans(&r.sentence);
+        // A clause without a path speaks of the sentence's one path when the sentence leads
+        // with it ("`notes.txt`: … — not committed") or the clause follows a dash after it
+        // ("the version in `package.json` — that change is not committed yet"); "`cargo
+        // test` fails in `tests/e2e.rs`, so I did not commit" says nothing of that file.
+        let unbracketed = without_brackets(&r.sentence);
+        let leads = vocab::spans_of(&r.sentence)
+            .next()
+            .and_then(|s| vocab::path_of(s.trim(), true))
+            .is_some_and(|p| of_sentence.first() == Some(&p));
+        let after_dash = unbracketed
+            .split_once(['—', '–'])
+            .map(|(_, after)| after)
+            .unwrap_or("");
+        let mut paths: Vec<String> = Vec::new();
+        for clause in unbracketed.split([';', '；', '—', '。', ',', '，']) {
+            let lower = clause.to_lowercase();
+            if !negation_beside_commit_word(&lower)
+                || LATER.iter().any(|w| lower.contains(w))
+                || clause
+                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .any(vocab::is_hash)
+                || commit_then_digits(clause)
+                || names_a_branch(clause)
+            {
+                continue;
+            }
+            let own = super::paths::path_spans(clause);
+            match (own.is_empty(), of_sentence.as_slice()) {
+                (false, _) => paths.extend(own),
+                (true, [one]) if leads || after_dash.contains(clause.trim()) => {
+                    paths.push(one.clone())
+                }
+                _ => {}
+            }
+        }
+        for path in paths {
+            add_new(r, Kind::Uncommitted { path });
+        }
+    }
+}
+
+/// Whether a clause speaks of a branch: a word for one, `main` or `master`, or a code span
+/// with a branch's shape that is no path.
+fn names_a_branch(clause: &str) -> bool {
+    clause.split_whitespace().any(|w| {
+        is_branch_word(w)
+            || matches!(
+                w.trim_matches(|c: char| !c.is_alphanumeric()),
+                "main" | "master"
+            )
+    }) || vocab::spans_of(clause)
+        .map(str::trim)
+        .any(|s| is_branch_name(s) && vocab::path_of(s, true).is_none())
+}
+
+/// Whether a negation of the tables stands within three words of a word for commit, with no
+/// quoted name between ("ikke committet", "još nije commitana", "has not been committed
+/// yet"; not "committed `a.py` but not `b.py`").
+fn negation_beside_commit_word(clause: &str) -> bool {
+    // A quoted name (`a.py`, a commit's subject) is one word, whatever it says.
+    let spans = spans_as_words(clause);
+    let words: Vec<&str> = spans
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let commit_at: Vec<usize> = words
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| COMMIT_WORDS.iter().any(|c| w.contains(c)))
+        .map(|(i, _)| i)
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        negates(w)
+            && commit_at.iter().any(|&c| {
+                let (a, b) = if i < c { (i, c) } else { (c, i) };
+                b - a <= 3 && !words[a..b].contains(&"q")
+            })
+    })
 }
 
 /// Whether a word for commit is followed by seven to twelve digits ("Commit 4617434
