@@ -1726,7 +1726,7 @@ fn negation_beside_commit_word(clause: &str) -> bool {
         .map(|(i, _)| i)
         .collect();
     words.iter().enumerate().any(|(i, w)| {
-        negates(w)
+        is_negation(w, i)
             && commit_at.iter().any(|&c| {
                 let (a, b) = if i < c { (i, c) } else { (c, i) };
                 b - a <= 3 && !words[a..b].contains(&"q")
@@ -2593,6 +2593,15 @@ pub fn mark_apart_counts(readings: &mut [Reading]) {
 /// whole word ("`spike/x` er IKKE slettet: …", where the sentence's other clauses made
 /// claims, so its reading names no negation).
 pub(super) fn negates(clause: &str) -> bool {
+    clause
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .enumerate()
+        .any(|(i, w)| is_negation(w, i))
+}
+
+/// Whether `word`, the `at`-th word of its clause, is a negation of the tables.
+fn is_negation(word: &str, at: usize) -> bool {
     // The tables' one-word negations, gathered once, each with the tables that have it.
     static WORDS: OnceLock<FastMap<&'static str, Vec<&'static str>>> = OnceLock::new();
     let negations = WORDS.get_or_init(|| {
@@ -2606,23 +2615,17 @@ pub(super) fn negates(clause: &str) -> bool {
         }
         map
     });
-    let reading = super::forms::reading();
-    clause
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
-        .enumerate()
-        .any(|(i, w)| {
-            negations.get(w).is_some_and(|codes| {
-                // A negation of two letters from another table than the message's ("en" is
-                // Finnish "I do not", and Spanish, Dutch and French "in", "and", "of")
-                // denies nothing inside a clause; leading it ("Ei pushattu …" in a line
-                // too short to tell its language) it does.
-                i == 0
-                    || w.chars().count() > 2
-                    || reading.is_none()
-                    || codes.iter().any(|c| Some(*c) == reading)
-            })
-        })
+    negations.get(word).is_some_and(|codes| {
+        // A negation of two letters from another table than the message's ("en" is
+        // Finnish "I do not", and Spanish, Dutch and French "in", "and", "of") denies
+        // nothing inside a clause; leading it ("Ei pushattu …" in a line too short to
+        // tell its language) it does.
+        let reading = super::forms::reading();
+        at == 0
+            || word.chars().count() > 2
+            || reading.is_none()
+            || codes.iter().any(|c| Some(*c) == reading)
+    })
 }
 
 fn denials_of(r: &Reading) -> Vec<String> {
