@@ -849,26 +849,7 @@ pub fn file_evidence(
             .collect();
     let undone = {
         let s = claim.sentence.to_lowercase();
-        [
-            "revert",
-            "restore",
-            "threw away",
-            "thrown away",
-            "discard",
-            "wiped",
-            "git reset",
-            "git stash",
-            "git checkout --",
-            "undid",
-            "undo",
-            "rolled back",
-            "roll back",
-            "put it back",
-            "back out",
-            "backed out",
-        ]
-        .iter()
-        .any(|w| s.contains(w))
+        UNDONE.iter().any(|w| s.contains(w))
     };
     if let Some(r) = here.iter().rev().find(|r| r.verified) {
         // The write landed, and a later command of the turn took the file away (`git clean
@@ -2062,27 +2043,152 @@ fn last_relevant_write_but(
         .map(|(at, p, _)| (*at, p.clone()))
 }
 
+/// The files a folder the turn made holds now (`mkdir -p logs`, then a server's log in
+/// it): each is a write of its own to judge. `None` when the folder was there when the
+/// turn began, is no folder, or holds more than a few hundred files.
+fn files_of_a_folder_made(dir: &Path, f: &Facts) -> Option<Vec<PathBuf>> {
+    const LIMIT: usize = 500;
+    if !dir.is_dir() || f.start_has_dir(dir) {
+        return None;
+    }
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(d) = pending.pop() {
+        for entry in std::fs::read_dir(&d).ok()?.flatten() {
+            let kind = entry.file_type().ok()?;
+            if kind.is_dir() {
+                pending.push(entry.path());
+            } else if files.len() == LIMIT {
+                return None;
+            } else {
+                files.push(entry.path());
+            }
+        }
+    }
+    Some(files)
+}
+
+/// Whether a run's command line names `file` by its name (`python -m doctest
+/// docs/usage.md`, `jest --config ci/jest.json`): the run reads it.
+fn named_by_a_run(file: &Path, runs: &[Check]) -> bool {
+    file.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|name| runs.iter().any(|c| c.run.command.contains(name)))
+}
+
+/// Words that tell a change undone or a file put back as it was ("reverted it", "l-am
+/// restaurat din git", "wiederhergestellt", "恢复了"), in the tables' languages: a file
+/// the message tells so may be as the turn found it.
+const UNDONE: &[&str] = &[
+    "revert",
+    "restore",
+    "threw away",
+    "thrown away",
+    "discard",
+    "wiped",
+    "git reset",
+    "git stash",
+    "git checkout --",
+    "git restore",
+    "undid",
+    "undo",
+    "rolled back",
+    "roll back",
+    "put it back",
+    "back out",
+    "backed out",
+    "restaur",
+    "ripristin",
+    "wiederhergestellt",
+    "zurückgesetzt",
+    "rückgängig",
+    "hersteld",
+    "teruggezet",
+    "ongedaan",
+    "przywróci",
+    "cofnął",
+    "cofnięt",
+    "obnovil",
+    "obnoven",
+    "vrátil",
+    "восстанов",
+    "откатил",
+    "відновив",
+    "відновлен",
+    "geri al",
+    "geri yükle",
+    "geri döndür",
+    "khôi phục",
+    "hoàn tác",
+    "memulihkan",
+    "dipulihkan",
+    "dikembalikan",
+    "mengembalikan",
+    "恢复",
+    "还原",
+    "還原",
+    "撤销",
+    "復元",
+    "元に戻",
+    "取り消",
+    "복원",
+    "되돌",
+    "שחזר",
+    "החזרתי",
+    "استعد",
+    "استرجع",
+    "تراجع",
+    "بازگرداند",
+    "بازیابی",
+    "पुनर्स्थापित",
+    "återställ",
+    "gjenopprett",
+    "tilbakestil",
+    "gendann",
+    "fortryd",
+    "palautin",
+    "palautettu",
+    "visszaállít",
+    "helyreállít",
+    "επανέφερα",
+    "επαναφορ",
+    "възстанов",
+    "върнах",
+    "vratio",
+    "vraćen",
+    "vrnil",
+    "atjaunoj",
+    "atkūri",
+    "taastasin",
+    "rejesha",
+    "ibinalik",
+    "pulihkan",
+];
+
+/// Extensions of program files: what a test run may load and run, whoever names it.
+const PROGRAM_EXTENSIONS: &[&str] = &[
+    "js", "mjs", "cjs", "ts", "mts", "cts", "jsx", "tsx", "py", "pyi", "rs", "go", "rb", "java",
+    "kt", "scala", "swift", "php", "pl", "pm", "lua", "sh", "bash", "zsh", "c", "h", "cc", "cpp",
+    "hpp", "cs", "ex", "exs", "erl", "hs", "ml", "clj", "dart", "r", "jl", "vue", "svelte",
+];
+
 /// Whether `file` is a scratch file: made by the turn (not in the tree it began with), gone
 /// at its end (`jq … > app.json.new && mv app.json.new app.json`), and no program or test
 /// (what it held went where it was moved, a write of its own).
 fn scratch_file_gone(file: &Path, f: &Facts) -> bool {
-    const CODE: &[&str] = &[
-        "js", "mjs", "cjs", "ts", "mts", "cts", "jsx", "tsx", "py", "rs", "go", "rb", "java", "sh",
-        "c", "h", "cc", "cpp",
-    ];
     if file.exists()
         || file
             .extension()
             .and_then(|x| x.to_str())
-            .is_some_and(|x| CODE.contains(&x))
+            .is_some_and(|x| PROGRAM_EXTENSIONS.contains(&x))
     {
         return false;
     }
     f.lacked_at_start(file)
 }
 
-/// Whether `file`, a data file (`config/app.json`, `settings.yaml`) outside the tests'
-/// folders, is named by its path by no source file of the project: no program or test
+/// Whether `file`, a data file (`config/app.json`, `settings.yaml`, `logs/server.log`)
+/// outside the tests' folders, is named by its path by no source file of the project: no program or test
 /// reads it by that name, so no test run can be shown to see it (a test that writes its
 /// own `app.json` in a temporary folder does not read this one).
 fn data_file_named_by_no_source(file: &Path, f: &Facts) -> bool {
@@ -2114,7 +2220,13 @@ fn data_file_named_by_no_source(file: &Path, f: &Facts) -> bool {
         || name.contains("mocha")
         || name.contains("vitest")
         || name.starts_with('.');
-    let data = super::rows::is_data_file(&rel_text);
+    // Data in any form (settings, a server's log, a pid file, a CSV): a file of no program
+    // language and not a script without an extension.
+    let data = super::rows::is_data_file(&rel_text)
+        || rel
+            .extension()
+            .and_then(|x| x.to_str())
+            .is_some_and(|x| !PROGRAM_EXTENSIONS.contains(&x.to_lowercase().as_str()));
     let in_tests = rel.components().any(|c| {
         let c = c.as_os_str().to_string_lossy().to_lowercase();
         c.contains("test") || c.contains("spec") || c.contains("fixture")
@@ -2450,7 +2562,17 @@ pub fn result_evidence(
             && (all.iter().all(|c| !selects_file(c, p, f))
                 || late.contains(&p) && named_by_no_source(p, f)
                 || late.contains(&p) && scratch_file_gone(p, f)
-                || late.contains(&p) && data_file_named_by_no_source(p, f)
+                || late.contains(&p)
+                    && !named_by_a_run(p, &all)
+                    && data_file_named_by_no_source(p, f)
+                || late.contains(&p)
+                    && files_of_a_folder_made(p, f).is_some_and(|files| {
+                        files.iter().all(|file| {
+                            all.iter().all(|c| !selects_file(c, file, f))
+                                || !named_by_a_run(file, &all)
+                                    && data_file_named_by_no_source(file, f)
+                        })
+                    })
                 || late.contains(&p)
                     && files_of_a_folder_taken_away(p, f).is_some_and(|files| {
                         files

@@ -1419,9 +1419,13 @@ pub(crate) fn as_path(t: &Token) -> Option<String> {
     // `docs: setup guide, FAQ; notes under docs/` is a commit's subject or a sentence,
     // with the separators prose puts a space after.
     let prose = [": ", "; ", ", "].iter().any(|sep| text.contains(sep));
+    // `.indexes users`, `.schema notes`: a dot-command of a tool's shell (sqlite3's), whose
+    // one dot leads it; a hidden file's name has no space.
+    let dot_command = text.starts_with('.') && !text.contains('/') && !text[1..].contains('.');
     if text.contains(char::is_whitespace)
         && (!quoted
             || prose
+            || dot_command
             || (!text.contains('/') && !text.contains('.'))
             || check_command_span(text)
             || command_shaped(text))

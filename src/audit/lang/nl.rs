@@ -55,7 +55,8 @@ pub const NL: Lang = Lang {
     continuative: &[],
     nominal: &[],
     file_words: &["bestand"],
-    negations: &["niets", "niet", "geen", "nooit"],
+    // Afrikaans, read with this table, says "nie … nie" and "niks" ("Nog nie gecommit nie.").
+    negations: &["niets", "niet", "geen", "nooit", "nie", "niks"],
     modal: &[
         "zouden",
         "zal",

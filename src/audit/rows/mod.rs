@@ -39,7 +39,7 @@ pub use history::{mark_stash_states, mark_subjects_in_history};
 pub use paths::{
     drop_asides, drop_changes_held_by_a_stash, drop_described_paths, drop_dotted_keys,
     mark_branch_tips, mark_contained_keys, mark_defined_names, mark_held_values,
-    mark_labelled_changes, mark_listed_paths, mark_mentioned_paths, mark_now_inside,
+    mark_labelled_changes, mark_listed_paths, mark_located, mark_mentioned_paths, mark_now_inside,
     mark_now_states, mark_said_absent, mark_said_gone, mark_said_unchanged, mark_same_file_changes,
     mark_settings_of_a_file_before, mark_still_there, mark_value_changes, mark_whole_counts,
     mark_whole_suites,

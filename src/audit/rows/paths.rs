@@ -3148,6 +3148,149 @@ fn compared_paths(sentence: &str) -> Vec<String> {
     out
 }
 
+/// Words that place a thing at a path, written before it ("the release binary is at
+/// `target/release/calc`", "das Binary liegt unter `dist/app`", "le rapport se trouve dans
+/// `out/report.html`").
+const LOCATED_BEFORE: &[&str] = &[
+    "is at",
+    "is located at",
+    "is located in",
+    "lives at",
+    "lives in",
+    "can be found at",
+    "can be found in",
+    "is available at",
+    "sits at",
+    "sits in",
+    "liegt unter",
+    "liegt in",
+    "liegt jetzt unter",
+    "liegt jetzt in",
+    "befindet sich in",
+    "befindet sich unter",
+    "se trouve dans",
+    "se trouve à",
+    "se trouve sous",
+    "est disponible dans",
+    "está en",
+    "se encuentra en",
+    "queda en",
+    "está em",
+    "fica em",
+    "se encontra em",
+    "si trova in",
+    "si trova sotto",
+    "è in",
+    "staat in",
+    "staat onder",
+    "bevindt zich in",
+    "ligger i",
+    "ligger under",
+    "finns i",
+    "findes i",
+    "finnes i",
+    "находится в",
+    "лежит в",
+    "знаходиться в",
+    "лежить у",
+    "znajduje się w",
+    "jest w",
+    "se nachází v",
+    "je v",
+    "sijaitsee",
+    "nằm ở",
+    "nằm tại",
+    "berada di",
+    "ada di",
+    "terletak di",
+    "נמצא ב",
+    "موجود في",
+    "βρίσκεται στο",
+    "βρίσκεται στη",
+    "се намира в",
+    "nalazi se u",
+    "se află în",
+    "位于",
+    "存放在",
+];
+
+/// The same, written after the path ("`target/release/calc` にあります", "`dist/app`에
+/// 있습니다", "`out/app` में है", "`bin/calc` konumunda").
+const LOCATED_AFTER: &[&str] = &[
+    "にあります",
+    "に置かれています",
+    "에 있습니다",
+    "에 있어요",
+    "에 있음",
+    "में है",
+    "में मौजूद है",
+    "konumunda",
+    "konumuna",
+];
+
+/// Marks the paths a report places something at ("The release binary is at
+/// `target/release/calc`"): the path is there as the turn left it ([`Change::Kept`]). One
+/// path, right after (or, in the languages that put it first, right before) the words that
+/// place it; nothing where the sentence denies, plans, asks or doubts, or the line
+/// already reads the path otherwise.
+pub fn mark_located(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if !r.sentence.contains('`')
+            || r.sentence.trim_end().ends_with(['?', '？'])
+            || refs::plans_or_doubts(r)
+        {
+            continue;
+        }
+        let parts: Vec<&str> = r.sentence.split('`').collect();
+        let paths: Vec<String> = parts
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .filter_map(|span| vocab::path_of(span.trim(), true))
+            .collect();
+        // A path outside the project (`~/.config/app.toml`, `/etc/hosts`) is another's.
+        let [path] = paths.as_slice() else {
+            continue;
+        };
+        if path.starts_with(['~', '/', '$']) {
+            continue;
+        }
+        if r.claims.iter().any(|c| {
+            matches!(&c.kind, Kind::File { path: p, .. } | Kind::Dir { path: p, .. } if p == path)
+        }) {
+            continue;
+        }
+        let Some(i) = parts
+            .iter()
+            .enumerate()
+            .skip(1)
+            .step_by(2)
+            .find(|(_, span)| vocab::path_of(span.trim(), true).as_ref() == Some(path))
+            .map(|(i, _)| i)
+        else {
+            continue;
+        };
+        let before = fold(&parts[i - 1].trim_end().to_lowercase());
+        let after = parts
+            .get(i + 1)
+            .map_or(String::new(), |a| a.trim_start().to_lowercase());
+        let placed_before = LOCATED_BEFORE.iter().any(|w| {
+            before.strip_suffix(w).is_some_and(|b| {
+                b.is_empty() || !b.ends_with(char::is_alphanumeric) || !w.is_ascii()
+            })
+        });
+        let placed_after = LOCATED_AFTER.iter().any(|w| after.starts_with(w));
+        if !(placed_before || placed_after) || refs::negates(&fold(&r.sentence.to_lowercase())) {
+            continue;
+        }
+        let kind = Kind::File {
+            path: path.clone(),
+            change: Change::Kept,
+        };
+        add_new(r, kind);
+    }
+}
+
 /// Marks the paths a report says are still there ("`logs/app.log` باقٍ في مكانه", "τα
 /// `build/old.o` και `build/older.o` είναι ακόμη στη θέση τους", "`README.md` ligger kvar i
 /// roten"): each path of the clause is there as the turn left it ([`Change::Kept`]).
