@@ -3511,7 +3511,18 @@ fn rust_tests_named_are_compiled(claim: &Claim, runs: &[Check], f: &Facts) -> Re
             .iter()
             .filter_map(|c| cargo_tests_listed(&c.run.output))
             .collect();
+        // A run that filtered tests out (`--skip maxes`, a name filter) left some unrun on
+        // purpose, and a sentence that names one may say so.
+        let filtered = runs.iter().any(|c| {
+            c.run.command.contains(name)
+                || c.run.output.lines().any(|l| {
+                    l.split_once(" filtered out")
+                        .and_then(|(before, _)| before.rsplit(' ').next())
+                        .is_some_and(|n| n.parse::<u64>().is_ok_and(|n| n > 0))
+                })
+        });
         if is_test
+            && !filtered
             && listings.len() == runs.len()
             && !listings.iter().flatten().any(|listed| *listed == name)
         {
@@ -6217,6 +6228,101 @@ pub fn committed_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<Strin
         )),
         None => Ok(format!("{} has nothing left to commit", rel.display())),
     }
+}
+
+/// Evidence for a claim that a server runs now at a local port: something accepts a
+/// connection there as the turn ends. Where nothing does, the claim blocks only when the
+/// turn shows the server failing (its command's output, or a log the command wrote, holds
+/// an error: a traceback, `Address already in use`); else it is reported, since a server
+/// inside a sandbox's own network is out of reach from here.
+pub fn listening_evidence(claim: &Claim, port: u16, f: &Facts) -> Result<String, Finding> {
+    use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream};
+    let wait = Duration::from_millis(300);
+    let accepts = [
+        SocketAddr::from((Ipv4Addr::LOCALHOST, port)),
+        SocketAddr::from((Ipv6Addr::LOCALHOST, port)),
+    ]
+    .iter()
+    .any(|a| TcpStream::connect_timeout(a, wait).is_ok());
+    if accepts {
+        return Ok(format!(
+            "a connection to port {port} on this machine was accepted as the turn ended"
+        ));
+    }
+    let fix = "start it again and check that it answers (`curl`), or say that it is not running";
+    match failure_of_server_on(port, f) {
+        Some(line) => Err(finding(
+            claim,
+            format!(
+                "nothing accepts connections on port {port} as the turn ends, and the command that started it reported: {}",
+                cut(&line)
+            ),
+            fix,
+        )),
+        None => Err(reported(
+            claim,
+            format!("nothing accepts connections on port {port} on this machine as the turn ends"),
+            fix,
+        )),
+    }
+}
+
+/// The last error line a command of the turn that names `port` printed, or wrote to a
+/// file it redirected its output to (`nohup python3 app/server.py 8000 > logs/server.log
+/// 2>&1 &`).
+fn failure_of_server_on(port: u16, f: &Facts) -> Option<String> {
+    const ERRORS: &[&str] = &[
+        "Traceback (most recent call last)",
+        "Error:",
+        "error:",
+        "Exception",
+        "panicked at",
+        "EADDRINUSE",
+        "ddress already in use",
+        "command not found",
+        "No such file or directory",
+    ];
+    let port_text = port.to_string();
+    let first_error = |text: &str| {
+        // The last: Python's traceback ends with what went wrong.
+        text.lines()
+            .rev()
+            .find(|l| ERRORS.iter().any(|e| l.contains(e)))
+            .map(|l| l.trim().to_owned())
+    };
+    for run in f.runs.iter().filter(|r| {
+        r.command
+            .split(|c: char| !c.is_ascii_digit())
+            .any(|w| w == port_text)
+    }) {
+        if let Some(line) = first_error(&run.output) {
+            return Some(line);
+        }
+        for cmd in shell::parse(&run.command).simple_commands() {
+            for redirect in &cmd.redirects {
+                use shell::RedirectOp as Op;
+                if !matches!(
+                    redirect.op,
+                    Op::Write | Op::Append | Op::WriteAll | Op::AppendAll
+                ) {
+                    continue;
+                }
+                let Some(target) = redirect.target.text() else {
+                    continue;
+                };
+                let path = crate::fsutil::absolute(Path::new(target), f.ev.cwd);
+                let small = std::fs::metadata(&path).is_ok_and(|m| m.len() <= 256 * 1024);
+                if let Some(line) = small
+                    .then(|| std::fs::read_to_string(&path).ok())
+                    .flatten()
+                    .and_then(|text| first_error(&text))
+                {
+                    return Some(format!("{line} (in {target})"));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Evidence for a claim that a file is not committed: it still has changes to commit, or

@@ -393,6 +393,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 let resolved = evidence::resolve(path, &facts);
                 evidence::committed_evidence(&claim, &resolved, &facts)
             }
+            Kind::Listening { port } => evidence::listening_evidence(&claim, *port, &facts),
             Kind::Uncommitted { path } => {
                 let resolved = evidence::resolve(path, &facts);
                 evidence::uncommitted_evidence(&claim, &resolved, &facts)

@@ -117,6 +117,11 @@ pub enum Kind {
     Committed {
         path: String,
     },
+    /// A server the message says runs now at a local port ("läuft jetzt auf
+    /// http://127.0.0.1:18744"): something accepts connections there when the turn ends.
+    Listening {
+        port: u16,
+    },
     /// A file the message says is not committed ("`notes.txt` — ikke committet", "the bump
     /// in `package.json` is not committed yet"): no commit of the turn changed it, or it
     /// still has changes to commit.
@@ -249,6 +254,7 @@ impl std::fmt::Display for Kind {
             } => write!(f, "branch {branch} {count} commits apart from {upstream}"),
             Kind::Committed { path } => write!(f, "file {path} committed"),
             Kind::Uncommitted { path } => write!(f, "file {path} not committed"),
+            Kind::Listening { port } => write!(f, "a server listens on port {port}"),
             Kind::NoneLeft { ext } => write!(f, "no *.{ext} file left"),
             Kind::BranchGone {
                 name,
@@ -371,7 +377,9 @@ impl ClaimClass {
         if text.starts_with("something under ") {
             return ClaimClass::Dir;
         }
-        if text.starts_with('`') && (text.ends_with("` succeeded") || text.ends_with("` printed")) {
+        if text.starts_with('`') && (text.ends_with("` succeeded") || text.ends_with("` printed"))
+            || text.starts_with("a server listens on port ")
+        {
             return ClaimClass::Ran;
         }
         if text.starts_with("nothing pushed")
@@ -507,7 +515,7 @@ impl Kind {
             Kind::InHistory { .. } => ClaimClass::Commit,
             Kind::Stash { .. } => ClaimClass::Ref,
             Kind::Mode { .. } => ClaimClass::Commit,
-            Kind::Printed { .. } => ClaimClass::Ran,
+            Kind::Printed { .. } | Kind::Listening { .. } => ClaimClass::Ran,
         }
     }
 }
@@ -2043,6 +2051,7 @@ mod tests {
             Kind::Uncommitted {
                 path: "notes.txt".into(),
             },
+            Kind::Listening { port: 8000 },
             Kind::NoneLeft { ext: "bak".into() },
             Kind::BranchGone {
                 name: "spike/cache".into(),

@@ -92,6 +92,7 @@ fn kind_label(kind: &Kind) -> String {
         } => format!("apart:{branch}+{upstream}:{count}"),
         Kind::Committed { path } => format!("committed:{path}"),
         Kind::Uncommitted { path } => format!("uncommitted:{path}"),
+        Kind::Listening { port } => format!("listening:{port}"),
         Kind::NoneLeft { ext } => format!("noneleft:{ext}"),
         Kind::BranchGone {
             name,

@@ -347,3 +347,47 @@ fn a_mode_told_committed_is_read_from_heads_tree() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A server told running at a local URL: a port that accepts a connection backs it; one
+/// that does not, with nothing in the turn showing the server failing, is reported and
+/// does not block (a sandbox's network may hold it).
+#[test]
+fn a_server_told_running_is_checked_by_connecting() {
+    let dir = crate::support::scratch_root().join(format!("dia-listen-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let empty = dir.join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let audit = |message: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+            .args(["audit", "--transcript"])
+            .arg(&empty)
+            .args(["--message", message])
+            .current_dir(&dir)
+            .env_remove("DID_IT_ACTUALLY_POLICY")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let message = format!("The dev server is running at http://127.0.0.1:{port}/ now.");
+    let (code, up) = audit(&message);
+    assert_eq!(code, Some(0), "{up}");
+    assert!(
+        up.contains(&format!("backed: a server listens on port {port}")),
+        "{up}"
+    );
+    drop(listener);
+    let (code, down) = audit(&message);
+    assert_eq!(code, Some(0), "{down}");
+    assert!(
+        down.contains("reported, never blocks): a server listens on port")
+            && down.contains(&format!("nothing accepts connections on port {port}")),
+        "{down}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

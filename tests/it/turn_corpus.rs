@@ -804,11 +804,20 @@ fn whole_turns_played_for_real() {
     for s in &specs {
         assert!(names.insert(s.name.clone()), "two turns named {}", s.name);
     }
-    // TURNS_ONLY=languages (a file name or a turn name part) plays a subset while a
-    // corpus is being written; the totals' floors then do not apply.
+    // TURNS_ONLY=languages (file names or turn name parts, separated by commas) plays a
+    // subset while a corpus is being written; the totals' floors then do not apply.
     let only = std::env::var("TURNS_ONLY").ok().filter(|o| !o.is_empty());
     if let Some(only) = &only {
-        specs.retain(|s| s.file.contains(only.as_str()) || s.name.contains(only.as_str()));
+        let parts: Vec<&str> = only
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .collect();
+        specs.retain(|s| {
+            parts
+                .iter()
+                .any(|p| s.file.contains(p) || s.name.contains(p))
+        });
     }
     let tools = install_tools();
     let optional = std::env::var_os("DID_IT_ACTUALLY_E2E_OPTIONAL").is_some_and(|v| v == "1");

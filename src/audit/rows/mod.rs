@@ -30,6 +30,7 @@ mod history;
 mod paths;
 mod printed;
 mod refs;
+mod servers;
 mod structure;
 mod values;
 
@@ -52,6 +53,7 @@ pub use refs::{
     mark_gone_beside_denials, mark_joined, mark_named_commits, mark_others_unmoved,
     mark_remote_pushes, mark_uncommitted_files, mark_unmoved,
 };
+pub use servers::mark_listening_servers;
 pub use structure::add_structured_rows;
 
 pub(crate) use paths::{is_data_file, MENTIONED};

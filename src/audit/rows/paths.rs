@@ -2108,9 +2108,11 @@ pub fn mark_held_values(readings: &mut [Reading]) {
             matches!(&c.kind, Kind::File { path: p, .. } if p == path)
                 && c.confidence == vocab::Confidence::Strong
         });
-        let setting = (changed || says_again(&r.sentence) && clause_states_as_done(&r.sentence))
-            .then(|| setting_span(&r.sentence))
-            .flatten();
+        let setting = (changed
+            || says_again(&r.sentence) && clause_states_as_done(&r.sentence)
+            || labelled_by_its_setting(&r.sentence, path))
+        .then(|| setting_span(&r.sentence))
+        .flatten();
         let Some(value) = table_row_new_value(&r.sentence, path).or(setting) else {
             continue;
         };
@@ -2131,6 +2133,19 @@ pub fn mark_held_values(readings: &mut [Reading]) {
             add(r, claim);
         }
     }
+}
+
+/// Whether a line labels a data file with a setting: the file's span, a colon, and right
+/// after it the setting's span ("- `config/app.yaml`: `port: 9000` también"): what the
+/// file holds, as a report lists it.
+fn labelled_by_its_setting(sentence: &str, path: &str) -> bool {
+    let line = sentence.trim_start_matches(|c: char| c.is_whitespace() || "-*•·".contains(c));
+    line.strip_prefix('`')
+        .and_then(|rest| rest.strip_prefix(path))
+        .and_then(|rest| rest.strip_prefix('`'))
+        .and_then(|rest| rest.trim_start().strip_prefix([':', '：']))
+        .is_some_and(|rest| rest.trim_start().starts_with('`'))
+        && !refs::negates(&vocab::outside_spans(sentence, " ").to_lowercase())
 }
 
 /// Whether no reason a reader gave takes the sentence back (a plan, a denial, a

@@ -1643,6 +1643,8 @@ pub fn mark_committed_modes(readings: &mut [Reading]) {
 pub fn mark_uncommitted_files(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
         let lower = r.sentence.to_lowercase();
+        // "The first attempt failed: … neither `git rm` nor the commit ran" tells a step on
+        // the way, not how the turn left the file.
         if !COMMIT_WORDS.iter().any(|w| lower.contains(w))
             || super::super::lang::names_an_agent(&r.sentence)
             || r.why.iter().any(|w| {
@@ -1650,6 +1652,8 @@ pub fn mark_uncommitted_files(readings: &mut [Reading]) {
                     .iter()
                     .any(|x| w.contains(x))
             })
+            || forms::any_in(&fold(&lower), Sets::FAILED)
+            || super::tells_a_sequence(&r.sentence)
         {
             continue;
         }
@@ -1689,7 +1693,8 @@ pub fn mark_uncommitted_files(readings: &mut [Reading]) {
                 _ => {}
             }
         }
-        for path in paths {
+        // A folder is not committed or not as a whole: its files are.
+        for path in paths.into_iter().filter(|p| !p.ends_with('/')) {
             add_new(r, Kind::Uncommitted { path });
         }
     }
@@ -1725,8 +1730,10 @@ fn negation_beside_commit_word(clause: &str) -> bool {
         .filter(|(_, w)| COMMIT_WORDS.iter().any(|c| w.contains(c)))
         .map(|(i, _)| i)
         .collect();
+    // A two-letter negation of another table is none here, even leading a clause ("en
+    // lokaal gecommit": Dutch "and", Finnish "not").
     words.iter().enumerate().any(|(i, w)| {
-        is_negation(w, i)
+        is_negation(w, i.max(1))
             && commit_at.iter().any(|&c| {
                 let (a, b) = if i < c { (i, c) } else { (c, i) };
                 b - a <= 3 && !words[a..b].contains(&"q")
