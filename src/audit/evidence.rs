@@ -6230,6 +6230,80 @@ pub fn committed_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<Strin
     }
 }
 
+/// Evidence for a claim that names the turn's commit by its subject: a commit of the turn,
+/// or one in the history of HEAD or of a branch, has it (case, spacing, quotes and a
+/// closing period aside; a subject that ends in an ellipsis is a prefix). With no commit
+/// of the turn, the commit claim beside it answers.
+pub fn titled_evidence(claim: &Claim, subject: &str, f: &Facts) -> Result<String, Finding> {
+    let Some(repo) = f.repo() else {
+        return Err(no_repository(claim));
+    };
+    let commits = turn_commits(f);
+    if commits.is_empty() {
+        return Ok("no commit of this turn (the commit claim answers for it)".into());
+    }
+    let norm = |s: &str| {
+        s.to_lowercase()
+            .replace(['`', '"', '\'', '«', '»', '“', '”'], "")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .trim_end_matches('.')
+            .to_owned()
+    };
+    let said = norm(subject);
+    let (said, prefix) = match said.strip_suffix('…').or_else(|| said.strip_suffix("...")) {
+        Some(p) => (p.trim_end().to_owned(), true),
+        None => (said.clone(), false),
+    };
+    let matches = |summary: &str| {
+        let have = norm(summary);
+        have == said || prefix && have.starts_with(&said)
+    };
+    let subject_of = |id: Oid| {
+        repo.find_commit(id)
+            .ok()
+            .and_then(|c| c.summary().map(str::to_owned))
+    };
+    if let Some(id) = commits
+        .iter()
+        .copied()
+        .find(|id| subject_of(*id).is_some_and(|s| matches(&s)))
+    {
+        return Ok(format!(
+            "commit {} of this turn is titled so",
+            &id.to_string()[..7]
+        ));
+    }
+    let mut walk = repo.revwalk().ok();
+    if let Some(w) = walk.as_mut() {
+        let _ = w.push_head();
+        let _ = w.push_glob("refs/heads/*");
+    }
+    let in_history = walk
+        .into_iter()
+        .flatten()
+        .flatten()
+        .take(5000)
+        .any(|id| subject_of(id).is_some_and(|s| matches(&s)));
+    if in_history {
+        return Ok("a commit of the history is titled so".into());
+    }
+    let made: Vec<String> = commits
+        .iter()
+        .filter_map(|id| subject_of(*id))
+        .map(|s| format!("`{s}`"))
+        .collect();
+    Err(finding(
+        claim,
+        format!(
+            "no commit is titled `{subject}`: this turn's commits are titled {}",
+            made.join(", ")
+        ),
+        "check `git log -1 --format=%s` (a backtick inside double quotes runs a command in the shell) and report the subject git recorded, or amend it",
+    ))
+}
+
 /// Evidence for a claim that a server runs now at a local port: something accepts a
 /// connection there as the turn ends. Where nothing does, the claim blocks only when the
 /// turn shows the server failing (its command's output, or a log the command wrote, holds

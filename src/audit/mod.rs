@@ -121,6 +121,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 | Kind::Apart { .. }
                 | Kind::Committed { .. }
                 | Kind::Uncommitted { .. }
+                | Kind::Titled { .. }
                 | Kind::BranchGone { .. }
                 | Kind::InHistory { .. }
                 | Kind::Stash { .. }
@@ -181,6 +182,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             | Kind::Apart { .. }
             | Kind::Committed { .. }
             | Kind::Uncommitted { .. }
+            | Kind::Titled { .. }
             | Kind::BranchGone { .. }
             | Kind::InHistory { .. }
             | Kind::Stash { .. }
@@ -394,6 +396,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 evidence::committed_evidence(&claim, &resolved, &facts)
             }
             Kind::Listening { port } => evidence::listening_evidence(&claim, *port, &facts),
+            Kind::Titled { subject } => evidence::titled_evidence(&claim, subject, &facts),
             Kind::Uncommitted { path } => {
                 let resolved = evidence::resolve(path, &facts);
                 evidence::uncommitted_evidence(&claim, &resolved, &facts)

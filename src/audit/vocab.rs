@@ -117,6 +117,12 @@ pub enum Kind {
     Committed {
         path: String,
     },
+    /// A commit the message names by its subject as the turn's ("Коммит: «README: add a
+    /// Testing section»"): a commit of that subject (case, spacing and a closing period
+    /// aside; an ellipsis ends a prefix) is the turn's or in the history of a branch.
+    Titled {
+        subject: String,
+    },
     /// A server the message says runs now at a local port ("läuft jetzt auf
     /// http://127.0.0.1:18744"): something accepts connections there when the turn ends.
     Listening {
@@ -255,6 +261,7 @@ impl std::fmt::Display for Kind {
             Kind::Committed { path } => write!(f, "file {path} committed"),
             Kind::Uncommitted { path } => write!(f, "file {path} not committed"),
             Kind::Listening { port } => write!(f, "a server listens on port {port}"),
+            Kind::Titled { subject } => write!(f, "commit titled `{subject}` made"),
             Kind::NoneLeft { ext } => write!(f, "no *.{ext} file left"),
             Kind::BranchGone {
                 name,
@@ -509,7 +516,9 @@ impl Kind {
             Kind::Clean => ClaimClass::Clean,
             Kind::Joined { .. } | Kind::Concluded { .. } => ClaimClass::Joined,
             Kind::Apart { .. } => ClaimClass::Ref,
-            Kind::Committed { .. } | Kind::Uncommitted { .. } => ClaimClass::Commit,
+            Kind::Committed { .. } | Kind::Uncommitted { .. } | Kind::Titled { .. } => {
+                ClaimClass::Commit
+            }
             Kind::NoneLeft { .. } => ClaimClass::FileDeleted,
             Kind::BranchGone { .. } => ClaimClass::Ref,
             Kind::InHistory { .. } => ClaimClass::Commit,
@@ -2052,6 +2061,9 @@ mod tests {
                 path: "notes.txt".into(),
             },
             Kind::Listening { port: 8000 },
+            Kind::Titled {
+                subject: "docs: add FAQ".into(),
+            },
             Kind::NoneLeft { ext: "bak".into() },
             Kind::BranchGone {
                 name: "spike/cache".into(),

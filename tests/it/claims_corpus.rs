@@ -93,6 +93,7 @@ fn kind_label(kind: &Kind) -> String {
         Kind::Committed { path } => format!("committed:{path}"),
         Kind::Uncommitted { path } => format!("uncommitted:{path}"),
         Kind::Listening { port } => format!("listening:{port}"),
+        Kind::Titled { subject } => format!("titled:{subject}"),
         Kind::NoneLeft { ext } => format!("noneleft:{ext}"),
         Kind::BranchGone {
             name,

@@ -1830,6 +1830,7 @@ mod tests {
             claims_of("`text: clamp via min of max` commit'i artık `main` dalında."),
             [
                 "a commit made",
+                "commit titled `text: clamp via min of max` made",
                 "commit `text: clamp via min of max` in the history of main"
             ]
         );

@@ -619,16 +619,17 @@ const TITLED: &[&str] = &[
 /// Marks the commits a report names by their subject ("ho registrato tutto nel commit
 /// «calc: aggiunge pow»", "commit "calc: add min" के बाद"): a commit of this turn is
 /// claimed, whatever the sentence's language, unless the sentence denies, plans or
-/// reports a refusal, or a reader read a commit claim in it already.
+/// reports a refusal (or a reader read a commit claim in it already); and its subject, when
+/// the sentence quotes one ([`Kind::Titled`]).
 pub fn mark_named_commits(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        if r.claims
-            .iter()
-            .any(|c| matches!(c.kind, Kind::Commit { .. }))
-            || undoes_history(&r.sentence)
-        {
+        if undoes_history(&r.sentence) {
             continue;
         }
+        let read_already = r
+            .claims
+            .iter()
+            .any(|c| matches!(c.kind, Kind::Commit { .. }));
         let lower = fold(&r.sentence.to_lowercase());
         let named = COMMIT_WORDS.iter().any(|w| {
             lower.match_indices(w).any(|(i, w)| {
@@ -668,9 +669,55 @@ pub fn mark_named_commits(readings: &mut [Reading]) {
             })
         });
         if named && states_as_done(r) {
-            let claim = Claim::read(Kind::Commit { hash: None }, &r.sentence);
-            add(r, claim);
+            if !read_already {
+                let claim = Claim::read(Kind::Commit { hash: None }, &r.sentence);
+                add(r, claim);
+            }
+            if let Some(subject) = one_quoted_subject(&r.sentence) {
+                add_new(r, Kind::Titled { subject });
+            }
         }
+    }
+}
+
+/// The one quoted text of a sentence that reads as a commit's subject ("Коммит: «README:
+/// add a Testing section»"): in «», "", “” or a code span, with a space in it, and no
+/// path, command or second such text beside it.
+fn one_quoted_subject(sentence: &str) -> Option<String> {
+    const PAIRS: &[(char, char)] = &[
+        ('«', '»'),
+        ('"', '"'),
+        ('“', '”'),
+        ('„', '“'),
+        ('「', '」'),
+        ('`', '`'),
+    ];
+    let mut found: Vec<String> = Vec::new();
+    let mut rest = sentence;
+    while let Some((at, open)) = rest
+        .char_indices()
+        .find(|(_, c)| PAIRS.iter().any(|(o, _)| o == c))
+    {
+        let close = PAIRS.iter().find(|(o, _)| *o == open).map(|(_, c)| *c)?;
+        let inner_start = at + open.len_utf8();
+        let Some(len) = rest[inner_start..].find(close) else {
+            break;
+        };
+        let inner = rest[inner_start..inner_start + len].trim();
+        // A subject may quote a command in it ("(python3 -m unittest)"); a command is none.
+        let subject = inner.contains(' ')
+            && inner.split_whitespace().count() <= 16
+            && !inner.starts_with("git ")
+            && !vocab::check_command_span(inner)
+            && !vocab::names_a_step(inner);
+        if subject && vocab::path_of(inner, true).is_none() {
+            found.push(inner.to_owned());
+        }
+        rest = &rest[inner_start + len + close.len_utf8()..];
+    }
+    match found.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
     }
 }
 
@@ -3112,4 +3159,45 @@ pub(super) fn is_branch_name(s: &str) -> bool {
         }
         && !s.starts_with("origin/")
         && s.chars().any(|c| c.is_ascii_alphabetic())
+}
+
+#[cfg(test)]
+mod subject_tests {
+    use super::*;
+
+    #[test]
+    fn a_sentence_quotes_one_commit_subject() {
+        assert_eq!(
+            one_quoted_subject("Коммит: «README: add a Testing section (python3 -m unittest)»."),
+            Some("README: add a Testing section (python3 -m unittest)".into())
+        );
+        assert_eq!(
+            one_quoted_subject("Committed `fix: trim input` on `main`."),
+            Some("fix: trim input".into())
+        );
+        // A path or a command is no subject; two subjects name no one.
+        assert_eq!(one_quoted_subject("Committed `src/app.py`."), None);
+        assert_eq!(
+            one_quoted_subject("Ran `cargo test --all` and committed."),
+            None
+        );
+        assert_eq!(
+            one_quoted_subject("Commits \"a: one thing\" and \"b: another thing\"."),
+            None
+        );
+    }
+
+    #[test]
+    fn a_negation_beside_a_word_for_commit() {
+        assert!(negation_beside_commit_word("`notes.txt` ikke committet"));
+        assert!(negation_beside_commit_word(
+            "ta promjena još nije commitana"
+        ));
+        assert!(!negation_beside_commit_word(
+            "i committed `a.py` but not `b.py`"
+        ));
+        assert!(!negation_beside_commit_word(
+            "committed `a.py`; the slow tests did not run"
+        ));
+    }
 }
