@@ -184,6 +184,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_committed_files(&mut readings);
     super::rows::mark_committed_modes(&mut readings);
     super::rows::mark_uncommitted_files(&mut readings);
+    super::rows::mark_commit_trailers(&mut readings);
     super::rows::mark_extensions_gone(&mut readings);
     super::rows::mark_said_gone(&mut readings);
     super::rows::mark_still_there(&mut readings);

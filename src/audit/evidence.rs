@@ -6304,6 +6304,57 @@ pub fn titled_evidence(claim: &Claim, subject: &str, f: &Facts) -> Result<String
     ))
 }
 
+/// Evidence for a claim that the turn's commit carries a trailer (`Co-authored-by`): git's
+/// own reading of the message's trailers (its last paragraph, `Key: value` lines) holds the
+/// key in a commit of the turn. A line of that key elsewhere in the body is no trailer:
+/// GitHub and `git interpret-trailers` do not see it. With no commit of the turn, the
+/// commit claim beside it answers.
+pub fn trailer_evidence(claim: &Claim, key: &str, f: &Facts) -> Result<String, Finding> {
+    let Some(repo) = f.repo() else {
+        return Err(no_repository(claim));
+    };
+    let commits: Vec<git2::Commit> = turn_commits(f)
+        .into_iter()
+        .filter_map(|id| repo.find_commit(id).ok())
+        .collect();
+    if commits.is_empty() {
+        return Ok("no commit of this turn (the commit claim answers for it)".into());
+    }
+    let has_trailer = |c: &git2::Commit| {
+        c.message()
+            .and_then(|m| git2::message_trailers_strs(m).ok())
+            .is_some_and(|t| t.iter().any(|(k, _)| k.eq_ignore_ascii_case(key)))
+    };
+    if let Some(c) = commits.iter().find(|c| has_trailer(c)) {
+        return Ok(format!(
+            "commit {} of this turn carries a `{key}` trailer",
+            &c.id().to_string()[..7]
+        ));
+    }
+    let last = &commits[commits.len() - 1];
+    let in_body = last.message().is_some_and(|m| {
+        m.lines().any(|l| {
+            l.to_ascii_lowercase()
+                .starts_with(&format!("{}:", key.to_ascii_lowercase()))
+        })
+    });
+    Err(finding(
+        claim,
+        format!(
+            "no commit of this turn carries a `{key}` trailer{}",
+            if in_body {
+                format!(
+                    ": commit {} has a `{key}:` line, but not in the trailer block (the message's last paragraph), so git does not read it as one",
+                    &last.id().to_string()[..7]
+                )
+            } else {
+                String::new()
+            }
+        ),
+        "put the trailer in the message's last paragraph (`git commit --amend --trailer`), then report it",
+    ))
+}
+
 /// Evidence for a claim that a server runs now at a local port: something accepts a
 /// connection there as the turn ends. Where nothing does, the claim blocks only when the
 /// turn shows the server failing (its command's output, or a log the command wrote, holds

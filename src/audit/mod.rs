@@ -122,6 +122,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 | Kind::Committed { .. }
                 | Kind::Uncommitted { .. }
                 | Kind::Titled { .. }
+                | Kind::Trailer { .. }
                 | Kind::BranchGone { .. }
                 | Kind::InHistory { .. }
                 | Kind::Stash { .. }
@@ -183,6 +184,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             | Kind::Committed { .. }
             | Kind::Uncommitted { .. }
             | Kind::Titled { .. }
+            | Kind::Trailer { .. }
             | Kind::BranchGone { .. }
             | Kind::InHistory { .. }
             | Kind::Stash { .. }
@@ -397,6 +399,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             }
             Kind::Listening { port } => evidence::listening_evidence(&claim, *port, &facts),
             Kind::Titled { subject } => evidence::titled_evidence(&claim, subject, &facts),
+            Kind::Trailer { key } => evidence::trailer_evidence(&claim, key, &facts),
             Kind::Uncommitted { path } => {
                 let resolved = evidence::resolve(path, &facts);
                 evidence::uncommitted_evidence(&claim, &resolved, &facts)

@@ -123,6 +123,11 @@ pub enum Kind {
     Titled {
         subject: String,
     },
+    /// A trailer the message says the turn's commit carries ("credited via the
+    /// `Co-authored-by` trailer"): git reads it from the commit's last paragraph.
+    Trailer {
+        key: String,
+    },
     /// A server the message says runs now at a local port ("läuft jetzt auf
     /// http://127.0.0.1:18744"): something accepts connections there when the turn ends.
     Listening {
@@ -262,6 +267,7 @@ impl std::fmt::Display for Kind {
             Kind::Uncommitted { path } => write!(f, "file {path} not committed"),
             Kind::Listening { port } => write!(f, "a server listens on port {port}"),
             Kind::Titled { subject } => write!(f, "commit titled `{subject}` made"),
+            Kind::Trailer { key } => write!(f, "commit with a `{key}` trailer made"),
             Kind::NoneLeft { ext } => write!(f, "no *.{ext} file left"),
             Kind::BranchGone {
                 name,
@@ -516,9 +522,10 @@ impl Kind {
             Kind::Clean => ClaimClass::Clean,
             Kind::Joined { .. } | Kind::Concluded { .. } => ClaimClass::Joined,
             Kind::Apart { .. } => ClaimClass::Ref,
-            Kind::Committed { .. } | Kind::Uncommitted { .. } | Kind::Titled { .. } => {
-                ClaimClass::Commit
-            }
+            Kind::Committed { .. }
+            | Kind::Uncommitted { .. }
+            | Kind::Titled { .. }
+            | Kind::Trailer { .. } => ClaimClass::Commit,
             Kind::NoneLeft { .. } => ClaimClass::FileDeleted,
             Kind::BranchGone { .. } => ClaimClass::Ref,
             Kind::InHistory { .. } => ClaimClass::Commit,
@@ -2063,6 +2070,9 @@ mod tests {
             Kind::Listening { port: 8000 },
             Kind::Titled {
                 subject: "docs: add FAQ".into(),
+            },
+            Kind::Trailer {
+                key: "Co-authored-by".into(),
             },
             Kind::NoneLeft { ext: "bak".into() },
             Kind::BranchGone {

@@ -94,6 +94,7 @@ fn kind_label(kind: &Kind) -> String {
         Kind::Uncommitted { path } => format!("uncommitted:{path}"),
         Kind::Listening { port } => format!("listening:{port}"),
         Kind::Titled { subject } => format!("titled:{subject}"),
+        Kind::Trailer { key } => format!("trailer:{key}"),
         Kind::NoneLeft { ext } => format!("noneleft:{ext}"),
         Kind::BranchGone {
             name,

@@ -48,10 +48,10 @@ pub use paths::{
 pub use printed::mark_printed;
 pub use refs::{
     mark_always_passing, mark_apart_counts, mark_branches_deleted, mark_branches_said_gone,
-    mark_checked_git_lines, mark_clean_tree, mark_committed_files, mark_committed_modes,
-    mark_extensions_gone, mark_foreign_git_forms, mark_git_refs, mark_git_rows, mark_git_steps,
-    mark_gone_beside_denials, mark_joined, mark_named_commits, mark_others_unmoved,
-    mark_remote_pushes, mark_uncommitted_files, mark_unmoved,
+    mark_checked_git_lines, mark_clean_tree, mark_commit_trailers, mark_committed_files,
+    mark_committed_modes, mark_extensions_gone, mark_foreign_git_forms, mark_git_refs,
+    mark_git_rows, mark_git_steps, mark_gone_beside_denials, mark_joined, mark_named_commits,
+    mark_others_unmoved, mark_remote_pushes, mark_uncommitted_files, mark_unmoved,
 };
 pub use servers::mark_listening_servers;
 pub use structure::add_structured_rows;

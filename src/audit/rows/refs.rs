@@ -680,6 +680,40 @@ pub fn mark_named_commits(readings: &mut [Reading]) {
     }
 }
 
+/// Marks the commit trailers a sentence says the turn's commit carries ("credited via the
+/// `Co-authored-by` trailer of the commit", "`Signed-off-by` is in the commit"): a code
+/// span with a trailer key's shape (`Co-authored-by`, `Signed-off-by`, `Reviewed-by`), a
+/// word for commit, and no denial, plan or question.
+pub fn mark_commit_trailers(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let lower = r.sentence.to_lowercase();
+        if !COMMIT_WORDS.iter().any(|w| lower.contains(w))
+            || r.sentence.trim_end().ends_with(['?', '？'])
+            || plans_or_doubts(r)
+            || negates(&unquoted(&lower))
+        {
+            continue;
+        }
+        let keys: Vec<String> = vocab::spans_of(&r.sentence)
+            .map(|s| s.trim().trim_end_matches(':'))
+            .filter(|s| is_trailer_key(s))
+            .map(str::to_owned)
+            .collect();
+        for key in keys {
+            add_new(r, Kind::Trailer { key });
+        }
+    }
+}
+
+/// A commit trailer's key: capitalised words joined by `-`, the last `by`
+/// (`Co-authored-by`, `Signed-off-by`, `Reviewed-by`, `Acked-by`).
+fn is_trailer_key(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_uppercase())
+        && s.to_ascii_lowercase().ends_with("-by")
+        && s.chars().all(|c| c.is_ascii_alphabetic() || c == '-')
+        && s.len() <= 30
+}
+
 /// The one quoted text of a sentence that reads as a commit's subject ("Коммит: «README:
 /// add a Testing section»"): in «», "", “” or a code span, with a space in it, and no
 /// path, command or second such text beside it.
@@ -3140,7 +3174,11 @@ fn starts_with_branch_word(after: &str) -> bool {
 }
 
 pub(super) fn is_branch_name(s: &str) -> bool {
+    // `Co-authored-by`, `Signed-off-by`: a commit trailer's key, not a branch.
+    // (Read lower-cased too: `co-authored-by`.)
+    let trailer_key = s.to_ascii_lowercase().ends_with("-by") && !s.contains('/');
     !s.is_empty()
+        && !trailer_key
         && !s.starts_with(['-', '/', '.'])
         && !s.ends_with(['/', '.'])
         && s.contains(['/', '-'])
