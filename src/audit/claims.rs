@@ -189,6 +189,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_said_gone(&mut readings);
     super::rows::mark_still_there(&mut readings);
     super::rows::mark_located(&mut readings);
+    super::rows::mark_set_values(&mut readings);
     super::rows::mark_listening_servers(&mut readings);
     super::rows::mark_now_inside(&mut readings);
     super::rows::mark_branches_deleted(&mut readings);

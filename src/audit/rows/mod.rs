@@ -42,8 +42,8 @@ pub use paths::{
     mark_branch_tips, mark_contained_keys, mark_defined_names, mark_held_values,
     mark_labelled_changes, mark_listed_paths, mark_located, mark_mentioned_paths, mark_now_inside,
     mark_now_states, mark_said_absent, mark_said_gone, mark_said_unchanged, mark_same_file_changes,
-    mark_settings_of_a_file_before, mark_still_there, mark_value_changes, mark_whole_counts,
-    mark_whole_suites,
+    mark_set_values, mark_settings_of_a_file_before, mark_still_there, mark_value_changes,
+    mark_whole_counts, mark_whole_suites,
 };
 pub use printed::mark_printed;
 pub use refs::{

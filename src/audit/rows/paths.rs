@@ -2135,6 +2135,161 @@ pub fn mark_held_values(readings: &mut [Reading]) {
     }
 }
 
+/// Verbs that set a value, in the tables' languages ("set `port` to `9000`", "ตั้ง
+/// `engines.node` เป็น `>=20`", "`timeout` auf `30` gesetzt").
+const SET_VERBS: &[&str] = &[
+    "set ",
+    "configured",
+    "changed",
+    "updated",
+    "bumped",
+    "gesetzt",
+    "setze",
+    "eingestellt",
+    "geändert",
+    "défini",
+    "mis ",
+    "réglé",
+    "configuré",
+    "passé",
+    "establecí",
+    "puse",
+    "configuré",
+    "cambié",
+    "fijé",
+    "defini",
+    "coloquei",
+    "configurei",
+    "alterei",
+    "mudei",
+    "impostat",
+    "messo",
+    "configurat",
+    "cambiat",
+    "ingesteld",
+    "gezet",
+    "aangepast",
+    "ustawi",
+    "zmieni",
+    "nastavi",
+    "установил",
+    "выставил",
+    "поставил",
+    "задал",
+    "изменил",
+    "встановив",
+    "виставив",
+    "змінив",
+    "ayarla",
+    "değiştir",
+    "ตั้ง",
+    "đặt",
+    "thiết lập",
+    "đổi",
+    "mengatur",
+    "atur",
+    "ubah",
+    "menetapkan",
+    "設定",
+    "に変更",
+    "设置",
+    "设为",
+    "设成",
+    "改为",
+    "설정",
+    "변경",
+    "הגדרתי",
+    "קבעתי",
+    "שיניתי",
+    "ضبطت",
+    "عينت",
+    "عيّنت",
+    "غيرت",
+    "تنظیم",
+    "सेट",
+    "satte",
+    "ställde in",
+    "ändrade",
+    "sat ",
+    "endret",
+    "ændrede",
+    "asetin",
+    "muutin",
+    "beállít",
+    "όρισα",
+    "έθεσα",
+    "setat",
+    "зададох",
+    "настроих",
+    "postavio",
+    "nastavil",
+];
+
+/// Marks a value a sentence says it set in a data file, the key and the value in spans of
+/// their own ("Set `port` to `9000` in `config/app.yaml`", "ตั้ง `engines.node` เป็น `>=20`
+/// ใน package.json แล้ว"): the file holds both. Only the one data file the sentence names
+/// (in a span or bare), exactly two other spans, a key's shape first and a value without a
+/// space after it; nothing where the sentence denies, plans or asks.
+pub fn mark_set_values(readings: &mut [Reading]) {
+    static SET: OnceLock<forms::Phrases> = OnceLock::new();
+    let set = SET.get_or_init(|| forms::Phrases::new(SET_VERBS));
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let lower = fold(&r.sentence.to_lowercase());
+        if !r.sentence.contains('`')
+            || set.find_in(&lower).is_none()
+            || !states_as_done_or_state(r)
+            || r.sentence.trim_end().ends_with(['?', '？'])
+            || refs::negates(&refs::unquoted(&lower))
+        {
+            continue;
+        }
+        let spans: Vec<&str> = vocab::spans_of(&r.sentence).map(str::trim).collect();
+        let mut files: Vec<String> = spans
+            .iter()
+            .filter_map(|s| vocab::path_of(s, true))
+            .chain(
+                vocab::outside_spans(&r.sentence, " ")
+                    .split_whitespace()
+                    .map(|w| {
+                        w.trim_matches(|c: char| {
+                            !c.is_alphanumeric() && c != '.' && c != '/' && c != '_' && c != '-'
+                        })
+                    })
+                    .filter(|w| w.contains('.'))
+                    .filter_map(|w| vocab::path_of(w, false)),
+            )
+            .filter(|p| is_data_file(p))
+            .collect();
+        files.sort();
+        files.dedup();
+        // A dotted key (`engines.node`) has a file's shape too: only the data file is the
+        // file here.
+        let others: Vec<&str> = spans
+            .iter()
+            .copied()
+            .filter(|s| vocab::path_of(s, true).is_none_or(|p| !files.contains(&p)))
+            .collect();
+        let ([file], [key, value]) = (files.as_slice(), others.as_slice()) else {
+            continue;
+        };
+        let key = key.trim_end_matches(':');
+        if !is_key(key)
+            || !key.chars().any(|c| c.is_ascii_alphabetic())
+            || value.is_empty()
+            || value.contains(char::is_whitespace)
+            || value.chars().count() > 40
+            || *value == key
+        {
+            continue;
+        }
+        let kind = Kind::Holds {
+            path: file.clone(),
+            value: format!("{key}: {value}"),
+        };
+        add_new(r, kind);
+    }
+}
+
 /// Whether a line labels a data file with a setting: the file's span, a colon, and right
 /// after it the setting's span ("- `config/app.yaml`: `port: 9000` también"): what the
 /// file holds, as a report lists it.
