@@ -305,6 +305,25 @@ fn a_long_shell_command_is_counted_not_hidden() {
     assert_eq!(turn.last_assistant_text.as_deref(), Some("running"));
 }
 
+/// `audit --message` in `dir` over an empty transcript (a turn of no tool calls): the exit
+/// code and what it printed.
+fn audit_with_no_calls(dir: &Path, message: &str) -> (Option<i32>, String) {
+    let empty = dir.join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
+        .args(["audit", "--transcript"])
+        .arg(&empty)
+        .args(["--message", message])
+        .current_dir(dir)
+        .env_remove("DID_IT_ACTUALLY_POLICY")
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
 /// A file told committed with a mode: HEAD's tree entry decides; a file HEAD's tree does
 /// not hold has no recorded mode, which is reported and does not block (it may be committed
 /// elsewhere).
@@ -319,20 +338,7 @@ fn a_mode_told_committed_is_read_from_heads_tree() {
     git(&dir, &["add", "run.sh"]);
     git(&dir, &["commit", "-q", "-m", "add run.sh"]);
     std::fs::write(dir.join("new.sh"), "echo new\n").unwrap();
-    let empty = dir.join("empty.jsonl");
-    std::fs::write(&empty, "").unwrap();
-    let audit = |message: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
-            .args(["audit", "--transcript"])
-            .arg(&empty)
-            .args(["--message", message])
-            .current_dir(&dir)
-            .env_remove("DID_IT_ACTUALLY_POLICY")
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&out.stdout).replace(&*dir.to_string_lossy(), "<repo>");
-        (out.status.code(), text)
-    };
+    let audit = |message: &str| audit_with_no_calls(&dir, message);
     let (code, wrong) = audit("`run.sh` is committed with mode `100755`.");
     assert_eq!(code, Some(1), "{wrong}");
     assert!(wrong.contains("with mode 100644, not 100755"), "{wrong}");
@@ -356,22 +362,7 @@ fn a_server_told_running_is_checked_by_connecting() {
     let dir = crate::support::scratch_root().join(format!("dia-listen-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let empty = dir.join("empty.jsonl");
-    std::fs::write(&empty, "").unwrap();
-    let audit = |message: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_did-it-actually"))
-            .args(["audit", "--transcript"])
-            .arg(&empty)
-            .args(["--message", message])
-            .current_dir(&dir)
-            .env_remove("DID_IT_ACTUALLY_POLICY")
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-        )
-    };
+    let audit = |message: &str| audit_with_no_calls(&dir, message);
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let message = format!("The dev server is running at http://127.0.0.1:{port}/ now.");

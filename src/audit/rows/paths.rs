@@ -2225,6 +2225,50 @@ const SET_VERBS: &[&str] = &[
     "nastavil",
 ];
 
+/// Words for "to" between a key and the value it was set to, in the tables' languages.
+const TO_WORDS: &[&str] = &[
+    "to",
+    "auf",
+    "zu",
+    "à",
+    "a",
+    "en",
+    "para",
+    "na",
+    "на",
+    "в",
+    "до",
+    "ke",
+    "menjadi",
+    "jadi",
+    "เป็น",
+    "thành",
+    "là",
+    "に",
+    "を",
+    "로",
+    "으로",
+    "olarak",
+    "til",
+    "till",
+    "op",
+    "naar",
+    "σε",
+    "ל",
+    "إلى",
+    "الى",
+    "به",
+    "को",
+    "kwa",
+    "sa",
+    "la",
+    "în",
+    "into",
+    "as",
+    "为",
+    "成",
+];
+
 /// Marks a value a sentence says it set in a data file, the key and the value in spans of
 /// their own ("Set `port` to `9000` in `config/app.yaml`", "ตั้ง `engines.node` เป็น `>=20`
 /// ใน package.json แล้ว"): the file holds both. Only the one data file the sentence names
@@ -2272,6 +2316,24 @@ pub fn mark_set_values(readings: &mut [Reading]) {
         let ([file], [key, value]) = (files.as_slice(), others.as_slice()) else {
             continue;
         };
+        // The value follows the key by a word for "to" ("`port` to `9000`", "auf `30`",
+        // "เป็น `>=20`"): "`port` und `region` … gesetzt" names two keys.
+        let between = r
+            .sentence
+            .split_once(&format!("`{key}`"))
+            .and_then(|(_, rest)| rest.split_once(&format!("`{value}`")))
+            .map(|(between, _)| vocab::outside_spans(between, " ").to_lowercase());
+        if !between.is_some_and(|b| {
+            b.split_whitespace().count() <= 4
+                && (b.trim().is_empty()
+                    || ["=", ":", "→", "->"].contains(&b.trim())
+                    // Split on spaces: Thai's vowel marks are no letters to `char`.
+                    || b.split_whitespace()
+                        .map(|w| w.trim_matches(|c: char| c.is_ascii_punctuation()))
+                        .any(|w| TO_WORDS.contains(&w)))
+        }) {
+            continue;
+        }
         let key = key.trim_end_matches(':');
         if !is_key(key)
             || !key.chars().any(|c| c.is_ascii_alphabetic())
