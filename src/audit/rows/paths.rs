@@ -2283,7 +2283,6 @@ pub fn mark_set_values(readings: &mut [Reading]) {
             || set.find_in(&lower).is_none()
             || !states_as_done_or_state(r)
             || r.sentence.trim_end().ends_with(['?', '？'])
-            || refs::negates(&refs::unquoted(&lower))
         {
             continue;
         }
@@ -2342,6 +2341,9 @@ pub fn mark_set_values(readings: &mut [Reading]) {
             || value.chars().count() > 40
             || *value == key
         {
+            continue;
+        }
+        if refs::negates(&refs::unquoted(&lower)) {
             continue;
         }
         let kind = Kind::Holds {

@@ -686,6 +686,14 @@ pub fn mark_named_commits(readings: &mut [Reading]) {
 /// word for commit, and no denial, plan or question.
 pub fn mark_commit_trailers(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let keys: Vec<String> = vocab::spans_of(&r.sentence)
+            .map(|s| s.trim().trim_end_matches(':'))
+            .filter(|s| is_trailer_key(s))
+            .map(str::to_owned)
+            .collect();
+        if keys.is_empty() {
+            continue;
+        }
         let lower = r.sentence.to_lowercase();
         if !COMMIT_WORDS.iter().any(|w| lower.contains(w))
             || r.sentence.trim_end().ends_with(['?', '？'])
@@ -694,11 +702,6 @@ pub fn mark_commit_trailers(readings: &mut [Reading]) {
         {
             continue;
         }
-        let keys: Vec<String> = vocab::spans_of(&r.sentence)
-            .map(|s| s.trim().trim_end_matches(':'))
-            .filter(|s| is_trailer_key(s))
-            .map(str::to_owned)
-            .collect();
         for key in keys {
             add_new(r, Kind::Trailer { key });
         }
@@ -1726,7 +1729,12 @@ pub fn mark_uncommitted_files(readings: &mut [Reading]) {
         let lower = r.sentence.to_lowercase();
         // "The first attempt failed: … neither `git rm` nor the commit ran" tells a step on
         // the way, not how the turn left the file.
+        // (A negation beside the word for commit first: a sentence without one, most of
+        // those that name a commit, is left at once, by the forms' index every reader
+        // builds before the negations' own table.)
         if !COMMIT_WORDS.iter().any(|w| lower.contains(w))
+            || !forms::any_in(&fold(&lower), Sets::NOT_THERE)
+            || !negation_beside_commit_word(&without_brackets(&lower))
             || super::super::lang::names_an_agent(&r.sentence)
             || r.why.iter().any(|w| {
                 ["plan", "future", "condition", "question", "someone"]
