@@ -6189,18 +6189,34 @@ pub fn none_left_evidence(claim: &Claim, ext: &str, f: &Facts) -> Result<String,
     }
 }
 
+/// The repository and the commits of this turn, for a claim about what the turn's commit
+/// holds (its files, subject, trailers); else the claim's answer: no repository is
+/// reported, and with no commit of the turn the commit claim beside it answers.
+fn repo_and_turn_commits<'f>(
+    claim: &Claim,
+    f: &'f Facts,
+) -> Result<(&'f Repository, Vec<Oid>), Result<String, Finding>> {
+    let Some(repo) = f.repo() else {
+        return Err(Err(no_repository(claim)));
+    };
+    let commits = turn_commits(f);
+    if commits.is_empty() {
+        return Err(Ok(
+            "no commit of this turn (the commit claim answers for it)".into(),
+        ));
+    }
+    Ok((repo, commits))
+}
+
 /// Evidence for a claim that a file went into the turn's commit: a commit of this turn
 /// changed it, or it has nothing left to commit. A file still changed, staged, untracked
 /// or ignored that no commit of the turn holds was not committed. With no commit of the
 /// turn at all, the commit claim beside it says so.
 pub fn committed_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<String, Finding> {
-    let Some(repo) = f.repo() else {
-        return Err(no_repository(claim));
+    let (repo, commits) = match repo_and_turn_commits(claim, f) {
+        Ok(found) => found,
+        Err(answer) => return answer,
     };
-    let commits = turn_commits(f);
-    if commits.is_empty() {
-        return Ok("no commit of this turn (the commit claim answers for it)".into());
-    }
     // What cannot be looked at is reported, never taken as committed.
     let unknown = |why: String| reported(claim, why, "say which commit holds it");
     let Some(workdir) = repo.workdir().map(crate::fsutil::canonical) else {
@@ -6235,13 +6251,10 @@ pub fn committed_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<Strin
 /// closing period aside; a subject that ends in an ellipsis is a prefix). With no commit
 /// of the turn, the commit claim beside it answers.
 pub fn titled_evidence(claim: &Claim, subject: &str, f: &Facts) -> Result<String, Finding> {
-    let Some(repo) = f.repo() else {
-        return Err(no_repository(claim));
+    let (repo, commits) = match repo_and_turn_commits(claim, f) {
+        Ok(found) => found,
+        Err(answer) => return answer,
     };
-    let commits = turn_commits(f);
-    if commits.is_empty() {
-        return Ok("no commit of this turn (the commit claim answers for it)".into());
-    }
     let norm = |s: &str| {
         s.to_lowercase()
             .replace(['`', '"', '\'', '«', '»', '“', '”'], "")
@@ -6310,15 +6323,20 @@ pub fn titled_evidence(claim: &Claim, subject: &str, f: &Facts) -> Result<String
 /// GitHub and `git interpret-trailers` do not see it. With no commit of the turn, the
 /// commit claim beside it answers.
 pub fn trailer_evidence(claim: &Claim, key: &str, f: &Facts) -> Result<String, Finding> {
-    let Some(repo) = f.repo() else {
-        return Err(no_repository(claim));
+    let (repo, ids) = match repo_and_turn_commits(claim, f) {
+        Ok(found) => found,
+        Err(answer) => return answer,
     };
-    let commits: Vec<git2::Commit> = turn_commits(f)
+    let commits: Vec<git2::Commit> = ids
         .into_iter()
         .filter_map(|id| repo.find_commit(id).ok())
         .collect();
     if commits.is_empty() {
-        return Ok("no commit of this turn (the commit claim answers for it)".into());
+        return Err(reported(
+            claim,
+            "the turn's commits could not be read".into(),
+            "say which commit holds it",
+        ));
     }
     let has_trailer = |c: &git2::Commit| {
         c.message()
