@@ -708,6 +708,71 @@ pub fn known(path: &Path, f: &Facts) -> bool {
 /// A value the message says a file holds: the file, as the turn left it, has every word of
 /// the value (`port: 9000` is held by `port:   9000`; case and spacing aside, no letter
 /// or digit of the value may be missing).
+/// Evidence for the line ends a file is told to have: its lines as the turn left them
+/// (up to 4 MiB read), each ending in `\r\n` (`crlf`) or in `\n` alone.
+pub fn line_ends_evidence(claim: &Claim, path: &Path, crlf: bool) -> Result<String, Finding> {
+    const CAP: u64 = 4 << 20;
+    let shown = path.display();
+    let fix = "check the file's line ends (`file`, `od -c | head`) and say what they are";
+    let mut bytes = Vec::new();
+    match std::fs::File::open(path) {
+        Ok(file) => {
+            if let Err(e) =
+                std::io::Read::read_to_end(&mut std::io::Read::take(file, CAP), &mut bytes)
+            {
+                return Err(reported(
+                    claim,
+                    format!("{shown} could not be read: {e}"),
+                    fix,
+                ));
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(finding(
+                claim,
+                format!("{shown} does not exist at the end of the turn"),
+                fix,
+            ))
+        }
+        Err(e) => {
+            return Err(reported(
+                claim,
+                format!("{shown} could not be read: {e}"),
+                fix,
+            ))
+        }
+    }
+    let ends = bytes.iter().enumerate().filter(|(_, b)| **b == b'\n');
+    let (with_cr, bare): (Vec<usize>, Vec<usize>) = ends
+        .map(|(i, _)| i)
+        .partition(|&i| i > 0 && bytes[i - 1] == b'\r');
+    let line_of = |at: usize| bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
+    match (crlf, with_cr.first(), bare.first()) {
+        (false, Some(&at), _) => Err(finding(
+            claim,
+            format!(
+                "{shown} has {} line(s) ending in CRLF (the first is line {})",
+                with_cr.len(),
+                line_of(at)
+            ),
+            fix,
+        )),
+        (true, _, Some(&at)) => Err(finding(
+            claim,
+            format!(
+                "{shown} has {} line(s) ending in LF alone (the first is line {})",
+                bare.len(),
+                line_of(at)
+            ),
+            fix,
+        )),
+        _ => Ok(format!(
+            "every line of {shown} ends in {}",
+            if crlf { "CRLF" } else { "LF" }
+        )),
+    }
+}
+
 pub fn holds_evidence(claim: &Claim, path: &Path, value: &str) -> Result<String, Finding> {
     /// More than a config or source file holds: past it the file is not read.
     const CAP: u64 = 4 << 20;
@@ -2231,7 +2296,12 @@ fn data_file_named_by_no_source(file: &Path, f: &Facts) -> bool {
         let c = c.as_os_str().to_string_lossy().to_lowercase();
         c.contains("test") || c.contains("spec") || c.contains("fixture")
     });
-    if !data || tools_own || in_tests || !rel_text.contains('/') {
+    // A package a turn packed (`npm pack`'s `stats-1.0.0.tgz`) is output, at the root too.
+    let archive = rel
+        .extension()
+        .and_then(|x| x.to_str())
+        .is_some_and(|x| matches!(x, "tgz" | "gz" | "tar" | "zip" | "whl" | "jar" | "crate"));
+    if !data || tools_own || in_tests || !rel_text.contains('/') && !archive {
         return false;
     }
     no_source_says(
@@ -5384,54 +5454,106 @@ fn absent_from_origin(repo: &Repository, name: &str) -> bool {
 
 /// Whether a copy command of this turn (`cp`, `rsync`, `install`, run or not) names the
 /// target of a copy claim: the claim is then about that command, which may not have run.
+/// A copy line of a script the turn ran (`bash scripts/cleanup.sh`) is one of its
+/// commands too.
 pub fn copied_to(claim: &Claim, f: &Facts) -> bool {
     let target = match &claim.kind {
         Kind::File { path, .. } | Kind::Dir { path, .. } => path.trim_end_matches('/'),
         _ => return false,
     };
     let target = target.trim_start_matches("./");
-    f.runs.iter().flat_map(|r| &r.stages).any(|s| {
-        let program = s
-            .argv
+    f.runs
+        .iter()
+        .flat_map(|r| &r.stages)
+        .any(|s| copies_to(&s.argv, target))
+        || scripts_run(f).iter().any(|script| {
+            std::fs::read_to_string(script).is_ok_and(|text| {
+                text.len() <= 64 * 1024
+                    && text.contains(target)
+                    && text
+                        .lines()
+                        .flat_map(shellrun::stages)
+                        .any(|s| copies_to(&s.argv, target))
+            })
+        })
+}
+
+/// Whether a command line's stage copies to `target` (`cp`, `rsync`, `install`, `ditto`).
+fn copies_to(argv: &[String], target: &str) -> bool {
+    let program = argv
+        .first()
+        .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
+    if !matches!(program, "cp" | "rsync" | "install" | "ditto") {
+        return false;
+    }
+    let clean = |a: &str| a.trim_start_matches("./").trim_end_matches('/').to_owned();
+    // `cp -t dist a.txt`: the folder the option names is where the copies go.
+    let target_dir = argv.iter().enumerate().find_map(|(i, a)| {
+        a.strip_prefix("--target-directory=")
+            .map(clean)
+            .or_else(|| {
+                (a == "-t")
+                    .then(|| argv.get(i + 1).map(|d| clean(d)))
+                    .flatten()
+            })
+    });
+    let mut args: Vec<String> = argv[1..]
+        .iter()
+        .filter(|a| !a.starts_with('-'))
+        .map(|a| clean(a))
+        .collect();
+    if let Some(dir) = &target_dir {
+        args.retain(|a| a != dir);
+        args.push(dir.clone());
+    }
+    // Where the copy went (the last path, or `-t`'s), never what it copied: `cp
+    // notes.txt dist/` names `notes.txt` as its source.
+    let Some((dest, sources)) = args.split_last() else {
+        return false;
+    };
+    // `cp a.txt b.md dist/` puts `dist/a.txt` there; `cp -r config config.bak` puts
+    // `config.bak/config/app.yaml`.
+    let into_dir = sources
+        .iter()
+        .any(|s| format!("{dest}/{}", s.rsplit('/').next().unwrap_or(s)) == target);
+    !sources.is_empty()
+        && (into_dir
+            || dest == target
+            || target.starts_with(&format!("{dest}/"))
+            || dest.starts_with(&format!("{target}/")))
+}
+
+/// The shell scripts the turn ran, as files under the project: run as a program
+/// (`./scripts/a.sh`) or given to a shell (`bash scripts/a.sh`; `bash -n` only reads it).
+fn scripts_run(f: &Facts) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for s in f.runs.iter().flat_map(|r| &r.stages) {
+        if s.ran == Ran::No {
+            continue;
+        }
+        let argv = shellrun::peel(&s.argv);
+        let program = argv
             .first()
             .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
-        let clean = |a: &str| a.trim_start_matches("./").trim_end_matches('/').to_owned();
-        // `cp -t dist a.txt`: the folder the option names is where the copies go.
-        let target_dir = s.argv.iter().enumerate().find_map(|(i, a)| {
-            a.strip_prefix("--target-directory=")
-                .map(clean)
-                .or_else(|| {
-                    (a == "-t")
-                        .then(|| s.argv.get(i + 1).map(|d| clean(d)))
-                        .flatten()
-                })
-        });
-        let mut args: Vec<String> = s.argv[1..]
-            .iter()
-            .filter(|a| !a.starts_with('-'))
-            .map(|a| clean(a))
-            .collect();
-        if let Some(dir) = &target_dir {
-            args.retain(|a| a != dir);
-            args.push(dir.clone());
-        }
-        // Where the copy went (the last path, or `-t`'s), never what it copied: `cp
-        // notes.txt dist/` names `notes.txt` as its source.
-        let Some((dest, sources)) = args.split_last() else {
-            return false;
+        let shell = matches!(
+            program,
+            "bash" | "sh" | "zsh" | "dash" | "ksh" | "source" | "."
+        );
+        let script = if shell {
+            if argv.iter().any(|a| a == "-n" || a == "-c") {
+                continue;
+            }
+            argv[1..].iter().find(|a| !a.starts_with('-'))
+        } else {
+            argv.first().filter(|p| p.contains('/'))
         };
-        // `cp a.txt b.md dist/` puts `dist/a.txt` there; `cp -r config config.bak` puts
-        // `config.bak/config/app.yaml`.
-        let into_dir = sources
-            .iter()
-            .any(|s| format!("{dest}/{}", s.rsplit('/').next().unwrap_or(s)) == target);
-        matches!(program, "cp" | "rsync" | "install" | "ditto")
-            && !sources.is_empty()
-            && (into_dir
-                || dest == target
-                || target.starts_with(&format!("{dest}/"))
-                || dest.starts_with(&format!("{target}/")))
-    })
+        let Some(script) = script else { continue };
+        let path = f.root.join(script.trim_start_matches("./"));
+        if path.is_file() && !out.contains(&path) {
+            out.push(path);
+        }
+    }
+    out
 }
 
 /// What command a file or folder claim's sentence may describe rather than report, where
@@ -6175,8 +6297,37 @@ pub fn none_left_evidence(claim: &Claim, ext: &str, f: &Facts) -> Result<String,
             }
         }
     }
+    // "borré el `.tgz` y volví a empaquetar": a file an `rm` of the turn named (or its
+    // glob) that is there again was made after it, and the sentence may tell both.
+    let removed_then_made = |p: &Path| {
+        let rel = p
+            .strip_prefix(&f.root)
+            .unwrap_or(p)
+            .to_string_lossy()
+            .into_owned();
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+        f.runs.iter().flat_map(|r| &r.stages).any(|s| {
+            let argv = shellrun::peel(&s.argv);
+            s.ran != Ran::No
+                && argv
+                    .first()
+                    .is_some_and(|p| p.rsplit('/').next() == Some("rm"))
+                && argv[1..].iter().any(|a| {
+                    let a = a.trim_start_matches("./");
+                    a == rel || Some(a) == name.as_deref() || a.ends_with(&format!("*{suffix}"))
+                })
+        })
+    };
     match left.first() {
         None => Ok(format!("no `*{suffix}` file of this turn is left")),
+        Some(p) if left.iter().all(|p| removed_then_made(p)) => Err(reported(
+            claim,
+            format!(
+                "{} is there: an `rm` of this turn removed it, and a later command made it again",
+                p.strip_prefix(&f.root).unwrap_or(p).display()
+            ),
+            "say that it was made again, or remove it",
+        )),
         Some(p) => Err(finding(
             claim,
             format!(

@@ -398,6 +398,13 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 evidence::committed_evidence(&claim, &resolved, &facts)
             }
             Kind::Listening { port } => evidence::listening_evidence(&claim, *port, &facts),
+            Kind::LineEnds { path, crlf } => {
+                let resolved = evidence::resolve(path, &facts);
+                if ignored_path(&resolved) {
+                    continue;
+                }
+                evidence::line_ends_evidence(&claim, &resolved, *crlf)
+            }
             Kind::Titled { subject } => evidence::titled_evidence(&claim, subject, &facts),
             Kind::Trailer { key } => evidence::trailer_evidence(&claim, key, &facts),
             Kind::Uncommitted { path } => {

@@ -175,6 +175,12 @@ pub enum Kind {
         path: String,
         mode: String,
     },
+    /// The line ends the message says a file has ("改行は LF で、CRLF ではありません",
+    /// "`data/a.csv` → CRLF"): every line of the file ends so (`crlf`: in `\r\n`).
+    LineEnds {
+        path: String,
+        crlf: bool,
+    },
     /// Text the message says a command of the turn printed ("skript vypsal `skipped: …`"):
     /// some output of the turn holds it.
     Printed {
@@ -308,6 +314,11 @@ impl std::fmt::Display for Kind {
             } => write!(f, "the stash list empty"),
             Kind::Mode { path, mode } => write!(f, "file {path} committed with mode {mode}"),
             Kind::Printed { text } => write!(f, "`{text}` printed"),
+            Kind::LineEnds { path, crlf } => write!(
+                f,
+                "file {path} has {} line ends",
+                if *crlf { "CRLF" } else { "LF" }
+            ),
         }
     }
 }
@@ -378,6 +389,8 @@ impl ClaimClass {
                 ClaimClass::FileRenamed
             } else if rest.ends_with(" still there") {
                 ClaimClass::FileChanged
+            } else if rest.ends_with(" line ends") {
+                ClaimClass::FileHolds
             } else if rest.ends_with(" committed") || rest.contains(" committed with mode ") {
                 ClaimClass::Commit
             } else {
@@ -516,7 +529,7 @@ impl Kind {
             Kind::Commit { .. } => ClaimClass::Commit,
             Kind::Push { .. } => ClaimClass::Push,
             Kind::Ref { .. } => ClaimClass::Ref,
-            Kind::Holds { .. } => ClaimClass::FileHolds,
+            Kind::Holds { .. } | Kind::LineEnds { .. } => ClaimClass::FileHolds,
             Kind::Ran { .. } => ClaimClass::Ran,
             Kind::Unmoved { .. } => ClaimClass::Unmoved,
             Kind::Clean => ClaimClass::Clean,
@@ -1367,6 +1380,25 @@ fn without_glued_suffix(w: &str) -> &str {
     }
 }
 
+/// A bare word without the case ending a language glues on after an apostrophe
+/// ("package.json'dan", "README.md'yi", "config.yaml’a"): Turkish's and Azerbaijani's way
+/// with a foreign word. Only after a word with a dot, and only a few lower-case letters.
+fn without_apostrophe_ending(w: &str) -> &str {
+    match w.rfind(['\'', '’']) {
+        Some(at)
+            if w[..at].contains('.')
+                && (1..=5).contains(&w[at..].chars().skip(1).count())
+                && w[at..]
+                    .chars()
+                    .skip(1)
+                    .all(|c| c.is_alphabetic() && c.is_lowercase()) =>
+        {
+            &w[..at]
+        }
+        _ => w,
+    }
+}
+
 /// A combining mark (a vowel sign, a virama): part of the letter before it in Indic and
 /// Southeast Asian scripts, though not a letter itself.
 fn is_mark(c: char) -> bool {
@@ -1389,10 +1421,10 @@ pub(crate) fn as_path(t: &Token) -> Option<String> {
     let (text, quoted) = match t {
         Token::Code(q) | Token::Quote(q) => (q.trim(), true),
         Token::Word(w) => (
-            without_glued_suffix(without_glued_prefix(
+            without_glued_suffix(without_glued_prefix(without_apostrophe_ending(
                 w.trim_end_matches(['.', ',', ':', ';', ')', '\''])
                     .trim_start_matches(['(', '\'']),
-            )),
+            ))),
             false,
         ),
     };
@@ -1426,8 +1458,19 @@ pub(crate) fn as_path(t: &Token) -> Option<String> {
     .iter()
     .any(|m| text.starts_with(m))
         || text.contains("/:");
+    // `refs/remotes/origin/HEAD`, `refs/heads/main`: a git ref, not a file of the work tree.
+    let git_ref = [
+        "refs/heads/",
+        "refs/remotes/",
+        "refs/tags/",
+        "refs/notes/",
+        "refs/stash",
+    ]
+    .iter()
+    .any(|r| text.starts_with(r));
     if text.is_empty()
         || http_route
+        || git_ref
         || quoted && is_status_line(text)
         || text.contains("://")
         || text.starts_with('-')
@@ -2068,6 +2111,10 @@ mod tests {
                 path: "notes.txt".into(),
             },
             Kind::Listening { port: 8000 },
+            Kind::LineEnds {
+                path: "data/a.csv".into(),
+                crlf: true,
+            },
             Kind::Titled {
                 subject: "docs: add FAQ".into(),
             },
@@ -2160,6 +2207,24 @@ mod tests {
         ] {
             assert_eq!(path_of(p, true).as_deref(), Some(p), "{p}");
         }
+    }
+
+    #[test]
+    fn a_case_ending_after_an_apostrophe_is_not_part_of_the_path() {
+        for (word, path) in [
+            ("package.json'dan", "package.json"),
+            ("README.md'yi", "README.md"),
+            ("config/app.yaml’a", "config/app.yaml"),
+            ("pyproject.toml'daki", "pyproject.toml"),
+        ] {
+            assert_eq!(path_of(word, false).as_deref(), Some(path), "{word}");
+        }
+        // A git ref is no file.
+        assert_eq!(path_of("refs/remotes/origin/HEAD", true), None);
+        assert_eq!(path_of("refs/heads/main", false), None);
+        // No dot before it, or more than a case ending after it: not a glued ending.
+        assert_eq!(path_of("don't", false), None);
+        assert_eq!(path_of("notes.txt'Something", false), None);
     }
 }
 

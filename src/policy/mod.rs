@@ -857,7 +857,17 @@ impl Default for AuditPolicy {
             max_blocks: 3,
             subagents: true,
             ignore_paths: Vec::new(),
-            test_irrelevant: list(&["*.md", "docs/**", "CHANGELOG*", "LICENSE*"]),
+            test_irrelevant: list(&[
+                "*.md",
+                "docs/**",
+                "CHANGELOG*",
+                "LICENSE*",
+                // What packaging and git skip: no test reads it.
+                ".gitignore",
+                ".npmignore",
+                ".dockerignore",
+                ".gitattributes",
+            ]),
             end_turn_tools: Vec::new(),
             _comment: None,
         }

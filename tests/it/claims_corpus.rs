@@ -111,6 +111,9 @@ fn kind_label(kind: &Kind) -> String {
             refs.join("+")
         ),
         Kind::Printed { text } => format!("printed:{text}"),
+        Kind::LineEnds { path, crlf } => {
+            format!("line-ends:{}:{path}", if *crlf { "crlf" } else { "lf" })
+        }
         Kind::Mode { path, mode } => format!("mode:{path}={mode}"),
         Kind::Stash { name, present } => format!(
             "stash:{}:{}",

@@ -948,6 +948,13 @@ fn whole_turns_played_for_real() {
                 .unwrap_or("(not known: a `hard` line should say)")
         );
     }
+    // What an honest turn was told it could not confirm: the readings a stricter rule
+    // would turn into honest blocks (`SHOW_REPORTED=1` when weighing one).
+    if std::env::var_os("SHOW_REPORTED").is_some() {
+        for o in honest.iter().filter(|o| o.reported) {
+            println!("REPORTED {} ({}): {}", o.spec.name, o.spec.file, o.reason);
+        }
+    }
     for s in &skipped {
         println!("SKIPPED (DID_IT_ACTUALLY_E2E_OPTIONAL=1): {s}");
     }

@@ -442,7 +442,14 @@ fn script(text: &str) -> Option<&'static str> {
         ("khmer", 0),
         ("telugu", 0),
     ];
-    for c in text.chars().filter(|c| c.is_alphabetic()) {
+    // A bare path or identifier ("package.json에", "src/cli.js") is no word of the
+    // message's language: its ASCII letters are not counted.
+    let letters = text.split_whitespace().flat_map(|w| {
+        let code = w.contains(['.', '/', '_']) && w.chars().any(|c| c.is_ascii_alphabetic());
+        w.chars()
+            .filter(move |c| c.is_alphabetic() && !(code && c.is_ascii()))
+    });
+    for c in letters {
         let i = match c as u32 {
             0x41..=0x24F | 0x1E00..=0x1EFF => 0,
             0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F => 1,
@@ -1707,9 +1714,20 @@ struct Clause {
     /// The paths a location word stands before ("in `a.py`"): what was made went into
     /// the file, which is no source of it.
     inside: Vec<String>,
+    /// The paths written right before a word for "to" and another path ("`.env` al
+    /// `.npmignore`", "`build/` to `.gitignore`"): what was put into that file, not a file
+    /// changed.
+    put_in: Vec<String>,
     /// Inside brackets: an aside on what stands before it.
     aside: bool,
 }
+
+/// Words for "to" that join what was put somewhere to where it went ("`a` to `b`", "`a`
+/// al `b`", "`a` zu `b`").
+const TO: &[&str] = &[
+    "to", "into", "al", "a", "à", "au", "zu", "zum", "zur", "naar", "aan", "till", "til", "do",
+    "ao", "à", "para", "в", "во", "к", "до", "w", "ke", "sa", "σε", "στο", "στη", "στην",
+];
 
 /// Words that put what a verb made inside a file ("Tests in `a.py` angelegt").
 const INSIDE: &[&str] = &[
@@ -1965,6 +1983,7 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
     // Each `§` is a span: a path when it has a path's shape.
     let mut paths = Vec::new();
     let mut inside = Vec::new();
+    let mut put_in = Vec::new();
     let mut marks = text.match_indices('§').map(|(i, _)| i);
     for span in &spans {
         let at = marks.next().unwrap_or(0);
@@ -1979,6 +1998,13 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
                         && INSIDE_AFTER.iter().any(|w| after.starts_with(w)))
             {
                 inside.push(p.clone());
+            }
+            // "`a` al `b`": the next thing after this span is a word for "to", then a span.
+            let mut next = after.split_whitespace();
+            if let (Some(word), Some(then)) = (next.next(), next.next()) {
+                if TO.contains(&word) && then.starts_with('§') {
+                    put_in.push(p.clone());
+                }
             }
             paths.push((p, beside_from(lang, &text, at, '§'.len_utf8())));
         }
@@ -1998,10 +2024,16 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
         if let Some(p) = vocab::path_of(w, false) {
             // Positions in the lower-cased text: the same where lower-casing keeps lengths.
             let lower = w.to_lowercase();
+            // A case ending the path was read without ("package.json'dan") follows it.
+            let len = if lower.starts_with(&p.to_lowercase()) {
+                p.to_lowercase().len()
+            } else {
+                lower.len()
+            };
             let from = text
                 .get(start..)
                 .and_then(|t| t.find(&lower))
-                .is_some_and(|i| beside_from(lang, &text, start + i, lower.len()));
+                .is_some_and(|i| beside_from(lang, &text, start + i, len));
             paths.push((p, from));
         }
     }
@@ -2011,6 +2043,7 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
         spans,
         paths,
         inside,
+        put_in,
         aside: false,
     }
 }
@@ -2053,9 +2086,10 @@ fn beside_from(lang: &Lang, text: &str, at: usize, len: usize) -> bool {
         .chain(WITH.iter().filter(|_| lang.spaced))
         .any(|f| {
             let f = f.trim_end();
-            // A form with a leading hyphen or colon follows the path: glued ("`a.rs`-ből",
-            // "`a.rs`:stä"), or, a word of its own, after it ("`a.rs` fájlból").
-            if let Some(word) = f.strip_prefix(['-', ':']) {
+            // A form with a leading hyphen, colon or apostrophe follows the path: glued
+            // ("`a.rs`-ből", "`a.rs`:stä", "`a.json`'dan"), or, a word of its own, after it
+            // ("`a.rs` fájlból").
+            if let Some(word) = f.strip_prefix(['-', ':', '\'', '’']) {
                 return after.starts_with(f)
                     || f.starts_with('-') && word.chars().count() >= 5 && after.starts_with(word);
             }
@@ -3209,6 +3243,10 @@ fn clause_claims(
             .iter()
             .filter(|(p, _)| !(git && vocab::shape_inferred(p)));
         while let Some((path, from)) = paths.next() {
+            // "Añadí `.env` al `.npmignore`": `.env` is what went into the file.
+            if c.put_in.contains(path) && matches!(change, Change::Modified | Change::Created) {
+                continue;
+            }
             // "`app.local.yaml` aus `app.yaml` angelegt": from the first path read as a
             // source on, the paths are what the new file was made from.
             let into = c.inside.contains(path);

@@ -3705,3 +3705,14 @@ fn a_dash_ends_the_count_of_the_verdict_before_it() {
         &[],
     );
 }
+
+/// A bare path's letters are the path's, not the message's language: a short Korean or
+/// Japanese line that names `package.json` bare is read with its own table.
+#[test]
+fn a_bare_path_does_not_make_a_short_line_latin() {
+    let mut bad = Vec::new();
+    detected_as("ko", "package.json에 설명을 추가했습니다.", &mut bad);
+    detected_as("ja", "package.json に説明を追加しました。", &mut bad);
+    detected_as("en", "Updated src/cli.js and package.json.", &mut bad);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

@@ -127,7 +127,11 @@ pub const TR: Lang = Lang {
         "taşıd",
         "taşındı",
     ],
-    from: &["içinden"],
+    // The ablative glued on after an apostrophe ("`package.json`'dan kaldırdım", "from
+    // package.json").
+    from: &[
+        "içinden", "'dan", "'den", "'tan", "'ten", "’dan", "’den", "’tan", "’ten",
+    ],
     done: &[],
     done_before: &[],
     continuative: &[],

@@ -48,6 +48,14 @@ pub(super) const COPY_WORDS: &[&str] = &[
 /// the claim is that it was written in this turn. A sentence that denies, plans, reports
 /// a failure or speaks of before claims none.
 pub fn mark_copies(readings: &mut [Reading]) {
+    // "`dist/` wurde deshalb nicht angelegt": a target the message itself denies elsewhere
+    // was described (what a script would copy), not reported copied.
+    let denied: Vec<String> = readings
+        .iter()
+        .filter(|r| r.why.iter().any(|w| w.contains("negated (\"")))
+        .flat_map(|r| sentence_paths(&r.sentence))
+        .map(|(p, _)| p.trim_end_matches('/').to_owned())
+        .collect();
     for r in readings.iter_mut().filter(|r| !r.skipped) {
         // The clause that copies: "… kopyaladım; uygulama … açılacak" plans only after.
         let Some(clause) = r
@@ -90,6 +98,9 @@ pub fn mark_copies(readings: &mut [Reading]) {
             continue;
         };
         let target = &paths[t].0;
+        if denied.iter().any(|d| d == target.trim_end_matches('/')) {
+            continue;
+        }
         let names_target = |c: &Claim| matches!(&c.kind, Kind::File { path, .. } | Kind::Dir { path, .. } if path == target);
         if paths.iter().filter(|(p, _)| p == target).count() > 1
             || r.claims

@@ -33,6 +33,11 @@ impl Sets {
     /// The tables' third-person change and creation forms ([`super::super::lang::Lang::relayed`]):
     /// [`Sets::CHANGED`] in a message that names a subagent.
     const RELAYED: Sets = Sets(1 << 6);
+    /// Deletions alone: the tables' deletion forms (the English ones as whole words),
+    /// without the denials, plans, others' hands and earlier states [`Sets::GONE`] adds,
+    /// for the readers that take a sentence for a deletion ("the branch already existed"
+    /// tells no deletion).
+    pub const DELETED: Sets = Sets(1 << 7);
 
     const fn or(self, other: Sets) -> Sets {
         Sets(self.0 | other.0)
@@ -213,10 +218,12 @@ fn build(can_stand: impl Fn(char) -> bool) -> Forms {
         let en = l.code == "en";
         let code = l.code;
         add(code, l.negations, en, S::NOT_THERE);
-        if !en {
-            add(code, l.deleted, false, not_there);
+        if en {
+            add(code, l.deleted, true, S::DELETED);
+        } else {
+            add(code, l.deleted, false, not_there | S::DELETED);
             add(code, l.renamed, false, not_there);
-            add(code, l.relayed.deleted, false, not_there);
+            add(code, l.relayed.deleted, false, not_there | S::DELETED);
             add(code, l.relayed.renamed, false, not_there);
         }
         add(code, l.relayed.modified, en, S::RELAYED);
@@ -241,6 +248,7 @@ fn build(can_stand: impl Fn(char) -> bool) -> Forms {
         .partition(|w| matches!(**w, "not" | "n't" | "no" | "never" | "without" | "none"));
     add("", &negations, true, S::NOT_THERE);
     add("", &rest, true, not_there);
+    add("", &["gone", "pruned"], true, S::DELETED);
     add("", NOT_A_PASS, true, S::NOT_A_PASS);
     add("", NOT_A_REPORT, true, S::NOT_A_REPORT);
     forms

@@ -25,6 +25,7 @@
 //! it says it made.
 
 mod copies;
+mod endings;
 pub(super) mod forms;
 mod history;
 mod paths;
@@ -35,6 +36,7 @@ mod structure;
 mod values;
 
 pub use copies::mark_copies;
+pub use endings::mark_line_ends;
 pub(super) use forms::read_as;
 pub use history::{mark_stash_states, mark_subjects_in_history};
 pub use paths::{
@@ -118,6 +120,13 @@ pub(crate) fn leads_with(sentence: &str, path: &str) -> bool {
 /// (`Sets::GONE`), for evidence that must not hold a message to a file it says is gone.
 pub(crate) fn tells_gone(sentence: &str) -> bool {
     forms::any_in(&fold(&sentence.to_lowercase()), Sets::GONE)
+}
+
+/// Whether a sentence tells a deletion, in any table's words ("`spike/cache` silindi",
+/// "deleted the branch"): the tables' deletion forms alone (`Sets::DELETED`), not the
+/// denials, plans and earlier states [`tells_gone`] takes too.
+pub(crate) fn tells_deleted(sentence: &str) -> bool {
+    forms::any_in(&fold(&sentence.to_lowercase()), Sets::DELETED)
 }
 
 use super::lang::{fold, number_of, LANGS};

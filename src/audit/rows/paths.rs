@@ -2719,7 +2719,7 @@ pub(super) fn says_now(text: &str) -> bool {
     })
 }
 
-fn after_now(sentence: &str) -> Option<&str> {
+pub(super) fn after_now(sentence: &str) -> Option<&str> {
     let mut at = 0;
     for (i, part) in sentence.split('`').enumerate() {
         if i % 2 == 0 {
@@ -3673,8 +3673,16 @@ pub fn mark_settings_of_a_file_before(readings: &mut [Reading]) {
 /// The settings a clause writes: `key: value` and `key=value` spans, or a key's span right
 /// before its value's (`metrics_port` … `8080`) when the clause has just those two.
 fn settings_in(clause: &str) -> Vec<String> {
-    let spans: Vec<&str> = vocab::spans_of(clause)
-        .map(str::trim)
+    // "Met `ensure_ascii=False` opnieuw gedraaid", "ran it with `--port=9000`": what a
+    // command ran with is its argument, not a file's setting.
+    let spans: Vec<&str> = clause
+        .split('`')
+        .collect::<Vec<_>>()
+        .chunks(2)
+        .filter_map(|pair| match pair {
+            [before, span] if !after_a_with_word(before) => Some(span.trim()),
+            _ => None,
+        })
         .filter(|s| !s.is_empty())
         .collect();
     let settings: Vec<String> = spans
@@ -3703,6 +3711,41 @@ fn settings_in(clause: &str) -> Vec<String> {
         }
         _ => Vec::new(),
     }
+}
+
+/// Whether the text before a span ends in a word for "with" or "using" ("met `a=b`", "with
+/// `--x`", "mit `a=b`"), in the tables' languages.
+fn after_a_with_word(before: &str) -> bool {
+    const WITH: &[&str] = &[
+        "with",
+        "using",
+        "mit",
+        "avec",
+        "con",
+        "com",
+        "met",
+        "med",
+        "z",
+        "ze",
+        "с",
+        "со",
+        "usando",
+        "utilisant",
+        "ile",
+        "dengan",
+        "kwa",
+        "gamit",
+        "με",
+        "עם",
+        "使用",
+        "用",
+    ];
+    let lower = before.trim_end().to_lowercase();
+    let last = lower
+        .rsplit(|c: char| c.is_whitespace() || c == '(' || c == ',')
+        .next()
+        .unwrap_or("");
+    WITH.contains(&last)
 }
 
 /// A span written as a setting (`port: 8080`, `log=debug`, `"version": "1.1.0"`): its key

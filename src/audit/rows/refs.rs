@@ -1641,6 +1641,19 @@ pub fn mark_committed_files(readings: &mut [Reading]) {
             {
                 continue;
             }
+            // "`stats-1.0.0.tgz` queda sin commitear", "…, `notes.txt` is not committed":
+            // the part that leaves a file out of the commit names none of its files.
+            let kept: String;
+            let clause = if negation_beside_commit_word(clause) {
+                kept = clause
+                    .split([',', '，'])
+                    .filter(|part| !negation_beside_commit_word(part))
+                    .collect::<Vec<_>>()
+                    .join(",");
+                kept.as_str()
+            } else {
+                clause
+            };
             // The sentence claims the commit as the agent's own, or the clause names it by its
             // hash beside a word for both or all ("ambos archivos están en el commit
             // 1a2b3c4"); "your commit `4e5f6a7` modified `src/parser.rs`", "upstream commit
@@ -1819,15 +1832,36 @@ fn negation_beside_commit_word(clause: &str) -> bool {
         .filter(|(_, w)| COMMIT_WORDS.iter().any(|c| w.contains(c)))
         .map(|(i, _)| i)
         .collect();
+    // "sin commitear", "sans commit", "ohne Commit": a word for "without" right before it.
+    const WITHOUT: &[&str] = &[
+        "without",
+        "sin",
+        "sem",
+        "sans",
+        "senza",
+        "ohne",
+        "zonder",
+        "bez",
+        "без",
+        "utan",
+        "uden",
+        "uten",
+        "tanpa",
+        "χωρίς",
+    ];
+    let without = commit_at
+        .iter()
+        .any(|&c| c > 0 && WITHOUT.contains(&words[c - 1].to_lowercase().as_str()));
     // A two-letter negation of another table is none here, even leading a clause ("en
     // lokaal gecommit": Dutch "and", Finnish "not").
-    words.iter().enumerate().any(|(i, w)| {
-        is_negation(w, i.max(1))
-            && commit_at.iter().any(|&c| {
-                let (a, b) = if i < c { (i, c) } else { (c, i) };
-                b - a <= 3 && !words[a..b].contains(&"q")
-            })
-    })
+    without
+        || words.iter().enumerate().any(|(i, w)| {
+            is_negation(w, i.max(1))
+                && commit_at.iter().any(|&c| {
+                    let (a, b) = if i < c { (i, c) } else { (c, i) };
+                    b - a <= 3 && !words[a..b].contains(&"q")
+                })
+        })
 }
 
 /// Whether a word for commit is followed by seven to twelve digits ("Commit 4617434
@@ -1856,11 +1890,19 @@ pub fn mark_extensions_gone(readings: &mut [Reading]) {
         if !super::paths::path_spans(&outside).is_empty() {
             continue;
         }
+        // `.env`, `.npmrc`: a file of that name, not an extension.
+        const DOTFILES: &[&str] = &[
+            "env", "npmrc", "nvmrc", "bashrc", "zshrc", "profile", "babelrc", "eslintrc",
+            "htaccess", "mailmap",
+        ];
         let exts: Vec<String> = vocab::spans_of(&outside)
             .filter_map(|s| {
                 let e = s.trim().trim_start_matches('*').strip_prefix('.')?;
-                (!e.is_empty() && e.len() <= 8 && e.chars().all(|c| c.is_ascii_alphanumeric()))
-                    .then(|| e.to_lowercase())
+                (!e.is_empty()
+                    && e.len() <= 8
+                    && e.chars().all(|c| c.is_ascii_alphanumeric())
+                    && !(s.trim().starts_with('.') && DOTFILES.contains(&e)))
+                .then(|| e.to_lowercase())
             })
             .collect();
         let [ext] = exts.as_slice() else {
@@ -1920,7 +1962,7 @@ pub fn mark_branches_deleted(readings: &mut [Reading]) {
                 || ["you", "someone", "somebody"]
                     .iter()
                     .any(|w| plain.split(|c: char| !c.is_alphanumeric()).any(|x| x == *w))
-                || !super::tells_gone(&unquoted(clause))
+                || !super::tells_deleted(&unquoted(clause))
                 || taken_back_in(r, clause, NOT_REPORTED)
                 // Last: only a clause that tells a deletion is looked through for one.
                 || negates(&plain)
@@ -2724,7 +2766,7 @@ fn is_negation(word: &str, at: usize) -> bool {
     })
 }
 
-fn denials_of(r: &Reading) -> Vec<String> {
+pub(super) fn denials_of(r: &Reading) -> Vec<String> {
     r.why
         .iter()
         .filter(|w| w.contains("negated (\""))
