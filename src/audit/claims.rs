@@ -192,6 +192,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_set_values(&mut readings);
     super::rows::mark_listening_servers(&mut readings);
     super::rows::mark_line_ends(&mut readings);
+    super::rows::mark_archive_members(&mut readings);
     super::rows::mark_now_inside(&mut readings);
     super::rows::mark_branches_deleted(&mut readings);
     super::rows::mark_copies(&mut readings);

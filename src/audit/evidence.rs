@@ -708,6 +708,172 @@ pub fn known(path: &Path, f: &Facts) -> bool {
 /// A value the message says a file holds: the file, as the turn left it, has every word of
 /// the value (`port: 9000` is held by `port:   9000`; case and spacing aside, no letter
 /// or digit of the value may be missing).
+/// Evidence for what an archive is told to hold or leave out: its members as the turn
+/// left it (a zip's central directory read here; a tar's, compressed or not, listed by
+/// `tar -tf`), a member matching under any folder (`package/.env` for `.env`) or as a
+/// folder of members. An archive that is not there or cannot be listed is reported.
+pub fn archive_evidence(
+    claim: &Claim,
+    archive: &Path,
+    member: &str,
+    present: bool,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let shown = archive.display();
+    let fix = "list the archive (`tar -tzf`, `unzip -l`) and say what it holds";
+    if !archive.is_file() {
+        return Err(reported(
+            claim,
+            format!("{shown} is not there at the end of the turn"),
+            fix,
+        ));
+    }
+    let entries = match archive_members(archive) {
+        Ok(entries) => entries,
+        Err(why) => {
+            return Err(reported(
+                claim,
+                format!("{shown} could not be listed: {why}"),
+                fix,
+            ))
+        }
+    };
+    // "`zip -r` only added to the old archive: `unzip -l` still showed …", then a remake:
+    // with two commands of the turn making or changing the archive, a sentence may tell
+    // the first one's.
+    let archive_name = archive
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned());
+    let makers = f
+        .runs
+        .iter()
+        .flat_map(|r| &r.stages)
+        .filter(|s| {
+            let argv = shellrun::peel(&s.argv);
+            let program = argv
+                .first()
+                .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
+            // `tar tzf` and `tar --list` read it.
+            let tar_writes = argv[1..].iter().any(|a| {
+                matches!(
+                    a.as_str(),
+                    "--create" | "--append" | "--update" | "--delete"
+                ) || !a.starts_with("--")
+                    && a.len() <= 6
+                    && a.trim_start_matches('-')
+                        .chars()
+                        .all(|c| c.is_ascii_alphabetic())
+                    && a.trim_start_matches('-').contains(['c', 'r', 'u'])
+            });
+            s.ran != Ran::No
+                && (matches!(program, "zip" | "7z" | "jar" | "git" | "rm" | "gzip")
+                    || program == "tar" && tar_writes)
+                && argv[1..].iter().any(|a| {
+                    let a = a.strip_prefix("--output=").unwrap_or(a);
+                    Some(a.rsplit('/').next().unwrap_or(a)) == archive_name.as_deref()
+                })
+        })
+        .count();
+    let wanted = member.trim_start_matches("./").trim_end_matches('/');
+    let found = entries.iter().find(|e| {
+        let e = e.trim_start_matches("./").trim_end_matches('/');
+        e == wanted || e.ends_with(&format!("/{wanted}")) || e.starts_with(&format!("{wanted}/"))
+    });
+    match (present, found) {
+        (true, Some(e)) => Ok(format!("{shown} holds {e}")),
+        (false, None) => Ok(format!(
+            "{shown} holds no {wanted} ({} entries listed)",
+            entries.len()
+        )),
+        (true, None) => {
+            let listed: Vec<&str> = entries.iter().take(8).map(String::as_str).collect();
+            let why = format!(
+                "{shown} does not hold {wanted}: its {} entries are {}{}",
+                entries.len(),
+                listed.join(", "),
+                if entries.len() > 8 { ", …" } else { "" }
+            );
+            Err(if makers > 1 {
+                reported(
+                    claim,
+                    format!("{why} ({makers} commands of this turn made or changed it)"),
+                    fix,
+                )
+            } else {
+                finding(claim, why, fix)
+            })
+        }
+        (false, Some(e)) => {
+            let why = format!("{shown} still holds {e}");
+            Err(if makers > 1 {
+                reported(
+                    claim,
+                    format!("{why} ({makers} commands of this turn made or changed it)"),
+                    fix,
+                )
+            } else {
+                finding(claim, why, fix)
+            })
+        }
+    }
+}
+
+/// The member names of an archive: a zip (`.zip`, `.whl`, `.jar`) from its central
+/// directory, a tar (`.tar`, `.tgz`, `.tar.gz`, …) from `tar -tf`.
+fn archive_members(path: &Path) -> Result<Vec<String>, String> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    if [".zip", ".whl", ".jar"].iter().any(|e| name.ends_with(e)) {
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        return zip_members(&bytes).ok_or_else(|| "not a zip archive it can read".to_owned());
+    }
+    let out = std::process::Command::new("tar")
+        .arg("-tf")
+        .arg(path)
+        .env("LC_ALL", "C")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("`tar` could not run: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "`tar -tf` failed: {}",
+            cut(String::from_utf8_lossy(&out.stderr).trim())
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect())
+}
+
+/// The names in a zip's central directory (no zip64): `None` when it has none readable.
+fn zip_members(bytes: &[u8]) -> Option<Vec<String>> {
+    let u16_at = |i: usize| Some(u16::from_le_bytes(bytes.get(i..i + 2)?.try_into().ok()?));
+    let u32_at = |i: usize| Some(u32::from_le_bytes(bytes.get(i..i + 4)?.try_into().ok()?));
+    // The end of central directory record: within the last 64 KiB and 22 bytes.
+    let from = bytes.len().saturating_sub(22 + 0xFFFF);
+    let eocd = (from..bytes.len().saturating_sub(21))
+        .rev()
+        .find(|&i| u32_at(i) == Some(0x0605_4b50))?;
+    let count = usize::from(u16_at(eocd + 10)?);
+    let mut at = usize::try_from(u32_at(eocd + 16)?).ok()?;
+    let mut names = Vec::with_capacity(count);
+    for _ in 0..count {
+        if u32_at(at)? != 0x0201_4b50 {
+            return None;
+        }
+        let n = usize::from(u16_at(at + 28)?);
+        let extra = usize::from(u16_at(at + 30)?);
+        let comment = usize::from(u16_at(at + 32)?);
+        let name = bytes.get(at + 46..at + 46 + n)?;
+        names.push(String::from_utf8_lossy(name).into_owned());
+        at += 46 + n + extra + comment;
+    }
+    Some(names)
+}
+
 /// Evidence for the line ends a file is told to have: its lines as the turn left them
 /// (up to 4 MiB read), each ending in `\r\n` (`crlf`) or in `\n` alone.
 pub fn line_ends_evidence(claim: &Claim, path: &Path, crlf: bool) -> Result<String, Finding> {

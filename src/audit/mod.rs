@@ -398,6 +398,14 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 evidence::committed_evidence(&claim, &resolved, &facts)
             }
             Kind::Listening { port } => evidence::listening_evidence(&claim, *port, &facts),
+            Kind::InArchive {
+                archive,
+                member,
+                present,
+            } => {
+                let resolved = evidence::resolve(archive, &facts);
+                evidence::archive_evidence(&claim, &resolved, member, *present, &facts)
+            }
             Kind::LineEnds { path, crlf } => {
                 let resolved = evidence::resolve(path, &facts);
                 if ignored_path(&resolved) {

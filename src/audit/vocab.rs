@@ -175,6 +175,14 @@ pub enum Kind {
         path: String,
         mode: String,
     },
+    /// What the message says an archive holds or leaves out ("`dist/site.zip` now holds
+    /// only `index.html` …; `pricing-2024.html` is no longer in it", "O `.env` ficou fora do
+    /// tarball"): the archive as the turn left it lists `member` (under any folder), or not.
+    InArchive {
+        archive: String,
+        member: String,
+        present: bool,
+    },
     /// The line ends the message says a file has ("改行は LF で、CRLF ではありません",
     /// "`data/a.csv` → CRLF"): every line of the file ends so (`crlf`: in `\r\n`).
     LineEnds {
@@ -314,6 +322,16 @@ impl std::fmt::Display for Kind {
             } => write!(f, "the stash list empty"),
             Kind::Mode { path, mode } => write!(f, "file {path} committed with mode {mode}"),
             Kind::Printed { text } => write!(f, "`{text}` printed"),
+            Kind::InArchive {
+                archive,
+                member,
+                present: true,
+            } => write!(f, "archive {archive} holds {member}"),
+            Kind::InArchive {
+                archive,
+                member,
+                present: false,
+            } => write!(f, "archive {archive} leaves out {member}"),
             Kind::LineEnds { path, crlf } => write!(
                 f,
                 "file {path} has {} line ends",
@@ -396,6 +414,11 @@ impl ClaimClass {
             } else {
                 ClaimClass::Other
             };
+        }
+        if text.starts_with("archive ")
+            && (text.contains(" holds ") || text.contains(" leaves out "))
+        {
+            return ClaimClass::FileHolds;
         }
         if text.starts_with("no *.") && text.ends_with(" file left") {
             return ClaimClass::FileDeleted;
@@ -529,7 +552,9 @@ impl Kind {
             Kind::Commit { .. } => ClaimClass::Commit,
             Kind::Push { .. } => ClaimClass::Push,
             Kind::Ref { .. } => ClaimClass::Ref,
-            Kind::Holds { .. } | Kind::LineEnds { .. } => ClaimClass::FileHolds,
+            Kind::Holds { .. } | Kind::LineEnds { .. } | Kind::InArchive { .. } => {
+                ClaimClass::FileHolds
+            }
             Kind::Ran { .. } => ClaimClass::Ran,
             Kind::Unmoved { .. } => ClaimClass::Unmoved,
             Kind::Clean => ClaimClass::Clean,
@@ -2114,6 +2139,16 @@ mod tests {
             Kind::LineEnds {
                 path: "data/a.csv".into(),
                 crlf: true,
+            },
+            Kind::InArchive {
+                archive: "dist/site.zip".into(),
+                member: "index.html".into(),
+                present: true,
+            },
+            Kind::InArchive {
+                archive: "dist/a.tgz".into(),
+                member: ".env".into(),
+                present: false,
             },
             Kind::Titled {
                 subject: "docs: add FAQ".into(),

@@ -111,6 +111,14 @@ fn kind_label(kind: &Kind) -> String {
             refs.join("+")
         ),
         Kind::Printed { text } => format!("printed:{text}"),
+        Kind::InArchive {
+            archive,
+            member,
+            present,
+        } => format!(
+            "archive:{}:{archive}:{member}",
+            if *present { "holds" } else { "lacks" }
+        ),
         Kind::LineEnds { path, crlf } => {
             format!("line-ends:{}:{path}", if *crlf { "crlf" } else { "lf" })
         }

@@ -19,6 +19,10 @@ const TO_WORDS: &[&str] = &[
 /// none, the last file an earlier line of the message names (in a command's span too).
 /// Nothing where the sentence plans, doubts, asks or relays a tool's warning.
 pub fn mark_line_ends(readings: &mut [Reading]) {
+    // Most messages name no line ends: nothing to look for.
+    if !readings.iter().any(|r| r.sentence.contains("LF")) {
+        return;
+    }
     let mut last_file: Option<String> = None;
     for r in readings.iter_mut() {
         let named_here = files_named(&r.sentence);

@@ -24,6 +24,7 @@
 //! branches, commits by subject, status rows, remote branches) and [`copies`] the copies
 //! it says it made.
 
+mod archives;
 mod copies;
 mod endings;
 pub(super) mod forms;
@@ -35,6 +36,7 @@ mod servers;
 mod structure;
 mod values;
 
+pub use archives::mark_archive_members;
 pub use copies::mark_copies;
 pub use endings::mark_line_ends;
 pub(super) use forms::read_as;
