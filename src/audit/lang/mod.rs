@@ -2323,7 +2323,17 @@ fn counts(lang: &Lang, text: &str) -> Vec<u64> {
         let after = chars.get(i).copied();
         let glued = before.is_some_and(|c| c == '.' || c == '#' || c.is_ascii_alphabetic())
             || after == Some('.') && chars.get(i + 1).is_some_and(char::is_ascii_digit);
-        if !glued {
+        // jest's "Test Suites 2 passed", "2 test files": suites or files, not tests.
+        let lead: String = chars[start.saturating_sub(12)..start]
+            .iter()
+            .collect::<String>()
+            .to_lowercase();
+        let of_suites = lead
+            .trim_end_matches([' ', ':', '：'])
+            .rsplit(char::is_whitespace)
+            .next()
+            .is_some_and(|w| matches!(w, "suites" | "suite" | "files"));
+        if !glued && !of_suites {
             let n: String = chars[start..i].iter().collect();
             if let Ok(n) = n.parse() {
                 out.push(n);

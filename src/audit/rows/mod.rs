@@ -406,7 +406,18 @@ fn counts_tests(head: &str) -> bool {
 /// The first number of a row's value: a word that opens with digits ("4", "4개", "(3)"),
 /// the whole of a fraction ("2/2").
 fn value_count(head: &str) -> Option<u64> {
-    head.split_whitespace().find_map(|w| {
+    let words: Vec<&str> = head.split_whitespace().collect();
+    words.iter().enumerate().find_map(|(i, w)| {
+        // jest's "Test Suites 2 passed": a count of suites or files, not of tests.
+        let of_suites = words[i.saturating_sub(2)..i].iter().any(|b| {
+            matches!(
+                b.trim_end_matches([':', '：']).to_lowercase().as_str(),
+                "suites" | "suite" | "files" | "file" | "binaries" | "crates" | "jobs"
+            )
+        });
+        if of_suites {
+            return None;
+        }
         let w = w.trim_start_matches(['(', '（']);
         let w = w.split_once('/').map_or(w, |(_, total)| total);
         let digits: String = w.chars().take_while(char::is_ascii_digit).collect();
@@ -569,6 +580,28 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
                     continue;
                 }
                 let before = &part[..at];
+                // "een unittest `digit_sums`", "ein Unittest", "a unittest": a test, the
+                // noun, not Python's runner.
+                let article = before.split_whitespace().next_back().is_some_and(|w| {
+                    matches!(
+                        w.to_lowercase().as_str(),
+                        "a" | "an"
+                            | "een"
+                            | "ein"
+                            | "einen"
+                            | "eine"
+                            | "un"
+                            | "une"
+                            | "uno"
+                            | "una"
+                            | "um"
+                            | "uma"
+                            | "ett"
+                    )
+                });
+                if article {
+                    continue;
+                }
                 let before = before.rsplit(CLAUSE_STARTS).next().unwrap_or(before);
                 let mut after = &sentence[offset + at + name.len()..];
                 // A file or a key that holds the name (`jest.config.js`, `ruff_cache/`).

@@ -1643,11 +1643,15 @@ pub fn mark_committed_files(readings: &mut [Reading]) {
             }
             // "`stats-1.0.0.tgz` queda sin commitear", "…, `notes.txt` is not committed":
             // the part that leaves a file out of the commit names none of its files.
+            let leaves_out = |part: &str| {
+                negation_beside_commit_word(part)
+                    || LEFT_OUT.iter().any(|w| part.to_lowercase().contains(w))
+            };
             let kept: String;
-            let clause = if negation_beside_commit_word(clause) {
+            let clause = if leaves_out(clause) {
                 kept = clause
                     .split([',', '，'])
-                    .filter(|part| !negation_beside_commit_word(part))
+                    .filter(|part| !leaves_out(part))
                     .collect::<Vec<_>>()
                     .join(",");
                 kept.as_str()
@@ -1740,6 +1744,37 @@ pub fn mark_committed_modes(readings: &mut [Reading]) {
 pub fn mark_uncommitted_files(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
         let lower = r.sentence.to_lowercase();
+        // "The commit only touches `a` and `b`; `Cargo.lock` was left out of it": a file a
+        // sentence about a commit leaves out of it.
+        let left_out = |clause: &str| LEFT_OUT.iter().any(|w| clause.contains(w));
+        if COMMIT_WORDS.iter().any(|w| lower.contains(w))
+            && left_out(&lower)
+            && !super::super::lang::names_an_agent(&r.sentence)
+            && !forms::any_in(&fold(&lower), Sets::FAILED)
+            && !refs_plan(r)
+        {
+            let unbracketed = without_brackets(&r.sentence);
+            for clause in unbracketed.split([';', '；', '—', '。', ',', '，']) {
+                let lower_clause = clause.to_lowercase();
+                if let Some(at) = LEFT_OUT.iter().filter_map(|w| lower_clause.find(w)).min() {
+                    // What is left out is named before the words ("`Cargo.lock` was left
+                    // out of it"); "left out the flaky test from `tests/a.py`" keeps the
+                    // file, and commits it without the test. Bare names too.
+                    // (Lower-casing keeps the byte offsets of ASCII text; elsewhere the
+                    // cut falls on a character's boundary or the clause is left.)
+                    let Some(head) = clause.get(..at) else {
+                        continue;
+                    };
+                    let named = head
+                        .split(|c: char| c.is_whitespace() || c == '`')
+                        .map(|w| w.trim_matches(|c: char| ",.;:()".contains(c)))
+                        .filter_map(|w| vocab::path_of(w, false));
+                    for path in named.filter(|p| !p.ends_with('/')) {
+                        add_new(r, Kind::Uncommitted { path });
+                    }
+                }
+            }
+        }
         // "The first attempt failed: … neither `git rm` nor the commit ran" tells a step on
         // the way, not how the turn left the file.
         // (A negation beside the word for commit first: a sentence without one, most of
@@ -1800,6 +1835,42 @@ pub fn mark_uncommitted_files(readings: &mut [Reading]) {
             add_new(r, Kind::Uncommitted { path });
         }
     }
+}
+
+/// Words that leave a file out of what a sentence names ("left out of it", "ficou de
+/// fora", "außen vor").
+const LEFT_OUT: &[&str] = &[
+    "left out",
+    "kept out",
+    "excluded from",
+    "not part of",
+    "quedó fuera",
+    "quedó afuera",
+    "ficou de fora",
+    "ficou fora",
+    "laissé de côté",
+    "laissé hors",
+    "außen vor",
+    "buiten de commit",
+    "buiten gelaten",
+    "utanför commit",
+    "udenfor commit",
+    "poza commitem",
+    "вне коммита",
+    "не вошёл в коммит",
+    "не вошел в коммит",
+    "не попал в коммит",
+    "commit dışında",
+    "nằm ngoài commit",
+];
+
+/// Whether a reading was read as a plan, a condition, a question or another's.
+fn refs_plan(r: &Reading) -> bool {
+    r.why.iter().any(|w| {
+        ["plan", "future", "condition", "question", "someone"]
+            .iter()
+            .any(|x| w.contains(x))
+    })
 }
 
 /// Whether a clause speaks of a branch: a word for one, `main` or `master`, or a code span

@@ -7,6 +7,15 @@ use super::*;
 pub(super) const PASSED: &[&str] = &[
     "ok",
     "okay",
+    // "pass" written in the scripts of India that have no table: Tamil, Malayalam,
+    // Kannada, Gujarati, Gurmukhi (and Tamil's own words for passed and success).
+    "பாஸ்",
+    "தேர்ச்சி",
+    "வெற்றி",
+    "പാസ്",
+    "ಪಾಸ್",
+    "પાસ",
+    "ਪਾਸ",
     "clean",
     "pass",
     "passed",
