@@ -33,9 +33,7 @@ pub fn mark_line_ends(readings: &mut [Reading]) {
         if r.skipped || !r.sentence.contains("LF") {
             continue;
         }
-        let Some(crlf) = told_ending(r) else {
-            continue;
-        };
+        // The file first: a sentence with none to speak of is left before its words are.
         let own = path_spans(&r.sentence);
         let path = match own.as_slice() {
             [one] if !one.ends_with('/') => one.clone(),
@@ -44,6 +42,9 @@ pub fn mark_line_ends(readings: &mut [Reading]) {
                 None => continue,
             },
             _ => continue,
+        };
+        let Some(crlf) = told_ending(r) else {
+            continue;
         };
         add_new(r, Kind::LineEnds { path, crlf });
     }
@@ -83,7 +84,7 @@ fn told_ending(r: &Reading) -> Option<bool> {
         [] => None,
         [(at, crlf), rest @ ..] if rest.iter().all(|(_, c)| c == crlf) => {
             let now = paths::after_now(s).is_some();
-            (!negates(s) && (now || after_to(*at))).then_some(*crlf)
+            ((now || after_to(*at)) && !negates(s)).then_some(*crlf)
         }
         [(a, first), (b, second)] if first != second => {
             let end_a = a + if *first { 4 } else { 2 };

@@ -1925,14 +1925,18 @@ fn negation_beside_commit_word(clause: &str) -> bool {
         .any(|&c| c > 0 && WITHOUT.contains(&words[c - 1].to_lowercase().as_str()));
     // A two-letter negation of another table is none here, even leading a clause ("en
     // lokaal gecommit": Dutch "and", Finnish "not").
+    // (The forms' index, built anyway, first: a clause with no negation form of any table
+    // is left before the negations' own table is built.)
     without
-        || words.iter().enumerate().any(|(i, w)| {
-            is_negation(w, i.max(1))
-                && commit_at.iter().any(|&c| {
-                    let (a, b) = if i < c { (i, c) } else { (c, i) };
-                    b - a <= 3 && !words[a..b].contains(&"q")
-                })
-        })
+        || !commit_at.is_empty()
+            && forms::any_in(&fold(&clause.to_lowercase()), Sets::NOT_THERE)
+            && words.iter().enumerate().any(|(i, w)| {
+                is_negation(w, i.max(1))
+                    && commit_at.iter().any(|&c| {
+                        let (a, b) = if i < c { (i, c) } else { (c, i) };
+                        b - a <= 3 && !words[a..b].contains(&"q")
+                    })
+            })
 }
 
 /// Whether a word for commit is followed by seven to twelve digits ("Commit 4617434
