@@ -705,9 +705,6 @@ pub fn known(path: &Path, f: &Facts) -> bool {
         || f.wrote(path, true)
 }
 
-/// A value the message says a file holds: the file, as the turn left it, has every word of
-/// the value (`port: 9000` is held by `port:   9000`; case and spacing aside, no letter
-/// or digit of the value may be missing).
 /// Evidence for what an archive is told to hold or leave out: its members as the turn
 /// left it (a zip's central directory read here; a tar's, compressed or not, listed by
 /// `tar -tf`), a member matching under any folder (`package/.env` for `.env`) or as a
@@ -766,7 +763,8 @@ pub fn archive_evidence(
                     && a.trim_start_matches('-').contains(['c', 'r', 'u'])
             });
             s.ran != Ran::No
-                && (matches!(program, "zip" | "7z" | "jar" | "git" | "rm" | "gzip")
+                && (matches!(program, "zip" | "7z" | "jar" | "rm" | "gzip")
+                    || program == "git" && argv.get(1).is_some_and(|a| a == "archive")
                     || program == "tar" && tar_writes)
                 && argv[1..].iter().any(|a| {
                     let a = a.strip_prefix("--output=").unwrap_or(a);
@@ -877,37 +875,9 @@ fn zip_members(bytes: &[u8]) -> Option<Vec<String>> {
 /// Evidence for the line ends a file is told to have: its lines as the turn left them
 /// (up to 4 MiB read), each ending in `\r\n` (`crlf`) or in `\n` alone.
 pub fn line_ends_evidence(claim: &Claim, path: &Path, crlf: bool) -> Result<String, Finding> {
-    const CAP: u64 = 4 << 20;
     let shown = path.display();
     let fix = "check the file's line ends (`file`, `od -c | head`) and say what they are";
-    let mut bytes = Vec::new();
-    match std::fs::File::open(path) {
-        Ok(file) => {
-            if let Err(e) =
-                std::io::Read::read_to_end(&mut std::io::Read::take(file, CAP), &mut bytes)
-            {
-                return Err(reported(
-                    claim,
-                    format!("{shown} could not be read: {e}"),
-                    fix,
-                ));
-            }
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(finding(
-                claim,
-                format!("{shown} does not exist at the end of the turn"),
-                fix,
-            ))
-        }
-        Err(e) => {
-            return Err(reported(
-                claim,
-                format!("{shown} could not be read: {e}"),
-                fix,
-            ))
-        }
-    }
+    let bytes = read_as_left(claim, path, fix)?;
     let ends = bytes.iter().enumerate().filter(|(_, b)| **b == b'\n');
     let (with_cr, bare): (Vec<usize>, Vec<usize>) = ends
         .map(|(i, _)| i)
@@ -939,32 +909,39 @@ pub fn line_ends_evidence(claim: &Claim, path: &Path, crlf: bool) -> Result<Stri
     }
 }
 
-pub fn holds_evidence(claim: &Claim, path: &Path, value: &str) -> Result<String, Finding> {
-    /// More than a config or source file holds: past it the file is not read.
+/// The first 4 MiB of a file as the turn left it (more than a config or source file
+/// holds: past it the file is not read). Missing, it refutes the claim; unreadable, it is
+/// reported.
+fn read_as_left(claim: &Claim, path: &Path, fix: &str) -> Result<Vec<u8>, Finding> {
     const CAP: u64 = 4 << 20;
     let shown = path.display();
+    let mut bytes = Vec::new();
+    let read = std::fs::File::open(path).and_then(|file| {
+        std::io::Read::read_to_end(&mut std::io::Read::take(file, CAP), &mut bytes)
+    });
+    match read {
+        Ok(_) => Ok(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(finding(
+            claim,
+            format!("{shown} does not exist at the end of the turn"),
+            fix,
+        )),
+        Err(e) => Err(reported(
+            claim,
+            format!("{shown} could not be read: {e}"),
+            fix,
+        )),
+    }
+}
+
+/// A value the message says a file holds: the file, as the turn left it, has every word of
+/// the value (`port: 9000` is held by `port:   9000`; case and spacing aside, no letter
+/// or digit of the value may be missing).
+pub fn holds_evidence(claim: &Claim, path: &Path, value: &str) -> Result<String, Finding> {
+    let shown = path.display();
     let fix = "check the file and say what it holds, or make the change";
-    let text = match std::fs::File::open(path) {
-        Ok(file) => {
-            let mut text = String::new();
-            let _ = std::io::Read::read_to_string(&mut std::io::Read::take(file, CAP), &mut text);
-            text
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(finding(
-                claim,
-                format!("{shown} does not exist at the end of the turn"),
-                fix,
-            ))
-        }
-        Err(e) => {
-            return Err(reported(
-                claim,
-                format!("{shown} could not be read: {e}"),
-                fix,
-            ));
-        }
-    };
+    // Bytes that are not UTF-8 (a Latin-1 CSV) stand in as U+FFFD: the rest is still read.
+    let text = String::from_utf8_lossy(&read_as_left(claim, path, fix)?).into_owned();
     // A file a merge or a stash left in conflict holds both sides, and neither.
     if text.lines().any(|l| l.starts_with("<<<<<<< "))
         && text.lines().any(|l| l.starts_with(">>>>>>> "))

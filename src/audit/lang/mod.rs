@@ -1726,7 +1726,7 @@ struct Clause {
 /// al `b`", "`a` zu `b`").
 const TO: &[&str] = &[
     "to", "into", "al", "a", "à", "au", "zu", "zum", "zur", "naar", "aan", "till", "til", "do",
-    "ao", "à", "para", "в", "во", "к", "до", "w", "ke", "sa", "σε", "στο", "στη", "στην",
+    "ao", "para", "в", "во", "к", "до", "w", "ke", "sa", "σε", "στο", "στη", "στην",
 ];
 
 /// Words that put what a verb made inside a file ("Tests in `a.py` angelegt").
@@ -1985,7 +1985,7 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
     let mut inside = Vec::new();
     let mut put_in = Vec::new();
     let mut marks = text.match_indices('§').map(|(i, _)| i);
-    for span in &spans {
+    for (k, span) in spans.iter().enumerate() {
         let at = marks.next().unwrap_or(0);
         if let Some(p) = vocab::path_of(span, true) {
             let word_before = text[..at].split_whitespace().next_back().unwrap_or("");
@@ -1999,10 +1999,14 @@ fn clause(lang: &Lang, raw: &str) -> Clause {
             {
                 inside.push(p.clone());
             }
-            // "`a` al `b`": the next thing after this span is a word for "to", then a span.
+            // "`a` al `b`": the next thing after this span is a word for "to", then the
+            // next span, a path ("bumped `Cargo.toml` to `0.2.0`" changed the file).
             let mut next = after.split_whitespace();
             if let (Some(word), Some(then)) = (next.next(), next.next()) {
-                if TO.contains(&word) && then.starts_with('§') {
+                let then_a_path = spans
+                    .get(k + 1)
+                    .is_some_and(|s| vocab::path_of(s, true).is_some());
+                if TO.contains(&word) && then.starts_with('§') && then_a_path {
                     put_in.push(p.clone());
                 }
             }

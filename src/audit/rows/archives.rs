@@ -305,15 +305,7 @@ mod tests {
     use super::*;
 
     fn read(message: &str) -> Vec<(String, String, bool)> {
-        let mut readings: Vec<Reading> = message
-            .lines()
-            .map(|l| Reading {
-                sentence: l.to_owned(),
-                claims: Vec::new(),
-                why: Vec::new(),
-                skipped: false,
-            })
-            .collect();
+        let mut readings = super::super::readings_of_lines(message);
         mark_archive_members(&mut readings);
         readings
             .iter()

@@ -145,15 +145,7 @@ mod tests {
     use super::*;
 
     fn ends(message: &str) -> Vec<(String, bool)> {
-        let mut readings: Vec<Reading> = message
-            .lines()
-            .map(|l| Reading {
-                sentence: l.to_owned(),
-                claims: Vec::new(),
-                why: Vec::new(),
-                skipped: false,
-            })
-            .collect();
+        let mut readings = super::super::readings_of_lines(message);
         mark_line_ends(&mut readings);
         readings
             .iter()

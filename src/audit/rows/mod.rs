@@ -425,6 +425,20 @@ fn value_count(head: &str) -> Option<u64> {
     })
 }
 
+/// One unread reading per line of `message`, for a reader's unit tests.
+#[cfg(test)]
+fn readings_of_lines(message: &str) -> Vec<Reading> {
+    message
+        .lines()
+        .map(|l| Reading {
+            sentence: l.to_owned(),
+            claims: Vec::new(),
+            why: Vec::new(),
+            skipped: false,
+        })
+        .collect()
+}
+
 /// Adds a claim to a reading: a reading with claims says no more why it has none.
 fn add(r: &mut Reading, claim: Claim) {
     if r.claims.is_empty() {

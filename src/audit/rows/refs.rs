@@ -1784,11 +1784,7 @@ pub fn mark_uncommitted_files(readings: &mut [Reading]) {
             || !forms::any_in(&fold(&lower), Sets::NOT_THERE)
             || !negation_beside_commit_word(&without_brackets(&lower))
             || super::super::lang::names_an_agent(&r.sentence)
-            || r.why.iter().any(|w| {
-                ["plan", "future", "condition", "question", "someone"]
-                    .iter()
-                    .any(|x| w.contains(x))
-            })
+            || refs_plan(r)
             || forms::any_in(&fold(&lower), Sets::FAILED)
             || super::tells_a_sequence(&r.sentence)
         {
