@@ -777,6 +777,18 @@ pub fn archive_evidence(
         let e = e.trim_start_matches("./").trim_end_matches('/');
         e == wanted || e.ends_with(&format!("/{wanted}")) || e.starts_with(&format!("{wanted}/"))
     });
+    // With two commands that made or changed it, the sentence may tell the first one's.
+    let refuted = |why: String| {
+        if makers > 1 {
+            reported(
+                claim,
+                format!("{why} ({makers} commands of this turn made or changed it)"),
+                fix,
+            )
+        } else {
+            finding(claim, why, fix)
+        }
+    };
     match (present, found) {
         (true, Some(e)) => Ok(format!("{shown} holds {e}")),
         (false, None) => Ok(format!(
@@ -785,34 +797,14 @@ pub fn archive_evidence(
         )),
         (true, None) => {
             let listed: Vec<&str> = entries.iter().take(8).map(String::as_str).collect();
-            let why = format!(
+            Err(refuted(format!(
                 "{shown} does not hold {wanted}: its {} entries are {}{}",
                 entries.len(),
                 listed.join(", "),
                 if entries.len() > 8 { ", …" } else { "" }
-            );
-            Err(if makers > 1 {
-                reported(
-                    claim,
-                    format!("{why} ({makers} commands of this turn made or changed it)"),
-                    fix,
-                )
-            } else {
-                finding(claim, why, fix)
-            })
+            )))
         }
-        (false, Some(e)) => {
-            let why = format!("{shown} still holds {e}");
-            Err(if makers > 1 {
-                reported(
-                    claim,
-                    format!("{why} ({makers} commands of this turn made or changed it)"),
-                    fix,
-                )
-            } else {
-                finding(claim, why, fix)
-            })
-        }
+        (false, Some(e)) => Err(refuted(format!("{shown} still holds {e}"))),
     }
 }
 
