@@ -20,7 +20,7 @@
 //! reported. [`explain`] gives the reading of every sentence, claim or not, and why.
 
 use super::vocab::*;
-pub use super::vocab::{Change, Claim, Confidence, Kind, Listed, Reading};
+pub use super::vocab::{Change, Claim, Confidence, FnPart, Kind, Listed, Reading};
 
 /// Conditions: opening a sentence, they make all of it no claim; later, only their part.
 const CONDITIONAL: &[&str] = &[
@@ -180,6 +180,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_subjects_in_history(&mut readings);
     super::rows::mark_stash_states(&mut readings);
     super::rows::mark_printed(&mut readings);
+    super::rows::mark_summary_counts(&mut readings);
     super::rows::mark_gone_beside_denials(&mut readings);
     super::rows::mark_committed_files(&mut readings);
     super::rows::mark_committed_modes(&mut readings);
@@ -192,6 +193,8 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_set_values(&mut readings);
     super::rows::mark_listening_servers(&mut readings);
     super::rows::mark_line_ends(&mut readings);
+    super::rows::mark_function_parts(&mut readings);
+    super::rows::mark_text_gone(&mut readings);
     super::rows::mark_archive_members(&mut readings);
     super::rows::mark_now_inside(&mut readings);
     super::rows::mark_branches_deleted(&mut readings);

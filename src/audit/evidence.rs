@@ -9,6 +9,7 @@ use super::shellrun::{self, Ran, Stage};
 use super::summary::{self, Runner, Summary};
 use super::{Evidence, Finding};
 use crate::audit::claims::{Change, Claim, Confidence, Kind};
+use crate::audit::vocab::FnPart;
 use crate::shell;
 use crate::tools;
 use crate::transcript::Entry;
@@ -665,6 +666,11 @@ pub fn reported(claim: &Claim, why: String, fix: &str) -> Finding {
 /// Where a path named in a message is: relative to the working directory or the root;
 /// else a basename that names exactly one file the turn wrote or changed.
 pub fn resolve(path: &str, f: &Facts) -> PathBuf {
+    // `~/.gitconfig`: the user's home, as the agent's shell reads it (the hook runs with
+    // the agent's environment).
+    if let (Some(rest), Some(home)) = (path.strip_prefix("~/"), std::env::var_os("HOME")) {
+        return crate::fsutil::canonical(&Path::new(&home).join(rest));
+    }
     let direct = crate::fsutil::absolute(Path::new(path.trim_end_matches('/')), f.ev.cwd);
     if direct.exists() || path.contains('/') {
         return crate::fsutil::canonical(&direct);
@@ -2505,12 +2511,19 @@ fn named_by_no_source(file: &Path, f: &Facts) -> bool {
     if stem.len() < 3 || stem == "index" || stem == "__init__" || stem == "main" {
         return false;
     }
+    // JavaScript loads a file by its path (`require('../bin/b64')`, `'bin/b64.js'`): a
+    // word of the same letters (a parameter `b64`) loads nothing. Python imports a module
+    // by its name, a word.
+    let by_path = family.contains(&"js");
     let names = |text: &str| {
         text.match_indices(stem).any(|(i, _)| {
             let before = text[..i].chars().next_back();
             let after = text[i + stem.len()..].chars().next();
-            before.is_none_or(|c| !c.is_alphanumeric() && c != '_')
-                && after.is_none_or(|c| !c.is_alphanumeric() && c != '_')
+            let word = before.is_none_or(|c| !c.is_alphanumeric() && c != '_')
+                && after.is_none_or(|c| !c.is_alphanumeric() && c != '_');
+            let pathlike =
+                before.is_some_and(|c| matches!(c, '/' | '\'' | '"' | '`')) || after == Some('.');
+            word && (!by_path || pathlike)
         })
     };
     no_source_says(
@@ -3205,7 +3218,12 @@ fn passed_count_beside_another(claim: &Claim, count: Option<u64>, c: &Check) -> 
 /// A check claim whose clause names check commands (`node --check a.js`: OK) is backed
 /// only if one of them ran in this turn.
 pub fn named_commands_ran(claim: &Claim, f: &Facts) -> Result<(), Finding> {
-    if claim.commands.is_empty() || claim.commands.iter().any(|span| span_ran(span, f)) {
+    if claim.commands.is_empty()
+        || claim
+            .commands
+            .iter()
+            .any(|span| span_ran(span, f) || a_script_run_holds(span, f))
+    {
         return Ok(());
     }
     Err(finding(
@@ -3216,6 +3234,25 @@ pub fn named_commands_ran(claim: &Claim, f: &Facts) -> Result<(), Finding> {
         ),
         "run it after your last edit and report its result",
     ))
+}
+
+/// Whether a script the turn ran (`bash scripts/ci.sh`, `./ci.sh`) has a line that runs
+/// `command` (`node --test` in the script's own lines, not in a comment): the script ran
+/// it. Whether it passed is the run's own evidence, read from the run's output.
+fn a_script_run_holds(command: &str, f: &Facts) -> bool {
+    let command = command.trim();
+    !command.is_empty()
+        && scripts_run(f).iter().any(|script| {
+            let mut text = String::new();
+            let read = std::fs::File::open(script).and_then(|h| {
+                std::io::Read::read_to_string(&mut std::io::Read::take(h, 256 << 10), &mut text)
+            });
+            read.is_ok()
+                && text
+                    .lines()
+                    .map(str::trim)
+                    .any(|l| !l.starts_with('#') && l.contains(command))
+        })
 }
 
 /// A build or lint claim that names one program file ("`app/table.py` compile sans
@@ -6519,6 +6556,24 @@ pub fn committed_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<Strin
     if commits.iter().any(|&id| commit_changed(repo, id, rel)) {
         return Ok(format!("a commit of this turn changed {}", rel.display()));
     }
+    // A folder git holds no file of (`logs/`, left empty): git commits files, and an empty
+    // folder has nothing left to commit only because git never sees it.
+    let in_head = || {
+        repo.head()
+            .ok()
+            .and_then(|h| h.peel_to_tree().ok())
+            .is_some_and(|t| t.get_path(rel).is_ok())
+    };
+    if path.is_dir() && !in_head() {
+        return Err(finding(
+            claim,
+            format!(
+                "no commit holds {}: git keeps no file under it (an empty folder is never committed)",
+                rel.display()
+            ),
+            "add a file to the folder (a `.gitkeep`) and commit it, or say it is not in the commit",
+        ));
+    }
     match left_to_commit(repo, rel) {
         Some(state) => Err(finding(
             claim,
@@ -7043,12 +7098,23 @@ pub fn printed_evidence(claim: &Claim, text: &str, f: &Facts) -> Result<String, 
     let holds = |output: &str| {
         let out = squash(output);
         let mut from = 0;
-        parts.iter().all(|p| match out[from..].find(p.as_str()) {
-            Some(i) => {
-                from += i + p.len();
-                true
+        parts.iter().all(|p| {
+            // A quoted count is no tail of a longer number: "1 xfailed" is not in "11
+            // xfailed".
+            let whole = |i: usize| {
+                !p.starts_with(|c: char| c.is_ascii_digit())
+                    || !out[..from + i].ends_with(|c: char| c.is_ascii_digit())
+            };
+            match out[from..]
+                .match_indices(p.as_str())
+                .find(|(i, _)| whole(*i))
+            {
+                Some((i, _)) => {
+                    from += i + p.len();
+                    true
+                }
+                None => false,
             }
-            None => false,
         })
     };
     match f.runs.iter().find(|r| holds(&r.output)) {
@@ -7057,6 +7123,133 @@ pub fn printed_evidence(claim: &Claim, text: &str, f: &Facts) -> Result<String, 
             claim,
             format!("no command of this turn printed `{}`", cut(text)),
             "quote what the command really printed",
+        )),
+    }
+}
+
+/// Evidence for text said gone from a kind of file or a folder ([`Kind::TextGone`]): no
+/// file of the project of that extension, or under that folder, holds it (the walk
+/// [`no_source_says`] makes, past `.git`, dependencies and build output). A file that
+/// could not be read, or a project past the walk's bound, leaves it reported.
+pub fn text_gone_evidence(
+    claim: &Claim,
+    text: &str,
+    scope: &str,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let dir = scope.ends_with('/').then(|| resolve(scope, f));
+    let in_scope = |p: &Path| match &dir {
+        Some(d) => p.starts_with(d),
+        None => p
+            .extension()
+            .and_then(|x| x.to_str())
+            .is_some_and(|x| x.eq_ignore_ascii_case(scope)),
+    };
+    let what = match &dir {
+        Some(d) => format!("file under {}", d.display()),
+        None => format!("`*.{scope}` file"),
+    };
+    let mut hit: Option<(PathBuf, usize)> = None;
+    let read_all = no_source_says(f, Path::new(""), in_scope, |p, body| {
+        match body.lines().position(|l| l.contains(text)) {
+            Some(i) => {
+                hit = Some((p.to_owned(), i + 1));
+                true
+            }
+            None => false,
+        }
+    });
+    match hit {
+        Some((p, line)) => Err(finding(
+            claim,
+            format!("{}:{line} still holds `{text}`", p.display()),
+            "search the files again (`grep -rn`) and change what is left, or say where it is",
+        )),
+        None if read_all => Ok(format!("no {what} of the project holds `{text}`")),
+        None => Err(reported(
+            claim,
+            format!("not every {what} of the project could be read to look for `{text}`"),
+            "say which files were searched",
+        )),
+    }
+}
+
+/// Evidence for what a Python function has ([`Kind::FnHas`]): its `def` in the file the
+/// sentence names; else in the `.py` files the turn wrote, then in the project's (the
+/// walk [`no_source_says`] makes). A name no file defines is no function of the
+/// project's, and the sentence claims nothing of it.
+pub fn fn_has_evidence(
+    claim: &Claim,
+    name: &str,
+    part: FnPart,
+    path: Option<&str>,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let (what, none) = match part {
+        FnPart::Docstring => ("a docstring", "no docstring"),
+        FnPart::TypeHints => ("type hints", "no type hints"),
+    };
+    let fix = "check the function's `def` and say what it has, or add it";
+    let judge = |file: &Path, def: crate::audit::pydef::PyDef| {
+        let has = match part {
+            FnPart::Docstring => def.docstring,
+            FnPart::TypeHints => def.hinted,
+        };
+        let at = format!("`def {name}` ({}:{})", file.display(), def.line);
+        if has {
+            Ok(format!("{at} has {what}"))
+        } else {
+            Err(finding(claim, format!("{at} has {none}"), fix))
+        }
+    };
+    if let Some(named) = path {
+        let file = resolve(named, f);
+        let text = String::from_utf8_lossy(&read_as_left(claim, &file, fix)?).into_owned();
+        return match crate::audit::pydef::find_def(&text, name) {
+            Some(def) => judge(&file, def),
+            None => Ok(format!(
+                "{} defines no `{name}`: no function's claim",
+                file.display()
+            )),
+        };
+    }
+    let mut written: Vec<&PathBuf> = f
+        .writes
+        .iter()
+        .map(|(_, p, _)| p)
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .collect();
+    written.dedup();
+    for file in written.iter().rev() {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        if let Some(def) = crate::audit::pydef::find_def(&text, name) {
+            return judge(file, def);
+        }
+    }
+    let mut found = None;
+    let looked_at_all = no_source_says(
+        f,
+        Path::new(""),
+        |p| p.extension().is_some_and(|e| e == "py"),
+        |p, text| match crate::audit::pydef::find_def(&text, name) {
+            Some(def) => {
+                found = Some((p.to_owned(), def));
+                true
+            }
+            None => false,
+        },
+    );
+    match found {
+        Some((file, def)) => judge(&file, def),
+        None if looked_at_all => Ok(format!(
+            "no `.py` file of the project defines `{name}`: no function's claim"
+        )),
+        None => Err(reported(
+            claim,
+            format!("`def {name}` was not found, and not every file of the project could be read"),
+            "name the file that defines it",
         )),
     }
 }

@@ -11,6 +11,7 @@ mod evidence;
 mod fast_hash;
 pub mod lang;
 pub mod named;
+mod pydef;
 mod rows;
 mod scan;
 pub use evidence::{commit_lines, runs_any, runs_git};
@@ -162,7 +163,12 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             continue;
         }
         let verdict = match &claim.kind {
-            Kind::File { .. } | Kind::Dir { .. } | Kind::Holds { .. } | Kind::NoneLeft { .. }
+            Kind::File { .. }
+            | Kind::Dir { .. }
+            | Kind::Holds { .. }
+            | Kind::NoneLeft { .. }
+            | Kind::FnHas { .. }
+            | Kind::TextGone { .. }
                 if !ev.policy.file_claims =>
             {
                 continue
@@ -328,12 +334,15 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             }
             Kind::Build => {
                 let list = with_spans(&ev.policy.build_commands, &claim, &facts);
+                // A command of the sentence that ran ("`docker build -t a .`: the image
+                // was built") is the build it speaks of.
+                let names_a_run = list.len() > ev.policy.build_commands.len();
                 evidence::result_evidence(&claim, "build", &list, None, false, &facts).or_else(
                     |found| {
                         // "The example compiles": a passing test run of a runner that
                         // compiles the code first (`cargo test` builds the crate and its
                         // doc examples) built it, when the claim names no command.
-                        if !claim.commands.is_empty() {
+                        if !claim.commands.is_empty() || names_a_run {
                             return Err(found);
                         }
                         let compiling: Vec<String> =
@@ -414,6 +423,12 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 evidence::line_ends_evidence(&claim, &resolved, *crlf)
             }
             Kind::Titled { subject } => evidence::titled_evidence(&claim, subject, &facts),
+            Kind::TextGone { text, scope } => {
+                evidence::text_gone_evidence(&claim, text, scope, &facts)
+            }
+            Kind::FnHas { name, part, path } => {
+                evidence::fn_has_evidence(&claim, name, *part, path.as_deref(), &facts)
+            }
             Kind::Trailer { key } => evidence::trailer_evidence(&claim, key, &facts),
             Kind::Uncommitted { path } => {
                 let resolved = evidence::resolve(path, &facts);

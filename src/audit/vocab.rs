@@ -194,6 +194,28 @@ pub enum Kind {
     Printed {
         text: String,
     },
+    /// Text the message says no file of a kind or a folder holds any more ("no `.js` file
+    /// has `new Buffer` any more", "`src/` 里已经没有 `console.log` 了"): no such file of
+    /// the project holds it. `scope` is an extension (`js`) or a folder (`src/`).
+    TextGone {
+        text: String,
+        scope: String,
+    },
+    /// What the message says a Python function has ("`chunk` has a docstring with an
+    /// example", "type hints on `slugify`, `clamp` and `snake_to_camel` in `app/text.py`"):
+    /// its `def`, in the file the sentence names or one the turn wrote, has it.
+    FnHas {
+        name: String,
+        part: FnPart,
+        path: Option<String>,
+    },
+}
+
+/// The part of a function a claim says it has ([`Kind::FnHas`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FnPart {
+    Docstring,
+    TypeHints,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -337,6 +359,18 @@ impl std::fmt::Display for Kind {
                 "file {path} has {} line ends",
                 if *crlf { "CRLF" } else { "LF" }
             ),
+            Kind::TextGone { text, scope } if scope.ends_with('/') => {
+                write!(f, "no file under {scope} holds `{text}`")
+            }
+            Kind::TextGone { text, scope } => write!(f, "no *.{scope} file holds `{text}`"),
+            Kind::FnHas { name, part, .. } => write!(
+                f,
+                "function `{name}` has {}",
+                match part {
+                    FnPart::Docstring => "a docstring",
+                    FnPart::TypeHints => "type hints",
+                }
+            ),
         }
     }
 }
@@ -417,6 +451,16 @@ impl ClaimClass {
         }
         if text.starts_with("archive ")
             && (text.contains(" holds ") || text.contains(" leaves out "))
+        {
+            return ClaimClass::FileHolds;
+        }
+        if (text.starts_with("no file under ") || text.starts_with("no *."))
+            && text.contains(" holds `")
+        {
+            return ClaimClass::FileHolds;
+        }
+        if text.starts_with("function `")
+            && (text.ends_with("` has a docstring") || text.ends_with("` has type hints"))
         {
             return ClaimClass::FileHolds;
         }
@@ -552,9 +596,11 @@ impl Kind {
             Kind::Commit { .. } => ClaimClass::Commit,
             Kind::Push { .. } => ClaimClass::Push,
             Kind::Ref { .. } => ClaimClass::Ref,
-            Kind::Holds { .. } | Kind::LineEnds { .. } | Kind::InArchive { .. } => {
-                ClaimClass::FileHolds
-            }
+            Kind::Holds { .. }
+            | Kind::LineEnds { .. }
+            | Kind::InArchive { .. }
+            | Kind::FnHas { .. }
+            | Kind::TextGone { .. } => ClaimClass::FileHolds,
             Kind::Ran { .. } => ClaimClass::Ran,
             Kind::Unmoved { .. } => ClaimClass::Unmoved,
             Kind::Clean => ClaimClass::Clean,
@@ -1499,6 +1545,8 @@ pub(crate) fn as_path(t: &Token) -> Option<String> {
         || quoted && is_status_line(text)
         || text.contains("://")
         || text.starts_with('-')
+        // `!build/README.md` is an ignore file's exception, no path.
+        || text.starts_with('!')
         || text.contains(['(', ')', '=', '<', '>', '{', '}'])
         || text.contains("::")
         || placeholder(text)
@@ -2193,6 +2241,24 @@ mod tests {
             },
             Kind::Printed {
                 text: "layout ready".into(),
+            },
+            Kind::TextGone {
+                text: "new Buffer".into(),
+                scope: "js".into(),
+            },
+            Kind::TextGone {
+                text: "console.log".into(),
+                scope: "src/".into(),
+            },
+            Kind::FnHas {
+                name: "chunk".into(),
+                part: FnPart::Docstring,
+                path: None,
+            },
+            Kind::FnHas {
+                name: "clamp".into(),
+                part: FnPart::TypeHints,
+                path: Some("app/text.py".into()),
             },
             Kind::Mode {
                 path: "bin/run".into(),

@@ -867,6 +867,8 @@ impl Default for AuditPolicy {
                 ".npmignore",
                 ".dockerignore",
                 ".gitattributes",
+                // pip's list of what to install: a test run sees what is installed.
+                "requirements*.txt",
             ]),
             end_turn_tools: Vec::new(),
             _comment: None,

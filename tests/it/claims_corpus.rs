@@ -7,7 +7,7 @@
 //! is prefixed with `?`, a test count that may not be the passed count is suffixed with
 //! `~`. `\n` in a message is a newline; `#` starts a comment line.
 
-use did_it_actually::audit::claims::{extract, Change, Claim, Confidence, Kind, Listed};
+use did_it_actually::audit::claims::{extract, Change, Claim, Confidence, FnPart, Kind, Listed};
 
 /// A claim's label; a weak reading (reported, never blocking) is prefixed with `?`.
 fn label(claim: &Claim) -> String {
@@ -123,6 +123,15 @@ fn kind_label(kind: &Kind) -> String {
             format!("line-ends:{}:{path}", if *crlf { "crlf" } else { "lf" })
         }
         Kind::Mode { path, mode } => format!("mode:{path}={mode}"),
+        Kind::TextGone { text, scope } => format!("text-gone:{scope}:{text}"),
+        Kind::FnHas { name, part, path } => format!(
+            "fn-has:{}:{}{name}",
+            match part {
+                FnPart::Docstring => "docstring",
+                FnPart::TypeHints => "type-hints",
+            },
+            path.as_deref().map(|p| format!("{p}:")).unwrap_or_default()
+        ),
         Kind::Stash { name, present } => format!(
             "stash:{}:{}",
             name.as_deref().unwrap_or("*"),

@@ -88,6 +88,8 @@ const HOLDS: &[&str] = &[
     "solo",
     "sólo",
     "apenas",
+    "só",
+    "somente",
     "alleen",
     "bara",
     "kun",
@@ -232,6 +234,22 @@ pub fn mark_archive_members(readings: &mut [Reading]) {
                 || in_before_archive(&lower, &archive, word);
             if !absent && !holds {
                 continue;
+            }
+            // What the clause names as the archive's members is told of the archive, and
+            // the archive as a thing made: neither is a file the turn made or committed
+            // ("Commitei o `.gitattributes` e gerei de novo: `dist/a.tgz` agora tem só
+            // `README.md` …").
+            // (A file told left out may be one the clause says changed: "`backups/` added
+            // to `.gitignore`, so the archive stays out of git".)
+            if !absent {
+                r.claims.retain(|c| match &c.kind {
+                    Kind::File { path, change } => {
+                        !(matches!(change, Change::Created | Change::Modified)
+                            && members.contains(path))
+                    }
+                    Kind::Committed { path } => !members.contains(path) && *path != archive,
+                    _ => true,
+                });
             }
             for member in members {
                 add_new(

@@ -122,7 +122,11 @@ fn ending_tokens(s: &str) -> Vec<(usize, bool)> {
     for (at, _) in s.match_indices("LF") {
         let crlf = at >= 2 && s.get(at - 2..at) == Some("CR");
         let start = if crlf { at - 2 } else { at };
-        if edge(start.checked_sub(1)) && edge(Some(at + 2).filter(|&i| i < bytes.len())) {
+        // Inside a code span the word is a name's ("`Normalize shell scripts to LF`", a
+        // commit's subject), not the report's.
+        let in_span = s[..start].matches('`').count() % 2 == 1;
+        if edge(start.checked_sub(1)) && edge(Some(at + 2).filter(|&i| i < bytes.len())) && !in_span
+        {
             out.push((start, crlf));
         }
     }
@@ -136,7 +140,8 @@ fn files_named(sentence: &str) -> Vec<String> {
         .split(|c: char| c.is_whitespace() || "`'\"()（）[]|,;".contains(c))
         .filter(|w| w.contains(['/', '.']))
         .filter_map(|w| vocab::path_of(w, false))
-        .filter(|p| !p.ends_with('/') && !vocab::shape_inferred(p))
+        // `*.sh` is a pattern of files, not one to read.
+        .filter(|p| !p.ends_with('/') && !vocab::shape_inferred(p) && !p.contains(['*', '?']))
         .collect()
 }
 

@@ -28,7 +28,9 @@ mod archives;
 mod copies;
 mod endings;
 pub(super) mod forms;
+mod functions;
 mod history;
+mod leftovers;
 mod paths;
 mod printed;
 mod refs;
@@ -40,7 +42,9 @@ pub use archives::mark_archive_members;
 pub use copies::mark_copies;
 pub use endings::mark_line_ends;
 pub(super) use forms::read_as;
+pub use functions::mark_function_parts;
 pub use history::{mark_stash_states, mark_subjects_in_history};
+pub use leftovers::mark_text_gone;
 pub use paths::{
     drop_asides, drop_changes_held_by_a_stash, drop_described_paths, drop_dotted_keys,
     mark_branch_tips, mark_contained_keys, mark_defined_names, mark_held_values,
@@ -49,7 +53,7 @@ pub use paths::{
     mark_set_values, mark_settings_of_a_file_before, mark_still_there, mark_value_changes,
     mark_whole_counts, mark_whole_suites,
 };
-pub use printed::mark_printed;
+pub use printed::{mark_printed, mark_summary_counts};
 pub use refs::{
     mark_always_passing, mark_apart_counts, mark_branches_deleted, mark_branches_said_gone,
     mark_checked_git_lines, mark_clean_tree, mark_commit_trailers, mark_committed_files,
@@ -350,7 +354,9 @@ fn row_claim(span: &str, value: &str, kind: Kind, sentence: &str) -> Claim {
     // ("cargo test: unitários ok, integração ok"); not a tool a later clause names
     // ("passa, ma la suite jest …").
     let head = value.split([',', '，', '、']).next().unwrap_or(value);
-    claim.tools = super::named::named_in(&format!("{span} {head}"), &claim.kind);
+    // A tool in the value's brackets is an aside on what ran ("`pytest -q` → `5 passed`
+    // (3 unittest cases + 2 new)"), not a second check the row names.
+    claim.tools = super::named::named_in(&format!("{span} {}", without_asides(head)), &claim.kind);
     for kind in super::named::named_in(&format!("{span} {value}"), &claim.kind) {
         if kind.kind.is_some() && !claim.tools.contains(&kind) {
             claim.tools.push(kind);
@@ -368,10 +374,26 @@ fn row_claim(span: &str, value: &str, kind: Kind, sentence: &str) -> Claim {
             let skips = ["skip", "todo", "pending", "ignored", "xfail"]
                 .iter()
                 .any(|w| value.to_lowercase().contains(w));
-            claim.count_sure = counts_tests(head) && !skips;
+            claim.count_sure = (counts_tests(head) || opens_with_runners_count(head)) && !skips;
         }
     }
     claim
+}
+
+/// Whether a row's value opens with a runner's own count of passes ("6 passed — 3 old
+/// and 3 new", "12 passing"): the run's number, quoted, whatever other numbers follow.
+fn opens_with_runners_count(head: &str) -> bool {
+    let mut words = head.split_whitespace();
+    let (Some(n), Some(word)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let n = n.trim_start_matches(['`', '(']);
+    !n.is_empty()
+        && n.bytes().all(|b| b.is_ascii_digit())
+        && matches!(
+            word.trim_end_matches(|c: char| !c.is_alphanumeric()),
+            "passed" | "passing"
+        )
 }
 
 /// Whether the first number of a row's value has the word for tests right after it, and
@@ -687,7 +709,20 @@ fn results_in(sentence: &str) -> Vec<(String, String, Kind)> {
                 if check(part.trim()).is_some() {
                     break;
                 }
-                after.push('·');
+                // "`pytest -q` → `4 passed, 1 xpassed`": a span that opens the value is
+                // the run's output quoted, its words the value's.
+                // Only output that says it passed: "`make lint` → `make: *** No rule to
+                // make target 'lint'`" quotes an error, whose "No" denies no problem.
+                let opens_value = j == i + 2
+                    && after
+                        .chars()
+                        .all(|c| c.is_whitespace() || "→->=:：—–".contains(c))
+                    && values::says_passed_plainly(part);
+                if opens_value {
+                    after.push_str(part);
+                } else {
+                    after.push('·');
+                }
             } else {
                 after.push_str(part);
             }
@@ -1895,6 +1930,83 @@ mod tests {
         assert!(claims_of("`cargo test` commit öncesi geçti.")
             .iter()
             .all(|c| c != "a commit made"));
+    }
+
+    #[test]
+    fn spans_before_a_clause_final_verb_for_printing_were_printed() {
+        let claims =
+            claims_of("`make stats`: `notes: 1 lines` と `config: 2 lines` を出力しました。");
+        for quoted in ["`notes: 1 lines` printed", "`config: 2 lines` printed"] {
+            assert!(claims.contains(&quoted.to_owned()), "{claims:?}");
+        }
+        // The command before its colon is what ran, not what it printed.
+        assert!(
+            !claims.iter().any(|c| c.contains("`make stats` printed")),
+            "{claims:?}"
+        );
+    }
+
+    #[test]
+    fn a_tables_header_beside_a_setting_says_where_it_went() {
+        let claims = all_claims_of(
+            "Added `requires-python = \">=3.9\"` to the `[project]` table of `pyproject.toml`.",
+        );
+        assert!(
+            claims.contains(&"file pyproject.toml holds `requires-python = \">=3.9\"`".to_owned()),
+            "{claims:?}"
+        );
+    }
+
+    #[test]
+    fn pytests_own_summary_words_are_quoted_counts_not_failures() {
+        let claims = claims_of(
+            "`test_x` ใน `tests/test_accents.py` ยังเป็น xfail เหมือนเดิม ผลรันนับเป็น 1 xfailed",
+        );
+        assert!(
+            claims.contains(&"`1 xfailed` printed".to_owned()),
+            "{claims:?}"
+        );
+        assert!(
+            !claims
+                .iter()
+                .any(|c| c.contains("fail;") || c.ends_with("tests fail")),
+            "{claims:?}"
+        );
+        let claims = claims_of("pytest: 4 passed, 2 xpassed, 3 deselected.");
+        for quoted in ["`2 xpassed` printed", "`3 deselected` printed"] {
+            assert!(claims.contains(&quoted.to_owned()), "{claims:?}");
+        }
+        // A count denied or planned is no quote of a run.
+        assert!(!claims_of("No more 1 xfailed: the marker is gone.")
+            .iter()
+            .any(|c| c.contains("printed")));
+    }
+
+    #[test]
+    fn commits_counted_and_named_claim_each_subject() {
+        for message in [
+            "Két commitra bontottam: `feat: add is_prime` és `test: cover is_prime below 20`.",
+            "Split it into two commits: \"feat: add is_prime\" and \"test: cover is_prime\".",
+        ] {
+            let claims = claims_of(message);
+            assert_eq!(
+                claims
+                    .iter()
+                    .filter(|c| c.starts_with("commit titled"))
+                    .count(),
+                2,
+                "{message}: {claims:?}"
+            );
+        }
+        // A count with no subject, and subjects with no count, name no commits here.
+        assert!(!claims_of("main is 2 commits ahead of origin/main.")
+            .iter()
+            .any(|c| c.starts_with("commit titled")));
+        assert!(
+            !claims_of("Did not split it into two commits: `a b` and `c d`.")
+                .iter()
+                .any(|c| c.starts_with("commit titled"))
+        );
     }
 
     #[test]

@@ -2376,9 +2376,16 @@ fn states_as_done_or_state(r: &Reading) -> bool {
 /// The sentence's one code span that is a setting (`port: 8080`, `log=debug`, `"version":
 /// "1.1.0"`), when it has no other span than paths and no number outside its spans.
 fn setting_span(sentence: &str) -> Option<String> {
+    // A table's header (`[project]`, `[tool.pytest.ini_options]`) says where the setting
+    // went, no value of its own.
+    let header = |s: &str| {
+        s.strip_prefix('[')
+            .and_then(|s| s.strip_suffix(']'))
+            .is_some_and(|inner| is_key(inner.trim_matches('[').trim_matches(']')))
+    };
     let others: Vec<&str> = vocab::spans_of(sentence)
         .map(str::trim)
-        .filter(|s| vocab::path_of(s, true).is_none())
+        .filter(|s| vocab::path_of(s, true).is_none() && !header(s))
         .collect();
     let [span] = others.as_slice() else {
         return None;

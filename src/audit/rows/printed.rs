@@ -14,7 +14,10 @@ pub fn mark_printed(readings: &mut [Reading]) {
         }
         static PHRASES: std::sync::OnceLock<forms::Phrases> = std::sync::OnceLock::new();
         let phrases = PHRASES.get_or_init(|| forms::Phrases::new(PRINTED));
-        if phrases.find_in(&r.sentence.to_lowercase()).is_none() || plans_or_doubts(r) {
+        if phrases.find_in(&r.sentence.to_lowercase()).is_none()
+            && !PRINTED_LAST.iter().any(|w| r.sentence.contains(w))
+            || plans_or_doubts(r)
+        {
             continue;
         }
         let mut kinds = Vec::new();
@@ -44,6 +47,110 @@ pub fn mark_printed(readings: &mut [Reading]) {
             }
             kinds.push(Kind::Printed {
                 text: span.trim().to_owned(),
+            });
+        }
+        kinds.extend(
+            spans_before_a_final_verb(&r.sentence)
+                .into_iter()
+                .map(|text| Kind::Printed { text }),
+        );
+        for kind in kinds {
+            add_new(r, kind);
+        }
+    }
+}
+
+/// Forms of "printed" that close their clause, after what was printed ("`a` と `b` を出力
+/// しました", "`a` 를 출력했습니다", "`a` yazdırdı").
+const PRINTED_LAST: &[&str] = &[
+    "を出力",
+    "と出力",
+    "を表示",
+    "と表示",
+    "를 출력",
+    "을 출력",
+    "라고 출력",
+    "yazdırdı",
+    "kiírta",
+    "छापा",
+    "چاپ کرد",
+];
+
+/// The spans right before a form of [`PRINTED_LAST`], joined by nothing but "and" words
+/// and commas ("`notes: 1 lines` と `config: 2 lines` を出力しました"): what the clause
+/// says was printed. Not a path, nor a span of a few characters.
+fn spans_before_a_final_verb(sentence: &str) -> Vec<String> {
+    const JOINS: &[&str] = &[
+        "と", "、", ",", "및", "과", "와", "ve", "és", "और", "و", "and",
+    ];
+    let Some(at) = PRINTED_LAST.iter().filter_map(|w| sentence.find(w)).min() else {
+        return Vec::new();
+    };
+    let parts: Vec<&str> = sentence[..at].split('`').collect();
+    // An odd count of parts: every span closed before the verb, and nothing but space
+    // between the last one and the verb.
+    if parts.len() < 3 || parts.len() % 2 == 0 || !parts[parts.len() - 1].trim().is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut i = parts.len() - 2;
+    loop {
+        let span = parts[i].trim();
+        if span.chars().count() < 3 || vocab::path_of(span, true).is_some() {
+            break;
+        }
+        out.push(span.to_owned());
+        if i < 2 || !JOINS.contains(&parts[i - 1].trim()) {
+            break;
+        }
+        i -= 2;
+    }
+    out.reverse();
+    out
+}
+
+/// Marks the counts a report quotes in pytest's own summary words ("1 xfailed", "2
+/// xpassed", "3 deselected", in a sentence of any language): a claim that a command of the
+/// turn printed that count so ([`Kind::Printed`]). These words are no prose in any
+/// language: a count beside one is the runner's line quoted. (Not "skipped": other
+/// runners count skips in their own forms, unittest's `skipped=2`.)
+pub fn mark_summary_counts(readings: &mut [Reading]) {
+    const WORDS: &[&str] = &["xfailed", "xpassed", "deselected"];
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let lower = r.sentence.to_lowercase();
+        // A plan, a question or another's words; not a "failure" ("xfailed" holds one).
+        let not_told = r.why.iter().any(|w| {
+            ["plan", "future", "condition", "question", "someone"]
+                .iter()
+                .any(|x| w.contains(x))
+        });
+        if !WORDS.iter().any(|w| lower.contains(w))
+            || r.sentence.trim_end().ends_with(['?', '？'])
+            || not_told
+        {
+            continue;
+        }
+        let words: Vec<&str> = lower
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | '`' | '(' | ')' | '|'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut kinds = Vec::new();
+        for pair in words.windows(2) {
+            let word = pair[1].trim_end_matches(|c: char| !c.is_alphanumeric());
+            if !WORDS.contains(&word) || !pair[0].bytes().all(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            // The clause up to the count: "no more `1 xfailed`", "ніж 1 xfailed".
+            let at = lower.find(&format!("{} {word}", pair[0])).unwrap_or(0);
+            let clause = lower[..at]
+                .rsplit([',', ';', '.', ':', '，', '；', '。'])
+                .next()
+                .unwrap_or("");
+            if negates(&fold(clause)) {
+                continue;
+            }
+            kinds.push(Kind::Printed {
+                text: format!("{} {word}", pair[0]),
             });
         }
         for kind in kinds {

@@ -676,8 +676,28 @@ pub fn mark_named_commits(readings: &mut [Reading]) {
             if let Some(subject) = one_quoted_subject(&r.sentence) {
                 add_new(r, Kind::Titled { subject });
             }
+        } else if states_as_done(r) {
+            // "Két commitra bontottam: `feat: add is_prime` és `test: cover is_prime`",
+            // "two commits: `a` and `b`": each subject a commit of the history must carry.
+            for subject in counted_subjects(&r.sentence).into_iter().flatten() {
+                add_new(r, Kind::Titled { subject });
+            }
         }
     }
+}
+
+/// The subjects of the commits a sentence counts and names ("split into two commits:
+/// `feat: add is_prime` and `test: cover is_prime below 20`", "Két commitra bontottam:
+/// `a` és `b`"): a number right before a word for commit, in any case ending, and two or
+/// more quoted subjects after it. One subject and no count is [`one_quoted_subject`]'s.
+fn counted_subjects(sentence: &str) -> Option<Vec<String>> {
+    let lower = fold(&sentence.to_lowercase());
+    let first_quote = lower.find(['`', '"', '«', '“', '„', '「'])?;
+    if !counts_commits(&unquoted(&lower[..first_quote])) {
+        return None;
+    }
+    let subjects = quoted_subjects(&sentence[first_quote..]);
+    (subjects.len() >= 2).then_some(subjects)
 }
 
 /// Marks the commit trailers a sentence says the turn's commit carries ("credited via the
@@ -721,6 +741,15 @@ fn is_trailer_key(s: &str) -> bool {
 /// add a Testing section»"): in «», "", “” or a code span, with a space in it, and no
 /// path, command or second such text beside it.
 fn one_quoted_subject(sentence: &str) -> Option<String> {
+    match quoted_subjects(sentence).as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
+}
+
+/// The quoted texts of a sentence that read as commits' subjects: in «», "", “” or a code
+/// span, with a space in it, and no path or command.
+fn quoted_subjects(sentence: &str) -> Vec<String> {
     const PAIRS: &[(char, char)] = &[
         ('«', '»'),
         ('"', '"'),
@@ -735,7 +764,9 @@ fn one_quoted_subject(sentence: &str) -> Option<String> {
         .char_indices()
         .find(|(_, c)| PAIRS.iter().any(|(o, _)| o == c))
     {
-        let close = PAIRS.iter().find(|(o, _)| *o == open).map(|(_, c)| *c)?;
+        let Some(close) = PAIRS.iter().find(|(o, _)| *o == open).map(|(_, c)| *c) else {
+            break;
+        };
         let inner_start = at + open.len_utf8();
         let Some(len) = rest[inner_start..].find(close) else {
             break;
@@ -752,10 +783,7 @@ fn one_quoted_subject(sentence: &str) -> Option<String> {
         }
         rest = &rest[inner_start + len + close.len_utf8()..];
     }
-    match found.as_slice() {
-        [one] => Some(one.clone()),
-        _ => None,
-    }
+    found
 }
 
 /// A code span written like a commit's subject (`text: clamp via min of max`): words with
@@ -1669,7 +1697,14 @@ pub fn mark_committed_files(readings: &mut [Reading]) {
             let both = BOTH.iter().any(|w| lower.contains(w));
             // "Commit 1a2b3c4 berisi `docs/setup.md` dan `docs/faq.md`": the commit named by
             // its hash holds the paths that follow a word for "contains".
-            let contains = super::paths::CONTAINS.iter().any(|w| plain.contains(w));
+            let into = INTO_A_COMMIT.iter().any(|w| plain.contains(w));
+            let contains = super::paths::CONTAINS.iter().any(|w| plain.contains(w)) || into;
+            // "… aynı commit'le (804873c) depoya girdi": the hash in brackets names it too.
+            let hash_named = hash_named
+                || into
+                    && r.sentence
+                        .split(|c: char| !c.is_ascii_alphanumeric())
+                        .any(vocab::is_hash);
             if !(commit_claimed || hash_named && (both || contains)) {
                 continue;
             }
@@ -1691,6 +1726,32 @@ pub fn mark_committed_files(readings: &mut [Reading]) {
         }
     }
 }
+
+/// Words for a file going into a commit named by its hash ("`build/README.md` đã vào
+/// commit 1a2b3c4", "`logs/` … aynı commit'le (1a2b3c4) depoya girdi", "went into commit
+/// 1a2b3c4"): the commit holds the paths of the clause.
+const INTO_A_COMMIT: &[&str] = &[
+    "went into",
+    "made it into",
+    "got into",
+    "entered",
+    "vào",
+    "girdi",
+    "вошл",
+    "вошёл",
+    "увійшл",
+    "entrou",
+    "entraram",
+    "entró",
+    "entraron",
+    "entrato",
+    "entrati",
+    "landete",
+    "gelandet",
+    "bekerült",
+    "weszł",
+    "masuk",
+];
 
 /// Marks the mode a sentence says a file was committed with ("`bin/run` は実行ビット付き
 /// （100755）でコミットされています", "В commit-а скриптът е записан като изпълним, с режим
@@ -1984,13 +2045,34 @@ pub fn mark_extensions_gone(readings: &mut [Reading]) {
             continue;
         }
         let denials = denials_of(r);
-        let gone = without_brackets(&r.sentence)
-            .split([',', ';', '，', '；', '、', '—'])
-            .any(|clause| {
-                let lower = clause.to_lowercase();
-                !denials.iter().any(|d| lower.contains(d.as_str()))
-                    && super::tells_gone(&unquoted(clause))
+        // "přejmenoval na `.mjs`", "renamed it to `.mjs`": the extension a file went to.
+        let parts: Vec<&str> = r.sentence.split('`').collect();
+        let only_a_target = parts
+            .iter()
+            .enumerate()
+            .skip(1)
+            .step_by(2)
+            .filter(|(_, s)| {
+                s.trim()
+                    .trim_start_matches('*')
+                    .trim_start_matches('.')
+                    .to_lowercase()
+                    == *ext
+            })
+            .all(|(i, _)| {
+                parts[i - 1]
+                    .split_whitespace()
+                    .next_back()
+                    .is_some_and(|w| TO_A_PLACE.contains(&w.to_lowercase().as_str()))
             });
+        let gone = !only_a_target
+            && without_brackets(&r.sentence)
+                .split([',', ';', '，', '；', '、', '—'])
+                .any(|clause| {
+                    let lower = clause.to_lowercase();
+                    !denials.iter().any(|d| lower.contains(d.as_str()))
+                        && super::tells_gone(&unquoted(clause))
+                });
         let kind = Kind::NoneLeft { ext: ext.clone() };
         if gone && !r.claims.iter().any(|c| c.kind == kind) {
             let claim = Claim::read(kind, &r.sentence);
@@ -1998,6 +2080,14 @@ pub fn mark_extensions_gone(readings: &mut [Reading]) {
         }
     }
 }
+
+/// Words for "to" or an arrow right before where a thing went ("renamed to `.mjs`",
+/// "přejmenoval na `.mjs`", "→ `.yml`").
+const TO_A_PLACE: &[&str] = &[
+    "→", "->", "=>", "to", "into", "zu", "zum", "nach", "auf", "naar", "en", "a", "à", "para", "в",
+    "во", "на", "na", "do", "til", "till", "σε", "ke", "menjadi", "thành", "sang", "olarak", "in",
+    "as",
+];
 
 /// Marks the branches a clause says were deleted ("`spike/cache` silindi", "deleted the
 /// branch `feature/old-login` locally and on `origin`"), in any language: one span of a
