@@ -191,6 +191,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_still_there(&mut readings);
     super::rows::mark_located(&mut readings);
     super::rows::mark_set_values(&mut readings);
+    super::rows::mark_labelled_lines(&mut readings);
     super::rows::mark_listening_servers(&mut readings);
     super::rows::mark_line_ends(&mut readings);
     super::rows::mark_function_parts(&mut readings);

@@ -17,11 +17,6 @@ pub fn mark_text_gone(readings: &mut [Reading]) {
         {
             continue;
         }
-        let lower = fold(&r.sentence.to_lowercase());
-        let own = unquoted(&lower);
-        if !negates(&own) || !super::tells_gone(&own) && !ANY_MORE.iter().any(|w| own.contains(w)) {
-            continue;
-        }
         let mut texts = Vec::new();
         let mut scopes = Vec::new();
         for span in vocab::spans_of(&r.sentence).map(str::trim) {
@@ -40,6 +35,13 @@ pub fn mark_text_gone(readings: &mut [Reading]) {
         let ([text], [scope]) = (texts.as_slice(), scopes.as_slice()) else {
             continue;
         };
+        // The shape first, the words last: the first negation test of a process builds the
+        // tables' negation index.
+        let lower = fold(&r.sentence.to_lowercase());
+        let own = unquoted(&lower);
+        if !super::tells_gone(&own) && !ANY_MORE.iter().any(|w| own.contains(w)) || !negates(&own) {
+            continue;
+        }
         add_new(
             r,
             Kind::TextGone {
@@ -93,12 +95,9 @@ mod tests {
     use super::*;
 
     fn read(message: &str) -> Vec<String> {
-        let mut readings = readings_of_lines(message);
-        mark_text_gone(&mut readings);
-        readings
-            .into_iter()
-            .flat_map(|r| r.claims)
-            .map(|c| c.kind.to_string())
+        marked_kinds(message, mark_text_gone)
+            .iter()
+            .map(Kind::to_string)
             .collect()
     }
 

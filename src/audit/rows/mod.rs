@@ -48,10 +48,10 @@ pub use leftovers::mark_text_gone;
 pub use paths::{
     drop_asides, drop_changes_held_by_a_stash, drop_described_paths, drop_dotted_keys,
     mark_branch_tips, mark_contained_keys, mark_defined_names, mark_held_values,
-    mark_labelled_changes, mark_listed_paths, mark_located, mark_mentioned_paths, mark_now_inside,
-    mark_now_states, mark_said_absent, mark_said_gone, mark_said_unchanged, mark_same_file_changes,
-    mark_set_values, mark_settings_of_a_file_before, mark_still_there, mark_value_changes,
-    mark_whole_counts, mark_whole_suites,
+    mark_labelled_changes, mark_labelled_lines, mark_listed_paths, mark_located,
+    mark_mentioned_paths, mark_now_inside, mark_now_states, mark_said_absent, mark_said_gone,
+    mark_said_unchanged, mark_same_file_changes, mark_set_values, mark_settings_of_a_file_before,
+    mark_still_there, mark_value_changes, mark_whole_counts, mark_whole_suites,
 };
 pub use printed::{mark_printed, mark_summary_counts};
 pub use refs::{
@@ -445,6 +445,19 @@ fn value_count(head: &str) -> Option<u64> {
         let digits: String = w.chars().take_while(char::is_ascii_digit).collect();
         (!digits.is_empty()).then(|| digits.parse().ok()).flatten()
     })
+}
+
+/// The kinds one reader (`mark`) reads in `message`, one reading per line, for a reader's
+/// unit tests.
+#[cfg(test)]
+fn marked_kinds(message: &str, mark: fn(&mut [Reading])) -> Vec<Kind> {
+    let mut readings = readings_of_lines(message);
+    mark(&mut readings);
+    readings
+        .into_iter()
+        .flat_map(|r| r.claims)
+        .map(|c| c.kind)
+        .collect()
 }
 
 /// One unread reading per line of `message`, for a reader's unit tests.
@@ -1135,7 +1148,10 @@ mod tests {
         };
         assert_eq!(
             holds("Cambié el puerto de servicio a 9090 y lo subí.\n\n**Cambios**\n- `config/app.yaml`: `port: 8080` → `port: 9090`.\n- `metrics_port` sigue en `8080`; esa línea no la toqué."),
-            ["file config/app.yaml holds `metrics_port: 8080`"]
+            [
+                "file config/app.yaml holds `port: 9090`",
+                "file config/app.yaml holds `metrics_port: 8080`"
+            ]
         );
         assert_eq!(
             holds("`config/app.yaml` regenerado a partir de `config/app.yaml.tpl` com `envsubst`.\n\nValores no arquivo agora: `port: 9090`, `log: warn`."),
@@ -1930,6 +1946,35 @@ mod tests {
         assert!(claims_of("`cargo test` commit öncesi geçti.")
             .iter()
             .all(|c| c != "a commit made"));
+    }
+
+    #[test]
+    fn a_line_labelled_by_a_file_gives_a_line_it_holds() {
+        let holds = |m: &str| -> Vec<String> {
+            all_claims_of(m)
+                .into_iter()
+                .filter(|c| c.contains(" holds `"))
+                .collect()
+        };
+        assert_eq!(
+            holds("`Dockerfile` (from the subagent, `python:3.12-alpine`): `EXPOSE 9090`, and the CMD listens on 9090"),
+            ["file Dockerfile holds `EXPOSE 9090`"]
+        );
+        assert_eq!(
+            holds("`config/app.yaml`: `port: 8080` → `port: 9090`"),
+            ["file config/app.yaml holds `port: 9090`"]
+        );
+        for message in [
+            // Taken out, a command, a bare name, a plan.
+            "`Dockerfile`: `EXPOSE 8080` removed",
+            "`Makefile`: `make test` runs pytest",
+            "`app.py`: `slugify` handles accents",
+            "`Dockerfile`: `EXPOSE 9090` should be added next",
+            // What a command printed.
+            "`scripts/a.mjs` (ESM): `node scripts/a.mjs` → `## stats 1.0.0`",
+        ] {
+            assert!(holds(message).is_empty(), "{message}: {:?}", holds(message));
+        }
     }
 
     #[test]

@@ -2354,6 +2354,79 @@ pub fn mark_set_values(readings: &mut [Reading]) {
     }
 }
 
+/// Marks what a line labelled by a file says the file holds ("`Dockerfile` (from the
+/// subagent, `python:3.12-alpine`): `EXPOSE 9090`, and …", "`config/app.yaml`: `port:
+/// 8080` → `port: 9090`"): the line leads with the file's span, a bracketed aside may
+/// follow, then a colon and a span written like a line of the file (a space, `=` or `: `
+/// in it; no command, path or bare name), or, after an arrow, the span it points to. The
+/// file as the turn left it holds its words. Nothing where the line takes the text out,
+/// replaces it, denies or plans.
+pub fn mark_labelled_lines(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let Some((path, value)) = labelled_line(&r.sentence) else {
+            continue;
+        };
+        if r.claims
+            .iter()
+            .any(|c| matches!(&c.kind, Kind::Holds { path: p, .. } if *p == path))
+            || !states_as_done_or_state(r)
+        {
+            continue;
+        }
+        let lower = r.sentence.to_lowercase();
+        if says_taken_out(&r.sentence)
+            || AWAY.iter().any(|w| lower.contains(w))
+            || refs::negates(&refs::unquoted(&fold(&lower)))
+        {
+            continue;
+        }
+        let claim = Claim::read(Kind::Holds { path, value }, &r.sentence);
+        add(r, claim);
+    }
+}
+
+/// The file a line leads with and the line of it the label gives ([`mark_labelled_lines`]).
+fn labelled_line(sentence: &str) -> Option<(String, String)> {
+    let line = sentence
+        .trim_start_matches(|c: char| c.is_whitespace() || "-*•·+".contains(c))
+        .trim_start_matches('*');
+    let rest = line.strip_prefix('`')?;
+    let (file, rest) = rest.split_once('`')?;
+    let path = vocab::path_of(file.trim(), true)?;
+    if path.ends_with('/') || path.contains(['*', '?']) || is_extension(&path) {
+        return None;
+    }
+    let mut rest = rest.trim_start_matches('*').trim_start();
+    // An aside on the file: "(from the subagent, `python:3.12-alpine`)".
+    if let Some(inner) = rest.strip_prefix(['(', '（']) {
+        let close = inner.find([')', '）'])?;
+        rest = inner[close..].trim_start_matches([')', '）']);
+    }
+    let rest = rest
+        .trim_start_matches('*')
+        .trim_start()
+        .strip_prefix([':', '：'])?
+        .trim_start();
+    let (literal, after) = rest.strip_prefix('`')?.split_once('`')?;
+    let after = after.trim_start();
+    let value = match ["→", "->", "=>"].iter().find_map(|a| after.strip_prefix(a)) {
+        // "`node scripts/a.mjs` → `## stats 1.0.0`": what a command printed, not a line.
+        Some(_) if looks_like_command(literal) || vocab::check_command_span(literal) => {
+            return None
+        }
+        Some(target) => target.trim_start().strip_prefix('`')?.split_once('`')?.0,
+        None => literal,
+    };
+    let value = value.trim();
+    let line_like = value.contains(' ') || value.contains('=') || value.contains(": ");
+    (line_like
+        && value.chars().count() <= 80
+        && !looks_like_command(value)
+        && !vocab::check_command_span(value)
+        && vocab::path_of(value, true).is_none())
+    .then(|| (path, value.to_owned()))
+}
+
 /// Whether a line labels a data file with a setting: the file's span, a colon, and right
 /// after it the setting's span ("- `config/app.yaml`: `port: 9000` también"): what the
 /// file holds, as a report lists it.

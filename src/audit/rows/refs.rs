@@ -676,11 +676,13 @@ pub fn mark_named_commits(readings: &mut [Reading]) {
             if let Some(subject) = one_quoted_subject(&r.sentence) {
                 add_new(r, Kind::Titled { subject });
             }
-        } else if states_as_done(r) {
+        } else if let Some(subjects) = counted_subjects(&r.sentence) {
             // "Két commitra bontottam: `feat: add is_prime` és `test: cover is_prime`",
             // "two commits: `a` and `b`": each subject a commit of the history must carry.
-            for subject in counted_subjects(&r.sentence).into_iter().flatten() {
-                add_new(r, Kind::Titled { subject });
+            if states_as_done(r) {
+                for subject in subjects {
+                    add_new(r, Kind::Titled { subject });
+                }
             }
         }
     }
