@@ -1989,6 +1989,9 @@ mod tests {
             !claims.iter().any(|c| c.contains("`make stats` printed")),
             "{claims:?}"
         );
+        // The verb denied: nothing was printed.
+        let claims = claims_of("`make stats`: `notes: 1 lines` を出力しませんでした。");
+        assert!(!claims.iter().any(|c| c.contains("printed")), "{claims:?}");
     }
 
     #[test]

@@ -86,6 +86,15 @@ fn spans_before_a_final_verb(sentence: &str) -> Vec<String> {
     let Some(at) = PRINTED_LAST.iter().filter_map(|w| sentence.find(w)).min() else {
         return Vec::new();
     };
+    // "`x` を出力しませんでした": the verb denied, up to its clause's end.
+    let tail = sentence[at..]
+        .split(['。', '.', ',', '、', ';', '；'])
+        .next()
+        .unwrap_or("");
+    let tail = fold(&tail.to_lowercase());
+    if forms::any_in(&tail, Sets::NOT_THERE) || negates(&tail) {
+        return Vec::new();
+    }
     let parts: Vec<&str> = sentence[..at].split('`').collect();
     // An odd count of parts: every span closed before the verb, and nothing but space
     // between the last one and the verb.
