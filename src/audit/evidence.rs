@@ -2554,6 +2554,15 @@ fn named_by_no_source(file: &Path, f: &Facts) -> bool {
     )
 }
 
+/// The first `cap` bytes of a text file, or `None` when it cannot be read as UTF-8.
+fn read_capped(path: &Path, cap: u64) -> Option<String> {
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|h| std::io::Read::read_to_string(&mut std::io::Read::take(h, cap), &mut text))
+        .ok()
+        .map(|_| text)
+}
+
 /// Whether no source file of the project (`is_source`, past `file` itself) `says` what is
 /// looked for: a walk of the work tree past `.git`, dependencies and build output. Past
 /// 5 000 entries, or a file that cannot be read, one may.
@@ -2592,11 +2601,10 @@ fn no_source_says(
             if !is_source(&path) || path == file {
                 continue;
             }
-            let mut text = String::new();
-            let read = std::fs::File::open(&path).and_then(|h| {
-                std::io::Read::read_to_string(&mut std::io::Read::take(h, CAP), &mut text)
-            });
-            if read.is_err() || says(&path, text) {
+            let Some(text) = read_capped(&path, CAP) else {
+                return false;
+            };
+            if says(&path, text) {
                 return false;
             }
         }
@@ -3243,15 +3251,11 @@ fn a_script_run_holds(command: &str, f: &Facts) -> bool {
     let command = command.trim();
     !command.is_empty()
         && scripts_run(f).iter().any(|script| {
-            let mut text = String::new();
-            let read = std::fs::File::open(script).and_then(|h| {
-                std::io::Read::read_to_string(&mut std::io::Read::take(h, 256 << 10), &mut text)
-            });
-            read.is_ok()
-                && text
-                    .lines()
+            read_capped(script, 256 << 10).is_some_and(|text| {
+                text.lines()
                     .map(str::trim)
                     .any(|l| !l.starts_with('#') && l.contains(command))
+            })
         })
 }
 
@@ -7221,7 +7225,7 @@ pub fn fn_has_evidence(
         .collect();
     written.dedup();
     for file in written.iter().rev() {
-        let Ok(text) = std::fs::read_to_string(file) else {
+        let Some(text) = read_capped(file, 4 << 20) else {
             continue;
         };
         if let Some(def) = crate::audit::pydef::find_def(&text, name) {

@@ -1431,26 +1431,21 @@ impl Latin {
 /// How many prose words are enough to tell a language in Latin script.
 const DETECT_WORDS: usize = 120;
 
-/// Whether the first number of `text` is `n` and a runner's word for passes follows it
-/// ("6 passed", "12 passing"): the run's summary quoted.
-fn first_count_is_a_runners(text: &str, n: u64) -> bool {
+/// The first number of `text` when a runner's word for passes follows it ("6 passed — 3
+/// old and 3 new", "12 passing"): the run's summary quoted, whatever numbers follow.
+pub(crate) fn runners_count_first(text: &str) -> Option<u64> {
     let words: Vec<&str> = text.split_whitespace().collect();
-    let Some(at) = words
+    let at = words
         .iter()
-        .position(|w| w.chars().any(|c| c.is_ascii_digit()))
-    else {
-        return false;
-    };
-    words[at]
-        .trim_matches(|c: char| !c.is_ascii_digit())
-        .parse()
-        == Ok(n)
-        && words.get(at + 1).is_some_and(|w| {
-            matches!(
-                w.trim_end_matches(|c: char| !c.is_alphanumeric()),
-                "passed" | "passing"
-            )
-        })
+        .position(|w| w.chars().any(|c| c.is_ascii_digit()))?;
+    let passes = words.get(at + 1).is_some_and(|w| {
+        matches!(
+            w.trim_end_matches(|c: char| !c.is_alphanumeric()),
+            "passed" | "passing"
+        )
+    });
+    let n = words[at].trim_matches(|c: char| !c.is_ascii_digit());
+    passes.then(|| n.parse().ok()).flatten()
 }
 
 /// The number a word writes, in digits or in any table's words.
@@ -3551,7 +3546,7 @@ fn clause_claims(
             };
             // "6 passed — 3 old and 3 new": the runner's own words for its count, first in
             // the clause, are its count whatever numbers follow.
-            let sure = sure || count.is_some_and(|n| first_count_is_a_runners(text, n));
+            let sure = sure || count.is_some() && runners_count_first(text) == count;
             // "3 bestått, 0 feilet": a clause that passes by its zero failures counts them,
             // not the tests that passed.
             let count = count.filter(|&n| n > 0);

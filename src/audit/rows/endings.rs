@@ -4,14 +4,6 @@
 
 use super::*;
 
-/// Words for "to" or an arrow right before the ending a conversion went to ("CRLF → LF",
-/// "converted to LF", "конвертирани в LF", "sa CRLF na LF").
-const TO_WORDS: &[&str] = &[
-    "→", "->", "=>", "⇒", "to", "into", "zu", "zum", "nach", "auf", "in", "naar", "en", "a", "à",
-    "para", "в", "во", "на", "na", "do", "til", "till", "σε", "ke", "menjadi", "thành", "sang",
-    "olarak",
-];
-
 /// Marks the line ends a sentence tells a file has. The ending is asserted when the
 /// sentence names one of the two and tells it as now ("이제 … LF입니다") or as where a
 /// conversion went ("to LF", "→ LF"); or names both and denies one ("LF, not CRLF", "LF
@@ -77,8 +69,10 @@ fn told_ending(r: &Reading) -> Option<bool> {
             .next()
             .unwrap_or("")
             .to_lowercase();
-        TO_WORDS.contains(&last.as_str())
-            || TO_WORDS.iter().any(|w| !w.is_ascii() && last.ends_with(w))
+        TO_A_PLACE.contains(&last.as_str())
+            || TO_A_PLACE
+                .iter()
+                .any(|w| !w.is_ascii() && last.ends_with(w))
     };
     match tokens.as_slice() {
         [] => None,

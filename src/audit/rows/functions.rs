@@ -24,19 +24,9 @@ const PARTS: &[(&str, FnPart)] = &[
 /// denies ("no docstring"), plans, asks or relays another's words.
 pub fn mark_function_parts(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        // Most sentences name no part: `docstring` and `type` are written in lower case or
-        // capitalised.
-        if ![
-            "ocstring",
-            "ype hint",
-            "ype-hint",
-            "ypehint",
-            "ype annotation",
-            "oc string",
-        ]
-        .iter()
-        .any(|w| r.sentence.contains(w))
-        {
+        // Most sentences name no part. The words past their first letter, which a
+        // sentence may capitalise, are looked for before the sentence is lower-cased.
+        if !PARTS.iter().any(|(w, _)| r.sentence.contains(&w[1..])) {
             continue;
         }
         let lower = r.sentence.to_lowercase();

@@ -143,6 +143,15 @@ use refs::*;
 use std::sync::OnceLock;
 use values::*;
 
+/// Words for "to" or an arrow right before where a thing went: the ending a conversion
+/// went to ("CRLF → LF", "converted to LF", "конвертирани в LF", "sa CRLF na LF"), the
+/// extension a file was renamed to ("přejmenoval na `.mjs`").
+const TO_A_PLACE: &[&str] = &[
+    "→", "->", "=>", "⇒", "to", "into", "zu", "zum", "nach", "auf", "in", "naar", "en", "a", "à",
+    "para", "в", "во", "на", "na", "do", "til", "till", "σε", "ke", "menjadi", "thành", "sang",
+    "olarak",
+];
+
 /// Marks that say a check passed.
 const MARKS: &[&str] = &["✅", "✓", "✔", "☑", "🟢"];
 
@@ -381,19 +390,12 @@ fn row_claim(span: &str, value: &str, kind: Kind, sentence: &str) -> Claim {
 }
 
 /// Whether a row's value opens with a runner's own count of passes ("6 passed — 3 old
-/// and 3 new", "12 passing"): the run's number, quoted, whatever other numbers follow.
+/// and 3 new", "`12 passing`"): the run's number, quoted, whatever numbers follow.
 fn opens_with_runners_count(head: &str) -> bool {
-    let mut words = head.split_whitespace();
-    let (Some(n), Some(word)) = (words.next(), words.next()) else {
-        return false;
-    };
-    let n = n.trim_start_matches(['`', '(']);
-    !n.is_empty()
-        && n.bytes().all(|b| b.is_ascii_digit())
-        && matches!(
-            word.trim_end_matches(|c: char| !c.is_alphanumeric()),
-            "passed" | "passing"
-        )
+    head.trim_start()
+        .trim_start_matches(['`', '('])
+        .starts_with(|c: char| c.is_ascii_digit())
+        && super::lang::runners_count_first(head).is_some()
 }
 
 /// Whether the first number of a row's value has the word for tests right after it, and

@@ -133,14 +133,11 @@ pub fn mark_summary_counts(readings: &mut [Reading]) {
         let lower = r.sentence.to_lowercase();
         // A plan, a question or another's words; not a "failure" ("xfailed" holds one).
         let not_told = r.why.iter().any(|w| {
-            ["plan", "future", "condition", "question", "someone"]
+            super::refs::NOT_REPORTED
                 .iter()
-                .any(|x| w.contains(x))
+                .any(|x| *x != "failure" && w.contains(x))
         });
-        if !WORDS.iter().any(|w| lower.contains(w))
-            || r.sentence.trim_end().ends_with(['?', '？'])
-            || not_told
-        {
+        if r.sentence.trim_end().ends_with(['?', '？']) || not_told {
             continue;
         }
         let words: Vec<&str> = lower

@@ -2065,7 +2065,10 @@ pub fn mark_extensions_gone(readings: &mut [Reading]) {
                 parts[i - 1]
                     .split_whitespace()
                     .next_back()
-                    .is_some_and(|w| TO_A_PLACE.contains(&w.to_lowercase().as_str()))
+                    .is_some_and(|w| {
+                        let w = w.to_lowercase();
+                        TO_A_PLACE.contains(&w.as_str()) || w == "as"
+                    })
             });
         let gone = !only_a_target
             && without_brackets(&r.sentence)
@@ -2082,14 +2085,6 @@ pub fn mark_extensions_gone(readings: &mut [Reading]) {
         }
     }
 }
-
-/// Words for "to" or an arrow right before where a thing went ("renamed to `.mjs`",
-/// "přejmenoval na `.mjs`", "→ `.yml`").
-const TO_A_PLACE: &[&str] = &[
-    "→", "->", "=>", "to", "into", "zu", "zum", "nach", "auf", "naar", "en", "a", "à", "para", "в",
-    "во", "на", "na", "do", "til", "till", "σε", "ke", "menjadi", "thành", "sang", "olarak", "in",
-    "as",
-];
 
 /// Marks the branches a clause says were deleted ("`spike/cache` silindi", "deleted the
 /// branch `feature/old-login` locally and on `origin`"), in any language: one span of a
