@@ -178,6 +178,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_clean_tree(&mut readings);
     super::rows::mark_joined(&mut readings);
     super::rows::mark_subjects_in_history(&mut readings);
+    super::rows::mark_files_out_of_history(&mut readings);
     super::rows::mark_stash_states(&mut readings);
     super::rows::mark_printed(&mut readings);
     super::rows::mark_summary_counts(&mut readings);
@@ -185,6 +186,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_committed_files(&mut readings);
     super::rows::mark_committed_modes(&mut readings);
     super::rows::mark_uncommitted_files(&mut readings);
+    super::rows::mark_still_staged(&mut readings);
     super::rows::mark_commit_trailers(&mut readings);
     super::rows::mark_extensions_gone(&mut readings);
     super::rows::mark_said_gone(&mut readings);
@@ -195,7 +197,9 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_listening_servers(&mut readings);
     super::rows::mark_line_ends(&mut readings);
     super::rows::mark_function_parts(&mut readings);
+    super::rows::mark_tests_in_file(&mut readings);
     super::rows::mark_text_gone(&mut readings);
+    super::rows::mark_text_removed(&mut readings);
     super::rows::mark_archive_members(&mut readings);
     super::rows::mark_now_inside(&mut readings);
     super::rows::mark_branches_deleted(&mut readings);
@@ -207,6 +211,8 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_value_changes(&mut readings);
     super::rows::mark_now_states(&mut readings);
     super::rows::mark_held_values(&mut readings);
+    super::rows::mark_spans_held(&mut readings);
+    super::rows::mark_under_heading(&mut readings);
     super::rows::mark_settings_of_a_file_before(&mut readings);
     super::rows::mark_branch_tips(&mut readings);
     super::rows::mark_defined_names(&mut readings);
@@ -223,6 +229,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::drop_described_paths(&mut readings);
     super::rows::drop_dotted_keys(&mut readings);
     super::rows::drop_changes_held_by_a_stash(&mut readings);
+    super::rows::drop_index_removals(&mut readings);
     super::rows::drop_quoted_output(&mut readings);
     mark_undo_told(&mut readings);
     readings
@@ -390,6 +397,7 @@ fn heading_scope(text: &str) -> Scope {
     if let Some(w) = words
         .iter()
         .find(|w| HEADING_NOT.contains(w) || w.ends_with("n't"))
+        .filter(|_| !super::vocab::led_by_a_file(text))
     {
         return Scope::NotClaims(format!("under the heading \"{}\" (\"{w}\")", text.trim()));
     }

@@ -938,9 +938,101 @@ fn read_as_left(claim: &Claim, path: &Path, fix: &str) -> Result<Vec<u8>, Findin
 pub fn holds_evidence(claim: &Claim, path: &Path, value: &str) -> Result<String, Finding> {
     let shown = path.display();
     let fix = "check the file and say what it holds, or make the change";
-    // Bytes that are not UTF-8 (a Latin-1 CSV) stand in as U+FFFD: the rest is still read.
+    let text = text_as_left(claim, path, fix)?;
+    match missing_words(&text, value) {
+        None => Ok(format!("{shown} holds `{value}` at the end of the turn")),
+        Some(missing) => Err(finding(
+            claim,
+            format!("{shown}, as the turn left it, does not hold `{value}` (no {missing})"),
+            fix,
+        )),
+    }
+}
+
+/// A value the message says stands under a heading ([`Kind::UnderHeading`]): the lines
+/// from the heading to the next heading of its level or above (a Markdown `#` heading, an
+/// INI or TOML `[section]`) hold every word of it, as [`holds_evidence`] reads a file.
+pub fn under_heading_evidence(
+    claim: &Claim,
+    path: &Path,
+    heading: &str,
+    value: &str,
+) -> Result<String, Finding> {
+    let shown = path.display();
+    let fix = "check the file and say where the value stands, or move it there";
+    let text = text_as_left(claim, path, fix)?;
+    let Some(section) = section_under(&text, heading) else {
+        return Err(finding(
+            claim,
+            format!("{shown}, as the turn left it, has no heading `{heading}`"),
+            fix,
+        ));
+    };
+    match missing_words(section, value) {
+        None => Ok(format!(
+            "{shown} holds `{value}` under `{heading}` at the end of the turn"
+        )),
+        Some(missing) => Err(finding(
+            claim,
+            format!(
+                "{shown}, as the turn left it, does not hold `{value}` under `{heading}` (no {missing} there){}",
+                match missing_words(&text, value) {
+                    None => " (it stands under another heading)",
+                    Some(_) => "",
+                }
+            ),
+            fix,
+        )),
+    }
+}
+
+/// The lines under a heading: from the line that is the heading (spacing and case aside)
+/// to the next heading of its level or above.
+fn section_under<'t>(text: &'t str, heading: &str) -> Option<&'t str> {
+    let level = |line: &str| -> Option<usize> {
+        let t = line.trim();
+        if t.starts_with('#') {
+            let n = t.chars().take_while(|c| *c == '#').count();
+            t[n..].starts_with(' ').then_some(n)
+        } else if t.starts_with('[') && t.ends_with(']') {
+            Some(1)
+        } else {
+            None
+        }
+    };
+    let squash = |t: &str| {
+        t.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let wanted = squash(heading);
+    let own = level(heading)?;
+    let mut offset = 0;
+    let mut start = None;
+    for line in text.split_inclusive('\n') {
+        if let Some(begin) = start {
+            if level(line).is_some_and(|l| l <= own) {
+                return Some(&text[begin..offset]);
+            }
+        } else if level(line) == Some(own) && {
+            let here = squash(line);
+            // "## [1.1.0] - 2026-01-02" is the heading "## [1.1.0]".
+            here == wanted || here.starts_with(&format!("{wanted} "))
+        } {
+            start = Some(offset + line.len());
+        }
+        offset += line.len();
+    }
+    start.map(|begin| &text[begin..])
+}
+
+/// A file as the turn left it, as text. Bytes that are not UTF-8 (a Latin-1 CSV) stand in
+/// as U+FFFD: the rest is still read. A file a merge or a stash left in conflict holds both
+/// sides, and neither.
+fn text_as_left(claim: &Claim, path: &Path, fix: &str) -> Result<String, Finding> {
+    let shown = path.display();
     let text = String::from_utf8_lossy(&read_as_left(claim, path, fix)?).into_owned();
-    // A file a merge or a stash left in conflict holds both sides, and neither.
     if text.lines().any(|l| l.starts_with("<<<<<<< "))
         && text.lines().any(|l| l.starts_with(">>>>>>> "))
     {
@@ -950,6 +1042,13 @@ pub fn holds_evidence(claim: &Claim, path: &Path, value: &str) -> Result<String,
             "resolve the conflict, then say what the file holds",
         ));
     }
+    Ok(text)
+}
+
+/// The words of a value a text lacks, quoted and joined ("\"9000\", \"port\""): case and
+/// spacing aside, no letter or digit of the value may be missing; a version is looked for
+/// whole, and a name in camel case in its case.
+fn missing_words(text: &str, value: &str) -> Option<String> {
     let words = |t: &str| -> Vec<String> {
         t.split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
@@ -1001,27 +1100,41 @@ pub fn holds_evidence(claim: &Claim, path: &Path, value: &str) -> Result<String,
                     || after.starts_with('.') && edge(after[1..].chars().next()))
         })
     };
+    // A name written in camel case (`MaxConnections`, `poolSize`) is held in that case:
+    // `maxconnections` is another spelling of the key.
+    let camel =
+        |w: &&str| w.chars().skip(1).any(char::is_uppercase) && w.chars().any(char::is_lowercase);
+    let held_cased = |w: &str| {
+        text.match_indices(w).any(|(i, _)| {
+            text[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric())
+                && text[i + w.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| !c.is_alphanumeric())
+        })
+    };
     let missing: Vec<String> = dotted(value)
         .into_iter()
         .filter(|w| !held_dotted(w))
         .chain(words(value).into_iter().filter(|w| !held(w)))
+        .chain(
+            value
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(camel)
+                .filter(|w| !held_cased(w))
+                .map(str::to_owned),
+        )
         .collect();
-    if missing.is_empty() {
-        Ok(format!("{shown} holds `{value}` at the end of the turn"))
-    } else {
-        Err(finding(
-            claim,
-            format!(
-                "{shown}, as the turn left it, does not hold `{value}` (no {})",
-                missing
-                    .iter()
-                    .map(|w| format!("\"{w}\""))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            fix,
-        ))
-    }
+    (!missing.is_empty()).then(|| {
+        missing
+            .iter()
+            .map(|w| format!("\"{w}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
 }
 
 pub fn file_evidence(
@@ -7085,6 +7198,84 @@ pub fn in_history_evidence(
     ))
 }
 
+/// Evidence for a file the message says no commit holds ([`Kind::FileOutOfHistory`]): no
+/// commit reachable from a branch, a remote-tracking branch or a tag has the path (a
+/// rewrite that left the old commits in a remote's branch has not taken it out). Past
+/// [`HISTORY_BOUND`] commits the claim is reported.
+pub fn out_of_history_evidence(claim: &Claim, path: &str, f: &Facts) -> Result<String, Finding> {
+    const HISTORY_BOUND: usize = 5000;
+    let Some(repo) = f.repo() else {
+        return Err(no_repository(claim));
+    };
+    let rel = path.trim_start_matches("./").trim_end_matches('/');
+    let walk = repo.revwalk().and_then(|mut walk| {
+        walk.push_glob("refs/heads")?;
+        walk.push_glob("refs/remotes")?;
+        walk.push_glob("refs/tags")?;
+        Ok(walk)
+    });
+    let Ok(walk) = walk else {
+        return Err(reported(
+            claim,
+            "the history could not be read".into(),
+            "check the history (`git log --all -- <path>`)",
+        ));
+    };
+    for (seen, oid) in walk.flatten().enumerate() {
+        if seen >= HISTORY_BOUND {
+            return Err(reported(
+                claim,
+                format!(
+                    "the history has more than {HISTORY_BOUND} commits: not every one was read"
+                ),
+                "check the history (`git log --all -- <path>`)",
+            ));
+        }
+        let Ok(commit) = repo.find_commit(oid) else {
+            continue;
+        };
+        if commit
+            .tree()
+            .is_ok_and(|t| t.get_path(Path::new(rel)).is_ok())
+        {
+            let branches = holders_of(repo, oid);
+            return Err(finding(
+                claim,
+                format!(
+                    "commit {} (`{}`) holds {rel}{}",
+                    &oid.to_string()[..7],
+                    commit.summary().unwrap_or(""),
+                    if branches.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", and {} still has it", branches.join(", "))
+                    }
+                ),
+                "take it out of every branch that has it (and push the rewrite), or say it is still in the history",
+            ));
+        }
+    }
+    Ok(format!(
+        "no commit of a branch, remote-tracking branch or tag holds {rel}"
+    ))
+}
+
+/// The branches and remote-tracking branches whose history has a commit.
+fn holders_of(repo: &Repository, oid: Oid) -> Vec<String> {
+    let Ok(refs) = repo.references() else {
+        return Vec::new();
+    };
+    refs.flatten()
+        .filter(|r| r.is_branch() || r.is_remote())
+        .filter_map(|r| {
+            let tip = r.target()?;
+            let reaches = tip == oid || repo.graph_descendant_of(tip, oid).unwrap_or(false);
+            reaches.then(|| r.shorthand().map(str::to_owned)).flatten()
+        })
+        .take(3)
+        .collect()
+}
+
 /// Evidence for text the message says a command printed ([`Kind::Printed`]): some output
 /// of the turn (the main agent's or a subagent's) holds it, whitespace aside; an elided
 /// quotation ("`Ran 4 tests … OK`") holds each of its parts in order.
@@ -7131,6 +7322,31 @@ pub fn printed_evidence(claim: &Claim, text: &str, f: &Facts) -> Result<String, 
     }
 }
 
+/// Evidence for a line of code the message says it took out ([`Kind::TextRemoved`]): no
+/// file the turn wrote (its own writes, its subagents' and its commands') holds it as the
+/// turn left it.
+pub fn text_removed_evidence(claim: &Claim, text: &str, f: &Facts) -> Result<String, Finding> {
+    let mut files: Vec<PathBuf> = f.written_paths().collect();
+    files.sort();
+    files.dedup();
+    for file in &files {
+        let Some(body) = read_capped(file, 4 << 20) else {
+            continue;
+        };
+        if let Some(i) = body.lines().position(|l| l.contains(text)) {
+            return Err(finding(
+                claim,
+                format!("{}:{} still holds `{text}`", file.display(), i + 1),
+                "take it out (and commit that), or say it is still there",
+            ));
+        }
+    }
+    Ok(format!(
+        "none of the {} files the turn wrote holds `{text}`",
+        files.len()
+    ))
+}
+
 /// Evidence for text said gone from a kind of file or a folder ([`Kind::TextGone`]): no
 /// file of the project of that extension, or under that folder, holds it (the walk
 /// [`no_source_says`] makes, past `.git`, dependencies and build output). A file that
@@ -7175,6 +7391,84 @@ pub fn text_gone_evidence(
             format!("not every {what} of the project could be read to look for `{text}`"),
             "say which files were searched",
         )),
+    }
+}
+
+/// Evidence for the tests a message says a test file holds ([`Kind::TestsInFile`]): the
+/// tests the file defines, counted from its text (`def test_…` in Python, `test(` / `it(`
+/// in JavaScript, `#[test]` in Rust, `func Test…` in Go). A file that makes tests as it
+/// runs (a parametrized test, `.each`, `subTest`, a loop around a test) or of another
+/// language leaves the claim reported.
+pub fn tests_in_file_evidence(claim: &Claim, path: &Path, count: u64) -> Result<String, Finding> {
+    let shown = path.display();
+    let fix =
+        "count the file's tests (`grep -c`) and say how many it has, or write the ones missing";
+    let text = text_as_left(claim, path, fix)?;
+    match defined_tests(path, &text) {
+        Some(n) if n == count => Ok(format!("{shown} defines {n} tests")),
+        Some(n) => Err(finding(
+            claim,
+            format!("{shown}, as the turn left it, defines {n} tests, not {count}"),
+            fix,
+        )),
+        None => Err(reported(
+            claim,
+            format!("the tests of {shown} could not be counted from its text"),
+            fix,
+        )),
+    }
+}
+
+/// The tests a test file defines, by its language; `None` where the text does not say
+/// (tests made at run time, or a language not read here).
+fn defined_tests(path: &Path, text: &str) -> Option<u64> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    let lines = || text.lines().map(str::trim_start);
+    let count = |f: &dyn Fn(&str) -> bool| lines().filter(|l| f(l)).count() as u64;
+    match ext.as_str() {
+        "py" => {
+            if ["parametrize", "subTest", "load_tests"]
+                .iter()
+                .any(|w| text.contains(w))
+            {
+                return None;
+            }
+            Some(count(&|l| {
+                l.strip_prefix("async ")
+                    .unwrap_or(l)
+                    .strip_prefix("def test")
+                    .is_some()
+            }))
+        }
+        "js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "jsx" | "tsx" => {
+            if [".each", "forEach", "for (", "for(", ".map("]
+                .iter()
+                .any(|w| text.contains(w))
+            {
+                return None;
+            }
+            Some(count(&|l| {
+                ["test", "it"].iter().any(|f| {
+                    l.strip_prefix(f).is_some_and(|rest| {
+                        let rest = rest
+                            .strip_prefix(".only")
+                            .or_else(|| rest.strip_prefix(".skip"))
+                            .unwrap_or(rest);
+                        rest.trim_start().starts_with('(')
+                    })
+                })
+            }))
+        }
+        "rs" => {
+            if text.contains("macro_rules!") || text.contains("rstest") {
+                return None;
+            }
+            Some(count(&|l| {
+                l.starts_with("#[test]") || l.starts_with("#[tokio::test")
+            }))
+        }
+        "go" => Some(count(&|l| l.starts_with("func Test"))),
+        _ => None,
     }
 }
 
@@ -7674,6 +7968,39 @@ fn pushed_to_the_remote_named(claim: &Claim, f: &Facts) -> Result<(), Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tests_a_file_defines_are_counted_by_its_language() {
+        let js = "const test = require('node:test');\ntest('a', () => {});\n  it.only('b', () => {});\nconst item = 1;\n";
+        assert_eq!(defined_tests(Path::new("t/a.test.js"), js), Some(2));
+        let py = "class T(unittest.TestCase):\n    def test_a(self): pass\n    async def test_b(self): pass\n    def helper(self): pass\n";
+        assert_eq!(defined_tests(Path::new("tests/test_a.py"), py), Some(2));
+        let rs = "#[test]\nfn a() {}\n#[test]\nfn b() {}\n";
+        assert_eq!(defined_tests(Path::new("tests/it.rs"), rs), Some(2));
+        // Tests made at run time are not counted from the text.
+        let each = "test.each([[1], [2]])('x %i', (n) => {});\n";
+        assert_eq!(defined_tests(Path::new("t/b.test.js"), each), None);
+        assert_eq!(defined_tests(Path::new("t/b.rb"), "it 'x' do end"), None);
+    }
+
+    #[test]
+    fn a_section_runs_to_the_next_heading_of_its_level() {
+        let text =
+            "# Log\n\n## [Unreleased]\n\n- a\n### Fixed\n- b\n## [1.0.0] - 2025-01-01\n- c\n";
+        assert_eq!(
+            section_under(text, "## [Unreleased]"),
+            Some("\n- a\n### Fixed\n- b\n")
+        );
+        assert_eq!(section_under(text, "## [1.0.0]"), Some("- c\n"));
+        assert_eq!(section_under(text, "## [0.9.0]"), None);
+        let ini = "[server]\nport = 80\n[db]\nretries = 3\n";
+        assert_eq!(section_under(ini, "[server]"), Some("port = 80\n"));
+        assert_eq!(missing_words("MaxConnections = 5", "maxconnections"), None);
+        assert_eq!(
+            missing_words("maxconnections = 5", "MaxConnections"),
+            Some("\"MaxConnections\"".into())
+        );
+    }
 
     fn argv(s: &str) -> Vec<String> {
         s.split_whitespace().map(str::to_owned).collect()

@@ -112,6 +112,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             Kind::File { .. }
                 | Kind::Dir { .. }
                 | Kind::Holds { .. }
+                | Kind::UnderHeading { .. }
                 | Kind::Commit { .. }
                 | Kind::Push { .. }
                 | Kind::Ref { .. }
@@ -126,6 +127,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 | Kind::Trailer { .. }
                 | Kind::BranchGone { .. }
                 | Kind::InHistory { .. }
+                | Kind::FileOutOfHistory { .. }
                 | Kind::Stash { .. }
                 | Kind::Mode { .. }
         ) || c.tools.iter().any(|t| t.kind.is_some())
@@ -166,9 +168,12 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             Kind::File { .. }
             | Kind::Dir { .. }
             | Kind::Holds { .. }
+            | Kind::UnderHeading { .. }
             | Kind::NoneLeft { .. }
             | Kind::FnHas { .. }
+            | Kind::TestsInFile { .. }
             | Kind::TextGone { .. }
+            | Kind::TextRemoved { .. }
                 if !ev.policy.file_claims =>
             {
                 continue
@@ -193,6 +198,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             | Kind::Trailer { .. }
             | Kind::BranchGone { .. }
             | Kind::InHistory { .. }
+            | Kind::FileOutOfHistory { .. }
             | Kind::Stash { .. }
             | Kind::Mode { .. }
                 if !ev.policy.git_claims =>
@@ -423,8 +429,16 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 evidence::line_ends_evidence(&claim, &resolved, *crlf)
             }
             Kind::Titled { subject } => evidence::titled_evidence(&claim, subject, &facts),
+            Kind::TextRemoved { text } => evidence::text_removed_evidence(&claim, text, &facts),
             Kind::TextGone { text, scope } => {
                 evidence::text_gone_evidence(&claim, text, scope, &facts)
+            }
+            Kind::FileOutOfHistory { path } => {
+                evidence::out_of_history_evidence(&claim, path, &facts)
+            }
+            Kind::TestsInFile { path, count } => {
+                let resolved = evidence::resolve(path, &facts);
+                evidence::tests_in_file_evidence(&claim, &resolved, *count)
             }
             Kind::FnHas { name, part, path } => {
                 evidence::fn_has_evidence(&claim, name, *part, path.as_deref(), &facts)
@@ -444,6 +458,17 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                     continue;
                 }
                 evidence::holds_evidence(&claim, &resolved, value)
+            }
+            Kind::UnderHeading {
+                path,
+                heading,
+                value,
+            } => {
+                let resolved = evidence::resolve(path, &facts);
+                if ignored_path(&resolved) {
+                    continue;
+                }
+                evidence::under_heading_evidence(&claim, &resolved, heading, value)
             }
         };
         // A check bound to a command or a test file in its clause: that very run.

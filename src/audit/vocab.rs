@@ -73,6 +73,14 @@ pub enum Kind {
         path: String,
         value: String,
     },
+    /// A value the message says stands under a heading of a file ("在 `## [Unreleased]` 下新增了
+    /// `zscore` 条目", "`retries = 3` under `[server]` in `app.ini`"): the section, from the
+    /// heading to the next of its level or above, must hold it.
+    UnderHeading {
+        path: String,
+        heading: String,
+        value: String,
+    },
     /// A command the message says ran without trouble ("`git stash pop` без проблем",
     /// "`git merge feat` — ok"): it ran in this turn, and neither failed nor stopped on a
     /// conflict.
@@ -161,6 +169,12 @@ pub enum Kind {
         refs: Vec<String>,
         gone: bool,
     },
+    /// A file the message says no commit holds ("`.env` is gone from the history too",
+    /// "в `origin` не е останал commit, който да го съдържа"): no commit of any branch,
+    /// remote-tracking branch or tag has it.
+    FileOutOfHistory {
+        path: String,
+    },
     /// The stash list as the message says the turn left it ("`git stash list` अब खाली
     /// है", "your stash `experiment` is still in `git stash list`"): an entry named (or
     /// any, without a name) is in it (`present`) or is not.
@@ -201,6 +215,11 @@ pub enum Kind {
         text: String,
         scope: String,
     },
+    /// A line of code the message says it took out, naming no file ("quité el `dbg!(n);`",
+    /// "removed the `console.log(x)`"): no file the turn wrote holds it any more.
+    TextRemoved {
+        text: String,
+    },
     /// What the message says a Python function has ("`chunk` has a docstring with an
     /// example", "type hints on `slugify`, `clamp` and `snake_to_camel` in `app/text.py`"):
     /// its `def`, in the file the sentence names or one the turn wrote, has it.
@@ -208,6 +227,12 @@ pub enum Kind {
         name: String,
         part: FnPart,
         path: Option<String>,
+    },
+    /// The tests the message says a test file holds ("test/batch.test.js có 3 test", "`tests/
+    /// test_api.py` now has 5 tests"): the file as the turn left it defines that many.
+    TestsInFile {
+        path: String,
+        count: u64,
     },
 }
 
@@ -273,6 +298,11 @@ impl std::fmt::Display for Kind {
                 name, tag: false, ..
             } => write!(f, "branch {name} made"),
             Kind::Holds { path, value } => write!(f, "file {path} holds `{value}`"),
+            Kind::UnderHeading {
+                path,
+                heading,
+                value,
+            } => write!(f, "file {path} holds `{value}` under `{heading}`"),
             Kind::Ran { command } => write!(f, "`{command}` succeeded"),
             Kind::Unmoved {
                 branch: Some(b),
@@ -363,6 +393,11 @@ impl std::fmt::Display for Kind {
                 write!(f, "no file under {scope} holds `{text}`")
             }
             Kind::TextGone { text, scope } => write!(f, "no *.{scope} file holds `{text}`"),
+            Kind::FileOutOfHistory { path } => write!(f, "no commit holds {path}"),
+            Kind::TextRemoved { text } => write!(f, "no file the turn wrote holds `{text}`"),
+            Kind::TestsInFile { path, count } => {
+                write!(f, "file {path} defines {count} tests")
+            }
             Kind::FnHas { name, part, .. } => write!(
                 f,
                 "function `{name}` has {}",
@@ -441,7 +476,9 @@ impl ClaimClass {
                 ClaimClass::FileRenamed
             } else if rest.ends_with(" still there") {
                 ClaimClass::FileChanged
-            } else if rest.ends_with(" line ends") {
+            } else if rest.ends_with(" line ends")
+                || rest.ends_with(" tests") && rest.contains(" defines ")
+            {
                 ClaimClass::FileHolds
             } else if rest.ends_with(" committed") || rest.contains(" committed with mode ") {
                 ClaimClass::Commit
@@ -454,7 +491,9 @@ impl ClaimClass {
         {
             return ClaimClass::FileHolds;
         }
-        if (text.starts_with("no file under ") || text.starts_with("no *."))
+        if (text.starts_with("no file under ")
+            || text.starts_with("no *.")
+            || text.starts_with("no file the turn wrote "))
             && text.contains(" holds `")
         {
             return ClaimClass::FileHolds;
@@ -466,6 +505,9 @@ impl ClaimClass {
         }
         if text.starts_with("no *.") && text.ends_with(" file left") {
             return ClaimClass::FileDeleted;
+        }
+        if text.starts_with("no commit holds ") {
+            return ClaimClass::Commit;
         }
         if text.starts_with("something under ") {
             return ClaimClass::Dir;
@@ -597,10 +639,13 @@ impl Kind {
             Kind::Push { .. } => ClaimClass::Push,
             Kind::Ref { .. } => ClaimClass::Ref,
             Kind::Holds { .. }
+            | Kind::UnderHeading { .. }
             | Kind::LineEnds { .. }
             | Kind::InArchive { .. }
             | Kind::FnHas { .. }
-            | Kind::TextGone { .. } => ClaimClass::FileHolds,
+            | Kind::TestsInFile { .. }
+            | Kind::TextGone { .. }
+            | Kind::TextRemoved { .. } => ClaimClass::FileHolds,
             Kind::Ran { .. } => ClaimClass::Ran,
             Kind::Unmoved { .. } => ClaimClass::Unmoved,
             Kind::Clean => ClaimClass::Clean,
@@ -612,7 +657,7 @@ impl Kind {
             | Kind::Trailer { .. } => ClaimClass::Commit,
             Kind::NoneLeft { .. } => ClaimClass::FileDeleted,
             Kind::BranchGone { .. } => ClaimClass::Ref,
-            Kind::InHistory { .. } => ClaimClass::Commit,
+            Kind::InHistory { .. } | Kind::FileOutOfHistory { .. } => ClaimClass::Commit,
             Kind::Stash { .. } => ClaimClass::Ref,
             Kind::Mode { .. } => ClaimClass::Commit,
             Kind::Printed { .. } | Kind::Listening { .. } => ClaimClass::Ran,
@@ -1491,9 +1536,14 @@ fn is_status_line(text: &str) -> bool {
 pub(crate) fn as_path(t: &Token) -> Option<String> {
     let (text, quoted) = match t {
         Token::Code(q) | Token::Quote(q) => (q.trim(), true),
+        // "修正：src/money.js": a label glued on with full-width punctuation (no space
+        // after it in CJK text) is no part of the path.
         Token::Word(w) => (
             without_glued_suffix(without_glued_prefix(without_apostrophe_ending(
-                w.trim_end_matches(['.', ',', ':', ';', ')', '\''])
+                w.rsplit(['：', '，', '、', '（', '「', '『'])
+                    .next()
+                    .unwrap_or(w)
+                    .trim_end_matches(['.', ',', ':', ';', ')', '\'', '。', '）', '」', '』'])
                     .trim_start_matches(['(', '\'']),
             ))),
             false,
@@ -1825,6 +1875,17 @@ pub(crate) fn is_hash(t: &str) -> bool {
         && t.chars().any(|c| c.is_ascii_digit())
 }
 
+/// Whether a heading is led by a file's span ("### `.env` вече не се следи", "### `.env` no
+/// longer tracked"): it states that file's state, and a denial in it is its own, not a
+/// scope that takes back the items under it.
+pub(crate) fn led_by_a_file(heading: &str) -> bool {
+    heading
+        .trim_start_matches(['#', ' ', '*'])
+        .strip_prefix('`')
+        .and_then(|rest| rest.split_once('`'))
+        .is_some_and(|(span, _)| path_of(span.trim(), true).is_some() && !check_command_span(span))
+}
+
 /// Whether text reports a refusal or a failure (of a push, a commit), in any language of
 /// the tables.
 pub(crate) fn refused(text: &str) -> bool {
@@ -1909,7 +1970,24 @@ pub(crate) fn refused(text: &str) -> bool {
         "প্রত্যাখ্যান",
         "مسترد",
     ];
-    REFUSED.iter().any(|w| text.contains(w))
+    // "faili" (Swahili, Estonian: a file) and its Estonian forms are no failure.
+    let is_file_word = |w: &str| {
+        matches!(
+            w,
+            "faili" | "failid" | "failis" | "failist" | "faile" | "failide" | "failiks"
+        )
+    };
+    REFUSED.iter().any(|w| {
+        text.match_indices(w).any(|(at, _)| {
+            *w != "fail"
+                || !is_file_word(
+                    text[at..]
+                        .split(|c: char| !c.is_alphanumeric())
+                        .next()
+                        .unwrap_or(""),
+                )
+        })
+    })
 }
 
 /// Whether a clause limits a result to some ("only `test_a` passes", "проходит только",
@@ -2163,6 +2241,11 @@ mod tests {
                 path: "config/app.yaml".into(),
                 value: "port: 9000".into(),
             },
+            Kind::UnderHeading {
+                path: "CHANGELOG.md".into(),
+                heading: "## [Unreleased]".into(),
+                value: "zscore".into(),
+            },
             Kind::Ran {
                 command: "git stash pop".into(),
             },
@@ -2249,6 +2332,16 @@ mod tests {
             Kind::TextGone {
                 text: "console.log".into(),
                 scope: "src/".into(),
+            },
+            Kind::TestsInFile {
+                path: "test/batch.test.js".into(),
+                count: 3,
+            },
+            Kind::FileOutOfHistory {
+                path: ".env".into(),
+            },
+            Kind::TextRemoved {
+                text: "dbg!(n);".into(),
             },
             Kind::FnHas {
                 name: "chunk".into(),

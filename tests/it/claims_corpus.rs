@@ -64,6 +64,11 @@ fn kind_label(kind: &Kind) -> String {
             name, tag: false, ..
         } => format!("branch:{name}"),
         Kind::Holds { path, value } => format!("holds:{path}={value}"),
+        Kind::UnderHeading {
+            path,
+            heading,
+            value,
+        } => format!("under:{path}:{heading}={value}"),
         Kind::Ran { command } => format!("ran:{command}"),
         Kind::Unmoved {
             branch: Some(b),
@@ -124,6 +129,9 @@ fn kind_label(kind: &Kind) -> String {
         }
         Kind::Mode { path, mode } => format!("mode:{path}={mode}"),
         Kind::TextGone { text, scope } => format!("text-gone:{scope}:{text}"),
+        Kind::TextRemoved { text } => format!("text-removed:{text}"),
+        Kind::TestsInFile { path, count } => format!("tests-in:{path}={count}"),
+        Kind::FileOutOfHistory { path } => format!("out-of-history:{path}"),
         Kind::FnHas { name, part, path } => format!(
             "fn-has:{}:{}{name}",
             match part {

@@ -2247,7 +2247,7 @@ enum HeadingScope {
 fn heading_scope(lang: &Lang, heading: &str) -> HeadingScope {
     let text = fold(&heading.to_lowercase());
     if let Some(w) = first(lang, &text, lang.not_claims_headings)
-        .or_else(|| first(lang, &text, lang.negations))
+        .or_else(|| first(lang, &text, lang.negations).filter(|_| !vocab::led_by_a_file(heading)))
         .or_else(|| first(lang, &text, lang.modal))
     {
         return HeadingScope::NotClaims(format!(

@@ -70,15 +70,21 @@ fn told_ending(r: &Reading) -> Option<bool> {
             .unwrap_or("")
             .to_lowercase();
         TO_A_PLACE.contains(&last.as_str())
+            || AS.contains(&last.as_str())
             || TO_A_PLACE
                 .iter()
+                .chain(AS)
                 .any(|w| !w.is_ascii() && last.ends_with(w))
     };
     match tokens.as_slice() {
         [] => None,
         [(at, crlf), rest @ ..] if rest.iter().all(|(_, c)| c == crlf) => {
-            let now = paths::after_now(s).is_some();
-            ((now || after_to(*at)) && !negates(s)).then_some(*crlf)
+            // "… 已经按 LF 存储，不再含 `\r`": a denial at the end denies only itself.
+            let head = &s[..super::held::contrast_tail(s)
+                .filter(|&cut| rest.iter().chain([&(*at, *crlf)]).all(|(t, _)| *t < cut))
+                .unwrap_or(s.len())];
+            let now = paths::after_now(head).is_some();
+            ((now || after_to(*at)) && !negates(head)).then_some(*crlf)
         }
         [(a, first), (b, second)] if first != second => {
             let end_a = a + if *first { 4 } else { 2 };
@@ -108,6 +114,12 @@ fn told_ending(r: &Reading) -> Option<bool> {
     }
 }
 
+/// Words for "as" before the ending a file is kept in ("stored as LF", "已经按 LF 存储",
+/// "als LF gespeichert").
+const AS: &[&str] = &[
+    "as", "als", "como", "comme", "come", "jako", "как", "як", "按", "以", "为", "為",
+];
+
 /// Where `LF` and `CRLF` stand in a sentence as words of their own (`true`: CRLF).
 fn ending_tokens(s: &str) -> Vec<(usize, bool)> {
     let bytes = s.as_bytes();
@@ -129,7 +141,7 @@ fn ending_tokens(s: &str) -> Vec<(usize, bool)> {
 
 /// The files a line names, in order: code spans and bare words with a file's shape, inside
 /// a command's span too (`head -n 2 data/users.csv | cat -A`).
-fn files_named(sentence: &str) -> Vec<String> {
+pub(super) fn files_named(sentence: &str) -> Vec<String> {
     sentence
         .split(|c: char| c.is_whitespace() || "`'\"()（）[]|,;".contains(c))
         .filter(|w| w.contains(['/', '.']))

@@ -169,6 +169,73 @@ fn removal_in(prose: &str) -> Option<&'static str> {
         })
 }
 
+/// Marks the file a sentence says no commit holds: one path, and a clause with a word for
+/// the history that denies it or tells it removed ("`.env` is gone from the history too",
+/// "`.env` го няма вече и в историята", "`secrets.txt` wurde aus der Historie entfernt").
+/// Nothing where the clause says it is still there, or the sentence plans, asks or doubts.
+pub fn mark_files_out_of_history(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let lower = fold(&r.sentence.to_lowercase());
+        if !HISTORY.iter().any(|w| lower.contains(&fold(w)))
+            || r.sentence.trim_end().ends_with(['?', '？'])
+            || plans_or_doubts(r)
+        {
+            continue;
+        }
+        let mut paths = super::paths::path_spans(&r.sentence);
+        if paths.is_empty() {
+            paths = super::endings::files_named(&r.sentence);
+        }
+        let [path] = paths.as_slice() else {
+            continue;
+        };
+        let out = clauses_outside_spans(&r.sentence)
+            .into_iter()
+            .flat_map(|c| c.split([':', '：']))
+            .any(|clause| {
+                let prose = fold(&vocab::outside_spans(clause, " ").to_lowercase());
+                HISTORY.iter().any(|w| prose.contains(&fold(w)))
+                    && !super::refs::STILL.iter().any(|w| prose.contains(w))
+                    && (negates(&prose) || removal_in(&prose).is_some())
+            });
+        if out {
+            add_new(r, Kind::FileOutOfHistory { path: path.clone() });
+        }
+    }
+}
+
+/// Words for the history of commits, in the tables' languages and beyond.
+const HISTORY: &[&str] = &[
+    "history",
+    "historie",
+    "verlauf",
+    "historique",
+    "historial",
+    "histórico",
+    "historico",
+    "cronologia",
+    "storia",
+    "geschiedenis",
+    "истори",
+    "історі",
+    "histori",
+    "történet",
+    "geçmiş",
+    "lịch sử",
+    "riwayat",
+    "历史",
+    "歷史",
+    "履歴",
+    "히스토리",
+    "이력",
+    "इतिहास",
+    "تاریخچه",
+    "سجل",
+    "التاريخ",
+    "היסטורי",
+    "ιστορικ",
+];
+
 /// Marks what a report says of the stash list as the turn left it: empty ("`git stash
 /// list` अब खाली है"), or a stash named still in it ("Din egen stash `experiment` ligger
 /// stadig i `git stash list`"), or gone from it ([`Kind::Stash`]). Nothing where the
@@ -288,3 +355,35 @@ const EMPTY: &[&str] = &[
     "tukša",
     "prazn",
 ];
+
+#[cfg(test)]
+mod out_of_history_tests {
+    use super::*;
+
+    fn read(message: &str) -> Vec<String> {
+        marked_kinds(message, mark_files_out_of_history)
+            .iter()
+            .map(Kind::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn a_file_said_gone_from_the_history() {
+        for message in [
+            "- `.env` го няма вече и в историята: в `origin` не е останал commit, който да го съдържа.",
+            "`.env` is gone from the history too.",
+            "`secrets.txt` wurde aus der Historie entfernt.",
+        ] {
+            assert_eq!(read(message).len(), 1, "{message}");
+        }
+        for message in [
+            // Still there, not about the history, a question.
+            "Ali `.env` je i dalje u istoriji: commit `add local env` ga sadrži.",
+            "`.env` is untracked now, but it is still in the history.",
+            "`.env` is no longer tracked.",
+            "Should `.env` be removed from the history?",
+        ] {
+            assert!(read(message).is_empty(), "{message}");
+        }
+    }
+}

@@ -52,6 +52,50 @@ pub fn mark_text_gone(readings: &mut [Reading]) {
     }
 }
 
+/// Marks the line of code a sentence says it took out, naming no file: a deletion form of
+/// any table, and one code span written like code (brackets, `;`, `!`, `=`, not a bare
+/// name: a name lives on in its callers and comments), no path, extension or folder, no
+/// command. Nothing where the sentence denies, plans, asks, or tells a first step.
+pub fn mark_text_removed(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if r.sentence.matches('`').count() < 2
+            || r.sentence.trim_end().ends_with(['?', '？'])
+            || plans_or_doubts(r)
+        {
+            continue;
+        }
+        let spans: Vec<&str> = vocab::spans_of(&r.sentence).map(str::trim).collect();
+        let [text] = spans.as_slice() else {
+            continue;
+        };
+        let code_like = text.chars().count() >= 4
+            && text.contains(['(', ';', '!', '{', '='])
+            && vocab::path_of(text, true).is_none()
+            && extension_of(text).is_none()
+            && !vocab::check_command_span(text)
+            && !text.starts_with("git ");
+        if !code_like || !super::endings::files_named(&r.sentence).is_empty() {
+            continue;
+        }
+        let lower = fold(&r.sentence.to_lowercase());
+        let own = unquoted(&lower);
+        // The clause that takes it out, undenied ("quité el `dbg!(n);` …; el commit ya no lo
+        // lleva": the second clause's denial tells it gone).
+        let taken_out = own
+            .split([';', '；'])
+            .any(|part| super::tells_deleted(part) && !negates(part));
+        if !taken_out || tells_a_sequence(&own) {
+            continue;
+        }
+        add_new(
+            r,
+            Kind::TextRemoved {
+                text: (*text).to_owned(),
+            },
+        );
+    }
+}
+
 /// Words for "any more", "left" and "no longer" beside a denial, in the tables'
 /// languages and beyond (a table's gone forms, [`super::tells_gone`], read the rest).
 const ANY_MORE: &[&str] = &[
@@ -84,10 +128,32 @@ const ANY_MORE: &[&str] = &[
 ];
 
 /// The extension a span names alone (`.js`, `*.js`), lower-cased.
+/// A dotfile's whole name (`.env`, `.gitignore`) is a file, not an extension: only `*.env`
+/// is.
 fn extension_of(span: &str) -> Option<String> {
+    const DOTFILES: &[&str] = &[
+        "env",
+        "gitignore",
+        "gitattributes",
+        "gitmodules",
+        "npmrc",
+        "nvmrc",
+        "editorconfig",
+        "dockerignore",
+        "prettierrc",
+        "eslintrc",
+        "bashrc",
+        "zshrc",
+        "profile",
+        "npmignore",
+    ];
+    let starred = span.starts_with('*');
     let e = span.trim_start_matches('*').strip_prefix('.')?;
-    (!e.is_empty() && e.len() <= 8 && e.chars().all(|c| c.is_ascii_alphanumeric()))
-        .then(|| e.to_lowercase())
+    (!e.is_empty()
+        && e.len() <= 8
+        && e.chars().all(|c| c.is_ascii_alphanumeric())
+        && (starred || !DOTFILES.contains(&e.to_lowercase().as_str())))
+    .then(|| e.to_lowercase())
 }
 
 #[cfg(test)]
@@ -99,6 +165,29 @@ mod tests {
             .iter()
             .map(Kind::to_string)
             .collect()
+    }
+
+    #[test]
+    fn a_line_of_code_said_taken_out() {
+        let read = |message: &str| -> Vec<String> {
+            marked_kinds(message, mark_text_removed)
+                .iter()
+                .map(Kind::to_string)
+                .collect()
+        };
+        assert_eq!(
+            read("**Limpieza:** quité el `dbg!(n);` que el subagente usó para la traza."),
+            ["no file the turn wrote holds `dbg!(n);`"]
+        );
+        for message in [
+            // A bare name, a file named, a denial, a plan.
+            "Removed `_legacy_slug`.",
+            "Removed `dbg!(n);` from `src/lib.rs`.",
+            "I did not remove `dbg!(n);`.",
+            "Should I remove `dbg!(n);`?",
+        ] {
+            assert!(read(message).is_empty(), "{message}");
+        }
     }
 
     #[test]

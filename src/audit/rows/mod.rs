@@ -26,9 +26,11 @@
 
 mod archives;
 mod copies;
+mod defined_tests;
 mod endings;
 pub(super) mod forms;
 mod functions;
+mod held;
 mod history;
 mod leftovers;
 mod paths;
@@ -40,15 +42,17 @@ mod values;
 
 pub use archives::mark_archive_members;
 pub use copies::mark_copies;
+pub use defined_tests::mark_tests_in_file;
 pub use endings::mark_line_ends;
 pub(super) use forms::read_as;
 pub use functions::mark_function_parts;
-pub use history::{mark_stash_states, mark_subjects_in_history};
-pub use leftovers::mark_text_gone;
+pub use held::{mark_spans_held, mark_under_heading};
+pub use history::{mark_files_out_of_history, mark_stash_states, mark_subjects_in_history};
+pub use leftovers::{mark_text_gone, mark_text_removed};
 pub use paths::{
     drop_asides, drop_changes_held_by_a_stash, drop_described_paths, drop_dotted_keys,
-    mark_branch_tips, mark_contained_keys, mark_defined_names, mark_held_values,
-    mark_labelled_changes, mark_labelled_lines, mark_listed_paths, mark_located,
+    drop_index_removals, mark_branch_tips, mark_contained_keys, mark_defined_names,
+    mark_held_values, mark_labelled_changes, mark_labelled_lines, mark_listed_paths, mark_located,
     mark_mentioned_paths, mark_now_inside, mark_now_states, mark_said_absent, mark_said_gone,
     mark_said_unchanged, mark_same_file_changes, mark_set_values, mark_settings_of_a_file_before,
     mark_still_there, mark_value_changes, mark_whole_counts, mark_whole_suites,
@@ -59,7 +63,8 @@ pub use refs::{
     mark_checked_git_lines, mark_clean_tree, mark_commit_trailers, mark_committed_files,
     mark_committed_modes, mark_extensions_gone, mark_foreign_git_forms, mark_git_refs,
     mark_git_rows, mark_git_steps, mark_gone_beside_denials, mark_joined, mark_named_commits,
-    mark_others_unmoved, mark_remote_pushes, mark_uncommitted_files, mark_unmoved,
+    mark_others_unmoved, mark_remote_pushes, mark_still_staged, mark_uncommitted_files,
+    mark_unmoved,
 };
 pub use servers::mark_listening_servers;
 pub use structure::add_structured_rows;
@@ -152,6 +157,33 @@ const TO_A_PLACE: &[&str] = &[
     "olarak",
 ];
 
+/// Whether a line is a row whose label is the warnings and whose value denies them
+/// ("**Warnings:** none", "Προειδοποιήσεις: καμία· …", "Warnungen: keine").
+fn warnings_row_denied(r: &Reading, count: &dyn Fn(&str) -> usize) -> bool {
+    if r.skipped {
+        return false;
+    }
+    let Some((label, value)) = r.sentence.split_once([':', '：']) else {
+        return false;
+    };
+    let label = fold(&label.to_lowercase());
+    let label = label.trim_matches(|c: char| !c.is_alphanumeric());
+    // The label is the warnings' word and little more: "Warnings", "Compiler warnings".
+    if count(label) == 0 || label.split_whitespace().count() > 2 {
+        return false;
+    }
+    let value = value
+        .split(['·', '\u{387}', ';', '；', ',', '，', '.', '。', '(', '—'])
+        .next()
+        .unwrap_or("");
+    let value = fold(&value.to_lowercase());
+    let value = value.trim();
+    let zero = matches!(value, "0" | "none" | "zero" | "nil" | "-" | "—")
+        || value.starts_with("0 ")
+        || value.split_whitespace().count() <= 2 && refs::negates(value);
+    zero && !value.contains('`')
+}
+
 /// Marks that say a check passed.
 const MARKS: &[&str] = &["✅", "✓", "✔", "☑", "🟢"];
 
@@ -199,15 +231,27 @@ pub fn mark_no_warnings(readings: &mut [Reading]) {
             .map(|w| v.matches(w).count())
             .sum::<usize>()
     };
-    for r in readings.iter_mut() {
-        if !r.claims.iter().any(|c| {
-            matches!(
-                c.kind,
-                Kind::Lint | Kind::Build | Kind::Tests { .. } | Kind::Ran { .. }
-            )
-        }) {
+    let is_check = |c: &Claim| {
+        matches!(
+            c.kind,
+            Kind::Lint | Kind::Build | Kind::Tests { .. } | Kind::Ran { .. }
+        )
+    };
+    // The reading of the last check told before each line.
+    let mut last_check: Option<usize> = None;
+    for i in 0..readings.len() {
+        if !readings[i].claims.iter().any(is_check) {
+            // "**Warnings:** none; …", "Προειδοποιήσεις: καμία· …": a row of its own about
+            // the warnings of the check told before it.
+            if let Some(at) = last_check.filter(|_| warnings_row_denied(&readings[i], &count)) {
+                for c in readings[at].claims.iter_mut().filter(|c| is_check(c)) {
+                    c.no_warnings = true;
+                }
+            }
             continue;
         }
+        last_check = Some(i);
+        let r = &mut readings[i];
         let v = fold(&r.sentence.to_lowercase());
         let said = count(&v);
         if said == 0 {
@@ -923,6 +967,27 @@ mod tests {
 
     fn read(sentence: &str) -> Option<Kind> {
         results_in(sentence).into_iter().next().map(|(_, _, k)| k)
+    }
+
+    #[test]
+    fn a_file_said_still_staged_is_left_to_commit() {
+        let read = |message: &str| marked_kinds(message, mark_still_staged);
+        let staged = vec![Kind::Uncommitted {
+            path: "notes.txt".into(),
+        }];
+        assert_eq!(
+            read("Commit c9ee178 — تغییر staged شما در `notes.txt` هنوز staged مانده."),
+            staged
+        );
+        assert_eq!(read("Your change to `notes.txt` is still staged."), staged);
+        for message in [
+            "`notes.txt` is not staged any more.",
+            "`notes.txt` is still unstaged.",
+            "Is `notes.txt` still staged?",
+            "`notes.txt` and `a.txt` are still staged.",
+        ] {
+            assert!(read(message).is_empty(), "{message}");
+        }
     }
 
     #[test]

@@ -201,7 +201,11 @@ pub fn mark_mentioned_paths(readings: &mut [Reading]) {
             .map_or(r.sentence.as_str(), |at| &r.sentence[..at]);
         let spans: Vec<String> = path_spans(reported)
             .into_iter()
-            .filter(|p| !not_claimed.contains(p) && !is_aside(&r.sentence, p))
+            .filter(|p| {
+                !not_claimed.contains(p)
+                    && !is_aside(&r.sentence, p)
+                    && !is_a_calls_value(&r.sentence, p)
+            })
             .collect();
         for path in spans {
             let named = r.claims.iter().any(|c| match &c.kind {
@@ -2448,7 +2452,7 @@ fn states_as_done_or_state(r: &Reading) -> bool {
 
 /// The sentence's one code span that is a setting (`port: 8080`, `log=debug`, `"version":
 /// "1.1.0"`), when it has no other span than paths and no number outside its spans.
-fn setting_span(sentence: &str) -> Option<String> {
+pub(super) fn setting_span(sentence: &str) -> Option<String> {
     // A table's header (`[project]`, `[tool.pytest.ini_options]`) says where the setting
     // went, no value of its own.
     let header = |s: &str| {
@@ -2675,7 +2679,9 @@ pub fn mark_defined_names(readings: &mut [Reading]) {
 fn signature_name(span: &str) -> Option<String> {
     let span = span.trim();
     let (head, _) = span.split_once('(')?;
-    if !span.ends_with(')') || head.is_empty() {
+    // `export_name("Q3 Report")`: a call with its values says what the code does, no
+    // signature a file gained.
+    if !span.ends_with(')') || head.is_empty() || is_call_with_values(span) {
         return None;
     }
     let name = head.rsplit(['.', ':']).next()?;
@@ -2704,7 +2710,10 @@ pub(crate) fn is_data_file(path: &str) -> bool {
         "xml",
     ];
     let name = path.rsplit('/').next().unwrap_or(path);
+    // Git's own settings are INI: `.git/config`, `~/.gitconfig`.
     name.starts_with(".env")
+        || name == ".gitconfig"
+        || path.ends_with(".git/config")
         || name
             .rsplit_once('.')
             .is_some_and(|(_, ext)| DATA.contains(&ext.to_lowercase().as_str()))
@@ -2712,7 +2721,7 @@ pub(crate) fn is_data_file(path: &str) -> bool {
 
 /// Whether a sentence about a value says it was taken out ("now drops `debug`", "no longer
 /// lists `x`"): the value is what the file lacks.
-fn says_taken_out(sentence: &str) -> bool {
+pub(super) fn says_taken_out(sentence: &str) -> bool {
     const OUT: &[&str] = &[
         "drop",
         "omit",
@@ -3251,6 +3260,62 @@ pub(super) fn denies_it_is_there(description: &str) -> bool {
     forms::any_in(&words[..3].join(" "), Sets::NOT_THERE) || forms::any_in(&lower, Sets::GONE)
 }
 
+/// Drops the deleted- and changed-file claims of a sentence that takes a file out of the
+/// index only ("removed `.env` from the index with `git rm --cached`", "Podagent je uklonio
+/// `.env` iz indeksa"): git stops tracking it, and the file stays on disk as it was.
+pub fn drop_index_removals(readings: &mut [Reading]) {
+    for r in readings.iter_mut() {
+        if r.claims.is_empty() {
+            continue;
+        }
+        let lower = r.sentence.to_lowercase();
+        if !FROM_THE_INDEX.iter().any(|w| lower.contains(w)) {
+            continue;
+        }
+        r.claims.retain(|c| {
+            !matches!(
+                c.kind,
+                Kind::File {
+                    change: Change::Modified | Change::Deleted,
+                    ..
+                }
+            )
+        });
+    }
+}
+
+/// Words that take a file out of the index, not off the disk.
+const FROM_THE_INDEX: &[&str] = &[
+    "--cached",
+    "from the index",
+    "aus dem index",
+    "de l'index",
+    "del índice",
+    "do índice",
+    "dall'indice",
+    "uit de index",
+    "из индекса",
+    "з індексу",
+    "z indeksu",
+    "z indexu",
+    "az indexből",
+    "indeksten",
+    "index'ten",
+    "khỏi index",
+    "dari index",
+    "从索引",
+    "インデックスから",
+    "인덱스에서",
+    "इंडेक्स से",
+    "از ایندکس",
+    "من الفهرس",
+    "от индекса",
+    "iz indeksa",
+    "din index",
+    "stop tracking",
+    "untrack",
+];
+
 /// Drops the changed-file claims of a sentence that puts the change in a stash ("Ang
 /// laman ng stash: ang pagbabago sa `pyproject.toml` (0.1.0 → 0.2.0)", "ใน stash มีการแก้
 /// `pyproject.toml`", "stashed my edit to `app.py`"): the stash holds it, and the file is as
@@ -3605,6 +3670,44 @@ pub fn mark_located(readings: &mut [Reading]) {
     }
 }
 
+/// Whether a span is a call given values (`f("a b")`, `parse_port('0')`, `mean(3, 4)`):
+/// what it returns is told beside it, no path or definition.
+pub(super) fn is_call_with_values(span: &str) -> bool {
+    is_call(span)
+        && span.split_once('(').is_some_and(|(_, args)| {
+            args.contains(['"', '\''])
+                || args.split([',', '(', ')', '[']).any(|a| {
+                    a.trim()
+                        .starts_with(|c: char| c.is_ascii_digit() || c == '-')
+                })
+        })
+}
+
+/// Whether a path a sentence names is the value a call beside it gives ("`export_name("Q3
+/// Report")` अझै `q3_report.csv` दिन्छ", "`out_path(2)` → `out/2.json`"): a call with values
+/// stands before it in its clause.
+pub(super) fn is_a_calls_value(sentence: &str, path: &str) -> bool {
+    let quoted = format!("`{path}`");
+    sentence.split(CLAUSE_ENDS).any(|clause| {
+        clause
+            .find(&quoted)
+            .is_some_and(|at| vocab::spans_of(&clause[..at]).any(|s| is_call_with_values(s.trim())))
+    })
+}
+
+/// Whether a span is a call: a name, then its arguments in brackets (`f(x)`,
+/// `calc::max(1, 2)`, `s.strip()`).
+pub(super) fn is_call(span: &str) -> bool {
+    span.split_once('(').is_some_and(|(name, rest)| {
+        !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || "_.:".contains(c))
+            && name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+            && rest.ends_with(')')
+    })
+}
+
 /// Marks the paths a report says are still there ("`logs/app.log` باقٍ في مكانه", "τα
 /// `build/old.o` και `build/older.o` είναι ακόμη στη θέση τους", "`README.md` ligger kvar i
 /// roten"): each path of the clause is there as the turn left it ([`Change::Kept`]).
@@ -3631,6 +3734,11 @@ pub fn mark_still_there(readings: &mut [Reading]) {
             };
             let rest = prose.replacen(phrase, " ", 1);
             if refs::negates(&rest) || forms::any_in(&rest, Sets::NOT_A_PASS) {
+                continue;
+            }
+            // "`export_name("Q3 Report")` अझै `q3_report.csv` दिन्छ": what a call still
+            // returns, no file that is still there.
+            if vocab::spans_of(clause).any(|s| is_call(s.trim())) {
                 continue;
             }
             let paths = path_spans(clause);

@@ -72,8 +72,18 @@ const PRINTED_LAST: &[&str] = &[
     "라고 출력",
     "yazdırdı",
     "kiírta",
+    "kiírja",
+    "yazdırıyor",
+    "yazdırır",
     "छापा",
+    "छापता",
+    "छापती",
+    "छापते",
+    "छाप्छ",
+    "ছাপে",
+    "ছাপল",
     "چاپ کرد",
+    "چاپ می",
 ];
 
 /// The spans right before a form of [`PRINTED_LAST`], joined by nothing but "and" words

@@ -1700,7 +1700,11 @@ pub fn mark_committed_files(readings: &mut [Reading]) {
             // "Commit 1a2b3c4 berisi `docs/setup.md` dan `docs/faq.md`": the commit named by
             // its hash holds the paths that follow a word for "contains".
             let into = INTO_A_COMMIT.iter().any(|w| plain.contains(w));
-            let contains = super::paths::CONTAINS.iter().any(|w| plain.contains(w)) || into;
+            let contains = super::paths::CONTAINS.iter().any(|w| plain.contains(w))
+                || into
+                || plain
+                    .split(|c: char| !c.is_alphanumeric())
+                    .any(|w| HAS.contains(&w));
             // "… aynı commit'le (804873c) depoya girdi": the hash in brackets names it too.
             let hash_named = hash_named
                 || into
@@ -1796,6 +1800,126 @@ pub fn mark_committed_modes(readings: &mut [Reading]) {
         add_new(r, Kind::Mode { path, mode });
     }
 }
+
+/// Words for "has", whole, that say what a commit named by its hash holds ("Commit 78aed53
+/// ina faili tatu: `lib/log.sh` …", "commit 1a2b3c4 има `a.py`").
+const HAS: &[&str] = &[
+    "has",
+    "have",
+    "hat",
+    "heeft",
+    "har",
+    "tiene",
+    "tem",
+    "ha",
+    "ma",
+    "má",
+    "ima",
+    "има",
+    "ina",
+    "zina",
+    "lina",
+    "kina",
+    "ana",
+    "memiliki",
+    "punya",
+    "var",
+    "έχει",
+    "имеет",
+];
+
+/// Marks the file a sentence says is still staged ("the staged change in `notes.txt` is
+/// still staged", "تغییر staged شما در `notes.txt` هنوز staged مانده"): the word "staged"
+/// (or "in the index") and a word for "still", with one path in the sentence. The file
+/// must still differ from `HEAD`, or at least no commit of the turn took its change
+/// ([`Kind::Uncommitted`]). "Your" is no other actor here: the change is the user's, where
+/// it stays is the agent's claim. Nothing where the sentence denies, plans or asks.
+pub fn mark_still_staged(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        let lower = r.sentence.to_lowercase();
+        let own = unquoted(&lower);
+        if !STAGED.iter().any(|w| own.contains(w))
+            || !STILL.iter().any(|w| own.contains(w))
+            || own.contains("unstaged")
+            || r.sentence.trim_end().ends_with(['?', '？'])
+            || r.why.iter().any(|w| {
+                NOT_REPORTED
+                    .iter()
+                    .any(|x| *x != "someone" && w.contains(x))
+            })
+            || negates(&without_paths(&own))
+        {
+            continue;
+        }
+        let paths = path_spans(&r.sentence);
+        let [path] = paths.as_slice() else {
+            continue;
+        };
+        add_new(r, Kind::Uncommitted { path: path.clone() });
+    }
+}
+
+/// Words for "staged" and "in the index".
+const STAGED: &[&str] = &[
+    "staged",
+    "in the index",
+    "im index",
+    "dans l'index",
+    "en el índice",
+    "no índice",
+    "nell'indice",
+    "в индексе",
+    "в індексі",
+    "w indeksie",
+    "暂存区",
+    "暫存區",
+    "ステージ",
+    "스테이징",
+];
+
+/// Words for "still", in the tables' languages and beyond.
+pub(super) const STILL: &[&str] = &[
+    "still",
+    "noch",
+    "toujours",
+    "encore",
+    "todavía",
+    "sigue",
+    "ainda",
+    "ancora",
+    "nog",
+    "steeds",
+    "ещё",
+    "еще",
+    "досі",
+    "nadal",
+    "wciąż",
+    "stále",
+    "pořád",
+    "még",
+    "hâlâ",
+    "hala",
+    "vẫn",
+    "masih",
+    "仍",
+    "还",
+    "還",
+    "まだ",
+    "아직",
+    "여전히",
+    "अब भी",
+    "अभी भी",
+    "ابھی بھی",
+    "هنوز",
+    "لا يزال",
+    "ما زال",
+    "עדיין",
+    "ακόμα",
+    "încă",
+    "fortfarande",
+    "yhä",
+    "još",
+];
 
 /// Marks the files a sentence says are not committed ("`notes.txt`: new line … — ikke
 /// committet, som du bad om", "Verzija podignuta na 1.0.1 u `package.json` — ta promjena
