@@ -1977,6 +1977,10 @@ pub(crate) fn refused(text: &str) -> bool {
             "faili" | "failid" | "failis" | "failist" | "faile" | "failide" | "failiks"
         )
     };
+    // Most texts hold no "faili": the plain test.
+    if !text.contains("faile") && !text.contains("faili") {
+        return REFUSED.iter().any(|w| text.contains(w));
+    }
     REFUSED.iter().any(|w| {
         text.match_indices(w).any(|(at, _)| {
             *w != "fail"

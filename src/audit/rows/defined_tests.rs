@@ -11,8 +11,17 @@ use super::*;
 /// or added tests (a count of the change, not of the file), denies, plans or asks.
 pub fn mark_tests_in_file(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
+        // The shape first: a word for "has" or "contains" and a digit or number word.
         let lower = r.sentence.to_lowercase();
-        if !lower.contains("test") && !lower.contains("spec") && !has_tests_word(&lower) {
+        let words = || {
+            lower
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+        };
+        if !words().any(|w| HAS_WORDS.contains(&w) || super::paths::CONTAINS.contains(&w))
+            || !(lower.contains(|c: char| c.is_ascii_digit())
+                || words().any(|w| number_of(w).is_some()))
+        {
             continue;
         }
         let files: Vec<String> = super::endings::files_named(&r.sentence)

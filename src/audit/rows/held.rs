@@ -17,19 +17,18 @@ use super::*;
 /// plans, doubts, tells steps in order, takes a value out, replaces one or moves a value
 /// from old to new (other readers read those).
 pub fn mark_spans_held(readings: &mut [Reading]) {
-    let mut last_data_file: Option<String> = None;
-    for r in readings.iter_mut() {
-        let before = last_data_file.clone();
-        if let Some(last) = files_named(&r.sentence)
-            .into_iter()
-            .filter(|p| is_data_file(p))
-            .last()
+    for i in 0..readings.len() {
+        let r = &readings[i];
+        // The shape first: a span of a data file, or "in the file" in the sentence's words.
+        if r.skipped
+            || r.sentence.matches('`').count() < 2
+            || !(vocab::spans_of(&r.sentence).any(|s| is_data_file(s.trim()))
+                || says_in_the_file(&r.sentence))
         {
-            last_data_file = Some(last);
-        }
-        if r.skipped || r.sentence.matches('`').count() < 2 {
             continue;
         }
+        let before = last_file_before(readings, i, is_data_file);
+        let r = &mut readings[i];
         let Some((path, place, by_span)) = place_of(&r.sentence, before) else {
             continue;
         };
@@ -65,16 +64,8 @@ pub fn mark_spans_held(readings: &mut [Reading]) {
 /// earlier line named), and the other spans (no path or command), each a
 /// [`Kind::UnderHeading`]. The same sentences as [`mark_spans_held`] claim nothing.
 pub fn mark_under_heading(readings: &mut [Reading]) {
-    let mut last_file: Option<String> = None;
-    for r in readings.iter_mut() {
-        let before = last_file.clone();
-        if let Some(last) = files_named(&r.sentence)
-            .into_iter()
-            .filter(|p| has_headings(p))
-            .last()
-        {
-            last_file = Some(last);
-        }
+    for i in 0..readings.len() {
+        let r = &readings[i];
         if r.skipped || r.sentence.matches('`').count() < 4 || !r.sentence.contains(['#', '[']) {
             continue;
         }
@@ -100,7 +91,7 @@ pub fn mark_under_heading(readings: &mut [Reading]) {
         let own: Vec<String> = path_spans(&r.sentence).into_iter().filter(fits).collect();
         let path = match own.as_slice() {
             [one] => one.clone(),
-            [] => match before.filter(fits) {
+            [] => match last_file_before(readings, i, has_headings).filter(fits) {
                 Some(p) => p,
                 None => continue,
             },
@@ -115,6 +106,7 @@ pub fn mark_under_heading(readings: &mut [Reading]) {
             .map(str::to_owned)
             .collect();
         let heading = heading.to_string();
+        let r = &mut readings[i];
         for value in values {
             add_new(
                 r,
@@ -306,6 +298,22 @@ const UNDER_AFTER: &[&str] = &[
     "中",
     " 中",
 ];
+
+/// Whether a sentence says "in the file" in its own words.
+fn says_in_the_file(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    IN_THE_FILE.iter().any(|w| lower.contains(w))
+}
+
+/// The last file of a kind an earlier line of the message names.
+fn last_file_before(readings: &[Reading], i: usize, kind: impl Fn(&str) -> bool) -> Option<String> {
+    readings[..i].iter().rev().find_map(|r| {
+        files_named(&r.sentence)
+            .into_iter()
+            .filter(|p| kind(p))
+            .last()
+    })
+}
 
 /// The data file a sentence puts its spans in, and where in the sentence the words that
 /// place them stand (its start and end).

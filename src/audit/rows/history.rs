@@ -175,8 +175,8 @@ fn removal_in(prose: &str) -> Option<&'static str> {
 /// Nothing where the clause says it is still there, or the sentence plans, asks or doubts.
 pub fn mark_files_out_of_history(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        let lower = fold(&r.sentence.to_lowercase());
-        if !HISTORY.iter().any(|w| lower.contains(&fold(w)))
+        let lower = r.sentence.to_lowercase();
+        if !HISTORY.iter().any(|w| lower.contains(w))
             || r.sentence.trim_end().ends_with(['?', '？'])
             || plans_or_doubts(r)
         {
@@ -194,7 +194,9 @@ pub fn mark_files_out_of_history(readings: &mut [Reading]) {
             .flat_map(|c| c.split([':', '：']))
             .any(|clause| {
                 let prose = fold(&vocab::outside_spans(clause, " ").to_lowercase());
-                HISTORY.iter().any(|w| prose.contains(&fold(w)))
+                HISTORY
+                    .iter()
+                    .any(|w| prose.contains(&fold(w)) || prose.contains(w))
                     && !super::refs::STILL.iter().any(|w| prose.contains(w))
                     && (negates(&prose) || removal_in(&prose).is_some())
             });
