@@ -987,14 +987,17 @@ pub fn under_heading_evidence(
 }
 
 /// The lines under a heading: from the line that is the heading (spacing and case aside)
-/// to the next heading of its level or above.
+/// to the next heading of its level or above. A Markdown heading is ended only by `#`
+/// lines outside fenced code (a `# comment` in a shell block is no heading), an INI or TOML
+/// section only by the next `[section]` line.
 fn section_under<'t>(text: &'t str, heading: &str) -> Option<&'t str> {
+    let markdown = heading.trim_start().starts_with('#');
     let level = |line: &str| -> Option<usize> {
         let t = line.trim();
-        if t.starts_with('#') {
+        if markdown && t.starts_with('#') {
             let n = t.chars().take_while(|c| *c == '#').count();
             t[n..].starts_with(' ').then_some(n)
-        } else if t.starts_with('[') && t.ends_with(']') {
+        } else if !markdown && t.starts_with('[') && t.ends_with(']') {
             Some(1)
         } else {
             None
@@ -1010,19 +1013,30 @@ fn section_under<'t>(text: &'t str, heading: &str) -> Option<&'t str> {
     let own = level(heading)?;
     let mut offset = 0;
     let mut start = None;
+    let mut fenced = false;
     for line in text.split_inclusive('\n') {
+        let here = offset;
+        offset += line.len();
+        if markdown
+            && (line.trim_start().starts_with("```") || line.trim_start().starts_with("~~~"))
+        {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
         if let Some(begin) = start {
             if level(line).is_some_and(|l| l <= own) {
-                return Some(&text[begin..offset]);
+                return Some(&text[begin..here]);
             }
         } else if level(line) == Some(own) && {
-            let here = squash(line);
+            let squashed = squash(line);
             // "## [1.1.0] - 2026-01-02" is the heading "## [1.1.0]".
-            here == wanted || here.starts_with(&format!("{wanted} "))
+            squashed == wanted || squashed.starts_with(&format!("{wanted} "))
         } {
-            start = Some(offset + line.len());
+            start = Some(offset);
         }
-        offset += line.len();
     }
     start.map(|begin| &text[begin..])
 }
@@ -7993,6 +8007,11 @@ mod tests {
         );
         assert_eq!(section_under(text, "## [1.0.0]"), Some("- c\n"));
         assert_eq!(section_under(text, "## [0.9.0]"), None);
+        let fenced = "## Usage\n\n```sh\n# install first\nmake\n```\nRun `zscore`.\n## API\n";
+        assert_eq!(
+            section_under(fenced, "## Usage"),
+            Some("\n```sh\n# install first\nmake\n```\nRun `zscore`.\n")
+        );
         let ini = "[server]\nport = 80\n[db]\nretries = 3\n";
         assert_eq!(section_under(ini, "[server]"), Some("port = 80\n"));
         assert_eq!(missing_words("MaxConnections = 5", "maxconnections"), None);
