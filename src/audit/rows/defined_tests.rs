@@ -18,7 +18,7 @@ pub fn mark_tests_in_file(readings: &mut [Reading]) {
                 .split(|c: char| !c.is_alphanumeric())
                 .filter(|w| !w.is_empty())
         };
-        if !words().any(|w| HAS_WORDS.contains(&w) || super::paths::CONTAINS.contains(&w))
+        if !words().any(|w| super::refs::HAS.contains(&w) || super::paths::CONTAINS.contains(&w))
             || !(lower.contains(|c: char| c.is_ascii_digit())
                 || words().any(|w| number_of(w).is_some()))
         {
@@ -50,7 +50,7 @@ pub fn mark_tests_in_file(readings: &mut [Reading]) {
             .collect();
         let Some(has_at) = words
             .iter()
-            .position(|w| HAS_WORDS.contains(w) || super::paths::CONTAINS.contains(w))
+            .position(|w| super::refs::HAS.contains(w) || super::paths::CONTAINS.contains(w))
         else {
             continue;
         };
@@ -110,34 +110,6 @@ fn has_tests_word(word: &str) -> bool {
     });
     words.iter().any(|t| word.starts_with(t))
 }
-
-/// Words for "has", whole (not French "a", which is Hungarian's article and Catalan's
-/// "in").
-const HAS_WORDS: &[&str] = &[
-    "has",
-    "have",
-    "hat",
-    "heeft",
-    "har",
-    "tiene",
-    "tem",
-    "ha",
-    "ma",
-    "má",
-    "ima",
-    "има",
-    "имеет",
-    "має",
-    "ina",
-    "có",
-    "memiliki",
-    "punya",
-    "berisi",
-    "van",
-    "var",
-    "έχει",
-    "दिइएको",
-];
 
 /// Words that tell tests new or added: the count is the change's.
 const NEW_WORDS: &[&str] = &[

@@ -1801,9 +1801,11 @@ pub fn mark_committed_modes(readings: &mut [Reading]) {
     }
 }
 
-/// Words for "has", whole, that say what a commit named by its hash holds ("Commit 78aed53
-/// ina faili tatu: `lib/log.sh` …", "commit 1a2b3c4 има `a.py`").
-const HAS: &[&str] = &[
+/// Words for "has", whole: what a commit named by its hash holds ("Commit 78aed53 ina faili
+/// tatu: `lib/log.sh` …", "commit 1a2b3c4 има `a.py`"), how many tests a test file holds
+/// ("test/batch.test.js có 3 test"). Not French "a" (Hungarian's article, Catalan's "in"),
+/// nor Hungarian "van" (Dutch "of").
+pub(super) const HAS: &[&str] = &[
     "has",
     "have",
     "hat",
@@ -1816,16 +1818,20 @@ const HAS: &[&str] = &[
     "má",
     "ima",
     "има",
+    "имеет",
+    "має",
     "ina",
     "zina",
     "lina",
     "kina",
     "ana",
+    "có",
     "memiliki",
     "punya",
+    "berisi",
     "var",
     "έχει",
-    "имеет",
+    "दिइएको",
 ];
 
 /// Marks the file a sentence says is still staged ("the staged change in `notes.txt` is
