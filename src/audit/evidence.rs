@@ -7235,7 +7235,19 @@ pub fn out_of_history_evidence(claim: &Claim, path: &str, f: &Facts) -> Result<S
             "check the history (`git log --all -- <path>`)",
         ));
     };
-    for (seen, oid) in walk.flatten().enumerate() {
+    let unread = |what: String| {
+        Err(reported(
+            claim,
+            what,
+            "check the history (`git log --all -- <path>`)",
+        ))
+    };
+    for (seen, oid) in walk.enumerate() {
+        // A commit the walk or the object store could not give is one not read: the claim
+        // cannot be backed.
+        let Ok(oid) = oid else {
+            return unread("a commit of the history could not be read".into());
+        };
         if seen >= HISTORY_BOUND {
             return Err(reported(
                 claim,
@@ -7245,13 +7257,17 @@ pub fn out_of_history_evidence(claim: &Claim, path: &str, f: &Facts) -> Result<S
                 "check the history (`git log --all -- <path>`)",
             ));
         }
-        let Ok(commit) = repo.find_commit(oid) else {
-            continue;
+        let Some((commit, tree)) = repo
+            .find_commit(oid)
+            .ok()
+            .and_then(|c| c.tree().ok().map(|t| (c, t)))
+        else {
+            return unread(format!(
+                "commit {} could not be read",
+                &oid.to_string()[..7]
+            ));
         };
-        if commit
-            .tree()
-            .is_ok_and(|t| t.get_path(Path::new(rel)).is_ok())
-        {
+        if tree.get_path(Path::new(rel)).is_ok() {
             let branches = holders_of(repo, oid);
             return Err(finding(
                 claim,
@@ -7345,6 +7361,15 @@ pub fn text_removed_evidence(claim: &Claim, text: &str, f: &Facts) -> Result<Str
     files.dedup();
     for file in &files {
         let Some(body) = read_capped(file, 4 << 20) else {
+            // Gone again (a scratch file the turn removed) holds nothing; there but
+            // unreadable, it cannot be said to hold nothing.
+            if file.exists() {
+                return Err(reported(
+                    claim,
+                    format!("{} could not be read to look for `{text}`", file.display()),
+                    "say which files were searched",
+                ));
+            }
             continue;
         };
         if let Some(i) = body.lines().position(|l| l.contains(text)) {

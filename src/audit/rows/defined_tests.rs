@@ -157,10 +157,7 @@ mod tests {
     use super::*;
 
     fn read(message: &str) -> Vec<String> {
-        marked_kinds(message, mark_tests_in_file)
-            .iter()
-            .map(Kind::to_string)
-            .collect()
+        marked_texts(message, mark_tests_in_file)
     }
 
     #[test]

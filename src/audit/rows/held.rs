@@ -518,10 +518,7 @@ mod tests {
     use super::*;
 
     fn read(message: &str) -> Vec<String> {
-        marked_kinds(message, mark_spans_held)
-            .iter()
-            .map(Kind::to_string)
-            .collect()
+        marked_texts(message, mark_spans_held)
     }
 
     #[test]
@@ -553,12 +550,7 @@ mod tests {
 
     #[test]
     fn spans_said_to_stand_under_a_heading() {
-        let read = |message: &str| -> Vec<String> {
-            marked_kinds(message, mark_under_heading)
-                .iter()
-                .map(Kind::to_string)
-                .collect()
-        };
+        let read = |message: &str| -> Vec<String> { marked_texts(message, mark_under_heading) };
         assert_eq!(
             read("- `CHANGELOG.md`：在 `## [Unreleased]` 下新增了 `zscore` 条目。"),
             ["file CHANGELOG.md holds `zscore` under `## [Unreleased]`"]

@@ -363,10 +363,7 @@ mod out_of_history_tests {
     use super::*;
 
     fn read(message: &str) -> Vec<String> {
-        marked_kinds(message, mark_files_out_of_history)
-            .iter()
-            .map(Kind::to_string)
-            .collect()
+        marked_texts(message, mark_files_out_of_history)
     }
 
     #[test]

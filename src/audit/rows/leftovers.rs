@@ -161,20 +161,12 @@ mod tests {
     use super::*;
 
     fn read(message: &str) -> Vec<String> {
-        marked_kinds(message, mark_text_gone)
-            .iter()
-            .map(Kind::to_string)
-            .collect()
+        marked_texts(message, mark_text_gone)
     }
 
     #[test]
     fn a_line_of_code_said_taken_out() {
-        let read = |message: &str| -> Vec<String> {
-            marked_kinds(message, mark_text_removed)
-                .iter()
-                .map(Kind::to_string)
-                .collect()
-        };
+        let read = |message: &str| -> Vec<String> { marked_texts(message, mark_text_removed) };
         assert_eq!(
             read("**Limpieza:** quité el `dbg!(n);` que el subagente usó para la traza."),
             ["no file the turn wrote holds `dbg!(n);`"]

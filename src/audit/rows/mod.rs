@@ -506,6 +506,16 @@ fn marked_kinds(message: &str, mark: fn(&mut [Reading])) -> Vec<Kind> {
         .collect()
 }
 
+/// What one reader (`mark`) reads in `message`, as the claims' texts, for a reader's unit
+/// tests.
+#[cfg(test)]
+fn marked_texts(message: &str, mark: fn(&mut [Reading])) -> Vec<String> {
+    marked_kinds(message, mark)
+        .iter()
+        .map(Kind::to_string)
+        .collect()
+}
+
 /// One unread reading per line of `message`, for a reader's unit tests.
 #[cfg(test)]
 fn readings_of_lines(message: &str) -> Vec<Reading> {

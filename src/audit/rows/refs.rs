@@ -1843,6 +1843,10 @@ pub(super) const HAS: &[&str] = &[
 pub fn mark_still_staged(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
         let lower = r.sentence.to_lowercase();
+        // The words first, on the sentence as written: most sentences hold none.
+        if !STAGED.iter().any(|w| lower.contains(w)) {
+            continue;
+        }
         let own = unquoted(&lower);
         if !STAGED.iter().any(|w| own.contains(w))
             || !STILL.iter().any(|w| own.contains(w))
