@@ -3662,25 +3662,9 @@ fn script_of(
     argv: &[String],
     cwd: &Path,
 ) -> Option<(String, serde_json::Map<String, serde_json::Value>)> {
-    let program = argv
-        .first()
-        .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
-    if !matches!(program, "npm" | "pnpm" | "yarn" | "bun") {
-        return None;
-    }
-    let args: Vec<&str> = argv[1..]
-        .iter()
-        .map(String::as_str)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
-    let name = match args.as_slice() {
-        ["test" | "t" | "tst", ..] if program != "bun" => "test",
-        ["run" | "run-script", name, ..] => name,
-        [name, ..] if !matches!(program, "npm" | "bun") => name,
-        _ => return None,
-    };
+    let name = shellrun::package_script(argv)?;
     let scripts = package_scripts(cwd)?;
-    Some(((*name).to_owned(), scripts))
+    Some((name, scripts))
 }
 
 /// The folder a run ran in when a `cd` earlier on its command line took it outside the
@@ -3744,7 +3728,7 @@ fn missing_script(argv: &[String], cwd: &Path) -> Option<String> {
 /// The `scripts` of `cwd`'s `package.json`, read once per process: every check claim asks
 /// for them again (which runner a script runs, which tests it selects). `None` where the
 /// file cannot be read or parsed: the recipe is then not known, and is reported.
-fn package_scripts(cwd: &Path) -> Option<serde_json::Map<String, serde_json::Value>> {
+pub(crate) fn package_scripts(cwd: &Path) -> Option<serde_json::Map<String, serde_json::Value>> {
     type Scripts = Option<serde_json::Map<String, serde_json::Value>>;
     thread_local! {
         static READ: std::cell::RefCell<Vec<(PathBuf, Scripts)>> = const { std::cell::RefCell::new(Vec::new()) };
@@ -6943,7 +6927,17 @@ fn failure_of_server_on(port: u16, f: &Facts) -> Option<String> {
 /// Evidence for a claim that a file is not committed: it still has changes to commit, or
 /// no commit of this turn changed it. A file a commit of the turn changed, with nothing
 /// left to commit, was committed.
-pub fn uncommitted_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<String, Finding> {
+///
+/// Beside a commit the sentence names by its hash, the claim is of that commit: backed when
+/// it did not change the file, a finding when it did (a pending deletion of a file that
+/// commit holds leaves it in the commit). A hash this repository does not know is read as
+/// no commit named.
+pub fn uncommitted_evidence(
+    claim: &Claim,
+    path: &Path,
+    named: Option<&str>,
+    f: &Facts,
+) -> Result<String, Finding> {
     let Some(repo) = f.repo() else {
         return Err(no_repository(claim));
     };
@@ -6958,6 +6952,23 @@ pub fn uncommitted_evidence(claim: &Claim, path: &Path, f: &Facts) -> Result<Str
             "say where it is",
         ));
     };
+    let named = named.and_then(|h| repo.revparse_single(h).ok()?.peel_to_commit().ok());
+    if let Some(commit) = named {
+        let short = &commit.id().to_string()[..7];
+        return if commit_changed(repo, commit.id(), &rel) {
+            Err(finding(
+                claim,
+                format!(
+                    "commit {short} (`{}`) changed {}: it is in that commit",
+                    commit.summary().unwrap_or(""),
+                    rel.display()
+                ),
+                "say that the commit holds it (or take it out with `git rm --cached` and `git commit --amend`)",
+            ))
+        } else {
+            Ok(format!("commit {short} did not change {}", rel.display()))
+        };
+    }
     if let Some(state) = left_to_commit(repo, &rel) {
         return Ok(format!("{} is {state}", rel.display()));
     }
@@ -7431,6 +7442,151 @@ pub fn text_gone_evidence(
             "say which files were searched",
         )),
     }
+}
+
+/// Evidence for a package script the message names ([`Kind::Script`]): `package.json`
+/// defines it, and what it runs (with its `pre`/`post` scripts) names each tool the
+/// message says it runs. A script that runs other scripts or files is not read through:
+/// a tool missing from it is reported.
+pub fn script_evidence(
+    claim: &Claim,
+    name: &str,
+    runs: &[String],
+    f: &Facts,
+) -> Result<String, Finding> {
+    let fix = "make package.json say it (`npm pkg set scripts.<name>=…`), or correct the message";
+    let Some(scripts) = package_scripts(f.ev.cwd) else {
+        return Err(reported(
+            claim,
+            "there is no package.json with scripts here to read it from".into(),
+            fix,
+        ));
+    };
+    let Some(body) = scripts.get(name).and_then(|v| v.as_str()) else {
+        let have: Vec<&str> = scripts.keys().map(String::as_str).collect();
+        return Err(finding(
+            claim,
+            format!(
+                "package.json has no `{name}` script (it has: {})",
+                if have.is_empty() {
+                    "none".to_owned()
+                } else {
+                    have.join(", ")
+                }
+            ),
+            fix,
+        ));
+    };
+    if runs.is_empty() {
+        return Ok(format!("package.json's `{name}` script is `{}`", cut(body)));
+    }
+    let argv = ["npm".to_owned(), "run".to_owned(), name.to_owned()];
+    let Some(text) = recipe_script(&argv, f.ev.cwd) else {
+        return Err(reported(
+            claim,
+            format!(
+                "package.json's `{name}` script (`{}`) runs other scripts or files, not read here",
+                cut(body)
+            ),
+            fix,
+        ));
+    };
+    let missing: Vec<&str> = runs
+        .iter()
+        .map(String::as_str)
+        .filter(|tool| {
+            let named = super::named::tools_named(tool);
+            !named.iter().any(|n| {
+                let patterns: Vec<String> = n.runs.iter().map(|r| (*r).to_owned()).collect();
+                runs_any(&text, &patterns)
+            })
+        })
+        .collect();
+    if missing.is_empty() {
+        return Ok(format!(
+            "package.json's `{name}` script is `{}`",
+            cut(&text)
+        ));
+    }
+    // "`npm test` 2/2, mocha 2 passing": a tool the turn also ran by itself may be a run
+    // the sentence lists beside the script's.
+    let ran_apart = missing.iter().any(|tool| {
+        super::named::tools_named(tool).iter().any(|n| {
+            let patterns: Vec<String> = n.runs.iter().map(|r| (*r).to_owned()).collect();
+            f.runs.iter().any(|r| runs_any(&r.command, &patterns))
+        })
+    });
+    let mut found = finding(
+        claim,
+        format!(
+            "package.json's `{name}` script is `{}`: it does not run {}",
+            cut(&text),
+            missing.join(", ")
+        ),
+        fix,
+    );
+    if ran_apart {
+        found.blocks = false;
+        found
+            .why
+            .push_str(" (the turn ran it by itself: the sentence may list that run)");
+    }
+    Err(found)
+}
+
+/// Evidence for a failure the message says was seen before the fix
+/// ([`Kind::FailedBeforeFix`]): a run of the turn that failed (its status, a runner's
+/// failure count, or a failure line in what it printed). With none, a turn that wrote a
+/// test file blocks: the test is new, so any failure of it was seen in this turn or not at
+/// all. Otherwise the failure may have been seen in an earlier turn: reported.
+pub fn failed_before_fix_evidence(claim: &Claim, f: &Facts) -> Result<String, Finding> {
+    let failed = |r: &&Run| {
+        r.is_error
+            || summary::parse(Runner::Other, &r.output).is_some_and(|s| s.failed > 0)
+            || r.output.lines().any(is_failure_line)
+    };
+    if let Some(run) = f.runs.iter().find(failed) {
+        return Ok(format!("`{}` failed in this turn", cut(&run.command)));
+    }
+    let why = "no run of this turn failed: nothing here showed a failure before the fix";
+    let fix = "run the test against the code before the fix (`git stash` the fix) and report what it printed, or say the failure was not seen";
+    let test_written = f.writes.iter().find_map(|(_, path, _)| {
+        let rel = path.strip_prefix(&f.root).unwrap_or(path).to_string_lossy();
+        super::vocab::test_file_span(&rel).then(|| rel.into_owned())
+    });
+    match test_written {
+        Some(test) => Err(finding(
+            claim,
+            format!("{why}, and {test} was written in this turn"),
+            fix,
+        )),
+        None => Err(reported(
+            claim,
+            format!("{why} (it may have been seen in an earlier turn)"),
+            fix,
+        )),
+    }
+}
+
+/// A line a runner or an interpreter prints for a failure: unittest's `FAIL:`, node's `not
+/// ok`, a Python traceback, a Rust panic, jest's `✕`.
+fn is_failure_line(line: &str) -> bool {
+    let t = line.trim_start();
+    [
+        "FAIL:",
+        "FAIL ",
+        "FAILED",
+        "ERROR:",
+        "not ok ",
+        "Traceback (most recent call last)",
+        "AssertionError",
+        "✕",
+        "✗",
+        "×",
+    ]
+    .iter()
+    .any(|m| t.starts_with(m))
+        || t.contains("panicked at ")
 }
 
 /// Evidence for the tests a message says a test file holds ([`Kind::TestsInFile`]): the

@@ -156,6 +156,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 | Kind::Lint
                 | Kind::Ran { .. }
                 | Kind::Printed { .. }
+                | Kind::FailedBeforeFix
         );
         if needs_transcript && !ev.transcript_ok {
             out.notes.push(format!(
@@ -174,11 +175,16 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             | Kind::TestsInFile { .. }
             | Kind::TextGone { .. }
             | Kind::TextRemoved { .. }
+            | Kind::Script { .. }
                 if !ev.policy.file_claims =>
             {
                 continue
             }
-            Kind::Tests { .. } | Kind::Failures { .. } | Kind::Build | Kind::Lint
+            Kind::Tests { .. }
+            | Kind::Failures { .. }
+            | Kind::FailedBeforeFix
+            | Kind::Build
+            | Kind::Lint
                 if !ev.policy.test_claims =>
             {
                 continue
@@ -444,9 +450,11 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 evidence::fn_has_evidence(&claim, name, *part, path.as_deref(), &facts)
             }
             Kind::Trailer { key } => evidence::trailer_evidence(&claim, key, &facts),
-            Kind::Uncommitted { path } => {
+            Kind::FailedBeforeFix => evidence::failed_before_fix_evidence(&claim, &facts),
+            Kind::Script { name, runs } => evidence::script_evidence(&claim, name, runs, &facts),
+            Kind::Uncommitted { path, commit } => {
                 let resolved = evidence::resolve(path, &facts);
-                evidence::uncommitted_evidence(&claim, &resolved, &facts)
+                evidence::uncommitted_evidence(&claim, &resolved, commit.as_deref(), &facts)
             }
             Kind::Mode { path, mode } => {
                 let resolved = evidence::resolve(path, &facts);

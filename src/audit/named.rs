@@ -519,6 +519,22 @@ pub(crate) const SUITE_WORDS: &[&str] = &[
     "ujian",
 ];
 
+/// The tools a text names by name (`jest`, `node:test`, `eslint`), of any check: no
+/// suite named by its language or kind, no check run inline or by a git hook.
+pub fn tools_named(text: &str) -> Vec<&'static Named> {
+    let lower = text.to_lowercase();
+    NAMED
+        .iter()
+        .filter(|n| !n.suite && n.kind.is_none())
+        .filter(|n| {
+            n.runs
+                .iter()
+                .all(|r| !r.starts_with("inline:") && !r.starts_with("hooked:"))
+        })
+        .filter(|n| n.names.iter().any(|w| has_words(&lower, w)))
+        .collect()
+}
+
 /// The tools of `kind`'s check that `sentence` names.
 pub fn named_in(sentence: &str, kind: &Kind) -> Vec<&'static Named> {
     let checks = match kind {

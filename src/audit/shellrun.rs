@@ -631,6 +631,30 @@ const LAUNCHERS: &[&[&str]] = &[
 
 /// The argv without its launchers and their options (`uv run --frozen pytest -q` →
 /// `pytest -q`); `python -m X` reads as `X`.
+/// The package script a package manager's command runs (`npm test`, `npm run lint`,
+/// `pnpm build`, `yarn test`, `bun run e2e`): its name.
+pub fn package_script(argv: &[String]) -> Option<String> {
+    let program = argv
+        .first()
+        .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
+    if !matches!(program, "npm" | "pnpm" | "yarn" | "bun") {
+        return None;
+    }
+    let args: Vec<&str> = argv[1..]
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let name = match args.as_slice() {
+        ["test" | "t" | "tst", ..] if program != "bun" => "test",
+        ["start", ..] if program == "npm" => "start",
+        ["run" | "run-script", name, ..] => name,
+        [name, ..] if !matches!(program, "npm" | "bun") => name,
+        _ => return None,
+    };
+    Some(name.to_owned())
+}
+
 pub fn peel(argv: &[String]) -> Vec<String> {
     let base = |s: &str| s.rsplit('/').next().unwrap_or(s).to_owned();
     let mut v: Vec<String> = argv.to_vec();

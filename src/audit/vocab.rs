@@ -143,9 +143,11 @@ pub enum Kind {
     },
     /// A file the message says is not committed ("`notes.txt` — ikke committet", "the bump
     /// in `package.json` is not committed yet"): no commit of the turn changed it, or it
-    /// still has changes to commit.
+    /// still has changes to commit. Told beside a commit the sentence names by its hash
+    /// ("Commit 407860f …; `scratch.js` não entrou no commit"), that commit did not change it.
     Uncommitted {
         path: String,
+        commit: Option<String>,
     },
     /// Files of an extension the message says are gone ("the `.bak` files are deleted",
     /// "`.bak` ファイルは残っていません"): none that the turn made or changed is left.
@@ -233,6 +235,16 @@ pub enum Kind {
     TestsInFile {
         path: String,
         count: u64,
+    },
+    /// A failure the message says was seen before the fix ("the new test fails on the code
+    /// before the fix", "修正前のコードではこのテストが失敗します"): some run of the turn failed.
+    FailedBeforeFix,
+    /// A package script the message says the project has ("package.json에 `start` 스크립트를
+    /// 넣어서"), and the tools it says the script runs ("`npm test` lance … node:test, jest et
+    /// mocha"): `package.json` defines it, and what it runs names each tool.
+    Script {
+        name: String,
+        runs: Vec<String>,
     },
 }
 
@@ -330,7 +342,11 @@ impl std::fmt::Display for Kind {
                 count,
             } => write!(f, "branch {branch} {count} commits apart from {upstream}"),
             Kind::Committed { path } => write!(f, "file {path} committed"),
-            Kind::Uncommitted { path } => write!(f, "file {path} not committed"),
+            Kind::Uncommitted { path, commit: None } => write!(f, "file {path} not committed"),
+            Kind::Uncommitted {
+                path,
+                commit: Some(hash),
+            } => write!(f, "file {path} not in commit {hash}"),
             Kind::Listening { port } => write!(f, "a server listens on port {port}"),
             Kind::Titled { subject } => write!(f, "commit titled `{subject}` made"),
             Kind::Trailer { key } => write!(f, "commit with a `{key}` trailer made"),
@@ -397,6 +413,13 @@ impl std::fmt::Display for Kind {
             Kind::TextRemoved { text } => write!(f, "no file the turn wrote holds `{text}`"),
             Kind::TestsInFile { path, count } => {
                 write!(f, "file {path} defines {count} tests")
+            }
+            Kind::FailedBeforeFix => write!(f, "a failure seen before the fix"),
+            Kind::Script { name, runs } if runs.is_empty() => {
+                write!(f, "package script `{name}` defined")
+            }
+            Kind::Script { name, runs } => {
+                write!(f, "package script `{name}` runs {}", runs.join(", "))
             }
             Kind::FnHas { name, part, .. } => write!(
                 f,
@@ -480,7 +503,10 @@ impl ClaimClass {
                 || rest.ends_with(" tests") && rest.contains(" defines ")
             {
                 ClaimClass::FileHolds
-            } else if rest.ends_with(" committed") || rest.contains(" committed with mode ") {
+            } else if rest.ends_with(" committed")
+                || rest.contains(" committed with mode ")
+                || rest.contains(" not in commit ")
+            {
                 ClaimClass::Commit
             } else {
                 ClaimClass::Other
@@ -495,6 +521,11 @@ impl ClaimClass {
             || text.starts_with("no *.")
             || text.starts_with("no file the turn wrote "))
             && text.contains(" holds `")
+        {
+            return ClaimClass::FileHolds;
+        }
+        if text.starts_with("package script `")
+            && (text.ends_with("` defined") || text.contains("` runs "))
         {
             return ClaimClass::FileHolds;
         }
@@ -530,6 +561,7 @@ impl ClaimClass {
             "a commit made" => return ClaimClass::Commit,
             "pushed" => return ClaimClass::Push,
             "the working tree is clean" => return ClaimClass::Clean,
+            "a failure seen before the fix" => return ClaimClass::Failures,
             _ => {}
         }
         if text.strip_suffix(" tests pass").is_some_and(number) {
@@ -632,7 +664,7 @@ impl Kind {
             },
             Kind::Dir { .. } => ClaimClass::Dir,
             Kind::Tests { .. } => ClaimClass::Tests,
-            Kind::Failures { .. } => ClaimClass::Failures,
+            Kind::Failures { .. } | Kind::FailedBeforeFix => ClaimClass::Failures,
             Kind::Build => ClaimClass::Build,
             Kind::Lint => ClaimClass::Lint,
             Kind::Commit { .. } => ClaimClass::Commit,
@@ -660,6 +692,7 @@ impl Kind {
             Kind::InHistory { .. } | Kind::FileOutOfHistory { .. } => ClaimClass::Commit,
             Kind::Stash { .. } => ClaimClass::Ref,
             Kind::Mode { .. } => ClaimClass::Commit,
+            Kind::Script { .. } => ClaimClass::FileHolds,
             Kind::Printed { .. } | Kind::Listening { .. } => ClaimClass::Ran,
         }
     }
@@ -1970,28 +2003,33 @@ pub(crate) fn refused(text: &str) -> bool {
         "প্রত্যাখ্যান",
         "مسترد",
     ];
-    // "faili" (Swahili, Estonian: a file) and its Estonian forms are no failure.
-    let is_file_word = |w: &str| {
-        matches!(
-            w,
-            "faili" | "failid" | "failis" | "failist" | "faile" | "failide" | "failiks"
-        )
-    };
-    // Most texts hold no "faili": the plain test.
-    if !text.contains("faile") && !text.contains("faili") {
+    // Most texts hold no word that only looks like a refusal: the plain test.
+    if !NOT_REFUSALS.iter().any(|w| text.contains(w)) {
         return REFUSED.iter().any(|w| text.contains(w));
     }
     REFUSED.iter().any(|w| {
-        text.match_indices(w).any(|(at, _)| {
-            *w != "fail"
-                || !is_file_word(
-                    text[at..]
-                        .split(|c: char| !c.is_alphanumeric())
-                        .next()
-                        .unwrap_or(""),
-                )
-        })
+        text.match_indices(w)
+            .any(|(at, _)| !NOT_REFUSALS.contains(&word_at(text, at)))
     })
+}
+
+/// Words that hold a refusal's stem and tell none: "faili" (Swahili and Estonian for a
+/// file) and its Estonian forms hold "fail".
+const NOT_REFUSALS: &[&str] = &[
+    "faili", "failid", "failis", "failist", "faile", "failide", "failiks",
+];
+
+/// The whole word of `text` that the byte `at` falls in.
+fn word_at(text: &str, at: usize) -> &str {
+    let start = text[..at]
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !c.is_alphanumeric())
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let end = text[at..]
+        .find(|c: char| !c.is_alphanumeric())
+        .map_or(text.len(), |i| at + i);
+    &text[start..end]
 }
 
 /// Whether a clause limits a result to some ("only `test_a` passes", "проходит только",
@@ -2176,6 +2214,15 @@ mod tests {
     /// Every kind's text reads back as its class, whatever its object holds (a path with
     /// spaces, one that ends like another change).
     #[test]
+    fn a_word_that_only_looks_like_a_refusal_is_none() {
+        assert!(!refused("commit 78aed53 ina faili tatu"));
+        assert!(!refused("muutsin kahte faili"));
+        assert!(refused("the push failed"));
+        assert!(refused("faili moja; push failed"));
+        assert!(refused("プッシュは拒否されました"));
+    }
+
+    #[test]
     fn a_claims_text_reads_back_as_its_class() {
         let file = |path: &str, change| Kind::File {
             path: path.into(),
@@ -2269,6 +2316,11 @@ mod tests {
             },
             Kind::Uncommitted {
                 path: "notes.txt".into(),
+                commit: None,
+            },
+            Kind::Uncommitted {
+                path: "scratch.js".into(),
+                commit: Some("407860f".into()),
             },
             Kind::Listening { port: 8000 },
             Kind::LineEnds {
@@ -2360,6 +2412,15 @@ mod tests {
             Kind::Mode {
                 path: "bin/run".into(),
                 mode: "100755".into(),
+            },
+            Kind::FailedBeforeFix,
+            Kind::Script {
+                name: "start".into(),
+                runs: Vec::new(),
+            },
+            Kind::Script {
+                name: "test".into(),
+                runs: vec!["jest".into(), "mocha".into()],
             },
         ];
         for kind in &kinds {

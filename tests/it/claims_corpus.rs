@@ -96,7 +96,7 @@ fn kind_label(kind: &Kind) -> String {
             count,
         } => format!("apart:{branch}+{upstream}:{count}"),
         Kind::Committed { path } => format!("committed:{path}"),
-        Kind::Uncommitted { path } => format!("uncommitted:{path}"),
+        Kind::Uncommitted { path, .. } => format!("uncommitted:{path}"),
         Kind::Listening { port } => format!("listening:{port}"),
         Kind::Titled { subject } => format!("titled:{subject}"),
         Kind::Trailer { key } => format!("trailer:{key}"),
@@ -132,6 +132,8 @@ fn kind_label(kind: &Kind) -> String {
         Kind::TextRemoved { text } => format!("text-removed:{text}"),
         Kind::TestsInFile { path, count } => format!("tests-in:{path}={count}"),
         Kind::FileOutOfHistory { path } => format!("out-of-history:{path}"),
+        Kind::FailedBeforeFix => "failed-before-fix".into(),
+        Kind::Script { name, runs } => format!("script:{name}={}", runs.join("+")),
         Kind::FnHas { name, part, path } => format!(
             "fn-has:{}:{}{name}",
             match part {

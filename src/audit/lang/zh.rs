@@ -41,6 +41,8 @@ pub const ZH: Lang = Lang {
         "未通过",
         "沒",
         "無",
+        // Cantonese "not have", "did not" ("根本冇 `lint` script").
+        "冇",
         "未運行",
         "未執行",
         "未測試",

@@ -59,11 +59,10 @@ pub fn mark_tests_in_file(readings: &mut [Reading]) {
             // A subagent's report relayed is the parent's claim, and a test of a failure
             // ("the case where `fn` rejects") is still a test the file holds: only a plan,
             // a condition or a question take the count back.
-            || r.why.iter().any(|w| {
-                ["plan", "future", "condition", "question"]
-                    .iter()
-                    .any(|x| w.contains(x))
-            })
+            || r
+                .why
+                .iter()
+                .any(|w| super::refs::not_reported(w, &["someone", "failure"]))
             || negates(&own)
             || NEW_WORDS.iter().any(|w| whole.contains(w))
         {

@@ -36,6 +36,8 @@ mod leftovers;
 mod paths;
 mod printed;
 mod refs;
+mod repro;
+mod scripts;
 mod servers;
 mod structure;
 mod values;
@@ -66,6 +68,8 @@ pub use refs::{
     mark_others_unmoved, mark_remote_pushes, mark_still_staged, mark_uncommitted_files,
     mark_unmoved,
 };
+pub use repro::mark_failed_before_fix;
+pub use scripts::mark_package_scripts;
 pub use servers::mark_listening_servers;
 pub use structure::add_structured_rows;
 
@@ -984,6 +988,7 @@ mod tests {
         let read = |message: &str| marked_kinds(message, mark_still_staged);
         let staged = vec![Kind::Uncommitted {
             path: "notes.txt".into(),
+            commit: None,
         }];
         assert_eq!(
             read("Commit c9ee178 — تغییر staged شما در `notes.txt` هنوز staged مانده."),
@@ -998,6 +1003,36 @@ mod tests {
         ] {
             assert!(read(message).is_empty(), "{message}");
         }
+    }
+
+    #[test]
+    fn a_file_left_out_of_a_named_commit_is_a_claim_of_that_commit() {
+        let read = |message: &str| marked_kinds(message, mark_uncommitted_files);
+        let of_the_commit = |path: &str| {
+            vec![Kind::Uncommitted {
+                path: path.into(),
+                commit: Some("407860f".into()),
+            }]
+        };
+        assert_eq!(
+            read("Commit 407860f `fix: last window`, só com src/window.js; o scratch.js que usei foi apagado e não entrou no commit."),
+            of_the_commit("scratch.js")
+        );
+        assert_eq!(
+            read("Committed as 407860f; `debug.log` is not in the commit."),
+            of_the_commit("debug.log")
+        );
+        // Without a hash, a bare top-level name is too loose a reading ("Node.js", "e.g.").
+        assert!(read("scratch.js did not go into the commit.").is_empty());
+        // Two commits named: which one the clause speaks of is not known; the file is told
+        // not committed at all.
+        assert_eq!(
+            read("Commits 407860f and 9a8b7c6 are in; `debug.log` is not in the commit."),
+            vec![Kind::Uncommitted {
+                path: "debug.log".into(),
+                commit: None,
+            }]
+        );
     }
 
     #[test]

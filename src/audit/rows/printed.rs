@@ -142,11 +142,10 @@ pub fn mark_summary_counts(readings: &mut [Reading]) {
         }
         let lower = r.sentence.to_lowercase();
         // A plan, a question or another's words; not a "failure" ("xfailed" holds one).
-        let not_told = r.why.iter().any(|w| {
-            super::refs::NOT_REPORTED
-                .iter()
-                .any(|x| *x != "failure" && w.contains(x))
-        });
+        let not_told = r
+            .why
+            .iter()
+            .any(|w| super::refs::not_reported(w, &["failure"]));
         if r.sentence.trim_end().ends_with(['?', '？']) || not_told {
             continue;
         }

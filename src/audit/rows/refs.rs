@@ -408,15 +408,6 @@ pub(super) fn states_as_done(r: &Reading) -> bool {
 
 /// Whether a reason a reader gave takes a sentence's report back (a plan, a denial ...).
 fn takes_it_back(why: &str) -> bool {
-    const NOT_DONE: &[&str] = &[
-        "plan",
-        "negated",
-        "future",
-        "condition",
-        "failure",
-        "question",
-        "someone",
-    ];
     NOT_DONE.iter().any(|x| why.contains(x))
 }
 
@@ -1852,11 +1843,7 @@ pub fn mark_still_staged(readings: &mut [Reading]) {
             || !STILL.iter().any(|w| own.contains(w))
             || own.contains("unstaged")
             || r.sentence.trim_end().ends_with(['?', '？'])
-            || r.why.iter().any(|w| {
-                NOT_REPORTED
-                    .iter()
-                    .any(|x| *x != "someone" && w.contains(x))
-            })
+            || r.why.iter().any(|w| not_reported(w, &["someone"]))
             || negates(&without_paths(&own))
         {
             continue;
@@ -1865,7 +1852,13 @@ pub fn mark_still_staged(readings: &mut [Reading]) {
         let [path] = paths.as_slice() else {
             continue;
         };
-        add_new(r, Kind::Uncommitted { path: path.clone() });
+        add_new(
+            r,
+            Kind::Uncommitted {
+                path: path.clone(),
+                commit: None,
+            },
+        );
     }
 }
 
@@ -1967,7 +1960,7 @@ pub fn mark_uncommitted_files(readings: &mut [Reading]) {
                         .map(|w| w.trim_matches(|c: char| ",.;:()".contains(c)))
                         .filter_map(|w| vocab::path_of(w, false));
                     for path in named.filter(|p| !p.ends_with('/')) {
-                        add_new(r, Kind::Uncommitted { path });
+                        add_new(r, Kind::Uncommitted { path, commit: None });
                     }
                 }
             }
@@ -2001,6 +1994,10 @@ pub fn mark_uncommitted_files(readings: &mut [Reading]) {
             .split_once(['—', '–'])
             .map(|(_, after)| after)
             .unwrap_or("");
+        // "Commit 407860f `fix(window): …`, só com src/window.js …; o scratch.js … não entrou
+        // no commit": beside the one commit the sentence names by its hash, a clause that
+        // leaves a file out of "the commit" speaks of that commit.
+        let named_commit = one_hash(&r.sentence);
         let mut paths: Vec<String> = Vec::new();
         for clause in unbracketed.split([';', '；', '—', '。', ',', '，']) {
             let lower = clause.to_lowercase();
@@ -2014,7 +2011,16 @@ pub fn mark_uncommitted_files(readings: &mut [Reading]) {
             {
                 continue;
             }
-            let own = super::paths::path_spans(clause);
+            // A bare top-level name counts here ("o scratch.js … não entrou no commit"): the
+            // claim blocks only when a commit changed a file of that very path.
+            let mut own = super::paths::path_spans(clause);
+            if named_commit.is_some() {
+                for name in bare_file_names(clause) {
+                    if !own.contains(&name) {
+                        own.push(name);
+                    }
+                }
+            }
             match (own.is_empty(), of_sentence.as_slice()) {
                 (false, _) => paths.extend(own),
                 (true, [one]) if leads || after_dash.contains(clause.trim()) => {
@@ -2025,7 +2031,8 @@ pub fn mark_uncommitted_files(readings: &mut [Reading]) {
         }
         // A folder is not committed or not as a whole: its files are.
         for path in paths.into_iter().filter(|p| !p.ends_with('/')) {
-            add_new(r, Kind::Uncommitted { path });
+            let commit = named_commit.clone();
+            add_new(r, Kind::Uncommitted { path, commit });
         }
     }
 }
@@ -2130,6 +2137,20 @@ fn negation_beside_commit_word(clause: &str) -> bool {
                         b - a <= 3 && !words[a..b].contains(&"q")
                     })
             })
+}
+
+/// The bare words of a clause with a file's shape and no folder (`scratch.js`, not
+/// `Node.js`'s kin with a capital, nor a word ending a sentence).
+fn bare_file_names(clause: &str) -> impl Iterator<Item = String> + '_ {
+    clause
+        .split('`')
+        .step_by(2)
+        .flat_map(str::split_whitespace)
+        .map(|w| w.trim_matches(|c: char| ",.;:()«»\"'".contains(c)))
+        .filter(|w| !w.contains('/') && w.contains('.'))
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_lowercase() || c == '_'))
+        .filter_map(|w| vocab::path_of(w, false))
+        .filter(|p| !vocab::shape_inferred(p))
 }
 
 /// Whether a word for commit is followed by seven to twelve digits ("Commit 4617434
@@ -2423,19 +2444,7 @@ pub fn mark_joined(readings: &mut [Reading]) {
         if NOT_JOINED.iter().chain(CONFLICT).any(|w| lower.contains(w))
             || super::super::lang::names_an_agent(&r.sentence)
             || vocab::refused(&lower)
-            || taken_back_in(
-                r,
-                &join_clause,
-                &[
-                    "plan",
-                    "negated",
-                    "future",
-                    "condition",
-                    "failure",
-                    "question",
-                    "someone",
-                ],
-            )
+            || taken_back_in(r, &join_clause, NOT_DONE)
         {
             continue;
         }
@@ -2487,7 +2496,7 @@ pub fn mark_joined(readings: &mut [Reading]) {
 /// Reasons a reader gives when a sentence plans, asks, doubts, reports a failure or tells
 /// another's work: not a report of what was done (a denial is not among them: "no `.bak`
 /// file is left" reports a deletion).
-pub(super) const NOT_REPORTED: &[&str] = &[
+const NOT_REPORTED: &[&str] = &[
     "plan",
     "future",
     "condition",
@@ -2496,12 +2505,30 @@ pub(super) const NOT_REPORTED: &[&str] = &[
     "failure",
 ];
 
+/// [`NOT_REPORTED`] and a denial: reasons that take back a report of something done.
+const NOT_DONE: &[&str] = &[
+    "plan",
+    "negated",
+    "future",
+    "condition",
+    "failure",
+    "question",
+    "someone",
+];
+
 /// Whether a reader took the sentence for a plan, a question, a doubt, a failure or
 /// another's work ([`NOT_REPORTED`]).
 pub(super) fn plans_or_doubts(r: &Reading) -> bool {
-    r.why
+    r.why.iter().any(|w| not_reported(w, &[]))
+}
+
+/// Whether a reason a reader gave (`why`) is one of [`NOT_REPORTED`], those a reader keeps
+/// (`but`: a relayed report is the parent's own, a failure may be what the claim tells)
+/// aside.
+pub(super) fn not_reported(why: &str, but: &[&str]) -> bool {
+    NOT_REPORTED
         .iter()
-        .any(|w| NOT_REPORTED.iter().any(|x| w.contains(x)))
+        .any(|x| !but.contains(x) && why.contains(x))
 }
 
 /// Whether a reason a reader gave takes back `part` of the sentence: its quoted words
