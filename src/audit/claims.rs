@@ -200,6 +200,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_tests_in_file(&mut readings);
     super::rows::mark_failed_before_fix(&mut readings);
     super::rows::mark_package_scripts(&mut readings);
+    super::rows::mark_folder_counts(&mut readings);
     super::rows::mark_text_gone(&mut readings);
     super::rows::mark_text_removed(&mut readings);
     super::rows::mark_archive_members(&mut readings);

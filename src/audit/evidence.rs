@@ -7444,6 +7444,111 @@ pub fn text_gone_evidence(
     }
 }
 
+/// Evidence for how many files a message says a folder holds ([`Kind::FolderCount`]): any
+/// way a report may count agrees (the files in it, its entries with or without hidden
+/// ones, its files at any depth, the files of its most common extension: "the three newest
+/// archives" beside a README). Past 10 000 entries, or a folder that cannot be read, it is
+/// reported.
+pub fn folder_count_evidence(claim: &Claim, dir: &Path, count: u64) -> Result<String, Finding> {
+    let fix = "count the files again (`ls`) and report what is there";
+    if !dir.is_dir() {
+        return Err(reported(
+            claim,
+            format!("{} is no folder here", dir.display()),
+            fix,
+        ));
+    }
+    let Some(counts) = folder_counts(dir) else {
+        return Err(reported(
+            claim,
+            format!(
+                "{} could not be counted (unreadable, or past 10 000 entries)",
+                dir.display()
+            ),
+            fix,
+        ));
+    };
+    if counts.contains(&count) {
+        return Ok(format!("{} holds {count} files", dir.display()));
+    }
+    let mut others: Vec<u64> = counts[1..]
+        .iter()
+        .copied()
+        .filter(|&n| n != counts[0])
+        .collect();
+    others.sort_unstable();
+    others.dedup();
+    let also = if others.is_empty() {
+        String::new()
+    } else {
+        let others: Vec<String> = others.iter().map(u64::to_string).collect();
+        format!(
+            " (counted with its folders, hidden files, files at any depth or of one extension: {})",
+            others.join(", ")
+        )
+    };
+    Err(finding(
+        claim,
+        format!("{} holds {} files{also}", dir.display(), counts[0]),
+        fix,
+    ))
+}
+
+/// The counts a report may give of a folder's files: its files, its entries, its entries
+/// with the hidden ones, its files at any depth, and the files of its most common
+/// extension (first the files). `None` past 10 000 entries or where a folder is unreadable.
+fn folder_counts(dir: &Path) -> Option<Vec<u64>> {
+    const MAX: usize = 10_000;
+    let hidden = |name: &str| name.starts_with('.');
+    let mut files = 0u64;
+    let mut entries = 0u64;
+    let mut with_hidden = 0u64;
+    let mut by_ext: Vec<(String, u64)> = Vec::new();
+    for entry in std::fs::read_dir(dir).ok()?.take(MAX) {
+        let entry = entry.ok()?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        with_hidden += 1;
+        if hidden(&name) {
+            continue;
+        }
+        entries += 1;
+        if entry.file_type().ok()?.is_file() {
+            files += 1;
+            // `a.tar.gz` counts as `.tar.gz`: the extension from the first dot after the stem.
+            let ext = name
+                .split_once('.')
+                .map_or(String::new(), |(_, e)| e.to_owned());
+            match by_ext.iter_mut().find(|(e, _)| *e == ext) {
+                Some((_, n)) => *n += 1,
+                None => by_ext.push((ext, 1)),
+            }
+        }
+    }
+    let mut deep = 0u64;
+    let mut stack = vec![dir.to_path_buf()];
+    let mut seen = 0usize;
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).ok()? {
+            seen += 1;
+            if seen > MAX {
+                return None;
+            }
+            let entry = entry.ok()?;
+            if hidden(&entry.file_name().to_string_lossy()) {
+                continue;
+            }
+            let kind = entry.file_type().ok()?;
+            if kind.is_dir() {
+                stack.push(entry.path());
+            } else if kind.is_file() {
+                deep += 1;
+            }
+        }
+    }
+    let most = by_ext.iter().map(|(_, n)| *n).max().unwrap_or(0);
+    Some(vec![files, entries, with_hidden, deep, most])
+}
+
 /// Evidence for a package script the message names ([`Kind::Script`]): `package.json`
 /// defines it, and what it runs (with its `pre`/`post` scripts) names each tool the
 /// message says it runs. A script that runs other scripts or files is not read through:

@@ -176,6 +176,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             | Kind::TextGone { .. }
             | Kind::TextRemoved { .. }
             | Kind::Script { .. }
+            | Kind::FolderCount { .. }
                 if !ev.policy.file_claims =>
             {
                 continue
@@ -452,6 +453,13 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             Kind::Trailer { key } => evidence::trailer_evidence(&claim, key, &facts),
             Kind::FailedBeforeFix => evidence::failed_before_fix_evidence(&claim, &facts),
             Kind::Script { name, runs } => evidence::script_evidence(&claim, name, runs, &facts),
+            Kind::FolderCount { dir, count } => {
+                let resolved = evidence::resolve(dir, &facts);
+                if ignored_path(&resolved) {
+                    continue;
+                }
+                evidence::folder_count_evidence(&claim, &resolved, *count)
+            }
             Kind::Uncommitted { path, commit } => {
                 let resolved = evidence::resolve(path, &facts);
                 evidence::uncommitted_evidence(&claim, &resolved, commit.as_deref(), &facts)

@@ -246,6 +246,13 @@ pub enum Kind {
         name: String,
         runs: Vec<String>,
     },
+    /// How many files the message says a folder holds ("в `backups/` остались три самых
+    /// новых архива"): the folder as the turn left it holds that many, counted in any of
+    /// the ways a report may count them.
+    FolderCount {
+        dir: String,
+        count: u64,
+    },
 }
 
 /// The part of a function a claim says it has ([`Kind::FnHas`]).
@@ -415,6 +422,7 @@ impl std::fmt::Display for Kind {
                 write!(f, "file {path} defines {count} tests")
             }
             Kind::FailedBeforeFix => write!(f, "a failure seen before the fix"),
+            Kind::FolderCount { dir, count } => write!(f, "folder {dir} holds {count} files"),
             Kind::Script { name, runs } if runs.is_empty() => {
                 write!(f, "package script `{name}` defined")
             }
@@ -540,7 +548,9 @@ impl ClaimClass {
         if text.starts_with("no commit holds ") {
             return ClaimClass::Commit;
         }
-        if text.starts_with("something under ") {
+        if text.starts_with("something under ")
+            || text.starts_with("folder ") && text.ends_with(" files") && text.contains(" holds ")
+        {
             return ClaimClass::Dir;
         }
         if text.starts_with('`') && (text.ends_with("` succeeded") || text.ends_with("` printed"))
@@ -693,6 +703,7 @@ impl Kind {
             Kind::Stash { .. } => ClaimClass::Ref,
             Kind::Mode { .. } => ClaimClass::Commit,
             Kind::Script { .. } => ClaimClass::FileHolds,
+            Kind::FolderCount { .. } => ClaimClass::Dir,
             Kind::Printed { .. } | Kind::Listening { .. } => ClaimClass::Ran,
         }
     }
@@ -2417,6 +2428,10 @@ mod tests {
             Kind::Script {
                 name: "start".into(),
                 runs: Vec::new(),
+            },
+            Kind::FolderCount {
+                dir: "backups/".into(),
+                count: 3,
             },
             Kind::Script {
                 name: "test".into(),

@@ -133,6 +133,7 @@ fn kind_label(kind: &Kind) -> String {
         Kind::TestsInFile { path, count } => format!("tests-in:{path}={count}"),
         Kind::FileOutOfHistory { path } => format!("out-of-history:{path}"),
         Kind::FailedBeforeFix => "failed-before-fix".into(),
+        Kind::FolderCount { dir, count } => format!("folder-count:{dir}={count}"),
         Kind::Script { name, runs } => format!("script:{name}={}", runs.join("+")),
         Kind::FnHas { name, part, path } => format!(
             "fn-has:{}:{}{name}",

@@ -26,6 +26,7 @@
 
 mod archives;
 mod copies;
+mod counted;
 mod defined_tests;
 mod endings;
 pub(super) mod forms;
@@ -44,6 +45,7 @@ mod values;
 
 pub use archives::mark_archive_members;
 pub use copies::mark_copies;
+pub use counted::mark_folder_counts;
 pub use defined_tests::mark_tests_in_file;
 pub use endings::mark_line_ends;
 pub(super) use forms::read_as;
