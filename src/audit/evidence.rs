@@ -6953,7 +6953,15 @@ pub fn uncommitted_evidence(
         ));
     };
     let named = named.and_then(|h| repo.revparse_single(h).ok()?.peel_to_commit().ok());
-    if let Some(commit) = named {
+    // A file with changes left to commit (other than its deletion) is not committed in
+    // the sense a sentence most often means, whatever the named commit holds ("Rebased on
+    // 1a2b3c4; `notes.txt` is not committed"); a deletion left in the work tree does not
+    // take a file out of the commit that holds it.
+    let pending = repo
+        .status_file(&rel)
+        .ok()
+        .filter(|st| !(*st & !(git2::Status::WT_DELETED | git2::Status::INDEX_DELETED)).is_empty());
+    if let (Some(commit), None) = (named, pending) {
         let short = &commit.id().to_string()[..7];
         return if commit_changed(repo, commit.id(), &rel) {
             Err(finding(
