@@ -7567,7 +7567,10 @@ pub fn script_evidence(
     runs: &[String],
     f: &Facts,
 ) -> Result<String, Finding> {
-    let fix = "make package.json say it (`npm pkg set scripts.<name>=…`), or correct the message";
+    let fix = format!(
+        "make package.json say it (`npm pkg set scripts.{name}=…`), or correct the message"
+    );
+    let fix = fix.as_str();
     let Some(scripts) = package_scripts(f.ev.cwd) else {
         return Err(reported(
             claim,
@@ -7607,13 +7610,7 @@ pub fn script_evidence(
     let missing: Vec<&str> = runs
         .iter()
         .map(String::as_str)
-        .filter(|tool| {
-            let named = super::named::tools_named(tool);
-            !named.iter().any(|n| {
-                let patterns: Vec<String> = n.runs.iter().map(|r| (*r).to_owned()).collect();
-                runs_any(&text, &patterns)
-            })
-        })
+        .filter(|tool| !runs_tool(&text, tool))
         .collect();
     if missing.is_empty() {
         return Ok(format!(
@@ -7623,12 +7620,9 @@ pub fn script_evidence(
     }
     // "`npm test` 2/2, mocha 2 passing": a tool the turn also ran by itself may be a run
     // the sentence lists beside the script's.
-    let ran_apart = missing.iter().any(|tool| {
-        super::named::tools_named(tool).iter().any(|n| {
-            let patterns: Vec<String> = n.runs.iter().map(|r| (*r).to_owned()).collect();
-            f.runs.iter().any(|r| runs_any(&r.command, &patterns))
-        })
-    });
+    let ran_apart = missing
+        .iter()
+        .any(|tool| f.runs.iter().any(|r| runs_tool(&r.command, tool)));
     let mut found = finding(
         claim,
         format!(
@@ -7645,6 +7639,15 @@ pub fn script_evidence(
             .push_str(" (the turn ran it by itself: the sentence may list that run)");
     }
     Err(found)
+}
+
+/// Whether `command` runs the check tool named `tool` (`jest`, `node:test`), by the
+/// commands its row of the tools' table runs it with.
+fn runs_tool(command: &str, tool: &str) -> bool {
+    super::named::tools_named(tool).iter().any(|n| {
+        let patterns: Vec<String> = n.runs.iter().map(|r| (*r).to_owned()).collect();
+        runs_any(command, &patterns)
+    })
 }
 
 /// Evidence for a failure the message says was seen before the fix
