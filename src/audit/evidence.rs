@@ -1092,18 +1092,7 @@ fn missing_words(text: &str, value: &str) -> Option<String> {
     };
     // The value's few words are looked for in the file, not the file's words hashed.
     let lower = text.to_lowercase();
-    let held = |w: &str| {
-        lower.match_indices(w).any(|(i, _)| {
-            lower[..i]
-                .chars()
-                .next_back()
-                .is_none_or(|c| !c.is_alphanumeric())
-                && lower[i + w.len()..]
-                    .chars()
-                    .next()
-                    .is_none_or(|c| !c.is_alphanumeric())
-        })
-    };
+    let held = |w: &str| whole_word_in(&lower, w);
     let held_dotted = |w: &str| {
         let edge = |c: Option<char>| c.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '.'));
         lower.match_indices(w).any(|(i, _)| {
@@ -1118,18 +1107,7 @@ fn missing_words(text: &str, value: &str) -> Option<String> {
     // `maxconnections` is another spelling of the key.
     let camel =
         |w: &&str| w.chars().skip(1).any(char::is_uppercase) && w.chars().any(char::is_lowercase);
-    let held_cased = |w: &str| {
-        text.match_indices(w).any(|(i, _)| {
-            text[..i]
-                .chars()
-                .next_back()
-                .is_none_or(|c| !c.is_alphanumeric())
-                && text[i + w.len()..]
-                    .chars()
-                    .next()
-                    .is_none_or(|c| !c.is_alphanumeric())
-        })
-    };
+    let held_cased = |w: &str| whole_word_in(text, w);
     let missing: Vec<String> = dotted(value)
         .into_iter()
         .filter(|w| !held_dotted(w))
@@ -7639,6 +7617,20 @@ pub fn script_evidence(
             .push_str(" (the turn ran it by itself: the sentence may list that run)");
     }
     Err(found)
+}
+
+/// Whether `w` stands in `hay` as a whole word: no letter or digit right before or after.
+fn whole_word_in(hay: &str, w: &str) -> bool {
+    hay.match_indices(w).any(|(i, _)| {
+        hay[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric())
+            && hay[i + w.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric())
+    })
 }
 
 /// Whether `command` runs the check tool named `tool` (`jest`, `node:test`), by the
