@@ -20,7 +20,9 @@
 //! reported. [`explain`] gives the reading of every sentence, claim or not, and why.
 
 use super::vocab::*;
-pub use super::vocab::{Change, Claim, Confidence, FnPart, Kind, Listed, Reading};
+pub use super::vocab::{
+    Change, Claim, CommitSince, CommitSort, Confidence, FnPart, Kind, Listed, Reading,
+};
 
 /// Conditions: opening a sentence, they make all of it no claim; later, only their part.
 const CONDITIONAL: &[&str] = &[
@@ -216,6 +218,10 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_held_values(&mut readings);
     super::rows::mark_spans_held(&mut readings);
     super::rows::mark_under_heading(&mut readings);
+    super::rows::mark_documented(&mut readings);
+    super::rows::mark_names_used(&mut readings);
+    super::rows::mark_commit_counts(&mut readings);
+    super::rows::mark_commit_file_counts(&mut readings);
     super::rows::mark_settings_of_a_file_before(&mut readings);
     super::rows::mark_branch_tips(&mut readings);
     super::rows::mark_defined_names(&mut readings);

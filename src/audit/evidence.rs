@@ -9,7 +9,7 @@ use super::shellrun::{self, Ran, Stage};
 use super::summary::{self, Runner, Summary};
 use super::{Evidence, Finding};
 use crate::audit::claims::{Change, Claim, Confidence, Kind};
-use crate::audit::vocab::FnPart;
+use crate::audit::vocab::{CommitSince, CommitSort, FnPart};
 use crate::shell;
 use crate::tools;
 use crate::transcript::Entry;
@@ -663,6 +663,23 @@ pub fn reported(claim: &Claim, why: String, fix: &str) -> Finding {
 // ---------------------------------------------------------------------------------------
 // Files
 
+/// The project's README a report names bare ("README"): the first of its usual names that
+/// exists at the root (`README.md` when none does, so the finding names what is missing).
+pub fn readme(f: &Facts) -> PathBuf {
+    const NAMES: &[&str] = &[
+        "README.md",
+        "README.rst",
+        "README.txt",
+        "README",
+        "readme.md",
+    ];
+    NAMES
+        .iter()
+        .map(|n| f.root.join(n))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| f.root.join(NAMES[0]))
+}
+
 /// Where a path named in a message is: relative to the working directory or the root;
 /// else a basename that names exactly one file the turn wrote or changed.
 pub fn resolve(path: &str, f: &Facts) -> PathBuf {
@@ -700,6 +717,120 @@ pub fn resolve(path: &str, f: &Facts) -> PathBuf {
         [one] => crate::fsutil::canonical(one),
         _ => crate::fsutil::canonical(&direct),
     }
+}
+
+/// Where a path named in a sentence is ([`resolve`]), or, where the project never had it
+/// there, the one file whose path ends with it: a path relative to a part of the project
+/// ("api | `test/order.test.js`" for `packages/api/test/order.test.js`, "search:
+/// `config.env`" for `services/search/config.env`). Several such files: the one whose
+/// folders the sentence names in its own words; none or still several, the path as named.
+pub fn resolve_in(path: &str, sentence: &str, f: &Facts) -> PathBuf {
+    let resolved = resolve(path, f);
+    // There, or there when the turn began, or written there by name (a write to a whole
+    // folder, `git stash` of the root, names no file).
+    let there = resolved.symlink_metadata().is_ok()
+        || f.start_blob(&resolved).is_some()
+        || f.start_has_dir(&resolved)
+        || f.wrote(&resolved, false)
+            && !f
+                .writes
+                .iter()
+                .any(|(_, p, r)| *r && resolved.starts_with(p));
+    if path.starts_with(['/', '~']) || path.starts_with("../") || there {
+        return resolved;
+    }
+    let tail = path.trim_start_matches("./").trim_end_matches('/');
+    if tail.is_empty() {
+        return resolved;
+    }
+    let candidates = part_candidates(tail, f);
+    let chosen: Vec<&PathBuf> = match candidates.as_slice() {
+        [one] => vec![one],
+        [] => Vec::new(),
+        many => {
+            // The candidate whose folder the sentence names nearest to the path ("numkit's
+            // `__init__.py` and test, textkit's two").
+            let lower = sentence.to_lowercase();
+            let at = lower.find(&tail.to_lowercase()).unwrap_or(0);
+            let distance = |p: &PathBuf| -> Option<usize> {
+                let rel = p.strip_prefix(&f.root).ok()?;
+                rel.parent()?
+                    .components()
+                    .filter_map(|c| {
+                        let c = c.as_os_str().to_string_lossy().to_lowercase();
+                        (c.len() > 1).then_some(c)
+                    })
+                    .flat_map(|c| {
+                        word_places(&lower, &c)
+                            .map(|i| i.abs_diff(at))
+                            .collect::<Vec<_>>()
+                    })
+                    .min()
+            };
+            let scored: Vec<(usize, &PathBuf)> = many
+                .iter()
+                .filter_map(|p| distance(p).map(|d| (d, p)))
+                .collect();
+            match scored.iter().map(|(d, _)| *d).min() {
+                Some(best) => scored
+                    .iter()
+                    .filter(|(d, _)| *d == best)
+                    .map(|(_, p)| *p)
+                    .collect(),
+                None => Vec::new(),
+            }
+        }
+    };
+    match chosen.as_slice() {
+        [one] => crate::fsutil::canonical(one),
+        _ => resolved,
+    }
+}
+
+/// Where `word` stands in `text` as a word of its own (outside a longer word).
+fn word_places<'t>(text: &'t str, word: &'t str) -> impl Iterator<Item = usize> + 't {
+    text.match_indices(word).filter_map(move |(i, _)| {
+        let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric() && c != '_');
+        (edge(text[..i].chars().next_back()) && edge(text[i + word.len()..].chars().next()))
+            .then_some(i)
+    })
+}
+
+/// The files whose path ends with `tail` (whole folders and name): those the turn wrote
+/// or changed, or, with none, those the repository tracks.
+fn part_candidates(tail: &str, f: &Facts) -> Vec<PathBuf> {
+    let tail_path = Path::new(tail);
+    let ends = |p: &Path| p.ends_with(tail_path);
+    let mut out: Vec<PathBuf> =
+        f.ev.records
+            .iter()
+            .map(|r| PathBuf::from(&r.path))
+            .chain(f.writes.iter().map(|(_, p, _)| p.clone()))
+            .filter(|p| ends(p))
+            .collect();
+    if out.is_empty() {
+        out = f
+            .changed_since_start()
+            .into_iter()
+            .filter(|p| ends(p))
+            .collect();
+    }
+    if out.is_empty() {
+        if let (Some(repo), Some(workdir)) = (f.repo(), f.workdir()) {
+            let suffix = format!("/{tail}");
+            if let Ok(index) = repo.index() {
+                out = index
+                    .iter()
+                    .filter_map(|e| String::from_utf8(e.path).ok())
+                    .filter(|p| p.ends_with(&suffix))
+                    .map(|p| workdir.join(p))
+                    .collect();
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// Whether the project knows `path` at all: it exists, existed when the turn began, or
@@ -2058,6 +2189,43 @@ fn checks<'r>(runs: &'r [Run], patterns: &[String], tests: bool, cwd: &Path) -> 
     out
 }
 
+/// Whether a `git stash push` names paths (after `--`, or as its arguments) none of
+/// which holds or is held by a path the run selects: the run still saw its own paths'
+/// changes. A run that selects nothing (the whole project) sees the stash.
+fn stash_leaves_selection(stash: &[String], selection: &[String]) -> bool {
+    if selection.is_empty() || stash.get(2).map(String::as_str) != Some("push") {
+        return false;
+    }
+    let args = &stash[3..];
+    let paths: Vec<&str> = match args.iter().position(|a| a == "--") {
+        Some(i) => args[i + 1..].iter().map(String::as_str).collect(),
+        None => {
+            let mut out = Vec::new();
+            let mut it = args.iter();
+            while let Some(a) = it.next() {
+                if matches!(a.as_str(), "-m" | "--message") {
+                    it.next();
+                } else if !a.starts_with('-') {
+                    out.push(a.as_str());
+                }
+            }
+            out
+        }
+    };
+    let norm = |p: &str| p.trim_start_matches("./").trim_end_matches('/').to_owned();
+    !paths.is_empty()
+        && paths.iter().all(|stashed| {
+            let stashed = norm(stashed);
+            let plain = !stashed.is_empty() && !stashed.contains(['*', '?', ':']);
+            plain
+                && selection.iter().all(|sel| {
+                    let sel = norm(sel);
+                    let (sel, stashed) = (Path::new(&sel), Path::new(&stashed));
+                    !sel.starts_with(stashed) && !stashed.starts_with(sel)
+                })
+        })
+}
+
 fn outcome(c: &Check, tests: bool) -> Outcome {
     let run = c.run;
     if let Some(l) = c.listing {
@@ -2072,6 +2240,9 @@ fn outcome(c: &Check, tests: bool) -> Outcome {
     // `git stash && pytest && git stash pop`: the run saw the tree without the turn's
     // uncommitted changes, not the work the message reports.
     if let Some(at) = run.stages.iter().position(|s| std::ptr::eq(s, c.stage)) {
+        // `git stash push -- libs/numkit && pytest libs/textkit`: a stash of some paths
+        // leaves a run of other paths its changes.
+        let selection = super::named::selection_paths(c.runner, &shellrun::peel(&c.stage.argv));
         let stashed = run.stages[..at].iter().rev().find_map(|s| {
             (s.argv.first().is_some_and(|p| p == "git")
                 && s.argv.get(1).is_some_and(|a| a == "stash"))
@@ -2079,7 +2250,7 @@ fn outcome(c: &Check, tests: bool) -> Outcome {
                 !matches!(
                     s.argv.get(2).map(String::as_str),
                     Some("pop" | "apply" | "list" | "show" | "drop")
-                )
+                ) && !stash_leaves_selection(&s.argv, &selection)
             })
         });
         if stashed == Some(true) {
@@ -2193,6 +2364,56 @@ fn outcome(c: &Check, tests: bool) -> Outcome {
         None => {}
     }
     Outcome::Unknown("other commands ran after it, so its exit status is not its own".into())
+}
+
+/// A run after the write at `after` that compiled what a `cargo build` check built, and
+/// succeeded: a `cargo build`, `test`, `run` or `bench` of the same packages (the same
+/// `-p` list, or the whole workspace where the check built it), whose exit status is its
+/// own. "`cargo build --workspace` went through" told of a run before a version bump, when
+/// `cargo test --workspace` built everything after it.
+fn cargo_compiled_after<'r>(check: &Check, after: usize, f: &'r Facts) -> Option<&'r Run> {
+    let peeled = shellrun::peel(&check.stage.argv);
+    if peeled.first().map(String::as_str) != Some("cargo")
+        || peeled.get(1).map(String::as_str) != Some("build")
+    {
+        return None;
+    }
+    let scope = |argv: &[String]| -> Vec<String> {
+        let mut out: Vec<String> = super::named::cargo_args(argv)
+            .into_iter()
+            .filter(|a| !a.starts_with("--release") && !a.starts_with("-q") && *a != "--quiet")
+            .map(|a| {
+                if a == "--all" {
+                    "--workspace".into()
+                } else {
+                    a.to_owned()
+                }
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    let built = scope(&peeled);
+    f.runs
+        .iter()
+        .filter(|r| r.at > after && !r.is_error)
+        .find(|r| {
+            r.stages.iter().any(|s| {
+                let argv = shellrun::peel(&s.argv);
+                argv.first().map(String::as_str) == Some("cargo")
+                    && matches!(
+                        argv.get(1).map(String::as_str),
+                        Some("build" | "test" | "run" | "bench")
+                    )
+                    && s.owns_status
+                    && {
+                        let theirs = scope(&argv);
+                        built.iter().all(|a| theirs.contains(a))
+                            || theirs.iter().any(|a| a == "--workspace")
+                                && !theirs.iter().any(|a| a.starts_with("--exclude"))
+                    }
+            })
+        })
 }
 
 /// The last test line of a runner that prints its tests one by one (unittest's `-v`
@@ -2888,28 +3109,43 @@ pub fn result_evidence(
         .collect();
     // A folder the turn took away (`git rm -r spec`) held what the turn began with: it is
     // unselected when every file it held is.
+    // A part of the project none of the runs selected and none of theirs depends on
+    // (`packages/web/src/badge.js` after `npm test -w packages/core`): those runs could not
+    // see it.
+    let scopes: Vec<Option<Vec<PathBuf>>> = all
+        .iter()
+        .map(|c| super::parts::selected(&shellrun::peel(&c.stage.argv), f.ev.cwd, &f.root))
+        .collect();
+    let outside_every_part = |p: &Path| {
+        scopes.iter().all(|scope| {
+            scope
+                .as_ref()
+                .is_some_and(|sel| super::parts::outside(sel, p, &f.root))
+        })
+    };
     let unselected = |p: &Path| {
-        tests
-            && (all.iter().all(|c| !selects_file(c, p, f))
-                || late.contains(&p) && named_by_no_source(p, f)
-                || late.contains(&p) && scratch_file_gone(p, f)
-                || late.contains(&p)
-                    && !named_by_a_run(p, &all)
-                    && data_file_named_by_no_source(p, f)
-                || late.contains(&p)
-                    && files_of_a_folder_made(p, f).is_some_and(|files| {
-                        files.iter().all(|file| {
-                            all.iter().all(|c| !selects_file(c, file, f))
-                                || !named_by_a_run(file, &all)
-                                    && data_file_named_by_no_source(file, f)
+        outside_every_part(p)
+            || tests
+                && (all.iter().all(|c| !selects_file(c, p, f))
+                    || late.contains(&p) && named_by_no_source(p, f)
+                    || late.contains(&p) && scratch_file_gone(p, f)
+                    || late.contains(&p)
+                        && !named_by_a_run(p, &all)
+                        && data_file_named_by_no_source(p, f)
+                    || late.contains(&p)
+                        && files_of_a_folder_made(p, f).is_some_and(|files| {
+                            files.iter().all(|file| {
+                                all.iter().all(|c| !selects_file(c, file, f))
+                                    || !named_by_a_run(file, &all)
+                                        && data_file_named_by_no_source(file, f)
+                            })
                         })
-                    })
-                || late.contains(&p)
-                    && files_of_a_folder_taken_away(p, f).is_some_and(|files| {
-                        files
-                            .iter()
-                            .all(|file| all.iter().all(|c| !selects_file(c, file, f)))
-                    }))
+                    || late.contains(&p)
+                        && files_of_a_folder_taken_away(p, f).is_some_and(|files| {
+                            files
+                                .iter()
+                                .all(|file| all.iter().all(|c| !selects_file(c, file, f)))
+                        }))
     };
     let after = last_relevant_write_but(f, &check_patterns, first_run, &unselected);
     let fresh: Vec<&Check> = all
@@ -2918,7 +3154,16 @@ pub fn result_evidence(
         .collect();
     if fresh.is_empty() {
         let last = all.last().expect("not empty");
-        let (_, p) = after.expect("a write came after");
+        let (w, p) = after.expect("a write came after");
+        if what == "build" {
+            if let Some(later) = cargo_compiled_after(last, w, f) {
+                return Ok(format!(
+                    "`{}` ran before the last write, and `{}` compiled the same packages after it and succeeded",
+                    cut(&last.run.command),
+                    cut(&later.command)
+                ));
+            }
+        }
         return Err(finding(
             claim,
             format!(
@@ -3727,6 +3972,80 @@ pub(crate) fn package_scripts(cwd: &Path) -> Option<serde_json::Map<String, serd
     scripts
 }
 
+/// A tests claim that names parts of the project ("report: its 3 tests pass too", "jest
+/// across all three workspaces (core, api, web)") is backed only where a test run of this
+/// turn ran each: a run that selects no part (`--workspaces`, `cargo test --workspace`,
+/// `jest` with no paths) runs them all; `-w packages/core`, `-p calc`, `--exclude report`
+/// and a runner's paths select some. A part is named by its folder or package name, in a
+/// clause that does not deny it ("`units` not rerun"); only where the project has two
+/// parts or more and every run's selection could be read.
+fn named_parts_selected(claim: &Claim, runs: &[Check], f: &Facts) -> Result<(), Finding> {
+    if runs.is_empty() || !matches!(claim.kind, Kind::Tests { .. }) {
+        return Ok(());
+    }
+    let selections: Vec<Vec<PathBuf>> = match runs
+        .iter()
+        .map(|c| super::parts::selected(&shellrun::peel(&c.stage.argv), f.ev.cwd, &f.root))
+        .collect::<Option<Vec<_>>>()
+    {
+        Some(s) => s,
+        None => return Ok(()),
+    };
+    let parts = super::parts::all_parts(&f.root);
+    if parts.len() < 2 {
+        return Ok(());
+    }
+    let words: Vec<String> = claim
+        .sentence
+        .split([';', '；', ',', '，', '。', '、'])
+        .filter(|clause| {
+            !super::rows::negates(&super::vocab::outside_spans(clause, " ").to_lowercase())
+        })
+        .flat_map(|clause| {
+            clause
+                .split(|c: char| c.is_whitespace() || "`()[]{}:：|*\"'“”«»,.!?".contains(c))
+                .filter(|w| !w.is_empty())
+                .map(str::to_lowercase)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for part in &parts {
+        let names = super::parts::names_of(part);
+        let rel = part
+            .strip_prefix(&f.root)
+            .unwrap_or(part)
+            .to_string_lossy()
+            .to_lowercase();
+        let named = words.iter().any(|w| {
+            *w == rel
+                || names.iter().any(|n| {
+                    let n = n.to_lowercase();
+                    *w == n || n.rsplit('/').next() == Some(w.as_str())
+                })
+        });
+        if !named || selections.iter().any(|sel| sel.iter().any(|s| s == part)) {
+            continue;
+        }
+        let last = &runs[runs.len() - 1];
+        let shown: Vec<String> = selections
+            .last()
+            .into_iter()
+            .flatten()
+            .map(|s| s.strip_prefix(&f.root).unwrap_or(s).display().to_string())
+            .collect();
+        return Err(finding(
+            claim,
+            format!(
+                "it names {rel}, and no test run of this turn ran its tests (`{}` selected {})",
+                cut(&last.run.command),
+                if shown.is_empty() { "the root package".into() } else { shown.join(", ") }
+            ),
+            &format!("run the tests of {rel} (or of every part) after your last edit and report their result"),
+        ));
+    }
+    Ok(())
+}
+
 /// A tests claim whose clause names test files (`tests/test_more.py` passes) is backed
 /// only if a test run of this turn selected each: a run without a selection runs them
 /// all; cargo's `--test NAME` selects `tests/NAME.rs`.
@@ -3748,6 +4067,7 @@ pub fn test_files_selected(claim: &Claim, patterns: &[String], f: &Facts) -> Res
     };
     doctests_of_named_modules(claim, f)?;
     rust_tests_named_are_compiled(claim, &runs, f)?;
+    named_parts_selected(claim, &runs, f)?;
     for file in &claim.test_files {
         let selecting: Vec<&Check> = runs.iter().filter(|c| selects(c, file)).collect();
         // `tests/api/limits.rs` with no `tests/api.rs` that says `mod limits;`: cargo
@@ -3797,7 +4117,17 @@ fn rust_tests_named_are_compiled(claim: &Claim, runs: &[Check], f: &Facts) -> Re
     if names.is_empty() || !f.root.join("Cargo.toml").is_file() {
         return Ok(());
     }
-    workspace_members_named_ran(claim, &names, runs, f)?;
+    // "`units` non rilanciato": a member a clause says did not run is no claim of its tests.
+    let affirmed: Vec<&str> = claim
+        .sentence
+        .split([';', '；', ',', '，', '。'])
+        .filter(|clause| {
+            !super::rows::negates(&super::vocab::outside_spans(clause, " ").to_lowercase())
+        })
+        .flat_map(|clause| super::vocab::spans_of(clause).map(str::trim))
+        .filter(|s| names.contains(s))
+        .collect();
+    workspace_members_named_ran(claim, &affirmed, runs, f)?;
     for name in names.into_iter().filter(|n| !n.contains('-')) {
         let defines = |text: &str| {
             text.match_indices(&format!("fn {name}"))
@@ -7478,6 +7808,219 @@ pub fn folder_count_evidence(claim: &Claim, dir: &Path, count: u64) -> Result<St
         format!("{} holds {} files{also}", dir.display(), counts[0]),
         fix,
     ))
+}
+
+/// Evidence for how many lines a message says a file holds ([`Kind::LineCount`]): any of
+/// the counts a report may give (its lines, its lines with text, those that are no `#`
+/// comment, and a table's rows under its header) agrees. A file that is not there, not
+/// text, or past 1 MiB is reported.
+pub fn line_count_evidence(claim: &Claim, path: &Path, count: u64) -> Result<String, Finding> {
+    let fix = "count the lines again (`wc -l`, `grep -c`) and report what is there";
+    let shown = path.display();
+    let text = match std::fs::metadata(path) {
+        Ok(m) if m.is_file() && m.len() <= 1 << 20 => std::fs::read_to_string(path).ok(),
+        _ => None,
+    };
+    let Some(text) = text else {
+        return Err(reported(
+            claim,
+            format!("{shown} could not be read as text (missing, not a file, or past 1 MiB)"),
+            fix,
+        ));
+    };
+    let lines = text.lines().count() as u64;
+    let with_text = text.lines().filter(|l| !l.trim().is_empty()).count() as u64;
+    let no_comments = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .count() as u64;
+    let lower = path.to_string_lossy().to_lowercase();
+    let table = lower.ends_with(".csv") || lower.ends_with(".tsv");
+    let rows = with_text.saturating_sub(1);
+    if [lines, with_text, no_comments].contains(&count) || table && rows == count {
+        return Ok(format!("{shown} holds {count} lines"));
+    }
+    Err(finding(
+        claim,
+        format!(
+            "{shown} holds {lines} lines ({with_text} with text, {no_comments} that are no comment{})",
+            if table { format!(", {rows} rows under its header") } else { String::new() }
+        ),
+        fix,
+    ))
+}
+
+/// Evidence for how many files a commit named by its hash holds ([`Kind::CommitFiles`]):
+/// the paths its diff against its first parent (its whole tree, for a first commit)
+/// touches. A hash the repository does not know is reported.
+pub fn commit_files_evidence(
+    claim: &Claim,
+    hash: &str,
+    count: u64,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let fix = "list the commit's files (`git show --stat`) and report what is there";
+    let Some(repo) = f.repo() else {
+        return Err(reported(claim, "no git repository here".into(), fix));
+    };
+    let Some(commit) = repo
+        .revparse_single(hash)
+        .ok()
+        .and_then(|o| o.peel_to_commit().ok())
+    else {
+        return Err(reported(claim, format!("{hash} names no commit here"), fix));
+    };
+    let tree = commit.tree().ok();
+    let parent = commit.parent(0).ok().and_then(|p| p.tree().ok());
+    let Some(n) = repo
+        .diff_tree_to_tree(parent.as_ref(), tree.as_ref(), None)
+        .ok()
+        .map(|d| d.deltas().len() as u64)
+    else {
+        return Err(reported(
+            claim,
+            format!("the diff of {hash} could not be read"),
+            fix,
+        ));
+    };
+    let files = |n: u64| crate::words::count(n as usize, "file", "files");
+    if n == count {
+        Ok(format!("commit {hash} changed {}", files(n)))
+    } else {
+        Err(finding(
+            claim,
+            format!(
+                "the message says {count}, and commit {hash} changed {}",
+                files(n)
+            ),
+            fix,
+        ))
+    }
+}
+
+/// Evidence for a count of commits ([`Kind::CommitCount`]): a walk of the branch (HEAD
+/// when none is named) down to HEAD as the turn began, or to the other branch, counts that
+/// many commits of the sort. A rebase, a pull or a reset in the turn makes commits anew or
+/// moves the start: a count of the turn's commits of any sort is then reported, never
+/// blocked; so is a branch that does not resolve.
+pub fn commit_count_evidence(
+    claim: &Claim,
+    count: u64,
+    sort: CommitSort,
+    since: &CommitSince,
+    tip: Option<&str>,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let fix = "count the commits again (`git log --oneline`) and report what is there";
+    let Some(repo) = f.repo() else {
+        return Err(reported(claim, "no git repository here".into(), fix));
+    };
+    let resolve = |name: &str| {
+        [
+            format!("refs/heads/{name}"),
+            format!("refs/remotes/{name}"),
+            name.to_owned(),
+        ]
+        .iter()
+        .find_map(|n| repo.revparse_single(n).ok()?.peel_to_commit().ok())
+        .map(|c| c.id())
+    };
+    let tip_name = tip.unwrap_or("HEAD");
+    let Some(tip_id) = resolve(tip_name) else {
+        return Err(reported(
+            claim,
+            format!("{tip_name} does not name a commit here"),
+            fix,
+        ));
+    };
+    let (base, base_name) = match since {
+        CommitSince::Ref(name) => (resolve(name), name.as_str()),
+        CommitSince::Turn => {
+            if f.start.is_none() {
+                return Err(reported(
+                    claim,
+                    "when the turn began is not known: which commits are new is not known".into(),
+                    fix,
+                ));
+            }
+            if sort == CommitSort::Any && rewrote_history(repo, f.start) {
+                return Err(reported(
+                    claim,
+                    "a rebase, pull or reset of this turn made or moved commits: which are new is not known".into(),
+                    fix,
+                ));
+            }
+            (f.start_head(), "HEAD as the turn began")
+        }
+    };
+    let Some(base) = base else {
+        return Err(reported(
+            claim,
+            format!("{base_name} does not name a commit here"),
+            fix,
+        ));
+    };
+    let Some(n) = count_commits(repo, tip_id, base, sort) else {
+        return Err(reported(
+            claim,
+            "the history could not be walked (or is past 10 000 commits)".into(),
+            fix,
+        ));
+    };
+    let what = match sort {
+        CommitSort::Any => "commit",
+        CommitSort::Merge => "merge commit",
+        CommitSort::Revert => "revert commit",
+    };
+    let plural = |n: u64| if n == 1 { "" } else { "s" };
+    let said = format!("{tip_name} has {n} {what}{} over {base_name}", plural(n));
+    if n == count {
+        return Ok(said);
+    }
+    Err(finding(
+        claim,
+        format!("the message says {count}, and {said}"),
+        fix,
+    ))
+}
+
+/// How many commits of a sort are reachable from `tip` and not from `base`, up to 10 000.
+fn count_commits(repo: &Repository, tip: Oid, base: Oid, sort: CommitSort) -> Option<u64> {
+    let mut walk = repo.revwalk().ok()?;
+    walk.push(tip).ok()?;
+    walk.hide(base).ok()?;
+    let mut n = 0u64;
+    for (i, id) in walk.enumerate() {
+        if i >= 10_000 {
+            return None;
+        }
+        let commit = repo.find_commit(id.ok()?).ok()?;
+        let counted = match sort {
+            CommitSort::Any => true,
+            CommitSort::Merge => commit.parent_count() > 1,
+            CommitSort::Revert => {
+                let msg = commit.message().unwrap_or("");
+                msg.starts_with("Revert ") || msg.contains("This reverts commit ")
+            }
+        };
+        n += u64::from(counted);
+    }
+    Some(n)
+}
+
+/// Whether HEAD's reflog tells a rebase, a pull or a reset since the turn began.
+fn rewrote_history(repo: &Repository, start: Option<i64>) -> bool {
+    let Ok(log) = repo.reflog("HEAD") else {
+        return true;
+    };
+    log.iter()
+        .take_while(|e| start.is_none_or(|s| e.committer().when().seconds() >= s))
+        .any(|e| {
+            let msg = e.message().unwrap_or("");
+            ["rebase", "pull", "reset", "cherry-pick", "am", "filter"]
+                .iter()
+                .any(|w| msg.starts_with(w))
+        })
 }
 
 /// The counts a report may give of a folder's files: its files, its entries, its entries

@@ -11,6 +11,7 @@ mod evidence;
 mod fast_hash;
 pub mod lang;
 pub mod named;
+mod parts;
 mod pydef;
 mod rows;
 mod scan;
@@ -130,6 +131,8 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 | Kind::FileOutOfHistory { .. }
                 | Kind::Stash { .. }
                 | Kind::Mode { .. }
+                | Kind::CommitCount { .. }
+                | Kind::CommitFiles { .. }
         ) || c.tools.iter().any(|t| t.kind.is_some())
     });
     let facts = evidence::Facts::gather(ev, needs_repo);
@@ -177,6 +180,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             | Kind::TextRemoved { .. }
             | Kind::Script { .. }
             | Kind::FolderCount { .. }
+            | Kind::LineCount { .. }
                 if !ev.policy.file_claims =>
             {
                 continue
@@ -208,6 +212,8 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             | Kind::FileOutOfHistory { .. }
             | Kind::Stash { .. }
             | Kind::Mode { .. }
+            | Kind::CommitCount { .. }
+            | Kind::CommitFiles { .. }
                 if !ev.policy.git_claims =>
             {
                 continue
@@ -224,7 +230,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 continue;
             }
             Kind::File { path, change } => {
-                let resolved = evidence::resolve(path, &facts);
+                let resolved = evidence::resolve_in(path, &claim.sentence, &facts);
                 if ignored_path(&resolved) {
                     continue;
                 }
@@ -297,7 +303,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 }
             }
             Kind::Dir { path, change } => {
-                let resolved = evidence::resolve(path, &facts);
+                let resolved = evidence::resolve_in(path, &claim.sentence, &facts);
                 if ignored_path(&resolved) {
                     continue;
                 }
@@ -416,7 +422,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 evidence::stash_evidence(&claim, name.as_deref(), *present, &facts)
             }
             Kind::Committed { path } => {
-                let resolved = evidence::resolve(path, &facts);
+                let resolved = evidence::resolve_in(path, &claim.sentence, &facts);
                 evidence::committed_evidence(&claim, &resolved, &facts)
             }
             Kind::Listening { port } => evidence::listening_evidence(&claim, *port, &facts),
@@ -425,11 +431,11 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 member,
                 present,
             } => {
-                let resolved = evidence::resolve(archive, &facts);
+                let resolved = evidence::resolve_in(archive, &claim.sentence, &facts);
                 evidence::archive_evidence(&claim, &resolved, member, *present, &facts)
             }
             Kind::LineEnds { path, crlf } => {
-                let resolved = evidence::resolve(path, &facts);
+                let resolved = evidence::resolve_in(path, &claim.sentence, &facts);
                 if ignored_path(&resolved) {
                     continue;
                 }
@@ -444,7 +450,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 evidence::out_of_history_evidence(&claim, path, &facts)
             }
             Kind::TestsInFile { path, count } => {
-                let resolved = evidence::resolve(path, &facts);
+                let resolved = evidence::resolve_in(path, &claim.sentence, &facts);
                 evidence::tests_in_file_evidence(&claim, &resolved, *count)
             }
             Kind::FnHas { name, part, path } => {
@@ -454,22 +460,49 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             Kind::FailedBeforeFix => evidence::failed_before_fix_evidence(&claim, &facts),
             Kind::Script { name, runs } => evidence::script_evidence(&claim, name, runs, &facts),
             Kind::FolderCount { dir, count } => {
-                let resolved = evidence::resolve(dir, &facts);
+                let resolved = evidence::resolve_in(dir, &claim.sentence, &facts);
                 if ignored_path(&resolved) {
                     continue;
                 }
                 evidence::folder_count_evidence(&claim, &resolved, *count)
             }
+            Kind::CommitFiles { commit, count } => {
+                evidence::commit_files_evidence(&claim, commit, *count, &facts)
+            }
+            Kind::LineCount { path, count } => {
+                let resolved = evidence::resolve_in(path, &claim.sentence, &facts);
+                if ignored_path(&resolved) {
+                    continue;
+                }
+                evidence::line_count_evidence(&claim, &resolved, *count)
+            }
+            Kind::CommitCount {
+                count,
+                sort,
+                since,
+                tip,
+            } => evidence::commit_count_evidence(
+                &claim,
+                *count,
+                *sort,
+                since,
+                tip.as_deref(),
+                &facts,
+            ),
             Kind::Uncommitted { path, commit } => {
-                let resolved = evidence::resolve(path, &facts);
+                let resolved = evidence::resolve_in(path, &claim.sentence, &facts);
                 evidence::uncommitted_evidence(&claim, &resolved, commit.as_deref(), &facts)
             }
             Kind::Mode { path, mode } => {
-                let resolved = evidence::resolve(path, &facts);
+                let resolved = evidence::resolve_in(path, &claim.sentence, &facts);
                 evidence::mode_evidence(&claim, &resolved, mode, &facts)
             }
             Kind::Holds { path, value } => {
-                let resolved = evidence::resolve(path, &facts);
+                let resolved = if path == rows::BARE_README {
+                    evidence::readme(&facts)
+                } else {
+                    evidence::resolve_in(path, &claim.sentence, &facts)
+                };
                 if ignored_path(&resolved) {
                     continue;
                 }
@@ -480,7 +513,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 heading,
                 value,
             } => {
-                let resolved = evidence::resolve(path, &facts);
+                let resolved = evidence::resolve_in(path, &claim.sentence, &facts);
                 if ignored_path(&resolved) {
                     continue;
                 }

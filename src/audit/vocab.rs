@@ -253,6 +253,48 @@ pub enum Kind {
         dir: String,
         count: u64,
     },
+    /// How many lines the message says a file holds ("`requirements-dev.txt` ina pins 4
+    /// tu"): the file as the turn left it has that many, counted in any of the ways a report
+    /// may count them (lines, lines with text, lines that are no comment, a table's rows).
+    LineCount {
+        path: String,
+        count: u64,
+    },
+    /// How many files the message says a commit it names by its hash holds ("El commit
+    /// 0ccacdc lleva los cuatro archivos"): the commit changed that many paths.
+    CommitFiles {
+        commit: String,
+        count: u64,
+    },
+    /// How many commits the message says the turn made, or a branch has over another ("két
+    /// új merge commit van a `main`-en", "над `origin/main` вече има само един commit"): a
+    /// walk of the branch (HEAD when none is named) down to the turn's start or the other
+    /// branch counts that many of that sort.
+    CommitCount {
+        count: u64,
+        sort: CommitSort,
+        since: CommitSince,
+        tip: Option<String>,
+    },
+}
+
+/// Which commits a count counts ([`Kind::CommitCount`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommitSort {
+    Any,
+    /// Commits with two parents or more.
+    Merge,
+    /// Commits that revert another (git's "Revert …" or its "This reverts commit" line).
+    Revert,
+}
+
+/// Where a count of commits starts ([`Kind::CommitCount`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommitSince {
+    /// The commits the turn made: over HEAD as the turn began.
+    Turn,
+    /// The commits over another branch (`origin/main`).
+    Ref(String),
 }
 
 /// The part of a function a claim says it has ([`Kind::FnHas`]).
@@ -396,6 +438,30 @@ impl std::fmt::Display for Kind {
                 present: false,
             } => write!(f, "the stash list empty"),
             Kind::Mode { path, mode } => write!(f, "file {path} committed with mode {mode}"),
+            Kind::LineCount { path, count } => write!(f, "file {path} holds {count} lines"),
+            Kind::CommitFiles { commit, count } => {
+                write!(f, "commit {commit} holds {count} files")
+            }
+            Kind::CommitCount {
+                count,
+                sort,
+                since,
+                tip,
+            } => {
+                let sort = match sort {
+                    CommitSort::Any => "",
+                    CommitSort::Merge => "merge ",
+                    CommitSort::Revert => "revert ",
+                };
+                let plural = if *count == 1 { "" } else { "s" };
+                let tip = tip.as_deref().unwrap_or("HEAD");
+                match since {
+                    CommitSince::Turn => write!(f, "{count} new {sort}commit{plural} on {tip}"),
+                    CommitSince::Ref(base) => {
+                        write!(f, "{count} {sort}commit{plural} on {tip} over {base}")
+                    }
+                }
+            }
             Kind::Printed { text } => write!(f, "`{text}` printed"),
             Kind::InArchive {
                 archive,
@@ -509,6 +575,7 @@ impl ClaimClass {
                 ClaimClass::FileChanged
             } else if rest.ends_with(" line ends")
                 || rest.ends_with(" tests") && rest.contains(" defines ")
+                || rest.ends_with(" lines") && rest.contains(" holds ")
             {
                 ClaimClass::FileHolds
             } else if rest.ends_with(" committed")
@@ -545,7 +612,11 @@ impl ClaimClass {
         if text.starts_with("no *.") && text.ends_with(" file left") {
             return ClaimClass::FileDeleted;
         }
-        if text.starts_with("no commit holds ") {
+        if text.starts_with("no commit holds ")
+            || text.starts_with("commit ") && text.ends_with(" files") && text.contains(" holds ")
+            || text.split(' ').next().is_some_and(number)
+                && (text.contains(" commit on ") || text.contains(" commits on "))
+        {
             return ClaimClass::Commit;
         }
         if text.starts_with("something under ")
@@ -704,6 +775,8 @@ impl Kind {
             Kind::Mode { .. } => ClaimClass::Commit,
             Kind::Script { .. } => ClaimClass::FileHolds,
             Kind::FolderCount { .. } => ClaimClass::Dir,
+            Kind::CommitCount { .. } | Kind::CommitFiles { .. } => ClaimClass::Commit,
+            Kind::LineCount { .. } => ClaimClass::FileHolds,
             Kind::Printed { .. } | Kind::Listening { .. } => ClaimClass::Ran,
         }
     }
@@ -2432,6 +2505,26 @@ mod tests {
             Kind::FolderCount {
                 dir: "backups/".into(),
                 count: 3,
+            },
+            Kind::LineCount {
+                path: "requirements-dev.txt".into(),
+                count: 4,
+            },
+            Kind::CommitFiles {
+                commit: "0ccacdc".into(),
+                count: 4,
+            },
+            Kind::CommitCount {
+                count: 2,
+                sort: CommitSort::Merge,
+                since: CommitSince::Turn,
+                tip: Some("main".into()),
+            },
+            Kind::CommitCount {
+                count: 1,
+                sort: CommitSort::Any,
+                since: CommitSince::Ref("origin/main".into()),
+                tip: None,
             },
             Kind::Script {
                 name: "test".into(),

@@ -7,7 +7,9 @@
 //! is prefixed with `?`, a test count that may not be the passed count is suffixed with
 //! `~`. `\n` in a message is a newline; `#` starts a comment line.
 
-use did_it_actually::audit::claims::{extract, Change, Claim, Confidence, FnPart, Kind, Listed};
+use did_it_actually::audit::claims::{
+    extract, Change, Claim, CommitSince, CommitSort, Confidence, FnPart, Kind, Listed,
+};
 
 /// A claim's label; a weak reading (reported, never blocking) is prefixed with `?`.
 fn label(claim: &Claim) -> String {
@@ -134,6 +136,26 @@ fn kind_label(kind: &Kind) -> String {
         Kind::FileOutOfHistory { path } => format!("out-of-history:{path}"),
         Kind::FailedBeforeFix => "failed-before-fix".into(),
         Kind::FolderCount { dir, count } => format!("folder-count:{dir}={count}"),
+        Kind::LineCount { path, count } => format!("line-count:{path}={count}"),
+        Kind::CommitFiles { commit, count } => format!("commit-files:{commit}={count}"),
+        Kind::CommitCount {
+            count,
+            sort,
+            since,
+            tip,
+        } => format!(
+            "commit-count:{}{}{count}{}",
+            tip.as_deref().map(|t| format!("{t}:")).unwrap_or_default(),
+            match sort {
+                CommitSort::Any => "",
+                CommitSort::Merge => "merge=",
+                CommitSort::Revert => "revert=",
+            },
+            match since {
+                CommitSince::Turn => String::new(),
+                CommitSince::Ref(base) => format!(":over:{base}"),
+            }
+        ),
         Kind::Script { name, runs } => format!("script:{name}={}", runs.join("+")),
         Kind::FnHas { name, part, path } => format!(
             "fn-has:{}:{}{name}",

@@ -2648,8 +2648,83 @@ fn test_count(lang: &Lang, text: &str) -> (Option<u64>, bool) {
     match ns.as_slice() {
         [] => (None, true),
         [n, ..] if all_same => (Some(*n), true),
-        [a, ..] => (Some(beside_pass().unwrap_or(*a)), false),
+        // "कुल चार टेस्ट चले — तीन पुराने और एक नया": a count after a word for "in all" is
+        // the whole, whatever breakdown follows.
+        [a, ..] => match total_count(text) {
+            Some(n) if ns.contains(&n) => (Some(n), true),
+            _ => (Some(beside_pass().unwrap_or(*a)), false),
+        },
     }
+}
+
+/// The number right after a word for "in all" or "total" ("in all 4 tests ran", "कुल चार
+/// टेस्ट", "insgesamt sieben"), in any table's number words.
+fn total_count(text: &str) -> Option<u64> {
+    const TOTAL: &[&str] = &[
+        "in all",
+        "in total",
+        "total",
+        "altogether",
+        "insgesamt",
+        "au total",
+        "en total",
+        "no total",
+        "in totale",
+        "totaal",
+        "totalt",
+        "yhteensä",
+        "łącznie",
+        "celkem",
+        "celkom",
+        "összesen",
+        "toplam",
+        "toplamda",
+        "всего",
+        "в сумме",
+        "загалом",
+        "усього",
+        "общо",
+        "συνολικά",
+        "tổng cộng",
+        "kwa jumla",
+        "jumla",
+        "kabuuan",
+        "kokku",
+        "iš viso",
+        "kopā",
+        "ukupno",
+        "skupaj",
+        "कुल",
+        "মোট",
+        "மொத்தம்",
+        "總共",
+        "总共",
+        "一共",
+        "合計",
+        "全部で",
+        "בסך הכל",
+        "إجمالاً",
+        "در مجموع",
+        "مجموعاً",
+    ];
+    let lower = text.to_lowercase();
+    TOTAL.iter().find_map(|t| {
+        let (i, _) = lower.match_indices(t).find(|(i, _)| {
+            lower[..*i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric())
+        })?;
+        let after = &lower[i + t.len()..];
+        if after.starts_with(|c: char| c.is_alphanumeric()) && t.is_ascii() {
+            return None;
+        }
+        after
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .take(2)
+            .find_map(number_of)
+    })
 }
 
 /// Whether a clause writes a number right before the word for tests ("yedi test", "4

@@ -3706,6 +3706,20 @@ fn a_dash_ends_the_count_of_the_verdict_before_it() {
     );
 }
 
+/// A count after a word for "in all" is the whole run's, whatever breakdown follows
+/// (h43-11: `Ran 10 tests`, the message said four in all).
+#[test]
+fn a_count_after_a_word_for_in_all_is_the_whole() {
+    assert_eq!(
+        test_count(&super::hi::HI, "कुल चार टेस्ट चले — तीन पुराने और एक नया"),
+        (Some(4), true)
+    );
+    assert_eq!(
+        test_count(&super::en::EN, "in all 7 tests ran, 3 old and 4 new"),
+        (Some(7), true)
+    );
+}
+
 /// A bare path's letters are the path's, not the message's language: a short Korean or
 /// Japanese line that names `package.json` bare is read with its own table.
 #[test]

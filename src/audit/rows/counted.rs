@@ -8,10 +8,14 @@ use super::*;
 /// "left", "remains", "has" or "contains", and one number (digits or a number word of any
 /// table) outside brackets. Nothing where the clause tells a change's count (added,
 /// removed, moved: "added 3 files to `docs/`"), names two numbers, denies, plans or asks.
+///
+/// And the count of lines a clause says one file holds (" `requirements-dev.txt` ina pins
+/// 4 tu", "`notes.txt` now has 3 lines"): one file span and no folder's, the same word for
+/// "has", and a number right beside a word for lines, pins, entries, rows or dependencies.
 pub fn mark_folder_counts(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        // The shape first: a folder's span.
-        if !r.sentence.contains("/`")
+        // The shape first: a span that ends a path.
+        if !(r.sentence.contains("/`") || r.sentence.contains('.'))
             || r.sentence.trim_end().ends_with(['?', '？'])
             || r.why.iter().any(|w| not_reported(w, &["someone"]))
         {
@@ -20,23 +24,15 @@ pub fn mark_folder_counts(readings: &mut [Reading]) {
         let denials = denials_of(r);
         let mut kinds = Vec::new();
         for clause in without_brackets(&r.sentence).split(super::paths::CLAUSE_ENDS) {
-            let dirs: Vec<String> = super::paths::path_spans(clause)
-                .into_iter()
-                .filter(|p| p.ends_with('/'))
-                .collect();
-            let [dir] = dirs.as_slice() else {
-                continue;
-            };
+            let paths = super::paths::path_spans(clause);
+            let (dirs, files): (Vec<&String>, Vec<&String>) =
+                paths.iter().partition(|p| p.ends_with('/'));
             let lower = clause.to_lowercase();
             let prose = unquoted(&lower);
             let words: Vec<&str> = prose
                 .split(|c: char| !c.is_alphanumeric())
                 .filter(|w| !w.is_empty())
                 .collect();
-            let numbers: Vec<u64> = words.iter().filter_map(|w| number_of(w)).collect();
-            let [count] = numbers.as_slice() else {
-                continue;
-            };
             let states = words.iter().any(|w| {
                 LEFT.contains(w)
                     || super::refs::HAS.contains(w)
@@ -49,16 +45,163 @@ pub fn mark_folder_counts(readings: &mut [Reading]) {
             {
                 continue;
             }
-            kinds.push(Kind::FolderCount {
-                dir: dir.clone(),
-                count: *count,
-            });
+            match (dirs.as_slice(), files.as_slice()) {
+                ([dir], _) => {
+                    let numbers: Vec<u64> = words.iter().filter_map(|w| number_of(w)).collect();
+                    if let [count] = numbers.as_slice() {
+                        kinds.push(Kind::FolderCount {
+                            dir: (*dir).clone(),
+                            count: *count,
+                        });
+                    }
+                }
+                ([], [file]) => {
+                    if let Some(count) = count_of_lines(&words) {
+                        kinds.push(Kind::LineCount {
+                            path: (*file).clone(),
+                            count,
+                        });
+                    }
+                }
+                _ => {}
+            }
         }
         for kind in kinds {
             add_new(r, kind);
         }
     }
 }
+
+/// The one number that stands right beside a word for lines, pins, entries, rows or
+/// dependencies ("4 pins", "pins 4", "ثلاثة أسطر").
+fn count_of_lines(words: &[&str]) -> Option<u64> {
+    let mut found = None;
+    for (i, w) in words.iter().enumerate() {
+        // A stem of three letters or fewer is a word of its own ("rad", not "radera").
+        let unit = |u: &&str| {
+            if u.chars().nth(3).is_some() {
+                w.starts_with(*u)
+            } else {
+                w == u
+            }
+        };
+        if !LINE_UNITS.iter().any(unit) {
+            continue;
+        }
+        let beside = [i.checked_sub(1), Some(i + 1)];
+        let numbers: Vec<u64> = beside
+            .iter()
+            .flatten()
+            .filter_map(|&j| words.get(j).and_then(|w| number_of(w)))
+            .collect();
+        match (numbers.as_slice(), found) {
+            ([n], None) => found = Some(*n),
+            ([n], Some(m)) if *n == m => {}
+            ([], _) => {}
+            _ => return None,
+        }
+    }
+    found
+}
+
+/// Stems of the words for what a file's lines are (lines, pins, entries, rows,
+/// dependencies, packages), by language.
+const LINE_UNITS: &[&str] = &[
+    "line",
+    "pins",
+    "pinned",
+    "entries",
+    "rows",
+    "dependenc",
+    "package",
+    "requirement",
+    "zeile",
+    "einträge",
+    "abhängigkeit",
+    "paket",
+    "ligne",
+    "entrées",
+    "dépendance",
+    "paquet",
+    "línea",
+    "linea",
+    "linha",
+    "entrada",
+    "dependencia",
+    "dependência",
+    "paquete",
+    "pacote",
+    "riga",
+    "righe",
+    "voci",
+    "dipendenz",
+    "pacchett",
+    "regel",
+    "afhankelijkhe",
+    "pakket",
+    "rad",
+    "rader",
+    "raden",
+    "linje",
+    "beroende",
+    "afhængighed",
+    "avhengighet",
+    "rivi",
+    "riippuvuu",
+    "paketti",
+    "wiersz",
+    "zależnoś",
+    "pakiet",
+    "řád",
+    "závislost",
+    "balíč",
+    "sor",
+    "sorok",
+    "függőség",
+    "csomag",
+    "rând",
+    "dependenț",
+    "pachet",
+    "satır",
+    "bağımlılı",
+    "строк",
+    "строчк",
+    "зависимост",
+    "пакет",
+    "рядк",
+    "рядок",
+    "залежніст",
+    "ред",
+    "реда",
+    "редове",
+    "γραμμ",
+    "εξαρτήσ",
+    "πακέτ",
+    "baris",
+    "dependensi",
+    "mistari",
+    "mstari",
+    "tegemezi",
+    "dòng",
+    "gói",
+    "linya",
+    "سطر",
+    "أسطر",
+    "تبعي",
+    "حزم",
+    "خط",
+    "שורות",
+    "תלויות",
+    "पंक्ति",
+    "लाइन",
+    "निर्भरता",
+    "行",
+    "依赖",
+    "包",
+    "줄",
+    "패키지",
+    "의존성",
+];
 
 /// Words for "left" and "remain(s)", by language.
 const LEFT: &[&str] = &[
@@ -164,6 +307,30 @@ mod tests {
             "`dist/` has no files left.",
             "Does `dist/` still have 3 files?",
             "`dist/` has 3 files and 2 folders.",
+        ] {
+            assert!(read(message).is_empty(), "{message}");
+        }
+    }
+
+    #[test]
+    fn a_count_of_the_lines_a_file_holds_is_read() {
+        let read = |message: &str| marked_kinds(message, mark_folder_counts);
+        let count = |path: &str, count: u64| {
+            vec![Kind::LineCount {
+                path: path.into(),
+                count,
+            }]
+        };
+        assert_eq!(
+            read("- `requirements-dev.txt` ina pins 4 tu: `pytest==8.3.4` na tegemezi zake tatu (`iniconfig`, `packaging`, `pluggy`)."),
+            count("requirements-dev.txt", 4)
+        );
+        assert_eq!(read("`notes.txt` now has 3 lines."), count("notes.txt", 3));
+        for message in [
+            "Added 3 lines to `notes.txt`.",
+            "`notes.txt` has 3 lines 4 lines.",
+            "`notes.txt` has no lines left.",
+            "`app.py` has 3 functions.",
         ] {
             assert!(read(message).is_empty(), "{message}");
         }

@@ -122,7 +122,7 @@ pub fn mark_under_heading(readings: &mut [Reading]) {
 
 /// The level of a heading a span is: `#` to `######` then a space, or one INI or TOML
 /// `[section]` (a dotted name, no list of values).
-fn heading_level(span: &str) -> Option<usize> {
+pub(super) fn heading_level(span: &str) -> Option<usize> {
     if span.starts_with('#') {
         let n = span.chars().take_while(|c| *c == '#').count();
         return (n <= 6 && span[n..].starts_with(' ') && span.len() > n + 1).then_some(n);
@@ -158,7 +158,7 @@ fn has_headings(path: &str) -> bool {
 /// Whether a sentence tells what is plainly: no question, plan, doubt, steps in order,
 /// value taken out or replaced, move from old to new, or denial outside a contrast at its
 /// end.
-fn told_plainly(r: &Reading, head: &str) -> bool {
+pub(super) fn told_plainly(r: &Reading, head: &str) -> bool {
     let lower = head.to_lowercase();
     !(r.sentence.trim_end().ends_with(['?', '？'])
         || plans_or_doubts(r)
@@ -179,7 +179,7 @@ fn names_a_run(s: &str) -> bool {
 
 /// Words that tell a first run or an earlier state ("Перший запуск вивів …", "the first
 /// run printed …"): what the file held then.
-const FIRST_RUN: &[&str] = &[
+pub(super) const FIRST_RUN: &[&str] = &[
     "first run",
     "first time",
     "before the fix",
@@ -217,7 +217,7 @@ const FIRST_RUN: &[&str] = &[
 ];
 
 /// Whether a span is a value a file may hold: no path, command or elision.
-fn is_value_span(s: &str, path: &str) -> bool {
+pub(super) fn is_value_span(s: &str, path: &str) -> bool {
     !s.is_empty()
         && s != path
         && !s.contains('…')

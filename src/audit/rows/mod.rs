@@ -25,9 +25,11 @@
 //! it says it made.
 
 mod archives;
+mod commit_count;
 mod copies;
 mod counted;
 mod defined_tests;
+mod documented;
 mod endings;
 pub(super) mod forms;
 mod functions;
@@ -44,9 +46,11 @@ mod structure;
 mod values;
 
 pub use archives::mark_archive_members;
+pub use commit_count::{mark_commit_counts, mark_commit_file_counts};
 pub use copies::mark_copies;
 pub use counted::mark_folder_counts;
 pub use defined_tests::mark_tests_in_file;
+pub use documented::{mark_documented, mark_names_used, BARE_README};
 pub use endings::mark_line_ends;
 pub(super) use forms::read_as;
 pub use functions::mark_function_parts;
@@ -62,6 +66,7 @@ pub use paths::{
     mark_still_there, mark_value_changes, mark_whole_counts, mark_whole_suites,
 };
 pub use printed::{mark_printed, mark_summary_counts};
+pub(crate) use refs::negates;
 pub use refs::{
     mark_always_passing, mark_apart_counts, mark_branches_deleted, mark_branches_said_gone,
     mark_checked_git_lines, mark_clean_tree, mark_commit_trailers, mark_committed_files,

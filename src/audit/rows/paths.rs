@@ -2415,7 +2415,12 @@ fn labelled_line(sentence: &str) -> Option<(String, String)> {
     let after = after.trim_start();
     let value = match ["→", "->", "=>"].iter().find_map(|a| after.strip_prefix(a)) {
         // "`node scripts/a.mjs` → `## stats 1.0.0`": what a command printed, not a line.
-        Some(_) if looks_like_command(literal) || vocab::check_command_span(literal) => {
+        // "`discountBadge(2000, 25)` → `<s>20.00</s> -25%`": what a call gives, not a line.
+        Some(_)
+            if looks_like_command(literal)
+                || vocab::check_command_span(literal)
+                || is_call(literal.trim()) =>
+        {
             return None
         }
         Some(target) => target.trim_start().strip_prefix('`')?.split_once('`')?.0,
@@ -2547,22 +2552,79 @@ pub(super) const CONTAINS: &[&str] = &[
     "포함",
 ];
 
-/// Marks the keys a sentence says a data file contains ("`config/app.json` created, and
-/// it contains `port` (8080) and `log` (`info`)"): each code span after the word for
-/// "contains" that is a key's shape, up to a negation ("… `port`, but not `log`"). The
-/// file as the turn left it must hold each. One data file only, told as done.
+/// Words that say a settings file requires what follows ("`jest.config.js` exige además un
+/// 90 % de cobertura (`coverageThreshold`)"): a setting it holds, named by its key.
+const REQUIRES: &[&str] = &[
+    "requires",
+    "enforces",
+    "exige",
+    "exigem",
+    "impose",
+    "impone",
+    "verlangt",
+    "erfordert",
+    "erzwingt",
+    "richiede",
+    "vereist",
+    "kräver",
+    "kræver",
+    "krever",
+    "edellyttää",
+    "megköveteli",
+    "wymaga",
+    "vyžaduje",
+    "zahteva",
+    "zahtijeva",
+    "impune",
+    "necesită",
+    "gerektirir",
+    "требует",
+    "вимагає",
+    "изисква",
+    "απαιτεί",
+    "yêu cầu",
+    "memerlukan",
+    "mewajibkan",
+    "דורש",
+    "يتطلب",
+    "يفرض",
+    "الزامی",
+    "要求",
+    "强制",
+    "必須",
+    "요구",
+    "आवश्यक",
+];
+
+/// Whether a file is settings a report may say holds a key: a data file, or a tool's
+/// configuration written as code or a dotfile (`jest.config.js`, `vite.config.ts`,
+/// `.eslintrc.cjs`, `.prettierrc`).
+fn is_settings_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
+    let stem = name.rsplit_once('.').map_or(name.as_str(), |(s, _)| s);
+    is_data_file(path)
+        || stem.ends_with(".config")
+        || (name.starts_with('.') && (stem.ends_with("rc") || name.ends_with("rc")))
+}
+
+/// Marks the keys a sentence says a settings file contains ("`config/app.json` created, and
+/// it contains `port` (8080) and `log` (`info`)", "`jest.config.js` requires 90% line
+/// coverage (`coverageThreshold`)"): each code span after the word for "contains" or
+/// "requires" that is a key's shape, up to a negation ("… `port`, but not `log`"). The
+/// file as the turn left it must hold each. One settings file only, told as done.
 pub fn mark_contained_keys(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
         let paths = path_spans(&r.sentence);
         let [path] = paths.as_slice() else {
             continue;
         };
-        if !is_data_file(path) || !states_as_done(r) || says_taken_out(&r.sentence) {
+        if !is_settings_file(path) || !states_as_done(r) || says_taken_out(&r.sentence) {
             continue;
         }
         let lower = r.sentence.to_lowercase();
         let Some(at) = CONTAINS
             .iter()
+            .chain(REQUIRES)
             .filter_map(|w| {
                 lower.match_indices(w).find_map(|(i, _)| {
                     let outside = lower[..i].matches('`').count().is_multiple_of(2);

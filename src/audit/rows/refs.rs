@@ -530,6 +530,7 @@ pub(super) const COMMIT_WORDS: &[&str] = &[
     "कमिट",
     "كوميت",
     "κομμιτ",
+    "קומיט",
 ];
 
 /// Words between a word for commit and its quoted subject that name it: "commit titled
@@ -1690,7 +1691,8 @@ pub fn mark_committed_files(readings: &mut [Reading]) {
             let both = BOTH.iter().any(|w| lower.contains(w));
             // "Commit 1a2b3c4 berisi `docs/setup.md` dan `docs/faq.md`": the commit named by
             // its hash holds the paths that follow a word for "contains".
-            let into = INTO_A_COMMIT.iter().any(|w| plain.contains(w));
+            let into = INTO_A_COMMIT.iter().any(|w| plain.contains(w))
+                || INCLUDES.iter().any(|w| plain.contains(w));
             let contains = super::paths::CONTAINS.iter().any(|w| plain.contains(w))
                 || into
                 || plain
@@ -1748,6 +1750,37 @@ const INTO_A_COMMIT: &[&str] = &[
     "bekerült",
     "weszł",
     "masuk",
+];
+
+/// Words for "includes" (and "carries") that put paths in a commit a sentence names ("הקומיט
+/// 24b2713 כולל גם את `app/report.py`", "el commit 0ccacdc lleva …").
+const INCLUDES: &[&str] = &[
+    "includes",
+    "including",
+    "incluye",
+    "inclui",
+    "inclut",
+    "include",
+    "umfasst",
+    "beinhaltet",
+    "omfattar",
+    "omfatter",
+    "obejmuje",
+    "zahrnuje",
+    "включает",
+    "включає",
+    "включва",
+    "περιλαμβάνει",
+    "bao gồm",
+    "termasuk",
+    "mencakup",
+    "כולל",
+    "כוללת",
+    "يتضمن",
+    "يشمل",
+    "包括",
+    "lleva",
+    "leva",
 ];
 
 /// Marks the mode a sentence says a file was committed with ("`bin/run` は実行ビット付き
@@ -3049,7 +3082,7 @@ pub fn mark_apart_counts(readings: &mut [Reading]) {
 /// Whether a clause (lower-cased, code spans out) holds a negation of any table as a
 /// whole word ("`spike/x` er IKKE slettet: …", where the sentence's other clauses made
 /// claims, so its reading names no negation).
-pub(super) fn negates(clause: &str) -> bool {
+pub(crate) fn negates(clause: &str) -> bool {
     clause
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
