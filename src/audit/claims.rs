@@ -222,6 +222,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_names_used(&mut readings);
     super::rows::mark_commit_counts(&mut readings);
     super::rows::mark_commit_file_counts(&mut readings);
+    super::rows::mark_parts_in_commit(&mut readings);
     super::rows::mark_settings_of_a_file_before(&mut readings);
     super::rows::mark_branch_tips(&mut readings);
     super::rows::mark_defined_names(&mut readings);

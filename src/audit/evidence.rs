@@ -7850,6 +7850,139 @@ pub fn line_count_evidence(claim: &Claim, path: &Path, count: u64) -> Result<Str
     ))
 }
 
+/// Evidence for the parts of the project a commit named by its hash holds
+/// ([`Kind::PartsInCommit`]): the parts the sentence's words name (a part's folder or
+/// package name; two or more, else the sentence names no parts and claims nothing of
+/// them) each have a path the commit changed, or, with a version, a manifest in the
+/// commit's tree at that version. A hash the repository does not know is reported.
+pub fn parts_in_commit_evidence(
+    claim: &Claim,
+    hash: &str,
+    words: &[String],
+    version: Option<&str>,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let fix = "look at the commit (`git show --stat`) and report what it holds";
+    let parts: Vec<PathBuf> = super::parts::all_parts(&f.root)
+        .into_iter()
+        .filter(|p| {
+            super::parts::names_of(p).iter().any(|n| {
+                let n = n.to_lowercase();
+                let short = n.rsplit('/').next().unwrap_or(&n).to_owned();
+                words.iter().any(|w| *w == n || *w == short)
+            })
+        })
+        .collect();
+    if parts.len() < 2 {
+        return Ok("the sentence names fewer than two parts of the project".into());
+    }
+    let Some(repo) = f.repo() else {
+        return Err(reported(claim, "no git repository here".into(), fix));
+    };
+    let Some(commit) = repo
+        .revparse_single(hash)
+        .ok()
+        .and_then(|o| o.peel_to_commit().ok())
+    else {
+        return Err(reported(claim, format!("{hash} names no commit here"), fix));
+    };
+    let Some(workdir) = repo.workdir().map(crate::fsutil::canonical) else {
+        return Err(reported(
+            claim,
+            "the repository has no working tree".into(),
+            fix,
+        ));
+    };
+    let rel = |p: &Path| p.strip_prefix(&workdir).unwrap_or(p).to_path_buf();
+    let tree = commit.tree().ok();
+    match version {
+        Some(v) => {
+            for part in &parts {
+                let at = ["Cargo.toml", "package.json", "pyproject.toml"]
+                    .iter()
+                    .find_map(|m| {
+                        let blob = tree
+                            .as_ref()?
+                            .get_path(&rel(part).join(m))
+                            .ok()?
+                            .to_object(repo)
+                            .ok()?
+                            .peel_to_blob()
+                            .ok()?;
+                        let text = String::from_utf8_lossy(blob.content()).into_owned();
+                        Some((m, manifest_version(&text)))
+                    });
+                match at {
+                    Some((_, Some(found))) if found == v => {}
+                    Some((m, found)) => {
+                        return Err(finding(
+                            claim,
+                            format!(
+                                "in commit {hash}, {}/{m} is at {}, not {v}",
+                                rel(part).display(),
+                                found.as_deref().unwrap_or("no version")
+                            ),
+                            fix,
+                        ))
+                    }
+                    None => {
+                        return Err(reported(
+                            claim,
+                            format!("{} has no manifest in commit {hash}", rel(part).display()),
+                            fix,
+                        ))
+                    }
+                }
+            }
+            Ok(format!("every part named is at {v} in commit {hash}"))
+        }
+        None => {
+            let parent = commit.parent(0).ok().and_then(|p| p.tree().ok());
+            let Ok(diff) = repo.diff_tree_to_tree(parent.as_ref(), tree.as_ref(), None) else {
+                return Err(reported(
+                    claim,
+                    format!("the diff of {hash} could not be read"),
+                    fix,
+                ));
+            };
+            let changed: Vec<PathBuf> = diff
+                .deltas()
+                .filter_map(|d| {
+                    d.new_file()
+                        .path()
+                        .or(d.old_file().path())
+                        .map(Path::to_path_buf)
+                })
+                .collect();
+            for part in &parts {
+                let r = rel(part);
+                if !changed.iter().any(|p| p.starts_with(&r)) {
+                    return Err(finding(
+                        claim,
+                        format!("commit {hash} changes nothing under {}", r.display()),
+                        fix,
+                    ));
+                }
+            }
+            Ok(format!("commit {hash} changes every part named"))
+        }
+    }
+}
+
+/// The version a manifest gives: `version = "0.2.0"` (its first, the package's, in
+/// Cargo.toml or pyproject.toml) or `"version": "0.2.0"`.
+fn manifest_version(text: &str) -> Option<String> {
+    text.lines().find_map(|l| {
+        let l = l.trim().trim_end_matches(',');
+        let rest = l
+            .strip_prefix("version")
+            .or_else(|| l.strip_prefix("\"version\""))?;
+        let value = rest.trim_start().strip_prefix(['=', ':'])?.trim();
+        let value = value.trim_matches(['"', '\'']);
+        (!value.is_empty()).then(|| value.to_owned())
+    })
+}
+
 /// Evidence for how many files a commit named by its hash holds ([`Kind::CommitFiles`]):
 /// the paths its diff against its first parent (its whole tree, for a first commit)
 /// touches. A hash the repository does not know is reported.
@@ -7960,7 +8093,12 @@ pub fn commit_count_evidence(
             fix,
         ));
     };
-    let Some(n) = count_commits(repo, tip_id, base, sort) else {
+    // The turn's commits are made after it began: a branch made from another than the
+    // one the turn began on brings older commits into the walk.
+    let made_since = matches!(since, CommitSince::Turn)
+        .then_some(f.start)
+        .flatten();
+    let Some(n) = count_commits(repo, tip_id, base, sort, made_since) else {
         return Err(reported(
             claim,
             "the history could not be walked (or is past 10 000 commits)".into(),
@@ -7984,8 +8122,15 @@ pub fn commit_count_evidence(
     ))
 }
 
-/// How many commits of a sort are reachable from `tip` and not from `base`, up to 10 000.
-fn count_commits(repo: &Repository, tip: Oid, base: Oid, sort: CommitSort) -> Option<u64> {
+/// How many commits of a sort are reachable from `tip` and not from `base` (made at or
+/// after `made_since`, when given), up to 10 000.
+fn count_commits(
+    repo: &Repository,
+    tip: Oid,
+    base: Oid,
+    sort: CommitSort,
+    made_since: Option<i64>,
+) -> Option<u64> {
     let mut walk = repo.revwalk().ok()?;
     walk.push(tip).ok()?;
     walk.hide(base).ok()?;
@@ -7995,6 +8140,9 @@ fn count_commits(repo: &Repository, tip: Oid, base: Oid, sort: CommitSort) -> Op
             return None;
         }
         let commit = repo.find_commit(id.ok()?).ok()?;
+        if made_since.is_some_and(|t| commit.committer().when().seconds() < t) {
+            continue;
+        }
         let counted = match sort {
             CommitSort::Any => true,
             CommitSort::Merge => commit.parent_count() > 1,

@@ -133,6 +133,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 | Kind::Mode { .. }
                 | Kind::CommitCount { .. }
                 | Kind::CommitFiles { .. }
+                | Kind::PartsInCommit { .. }
         ) || c.tools.iter().any(|t| t.kind.is_some())
     });
     let facts = evidence::Facts::gather(ev, needs_repo);
@@ -214,6 +215,7 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
             | Kind::Mode { .. }
             | Kind::CommitCount { .. }
             | Kind::CommitFiles { .. }
+            | Kind::PartsInCommit { .. }
                 if !ev.policy.git_claims =>
             {
                 continue
@@ -466,6 +468,17 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 }
                 evidence::folder_count_evidence(&claim, &resolved, *count)
             }
+            Kind::PartsInCommit {
+                commit,
+                words,
+                version,
+            } => evidence::parts_in_commit_evidence(
+                &claim,
+                commit,
+                words,
+                version.as_deref(),
+                &facts,
+            ),
             Kind::CommitFiles { commit, count } => {
                 evidence::commit_files_evidence(&claim, commit, *count, &facts)
             }

@@ -182,7 +182,9 @@ fn manifests_text(part: &Path) -> String {
 }
 
 /// Every part of the project two folders deep (`packages/core`, `crates/units`, `libs/a`)
-/// or one (`core`).
+/// or one (`core`): a folder with a manifest, or a Python package's root. (A write's part,
+/// [`part_of`], is by manifest only: Python parts may import each other with nothing to
+/// say so.)
 pub fn all_parts(root: &Path) -> Vec<PathBuf> {
     let mut parts = Vec::new();
     let children = |d: &Path| -> Vec<PathBuf> {
@@ -201,16 +203,25 @@ pub fn all_parts(root: &Path) -> Vec<PathBuf> {
             .collect()
     };
     for d in children(root) {
-        if MANIFESTS.iter().any(|m| d.join(m).is_file()) {
+        if is_part(&d) {
             parts.push(d.clone());
         }
         for e in children(&d) {
-            if MANIFESTS.iter().any(|m| e.join(m).is_file()) {
+            if is_part(&e) {
                 parts.push(e);
             }
         }
     }
     parts
+}
+
+/// Whether a folder is a part by its own manifest, or a Python package's root without one
+/// (`libs/textkit` holding `textkit/__init__.py`, put on the path by the project's config).
+fn is_part(dir: &Path) -> bool {
+    MANIFESTS.iter().any(|m| dir.join(m).is_file())
+        || dir
+            .file_name()
+            .is_some_and(|n| dir.join(n).join("__init__.py").is_file())
 }
 
 /// The workspaces an npm, pnpm or yarn run selects (`-w packages/core`, `--workspace=api`,

@@ -266,6 +266,15 @@ pub enum Kind {
         commit: String,
         count: u64,
     },
+    /// Parts of the project the message says a commit named by its hash holds, each
+    /// changed or at a version ("দুটো প্যাকেজের পরিবর্তনই আছে", "`units` och `report` står
+    /// båda på 0.2.0 i commit 012a464"): `words` are the sentence's, the parts are those of
+    /// the project they name (two or more).
+    PartsInCommit {
+        commit: String,
+        words: Vec<String>,
+        version: Option<String>,
+    },
     /// How many commits the message says the turn made, or a branch has over another ("két
     /// új merge commit van a `main`-en", "над `origin/main` вече има само един commit"): a
     /// walk of the branch (HEAD when none is named) down to the turn's start or the other
@@ -442,6 +451,12 @@ impl std::fmt::Display for Kind {
             Kind::CommitFiles { commit, count } => {
                 write!(f, "commit {commit} holds {count} files")
             }
+            Kind::PartsInCommit {
+                commit, version, ..
+            } => match version {
+                Some(v) => write!(f, "commit {commit} holds the parts named at {v}"),
+                None => write!(f, "commit {commit} holds changes of the parts named"),
+            },
             Kind::CommitCount {
                 count,
                 sort,
@@ -614,6 +629,8 @@ impl ClaimClass {
         }
         if text.starts_with("no commit holds ")
             || text.starts_with("commit ") && text.ends_with(" files") && text.contains(" holds ")
+            || text.starts_with("commit ") && text.contains(" holds the parts named at ")
+            || text.starts_with("commit ") && text.ends_with(" holds changes of the parts named")
             || text.split(' ').next().is_some_and(number)
                 && (text.contains(" commit on ") || text.contains(" commits on "))
         {
@@ -775,7 +792,9 @@ impl Kind {
             Kind::Mode { .. } => ClaimClass::Commit,
             Kind::Script { .. } => ClaimClass::FileHolds,
             Kind::FolderCount { .. } => ClaimClass::Dir,
-            Kind::CommitCount { .. } | Kind::CommitFiles { .. } => ClaimClass::Commit,
+            Kind::CommitCount { .. } | Kind::CommitFiles { .. } | Kind::PartsInCommit { .. } => {
+                ClaimClass::Commit
+            }
             Kind::LineCount { .. } => ClaimClass::FileHolds,
             Kind::Printed { .. } | Kind::Listening { .. } => ClaimClass::Ran,
         }
@@ -2513,6 +2532,16 @@ mod tests {
             Kind::CommitFiles {
                 commit: "0ccacdc".into(),
                 count: 4,
+            },
+            Kind::PartsInCommit {
+                commit: "012a464".into(),
+                words: vec!["units".into(), "report".into()],
+                version: Some("0.2.0".into()),
+            },
+            Kind::PartsInCommit {
+                commit: "9a2854d".into(),
+                words: vec!["textkit".into(), "numkit".into()],
+                version: None,
             },
             Kind::CommitCount {
                 count: 2,

@@ -138,6 +138,15 @@ fn kind_label(kind: &Kind) -> String {
         Kind::FolderCount { dir, count } => format!("folder-count:{dir}={count}"),
         Kind::LineCount { path, count } => format!("line-count:{path}={count}"),
         Kind::CommitFiles { commit, count } => format!("commit-files:{commit}={count}"),
+        Kind::PartsInCommit {
+            commit, version, ..
+        } => format!(
+            "parts-in-commit:{commit}{}",
+            version
+                .as_deref()
+                .map(|v| format!("@{v}"))
+                .unwrap_or_default()
+        ),
         Kind::CommitCount {
             count,
             sort,

@@ -113,7 +113,16 @@ pub fn mark_commit_file_counts(readings: &mut [Reading]) {
         };
         let lower = r.sentence.to_lowercase();
         let prose = without_glued_spans(&unquoted(&lower), &lower);
-        if negates(&prose) {
+        // A word for "has", "contains" or "includes" puts the files in the commit: "adds
+        // tests for the three files" counts something else.
+        let holds = prose
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| super::refs::HAS.contains(&w) || super::paths::CONTAINS.contains(&w))
+            || super::refs::INCLUDES.iter().any(|w| prose.contains(w))
+            || super::paths::CONTAINS
+                .iter()
+                .any(|w| !w.is_ascii() && prose.contains(w));
+        if negates(&prose) || !holds {
             continue;
         }
         let words: Vec<&str> = prose
@@ -143,7 +152,175 @@ pub fn mark_commit_file_counts(readings: &mut [Reading]) {
     }
 }
 
-/// Stems of the words for files, by language.
+/// Marks what a sentence says a commit named by its hash holds of several parts of the
+/// project ("কমিট 9a2854d-এ দুটো প্যাকেজের পরিবর্তনই আছে: textkit-এর truncate আর
+/// numkit-এর clamp01", "`units` och `report` står båda på 0.2.0 i commit 012a464"): one hash,
+/// a word for both or all, and the sentence's words (the parts are told from them by the
+/// project's own folders and package names, as the turn left them); with one version
+/// (`0.2.0`), each part's manifest in the commit is at it. Nothing where the sentence
+/// denies, plans or asks.
+pub fn mark_parts_in_commit(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if r.sentence.trim_end().ends_with(['?', '？'])
+            || r.why.iter().any(|w| not_reported(w, &["someone"]))
+            || plans_or_doubts(r)
+        {
+            continue;
+        }
+        let hashes: Vec<&str> = r
+            .sentence
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| vocab::is_hash(w))
+            .collect();
+        let [hash] = hashes.as_slice() else {
+            continue;
+        };
+        // The part (up to a `;` outside the spans) that holds the word for both or all.
+        let lower_all = r.sentence.to_lowercase();
+        let Some(lower) = split_outside_spans(&lower_all, ';')
+            .into_iter()
+            .find(|part| BOTH_OR_ALL.iter().any(|b| unquoted(part).contains(b)))
+        else {
+            continue;
+        };
+        // "… both `core` and `api`, `web` unchanged": a clause that leaves a part out
+        // makes the reading unsure.
+        if lower
+            .split([',', '，'])
+            .any(|c| super::paths::NOT_CHANGED.iter().any(|w| c.contains(w)))
+        {
+            continue;
+        }
+        let lower = lower.to_owned();
+        let prose = without_glued_spans(&unquoted(&lower), &lower);
+        let prose_words: Vec<&str> = prose
+            .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_' && c != '.')
+            .map(|w| w.trim_matches(['-', '.']))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let several = BOTH_OR_ALL.iter().any(|b| prose.contains(b))
+            || prose_words
+                .iter()
+                .any(|w| number_of(w).is_some_and(|n| (2..=9).contains(&n)));
+        if !several || negates(&prose) {
+            continue;
+        }
+        let versions: Vec<&str> = prose_words
+            .iter()
+            .copied()
+            .filter(|w| is_version(w))
+            .collect();
+        let version = match versions.as_slice() {
+            [] => None,
+            [one, rest @ ..] if rest.iter().all(|v| v == one) => Some((*one).to_owned()),
+            _ => continue,
+        };
+        // A name with its ending glued by a hyphen ("textkit-এর") is the name too.
+        let mut words: Vec<String> = prose_words
+            .iter()
+            .flat_map(|w| std::iter::once(*w).chain(w.split('-').filter(|p| p.len() < w.len())))
+            .filter(|w| w.chars().count() >= 3 && !is_version(w) && w != hash)
+            .map(|w| w.to_owned())
+            .chain(
+                vocab::spans_of(&lower)
+                    .map(str::trim)
+                    .filter(|s| {
+                        s.len() >= 3 && s.chars().all(|c| c.is_alphanumeric() || "-_@/".contains(c))
+                    })
+                    .map(str::to_owned),
+            )
+            .collect();
+        words.sort();
+        words.dedup();
+        add_new(
+            r,
+            Kind::PartsInCommit {
+                commit: (*hash).to_owned(),
+                words,
+                version,
+            },
+        );
+    }
+}
+
+/// The parts of a text between `sep`s outside its code spans.
+fn split_outside_spans(text: &str, sep: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut inside, mut start) = (false, 0);
+    for (i, c) in text.char_indices() {
+        if c == '`' {
+            inside = !inside;
+        } else if c == sep && !inside {
+            parts.push(&text[start..i]);
+            start = i + c.len_utf8();
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+/// Whether a word is a version (`0.2.0`, `1.10`): digits joined by dots.
+fn is_version(w: &str) -> bool {
+    let w = w.trim_start_matches('v');
+    w.contains('.')
+        && w.split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Words for "both" and "all", by language.
+const BOTH_OR_ALL: &[&str] = &[
+    "both",
+    "all ",
+    "beide",
+    "alle ",
+    "les deux",
+    "tous les",
+    "ambos",
+    "ambas",
+    "todos los",
+    "entrambi",
+    "tutti i",
+    "allebei",
+    "båda",
+    "begge",
+    "molemmat",
+    "kaikki",
+    "oba",
+    "obie",
+    "obě",
+    "oboje",
+    "mindkét",
+    "mindegyik",
+    "her iki",
+    "tüm",
+    "оба",
+    "обе",
+    "обидва",
+    "обидві",
+    "двата",
+    "και οι δύο",
+    "cả hai",
+    "keduanya",
+    "semua",
+    "zote",
+    "mbili",
+    "两个",
+    "兩個",
+    "都",
+    "両方",
+    "둘 다",
+    "שניהם",
+    "שתי",
+    "كلا",
+    "هر دو",
+    "दोनों",
+    "দুটো",
+    "দুই",
+    "இரண்டு",
+    "ทั้งสอง",
+];
+
+/// Stems of the words for files, by language./// Stems of the words for files, by language.
 const FILE_WORDS: &[&str] = &[
     "files",
     "dateien",
@@ -522,6 +699,32 @@ mod tests {
         );
         assert!(files("Commit 1a2b3c4 holds no files.").is_empty());
         assert!(files("Committed 3 files.").is_empty());
+        assert!(files("Commit 1a2b3c4 adds tests for the three files.").is_empty());
+    }
+
+    #[test]
+    fn parts_a_named_commit_holds_are_read() {
+        let parts = |m: &str| marked_kinds(m, mark_parts_in_commit);
+        let read = parts("`units` och `report` står båda på 0.2.0 i commit 012a464.");
+        let [Kind::PartsInCommit {
+            commit,
+            words,
+            version,
+        }] = read.as_slice()
+        else {
+            panic!("one reading: {read:?}");
+        };
+        assert_eq!(commit, "012a464");
+        assert_eq!(version.as_deref(), Some("0.2.0"));
+        assert!(words.contains(&"units".to_owned()) && words.contains(&"report".to_owned()));
+        assert!(
+            parts("Commit 012a464 touches neither `units` nor `report`, both unchanged.")
+                .is_empty()
+        );
+        assert!(parts("Commit 012a464 bumps `units`.").is_empty());
+        assert!(
+            parts("Commit 012a464 updates both `core` and `api`, `web` not changed.").is_empty()
+        );
     }
 
     #[test]

@@ -56,7 +56,7 @@ pub fn mark_folder_counts(readings: &mut [Reading]) {
                     }
                 }
                 ([], [file]) => {
-                    if let Some(count) = count_of_lines(&words) {
+                    if let Some(count) = count_of_lines(&words, is_line_list(file)) {
                         kinds.push(Kind::LineCount {
                             path: (*file).clone(),
                             count,
@@ -72,11 +72,28 @@ pub fn mark_folder_counts(readings: &mut [Reading]) {
     }
 }
 
-/// The one number that stands right beside a word for lines, pins, entries, rows or
-/// dependencies ("4 pins", "pins 4", "ثلاثة أسطر").
-fn count_of_lines(words: &[&str]) -> Option<u64> {
+/// Whether a file lists one entry a line (`requirements.txt`, `.env`, a CSV, a file with no
+/// extension): its pins, entries and dependencies are its lines. A manifest (`package.json`,
+/// `Cargo.toml`) is not: its "3 dependencies" are keys, not lines.
+fn is_line_list(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
+    match name.rsplit_once('.') {
+        None => true,
+        Some((stem, ext)) => {
+            stem.is_empty() || ["txt", "in", "lst", "list", "csv", "tsv", "env"].contains(&ext)
+        }
+    }
+}
+
+/// The one number that stands right beside a word for lines or rows ("ثلاثة أسطر"), or, in a
+/// file that lists one entry a line, for pins, entries or dependencies ("4 pins", "pins
+/// 4").
+fn count_of_lines(words: &[&str], line_list: bool) -> Option<u64> {
     let mut found = None;
     for (i, w) in words.iter().enumerate() {
+        if !line_list && !LINE_WORDS.iter().any(|u| w.starts_with(u)) {
+            continue;
+        }
         // A stem of three letters or fewer is a word of its own ("rad", not "radera").
         let unit = |u: &&str| {
             if u.chars().nth(3).is_some() {
@@ -103,6 +120,47 @@ fn count_of_lines(words: &[&str]) -> Option<u64> {
     }
     found
 }
+
+/// Stems of the words for lines and rows themselves, by language: a count of them is of
+/// any text file's lines.
+const LINE_WORDS: &[&str] = &[
+    "line",
+    "rows",
+    "zeile",
+    "ligne",
+    "línea",
+    "linea",
+    "linha",
+    "riga",
+    "righe",
+    "regel",
+    "rader",
+    "linje",
+    "rivi",
+    "wiersz",
+    "řád",
+    "sorok",
+    "rând",
+    "satır",
+    "строк",
+    "строчк",
+    "рядк",
+    "рядок",
+    "реда",
+    "редове",
+    "γραμμ",
+    "baris",
+    "mistari",
+    "mstari",
+    "dòng",
+    "linya",
+    "سطر",
+    "أسطر",
+    "שורות",
+    "पंक्ति",
+    "लाइन",
+    "줄",
+];
 
 /// Stems of the words for what a file's lines are (lines, pins, entries, rows,
 /// dependencies, packages), by language.
@@ -331,6 +389,8 @@ mod tests {
             "`notes.txt` has 3 lines 4 lines.",
             "`notes.txt` has no lines left.",
             "`app.py` has 3 functions.",
+            // A manifest's dependencies are keys, not lines.
+            "`package.json` now has 3 dependencies.",
         ] {
             assert!(read(message).is_empty(), "{message}");
         }

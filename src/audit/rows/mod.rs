@@ -46,7 +46,7 @@ mod structure;
 mod values;
 
 pub use archives::mark_archive_members;
-pub use commit_count::{mark_commit_counts, mark_commit_file_counts};
+pub use commit_count::{mark_commit_counts, mark_commit_file_counts, mark_parts_in_commit};
 pub use copies::mark_copies;
 pub use counted::mark_folder_counts;
 pub use defined_tests::mark_tests_in_file;

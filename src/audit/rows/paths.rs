@@ -334,7 +334,7 @@ pub fn mark_value_changes(readings: &mut [Reading]) {
 
 /// Phrases that say a file was not changed, beside [`UNTOUCHED`]'s ("not modified", "nicht
 /// geändert", "कोई बदलाव नहीं", "変更なし").
-const NOT_CHANGED: &[&str] = &[
+pub(super) const NOT_CHANGED: &[&str] = &[
     "not changed",
     "not modified",
     "not touched",

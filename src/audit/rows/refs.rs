@@ -1754,7 +1754,7 @@ const INTO_A_COMMIT: &[&str] = &[
 
 /// Words for "includes" (and "carries") that put paths in a commit a sentence names ("הקומיט
 /// 24b2713 כולל גם את `app/report.py`", "el commit 0ccacdc lleva …").
-const INCLUDES: &[&str] = &[
+pub(super) const INCLUDES: &[&str] = &[
     "includes",
     "including",
     "incluye",
