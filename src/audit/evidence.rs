@@ -696,21 +696,7 @@ pub fn resolve(path: &str, f: &Facts) -> PathBuf {
     if from_root.exists() {
         return crate::fsutil::canonical(&from_root);
     }
-    let named = |p: &Path| p.file_name().is_some_and(|n| n == path);
-    let mut candidates: Vec<PathBuf> =
-        f.ev.records
-            .iter()
-            .map(|r| PathBuf::from(&r.path))
-            .chain(f.writes.iter().map(|(_, p, _)| p.clone()))
-            .filter(|p| named(p))
-            .collect();
-    if candidates.is_empty() {
-        candidates = f
-            .changed_since_start()
-            .into_iter()
-            .filter(|p| named(p))
-            .collect();
-    }
+    let mut candidates = turn_paths_where(f, |p| p.file_name().is_some_and(|n| n == path));
     candidates.sort();
     candidates.dedup();
     match candidates.as_slice() {
@@ -796,25 +782,30 @@ fn word_places<'t>(text: &'t str, word: &'t str) -> impl Iterator<Item = usize> 
     })
 }
 
-/// The files whose path ends with `tail` (whole folders and name): those the turn wrote
-/// or changed, or, with none, those the repository tracks.
-fn part_candidates(tail: &str, f: &Facts) -> Vec<PathBuf> {
-    let tail_path = Path::new(tail);
-    let ends = |p: &Path| p.ends_with(tail_path);
-    let mut out: Vec<PathBuf> =
+/// The paths the turn wrote (its write log and its commands' writes) that `keep` keeps,
+/// or, with none, those changed since the turn began.
+fn turn_paths_where(f: &Facts, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+    let written: Vec<PathBuf> =
         f.ev.records
             .iter()
             .map(|r| PathBuf::from(&r.path))
             .chain(f.writes.iter().map(|(_, p, _)| p.clone()))
-            .filter(|p| ends(p))
+            .filter(|p| keep(p))
             .collect();
-    if out.is_empty() {
-        out = f
-            .changed_since_start()
-            .into_iter()
-            .filter(|p| ends(p))
-            .collect();
+    if !written.is_empty() {
+        return written;
     }
+    f.changed_since_start()
+        .into_iter()
+        .filter(|p| keep(p))
+        .collect()
+}
+
+/// The files whose path ends with `tail` (whole folders and name): those the turn wrote
+/// or changed, or, with none, those the repository tracks.
+fn part_candidates(tail: &str, f: &Facts) -> Vec<PathBuf> {
+    let tail_path = Path::new(tail);
+    let mut out = turn_paths_where(f, |p| p.ends_with(tail_path));
     if out.is_empty() {
         if let (Some(repo), Some(workdir)) = (f.repo(), f.workdir()) {
             let suffix = format!("/{tail}");

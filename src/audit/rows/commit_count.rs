@@ -6,6 +6,7 @@
 use super::refs::{denials_of, negates, not_reported, plans_or_doubts, unquoted};
 use super::*;
 use crate::audit::lang::number_of;
+use crate::audit::named::{NEW_AFTER, NEW_BEFORE};
 use crate::audit::vocab::{CommitSince, CommitSort};
 
 /// Marks the count of commits a clause gives: a number (digits, a number word of any
@@ -97,18 +98,7 @@ pub fn mark_commit_counts(readings: &mut [Reading]) {
 /// word for files. One count per sentence; nothing where it denies, plans or asks.
 pub fn mark_commit_file_counts(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        if r.sentence.trim_end().ends_with(['?', '？'])
-            || r.why.iter().any(|w| not_reported(w, &["someone"]))
-            || plans_or_doubts(r)
-        {
-            continue;
-        }
-        let hashes: Vec<&str> = r
-            .sentence
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| vocab::is_hash(w))
-            .collect();
-        let [hash] = hashes.as_slice() else {
+        let Some(hash) = one_hash_reported(r) else {
             continue;
         };
         let lower = r.sentence.to_lowercase();
@@ -145,7 +135,7 @@ pub fn mark_commit_file_counts(readings: &mut [Reading]) {
         add_new(
             r,
             Kind::CommitFiles {
-                commit: (*hash).to_owned(),
+                commit: hash.to_owned(),
                 count: *count,
             },
         );
@@ -161,18 +151,7 @@ pub fn mark_commit_file_counts(readings: &mut [Reading]) {
 /// denies, plans or asks.
 pub fn mark_parts_in_commit(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        if r.sentence.trim_end().ends_with(['?', '？'])
-            || r.why.iter().any(|w| not_reported(w, &["someone"]))
-            || plans_or_doubts(r)
-        {
-            continue;
-        }
-        let hashes: Vec<&str> = r
-            .sentence
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| vocab::is_hash(w))
-            .collect();
-        let [hash] = hashes.as_slice() else {
+        let Some(hash) = one_hash_reported(r) else {
             continue;
         };
         // The part (up to a `;` outside the spans) that holds the word for both or all.
@@ -219,7 +198,7 @@ pub fn mark_parts_in_commit(readings: &mut [Reading]) {
         let mut words: Vec<String> = prose_words
             .iter()
             .flat_map(|w| std::iter::once(*w).chain(w.split('-').filter(|p| p.len() < w.len())))
-            .filter(|w| w.chars().count() >= 3 && !is_version(w) && w != hash)
+            .filter(|w| w.chars().count() >= 3 && !is_version(w) && *w != hash)
             .map(|w| w.to_owned())
             .chain(
                 vocab::spans_of(&lower)
@@ -235,7 +214,7 @@ pub fn mark_parts_in_commit(readings: &mut [Reading]) {
         add_new(
             r,
             Kind::PartsInCommit {
-                commit: (*hash).to_owned(),
+                commit: hash.to_owned(),
                 words,
                 version,
             },
@@ -319,6 +298,23 @@ const BOTH_OR_ALL: &[&str] = &[
     "இரண்டு",
     "ทั้งสอง",
 ];
+
+/// The one commit hash a sentence names, where it reports (no question, plan, doubt or
+/// someone else's hand).
+fn one_hash_reported(r: &Reading) -> Option<&str> {
+    if r.sentence.trim_end().ends_with(['?', '？'])
+        || r.why.iter().any(|w| not_reported(w, &["someone"]))
+        || plans_or_doubts(r)
+    {
+        return None;
+    }
+    let mut hashes = r
+        .sentence
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| vocab::is_hash(w));
+    let hash = hashes.next()?;
+    hashes.next().is_none().then_some(hash)
+}
 
 /// Stems of the words for files, by language./// Stems of the words for files, by language.
 const FILE_WORDS: &[&str] = &[
@@ -469,7 +465,7 @@ fn over_it(lower: &str, span: &str) -> bool {
 fn says_new(prose: &str) -> bool {
     prose
         .split(|c: char| !c.is_alphanumeric())
-        .any(|w| NEW.contains(&w))
+        .any(|w| NEW_BEFORE.contains(&w) || NEW_AFTER.contains(&w))
 }
 
 /// Words that tell the state a turn began in ("Uitgangssituatie", "at the start",
@@ -600,57 +596,6 @@ const OVER: &[&str] = &[
     "di atas",
     "juu",
     "trên",
-];
-
-/// Words for "new" (commits the turn made).
-const NEW: &[&str] = &[
-    "new",
-    "neue",
-    "neuen",
-    "neuer",
-    "nouveau",
-    "nouveaux",
-    "nouvelle",
-    "nouvelles",
-    "nuevo",
-    "nuevos",
-    "nueva",
-    "novo",
-    "novos",
-    "nuovo",
-    "nuovi",
-    "nieuwe",
-    "nieuw",
-    "ny",
-    "nya",
-    "nye",
-    "uusi",
-    "uutta",
-    "uudet",
-    "nowy",
-    "nowe",
-    "nowych",
-    "nový",
-    "nové",
-    "nových",
-    "új",
-    "yeni",
-    "новый",
-    "новые",
-    "новых",
-    "новых",
-    "нов",
-    "нови",
-    "новий",
-    "нові",
-    "нових",
-    "νέο",
-    "νέα",
-    "baru",
-    "mpya",
-    "mới",
-    "nou",
-    "noi",
 ];
 
 #[cfg(test)]
