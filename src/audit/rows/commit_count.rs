@@ -27,10 +27,16 @@ pub fn mark_commit_counts(readings: &mut [Reading]) {
         // "Uitgangssituatie: drie lokale commits boven `origin/main`": the state the turn
         // began in, which its own steps then changed.
         let lower_sentence = r.sentence.to_lowercase();
-        if START
+        // The shape first: a word for commit (most sentences have none, and the readings
+        // below look up every table's negations and numbers).
+        if !super::refs::COMMIT_WORDS
             .iter()
-            .chain(super::held::FIRST_RUN)
+            .chain(&["комит", "коміт"])
             .any(|w| lower_sentence.contains(w))
+            || START
+                .iter()
+                .chain(super::held::FIRST_RUN)
+                .any(|w| lower_sentence.contains(w))
         {
             continue;
         }
@@ -39,12 +45,12 @@ pub fn mark_commit_counts(readings: &mut [Reading]) {
         for clause in r.sentence.split(super::paths::CLAUSE_ENDS) {
             let lower = clause.to_lowercase();
             let prose = without_glued_spans(&unquoted(&lower), &lower);
-            if negates(&prose) || denials.iter().any(|d| lower.contains(d.as_str())) {
-                continue;
-            }
             let Some((count, sort)) = count_of_commits(&prose) else {
                 continue;
             };
+            if negates(&prose) || denials.iter().any(|d| lower.contains(d.as_str())) {
+                continue;
+            }
             let refs: Vec<&str> = vocab::spans_of(clause)
                 .map(str::trim)
                 .filter(|s| is_ref_name(s))

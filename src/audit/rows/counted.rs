@@ -14,8 +14,15 @@ use super::*;
 /// "has", and a number right beside a word for lines, pins, entries, rows or dependencies.
 pub fn mark_folder_counts(readings: &mut [Reading]) {
     for r in readings.iter_mut().filter(|r| !r.skipped) {
-        // The shape first: a span that ends a path.
-        if !(r.sentence.contains("/`") || r.sentence.contains('.'))
+        // The shape first: a folder's span, or a span and a number or a word for lines
+        // (most sentences have neither, and the clauses below look up every table's
+        // numbers and negations).
+        let line_shaped = || {
+            let lower = r.sentence.to_lowercase();
+            r.sentence.contains(|c: char| c.is_numeric())
+                || LINE_UNITS.iter().any(|u| lower.contains(u))
+        };
+        if !(r.sentence.contains("/`") || r.sentence.contains('`') && line_shaped())
             || r.sentence.trim_end().ends_with(['?', '？'])
             || r.why.iter().any(|w| not_reported(w, &["someone"]))
         {
