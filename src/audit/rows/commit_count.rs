@@ -6,7 +6,6 @@
 use super::refs::{denials_of, negates, not_reported, plans_or_doubts, unquoted};
 use super::*;
 use crate::audit::lang::number_of;
-use crate::audit::named::{NEW_AFTER, NEW_BEFORE};
 use crate::audit::vocab::{CommitSince, CommitSort};
 
 /// Marks the count of commits a clause gives: a number (digits, a number word of any
@@ -432,12 +431,14 @@ fn count_word(w: &str) -> Option<u64> {
 
 /// Whether a word is a word for commit (and its compounds: "merge-commit", "mergecommit").
 fn is_commit_word(w: &str) -> bool {
-    w.ends_with("commit")
-        || w.ends_with("commits")
-        || super::refs::COMMIT_WORDS
-            .iter()
-            .chain(&["комит", "коміт"])
-            .any(|c| w.starts_with(c))
+    // "committed it as `c8ecb5b`" tells the step, no count of commits.
+    !w.starts_with("committ")
+        && (w.ends_with("commit")
+            || w.ends_with("commits")
+            || super::refs::COMMIT_WORDS
+                .iter()
+                .chain(&["комит", "коміт"])
+                .any(|c| w.starts_with(c)))
 }
 
 /// Whether a span is a branch or remote branch's name (`main`, `origin/main`, `feat/x`):
@@ -471,7 +472,7 @@ fn over_it(lower: &str, span: &str) -> bool {
 fn says_new(prose: &str) -> bool {
     prose
         .split(|c: char| !c.is_alphanumeric())
-        .any(|w| NEW_BEFORE.contains(&w) || NEW_AFTER.contains(&w))
+        .any(|w| NEW.contains(&w))
 }
 
 /// Words that tell the state a turn began in ("Uitgangssituatie", "at the start",
@@ -516,6 +517,57 @@ const START: &[&str] = &[
     "في البداية",
     "در ابتدا",
     "בהתחלה",
+];
+
+/// Words for "new" (commits the turn made).
+const NEW: &[&str] = &[
+    "new",
+    "neue",
+    "neuen",
+    "neuer",
+    "nouveau",
+    "nouveaux",
+    "nouvelle",
+    "nouvelles",
+    "nuevo",
+    "nuevos",
+    "nueva",
+    "novo",
+    "novos",
+    "nuovo",
+    "nuovi",
+    "nieuwe",
+    "nieuw",
+    "ny",
+    "nya",
+    "nye",
+    "uusi",
+    "uutta",
+    "uudet",
+    "nowy",
+    "nowe",
+    "nowych",
+    "nový",
+    "nové",
+    "nových",
+    "új",
+    "yeni",
+    "новый",
+    "новые",
+    "новых",
+    "новых",
+    "нов",
+    "нови",
+    "новий",
+    "нові",
+    "нових",
+    "νέο",
+    "νέα",
+    "baru",
+    "mpya",
+    "mới",
+    "nou",
+    "noi",
 ];
 
 /// Words for "one" and "single" a count of commits may be written with.
@@ -680,6 +732,10 @@ mod tests {
 
     #[test]
     fn counts_with_no_scope_denied_or_planned_claim_nothing() {
+        // An ordinal and the verb are no count of commits (git.turns, negatives.turns).
+        assert!(
+            counts("Added a second note to `notes.txt` and committed it as c8ecb5b.").is_empty()
+        );
         assert!(counts("Pushed 3 commits to `origin`.").is_empty());
         assert!(counts("No new commits were made.").is_empty());
         assert!(counts("Made a new commit.").is_empty());
