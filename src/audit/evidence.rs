@@ -7841,6 +7841,25 @@ pub fn line_count_evidence(claim: &Claim, path: &Path, count: u64) -> Result<Str
     ))
 }
 
+/// The repository and the commit a message names by its hash; what cannot be looked up is
+/// reported, never taken as held.
+fn commit_named<'f>(
+    claim: &Claim,
+    hash: &str,
+    fix: &str,
+    f: &'f Facts,
+) -> Result<(&'f Repository, git2::Commit<'f>), Finding> {
+    let Some(repo) = f.repo() else {
+        return Err(reported(claim, "no git repository here".into(), fix));
+    };
+    let commit = repo
+        .revparse_single(hash)
+        .ok()
+        .and_then(|o| o.peel_to_commit().ok())
+        .ok_or_else(|| reported(claim, format!("{hash} names no commit here"), fix))?;
+    Ok((repo, commit))
+}
+
 /// Evidence for the parts of the project a commit named by its hash holds
 /// ([`Kind::PartsInCommit`]): the parts the sentence's words name (a part's folder or
 /// package name; two or more, else the sentence names no parts and claims nothing of
@@ -7867,16 +7886,7 @@ pub fn parts_in_commit_evidence(
     if parts.len() < 2 {
         return Ok("the sentence names fewer than two parts of the project".into());
     }
-    let Some(repo) = f.repo() else {
-        return Err(reported(claim, "no git repository here".into(), fix));
-    };
-    let Some(commit) = repo
-        .revparse_single(hash)
-        .ok()
-        .and_then(|o| o.peel_to_commit().ok())
-    else {
-        return Err(reported(claim, format!("{hash} names no commit here"), fix));
-    };
+    let (repo, commit) = commit_named(claim, hash, fix, f)?;
     let Some(workdir) = repo.workdir().map(crate::fsutil::canonical) else {
         return Err(reported(
             claim,
@@ -7984,16 +7994,7 @@ pub fn commit_files_evidence(
     f: &Facts,
 ) -> Result<String, Finding> {
     let fix = "list the commit's files (`git show --stat`) and report what is there";
-    let Some(repo) = f.repo() else {
-        return Err(reported(claim, "no git repository here".into(), fix));
-    };
-    let Some(commit) = repo
-        .revparse_single(hash)
-        .ok()
-        .and_then(|o| o.peel_to_commit().ok())
-    else {
-        return Err(reported(claim, format!("{hash} names no commit here"), fix));
-    };
+    let (repo, commit) = commit_named(claim, hash, fix, f)?;
     let tree = commit.tree().ok();
     let parent = commit.parent(0).ok().and_then(|p| p.tree().ok());
     let Some(n) = repo
