@@ -183,6 +183,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_files_out_of_history(&mut readings);
     super::rows::mark_stash_states(&mut readings);
     super::rows::mark_printed(&mut readings);
+    super::rows::mark_printed_by(&mut readings);
     super::rows::mark_summary_counts(&mut readings);
     super::rows::mark_gone_beside_denials(&mut readings);
     super::rows::mark_committed_files(&mut readings);
@@ -203,6 +204,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_failed_before_fix(&mut readings);
     super::rows::mark_package_scripts(&mut readings);
     super::rows::mark_folder_counts(&mut readings);
+    super::rows::mark_coverage(&mut readings);
     super::rows::mark_text_gone(&mut readings);
     super::rows::mark_text_removed(&mut readings);
     super::rows::mark_archive_members(&mut readings);
@@ -215,6 +217,7 @@ pub fn explain(message: &str) -> Vec<Reading> {
     super::rows::mark_labelled_changes(&mut readings);
     super::rows::mark_value_changes(&mut readings);
     super::rows::mark_now_states(&mut readings);
+    super::rows::mark_versions_now(&mut readings);
     super::rows::mark_held_values(&mut readings);
     super::rows::mark_spans_held(&mut readings);
     super::rows::mark_under_heading(&mut readings);

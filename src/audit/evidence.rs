@@ -1580,6 +1580,24 @@ fn quotes_a_value(sentence: &str) -> bool {
     span_value || quoted
 }
 
+/// The branch, remote branch or tag a path that does not exist names (`release/1.0`),
+/// relative to the project's root.
+fn ref_named(path: &Path, f: &Facts) -> Option<String> {
+    let name = path.strip_prefix(&f.root).ok()?.to_str()?;
+    let repo = f.repo()?;
+    let is_ref = |full: String| repo.find_reference(&full).is_ok();
+    let remote = || {
+        repo.remotes().ok().is_some_and(|names| {
+            names
+                .iter()
+                .flatten()
+                .any(|r| is_ref(format!("refs/remotes/{r}/{name}")))
+        })
+    };
+    (is_ref(format!("refs/heads/{name}")) || is_ref(format!("refs/tags/{name}")) || remote())
+        .then(|| name.to_owned())
+}
+
 fn recent(path: &Path, f: &Facts) -> Option<bool> {
     let start = f.ev.turn.started?;
     let mtime = path.symlink_metadata().and_then(|m| m.modified()).ok()?;
@@ -1630,6 +1648,11 @@ fn changed_in_turn(path: &Path, change: &Change, f: &Facts) -> Result<String, St
         return Ok(format!("{shown} was deleted or moved away in this turn"));
     }
     if !exists {
+        // "изпратих `release/1.0` отново": a branch's or a tag's name, which looks like a
+        // path, is no file.
+        if let Some(name) = ref_named(path, f) {
+            return Ok(format!("`{name}` is a ref of the repository, not a file"));
+        }
         return Err(format!(
             "{shown} does not exist, and no write to it was recorded in this turn"
         ));
@@ -3042,6 +3065,102 @@ fn changed_lines_are_comments(old: &str, new: &str) -> bool {
     blanks_only || old != new && only_comments(&old, &new) && only_comments(&new, &old)
 }
 
+/// The files a build or lint check reads when each of its syntax-checking stages (its
+/// own, or its recipe's: `make check` whose `lint` is `node --check src/stats.js`) is a
+/// checker of the files it is given (`node --check`, `bash -n`, `python -m py_compile`,
+/// `php -l`, `ruby -c`, `perl -c`). `None` where a stage reads more (a compiler, a
+/// linter of a whole project) or names no file.
+fn files_a_syntax_check_reads(c: &Check, f: &Facts) -> Option<Vec<PathBuf>> {
+    let stages: Vec<Vec<String>> = match recipe_script(&c.stage.argv, f.ev.cwd) {
+        Some(script) => shellrun::stages(&script)
+            .into_iter()
+            .map(|s| shellrun::peel(&s.argv))
+            .filter(|a| {
+                matches!(
+                    super::vocab::command_kind(&a.join(" ")),
+                    Some(Kind::Build | Kind::Lint)
+                )
+            })
+            .collect(),
+        None => vec![shellrun::peel(&c.stage.argv)],
+    };
+    if stages.is_empty() {
+        return None;
+    }
+    let mut files = Vec::new();
+    for argv in stages {
+        let words: Vec<&str> = argv.iter().map(String::as_str).collect();
+        let program = words.first()?.rsplit('/').next()?;
+        let args: &[&str] = match (program, &words[1..]) {
+            ("node", [flag, rest @ ..]) if matches!(*flag, "--check" | "-c") => rest,
+            ("bash" | "sh" | "zsh" | "dash", ["-n", rest @ ..]) => rest,
+            ("python" | "python3", ["-m", "py_compile", rest @ ..]) => rest,
+            ("php", ["-l", rest @ ..]) => rest,
+            ("ruby" | "perl", ["-c", rest @ ..]) => rest,
+            _ => return None,
+        };
+        if args.is_empty()
+            || args
+                .iter()
+                .any(|a| a.starts_with('-') || a.contains(['*', '$']))
+        {
+            return None;
+        }
+        files.extend(args.iter().map(|a| canonical_lexical(f.ev.cwd, a)));
+    }
+    Some(files)
+}
+
+/// Whether a sentence places its run before something else of the turn ("run before the
+/// key was fixed", "vor dem Fix", "고치기 전에"), in the tables' languages: a word for
+/// "before" (not "to", "until", which some of these also mean in other uses).
+fn says_ran_before(sentence: &str) -> bool {
+    const BEFORE: &[&str] = &[
+        "before ",
+        "prior to",
+        "vor dem ",
+        "vor der ",
+        "bevor ",
+        "avant ",
+        "antes de",
+        "antes del",
+        "prima di",
+        "prima della",
+        "prima del",
+        "vóór ",
+        "voordat",
+        "перед ",
+        "прежде ",
+        "przed ",
+        "před ",
+        "pred ",
+        "前に",
+        "の前",
+        "之前",
+        "以前",
+        "전에",
+        "قبل ",
+        "לפני",
+        "पहले",
+        "আগে",
+        "முன்",
+        "önce",
+        "ก่อน",
+        "trước khi",
+        "sebelum",
+        "före ",
+        "innan",
+        "før ",
+        "ennen ",
+        "előtt",
+        "πριν ",
+        "înainte",
+        "enne ",
+    ];
+    let lower = sentence.to_lowercase();
+    BEFORE.iter().any(|w| lower.contains(w))
+}
+
 /// Why a check that ran does not back a claim: it ran before the last write that matters.
 const BEFORE_LAST_WRITE: &str = "ran, but before the turn's last write";
 
@@ -3114,8 +3233,21 @@ pub fn result_evidence(
                 .is_some_and(|sel| super::parts::outside(sel, p, &f.root))
         })
     };
+    // A syntax check given its files (`node --check src/stats.js`, `bash -n a.sh`, run
+    // itself or by a recipe) reads those files only.
+    let read_only: Option<Vec<PathBuf>> = (!tests)
+        .then(|| {
+            all.iter()
+                .map(|c| files_a_syntax_check_reads(c, f))
+                .collect::<Option<Vec<Vec<PathBuf>>>>()
+        })
+        .flatten()
+        .map(|files| files.concat());
     let unselected = |p: &Path| {
         outside_every_part(p)
+            || read_only
+                .as_ref()
+                .is_some_and(|files| !files.iter().any(|file| file == p))
             || tests
                 && (all.iter().all(|c| !selects_file(c, p, f))
                     || late.contains(&p) && named_by_no_source(p, f)
@@ -3155,7 +3287,7 @@ pub fn result_evidence(
                 ));
             }
         }
-        return Err(finding(
+        let mut found = finding(
             claim,
             format!(
                 "`{}` {BEFORE_LAST_WRITE} ({})",
@@ -3163,7 +3295,16 @@ pub fn result_evidence(
                 p.display()
             ),
             &fix,
-        ));
+        );
+        // "`cargo test` (키 이름을 고치기 전에 실행): … 모두 통과": the message itself says the run
+        // came before an edit; whether it still holds is not known, and not claimed.
+        if says_ran_before(&claim.sentence) {
+            found.blocks = false;
+            found
+                .why
+                .push_str(" (the message says the run came before an edit)");
+        }
+        return Err(found);
     }
     // "`cargo test` (debug): 3 pass" beside "`cargo test --release`: fails": a claim that
     // names its command line is about the runs of exactly that line, when there are some.
@@ -3337,7 +3478,25 @@ pub fn result_evidence(
         }
     }
     if let Some(said) = count {
-        if let Some(allowed) = counts(&all, &fresh, tests, claim.count_whole) {
+        if let Some(allowed) = counts(&fresh, tests, claim.count_whole, &named_runners(claim)) {
+            if let Some((krate, kind, own)) =
+                crate_counts(claim, &fresh).filter(|(_, _, own)| !own.contains(&said))
+            {
+                let what = kind.map_or(String::new(), |k| format!(" {k}"));
+                let mut f = finding(
+                    claim,
+                    format!(
+                        "the message says {said} for `{krate}`, and cargo's{what} sections of that crate counted {} passed",
+                        own.iter()
+                            .map(u64::to_string)
+                            .collect::<Vec<_>>()
+                            .join(" or ")
+                    ),
+                    "report the number cargo printed for that crate",
+                );
+                f.blocks = claim.count_sure && !fresh.iter().any(|c| count_cut(c));
+                return Err(f);
+            }
             if !allowed.contains(&said) {
                 let mut f = finding(
                     claim,
@@ -3439,9 +3598,16 @@ fn failed_elsewhere(claim: &Claim, c: &Check) -> bool {
     if per_test > 0 && per_test < summed {
         return false;
     }
-    let same = |a: &str, b: &str| {
-        let (a, b) = (a.trim_start_matches("./"), b.trim_start_matches("./"));
-        a == b || a.ends_with(&format!("/{b}")) || b.ends_with(&format!("/{a}"))
+    // A folder of tests (`spec/`) holds the failures under it.
+    let same = |failing: &str, named: &str| {
+        let (a, b) = (
+            failing.trim_start_matches("./"),
+            named.trim_start_matches("./"),
+        );
+        a == b
+            || a.ends_with(&format!("/{b}"))
+            || b.ends_with(&format!("/{a}"))
+            || b.ends_with('/') && (a.starts_with(b) || a.contains(&format!("/{b}")))
     };
     !claim
         .test_files
@@ -4058,6 +4224,7 @@ pub fn test_files_selected(claim: &Claim, patterns: &[String], f: &Facts) -> Res
     };
     doctests_of_named_modules(claim, f)?;
     rust_tests_named_are_compiled(claim, &runs, f)?;
+    python_tests_named_were_skipped(claim, &runs, f)?;
     named_parts_selected(claim, &runs, f)?;
     for file in &claim.test_files {
         let selecting: Vec<&Check> = runs.iter().filter(|c| selects(c, file)).collect();
@@ -4260,6 +4427,117 @@ fn defines_a_test(text: &str, name: &str) -> bool {
             .take_while(|l| l.starts_with("#[") || l.starts_with("//") || l.is_empty())
             .any(|l| l.starts_with("#[") && (l.ends_with("test]") || l.contains("test(")))
     })
+}
+
+/// "numkit: all tests pass, the slow `test_pct_shares_sum_to_100` among them" after a
+/// pytest run that skipped some: a test the sentence names, marked to be skipped
+/// (`@pytest.mark.skip…`, or a marker a `conftest.py` skips, `slow` without `--runslow`),
+/// did not run when the last pytest run that selected its file skipped some, unless that
+/// run lists it as passed.
+fn python_tests_named_were_skipped(
+    claim: &Claim,
+    runs: &[Check],
+    f: &Facts,
+) -> Result<(), Finding> {
+    if !runs.iter().any(|c| c.runner == Runner::Pytest) {
+        return Ok(());
+    }
+    let names = super::vocab::spans_of(&claim.sentence)
+        .map(str::trim)
+        .filter(|s| {
+            s.starts_with("test_") && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+    for name in names {
+        let mut conftests: Vec<String> = Vec::new();
+        let mut marked: Option<(PathBuf, String)> = None;
+        no_source_says(
+            f,
+            Path::new(""),
+            |p| p.extension().is_some_and(|e| e == "py"),
+            |p, text| {
+                if p.file_name().is_some_and(|n| n == "conftest.py") {
+                    conftests.push(text.clone());
+                }
+                if marked.is_none() {
+                    marked = marks_of(&text, name).map(|m| (p.to_path_buf(), m));
+                }
+                false
+            },
+        );
+        let Some((file, mark)) = marked else { continue };
+        // `skipif` skips on its condition, which is not read here.
+        let skips = mark.split_whitespace().any(|m| mark_name(m) == "skip")
+            || conftests
+                .iter()
+                .any(|c| c.contains("skip") && c.contains(&format!("\"{}\"", mark_name(&mark))));
+        let rel = file
+            .strip_prefix(&f.root)
+            .unwrap_or(&file)
+            .to_string_lossy();
+        let Some(last) = runs
+            .iter()
+            .rfind(|c| c.runner == Runner::Pytest && selects(c, &rel))
+        else {
+            continue;
+        };
+        let skipped = pytest_skipped(&last.run.output);
+        if skips && skipped > 0 && !last.run.output.contains(&format!("{name} PASSED")) {
+            return Err(finding(
+                claim,
+                format!(
+                    "it names {name}, marked `{mark}`, which this project skips, and `{}` skipped {skipped}: it did not run",
+                    cut(&last.run.command)
+                ),
+                &format!("run {name} (with what its mark needs) after your last edit, or say it was skipped"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// pytest's count of skipped tests on its summary line (`5 passed, 1 skipped in 0.01s`).
+fn pytest_skipped(output: &str) -> u64 {
+    output
+        .lines()
+        .rev()
+        .find_map(|l| {
+            let words: Vec<&str> = l.split([' ', ',', '=']).filter(|w| !w.is_empty()).collect();
+            words
+                .windows(2)
+                .find(|w| w[1] == "skipped")
+                .and_then(|w| w[0].parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// The pytest marks right above `def NAME(` (`@pytest.mark.slow`), joined: None where the
+/// test is not defined in the text or has none.
+fn marks_of(text: &str, name: &str) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines.iter().position(|l| {
+        l.trim_start()
+            .strip_prefix("def ")
+            .or_else(|| l.trim_start().strip_prefix("async def "))
+            .is_some_and(|rest| rest.strip_prefix(name).is_some_and(|r| r.starts_with('(')))
+    })?;
+    let marks: Vec<&str> = lines[..at]
+        .iter()
+        .rev()
+        .map(|l| l.trim())
+        .take_while(|l| l.starts_with('@'))
+        .filter(|l| l.contains("mark."))
+        .collect();
+    (!marks.is_empty()).then(|| marks.join(" "))
+}
+
+/// A mark's name: `@pytest.mark.slow` is `slow`.
+fn mark_name(mark: &str) -> &str {
+    mark.rsplit("mark.")
+        .next()
+        .unwrap_or(mark)
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or("")
 }
 
 /// The names of the tests a cargo run's output lists (`test tests::adds ... ok`, the last
@@ -4716,7 +4994,9 @@ fn warnings_in(output: &str) -> u64 {
 /// with the `pre`/`post` scripts around it. `None` when the stage is no package script
 /// run, or the script runs other scripts or files (what they run is not known here).
 fn recipe_script(argv: &[String], cwd: &Path) -> Option<String> {
-    let (name, scripts) = script_of(argv, cwd)?;
+    let Some((name, scripts)) = script_of(argv, cwd) else {
+        return make_recipe(argv, cwd);
+    };
     let script = |n: &str| scripts.get(n).and_then(|v| v.as_str()).map(str::to_owned);
     let mut out = script(&name)?;
     for hook in ["pre", "post"] {
@@ -4728,6 +5008,125 @@ fn recipe_script(argv: &[String], cwd: &Path) -> Option<String> {
         "npm ", "yarn ", "pnpm ", "bun ", "./", ".sh", "make ", "just ",
     ];
     (!opaque.iter().any(|w| out.contains(w))).then_some(out)
+}
+
+/// What `make TARGET…` runs, from the Makefile in the folder it ran in: each target's
+/// prerequisites' recipes, then its own, in order (`check: lint test` runs `lint`'s
+/// `node --check src/stats.js`, then `test`'s `node --test`). `None` for another make
+/// (`-C`, `-f`, a variable given), a Makefile it cannot read, or a recipe that uses make's
+/// variables or runs other scripts (what they run is not read here).
+fn make_recipe(argv: &[String], cwd: &Path) -> Option<String> {
+    let program = argv.first()?.rsplit('/').next()?;
+    if program != "make" && program != "gmake" {
+        return None;
+    }
+    let mut targets: Vec<&str> = Vec::new();
+    for a in &argv[1..] {
+        match a.as_str() {
+            "-s" | "--silent" | "--quiet" | "-k" | "--keep-going" => {}
+            a if a.starts_with('-') || a.contains('=') => return None,
+            a => targets.push(a),
+        }
+    }
+    let text = ["GNUmakefile", "makefile", "Makefile"]
+        .iter()
+        .find_map(|n| std::fs::read_to_string(cwd.join(n)).ok())?;
+    let rules = make_rules(&text);
+    if targets.is_empty() {
+        targets.push(rules.first()?.0.as_str());
+    }
+    let phony: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix(".PHONY:"))
+        .flat_map(str::split_whitespace)
+        .collect();
+    // A target that is no `.PHONY` and names a file or a folder that is there (`test`
+    // beside `test/`) is up to date: with no prerequisites its recipe never runs; with
+    // some, whether it runs depends on their times, not read here.
+    let up_to_date = |t: &str| -> Option<bool> {
+        if phony.contains(&t) || !cwd.join(t).exists() {
+            return Some(false);
+        }
+        let has_prereqs = rules.iter().any(|r| r.0 == t && !r.1.is_empty());
+        (!has_prereqs).then_some(true)
+    };
+    let mut lines: Vec<String> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for t in targets {
+        make_lines(&rules, t, &up_to_date, &mut seen, &mut lines, 0)?;
+    }
+    let out = lines.join("; ");
+    (!out.is_empty() && !out.contains("$(") && !out.contains("${")).then_some(out)
+}
+
+/// A Makefile's rules: each target with its prerequisites and recipe lines (`@` and `-`
+/// marks off). Special targets (`.PHONY`) and pattern rules are left out.
+fn make_rules(text: &str) -> Vec<(String, Vec<String>, Vec<String>)> {
+    let mut rules: Vec<(String, Vec<String>, Vec<String>)> = Vec::new();
+    let mut current: Vec<usize> = Vec::new();
+    for line in text.lines() {
+        if let Some(recipe) = line.strip_prefix('\t') {
+            let recipe = recipe.trim().trim_start_matches(['@', '-', '+']).trim();
+            for &i in &current {
+                if !recipe.is_empty() && !recipe.starts_with('#') {
+                    rules[i].2.push(recipe.to_owned());
+                }
+            }
+            continue;
+        }
+        let line = line.split('#').next().unwrap_or("");
+        if line.trim().is_empty() {
+            continue;
+        }
+        current.clear();
+        let Some((names, prereqs)) = line.split_once(':') else {
+            continue;
+        };
+        if prereqs.starts_with('=') || names.contains('=') {
+            continue;
+        }
+        let prereqs: Vec<String> = prereqs.split_whitespace().map(str::to_owned).collect();
+        for name in names.split_whitespace() {
+            if name.starts_with('.') || name.contains('%') {
+                continue;
+            }
+            current.push(rules.len());
+            rules.push((name.to_owned(), prereqs.clone(), Vec::new()));
+        }
+    }
+    rules
+}
+
+/// The recipe lines `make TARGET` runs, prerequisites first, each target once, none of a
+/// target that is up to date. `None` past eight levels, or where whether a target is up to
+/// date is not known.
+fn make_lines(
+    rules: &[(String, Vec<String>, Vec<String>)],
+    target: &str,
+    up_to_date: &dyn Fn(&str) -> Option<bool>,
+    seen: &mut Vec<String>,
+    lines: &mut Vec<String>,
+    depth: usize,
+) -> Option<()> {
+    if depth > 8 {
+        return None;
+    }
+    if seen.iter().any(|s| s == target) {
+        return Some(());
+    }
+    seen.push(target.to_owned());
+    if up_to_date(target)? {
+        return Some(());
+    }
+    // A prerequisite with no rule is a file make only checks.
+    let Some((_, prereqs, recipe)) = rules.iter().find(|r| r.0 == target) else {
+        return Some(());
+    };
+    for p in prereqs {
+        make_lines(rules, p, up_to_date, seen, lines, depth + 1)?;
+    }
+    lines.extend(recipe.iter().cloned());
+    Some(())
 }
 
 /// Words that make a claim about every file ("both", "all", "beide", "les deux", "两个").
@@ -5492,19 +5891,107 @@ fn names_each(sentence: &str) -> bool {
         .any(|w| matches!(w, "both" | "each" | "every" | "suites"))
 }
 
+/// "calc : 4 tests unitaires passent" after a `cargo test` of several crates: a count said
+/// of one crate, named as the sentence's label (`calc:`) or in a code span, is that crate's
+/// (of the kind of tests the sentence names, where it names one): one of its sections, or
+/// their sum. None where the last cargo run printed one crate's sections, or the sentence
+/// names no crate or several (a crate a clause says did not run is not named).
+fn crate_counts(
+    claim: &Claim,
+    fresh: &[&Check],
+) -> Option<(String, Option<&'static str>, Vec<u64>)> {
+    let last = fresh
+        .iter()
+        .rev()
+        .find(|c| c.runner == Runner::Cargo && c.listing.is_none())?;
+    let sections = summary::cargo_sections_by_crate(&last.run.output);
+    let mut crates: Vec<&str> = sections.iter().filter_map(|s| s.0.as_deref()).collect();
+    crates.sort_unstable();
+    crates.dedup();
+    if crates.len() < 2 {
+        return None;
+    }
+    let affirmed: Vec<&str> = claim
+        .sentence
+        .split([';', '；', ',', '，', '。'])
+        .filter(|clause| {
+            !super::rows::negates(&super::vocab::outside_spans(clause, " ").to_lowercase())
+        })
+        .collect();
+    let as_crate = |w: &str| w.trim().to_lowercase().replace('-', "_");
+    let label = super::rows::row_text(&claim.sentence)
+        .split_once([':', '：'])
+        .map(|(head, _)| as_crate(head.trim_matches(['`', '*', ' '])))
+        .unwrap_or_default();
+    let named: Vec<&str> = crates
+        .iter()
+        .copied()
+        .filter(|c| {
+            label == *c
+                || affirmed
+                    .iter()
+                    .any(|clause| super::vocab::spans_of(clause).any(|s| as_crate(s) == *c))
+        })
+        .collect();
+    let [krate] = named.as_slice() else {
+        return None;
+    };
+    let kind = claim.tools.iter().find_map(|t| t.kind);
+    let own: Vec<u64> = sections
+        .iter()
+        .filter(|(c, s, _, _)| c.as_deref() == Some(*krate) && kind.is_none_or(|k| s.kind() == k))
+        .map(|(_, _, n, _)| *n)
+        .collect();
+    if own.is_empty() {
+        return None;
+    }
+    let mut allowed = own.clone();
+    allowed.push(own.iter().sum());
+    allowed.sort_unstable();
+    allowed.dedup();
+    Some(((*krate).to_owned(), kind, allowed))
+}
+
 /// The pass counts a message may report: the total of the last full run of each
 /// runner (summed over runners), any single run's total, or one suite's count.
-fn counts(all: &[Check], fresh: &[&Check], tests: bool, whole: bool) -> Option<Vec<u64>> {
+/// The test runners a claim's tools name by their commands (node:test: `node --test`; the
+/// JS suite: those of JS), not a kind of tests.
+fn named_runners(claim: &Claim) -> Vec<Runner> {
+    let mut out: Vec<Runner> = claim
+        .tools
+        .iter()
+        .filter(|t| t.kind.is_none())
+        .flat_map(|t| t.runs.iter())
+        .map(|r| summary::runner_of(&shell_words(r)))
+        .filter(|r| *r != Runner::Other)
+        .collect();
+    out.sort_by_key(|r| format!("{r:?}"));
+    out.dedup();
+    out
+}
+
+/// A runner's own summary in a run of several (`npm test` whose script is `node --test &&
+/// jest && mocha`) counts too, for a runner the claim names ("node:test 2 pass").
+fn counts(fresh: &[&Check], tests: bool, whole: bool, named: &[Runner]) -> Option<Vec<u64>> {
     if !tests {
         return None;
     }
     let summaries: Vec<(&Check, Summary)> = fresh
         .iter()
         .filter(|c| c.listing.is_none())
-        .filter_map(|c| {
-            summary::parse(c.runner, &c.run.output)
-                .filter(|s| s.counted)
-                .map(|s| (*c, s))
+        .flat_map(|c| {
+            std::iter::once(c.runner)
+                .chain(named.iter().copied().filter(|r| *r != c.runner))
+                .filter_map(|runner| {
+                    summary::parse(runner, &c.run.output)
+                        .filter(|s| s.counted)
+                        .map(|s| (*c, s))
+                })
+                .take(if c.runner == Runner::Other {
+                    usize::MAX
+                } else {
+                    1
+                })
         })
         .collect();
     if summaries.is_empty() {
@@ -5552,7 +6039,6 @@ fn counts(all: &[Check], fresh: &[&Check], tests: bool, whole: bool) -> Option<V
         }
     }
     allowed.push(total_selections);
-    let _ = all;
     allowed.sort_unstable();
     allowed.dedup();
     Some(allowed)
@@ -7624,6 +8110,194 @@ fn holders_of(repo: &Repository, oid: Oid) -> Vec<String> {
         .collect()
 }
 
+/// Evidence for a coverage figure ([`Kind::Coverage`]): a run of the turn (the main
+/// agent's or a subagent's) printed a coverage table (node's and istanbul's `|` tables,
+/// coverage.py's `Name … Cover` rows) whose row for the file (by its path or its name; the
+/// `all files`/`TOTAL` row where none is named) gives the figure, in its column for lines
+/// where the table has one. Rounding to a whole percent is the writer's (`88.89` is "89%").
+/// A turn whose runs printed no such row leaves it unchecked.
+pub fn coverage_evidence(
+    claim: &Claim,
+    path: Option<&str>,
+    percent: &str,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let Ok(said) = percent.replace(',', ".").parse::<f64>() else {
+        return Ok("the figure could not be read".into());
+    };
+    let mut seen: Vec<f64> = Vec::new();
+    for run in &f.runs {
+        seen.extend(coverage_figures(&run.output, path));
+    }
+    if seen.is_empty() {
+        return Ok("no run of this turn printed a coverage row for it".into());
+    }
+    let close = |v: &f64| (v - said).abs() < 0.005 || said.fract() == 0.0 && (v - said).abs() < 1.0;
+    if seen.iter().any(close) {
+        return Ok(format!("a coverage table of this turn gives {percent}%"));
+    }
+    let shown: Vec<String> = seen.iter().map(|v| format!("{v}")).collect();
+    Err(finding(
+        claim,
+        format!(
+            "the message says {percent}%, and the coverage tables of this turn give {}",
+            shown.join(" or ")
+        ),
+        "report the coverage the run printed",
+    ))
+}
+
+/// The coverage figures an output gives for a file (by its path's end or its name) or, with
+/// none, for the whole run: in `|` tables, the column whose header says lines (else the
+/// first figure); in coverage.py's rows, the last figure (`Cover`).
+fn coverage_figures(output: &str, path: Option<&str>) -> Vec<f64> {
+    let name = path.map(|p| p.trim_start_matches("./").rsplit('/').next().unwrap_or(p));
+    let mut line_column: Option<usize> = None;
+    let mut out = Vec::new();
+    for raw in output.lines() {
+        let line = raw.trim_start_matches(['#', ' ', 'ℹ']).trim();
+        if line.contains('|') {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let lower: Vec<String> = cells.iter().map(|c| c.to_lowercase()).collect();
+            if lower
+                .first()
+                .is_some_and(|c| c == "file" || c.starts_with("file "))
+            {
+                line_column = lower
+                    .iter()
+                    .position(|c| c.contains("line") && !c.contains("uncovered"));
+                continue;
+            }
+            let first = lower.first().map(String::as_str).unwrap_or("");
+            let row = match (path, name) {
+                (Some(p), Some(n)) => {
+                    first.ends_with(&p.to_lowercase()) || first == n.to_lowercase()
+                }
+                _ => first == "all files",
+            };
+            if !row {
+                continue;
+            }
+            let figure = |c: &str| c.trim_end_matches('%').trim().parse::<f64>().ok();
+            let value = match line_column {
+                Some(i) => cells.get(i).and_then(|c| figure(c)),
+                None => cells.iter().skip(1).find_map(|c| figure(c)),
+            };
+            out.extend(value);
+        } else {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let Some(first) = words.first() else { continue };
+            let row = match (path, name) {
+                (Some(p), Some(n)) => first.ends_with(p) || *first == n,
+                _ => *first == "TOTAL",
+            };
+            if row && words.len() >= 3 {
+                if let Some(v) = words
+                    .last()
+                    .and_then(|w| w.strip_suffix('%'))
+                    .and_then(|w| w.parse::<f64>().ok())
+                {
+                    out.push(v);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Evidence for text the message says a command it names printed ([`Kind::PrintedBy`]):
+/// a run of that command (its words as the message writes them, whitespace aside, within a
+/// run's command line; the first run a report tells of as well as the last) printed it;
+/// what it prints `now` is its last run's. Where no run of it printed the text but another
+/// output holds it (a log the command wrote, read with `cat`), or no run wrote the command
+/// so, or its output went to a file or the background, it is only reported: the message
+/// may quote it from elsewhere. Backticks in an output (cargo's `` `roundy = "^0.1"` ``)
+/// are no text a message can quote.
+pub fn printed_by_evidence(
+    claim: &Claim,
+    command: &str,
+    text: &str,
+    now: bool,
+    f: &Facts,
+) -> Result<String, Finding> {
+    let squash = |s: &str| {
+        s.replace('`', "")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let wanted = squash(command);
+    let said = squash(text);
+    // The command as written, not a longer one it begins (`git describe --tags`).
+    let runs_it = |line: &str| {
+        let line = squash(line);
+        line.match_indices(&wanted).any(|(i, _)| {
+            let before = line[..i].chars().next_back();
+            let after = line[i + wanted.len()..].trim_start();
+            before.is_none_or(|c| " ;&|(".contains(c)) && !after.starts_with('-')
+        })
+    };
+    let of_it: Vec<&Run> = f.runs.iter().filter(|r| runs_it(&r.command)).collect();
+    let holds = |r: &Run| squash(&r.output).contains(&said);
+    let judged: Vec<&Run> = if now {
+        of_it.last().copied().into_iter().collect()
+    } else {
+        of_it.clone()
+    };
+    if let Some(r) = judged.iter().find(|r| holds(r)) {
+        return Ok(format!("`{}` printed it", cut(&r.command)));
+    }
+    let elsewhere = f.runs.iter().any(holds);
+    // Its own stage's output sent to a file (`> server.log`) or the stage put in the
+    // background (`… &`): what it printed is elsewhere.
+    let sent_away = of_it.iter().any(|r| {
+        let line = squash(&r.command).replace("2>&1", "");
+        line.match_indices(&wanted).any(|(i, _)| {
+            let rest = &line[i + wanted.len()..];
+            let end = rest.find([';', '|', '&']).unwrap_or(rest.len());
+            let background = rest[end..].starts_with('&') && !rest[end..].starts_with("&&");
+            rest[..end].contains('>') || background || line[..i].trim_end().ends_with("nohup")
+        })
+    });
+    let shown: String = of_it
+        .last()
+        .and_then(|r| r.output.lines().map(str::trim).find(|l| !l.is_empty()))
+        .map(cut)
+        .unwrap_or_else(|| "nothing".into());
+    let mut found = finding(
+        claim,
+        if of_it.is_empty() {
+            format!(
+                "no run of this turn wrote `{}` as the message does, and no output holds `{}`",
+                cut(command),
+                cut(text)
+            )
+        } else if now {
+            format!(
+                "the last run of `{}` printed `{shown}`, not `{}`",
+                cut(command),
+                cut(text)
+            )
+        } else {
+            format!(
+                "no run of `{}` printed `{}` (its last printed `{shown}`)",
+                cut(command),
+                cut(text)
+            )
+        },
+        "quote what the command really printed",
+    );
+    if of_it.is_empty() || sent_away || elsewhere && !now {
+        found.blocks = false;
+        if elsewhere {
+            found
+                .why
+                .push_str(" (another output of this turn holds it)");
+        }
+    }
+    Err(found)
+}
+
 /// Evidence for text the message says a command printed ([`Kind::Printed`]): some output
 /// of the turn (the main agent's or a subagent's) holds it, whitespace aside; an elided
 /// quotation ("`Ran 4 tests … OK`") holds each of its parts in order.
@@ -8954,6 +9628,48 @@ fn pushed_to_the_remote_named(claim: &Claim, f: &Facts) -> Result<(), Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `make check` runs its prerequisites' recipes, then its own; a target named like a
+    /// folder that is there, with no `.PHONY`, runs nothing (h42-01: `test` beside `test/`).
+    #[test]
+    fn make_runs_prerequisites_and_skips_a_target_that_is_up_to_date() {
+        let dir = std::env::temp_dir().join(format!("dia-make-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("test")).unwrap();
+        let makefile = "# checks\ncheck: lint test\n\nlint:\n\t@node --check src/stats.js\n\ntest:\n\tnode --test\n";
+        std::fs::write(dir.join("Makefile"), makefile).unwrap();
+        let argv = |s: &str| s.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+        assert_eq!(
+            make_recipe(&argv("make check"), &dir).as_deref(),
+            Some("node --check src/stats.js")
+        );
+        std::fs::write(
+            dir.join("Makefile"),
+            format!(".PHONY: check lint test\n{makefile}"),
+        )
+        .unwrap();
+        assert_eq!(
+            make_recipe(&argv("make check"), &dir).as_deref(),
+            Some("node --check src/stats.js; node --test")
+        );
+        // Another Makefile, or a variable given, is not read.
+        assert_eq!(make_recipe(&argv("make -C sub check"), &dir), None);
+        assert_eq!(make_recipe(&argv("make CC=gcc check"), &dir), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Coverage tables as node, istanbul and coverage.py print them: the file's row, in
+    /// the column for lines (h50-15: node said 88.89 for `src/stats.js`).
+    #[test]
+    fn coverage_rows_give_the_lines_figure() {
+        let node = "# start of coverage report\n# --------\n# file          | line % | branch % | funcs % | uncovered lines\n# src/stats.js  |  88.89 |   100.00 |  100.00 | 11-12\n# all files     |  90.00 |   100.00 |  100.00 |\n";
+        assert_eq!(coverage_figures(node, Some("src/stats.js")), [88.89]);
+        assert_eq!(coverage_figures(node, None), [90.0]);
+        let istanbul = "File      | % Stmts | % Branch | % Funcs | % Lines | Uncovered Line #s\n stats.js |   87.5 |      50 |     100 |   85.71 | 11\n";
+        assert_eq!(coverage_figures(istanbul, Some("src/stats.js")), [85.71]);
+        let py = "Name            Stmts   Miss  Cover\napp/stats.py        9      1    89%\nTOTAL               9      1    89%\n";
+        assert_eq!(coverage_figures(py, Some("app/stats.py")), [89.0]);
+        assert_eq!(coverage_figures(py, None), [89.0]);
+    }
 
     #[test]
     fn the_tests_a_file_defines_are_counted_by_its_language() {

@@ -160,6 +160,8 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 | Kind::Lint
                 | Kind::Ran { .. }
                 | Kind::Printed { .. }
+                | Kind::PrintedBy { .. }
+                | Kind::Coverage { .. }
                 | Kind::FailedBeforeFix
         );
         if needs_transcript && !ev.transcript_ok {
@@ -420,6 +422,12 @@ pub fn audit_claims(claims: Vec<Claim>, ev: &Evidence) -> Audit {
                 gone,
             } => evidence::in_history_evidence(&claim, subject, refs, *gone, &facts),
             Kind::Printed { text } => evidence::printed_evidence(&claim, text, &facts),
+            Kind::PrintedBy { command, text, now } => {
+                evidence::printed_by_evidence(&claim, command, text, *now, &facts)
+            }
+            Kind::Coverage { path, percent } => {
+                evidence::coverage_evidence(&claim, path.as_deref(), percent, &facts)
+            }
             Kind::Stash { name, present } => {
                 evidence::stash_evidence(&claim, name.as_deref(), *present, &facts)
             }

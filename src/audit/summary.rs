@@ -146,26 +146,50 @@ impl Section {
 /// `cargo test`'s sections, each with its passed count and whether its result was ok. A
 /// section whose binary printed no result (the run stopped before it) is not listed.
 pub fn cargo_sections(output: &str) -> Vec<(Section, u64, bool)> {
+    cargo_sections_by_crate(output)
+        .into_iter()
+        .map(|(_, section, passed, ok)| (section, passed, ok))
+        .collect()
+}
+
+/// [`cargo_sections`] with the crate each belongs to, as cargo names it (dashes are
+/// underscores): a unit section's binary (`target/debug/deps/calc-1a2b`), a doc section's
+/// name (`Doc-tests calc`), and an integration binary the crate whose unit section came
+/// before it (cargo runs a package's binaries together, its unit tests first; its paths are
+/// the package's own, `tests/add.rs`, which name no crate). None where no unit section
+/// came before.
+pub fn cargo_sections_by_crate(output: &str) -> Vec<(Option<String>, Section, u64, bool)> {
     let mut out = Vec::new();
-    let mut current: Option<Section> = None;
+    let mut current: Option<(Option<String>, Section)> = None;
+    let mut package: Option<String> = None;
     for l in output.lines().map(str::trim) {
         if let Some(what) = l.strip_prefix("Running ") {
-            current = Some(if what.starts_with("unittests ") {
-                Section::Unit
+            if what.starts_with("unittests ") {
+                package = binary_crate(what);
+                current = Some((package.clone(), Section::Unit));
             } else {
-                Section::Integration
-            });
-        } else if l.starts_with("Doc-tests ") {
-            current = Some(Section::Doc);
+                current = Some((package.clone(), Section::Integration));
+            }
+        } else if let Some(name) = l.strip_prefix("Doc-tests ") {
+            current = Some((Some(name.trim().to_owned()), Section::Doc));
         } else if let Some(result) = l.strip_prefix("test result: ") {
-            if let Some(section) = current.take() {
+            if let Some((krate, section)) = current.take() {
                 let passed = before(l, "passed").unwrap_or(0);
                 let ok = result.starts_with("ok.") && before(l, "failed").unwrap_or(0) == 0;
-                out.push((section, passed, ok));
+                out.push((krate, section, passed, ok));
             }
         }
     }
     out
+}
+
+/// The crate of a test binary cargo runs: `unittests src/lib.rs
+/// (target/debug/deps/unit_s-e1ec…)` is `unit_s`.
+fn binary_crate(running: &str) -> Option<String> {
+    let inside = running.rsplit_once('(')?.1.trim_end_matches(')');
+    let file = inside.rsplit(['/', '\\']).next()?;
+    let (name, hash) = file.rsplit_once('-')?;
+    (!name.is_empty() && hash.chars().all(|c| c.is_ascii_hexdigit())).then(|| name.to_owned())
 }
 
 fn parse_one(runner: Runner, output: &str) -> Option<Summary> {
@@ -403,6 +427,34 @@ fn plain(output: &str) -> Option<Summary> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn cargo_sections_by_crate_follow_the_package() {
+        let out = "\
+     Running unittests src/lib.rs (target/debug/deps/calc-c6626fb655a8d231)
+test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out
+     Running tests/add.rs (target/debug/deps/add-8400a13b84aa9f83)
+test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out
+     Running unittests src/lib.rs (target/debug/deps/unit_s-e1ece2dcb372057b)
+test result: ok. 4 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out
+   Doc-tests calc
+test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out
+";
+        let crates: Vec<(Option<String>, &str, u64)> = super::cargo_sections_by_crate(out)
+            .into_iter()
+            .map(|(c, s, n, _)| (c, s.kind(), n))
+            .collect();
+        let calc = Some("calc".to_owned());
+        assert_eq!(
+            crates,
+            [
+                (calc.clone(), "unit", 2),
+                (calc.clone(), "integration", 1),
+                (Some("unit_s".to_owned()), "unit", 4),
+                (calc, "doc", 0)
+            ]
+        );
+    }
+
     #[test]
     fn cargo_sections_by_kind() {
         let out = "\

@@ -210,6 +210,21 @@ pub enum Kind {
     Printed {
         text: String,
     },
+    /// Text the message says a command it names printed ("`git describe` теперь выводит
+    /// `v0.2.0`", "`./scripts/preflight.sh`: `errors=0 warnings=1`"): a run of that command
+    /// in the turn printed it; with `now` ("теперь выводит"), its last run.
+    PrintedBy {
+        command: String,
+        text: String,
+        now: bool,
+    },
+    /// The coverage the message says a run measured ("Line coverage of `src/stats.js` is
+    /// at 100%"): some run of the turn printed that figure in the file's row (the whole
+    /// run's, where no file is named), in its column for lines where it has one.
+    Coverage {
+        path: Option<String>,
+        percent: String,
+    },
     /// Text the message says no file of a kind or a folder holds any more ("no `.js` file
     /// has `new Buffer` any more", "`src/` 里已经没有 `console.log` 了"): no such file of
     /// the project holds it. `scope` is an extension (`js`) or a folder (`src/`).
@@ -478,6 +493,15 @@ impl std::fmt::Display for Kind {
                 }
             }
             Kind::Printed { text } => write!(f, "`{text}` printed"),
+            Kind::PrintedBy { command, text, now } => write!(
+                f,
+                "`{command}` printed `{text}`{}",
+                if *now { " (its last run)" } else { "" }
+            ),
+            Kind::Coverage { path, percent } => match path {
+                Some(path) => write!(f, "coverage of {path} is {percent}%"),
+                None => write!(f, "coverage of the run is {percent}%"),
+            },
             Kind::InArchive {
                 archive,
                 member,
@@ -641,8 +665,12 @@ impl ClaimClass {
         {
             return ClaimClass::Dir;
         }
-        if text.starts_with('`') && (text.ends_with("` succeeded") || text.ends_with("` printed"))
+        if text.starts_with('`')
+            && (text.ends_with("` succeeded")
+                || text.ends_with("` printed")
+                || text.contains("` printed `"))
             || text.starts_with("a server listens on port ")
+            || text.starts_with("coverage of ") && text.ends_with('%')
         {
             return ClaimClass::Ran;
         }
@@ -796,7 +824,10 @@ impl Kind {
                 ClaimClass::Commit
             }
             Kind::LineCount { .. } => ClaimClass::FileHolds,
-            Kind::Printed { .. } | Kind::Listening { .. } => ClaimClass::Ran,
+            Kind::Printed { .. }
+            | Kind::PrintedBy { .. }
+            | Kind::Coverage { .. }
+            | Kind::Listening { .. } => ClaimClass::Ran,
         }
     }
 }
@@ -916,8 +947,16 @@ impl Claim {
             let span = span.trim();
             if check_command_span(span) && same_check(span) {
                 self.commands.push(span.to_owned());
-            } else if matches!(self.kind, Kind::Tests { .. }) && test_file_span(span) {
-                self.test_files.push(span.to_owned());
+            } else if matches!(self.kind, Kind::Tests { .. })
+                && (test_file_span(span) || test_folder_span(span))
+            {
+                // A folder keeps its slash: `tests/` is not the end of `libs/x/tests`.
+                let folder = test_folder_span(span) && !span.ends_with('/');
+                self.test_files.push(if folder {
+                    format!("{span}/")
+                } else {
+                    span.to_owned()
+                });
             }
         }
     }
@@ -1578,6 +1617,21 @@ pub(crate) fn test_file_span(span: &str) -> bool {
         && !shape_inferred(span)
 }
 
+/// Whether a code span names a folder of tests (`tests/`, `libs/textkit/tests/`,
+/// `packages/api/__tests__`): a pass or a count said of it is its tests', backed only by a
+/// run that selected it.
+pub(crate) fn test_folder_span(span: &str) -> bool {
+    let lower = span.trim().to_lowercase();
+    let folder = lower.trim_end_matches('/');
+    let last = folder.rsplit('/').next().unwrap_or(folder);
+    (lower.ends_with('/') || folder.contains('/'))
+        && !lower.contains(char::is_whitespace)
+        && matches!(
+            last,
+            "test" | "tests" | "spec" | "specs" | "e2e" | "__tests__"
+        )
+}
+
 /// The check a checked line (`✅ \`cargo test\``) names, in any language.
 pub(crate) fn checked_kind(line: &str) -> Option<Kind> {
     checked_command(&tokens(line))
@@ -1835,6 +1889,25 @@ pub(crate) fn placeholder(text: &str) -> bool {
     })
 }
 
+/// Whether a code span is a command a shell runs: a program of the tables (after any
+/// `VAR=value` it is given), or a project's script by its path (`./scripts/preflight.sh`).
+pub(crate) fn runs_a_command(span: &str) -> bool {
+    let mut words = span
+        .split_whitespace()
+        .skip_while(|w| w.contains('=') && !w.starts_with(['-', '"', '\'']));
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let program = first.rsplit('/').next().unwrap_or(first);
+    first.starts_with("./")
+        || CHECK_PROGRAMS.contains(&program)
+        || command_shaped(span)
+            && !span.contains('(')
+            && program
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+}
+
 /// Whether a code span with spaces is a command line, not a path with spaces: it starts
 /// with a program (`bash scripts/pack.sh`, `python3 -m py_compile a.py`), or has an option
 /// or a shell operator (`mkdir -p dist && cp src/*.js dist/`).
@@ -2002,6 +2075,47 @@ pub(crate) fn spans_of(
     text: &str,
 ) -> std::iter::StepBy<std::iter::Skip<std::str::Split<'_, char>>> {
     text.split('`').skip(1).step_by(2)
+}
+
+/// Words for a commit, in the tables' languages and beyond (the English word is the
+/// one most agents use in any language).
+pub(crate) const COMMIT_WORDS: &[&str] = &[
+    "commit",
+    "коммит",
+    "комміт",
+    "コミット",
+    "提交",
+    "커밋",
+    "कमिट",
+    "كوميت",
+    "κομμιτ",
+    "קומיט",
+];
+
+/// The words of a text that name a commit by its hash: a word of a hash's shape, or git's
+/// short hash that happens to be all digits (`2428432`, one in 27 short hashes) where it
+/// follows a word for commit or stands in a code span or brackets in a text that names a
+/// commit. A number elsewhere ("1048576 bytes") is no hash.
+pub(crate) fn hashes_in(text: &str) -> impl Iterator<Item = &str> {
+    let lower = text.to_lowercase();
+    let about_commit = COMMIT_WORDS.iter().any(|w| lower.contains(w));
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(move |w| is_hash(w) || about_commit && digits_named_as_hash(text, w))
+}
+
+/// Whether `word`, a slice of `text` of digits only, stands where a hash does: right after a
+/// word for commit, or opened by a backtick or a bracket.
+fn digits_named_as_hash(text: &str, word: &str) -> bool {
+    if !(7..=40).contains(&word.len()) || !word.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let at = word.as_ptr() as usize - text.as_ptr() as usize;
+    let before = &text[..at];
+    if before.ends_with(['`', '(', '[']) {
+        return true;
+    }
+    let before = before.trim_end_matches([' ', ':', '#']).to_lowercase();
+    COMMIT_WORDS.iter().any(|w| before.ends_with(w))
 }
 
 pub(crate) fn is_hash(t: &str) -> bool {
@@ -2325,6 +2439,44 @@ mod tests {
         assert!(refused("プッシュは拒否されました"));
     }
 
+    /// Git's short hash is all digits in one of 27 commits: where a hash stands it is one,
+    /// and a number elsewhere is none.
+    #[test]
+    fn a_short_hash_of_digits_only_is_a_hash_where_a_hash_stands() {
+        fn all(t: &str) -> Vec<&str> {
+            hashes_in(t).collect()
+        }
+        assert_eq!(all("står båda på 0.2.0 i commit 0123456."), ["0123456"]);
+        assert_eq!(all("Committed as `4617434`."), ["4617434"]);
+        assert_eq!(all("コミット 2428432 に入っています"), ["2428432"]);
+        assert_eq!(all("commit 3f2a9c1 holds it"), ["3f2a9c1"]);
+        assert!(all("Committed; the file is 1048576 bytes.").is_empty());
+        assert!(all("`size` is now `1048576`.").is_empty());
+    }
+
+    /// A folder of tests named in a tests claim binds it (h49-14: "`tests/` (app): 4
+    /// passed" after a run of two other folders); a folder of anything else does not.
+    #[test]
+    fn a_folder_of_tests_is_named_by_its_last_part() {
+        for yes in [
+            "tests/",
+            "libs/textkit/tests",
+            "packages/api/__tests__/",
+            "spec/",
+        ] {
+            assert!(test_folder_span(yes), "{yes}");
+        }
+        for no in [
+            "tests",
+            "src/",
+            "tests/test_a.py",
+            "test files",
+            "docs/testing/",
+        ] {
+            assert!(!test_folder_span(no), "{no}");
+        }
+    }
+
     #[test]
     fn a_claims_text_reads_back_as_its_class() {
         let file = |path: &str, change| Kind::File {
@@ -2483,6 +2635,15 @@ mod tests {
             },
             Kind::Printed {
                 text: "layout ready".into(),
+            },
+            Kind::PrintedBy {
+                command: "git describe".into(),
+                text: "v0.2.0".into(),
+                now: true,
+            },
+            Kind::Coverage {
+                path: Some("src/stats.js".into()),
+                percent: "100".into(),
             },
             Kind::TextGone {
                 text: "new Buffer".into(),

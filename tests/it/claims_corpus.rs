@@ -118,6 +118,10 @@ fn kind_label(kind: &Kind) -> String {
             refs.join("+")
         ),
         Kind::Printed { text } => format!("printed:{text}"),
+        Kind::PrintedBy { command, text, .. } => format!("printed-by:{command}={text}"),
+        Kind::Coverage { path, percent } => {
+            format!("coverage:{}={percent}", path.as_deref().unwrap_or(""))
+        }
         Kind::InArchive {
             archive,
             member,

@@ -1638,7 +1638,9 @@ fn first_verdict<'f>(lang: &'f Lang, text: &str) -> Option<&'f str> {
         "a", "ad", "al", "alla", "allo", "ai", "agli", "to", "à", "au", "aux", "an", "zu", "zum",
         "zur", "into", "through", "naar", "till", "til", "do", "na", "в", "на", "к",
     ];
-    lang.passed.iter().copied().find(|p| {
+    // English "pass" is the verdict agents write in every language ("3 件すべて pass", "3
+    // pass / 0 fail"), as a word of its own.
+    lang.passed.iter().copied().chain(["pass "]).find(|p| {
         find(lang, text, p).is_some_and(|at| {
             // Past the rest of the word a stem starts ("passat" in "passato").
             let end = at + p.trim_end().len();
@@ -1649,6 +1651,21 @@ fn first_verdict<'f>(lang: &'f Lang, text: &str) -> Option<&'f str> {
             let next = rest.split_whitespace().next().unwrap_or("").to_lowercase();
             !TO.contains(&next.as_str())
         })
+    })
+}
+
+/// Whether a text tells English failures ("2 fail", "failed", "1 failing"): a word for
+/// them not counted 0.
+fn english_failures(text: &str) -> bool {
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        matches!(
+            w.to_lowercase().as_str(),
+            "fail" | "fails" | "failed" | "failing" | "failures" | "failure"
+        ) && i.checked_sub(1).is_none_or(|j| words[j] != "0")
     })
 }
 
@@ -3437,7 +3454,10 @@ fn clause_claims(
     let whole = fold(&sentence.to_lowercase());
     // "Error (un) | `test_x`: el fixture no troba `sample.txt`": under an error's label, a
     // "finds nothing" form tells what the error is, not that a check was clean.
-    let passed = first_verdict(lang, &plain).or(clean.filter(|_| !labelled_an_error(&whole)));
+    // Beside English failures in the sentence ("3 pass, 2 fail") English "pass" is no pass.
+    let passed = first_verdict(lang, &plain)
+        .filter(|p| *p != "pass " || !english_failures(sentence))
+        .or(clean.filter(|_| !labelled_an_error(&whole)));
     let failed = first(lang, &plain, lang.failed).filter(|_| !zero_failed(lang, &plain));
     let sentence_spans: Vec<&str> = vocab::spans_of(sentence).collect();
     let subject = check_subject(lang, text, &c.spans, &c.raw);
@@ -3704,12 +3724,12 @@ fn clause_claims(
             .map(|s| s.trim().to_owned())
             .find(span_hash)
             .or_else(|| {
-                text.split_whitespace()
-                    .map(|w| {
-                        w.trim_matches(|c: char| !c.is_ascii_alphanumeric())
-                            .to_owned()
-                    })
-                    .find(|h| vocab::is_hash(h))
+                // A whole word, not a part of a branch's name (`feat/abc1234`).
+                let whole = |h: &&str| {
+                    text.split_whitespace()
+                        .any(|w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric()) == *h)
+                };
+                vocab::hashes_in(text).find(whole).map(str::to_owned)
             });
         out.push(mk(Kind::Commit { hash }));
     }
@@ -3963,7 +3983,7 @@ fn check_subject(lang: &Lang, text: &str, spans: &[String], raw: &str) -> Option
         // "`tests/test_edge.py`: también en verde": a test file's result is its tests'.
         || spans
             .iter()
-            .any(|s| vocab::test_file_span(s) && !s.contains(['*', '?']))
+            .any(|s| vocab::test_file_span(s) && !s.contains(['*', '?']) || vocab::test_folder_span(s))
     {
         Some("tests")
     } else if first(lang, text, lang.lint).is_some()
@@ -4125,6 +4145,8 @@ pub fn read(message: &str, lang: &'static Lang) -> Vec<Reading> {
     let mut section = HeadingScope::Neutral;
     let mut section_tests = false;
     let mut list: Option<HeadingScope> = None;
+    // The header cells of the table the lines are in.
+    let mut table_header: Option<Vec<String>> = None;
     for raw in message.lines() {
         let t = raw.trim_start();
         if t.starts_with("```") || t.starts_with("~~~") {
@@ -4170,25 +4192,68 @@ pub fn read(message: &str, lang: &'static Lang) -> Vec<Reading> {
             HeadingScope::Verb(c) if item => Some(c),
             _ => None,
         };
-        // A table row is read as one sentence of its cells.
+        // A table row is read as one sentence of its cells; a cell under a header that
+        // names tests ("| パッケージ | 変更 | テスト |" over "| api | 変更なし | 3 件すべて pass
+        // |") tells their result, its header its subject.
+        let mut tests_results: Vec<String> = Vec::new();
         let text = if text.starts_with('|') {
             if text.trim_matches(['|', '-', ':', ' ']).is_empty() {
                 continue;
             }
+            match &table_header {
+                Some(header) => tests_results = tests_cells(lang, header, &text),
+                None => table_header = Some(super::rows::cells(&text)),
+            }
             text.replace('|', " ")
         } else {
+            table_header = None;
             text
         };
         let checked = ["✅", "✓", "✔", "☑", "[x]", "🟢"]
             .iter()
             .any(|m| text.contains(m));
         UNDER_TESTS.with(|u| u.set(item && section_tests));
+        let read_before = out.len();
         for sentence in vocab::split_sentences(&text) {
             out.push(read_sentence(lang, &sentence, item, heading_verb, checked));
+        }
+        let row_tests = out[read_before..].iter().any(|r| {
+            r.claims
+                .iter()
+                .any(|c| matches!(c.kind, Kind::Tests { .. } | Kind::Failures { .. }))
+        });
+        if !row_tests {
+            for sentence in tests_results {
+                out.push(read_sentence(lang, &sentence, item, heading_verb, false));
+            }
         }
         UNDER_TESTS.with(|u| u.set(false));
     }
     out
+}
+
+/// The cells of a body row under a header that names tests ("| パッケージ | 変更 | テスト |"
+/// over "| api | 変更なし | 3 件すべて pass |"), each as a sentence of its own led by the
+/// row's first cell and the header ("api: テスト: 3 件すべて pass"): the result of that
+/// part's tests. A cell that names tests or a check command of its own is read in the row.
+fn tests_cells(lang: &Lang, header: &[String], row: &str) -> Vec<String> {
+    let cells = super::rows::cells(row);
+    if cells.len() != header.len() || cells.len() < 2 {
+        return Vec::new();
+    }
+    cells
+        .iter()
+        .zip(header)
+        .enumerate()
+        .skip(1)
+        .filter(|(_, (cell, head))| {
+            names_tests(lang, head)
+                && !cell.is_empty()
+                && !names_tests(lang, cell)
+                && !vocab::spans_of(cell).any(vocab::check_command_span)
+        })
+        .map(|(_, (cell, head))| format!("{}: {head}: {cell}", cells[0]))
+        .collect()
 }
 
 fn skipped(raw: &str, why: &str) -> Reading {

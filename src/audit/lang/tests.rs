@@ -3730,3 +3730,39 @@ fn a_bare_path_does_not_make_a_short_line_latin() {
     detected_as("en", "Updated src/cli.js and package.json.", &mut bad);
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// A table row's cell under a header that names tests tells their result, its row's first
+/// cell whose (h49-01: "| api | 変更なし | 3 件すべて pass |" under "| パッケージ | 変更 | テスト
+/// |"); a cell that says they did not run claims nothing.
+#[test]
+fn a_cell_under_a_tests_header_is_their_result() {
+    let message = "`formatPrice` に3桁区切りを入れました。\n\n\
+        | パッケージ | 変更 | テスト |\n|---|---|---|\n\
+        | api | 変更なし | 3 件すべて pass |\n\
+        | web | 変更なし | 未実行 |";
+    assert_eq!(read(message), ["3 tests pass"]);
+    let row = explain(message)
+        .into_iter()
+        .find(|r| !r.claims.is_empty())
+        .expect("a row read");
+    assert_eq!(row.sentence, "api: テスト: 3 件すべて pass");
+}
+
+/// English "pass" is a verdict in any language's sentence, but not beside English
+/// failures (h49-04-ok: "gaf daarna 3 pass, 2 fail" told a failed run).
+#[test]
+fn english_pass_is_a_verdict_unless_failures_stand_beside_it() {
+    check(
+        "ja",
+        &[("api のテスト: 3 件すべて pass。", "3 tests pass")],
+        &[],
+    );
+    check(
+        "ja",
+        &[(
+            "api のテストを再実行しました: 3 pass、2 fail。",
+            "2 tests fail",
+        )],
+        &[],
+    );
+}

@@ -313,10 +313,7 @@ fn one_hash_reported(r: &Reading) -> Option<&str> {
     {
         return None;
     }
-    let mut hashes = r
-        .sentence
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| vocab::is_hash(w));
+    let mut hashes = vocab::hashes_in(&r.sentence);
     let hash = hashes.next()?;
     hashes.next().is_none().then_some(hash)
 }

@@ -54,7 +54,11 @@ pub fn mark_folder_counts(readings: &mut [Reading]) {
             }
             match (dirs.as_slice(), files.as_slice()) {
                 ([dir], _) => {
-                    let numbers: Vec<u64> = words.iter().filter_map(|w| number_of(w)).collect();
+                    let mut numbers: Vec<u64> = words.iter().filter_map(|w| number_of(w)).collect();
+                    // "folderul `changes/` a rămas gol", "`tmp/` is left empty": none left.
+                    if numbers.is_empty() && says_empty(&prose) {
+                        numbers.push(0);
+                    }
                     if let [count] = numbers.as_slice() {
                         kinds.push(Kind::FolderCount {
                             dir: (*dir).clone(),
@@ -269,7 +273,23 @@ const LINE_UNITS: &[&str] = &[
 ];
 
 /// Words for "left" and "remain(s)", by language.
+/// Whether a clause says something is empty, in the tables' words for it (and Romanian
+/// "gol", a word of its own).
+fn says_empty(prose: &str) -> bool {
+    static PHRASES: std::sync::OnceLock<forms::Phrases> = std::sync::OnceLock::new();
+    PHRASES
+        .get_or_init(|| forms::Phrases::new(super::history::EMPTY))
+        .find_in(prose)
+        .is_some()
+        || prose
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| matches!(w, "gol" | "goală" | "goale"))
+}
+
 const LEFT: &[&str] = &[
+    "rămas",
+    "rămâne",
+    "rămân",
     "left",
     "remain",
     "remains",

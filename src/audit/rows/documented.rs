@@ -231,9 +231,13 @@ fn told_of<'s>(part: &'s str, doc: &str) -> &'s str {
     if vocab::spans_of(after).next().is_some() {
         return after;
     }
-    let start = part[..at].rfind([',', '，', '、']).map_or(0, |i| {
-        i + part[i..].chars().next().map_or(1, char::len_utf8)
-    });
+    // Up to the nearest comma, dash or colon: "`./preflight.sh`: `errors=0 warnings=1` —
+    // `docs/upgrade.md` …" gives the document none of the script's output.
+    let start = part[..at]
+        .rfind([',', '，', '、', '—', '–', ':', '：'])
+        .map_or(0, |i| {
+            i + part[i..].chars().next().map_or(1, char::len_utf8)
+        });
     &part[start..at]
 }
 

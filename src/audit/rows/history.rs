@@ -316,7 +316,7 @@ pub fn mark_stash_states(readings: &mut [Reading]) {
 }
 
 /// Words for "empty", in the tables' languages.
-const EMPTY: &[&str] = &[
+pub(super) const EMPTY: &[&str] = &[
     "empty",
     "leer",
     "vide",

@@ -28,6 +28,7 @@ mod archives;
 mod commit_count;
 mod copies;
 mod counted;
+mod coverage;
 mod defined_tests;
 mod documented;
 mod endings;
@@ -49,6 +50,7 @@ pub use archives::mark_archive_members;
 pub use commit_count::{mark_commit_counts, mark_commit_file_counts, mark_parts_in_commit};
 pub use copies::mark_copies;
 pub use counted::mark_folder_counts;
+pub use coverage::mark_coverage;
 pub use defined_tests::mark_tests_in_file;
 pub use documented::{mark_documented, mark_names_used, BARE_README};
 pub use endings::mark_line_ends;
@@ -63,9 +65,9 @@ pub use paths::{
     mark_held_values, mark_labelled_changes, mark_labelled_lines, mark_listed_paths, mark_located,
     mark_mentioned_paths, mark_now_inside, mark_now_states, mark_said_absent, mark_said_gone,
     mark_said_unchanged, mark_same_file_changes, mark_set_values, mark_settings_of_a_file_before,
-    mark_still_there, mark_value_changes, mark_whole_counts, mark_whole_suites,
+    mark_still_there, mark_value_changes, mark_versions_now, mark_whole_counts, mark_whole_suites,
 };
-pub use printed::{mark_printed, mark_summary_counts};
+pub use printed::{mark_printed, mark_printed_by, mark_summary_counts};
 pub(crate) use refs::negates;
 pub use refs::{
     mark_always_passing, mark_apart_counts, mark_branches_deleted, mark_branches_said_gone,
@@ -79,6 +81,7 @@ pub use repro::mark_failed_before_fix;
 pub use scripts::mark_package_scripts;
 pub use servers::mark_listening_servers;
 pub use structure::add_structured_rows;
+pub(crate) use structure::{cells, row_text};
 
 pub(crate) use paths::{is_data_file, MENTIONED};
 
@@ -2014,8 +2017,11 @@ mod tests {
         let claims = claims_of(
             "Underagentens `sed -i` på `app.yaml` erstattede symlinket med en almindelig fil (`git status`: `T app.yaml`).",
         );
+        // What `git status` printed, no file.
         assert!(
-            !claims.iter().any(|c| c.contains("T app.yaml")),
+            !claims
+                .iter()
+                .any(|c| c.starts_with("file ") && c.contains("T app.yaml")),
             "{claims:?}"
         );
         assert_eq!(
@@ -2100,12 +2106,16 @@ mod tests {
     fn spans_before_a_clause_final_verb_for_printing_were_printed() {
         let claims =
             claims_of("`make stats`: `notes: 1 lines` と `config: 2 lines` を出力しました。");
-        for quoted in ["`notes: 1 lines` printed", "`config: 2 lines` printed"] {
+        // The first after the command's colon is that command's (`make stats` printed it).
+        for quoted in [
+            "`make stats` printed `notes: 1 lines`",
+            "`config: 2 lines` printed",
+        ] {
             assert!(claims.contains(&quoted.to_owned()), "{claims:?}");
         }
         // The command before its colon is what ran, not what it printed.
         assert!(
-            !claims.iter().any(|c| c.contains("`make stats` printed")),
+            !claims.iter().any(|c| c == "`make stats` printed"),
             "{claims:?}"
         );
         // The verb denied: nothing was printed.

@@ -1933,6 +1933,76 @@ fn names_a_branch(span: &str) -> bool {
 /// Words that mark a state reached after the words that give it ("ใช้พอร์ต 7070 แล้ว").
 const THAI_DONE: &[&str] = &["แล้ว"];
 
+/// Marks the files a sentence says now show a version ("`src/version.js` i linia `Current
+/// version` w `README.md` też pokazują teraz 1.1.0", "`Cargo.toml` and `README.md` now say
+/// 0.3.0"): two or more paths before a word for "now", in its clause, and one version
+/// (`1.1.0`, `v2.0`) right after it: each file as the turn left it holds the version. One
+/// path is [`mark_now_states`]'s. Nothing where the sentence denies, plans, asks or takes
+/// something out.
+pub fn mark_versions_now(readings: &mut [Reading]) {
+    for r in readings.iter_mut().filter(|r| !r.skipped) {
+        if r.sentence.matches('`').count() < 4 || r.sentence.trim_end().ends_with(['?', '？']) {
+            continue;
+        }
+        let Some(after) = after_now(&r.sentence) else {
+            continue;
+        };
+        let now_at = r.sentence.len() - after.len();
+        let head = r.sentence[..now_at]
+            .rsplit([';', '；', '。', '.', ':'])
+            .next()
+            .unwrap_or("");
+        // A path's dot is no clause's end: the clause starts at the last end outside spans.
+        let head_start = now_at - head.len();
+        let head = if head.matches('`').count() % 2 == 1 {
+            &r.sentence[..now_at]
+        } else {
+            &r.sentence[head_start..now_at]
+        };
+        let paths = path_spans(head);
+        let version: Vec<&str> = after
+            .split([';', '；', '。', ','])
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .take(3)
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .filter(|w| is_version(w))
+            .collect();
+        let ([_, _, ..], [version]) = (paths.as_slice(), version.as_slice()) else {
+            continue;
+        };
+        let version = (*version).to_owned();
+        let lower = fold(&r.sentence.to_lowercase());
+        if refs::plans_or_doubts(r)
+            || says_taken_out(&r.sentence)
+            || refs::negates(&refs::unquoted(&lower))
+            || !clause_states_as_done(&r.sentence)
+        {
+            continue;
+        }
+        for path in paths {
+            add_new(
+                r,
+                Kind::Holds {
+                    path,
+                    value: version.clone(),
+                },
+            );
+        }
+    }
+}
+
+/// Whether a word is a version: `1.1.0`, `v2.0`, digits joined by dots, two parts or more.
+fn is_version(w: &str) -> bool {
+    let core = w.strip_prefix('v').unwrap_or(w);
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// Marks a file a sentence says now holds a value ("`config/app.yaml` now has `log:
 /// debug`", "The port in `config/app.yaml` is now 9090", "`app.yaml` hat jetzt `log:
 /// warn`"): one path, a word for "now", and after it a value (a code span that is no
@@ -1981,6 +2051,9 @@ pub fn mark_now_states(readings: &mut [Reading]) {
         } else {
             after_now
         };
+        // The value stands in the clause of "now": "… 改為 0.2.0；用 `tomllib` 讀回來" read it
+        // back with a module, which the file does not hold.
+        let value_at = value_at.split([';', '；', '。']).next().unwrap_or(value_at);
         // Before a mark that ends the sentence ("จาก `info` เป็น `debug` แล้ว") the value is
         // the last span, nearest the mark; after "now", the first.
         // "`config/app.yaml` на `main` има `timeout: 30`": the branch says where, not what.
@@ -3804,9 +3877,13 @@ pub fn mark_still_there(readings: &mut [Reading]) {
                 continue;
             }
             let paths = path_spans(clause);
+            // "`port: 9090` ยังอยู่ และบรรทัด `second note` ใน `notes.txt` หายไป": of a clause
+            // joined by "and", the values are those of the part that says "still".
+            let own = part_saying(clause, phrases);
+            let own_paths = path_spans(own);
             // "บรรทัด `ops: rotate logs weekly` ใน `notes.txt` ยังอยู่ครบ": a line still in
             // the one file the clause names is a value the file holds.
-            let values: Vec<&str> = vocab::spans_of(clause)
+            let values: Vec<&str> = vocab::spans_of(own)
                 .map(str::trim)
                 .filter(|s| {
                     !s.is_empty()
@@ -3815,7 +3892,11 @@ pub fn mark_still_there(readings: &mut [Reading]) {
                         && !vocab::check_command_span(s)
                 })
                 .collect();
-            if let ([path], false) = (paths.as_slice(), values.is_empty()) {
+            if !values.is_empty() && own_paths.is_empty() && paths.len() == 1 {
+                // The value is told of no file of its own part.
+                continue;
+            }
+            if let ([path], false) = (own_paths.as_slice(), values.is_empty()) {
                 for value in values {
                     let kind = Kind::Holds {
                         path: path.clone(),
@@ -3839,6 +3920,63 @@ pub fn mark_still_there(readings: &mut [Reading]) {
                 add_new(r, kind);
             }
         }
+    }
+}
+
+/// The part of a clause, split at its "and" words, whose prose holds one of `phrases`: the
+/// whole clause where it has one part, or no part holds them alone.
+fn part_saying<'c>(clause: &'c str, phrases: &forms::Phrases) -> &'c str {
+    const AND: &[&str] = &[
+        " and ",
+        " und ",
+        " et ",
+        " y ",
+        " e ",
+        " и ",
+        " і ",
+        " i ",
+        " ja ",
+        " og ",
+        " och ",
+        " ve ",
+        " và ",
+        " dan ",
+        " na ",
+        " és ",
+        " oraz ",
+        " și ",
+        " at ",
+        " a ",
+        " และ",
+        "，并且",
+        "并且",
+        " 그리고 ",
+        " و",
+    ];
+    let mut cuts: Vec<usize> = AND
+        .iter()
+        .flat_map(|w| clause.match_indices(w).map(|(i, _)| i))
+        .filter(|i| clause[..*i].matches('`').count() % 2 == 0)
+        .collect();
+    if cuts.is_empty() {
+        return clause;
+    }
+    cuts.sort_unstable();
+    let mut bounds = vec![0];
+    bounds.extend(cuts);
+    bounds.push(clause.len());
+    let parts: Vec<&str> = bounds.windows(2).map(|w| &clause[w[0]..w[1]]).collect();
+    let saying: Vec<&&str> = parts
+        .iter()
+        .filter(|p| {
+            phrases
+                .find_in(&fold(&vocab::outside_spans(p, " ").to_lowercase()))
+                .is_some()
+        })
+        .collect();
+    match saying.as_slice() {
+        [one] => one,
+        _ => clause,
     }
 }
 

@@ -518,20 +518,7 @@ fn spans_as_words(sentence: &str) -> String {
     out
 }
 
-/// Words for a commit, in the tables' languages and beyond (the English word is the
-/// one most agents use in any language).
-pub(super) const COMMIT_WORDS: &[&str] = &[
-    "commit",
-    "коммит",
-    "комміт",
-    "コミット",
-    "提交",
-    "커밋",
-    "कमिट",
-    "كوميت",
-    "κομμιτ",
-    "קומיט",
-];
+pub(super) use super::super::vocab::COMMIT_WORDS;
 
 /// Words between a word for commit and its quoted subject that name it: "commit titled
 /// «…»", "commit with the message "…"", "commit بعنوان «…»".
@@ -1122,10 +1109,8 @@ pub fn mark_foreign_git_forms(readings: &mut [Reading]) {
             let claim = Claim::read(kind, &r.sentence);
             add(r, claim);
         }
-        let hash = r
-            .sentence
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .find(|w| vocab::is_hash(w) && w.len() >= 7)
+        let hash = vocab::hashes_in(&r.sentence)
+            .find(|w| w.len() >= 7)
             .map(str::to_owned);
         let subject = spans.iter().any(|s| s.contains(' '));
         if committed && (hash.is_some() || subject) {
@@ -1684,10 +1669,7 @@ pub fn mark_committed_files(readings: &mut [Reading]) {
             // hash beside a word for both or all ("ambos archivos están en el commit
             // 1a2b3c4"); "your commit `4e5f6a7` modified `src/parser.rs`", "upstream commit
             // 3f2a9c1" are another's.
-            let hash_named = clause
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .any(vocab::is_hash)
-                || commit_then_digits(clause);
+            let hash_named = vocab::hashes_in(clause).next().is_some();
             let both = BOTH.iter().any(|w| lower.contains(w));
             // "Commit 1a2b3c4 berisi `docs/setup.md` dan `docs/faq.md`": the commit named by
             // its hash holds the paths that follow a word for "contains".
@@ -1699,11 +1681,7 @@ pub fn mark_committed_files(readings: &mut [Reading]) {
                     .split(|c: char| !c.is_alphanumeric())
                     .any(|w| HAS.contains(&w));
             // "… aynı commit'le (804873c) depoya girdi": the hash in brackets names it too.
-            let hash_named = hash_named
-                || into
-                    && r.sentence
-                        .split(|c: char| !c.is_ascii_alphanumeric())
-                        .any(vocab::is_hash);
+            let hash_named = hash_named || into && vocab::hashes_in(&r.sentence).next().is_some();
             if !(commit_claimed || hash_named && (both || contains)) {
                 continue;
             }
@@ -2036,10 +2014,7 @@ pub fn mark_uncommitted_files(readings: &mut [Reading]) {
             let lower = clause.to_lowercase();
             if !negation_beside_commit_word(&lower)
                 || LATER.iter().any(|w| lower.contains(w))
-                || clause
-                    .split(|c: char| !c.is_ascii_alphanumeric())
-                    .any(vocab::is_hash)
-                || commit_then_digits(clause)
+                || vocab::hashes_in(clause).next().is_some()
                 || names_a_branch(clause)
             {
                 continue;
@@ -2184,20 +2159,6 @@ fn bare_file_names(clause: &str) -> impl Iterator<Item = String> + '_ {
         .filter(|w| w.starts_with(|c: char| c.is_ascii_lowercase() || c == '_'))
         .filter_map(|w| vocab::path_of(w, false))
         .filter(|p| !vocab::shape_inferred(p))
-}
-
-/// Whether a word for commit is followed by seven to twelve digits ("Commit 4617434
-/// berisi …"): a short hash that happens to hold no letter.
-fn commit_then_digits(clause: &str) -> bool {
-    let words: Vec<&str> = clause
-        .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
-        .collect();
-    words.windows(2).any(|w| {
-        w[0].to_lowercase().starts_with("commit")
-            && (7..=12).contains(&w[1].len())
-            && w[1].bytes().all(|b| b.is_ascii_digit())
-    })
 }
 
 /// Marks files of an extension a sentence says are gone ("removed the `.bak` files",
@@ -3247,9 +3208,8 @@ pub fn mark_checked_git_lines(readings: &mut [Reading]) {
         let lower = fold(&unquoted(rest).to_lowercase());
         let spans: Vec<&str> = vocab::spans_of(rest).map(str::trim).collect();
         let quoted_subject = ['"', '“', '«', '„', '「'].iter().any(|q| rest.contains(*q));
-        let hash = rest
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .find(|w| vocab::is_hash(w) && w.len() >= 7)
+        let hash = vocab::hashes_in(rest)
+            .find(|w| w.len() >= 7)
             .map(str::to_owned);
         let had_commit = r
             .claims
@@ -3534,12 +3494,31 @@ pub(super) fn is_version_tag(w: &str) -> bool {
     let Some(rest) = w.strip_prefix('v') else {
         return false;
     };
+    // `git describe`'s output (`v0.1.0-2-gf681422`: two commits past the tag) names a
+    // commit, no tag.
+    if described(rest) {
+        return false;
+    }
     let core = rest.split(['-', '+']).next().unwrap_or(rest);
     let parts: Vec<&str> = core.split('.').collect();
     parts.len() >= 2
         && parts
             .iter()
             .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether a version ends as `git describe` ends what it prints: `-N-gHASH`, or that and
+/// `-dirty`.
+fn described(version: &str) -> bool {
+    let version = version.strip_suffix("-dirty").unwrap_or(version);
+    let mut parts = version.rsplitn(3, '-');
+    let (Some(hash), Some(count), Some(_)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    hash.strip_prefix('g')
+        .is_some_and(|h| h.len() >= 4 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+        && !count.is_empty()
+        && count.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// A branch name's shape in a code span: one word of a ref's characters with a `/` or

@@ -102,7 +102,7 @@ pub(super) fn plain_lines(message: &str) -> Vec<&str> {
 }
 
 /// A row's text without list marks and emphasis.
-pub(super) fn row_text(line: &str) -> String {
+pub(crate) fn row_text(line: &str) -> String {
     let t = line.trim_start_matches(|c: char| c.is_whitespace() || "-*•+#".contains(c));
     vocab::without_emphasis(t).trim().to_owned()
 }
@@ -142,7 +142,7 @@ pub(super) fn value_line(line: &str) -> Option<String> {
 }
 
 /// A table's cells, trimmed, without the edges' empty ones.
-pub(super) fn cells(line: &str) -> Vec<String> {
+pub(crate) fn cells(line: &str) -> Vec<String> {
     let inner = line.trim().trim_start_matches('|').trim_end_matches('|');
     inner
         .split('|')
