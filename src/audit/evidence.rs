@@ -4476,7 +4476,7 @@ fn python_tests_named_were_skipped(
             .to_string_lossy();
         let Some(last) = runs
             .iter()
-            .rfind(|c| c.runner == Runner::Pytest && selects(c, &rel))
+            .rfind(|c| c.runner == Runner::Pytest && pytest_selects(&c.stage.argv, &rel))
         else {
             continue;
         };
@@ -4493,6 +4493,32 @@ fn python_tests_named_were_skipped(
         }
     }
     Ok(())
+}
+
+/// Whether a pytest run selects a file: it names no path (all of them), or a path that is
+/// the file, a folder holding it, or the file with a test's name after `::`. Every word
+/// that is no option is a path to pytest (`pytest -q tests` runs `tests/` only).
+fn pytest_selects(argv: &[String], file: &str) -> bool {
+    let argv = shellrun::peel(argv);
+    // An option's value (`-k slow`, `-m "not slow"`) is no path.
+    const VALUED: &[&str] = &["-k", "-m", "-p", "-c", "-o", "--rootdir", "--maxfail", "-n"];
+    let mut paths: Vec<&str> = Vec::new();
+    let mut skip = false;
+    for a in argv.iter().skip(1) {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        if VALUED.contains(&a.as_str()) {
+            skip = true;
+        } else if !a.starts_with('-') && !a.contains(['>', '<', '&']) && a != "pytest" {
+            paths.push(a.trim_start_matches("./").trim_end_matches('/'));
+        }
+    }
+    paths.is_empty()
+        || paths.iter().any(|p| {
+            let p = p.split("::").next().unwrap_or(p);
+            file == p || file.starts_with(&format!("{p}/"))
+        })
 }
 
 /// pytest's count of skipped tests on its summary line (`5 passed, 1 skipped in 0.01s`).
@@ -9669,6 +9695,22 @@ mod tests {
         let py = "Name            Stmts   Miss  Cover\napp/stats.py        9      1    89%\nTOTAL               9      1    89%\n";
         assert_eq!(coverage_figures(py, Some("app/stats.py")), [89.0]);
         assert_eq!(coverage_figures(py, None), [89.0]);
+    }
+
+    /// Every word of a pytest run that is no option is a path (h49-11: `pytest -q tests`
+    /// does not run `libs/numkit/tests/…`; `pytest -q libs/numkit` does).
+    #[test]
+    fn a_pytest_run_selects_the_paths_it_names() {
+        let argv = |s: &str| s.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+        let file = "libs/numkit/tests/test_pct_reference.py";
+        assert!(!pytest_selects(&argv("pytest -q tests 2>&1"), file));
+        assert!(pytest_selects(&argv("pytest -q libs/numkit 2>&1"), file));
+        assert!(pytest_selects(&argv("python3 -m pytest -q"), file));
+        assert!(pytest_selects(&argv("pytest -k slow -q"), file));
+        assert!(pytest_selects(
+            &argv("pytest libs/numkit/tests/test_pct_reference.py::test_x"),
+            file
+        ));
     }
 
     #[test]
