@@ -6006,17 +6006,18 @@ fn counts(fresh: &[&Check], tests: bool, whole: bool, named: &[Runner]) -> Optio
         .iter()
         .filter(|c| c.listing.is_none())
         .flat_map(|c| {
+            // A run of one known runner is read as that runner's only.
+            let others: &[Runner] = if c.runner == Runner::Other {
+                named
+            } else {
+                &[]
+            };
             std::iter::once(c.runner)
-                .chain(named.iter().copied().filter(|r| *r != c.runner))
+                .chain(others.iter().copied())
                 .filter_map(|runner| {
                     summary::parse(runner, &c.run.output)
                         .filter(|s| s.counted)
                         .map(|s| (*c, s))
-                })
-                .take(if c.runner == Runner::Other {
-                    usize::MAX
-                } else {
-                    1
                 })
         })
         .collect();
